@@ -1,0 +1,417 @@
+"""Exact meld search: best arrangement and deadwood (R2), knock discards (R5.1), big gin
+(R6.5), and the defender's optimal melds plus chained layoffs (R5.4, R5.5).
+
+Hands and melds are card-set bit masks (see :mod:`ginrummy.cards`); deadwood values are
+points (R1.3).
+
+How the search is exact and fast: within one suit, runs only, the best choice is fixed: every
+maximal block of three or more consecutive cards is melded, shorter blocks are deadwood.  So the
+runs-only deadwood of each 13-bit suit mask is a table of 8,192 entries built once at import.
+Only ranks held three or four times can form sets; the search enumerates, for those few ranks,
+"no set", the set of all, or (for four) each set of three, removes the chosen set cards, and
+adds the four suits' table values.  The minimum over those choices is the minimum over all
+legal arrangements (R2.4), since any arrangement is some choice of sets plus runs in what
+remains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from .cards import SUIT_MASK, cards_of, mask_value
+
+__all__ = [
+    "Arrangement",
+    "Layoff",
+    "DefenderLayout",
+    "deadwood",
+    "best_arrangement",
+    "min_deadwood_arrangements",
+    "discard_options",
+    "best_discard_deadwood",
+    "is_big_gin",
+    "defender_layout",
+    "layoff_cards",
+    "is_meld",
+    "knock_arrangement",
+]
+
+_RANK_VALUES = tuple(min(r + 1, 10) for r in range(13))
+
+
+def _build_run_tables() -> tuple[list[int], list[int]]:
+    """RUN_DW[m]: deadwood points of suit mask m with runs only; RUN_MELDED[m]: its melded bits."""
+    dw = [0] * 8192
+    melded = [0] * 8192
+    for m in range(1, 8192):
+        total = 0
+        mel = 0
+        r = 0
+        while r < 13:
+            if not (m >> r) & 1:
+                r += 1
+                continue
+            start = r
+            while r < 13 and (m >> r) & 1:
+                r += 1
+            length = r - start
+            block = ((1 << length) - 1) << start
+            if length >= 3:
+                mel |= block
+            else:
+                total += sum(_RANK_VALUES[k] for k in range(start, r))
+        dw[m] = total
+        melded[m] = mel
+    return dw, melded
+
+
+RUN_DW, RUN_MELDED = _build_run_tables()
+
+# For each 4-bit pattern of suits holding a rank: the set choices (as 4-bit suit subsets).
+_SET_CHOICES: list[tuple[int, ...]] = []
+for _pattern in range(16):
+    _n = _pattern.bit_count()
+    if _n < 3:
+        _SET_CHOICES.append((0,))
+    elif _n == 3:
+        _SET_CHOICES.append((0, _pattern))
+    else:
+        _SET_CHOICES.append((0, 15, 14, 13, 11, 7))
+
+
+def _slices(mask: int) -> tuple[int, int, int, int]:
+    return (mask & SUIT_MASK, (mask >> 13) & SUIT_MASK, (mask >> 26) & SUIT_MASK, (mask >> 39) & SUIT_MASK)
+
+
+def _set_ranks(s0: int, s1: int, s2: int, s3: int) -> int:
+    """Bits of the ranks held in three or four suits."""
+    return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+
+
+def deadwood(mask: int) -> int:
+    """The least deadwood value, in points, of the cards in ``mask`` over all legal meld
+    arrangements (R2.4).  Works for any number of cards (10 for a hand, 11 after a draw)."""
+    s0 = mask & SUIT_MASK
+    s1 = (mask >> 13) & SUIT_MASK
+    s2 = (mask >> 26) & SUIT_MASK
+    s3 = (mask >> 39) & SUIT_MASK
+    trips = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not trips:
+        return RUN_DW[s0] + RUN_DW[s1] + RUN_DW[s2] + RUN_DW[s3]
+    return _search(s0, s1, s2, s3, trips)[0]
+
+
+def _search(s0: int, s1: int, s2: int, s3: int, trips: int) -> tuple[int, list[tuple[int, int]]]:
+    """Least deadwood and the list of (rank, suit-subset) set choices that reach it."""
+    ranks = []
+    while trips:
+        low = trips & -trips
+        r = low.bit_length() - 1
+        ranks.append(r)
+        trips ^= low
+    choice_lists = []
+    for r in ranks:
+        pattern = ((s0 >> r) & 1) | (((s1 >> r) & 1) << 1) | (((s2 >> r) & 1) << 2) | (((s3 >> r) & 1) << 3)
+        choice_lists.append(_SET_CHOICES[pattern])
+    best = 1 << 30
+    best_choice: list[tuple[int, int]] = []
+    for combo in product(*choice_lists):
+        c0, c1, c2, c3 = s0, s1, s2, s3
+        for r, sub in zip(ranks, combo):
+            if sub:
+                bit = 1 << r
+                if sub & 1:
+                    c0 &= ~bit
+                if sub & 2:
+                    c1 &= ~bit
+                if sub & 4:
+                    c2 &= ~bit
+                if sub & 8:
+                    c3 &= ~bit
+        total = RUN_DW[c0] + RUN_DW[c1] + RUN_DW[c2] + RUN_DW[c3]
+        if total < best:
+            best = total
+            best_choice = [(r, sub) for r, sub in zip(ranks, combo) if sub]
+    return best, best_choice
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """One way to lay out a hand: melds and deadwood.
+
+    Attributes:
+        melds: tuple of card-set masks, one per meld (sets of 3-4, runs of 3+; R2.1-R2.3),
+            ordered by their lowest card.
+        deadwood: card-set mask of the unmelded cards.
+        deadwood_value: their total value in points (R2.4).
+    """
+
+    melds: tuple[int, ...]
+    deadwood: int
+    deadwood_value: int
+
+    def meld_cards(self) -> list[list[int]]:
+        """The melds as lists of card ints (each ascending)."""
+        return [cards_of(m) for m in self.melds]
+
+    def deadwood_cards(self) -> list[int]:
+        """The deadwood cards as ints, ascending."""
+        return cards_of(self.deadwood)
+
+
+def _runs_of_suit(bits: int, suit: int) -> list[int]:
+    """The maximal runs (as card masks) of a suit's melded bits."""
+    out = []
+    r = 0
+    while r < 13:
+        if not (bits >> r) & 1:
+            r += 1
+            continue
+        start = r
+        while r < 13 and (bits >> r) & 1:
+            r += 1
+        out.append((((1 << (r - start)) - 1) << start) << (13 * suit))
+    return out
+
+
+def _arrangement_from_choice(mask: int, choice: Iterable[tuple[int, int]]) -> Arrangement:
+    sl = list(_slices(mask))
+    melds = []
+    for r, sub in choice:
+        set_mask = 0
+        for s in range(4):
+            if (sub >> s) & 1:
+                sl[s] &= ~(1 << r)
+                set_mask |= 1 << (13 * s + r)
+        melds.append(set_mask)
+    for s in range(4):
+        melds.extend(_runs_of_suit(RUN_MELDED[sl[s]], s))
+    melded = 0
+    for m in melds:
+        melded |= m
+    dead = mask & ~melded
+    melds.sort(key=lambda m: (m & -m).bit_length())
+    return Arrangement(tuple(melds), dead, mask_value(dead))
+
+
+def best_arrangement(mask: int) -> Arrangement:
+    """An arrangement of ``mask`` with the least deadwood (R2.4).  Any number of cards."""
+    s0, s1, s2, s3 = _slices(mask)
+    trips = _set_ranks(s0, s1, s2, s3)
+    choice = _search(s0, s1, s2, s3, trips)[1] if trips else []
+    return _arrangement_from_choice(mask, choice)
+
+
+def min_deadwood_arrangements(mask: int) -> list[Arrangement]:
+    """Every arrangement of ``mask`` whose deadwood is the least (R2.4, R5.2), differing in
+    which cards form sets; runs are written as maximal blocks."""
+    s0, s1, s2, s3 = _slices(mask)
+    trips = _set_ranks(s0, s1, s2, s3)
+    if not trips:
+        return [_arrangement_from_choice(mask, [])]
+    ranks = cards_of(trips)
+    choice_lists = []
+    for r in ranks:
+        pattern = ((s0 >> r) & 1) | (((s1 >> r) & 1) << 1) | (((s2 >> r) & 1) << 2) | (((s3 >> r) & 1) << 3)
+        choice_lists.append(_SET_CHOICES[pattern])
+    best = deadwood(mask)
+    out = []
+    seen = set()
+    for combo in product(*choice_lists):
+        arr = _arrangement_from_choice(mask, [(r, sub) for r, sub in zip(ranks, combo) if sub])
+        if arr.deadwood_value == best and arr.melds not in seen:
+            seen.add(arr.melds)
+            out.append(arr)
+    return out
+
+
+def discard_options(mask: int) -> list[tuple[int, int]]:
+    """For each card of ``mask`` (an 11-card hand after the draw): ``(card, deadwood points of
+    the other cards)``, in card order (R5.1)."""
+    out = []
+    m = mask
+    while m:
+        low = m & -m
+        out.append((low.bit_length() - 1, deadwood(mask ^ low)))
+        m ^= low
+    return out
+
+
+def best_discard_deadwood(mask: int) -> int:
+    """The least deadwood (points) of ``mask`` less one card: what an 11-card hand can keep."""
+    best = 1 << 30
+    m = mask
+    while m:
+        low = m & -m
+        d = deadwood(mask ^ low)
+        if d < best:
+            best = d
+            if d == 0:
+                break
+        m ^= low
+    return best
+
+
+def is_big_gin(mask: int) -> bool:
+    """Whether all cards of ``mask`` (11 after the draw) form melds (R2.5, R6.5)."""
+    return deadwood(mask) == 0
+
+
+def is_meld(mask: int) -> bool:
+    """Whether the cards of ``mask`` form one legal meld: a set of 3-4 of a rank (R2.1) or a
+    run of 3+ consecutive cards of one suit, ace low (R2.2)."""
+    n = mask.bit_count()
+    if n < 3:
+        return False
+    cards = cards_of(mask)
+    ranks = {c % 13 for c in cards}
+    if len(ranks) == 1:
+        return n <= 4
+    suits = {c // 13 for c in cards}
+    if len(suits) != 1:
+        return False
+    lo = cards[0]
+    return mask == ((1 << n) - 1) << lo and (lo % 13) + n <= 13
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """One card laid off by the defender (R5.4).
+
+    Attributes:
+        card: the card int laid off.
+        onto: card-set mask of the knocker's meld as it stood before this card (the original
+            meld plus the cards laid off on it before, since layoffs chain).
+    """
+
+    card: int
+    onto: int
+
+
+@dataclass(frozen=True)
+class DefenderLayout:
+    """The defender's best layout against a knock (R5.3-R5.5).
+
+    Attributes:
+        melds: the defender's own melds (card-set masks).
+        layoffs: the cards he lays off, in the order laid.
+        deadwood: card-set mask of what remains.
+        deadwood_value: its value in points (the D of R6).
+    """
+
+    melds: tuple[int, ...]
+    layoffs: tuple[Layoff, ...]
+    deadwood: int
+    deadwood_value: int
+
+
+def _meld_extensions(meld: int, pool: int) -> list[list[int]]:
+    """The layoff chains the cards of ``pool`` allow on ``meld``: a list of directions, each a
+    list of cards in the order they must be laid (nearest first)."""
+    cards = cards_of(meld)
+    ranks = {c % 13 for c in cards}
+    if len(ranks) == 1:
+        if len(cards) >= 4:
+            return []
+        r = cards[0] % 13
+        missing = [s * 13 + r for s in range(4) if not (meld >> (s * 13 + r)) & 1]
+        return [[c] for c in missing if (pool >> c) & 1]
+    lo, hi = cards[0], cards[-1]
+    suit_base = (lo // 13) * 13
+    down = []
+    c = lo - 1
+    while c >= suit_base and (pool >> c) & 1:
+        down.append(c)
+        c -= 1
+    up = []
+    c = hi + 1
+    while c < suit_base + 13 and (pool >> c) & 1:
+        up.append(c)
+        c += 1
+    return [d for d in (down, up) if d]
+
+
+def layoff_cards(pool: int, melds: Sequence[int]) -> int:
+    """Card-set mask of every card of ``pool`` that could be laid off on ``melds`` if laid alone
+    or as part of a chain from ``pool`` (R5.4).  Used to compare knock arrangements (R5.2)."""
+    out = 0
+    for meld in melds:
+        for chain in _meld_extensions(meld, pool):
+            for c in chain:
+                out |= 1 << c
+    return out
+
+
+def defender_layout(defender: int, knocker_melds: Sequence[int], *, allow_layoffs: bool = True) -> DefenderLayout:
+    """The defender's melds and layoffs, chosen together to leave the least deadwood (R5.5).
+
+    ``defender`` is his card-set mask (10 cards); ``knocker_melds`` the knocker's melds as
+    masks.  With ``allow_layoffs=False`` (the knocker went gin, R5.4, R6.1) he only melds.
+    Exact: every combination of layoff chains (a prefix of each direction of each knocker meld)
+    is tried with the best melds of the remaining cards.
+    """
+    options: list[list[tuple[int, list[Layoff]]]] = []
+    if allow_layoffs:
+        for meld in knocker_melds:
+            dirs = _meld_extensions(meld, defender)
+            is_set = len({c % 13 for c in cards_of(meld)}) == 1
+            if is_set:
+                # a set of three takes at most one fourth card
+                opts = [(0, [])] + [(1 << d[0], [Layoff(d[0], meld)]) for d in dirs]
+                options.append(opts)
+                continue
+            per_dir: list[list[tuple[int, list[Layoff]]]] = []
+            for chain in dirs:
+                choices: list[tuple[int, list[Layoff]]] = [(0, [])]
+                used = 0
+                lays: list[Layoff] = []
+                for c in chain:
+                    lays = lays + [Layoff(c, meld | used)]
+                    used |= 1 << c
+                    choices.append((used, lays))
+                per_dir.append(choices)
+            if not per_dir:
+                continue
+            if len(per_dir) == 1:
+                options.append(per_dir[0])
+            else:
+                combined = []
+                for (m1, l1), (m2, l2) in product(per_dir[0], per_dir[1]):
+                    # the second direction's "onto" includes the first direction's cards
+                    l2fixed = [Layoff(x.card, x.onto | m1) for x in l2]
+                    combined.append((m1 | m2, l1 + l2fixed))
+                options.append(combined)
+    best: tuple[int, int, list[Layoff]] | None = None
+    for combo in product(*options) if options else [()]:
+        used = 0
+        lays: list[Layoff] = []
+        ok = True
+        for m, l in combo:
+            if used & m:
+                ok = False
+                break
+            used |= m
+            lays.extend(l)
+        if not ok:
+            continue
+        d = deadwood(defender & ~used)
+        key = (d, len(lays))
+        if best is None or key < (best[0], len(best[2])):
+            best = (d, used, lays)
+    assert best is not None
+    d, used, lays = best
+    arr = best_arrangement(defender & ~used)
+    return DefenderLayout(arr.melds, tuple(lays), arr.deadwood, arr.deadwood_value)
+
+
+def knock_arrangement(hand: int, unseen: int | None = None) -> Arrangement:
+    """The arrangement the interface proposes to a knocker (R5.2): least deadwood and, among
+    those, the one on which the fewest of the ``unseen`` cards (mask of cards the knocker
+    cannot see; default every card not in ``hand``) could be laid off."""
+    arrs = min_deadwood_arrangements(hand)
+    if len(arrs) == 1:
+        return arrs[0]
+    pool = ((1 << 52) - 1) & ~hand if unseen is None else unseen
+    return min(arrs, key=lambda a: layoff_cards(pool, a.melds).bit_count())

@@ -1,0 +1,226 @@
+"""The rule set: every option of RULES.md as data (R13, R14).
+
+A :class:`RuleSet` is frozen and keyword-only; it validates itself on creation and raises
+:class:`~ginrummy.errors.RuleSetError` naming the field, the bad value and what is allowed.
+Presets (R13) are named ``RuleSet`` values in :data:`PRESETS`.  Engine code reads fields;
+nothing subclasses per variant.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import rank_of, suit_of, value_of
+from .errors import RuleSetError
+
+__all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES"]
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "variant": ("standard", "straight", "oklahoma"),
+    "oklahoma_ace": ("gin", "one"),
+    "stock_end": ("draw_at_two", "wall", "reshuffle"),
+    "scoring": ("deal", "game", "hollywood"),
+    "hollywood_late_entry": ("nowhere", "next_open"),
+    "next_dealer": ("winner", "alternate"),
+    "players": (2, 3),
+}
+
+#: The rule number each field implements (R14).
+FIELD_RULES: dict[str, str] = {
+    "variant": "R5, R8, R9", "knock_limit": "R5.1", "oklahoma_ace": "R9.2",
+    "spade_doubles": "R9.3", "gin_bonus": "R6.1", "big_gin_bonus": "R6.5",
+    "undercut_bonus": "R6.3", "discard_taken_card": "R4.3", "stock_end": "R7",
+    "max_reshuffles": "R7.3", "scoring": "R11.1", "target": "R11.1", "game_bonus": "R11.3",
+    "shutout_doubles": "R11.3", "box_bonus": "R11.3", "hollywood_late_entry": "R12.3",
+    "next_dealer": "R11.2", "players": "R10",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    """Every option of RULES.md (fields and defaults as in R14; the defaults are ``standard``).
+
+    Points are whole game points.  ``knock_limit`` is a deadwood value in points (0..10) and is
+    ignored by Straight gin (no knocking, R8) and Oklahoma gin (the upcard decides, R9).
+    ``big_gin_bonus`` ``None`` means big gin is not played (R6.5).
+
+    Raises :class:`RuleSetError` when a field has a value outside its range, or when three
+    players are combined with Hollywood scoring (R10.6).
+    """
+
+    variant: str = "standard"
+    knock_limit: int = 10
+    oklahoma_ace: str = "gin"
+    spade_doubles: bool = True
+    gin_bonus: int = 25
+    big_gin_bonus: int | None = None
+    undercut_bonus: int = 25
+    discard_taken_card: bool = False
+    stock_end: str = "draw_at_two"
+    max_reshuffles: int = 1
+    scoring: str = "game"
+    target: int = 100
+    game_bonus: int = 100
+    shutout_doubles: bool = True
+    box_bonus: int = 25
+    hollywood_late_entry: str = "nowhere"
+    next_dealer: str = "winner"
+    players: int = 2
+    name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        for key, allowed in _CHOICES.items():
+            value = getattr(self, key)
+            if type(value) is bool or value not in allowed:
+                raise RuleSetError(
+                    f"rule {key}={value!r} is not allowed; allowed: {', '.join(map(repr, allowed))}"
+                )
+        for key in ("spade_doubles", "discard_taken_card", "shutout_doubles"):
+            if not isinstance(getattr(self, key), bool):
+                raise RuleSetError(f"rule {key}={getattr(self, key)!r} must be true or false")
+        self._check_int("knock_limit", 0, 10)
+        for key in ("gin_bonus", "undercut_bonus", "max_reshuffles", "game_bonus", "box_bonus"):
+            self._check_int(key, 0, None)
+        self._check_int("target", 1, None)
+        if self.big_gin_bonus is not None:
+            self._check_int("big_gin_bonus", 0, None)
+        if self.players == 3 and self.scoring == "hollywood":
+            raise RuleSetError(
+                "rule scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'"
+            )
+        if not isinstance(self.name, str):
+            raise RuleSetError("rule set name must be a string")
+
+    def _check_int(self, key: str, lo: int, hi: int | None) -> None:
+        value = getattr(self, key)
+        if type(value) is not int or value < lo or (hi is not None and value > hi):
+            rng = f"{lo}..{hi}" if hi is not None else f"an integer >= {lo}"
+            raise RuleSetError(f"rule {key}={value!r} is out of range; allowed: {rng}")
+
+    # -- derived values -------------------------------------------------------------------
+
+    def deal_knock_limit(self, upcard: int) -> int | None:
+        """The knock limit of a deal whose first upcard is ``upcard`` (a card int).
+
+        Returns the most deadwood (points) a knocker may have after his discard, or ``None``
+        when knocking is not allowed (Straight gin, R8.1; Oklahoma ace under ``"gin"``, R9.2):
+        then only gin ends the deal.  Standard gin: ``knock_limit`` (R5.1); Oklahoma: the
+        upcard's value, face cards 10 (R9.1), an ace 1 under ``oklahoma_ace="one"`` (R9.2).
+        """
+        if self.variant == "straight":
+            return None
+        if self.variant == "oklahoma":
+            if rank_of(upcard) == 0:
+                return 1 if self.oklahoma_ace == "one" else None
+            return value_of(upcard)
+        return self.knock_limit
+
+    def deal_multiplier(self, upcard: int) -> int:
+        """The factor every score of the deal is multiplied by: 2 for an Oklahoma spade upcard
+        with ``spade_doubles`` (R9.3), else 1."""
+        if self.variant == "oklahoma" and self.spade_doubles and suit_of(upcard) == 3:
+            return 2
+        return 1
+
+    @property
+    def bonuses_on(self) -> bool:
+        """Whether any end-of-game bonus is paid (R11.3)."""
+        return bool(self.game_bonus or self.box_bonus)
+
+    # -- conversion ------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """All fields (R14) as a JSON-ready dict, the preset name under ``"name"``."""
+        return dataclasses.asdict(self)
+
+    def to_json(self) -> str:
+        """The rule set as one line of JSON (used in game records)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """A rule set from a dict of fields; a ``"preset"`` key starts from that preset.
+
+        Raises :class:`RuleSetError` for an unknown field or preset, or a bad value.
+        """
+        data = dict(data)
+        base = preset(data.pop("preset")) if "preset" in data else RuleSet(name="standard")
+        return base.replace(**data)
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some fields changed; the name becomes ``"<name>+custom"`` unless given.
+
+        Raises :class:`RuleSetError` for an unknown field or a bad value.
+        """
+        known = {f.name for f in dataclasses.fields(self)}
+        for key in changes:
+            if key not in known:
+                raise RuleSetError(
+                    f"unknown rule {key!r}; known rules: {', '.join(sorted(known - {'name'}))}"
+                )
+        if "name" not in changes and changes:
+            differs = any(getattr(self, k) != v for k, v in changes.items())
+            if differs and not self.name.endswith("+custom"):
+                changes["name"] = f"{self.name}+custom"
+        try:
+            return dataclasses.replace(self, **changes)
+        except TypeError as exc:  # pragma: no cover - guarded by the check above
+            raise RuleSetError(str(exc)) from None
+
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": RuleSet(name="standard"),
+    "classic": RuleSet(name="classic", undercut_bonus=10, game_bonus=0, box_bonus=0),
+    "hollywood": RuleSet(name="hollywood", scoring="hollywood"),
+    "single": RuleSet(name="single", stock_end="reshuffle", game_bonus=0, box_bonus=0, scoring="deal"),
+    "oklahoma": RuleSet(name="oklahoma", variant="oklahoma"),
+    "straight": RuleSet(name="straight", variant="straight"),
+    "eaai": RuleSet(name="eaai", game_bonus=0, box_bonus=0, next_dealer="alternate"),
+}
+"""The presets of R13, by name."""
+
+
+def preset(name: str) -> RuleSet:
+    """The preset called ``name`` (R13).  Raises :class:`RuleSetError` for an unknown name."""
+    if not isinstance(name, str) or name.lower() not in PRESETS:
+        raise RuleSetError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+    return PRESETS[name.lower()]
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, ValueError):
+        return text
+
+
+def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
+    """Read ``KEY=VALUE`` overrides (the ``--set`` option): VALUE is JSON when it parses as
+    JSON (``true``, ``31``, ``null``, ``"wall"``), else a plain string.
+
+    Raises :class:`RuleSetError` for an item without ``=`` or with an empty key.
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        if not isinstance(item, str) or "=" not in item:
+            raise RuleSetError(f"override {item!r} is not KEY=VALUE (for example target=250)")
+        key, _, value = item.partition("=")
+        key = key.strip()
+        if not key:
+            raise RuleSetError(f"override {item!r} has no key (for example target=250)")
+        out[key] = _parse_value(value.strip())
+    return out
+
+
+def make_rules(preset_name: str = "standard", overrides: Iterable[str] | Mapping[str, Any] = ()) -> RuleSet:
+    """A preset with ``--set KEY=VALUE`` overrides (strings) or a dict of overrides applied.
+
+    Raises :class:`RuleSetError` for an unknown preset, unknown key or bad value.
+    """
+    base = preset(preset_name)
+    changes = dict(overrides) if isinstance(overrides, Mapping) else parse_overrides(overrides)
+    return base.replace(**changes) if changes else base
