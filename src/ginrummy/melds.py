@@ -69,6 +69,29 @@ def _build_run_tables() -> tuple[list[int], list[int]]:
 
 RUN_DW, RUN_MELDED = _build_run_tables()
 
+
+def _build_gain_table() -> list[int]:
+    """DROP_GAIN[m]: the runs-only deadwood points saved by the best removal of one card of
+    suit mask m, ``RUN_DW[m] - min(RUN_DW[m without c] for c in m)``; negative when every
+    removal costs (a three-card run).  The empty mask gets a large negative number: it has no
+    card to drop."""
+    gain = [-(1 << 20)] * 8192
+    for m in range(1, 8192):
+        best = 1 << 20
+        rest = m
+        while rest:
+            low = rest & -rest
+            d = RUN_DW[m ^ low]
+            if d < best:
+                best = d
+            rest ^= low
+        gain[m] = RUN_DW[m] - best
+    return gain
+
+
+#: Per 13-bit suit mask: runs-only points saved by dropping its best card (R5.1 discards).
+DROP_GAIN = _build_gain_table()
+
 # For each 4-bit pattern of suits holding a rank: the set choices (as 4-bit suit subsets).
 _SET_CHOICES: list[tuple[int, ...]] = []
 for _pattern in range(16):
@@ -81,6 +104,22 @@ for _pattern in range(16):
         _SET_CHOICES.append((0, 15, 14, 13, 11, 7))
 
 
+def _build_set_removals() -> list[tuple[int, ...]]:
+    """_SET_REMOVALS[rank * 16 + pattern]: the set choices of that rank held in the suits of
+    ``pattern``, each as the 52-bit mask of the cards the set takes (0 = no set)."""
+    out = []
+    for r in range(13):
+        for pattern in range(16):
+            rems = []
+            for sub in _SET_CHOICES[pattern]:
+                rems.append(sum(1 << (13 * s + r) for s in range(4) if (sub >> s) & 1))
+            out.append(tuple(rems))
+    return out
+
+
+_SET_REMOVALS = _build_set_removals()
+
+
 def _slices(mask: int) -> tuple[int, int, int, int]:
     return (mask & SUIT_MASK, (mask >> 13) & SUIT_MASK, (mask >> 26) & SUIT_MASK, (mask >> 39) & SUIT_MASK)
 
@@ -90,17 +129,84 @@ def _set_ranks(s0: int, s1: int, s2: int, s3: int) -> int:
     return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
 
 
+def _set_removal_lists(mask: int, trips: int) -> list[tuple[int, ...]]:
+    """For each rank of ``trips``: its set choices as removal masks (see _SET_REMOVALS)."""
+    out = []
+    while trips:
+        low = trips & -trips
+        r = low.bit_length() - 1
+        trips ^= low
+        pattern = ((mask >> r) & 1) | ((mask >> (r + 12)) & 2) | ((mask >> (r + 24)) & 4) | ((mask >> (r + 36)) & 8)
+        out.append(_SET_REMOVALS[r * 16 + pattern])
+    return out
+
+
 def deadwood(mask: int) -> int:
     """The least deadwood value, in points, of the cards in ``mask`` over all legal meld
-    arrangements (R2.4).  Works for any number of cards (10 for a hand, 11 after a draw)."""
-    s0 = mask & SUIT_MASK
-    s1 = (mask >> 13) & SUIT_MASK
-    s2 = (mask >> 26) & SUIT_MASK
-    s3 = (mask >> 39) & SUIT_MASK
+    arrangements (R2.4).  Works for any number of cards (10 for a hand, 11 after a draw).
+
+    Hot path: no rank held three times -> four table lookups.  One such rank -> its set
+    choices change only the suits that hold it, independently, so the best choice is read off
+    the per-suit changes (no set; the set of all; or, for four of a kind, all but the suit whose
+    removal costs most).  Two or more such ranks -> every combination of set choices.
+    """
+    s0 = mask & 8191
+    s1 = (mask >> 13) & 8191
+    s2 = (mask >> 26) & 8191
+    s3 = mask >> 39
     trips = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    t = RUN_DW
     if not trips:
-        return RUN_DW[s0] + RUN_DW[s1] + RUN_DW[s2] + RUN_DW[s3]
-    return _search(s0, s1, s2, s3, trips)[0]
+        return t[s0] + t[s1] + t[s2] + t[s3]
+    if not trips & (trips - 1):
+        a0 = t[s0]
+        a1 = t[s1]
+        a2 = t[s2]
+        a3 = t[s3]
+        keep = ~trips
+        b0 = t[s0 & keep] - a0
+        b1 = t[s1 & keep] - a1
+        b2 = t[s2 & keep] - a2
+        b3 = t[s3 & keep] - a3
+        d = b0 + b1 + b2 + b3
+        if s0 & s1 & s2 & s3:
+            # four of a kind: the set may leave out the suit whose removal costs most
+            m = b0
+            if b1 > m:
+                m = b1
+            if b2 > m:
+                m = b2
+            if b3 > m:
+                m = b3
+            if m > 0:
+                d -= m
+        return a0 + a1 + a2 + a3 + d if d < 0 else a0 + a1 + a2 + a3
+    return _deadwood_sets(mask, trips)
+
+
+def _deadwood_sets(mask: int, trips: int) -> int:
+    """deadwood() for two or more ranks held three or four times: every set choice."""
+    t = RUN_DW
+    lists = _set_removal_lists(mask, trips)
+    best = 1 << 30
+    if len(lists) == 2:
+        first, second = lists
+        for x in first:
+            mx = mask ^ x
+            for y in second:
+                m = mx ^ y
+                d = t[m & 8191] + t[(m >> 13) & 8191] + t[(m >> 26) & 8191] + t[m >> 39]
+                if d < best:
+                    best = d
+        return best
+    for combo in product(*lists):
+        m = mask
+        for x in combo:
+            m ^= x
+        d = t[m & 8191] + t[(m >> 13) & 8191] + t[(m >> 26) & 8191] + t[m >> 39]
+        if d < best:
+            best = d
+    return best
 
 
 def _search(s0: int, s1: int, s2: int, s3: int, trips: int) -> tuple[int, list[tuple[int, int]]]:
@@ -240,17 +346,69 @@ def discard_options(mask: int) -> list[tuple[int, int]]:
 
 
 def best_discard_deadwood(mask: int) -> int:
-    """The least deadwood (points) of ``mask`` less one card: what an 11-card hand can keep."""
+    """The least deadwood (points) of ``mask`` less one card: what an 11-card hand can keep
+    after its best discard (R5.1).  Equals ``min(deadwood(mask without c) for c in mask)``.
+
+    Computed directly, not by eleven deadwood() calls: for each choice of sets (as in
+    deadwood()), the discard is taken from what is left for runs, and the best card to drop in
+    each suit is a table (``DROP_GAIN``).  Dropping a card of a chosen set is covered too: a
+    set of four becomes a set of three (another choice), and a set of three broken by the
+    discard is the choice "no set" with that card dropped.
+    """
+    if not mask:
+        return 1 << 30
+    s0 = mask & 8191
+    s1 = (mask >> 13) & 8191
+    s2 = (mask >> 26) & 8191
+    s3 = mask >> 39
+    trips = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    t = RUN_DW
+    g = DROP_GAIN
+    if not trips:
+        m = g[s0]
+        x = g[s1]
+        if x > m:
+            m = x
+        x = g[s2]
+        if x > m:
+            m = x
+        x = g[s3]
+        if x > m:
+            m = x
+        return t[s0] + t[s1] + t[s2] + t[s3] - m
     best = 1 << 30
-    m = mask
-    while m:
-        low = m & -m
-        d = deadwood(mask ^ low)
+    lists = _set_removal_lists(mask, trips)
+    if len(lists) == 1:
+        combos: Iterable[int] = lists[0]
+    elif len(lists) == 2:
+        first, second = lists
+        combos = [x ^ y for x in first for y in second]
+    else:
+        combos = []
+        for combo in product(*lists):
+            m = 0
+            for x in combo:
+                m |= x
+            combos.append(m)
+    for rem in combos:
+        r = mask ^ rem
+        c0 = r & 8191
+        c1 = (r >> 13) & 8191
+        c2 = (r >> 26) & 8191
+        c3 = r >> 39
+        m = g[c0]
+        x = g[c1]
+        if x > m:
+            m = x
+        x = g[c2]
+        if x > m:
+            m = x
+        x = g[c3]
+        if x > m:
+            m = x
+        d = t[c0] + t[c1] + t[c2] + t[c3] - m
         if d < best:
             best = d
-            if d == 0:
-                break
-        m ^= low
     return best
 
 
