@@ -1,0 +1,384 @@
+"""The score sheet: games, bonuses and the Hollywood sheet (R10.5, R10.6, R11, R12).
+
+A :class:`ScoreSheet` is an immutable record of every deal of a match, in order, as
+``(winner, points)`` pairs: ``winner`` is a player index (0-based) or ``None`` for a drawn
+deal (R6.4, R7), ``points`` the whole game points the winner scored in that deal (R6; 0 for a
+draw).  Everything else (the games, their bonuses, the totals, who won) is derived from that
+list and the :class:`~ginrummy.rules.RuleSet` by replaying it, so two sheets with the same
+rules, player count and results are equal.  :meth:`ScoreSheet.add` returns a new sheet and
+never changes the old one; a rejected deal raises and leaves the caller's sheet as it was.
+
+Pure code: no I/O, no clock, no randomness.
+
+Scoring modes (option ``scoring``, R11.1):
+
+* ``"game"``: one game; a player wins it when his running points reach ``target`` (>=).
+* ``"deal"``: one game that the first *scored* deal ends; a drawn deal does not end it (R7.1).
+* ``"hollywood"``: three games on one sheet (R12), two players only (R10.6).
+
+Decisions where RULES.md leaves room (documented here and tested):
+
+* A deal won with 0 points (possible with a 0 undercut or gin bonus) is still a won deal: it
+  counts for R12.2, for the box bonus (R11.3) and, in ``"deal"`` scoring, it ends the game.
+* Hollywood, ``hollywood_late_entry="nowhere"`` (R12.3): a win credited to some finished and
+  some open games is written to the open ones only; a win credited only to finished games is
+  written nowhere.  Under ``"next_open"`` only that last case changes: the win is written to
+  the lowest-numbered game still open.  Either way the win counts for R12.2.
+* A deal written to a game counts as one of that game's deals for its box bonus (R12.4),
+  including a late entry under ``"next_open"``.
+* The Hollywood match has a winner only once it is finished (all three games, R12.5).
+* ``"deal"`` scoring with bonuses on pays them as for any game (R11.3): the loser has 0 points
+  in that game, so the game bonus is a shutout bonus.  (The ``single`` preset has none.)
+* Three players (R10.5, R10.6) never get game or box bonuses, whatever the rule set says.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import IllegalActionError, RecordError, RuleSetError
+from .rules import RuleSet
+
+__all__ = ["GameSheet", "ScoreSheet", "parse_results", "Result"]
+
+Result = tuple[int | None, int]
+"""One deal on the sheet: ``(winner index or None for a draw, points)``."""
+
+#: How many games each mode has on the sheet (R11.1, R12.1).
+_GAME_COUNT = {"deal": 1, "game": 1, "hollywood": 3}
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    """One game of a score sheet (one column of the Hollywood sheet, R12.1).
+
+    Every tuple has one entry per player index.  Points are whole game points (ints).
+
+    Attributes:
+        number: the game's number, 1..3 for Hollywood (R12), 1 otherwise.
+        points: points credited to this game by its deals; bonuses NOT included (they never
+            count toward the target, R11.3).
+        deals_won: deals each player won that were written to this game (R11.3, R12.4).
+        finished: whether a player's points reached the target (or, in ``"deal"`` scoring,
+            whether a deal was scored).
+        winner: the player who won the game, ``None`` while it is open.
+        game_bonus: the game bonus (R11.3) of each player: ``rules.game_bonus`` for the winner,
+            doubled for a shutout (the loser has 0 points in this game) when
+            ``rules.shutout_doubles``; 0 for everyone else, while open, and with three players.
+        box_bonus: ``rules.box_bonus * deals_won`` for each player once the game is finished
+            (R11.3); 0 while open and with three players (R10.6).
+        total: ``points + game_bonus + box_bonus`` for each player.
+    """
+
+    number: int
+    points: tuple[int, ...]
+    deals_won: tuple[int, ...]
+    finished: bool
+    winner: int | None
+    game_bonus: tuple[int, ...]
+    box_bonus: tuple[int, ...]
+    total: tuple[int, ...]
+
+
+class _OpenGame:
+    """Mutable working copy of one game during a replay (internal)."""
+
+    __slots__ = ("number", "points", "deals_won", "winner")
+
+    def __init__(self, number: int, players: int) -> None:
+        self.number = number
+        self.points = [0] * players
+        self.deals_won = [0] * players
+        self.winner: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def write(self, winner: int, points: int, target: int | None) -> None:
+        """Credit one won deal; finish the game if ``winner`` reached ``target`` (None: at once)."""
+        self.points[winner] += points
+        self.deals_won[winner] += 1
+        if target is None or self.points[winner] >= target:
+            self.winner = winner
+
+    def freeze(self, rules: RuleSet, players: int) -> GameSheet:
+        game_bonus = [0] * players
+        box_bonus = [0] * players
+        if self.winner is not None and players == 2:  # R10.6: no bonuses for three players
+            loser = 1 - self.winner
+            shutout = self.points[loser] == 0
+            game_bonus[self.winner] = rules.game_bonus * (2 if shutout and rules.shutout_doubles else 1)
+            box_bonus = [rules.box_bonus * n for n in self.deals_won]
+        total = [p + g + b for p, g, b in zip(self.points, game_bonus, box_bonus)]
+        return GameSheet(
+            number=self.number,
+            points=tuple(self.points),
+            deals_won=tuple(self.deals_won),
+            finished=self.finished,
+            winner=self.winner,
+            game_bonus=tuple(game_bonus),
+            box_bonus=tuple(box_bonus),
+            total=tuple(total),
+        )
+
+
+def _result_text(winner: object, points: object) -> str:
+    return "draw" if winner is None else f"{winner}:{points}"
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The score sheet of one match: every deal in order, and the games derived from them.
+
+    Attributes:
+        rules: the rule set; its ``scoring``, ``target``, ``game_bonus``, ``shutout_doubles``,
+            ``box_bonus`` and ``hollywood_late_entry`` fields are read (R11, R12, R14).
+        players: 2, or 3 for three-hand gin (R10).  This value, not ``rules.players``, sets the
+            number of seats on the sheet.
+        results: every deal in order as ``(winner index or None for a drawn deal, points)``.
+
+    Raises:
+        RuleSetError: ``players`` is not 2 or 3, ``rules`` is not a RuleSet, or three players
+            are combined with Hollywood scoring (R10.6).
+        IllegalActionError: a result is invalid (see :meth:`add`) or follows the end of the
+            match.
+    """
+
+    rules: RuleSet
+    players: int
+    results: tuple[Result, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, RuleSet):
+            raise RuleSetError(f"rules must be a RuleSet, not {type(self.rules).__name__}")
+        if type(self.players) is not int or self.players not in (2, 3):
+            raise RuleSetError(f"players={self.players!r} is not allowed; allowed: 2, 3 (R10)")
+        if self.players == 3 and self.rules.scoring == "hollywood":
+            raise RuleSetError(
+                "scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'"
+            )
+        try:
+            results = tuple(tuple(r) for r in self.results)
+        except TypeError:
+            raise IllegalActionError(
+                f"results must be a sequence of (winner, points) pairs, not {self.results!r}"
+            ) from None
+        for r in results:
+            if len(r) != 2:
+                raise IllegalActionError(f"result {r!r} is not a (winner, points) pair")
+        object.__setattr__(self, "results", results)
+        games, wins = self._replay(results)
+        object.__setattr__(self, "_games", games)
+        object.__setattr__(self, "_wins", wins)
+
+    # -- replay -----------------------------------------------------------------------------
+
+    def _check(self, winner: Any, points: Any) -> None:
+        text = _result_text(winner, points)
+        if winner is not None and (type(winner) is not int or not 0 <= winner < self.players):
+            raise IllegalActionError(
+                f"deal result {text!r}: winner {winner!r} is not a player index "
+                f"(allowed: 0..{self.players - 1}, or None for a drawn deal)",
+                action=text,
+            )
+        if type(points) is not int or points < 0:
+            raise IllegalActionError(
+                f"deal result {text!r}: points {points!r} must be an integer >= 0", action=text
+            )
+        if winner is None and points != 0:
+            raise IllegalActionError(
+                f"deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
+                action=text,
+            )
+
+    def _replay(self, results: tuple[Result, ...]) -> tuple[tuple[GameSheet, ...], tuple[int, ...]]:
+        rules, n = self.rules, self.players
+        games = [_OpenGame(i + 1, n) for i in range(_GAME_COUNT[rules.scoring])]
+        wins = [0] * n
+        hollywood = rules.scoring == "hollywood"
+        target = None if rules.scoring == "deal" else rules.target
+        for index, (winner, points) in enumerate(results):
+            self._check(winner, points)
+            text = _result_text(winner, points)
+            if all(g.finished for g in games):
+                raise IllegalActionError(
+                    f"deal result {text!r} (deal {index + 1}): the match is already finished",
+                    action=text,
+                )
+            if winner is None:  # a drawn deal changes no points (R6.4, R7)
+                continue
+            wins[winner] += 1
+            if not hollywood:
+                games[0].write(winner, points, target)
+                continue
+            # R12.2: 1st win -> game 1; 2nd -> games 1, 2; 3rd and later -> games 1, 2, 3.
+            credited = games[: min(wins[winner], 3)]
+            targets = [g for g in credited if not g.finished]  # R12.3: finished games take no more
+            if not targets and rules.hollywood_late_entry == "next_open":
+                targets = [next(g for g in games if not g.finished)]  # R12.3 option
+            for g in targets:
+                g.write(winner, points, target)
+        return tuple(g.freeze(rules, n) for g in games), tuple(wins)
+
+    # -- public API -------------------------------------------------------------------------
+
+    def add(self, winner: int | None, points: int) -> ScoreSheet:
+        """A new sheet with one more deal: ``winner`` a player index or ``None`` for a drawn
+        deal (then ``points`` must be 0), ``points`` an int >= 0 (R6).
+
+        The sheet itself is unchanged (it is frozen).
+
+        Raises:
+            IllegalActionError: the match is finished (R11.1, R12.5); ``winner`` is not
+                ``None`` or an index 0..players-1; ``points`` is not an int >= 0; or a draw has
+                nonzero points.  IllegalActionError is also a ValueError.
+        """
+        self._check(winner, points)
+        if self.finished:
+            text = _result_text(winner, points)
+            raise IllegalActionError(
+                f"deal result {text!r}: the match is already finished; no more deals can be added",
+                action=text,
+            )
+        return ScoreSheet(self.rules, self.players, self.results + ((winner, points),))
+
+    @property
+    def games(self) -> tuple[GameSheet, ...]:
+        """The games: one for ``"deal"`` and ``"game"`` scoring, three for ``"hollywood"`` (R12.1)."""
+        games: tuple[GameSheet, ...] = self._games  # type: ignore[attr-defined]
+        return games
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Per player: the sum of the totals (points plus bonuses) of all games (R12.5)."""
+        return tuple(sum(g.total[p] for g in self.games) for p in range(self.players))
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over: its game is finished, or for Hollywood all three (R12.5)."""
+        return all(g.finished for g in self.games)
+
+    @property
+    def match_winner(self) -> int | None:
+        """The player index who won the match, ``None`` while it is not finished.
+
+        ``"game"``/``"deal"``: the game's winner (R11.1, R10.5).  Hollywood: the winner of two
+        (or three) games once all three are finished (R12.5); if no player won more games than
+        every other (impossible with two players) it is ``None``.
+        """
+        if not self.finished:
+            return None
+        games_won = [0] * self.players
+        for g in self.games:
+            assert g.winner is not None
+            games_won[g.winner] += 1
+        best = max(games_won)
+        leaders = [p for p, n in enumerate(games_won) if n == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    @property
+    def wins(self) -> tuple[int, ...]:
+        """Per player: deals won over the whole match, written to a game or not (R12.2)."""
+        wins: tuple[int, ...] = self._wins  # type: ignore[attr-defined]
+        return wins
+
+    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
+        """The sheet as the JSON of the ``gin sheet`` command; ``names`` the players' names
+        by index.
+
+        Shape (every number an int, every ``{name: ...}`` map keyed by the names in order)::
+
+            {"scoring": str, "target": int,
+             "games": [{"number": int, "points": {name: int}, "deals_won": {name: int},
+                        "finished": bool, "winner": name | None,
+                        "bonuses": {name: {"game": int, "box": int}}, "total": {name: int}}, ...],
+             "totals": {name: int}, "finished": bool, "match_winner": name | None}
+
+        Raises:
+            IllegalActionError: ``names`` does not have one distinct string per player.
+        """
+        names = list(names)
+        if len(names) != self.players or not all(isinstance(x, str) for x in names):
+            raise IllegalActionError(
+                f"names {names!r} must be {self.players} strings, one per player"
+            )
+        if len(set(names)) != len(names):
+            raise IllegalActionError(f"names {names!r} must be distinct")
+
+        def by_name(values: Sequence[Any]) -> dict[str, Any]:
+            return dict(zip(names, values))
+
+        def name_of(index: int | None) -> str | None:
+            return None if index is None else names[index]
+
+        return {
+            "scoring": self.rules.scoring,
+            "target": self.rules.target,
+            "games": [
+                {
+                    "number": g.number,
+                    "points": by_name(g.points),
+                    "deals_won": by_name(g.deals_won),
+                    "finished": g.finished,
+                    "winner": name_of(g.winner),
+                    "bonuses": by_name(
+                        [{"game": gb, "box": bb} for gb, bb in zip(g.game_bonus, g.box_bonus)]
+                    ),
+                    "total": by_name(g.total),
+                }
+                for g in self.games
+            ],
+            "totals": by_name(self.totals),
+            "finished": self.finished,
+            "match_winner": name_of(self.match_winner),
+        }
+
+
+_POINTS = re.compile(r"[0-9]+")
+
+
+def parse_results(args: Sequence[str], names: Sequence[str]) -> list[Result]:
+    """Read the RESULT arguments of ``gin sheet``: each ``NAME:POINTS`` or ``draw``.
+
+    NAME is matched case-insensitively (surrounding spaces ignored) against ``names``; the
+    result's winner is that name's index.  POINTS is a non-negative integer in ASCII digits.
+    ``draw`` (any case) is a drawn deal, ``(None, 0)`` (R6.4, R7).  The text is split at its
+    last ``:``, so a name may itself contain ``:``.
+
+    Returns one ``(winner index or None, points)`` pair per argument, in order.
+
+    Raises:
+        RecordError: an argument is not of that form, names no player, or names a player
+            ambiguously (two names equal ignoring case).  RecordError is also a ValueError.
+    """
+    form = "expected NAME:POINTS (for example " + (f"{names[0]}:25" if names else "Bob:25") + ") or draw"
+    folded = [str(n).strip().casefold() for n in names]
+    out: list[Result] = []
+    for arg in args:
+        if not isinstance(arg, str):
+            raise RecordError(f"result {arg!r} is not text; {form}")
+        if arg.strip().casefold() == "draw":
+            out.append((None, 0))
+            continue
+        name, sep, points = arg.rpartition(":")
+        if not sep:
+            raise RecordError(f"result {arg!r} is not understood; {form}")
+        key = name.strip().casefold()
+        matches = [i for i, n in enumerate(folded) if n == key]
+        if not matches:
+            raise RecordError(
+                f"result {arg!r}: {name.strip()!r} is not a player; players: {', '.join(names)}"
+            )
+        if len(matches) > 1:
+            raise RecordError(f"result {arg!r}: {name.strip()!r} matches more than one player")
+        points = points.strip()
+        if not _POINTS.fullmatch(points):
+            raise RecordError(
+                f"result {arg!r}: points {points!r} must be a whole number >= 0; {form}"
+            )
+        out.append((matches[0], int(points)))
+    return out
