@@ -1,0 +1,168 @@
+"""The actions of a deal, with their text forms and integer codes.
+
+Text forms (used by the terminal table, deal scripts, records and the web protocol):
+``take upcard``, ``pass``, ``draw stock``, ``take discard``, ``discard 7H``, ``knock 7H``,
+``gin 7H``, ``big gin``.  A knock may name its arrangement (R5.2):
+``knock 7H melds AS 2S 3S / 4H 4D 4C``; without it the engine lays out the proposed one.
+
+Integer codes (for agents): 0 draw stock, 1 take discard, 2 take upcard, 3 pass, 4 big gin,
+5 + card: discard, 57 + card: knock (proposed arrangement), 109 + card: gin; 161 codes in all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import card_str, mask_of, parse_cards
+from .errors import CardParseError, IllegalActionError
+
+__all__ = [
+    "Action",
+    "TAKE_UPCARD",
+    "PASS",
+    "DRAW_STOCK",
+    "TAKE_DISCARD",
+    "BIG_GIN",
+    "discard",
+    "knock",
+    "gin",
+    "parse_action",
+    "NUM_CODES",
+    "KINDS",
+]
+
+KINDS = ("take_upcard", "pass", "draw_stock", "take_discard", "discard", "knock", "gin", "big_gin")
+_CARD_KINDS = ("discard", "knock", "gin")
+NUM_CODES = 161
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action of a deal.
+
+    Attributes:
+        kind: one of ``KINDS``.
+        card: the card int discarded (``discard``, ``knock``, ``gin``), else ``None``.
+        melds: for ``knock``/``gin`` only, an optional arrangement chosen by the knocker: a tuple
+            of card-set masks (R5.2); ``None`` lets the engine lay out the proposed arrangement.
+    """
+
+    kind: str
+    card: int | None = None
+    melds: tuple[int, ...] | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def text(self) -> str:
+        """The text form, e.g. ``"discard 7H"`` (see the module docstring)."""
+        base = self.kind.replace("_", " ")
+        if self.card is not None:
+            base = f"{base} {card_str(self.card)}"
+        if self.melds:
+            groups = " / ".join(" ".join(card_str(c) for c in _cards(m)) for m in self.melds)
+            base = f"{base} melds {groups}"
+        return base
+
+    @property
+    def code(self) -> int:
+        """The integer code (0..160) of the action; an explicit arrangement is not encoded."""
+        if self.kind in _CARD_KINDS:
+            assert self.card is not None
+            return {"discard": 5, "knock": 57, "gin": 109}[self.kind] + self.card
+        return {"draw_stock": 0, "take_discard": 1, "take_upcard": 2, "pass": 3, "big_gin": 4}[self.kind]
+
+    @staticmethod
+    def from_code(code: int) -> Action:
+        """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise."""
+        if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_CODES:
+            raise IllegalActionError(f"not an action code: {code!r} (codes are 0..{NUM_CODES - 1})")
+        if code < 5:
+            return _SIMPLE[("draw_stock", "take_discard", "take_upcard", "pass", "big_gin")[code]]
+        if code < 57:
+            return Action("discard", code - 5)
+        if code < 109:
+            return Action("knock", code - 57)
+        return Action("gin", code - 109)
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+TAKE_UPCARD = Action("take_upcard")
+PASS = Action("pass")
+DRAW_STOCK = Action("draw_stock")
+TAKE_DISCARD = Action("take_discard")
+BIG_GIN = Action("big_gin")
+_SIMPLE = {a.kind: a for a in (TAKE_UPCARD, PASS, DRAW_STOCK, TAKE_DISCARD, BIG_GIN)}
+
+
+def discard(c: int) -> Action:
+    """The action that discards card ``c`` (int 0..51), R4.1."""
+    return Action("discard", c)
+
+
+def knock(c: int, melds: tuple[int, ...] | None = None) -> Action:
+    """The action that knocks, discarding ``c`` face down (R5.1, R5.2), optionally with melds."""
+    return Action("knock", c, melds)
+
+
+def gin(c: int) -> Action:
+    """The action that goes gin, discarding ``c`` (R2.5, R6.1)."""
+    return Action("gin", c)
+
+
+_ALIASES = {
+    "take upcard": "take_upcard", "take up": "take_upcard", "upcard": "take_upcard", "u": "take_upcard",
+    "pass": "pass", "p": "pass",
+    "draw stock": "draw_stock", "draw": "draw_stock", "stock": "draw_stock", "s": "draw_stock", "d": "draw_stock",
+    "take discard": "take_discard", "take": "take_discard", "pile": "take_discard", "t": "take_discard",
+    "big gin": "big_gin", "biggin": "big_gin",
+}
+_CARD_WORDS = {"discard": "discard", "x": "discard", "knock": "knock", "k": "knock", "gin": "gin", "g": "gin"}
+
+ACTION_HELP = ("take upcard | pass | draw stock | take discard | discard CARD | knock CARD | gin CARD | big gin")
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form (case-insensitive; see the module docstring).
+
+    Short forms are accepted: ``s``/``draw`` (draw stock), ``t``/``take`` (take discard),
+    ``u`` (take upcard), ``p`` (pass), ``x 7H`` (discard), ``k 7H`` (knock), ``g 7H`` (gin).
+    Raises :class:`IllegalActionError` naming the text and the allowed forms when it is not an
+    action (a malformed card included).
+    """
+    if not isinstance(text, str):
+        raise IllegalActionError(f"not an action: {text!r}; actions: {ACTION_HELP}")
+    norm = re.sub(r"\s+", " ", text.strip().lower().replace("_", " "))
+    if norm in _ALIASES:
+        return _SIMPLE[_ALIASES[norm]]
+    word, _, rest = norm.partition(" ")
+    if word in _CARD_WORDS and rest:
+        kind = _CARD_WORDS[word]
+        card_text, _, meld_text = rest.partition(" melds ")
+        try:
+            cards = parse_cards(card_text)
+        except CardParseError as exc:
+            raise IllegalActionError(f"bad action {text.strip()!r}: {exc}; actions: {ACTION_HELP}") from None
+        if len(cards) != 1:
+            raise IllegalActionError(f"bad action {text.strip()!r}: name exactly one card; actions: {ACTION_HELP}")
+        c = cards[0]
+        melds = None
+        if meld_text:
+            if kind != "knock":
+                raise IllegalActionError(f"bad action {text.strip()!r}: only a knock names its melds")
+            try:
+                melds = tuple(mask_of(parse_cards(g)) for g in meld_text.split("/") if g.strip())
+            except CardParseError as exc:
+                raise IllegalActionError(f"bad action {text.strip()!r}: {exc}") from None
+        return Action(kind, c, melds)
+    raise IllegalActionError(f"not an action: {text.strip()!r}; actions: {ACTION_HELP}")

@@ -1,0 +1,553 @@
+"""One deal of two-hand gin as a state machine (R3-R9).
+
+Phases: ``upcard_offer`` (R4.2) -> ``draw`` -> ``discard`` (or knock, gin, big gin) -> ``over``;
+``wall`` is the last chance to take a discard to knock under ``stock_end="wall"`` (R7.2).  The
+layout (R5.2-R5.5) is computed when a player knocks, so a knock goes straight to ``over``.
+
+The state is immutable: :meth:`DealState.apply` returns a new state and the events that
+happened, and leaves the old state as it was, so a rejected action changes nothing.  Seats are
+0 and 1; ``dealer`` is one of them and the other, the non-dealer, acts first (R3.3).  Cards are
+ints 0..51 and hands are card-set masks (see :mod:`ginrummy.cards`).  Randomness: the deck order
+comes from the caller (a deal script) or from a seed (:func:`deck_from_seed`); a reshuffle of
+the discard pile (R7.3) is derived from the deal's seed, so every deal replays exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import actions as A
+from .actions import Action
+from .cards import card_str, cards_of, mask_of
+from .errors import IllegalActionError, NotYourTurnError, RecordError
+from .melds import deadwood, is_big_gin
+from .rules import RuleSet
+from .showdown import Showdown, showdown
+
+__all__ = [
+    "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES",
+    "Event", "DealResult", "DealState", "new_deal", "deck_from_seed", "seeded_shuffle",
+]
+
+UPCARD_OFFER = "upcard_offer"
+DRAW = "draw"
+DISCARD = "discard"
+WALL = "wall"
+OVER = "over"
+PHASES = (UPCARD_OFFER, DRAW, DISCARD, WALL, OVER)
+
+
+# -- chance ---------------------------------------------------------------------------------
+
+def seeded_shuffle(items: Sequence[int], seed: bytes) -> list[int]:
+    """A Fisher-Yates shuffle of ``items`` whose random numbers are SHA-256 of ``seed`` and a
+    counter: for i from n-1 down to 1, j = int(SHA-256(seed || i as 4 bytes big-endian)) mod
+    (i+1); swap items i and j.  Fully specified, so anyone can recompute a deck (docs)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        digest = hashlib.sha256(seed + i.to_bytes(4, "big")).digest()
+        j = int.from_bytes(digest, "big") % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def deck_from_seed(seed: bytes) -> list[int]:
+    """The 52-card deck order of a deal seeded with ``seed`` (bytes): :func:`seeded_shuffle` of
+    the cards 0..51.  deck[0:10] is the non-dealer's hand, deck[10:20] the dealer's, deck[20] the
+    upcard, deck[21:] the stock, top first (R3.2)."""
+    if not isinstance(seed, (bytes, bytearray)):
+        raise TypeError("a deal seed is bytes")
+    return seeded_shuffle(range(52), bytes(seed))
+
+
+# -- events and results ----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in a deal.
+
+    Attributes:
+        kind: an action kind (``take_upcard``, ``pass``, ``draw_stock``, ``take_discard``,
+            ``discard``, ``knock``, ``gin``, ``big_gin``), or ``reshuffle`` (R7.3) or ``end``.
+        seat: the seat that acted (``None`` for ``reshuffle``/``end``).
+        card: the card concerned (the card drawn, taken or discarded), or ``None``.
+        private: ``True`` when only ``seat`` may see ``card`` (a card drawn from the stock).
+    """
+
+    kind: str
+    seat: int | None
+    card: int | None = None
+    private: bool = False
+
+    def seen_by(self, seat: int | None) -> Event:
+        """The event as ``seat`` sees it (``None``: a spectator): a private card is hidden from
+        everyone but its owner."""
+        if self.private and seat != self.seat and self.card is not None:
+            return Event(self.kind, self.seat, None, True)
+        return self
+
+    @property
+    def text(self) -> str:
+        """E.g. ``"1 discard 7H"``, ``"0 draw stock 4C"`` (a hidden card is omitted)."""
+        head = "" if self.seat is None else f"{self.seat} "
+        body = self.kind.replace("_", " ")
+        if self.card is not None:
+            body += " " + card_str(self.card)
+        return head + body
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How a deal ended.
+
+    Attributes:
+        outcome: ``"knock"``, ``"undercut"``, ``"gin"``, ``"big_gin"`` or ``"draw"`` (R6, R7).
+        winner: the seat that scores, or ``None`` for a draw (R6.4).
+        points: what the winner scores (multiplier applied, R9.3); 0 for a draw.
+        knocker: the seat that knocked or went gin, or ``None`` for a draw.
+        showdown: the layouts and score details, or ``None`` for a draw.
+        reason: for a draw, the rule that ended it: ``"R7.1"``, ``"R7.2"`` or ``"R7.3"``.
+    """
+
+    outcome: str
+    winner: int | None
+    points: int
+    knocker: int | None = None
+    showdown: Showdown | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: outcome, winner, points, knocker, reason, and the layouts of a knock."""
+        out: dict[str, Any] = {"outcome": self.outcome, "winner": self.winner, "points": self.points,
+                               "knocker": self.knocker}
+        if self.showdown is not None:
+            sd = self.showdown.to_json()
+            out.update({"multiplier": sd["multiplier"], "bonus": sd["bonus"],
+                        "knocker_layout": sd["knocker"], "defender_layout": sd["defender"]})
+        else:
+            out["reason"] = self.reason
+        return out
+
+
+# action objects are shared, not rebuilt per call
+_DISCARDS = tuple(A.discard(c) for c in range(52))
+_KNOCKS = tuple(A.knock(c) for c in range(52))
+_GINS = tuple(A.gin(c) for c in range(52))
+
+
+class DealState:
+    """The whole state of one deal (R3-R9), hidden cards included.
+
+    Never give a ``DealState`` to a player: give it a :class:`~ginrummy.views.PlayerView`.
+
+    Attributes (read-only by convention):
+        rules: the :class:`RuleSet`.
+        dealer: the dealer's seat (0 or 1).
+        hands: (seat 0 mask, seat 1 mask).
+        stock: the stock, top first, from ``stock[drawn]`` on.
+        drawn: how many stock cards have been drawn since the stock was (re)built.
+        pile: the discard pile, bottom to top.
+        phase: one of :data:`PHASES`.
+        to_act: the seat to act, ``None`` when the deal is over.
+        upcard: the first upcard of the deal (R3.2; decides Oklahoma, R9).
+        knock_limit: deadwood points a knocker may keep, ``None`` if only gin ends the deal.
+        multiplier: 2 for an Oklahoma spade upcard (R9.3), else 1.
+        taken: the card taken from the discard pile this turn (R4.3), else ``None``.
+        stock_only: the first draw after both players passed the upcard (R4.2).
+        must_knock: the card was taken at the wall: only a knock or gin may follow (R7.2).
+        reshuffles: how many times the stock was rebuilt (R7.3).
+        seen: (seat 0, seat 1): cards each seat was seen taking from the pile and still holds.
+        result: the :class:`DealResult` once over.
+        seed: bytes from which reshuffles are derived.
+        turn: how many actions have been applied.
+        log: every event of the deal so far, in order (hidden cards included; filter with
+            :meth:`Event.seen_by`).
+    """
+
+    __slots__ = ("rules", "dealer", "hands", "stock", "drawn", "pile", "phase", "to_act", "upcard",
+                 "knock_limit", "multiplier", "taken", "stock_only", "must_knock", "reshuffles",
+                 "seen", "result", "seed", "turn", "offer_passes", "log", "_legal")
+
+    rules: RuleSet
+    dealer: int
+    hands: tuple[int, int]
+    stock: tuple[int, ...]
+    drawn: int
+    pile: tuple[int, ...]
+    phase: str
+    to_act: int | None
+    upcard: int
+    knock_limit: int | None
+    multiplier: int
+    taken: int | None
+    stock_only: bool
+    must_knock: bool
+    reshuffles: int
+    seen: tuple[int, int]
+    result: DealResult | None
+    seed: bytes
+    turn: int
+    offer_passes: int
+    log: tuple[Event, ...]
+    _legal: list[Action] | None
+
+    def _copy(self) -> DealState:
+        new = DealState.__new__(DealState)
+        for name in DealState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._legal = None
+        return new
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def non_dealer(self) -> int:
+        """The seat of the non-dealer, who acts first (R3.3)."""
+        return 1 - self.dealer
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock) - self.drawn
+
+    @property
+    def top_discard(self) -> int | None:
+        """The top card of the discard pile, or ``None`` if it is empty."""
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended (scored or drawn)."""
+        return self.phase == OVER
+
+    def hand(self, seat: int) -> int:
+        """The card-set mask of ``seat``'s hand."""
+        return self.hands[seat]
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat ``to_act`` may take now (empty when the deal is over)."""
+        if self._legal is None:
+            self._legal = _LEGAL[self.phase](self)
+        return list(self._legal)
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Check that ``seat`` may take ``action`` now.
+
+        Raises :class:`NotYourTurnError` when the deal is over or another seat is to act, and
+        :class:`IllegalActionError` naming the action and the legal ones otherwise.
+        """
+        if self.phase == OVER:
+            raise NotYourTurnError(f"the deal is over; {_text(action)} is not allowed", _text(action), [], seat, None)
+        if seat != self.to_act:
+            raise NotYourTurnError(
+                f"seat {seat} cannot act now: seat {self.to_act} is to act", _text(action), [], seat, self.to_act)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}", repr(action), [a.text for a in self.legal_actions()])
+        legal = self.legal_actions()
+        probe = action if action.melds is None else Action(action.kind, action.card)
+        if probe not in legal:
+            raise IllegalActionError(
+                f"{action.text} is not legal now ({self._why(action)}); legal: "
+                + ", ".join(a.text for a in legal), action.text, [a.text for a in legal])
+
+    def _why(self, action: Action) -> str:
+        phase_help = {
+            UPCARD_OFFER: "the upcard offer: take upcard or pass (R4.2)",
+            DRAW: "first draw a card (R4.1)" + (": from the stock, after both passed the upcard (R4.2)" if self.stock_only else ""),
+            DISCARD: "after the draw, discard, knock or go gin (R4.1, R5.1)",
+            WALL: "two cards are left: take the discard only to knock or go gin, or pass (R7.2)",
+        }[self.phase]
+        c = action.card
+        if action.kind in ("discard", "knock", "gin") and self.phase == DISCARD and c is not None:
+            if not (self.hands[self.to_act or 0] >> c) & 1:
+                return f"{card_str(c)} is not in the hand"
+            if c == self.taken and not self.rules.discard_taken_card:
+                return f"{card_str(c)} was just taken from the discard pile (R4.3)"
+            if action.kind == "discard" and self.must_knock:
+                return "a card taken at the wall must be used to knock or go gin (R7.2)"
+            if action.kind == "knock":
+                if self.knock_limit is None:
+                    return "knocking is not allowed in this deal: only gin (R8.1, R9.2)"
+                return f"deadwood after that discard is above the knock limit {self.knock_limit}, or zero (then go gin) (R5.1)"
+            if action.kind == "gin":
+                return "the hand is not gin after that discard (R2.5)"
+        return phase_help
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> tuple[DealState, list[Event]]:
+        """Apply ``action`` by ``seat``; return the new state and the events that happened.
+
+        Raises what :meth:`verify` raises, leaving this state unchanged.
+        """
+        self.verify(seat, action)
+        new = self._copy()
+        new.turn = self.turn + 1
+        events: list[Event] = []
+        _APPLY[action.kind](new, seat, action, events)
+        new.log = self.log + tuple(events)
+        return new, events
+
+    def __repr__(self) -> str:
+        return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
+                f"top={card_str(self.pile[-1]) if self.pile else None})")
+
+
+
+def _text(action: object) -> str:
+    return action.text if isinstance(action, Action) else repr(action)
+
+
+# -- legal actions per phase ---------------------------------------------------------------
+
+def _legal_offer(s: DealState) -> list[Action]:
+    return [A.TAKE_UPCARD, A.PASS]
+
+
+def _legal_draw(s: DealState) -> list[Action]:
+    if s.stock_only or not s.pile:
+        return [A.DRAW_STOCK]
+    return [A.DRAW_STOCK, A.TAKE_DISCARD]
+
+
+def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knock: bool = False) -> list[Action]:
+    limit = s.knock_limit
+    forbid = taken if (taken is not None and not s.rules.discard_taken_card) else None
+    discards: list[Action] = []
+    knocks: list[Action] = []
+    gins: list[Action] = []
+    m = hand
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        if c == forbid:
+            continue
+        if not must_knock:
+            discards.append(_DISCARDS[c])
+        d = deadwood(hand ^ low)
+        if d == 0:
+            gins.append(_GINS[c])
+        elif limit is not None and d <= limit:
+            knocks.append(_KNOCKS[c])
+    out = discards + knocks + gins
+    if s.rules.big_gin_bonus is not None and is_big_gin(hand):
+        out.append(A.BIG_GIN)
+    return out
+
+
+def _legal_discard(s: DealState) -> list[Action]:
+    assert s.to_act is not None
+    return _discard_phase_actions(s, s.hands[s.to_act], s.taken, s.must_knock)
+
+
+def _legal_wall(s: DealState) -> list[Action]:
+    return [A.TAKE_DISCARD, A.PASS]
+
+
+def _legal_over(s: DealState) -> list[Action]:
+    return []
+
+
+_LEGAL: dict[str, Callable[[DealState], list[Action]]] = {
+    UPCARD_OFFER: _legal_offer, DRAW: _legal_draw, DISCARD: _legal_discard, WALL: _legal_wall, OVER: _legal_over,
+}
+
+
+# -- applying actions -------------------------------------------------------------------------
+
+def _set_hand(s: DealState, seat: int, mask: int) -> None:
+    s.hands = (mask, s.hands[1]) if seat == 0 else (s.hands[0], mask)
+
+
+def _take_top(s: DealState, seat: int) -> int:
+    c = s.pile[-1]
+    s.pile = s.pile[:-1]
+    _set_hand(s, seat, s.hands[seat] | (1 << c))
+    seen = s.seen
+    s.seen = (seen[0] | (1 << c), seen[1]) if seat == 0 else (seen[0], seen[1] | (1 << c))
+    s.taken = c
+    s.phase = DISCARD
+    return c
+
+
+def _apply_take_upcard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    ev.append(Event("take_upcard", seat, _take_top(s, seat)))
+
+
+def _apply_pass(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    ev.append(Event("pass", seat))
+    if s.phase == WALL:
+        _end_draw(s, "R7.2", ev)
+        return
+    if s.offer_passes == 0:
+        s.offer_passes = 1
+        s.to_act = s.dealer
+    else:
+        s.offer_passes = 2
+        s.to_act = 1 - s.dealer
+        s.phase = DRAW
+        s.stock_only = True
+
+
+def _apply_draw_stock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = s.stock[s.drawn]
+    s.drawn += 1
+    _set_hand(s, seat, s.hands[seat] | (1 << c))
+    s.taken = None
+    s.stock_only = False
+    s.phase = DISCARD
+    ev.append(Event("draw_stock", seat, c, private=True))
+
+
+def _apply_take_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    wall = s.phase == WALL
+    ev.append(Event("take_discard", seat, _take_top(s, seat)))
+    if wall:
+        s.must_knock = True
+
+
+def _apply_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = a.card
+    assert c is not None
+    _set_hand(s, seat, s.hands[seat] & ~(1 << c))
+    s.pile = s.pile + (c,)
+    seen = s.seen
+    s.seen = (seen[0] & ~(1 << c), seen[1] & ~(1 << c))
+    s.taken = None
+    ev.append(Event("discard", seat, c))
+    other = 1 - seat
+    end = s.rules.stock_end
+    size = s.stock_size
+    if end == "draw_at_two" and size <= 2:
+        _end_draw(s, "R7.1", ev)
+    elif end == "wall" and size <= 2:
+        s.to_act = other
+        if _can_knock_at_wall(s, s.hands[other] | (1 << c), c):
+            s.phase = WALL
+        else:
+            _end_draw(s, "R7.2", ev)
+    elif end == "reshuffle" and size == 0:
+        if s.reshuffles < s.rules.max_reshuffles and len(s.pile) > 1:
+            _reshuffle(s, ev)
+            s.phase = DRAW
+            s.to_act = other
+        else:
+            _end_draw(s, "R7.3", ev)
+    else:
+        s.phase = DRAW
+        s.to_act = other
+
+
+def _can_knock_at_wall(s: DealState, hand11: int, card: int) -> bool:
+    """Whether taking ``card`` into ``hand11`` allows a knock or gin at once (R7.2, R4.3)."""
+    return any(a.kind != "discard" for a in _discard_phase_actions(s, hand11, card, must_knock=True))
+
+
+def _reshuffle(s: DealState, ev: list[Event]) -> None:
+    top = s.pile[-1]
+    rest = s.pile[:-1]
+    s.reshuffles += 1
+    seed = hashlib.sha256(s.seed + b"/reshuffle/" + str(s.reshuffles).encode()).digest()
+    s.stock = tuple(seeded_shuffle(rest, seed))
+    s.drawn = 0
+    s.pile = (top,)
+    ev.append(Event("reshuffle", None))
+
+
+def _end_draw(s: DealState, reason: str, ev: list[Event]) -> None:
+    s.phase = OVER
+    s.to_act = None
+    s.taken = None
+    s.must_knock = False
+    s.result = DealResult("draw", None, 0, None, None, reason)
+    ev.append(Event("end", None))
+
+
+def _finish_showdown(s: DealState, seat: int, knocker_hand: int, melds: tuple[int, ...] | None, ev: list[Event]) -> None:
+    unseen = ((1 << 52) - 1) & ~knocker_hand & ~mask_of(s.pile)
+    sd = showdown(s.rules, knocker_hand, s.hands[1 - seat], knock_limit=s.knock_limit,
+                  multiplier=s.multiplier, melds=melds, unseen=unseen)
+    winner = seat if sd.winner == "knocker" else 1 - seat
+    s.phase = OVER
+    s.to_act = None
+    s.taken = None
+    s.must_knock = False
+    s.result = DealResult(sd.outcome, winner, sd.points, seat, sd)
+    ev.append(Event("end", None))
+
+
+def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = a.card
+    assert c is not None
+    hand = s.hands[seat] & ~(1 << c)
+    if a.melds is not None:
+        # validate the chosen arrangement before changing anything (the state is a copy anyway)
+        from .showdown import check_arrangement
+
+        arr = check_arrangement(hand, a.melds)
+        if a.kind == "knock" and (s.knock_limit is None or arr.deadwood_value > s.knock_limit):
+            raise IllegalActionError(
+                f"that arrangement leaves {arr.deadwood_value} deadwood, above the knock limit "
+                f"{s.knock_limit} (R5.1)", a.text, [x.text for x in s.legal_actions()])
+    _set_hand(s, seat, hand)
+    s.pile = s.pile + (c,)
+    ev.append(Event(a.kind, seat, c))
+    _finish_showdown(s, seat, hand, a.melds, ev)
+
+
+def _apply_big_gin(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    ev.append(Event("big_gin", seat))
+    _finish_showdown(s, seat, s.hands[seat], None, ev)
+
+
+_APPLY: dict[str, Callable[[DealState, int, Action, list[Event]], None]] = {
+    "take_upcard": _apply_take_upcard, "pass": _apply_pass, "draw_stock": _apply_draw_stock,
+    "take_discard": _apply_take_discard, "discard": _apply_discard, "knock": _apply_knock,
+    "gin": _apply_knock, "big_gin": _apply_big_gin,
+}
+
+
+def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | None = None) -> DealState:
+    """Deal a new hand (R3.2) from ``deck``: 52 distinct card ints, deck[0:10] to the
+    non-dealer, deck[10:20] to the dealer, deck[20] the upcard, deck[21:] the stock, top first.
+
+    ``dealer`` is seat 0 or 1.  ``seed`` (bytes) is the source of reshuffles (R7.3); by default
+    it is derived from the deck.  The knock limit and multiplier of the deal follow from the
+    upcard (R5.1, R9).  Raises :class:`RecordError` for a deck that is not 52 distinct cards
+    and ``ValueError`` for a bad dealer.
+    """
+    if dealer not in (0, 1):
+        raise RecordError(f"dealer must be seat 0 or 1, not {dealer!r}")
+    deck = list(deck)
+    if len(deck) != 52 or any(not isinstance(c, int) or not 0 <= c < 52 for c in deck) or len(set(deck)) != 52:
+        raise RecordError("a deck is the 52 distinct cards, each once")
+    s = DealState.__new__(DealState)
+    s.rules = rules
+    s.dealer = dealer
+    nd = mask_of(deck[0:10])
+    dl = mask_of(deck[10:20])
+    s.hands = (nd, dl) if dealer == 1 else (dl, nd)
+    s.upcard = deck[20]
+    s.pile = (deck[20],)
+    s.stock = tuple(deck[21:])
+    s.drawn = 0
+    s.phase = UPCARD_OFFER
+    s.to_act = 1 - dealer
+    s.knock_limit = rules.deal_knock_limit(deck[20])
+    s.multiplier = rules.deal_multiplier(deck[20])
+    s.taken = None
+    s.stock_only = False
+    s.must_knock = False
+    s.reshuffles = 0
+    s.seen = (0, 0)
+    s.result = None
+    s.seed = seed if seed is not None else hashlib.sha256(bytes(deck)).digest()
+    s.turn = 0
+    s.offer_passes = 0
+    s.log = ()
+    s._legal = None
+    return s
