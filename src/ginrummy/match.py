@@ -1,0 +1,240 @@
+"""A match: a sequence of deals with the dealer rotation, the three-hand roles, the score
+sheet and the fair-shuffle seeds (R3.1, R10, R11, R12).
+
+Players are numbered 0..n-1 (n = 2, or 3 for three-hand gin).  Each deal is two-seated: deal
+seat ``i`` is played by player ``seat_players[i]``.  Two-hand: ``seat_players`` is ``(0, 1)``
+and the dealer changes by R11.2.  Three-hand (R10): seat 0 is the player in the **box**, who
+deals every deal (R10.3), seat 1 the **captain**; the third player sits out and advises.
+
+Chance: the caller passes a secret ``seed`` (bytes).  Deal ``k`` (1-based, drawn deals
+included) is shuffled from ``deal_seed(seed, k) = SHA-256(seed || "/deal/k")``; its
+commitment SHA-256(deal seed) may be shown before the deal and the deal seed revealed after
+it (DESIGN "Fair shuffling").  The first dealer (R3.1) and the three-hand role draw (R10.1)
+come from the seed too.  The match is mutable, but every method that can fail checks
+everything before it changes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .actions import Action
+from .cards import rank_of
+from .deal import DealResult, DealState, Event, deck_from_seed, new_deal, seeded_shuffle
+from .errors import IllegalActionError, NotYourTurnError, RuleSetError
+from .rules import RuleSet
+from .scoring import ScoreSheet
+from .views import PlayerView, view_of
+
+__all__ = ["Match", "DealRecord", "deal_seed", "commitment", "draw_roles"]
+
+
+def deal_seed(seed: bytes, number: int) -> bytes:
+    """The seed (32 bytes) of deal ``number`` (1-based) of a match seeded with ``seed``."""
+    return hashlib.sha256(seed + b"/deal/" + str(number).encode()).digest()
+
+
+def commitment(seed: bytes) -> str:
+    """The SHA-256 of a seed, in hex: shown before a deal, checked after it is revealed."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def draw_roles(seed: bytes) -> tuple[tuple[int, int, int], list[list[int]]]:
+    """The three-hand role draw (R10.1): each player draws a card; highest rank (king high,
+    ace low) is in the box, middle is captain, lowest sits out; a tie draws again.
+
+    Returns ``((box, captain, out), draws)`` with each round's three cards in ``draws``.
+    """
+    deck = seeded_shuffle(range(52), hashlib.sha256(seed + b"/roles").digest())
+    draws = []
+    pos = 0
+    while True:
+        if pos + 3 > 52:  # pragma: no cover - 17 tied rounds in a row cannot happen with 52 cards
+            deck = seeded_shuffle(deck, hashlib.sha256(bytes(deck)).digest())
+            pos = 0
+        cards = deck[pos:pos + 3]
+        pos += 3
+        draws.append(cards)
+        ranks = [rank_of(c) for c in cards]
+        if len(set(ranks)) == 3:
+            order = sorted(range(3), key=lambda p: -ranks[p])
+            return (order[0], order[1], order[2]), draws
+
+
+@dataclass
+class DealRecord:
+    """One deal of the match as played.
+
+    Attributes:
+        number: 1-based deal number (drawn deals included).
+        seat_players: (player at seat 0, player at seat 1).
+        dealer: the dealer's deal seat.
+        seed: the deal seed (bytes); keep secret until the deal is over.
+        actions: ``(seat, action)`` pairs in order.
+        result: the result once over.
+    """
+
+    number: int
+    seat_players: tuple[int, int]
+    dealer: int
+    seed: bytes
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    result: DealResult | None = None
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the deal seed, hex."""
+        return commitment(self.seed)
+
+
+class Match:
+    """A whole match under one rule set: deals until the score sheet is finished.
+
+    Create with :meth:`Match.new`.  Use :meth:`apply` for a player's action, :meth:`view` for
+    what a player may see, :meth:`next_deal` after a deal is over.
+    """
+
+    def __init__(self, rules: RuleSet, names: Sequence[str], seed: bytes) -> None:
+        n = len(names)
+        if n not in (2, 3):
+            raise RuleSetError(f"a match has 2 or 3 players, not {n}")
+        if n != rules.players:
+            rules = rules.replace(players=n)
+        if not isinstance(seed, (bytes, bytearray)) or not seed:
+            raise ValueError("a match seed is non-empty bytes")
+        self.rules = rules
+        self.names = tuple(names)
+        self.seed = bytes(seed)
+        self.sheet = ScoreSheet(rules, n)
+        self.deals: list[DealRecord] = []
+        self.roles: tuple[int, int, int] | None = None
+        self.role_draws: list[list[int]] = []
+        if n == 3:
+            self.roles, self.role_draws = draw_roles(self.seed)
+            first_players = (self.roles[0], self.roles[1])
+            first_dealer = 0
+        else:
+            first_players = (0, 1)
+            first_dealer = hashlib.sha256(self.seed + b"/first-dealer").digest()[0] % 2
+        self.deal: DealState = self._start(1, first_players, first_dealer)
+
+    @classmethod
+    def new(cls, rules: RuleSet, names: Sequence[str], seed: bytes) -> Match:
+        """A new match of ``names`` (2 or 3 players) under ``rules`` with secret ``seed``."""
+        return cls(rules, names, seed)
+
+    def _start(self, number: int, seat_players: tuple[int, int], dealer: int) -> DealState:
+        seed = deal_seed(self.seed, number)
+        self.deals.append(DealRecord(number, seat_players, dealer, seed))
+        return new_deal(self.rules, dealer, deck_from_seed(seed), seed=seed)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def record(self) -> DealRecord:
+        """The record of the current (last) deal."""
+        return self.deals[-1]
+
+    @property
+    def seat_players(self) -> tuple[int, int]:
+        """(player at deal seat 0, player at deal seat 1) of the current deal."""
+        return self.record.seat_players
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over (the score sheet is finished)."""
+        return self.sheet.finished
+
+    @property
+    def winner(self) -> int | None:
+        """The player who won the match, once finished."""
+        return self.sheet.match_winner
+
+    def seat_of(self, player: int) -> int | None:
+        """The deal seat of ``player`` in the current deal, ``None`` if he sits out (R10.2)."""
+        sp = self.seat_players
+        return sp.index(player) if player in sp else None
+
+    def player_to_act(self) -> int | None:
+        """The player to act now, ``None`` between deals or when the match is over."""
+        seat = self.deal.to_act
+        return None if seat is None else self.seat_players[seat]
+
+    def role_of(self, player: int) -> str:
+        """``"dealer"``/``"non-dealer"`` (two-hand) or ``"box"``/``"captain"``/``"out"``."""
+        if self.roles is not None:
+            return ("box", "captain", "out")[self.roles.index(player)]
+        return "dealer" if self.seat_of(player) == self.deal.dealer else "non-dealer"
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may see now.  The player sitting out of a three-hand deal sees the
+        captain's hand (R10.2): his view is the captain's, without the right to act."""
+        if not 0 <= player < len(self.names):
+            raise ValueError(f"no player {player!r}; players are 0..{len(self.names) - 1}")
+        seat = self.seat_of(player)
+        scores = {"names": list(self.names), "totals": list(self.sheet.totals), "deal_number": self.record.number,
+                  "seat_players": list(self.seat_players)}
+        if self.roles is not None:
+            scores["roles"] = {"box": self.roles[0], "captain": self.roles[1], "out": self.roles[2]}
+        if seat is None:
+            v = view_of(self.deal, 1, scores=scores)
+            from dataclasses import replace
+
+            return replace(v, legal=())
+        return view_of(self.deal, seat, scores=scores)
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Apply ``player``'s action to the current deal; when it ends the deal, score it on
+        the sheet (R6, R11, R12).  Returns the deal events.
+
+        Raises :class:`NotYourTurnError` if the player sits out, the match is over or another
+        player is to act; :class:`IllegalActionError` for an illegal action.  Nothing changes
+        when it raises.
+        """
+        if self.finished:
+            raise NotYourTurnError("the match is over", getattr(action, "text", repr(action)), [], player, None)
+        seat = self.seat_of(player)
+        if seat is None:
+            raise NotYourTurnError(
+                f"{self.names[player] if 0 <= player < len(self.names) else player} sits out this deal (R10.2)",
+                getattr(action, "text", repr(action)), [], None, self.deal.to_act)
+        new, events = self.deal.apply(seat, action)
+        self.deal = new
+        self.record.actions.append((seat, action))
+        if new.result is not None:
+            self.record.result = new.result
+            winner = None if new.result.winner is None else self.seat_players[new.result.winner]
+            self.sheet = self.sheet.add(winner, new.result.points)
+        return events
+
+    def next_deal(self) -> DealState:
+        """Start the next deal after one is over: dealer by R11.2 (winner deals; after a draw
+        the same dealer; ``alternate`` passes the deal after every scored deal), three-hand
+        roles by R10.4.  Raises :class:`IllegalActionError` while the deal is still on or when
+        the match is over."""
+        if not self.deal.is_over:
+            raise IllegalActionError("the deal is not over yet")
+        if self.finished:
+            raise IllegalActionError("the match is over")
+        result = self.deal.result
+        assert result is not None
+        sp = self.seat_players
+        number = self.record.number + 1
+        if self.roles is not None:
+            box, captain, out = self.roles
+            if result.winner is not None:
+                if sp[result.winner] == box:
+                    self.roles = (box, out, captain)
+                else:
+                    self.roles = (captain, out, box)
+            self.deal = self._start(number, (self.roles[0], self.roles[1]), 0)
+            return self.deal
+        dealer = self.deal.dealer
+        if result.winner is not None:
+            dealer = result.winner if self.rules.next_dealer == "winner" else 1 - dealer
+        self.deal = self._start(number, sp, dealer)
+        return self.deal

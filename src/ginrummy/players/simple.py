@@ -1,0 +1,152 @@
+"""The ``random`` player and the ``novice`` player, which plays the classic baseline
+strategy of the EAAI Gin Rummy challenge exactly."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action
+from ..cards import card_str
+from ..melds import deadwood
+from ..views import PlayerView
+from .base import register
+
+__all__ = ["RandomPlayer", "NovicePlayer", "melds_with"]
+
+
+@register("random")
+class RandomPlayer:
+    """Chooses uniformly at random among the legal actions (with ``rng``)."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """A uniformly random legal action."""
+        return self.rng.choice(list(legal))
+
+    def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The action and why: it is random."""
+        return self.choose(view, legal), "a random legal move"
+
+
+def _meld_masks() -> list[int]:
+    """Every possible meld of the deck as a card-set mask (sets of 3-4 and runs of 3+)."""
+    out = []
+    for r in range(13):
+        four = sum(1 << (s * 13 + r) for s in range(4))
+        out.append(four)
+        for s in range(4):
+            out.append(four & ~(1 << (s * 13 + r)))
+    for s in range(4):
+        for lo in range(13):
+            for hi in range(lo + 3, 14):
+                out.append(((1 << (hi - lo)) - 1) << (s * 13 + lo))
+    return out
+
+
+_MELDS_BY_CARD: list[list[int]] = [[] for _ in range(52)]
+for _m in _meld_masks():
+    _x = _m
+    while _x:
+        _low = _x & -_x
+        _MELDS_BY_CARD[_low.bit_length() - 1].append(_m)
+        _x ^= _low
+
+
+def melds_with(card: int, hand: int) -> bool:
+    """Whether ``card`` would belong to some meld made with the cards of ``hand`` (a mask)."""
+    full = hand | (1 << card)
+    return any(m & full == m for m in _MELDS_BY_CARD[card])
+
+
+@register("novice")
+class NovicePlayer:
+    """The classic baseline of the EAAI Gin Rummy challenge (SimpleGinRummyPlayer):
+
+    - takes the upcard or the top discard only if it would belong to some meld with the cards
+      in hand, else draws from the stock (passes the upcard offer, R4.2);
+    - discards, uniformly at random, one of the cards whose discard leaves the least deadwood,
+      never the card just taken from the discard pile and never repeating a (drawn card,
+      discarded card) pair of the same deal;
+    - knocks (or goes gin) at the first legal chance;
+    - as defender, lays out the arrangement with the least deadwood (the engine's layout).
+    """
+
+    name = "novice"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The baseline move for ``view`` (see the class docstring)."""
+        return self.hint(view, legal)[0]
+
+    def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The baseline move and the reason for it."""
+        kinds = {a.kind: a for a in legal}
+        top = view.top_discard
+        if "big_gin" in kinds:
+            return kinds["big_gin"], "all eleven cards are melded: big gin"
+        if view.phase in ("upcard_offer", "draw", "wall"):
+            want = top is not None and melds_with(top, view.hand)
+            if view.phase == "upcard_offer":
+                if want:
+                    return kinds["take_upcard"], f"{card_str(top)} makes a meld with the hand"
+                return kinds["pass"], "the upcard makes no meld with the hand"
+            if view.phase == "wall":
+                return kinds["take_discard"], "taking the discard allows a knock"
+            if want and "take_discard" in kinds:
+                return kinds["take_discard"], f"{card_str(top)} makes a meld with the hand"
+            return kinds["draw_stock"], "the top discard makes no meld with the hand"
+        return self._discard(view, legal)
+
+    def _discard(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        hand = view.hand
+        drawn, pairs = _drawn_and_pairs(view)
+        best = None
+        candidates: list[int] = []
+        allowed = {a.card for a in legal if a.card is not None}
+        for c in sorted(allowed):
+            if c == view.taken:
+                continue
+            if drawn is not None and (min(drawn, c), max(drawn, c)) in pairs:
+                continue
+            d = deadwood(hand & ~(1 << c))
+            if best is None or d < best:
+                best, candidates = d, [c]
+            elif d == best:
+                candidates.append(c)
+        if not candidates:  # every card excluded: fall back to the least deadwood among all
+            for c in sorted(allowed):
+                d = deadwood(hand & ~(1 << c))
+                if best is None or d < best:
+                    best, candidates = d, [c]
+                elif d == best:
+                    candidates.append(c)
+        c = self.rng.choice(candidates)
+        by_kind = {(a.kind, a.card): a for a in legal}
+        if best == 0 and ("gin", c) in by_kind:
+            return by_kind[("gin", c)], f"discarding {card_str(c)} leaves gin"
+        if ("knock", c) in by_kind:
+            return by_kind[("knock", c)], f"discarding {card_str(c)} leaves {best} deadwood: knock at once"
+        return by_kind[("discard", c)], f"discarding {card_str(c)} leaves the least deadwood ({best})"
+
+
+def _drawn_and_pairs(view: PlayerView) -> tuple[int | None, set[tuple[int, int]]]:
+    """The card this seat drew this turn, and the (drawn, discarded) pairs of its earlier turns."""
+    pairs: set[tuple[int, int]] = set()
+    drawn: int | None = None
+    for e in view.history:
+        if e.seat != view.seat:
+            continue
+        if e.kind in ("draw_stock", "take_discard", "take_upcard"):
+            drawn = e.card
+        elif e.kind == "discard" and e.card is not None:
+            if drawn is not None:
+                pairs.add((min(drawn, e.card), max(drawn, e.card)))
+            drawn = None
+    return drawn, pairs

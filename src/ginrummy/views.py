@@ -1,0 +1,142 @@
+"""What one seat may see of a deal: the :class:`PlayerView` (DESIGN principle 3).
+
+A computer player or a human adapter gets a ``PlayerView``, never a
+:class:`~ginrummy.deal.DealState`.  It holds the seat's own cards, the discard pile, the
+stock count (not its order), the opponent's card count and the cards he was seen taking from
+the discard pile and still holds, the public history with the seat's own draws, and, once the
+deal is over, its result (the rules then reveal both layouts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action
+from .cards import card_str, cards_of
+from .deal import OVER, DealResult, DealState, Event
+from .rules import RuleSet
+
+__all__ = ["PlayerView", "view_of"]
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's view of a deal.
+
+    Attributes:
+        seat: the seat seen from (0 or 1).
+        rules: the rule set.
+        phase: the deal's phase (``upcard_offer``, ``draw``, ``discard``, ``wall``, ``over``).
+        to_act: the seat to act, ``None`` when over.
+        dealer: the dealer's seat.
+        hand: card-set mask of the seat's own cards.
+        pile: the discard pile, bottom to top (card ints).
+        stock_size: cards left in the stock.
+        opponent_count: cards in the opponent's hand.
+        opponent_seen: mask of cards the opponent was seen taking from the pile and still holds.
+        upcard: the first upcard of the deal.
+        knock_limit: the deal's knock limit (points) or ``None`` (gin only).
+        multiplier: 2 for an Oklahoma spade deal (R9.3), else 1.
+        taken: the card this seat took from the pile this turn (R4.3), or ``None``.
+        stock_only: the first draw after both passed the upcard (R4.2).
+        must_knock: the card was taken at the wall (R7.2).
+        legal: the legal actions, if this seat is to act; else empty.
+        history: the deal's events as this seat sees them (others' stock draws hidden).
+        result: the deal's result once over (layouts are then public), else ``None``.
+        reshuffles: how many times the stock was rebuilt (R7.3).
+        scores: optional match context given by the caller (names, totals), never hidden cards.
+    """
+
+    seat: int
+    rules: RuleSet
+    phase: str
+    to_act: int | None
+    dealer: int
+    hand: int
+    pile: tuple[int, ...]
+    stock_size: int
+    opponent_count: int
+    opponent_seen: int
+    upcard: int
+    knock_limit: int | None
+    multiplier: int
+    taken: int | None
+    stock_only: bool
+    must_knock: bool
+    legal: tuple[Action, ...]
+    history: tuple[Event, ...]
+    result: DealResult | None
+    reshuffles: int = 0
+    scores: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.to_act == self.seat
+
+    @property
+    def top_discard(self) -> int | None:
+        """The top card of the discard pile, or ``None``."""
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def hand_cards(self) -> list[int]:
+        """The seat's cards as ints, ascending."""
+        return cards_of(self.hand)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict with cards in text form (used by the web protocol)."""
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "dealer": self.dealer,
+            "hand": [card_str(c) for c in cards_of(self.hand)],
+            "discard_pile": [card_str(c) for c in self.pile],
+            "stock_size": self.stock_size,
+            "opponent_count": self.opponent_count,
+            "opponent_seen": [card_str(c) for c in cards_of(self.opponent_seen)],
+            "upcard": card_str(self.upcard),
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+            "taken": None if self.taken is None else card_str(self.taken),
+            "legal_actions": [a.text for a in self.legal],
+            "history": [e.text for e in self.history],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+def view_of(state: DealState, seat: int, *, scores: dict[str, Any] | None = None) -> PlayerView:
+    """The :class:`PlayerView` of ``seat`` (0 or 1) in ``state``.
+
+    ``scores`` is optional match context (for example names and totals) passed through.
+    Raises ``ValueError`` for a seat other than 0 or 1.
+    """
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    other = 1 - seat
+    mine = state.to_act == seat
+    return PlayerView(
+        seat=seat,
+        rules=state.rules,
+        phase=state.phase,
+        to_act=state.to_act,
+        dealer=state.dealer,
+        hand=state.hands[seat],
+        pile=state.pile,
+        stock_size=state.stock_size,
+        opponent_count=state.hands[other].bit_count(),
+        opponent_seen=state.seen[other],
+        upcard=state.upcard,
+        knock_limit=state.knock_limit,
+        multiplier=state.multiplier,
+        taken=state.taken if mine else None,
+        stock_only=state.stock_only,
+        must_knock=state.must_knock,
+        legal=tuple(state.legal_actions()) if mine and state.phase != OVER else (),
+        history=tuple(e.seen_by(seat) for e in state.log),
+        result=state.result,
+        reshuffles=state.reshuffles,
+        scores=dict(scores or {}),
+    )
