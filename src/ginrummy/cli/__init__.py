@@ -1,0 +1,1 @@
+"""The ``gin`` command (see :mod:`ginrummy.cli.main`)."""

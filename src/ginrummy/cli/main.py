@@ -1,0 +1,78 @@
+"""The ``gin`` command line: ``gin play``, ``gin serve``, ``gin simulate``, ``gin analyze``,
+``gin score``, ``gin sheet``, ``gin replay``, ``gin verify``.
+
+Each subcommand lives in its own module of this package and registers itself on :data:`app`.
+Bad input exits with status 2 and one line on stderr (see :mod:`ginrummy.cli.common`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+
+try:  # Typer >= 0.20 carries its own copy of Click; older ones use Click itself
+    from typer._click import exceptions as _cx
+except ImportError:  # pragma: no cover
+    from click import exceptions as _cx
+
+app = typer.Typer(
+    name="gin",
+    help="Gin Rummy: play at the terminal or in the browser, keep score, simulate, analyse.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_MODULES = ("analyze", "score", "sheet", "replay", "simulate", "play", "serve")
+
+
+def _load() -> None:
+    for name in _MODULES:
+        try:
+            importlib.import_module(f"ginrummy.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"ginrummy.cli.{name}":
+                raise
+
+
+@app.callback()
+def _root() -> None:
+    """Gin Rummy: play at the terminal or in the browser, keep score, simulate, analyse."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``gin`` script; returns the exit status.
+
+    Usage errors (unknown option, missing argument) exit with status 2 and one line on stderr.
+    """
+    _load()
+    command = typer.main.get_command(app)
+    try:
+        command.main(args=argv if argv is not None else sys.argv[1:], prog_name="gin", standalone_mode=False)
+    except _cx.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else "")
+        return 0
+    except _cx.ClickException as exc:
+        print(f"gin: error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        return 2
+    except typer.Exit as exc:
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    except typer.Abort:
+        print("gin: aborted", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+
+
+def run() -> None:
+    """Console-script entry point: exits with :func:`main`'s status."""
+    sys.exit(main())
