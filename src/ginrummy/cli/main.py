@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     _load()
     command = typer.main.get_command(app)
     try:
-        command.main(args=argv if argv is not None else sys.argv[1:], prog_name="gin", standalone_mode=False)
+        # with standalone_mode=False, Click returns the code of a typer.Exit raised in a command
+        status = command.main(args=argv if argv is not None else sys.argv[1:], prog_name="gin", standalone_mode=False)
     except _cx.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else "")
         return 0
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except KeyboardInterrupt:
         return 130
-    return 0
+    return status if isinstance(status, int) and not isinstance(status, bool) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
