@@ -377,19 +377,24 @@ def best_discard_deadwood(mask: int) -> int:
             m = x
         return t[s0] + t[s1] + t[s2] + t[s3] - m
     best = 1 << 30
-    lists = _set_removal_lists(mask, trips)
-    if len(lists) == 1:
-        combos: Iterable[int] = lists[0]
-    elif len(lists) == 2:
-        first, second = lists
-        combos = [x ^ y for x in first for y in second]
+    if not trips & (trips - 1):
+        r = trips.bit_length() - 1
+        combos: Iterable[int] = _SET_REMOVALS[
+            r * 16
+            + (((mask >> r) & 1) | ((mask >> (r + 12)) & 2) | ((mask >> (r + 24)) & 4) | ((mask >> (r + 36)) & 8))
+        ]
     else:
-        combos = []
-        for combo in product(*lists):
-            m = 0
-            for x in combo:
-                m |= x
-            combos.append(m)
+        lists = _set_removal_lists(mask, trips)
+        if len(lists) == 2:
+            first, second = lists
+            combos = [x ^ y for x in first for y in second]
+        else:
+            combos = []
+            for combo in product(*lists):
+                m = 0
+                for x in combo:
+                    m |= x
+                combos.append(m)
     for rem in combos:
         r = mask ^ rem
         c0 = r & 8191
