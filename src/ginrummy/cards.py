@@ -168,14 +168,19 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
+_SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(suit * 13 + r for r in range(13) if (m >> r) & 1) for m in range(8192)) for suit in range(4)
+)
+
+
 def cards_of(mask: int) -> list[int]:
     """The cards (ints, ascending) of a card-set bit mask."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return [
+        *_SUIT_CARDS[0][mask & 0x1FFF],
+        *_SUIT_CARDS[1][(mask >> 13) & 0x1FFF],
+        *_SUIT_CARDS[2][(mask >> 26) & 0x1FFF],
+        *_SUIT_CARDS[3][(mask >> 39) & 0x1FFF],
+    ]
 
 
 def mask_value(mask: int) -> int:

@@ -23,7 +23,7 @@ from . import actions as A
 from .actions import Action
 from .cards import card_str, cards_of, mask_of
 from .errors import IllegalActionError, NotYourTurnError, RecordError
-from .melds import deadwood, is_big_gin
+from .melds import best_discard_deadwood, deadwood, is_big_gin
 from .rules import RuleSet
 from .showdown import Showdown, showdown
 
@@ -133,6 +133,7 @@ class DealResult:
 
 
 # action objects are shared, not rebuilt per call
+_NEW = object.__new__
 _DISCARDS = tuple(A.discard(c) for c in range(52))
 _KNOCKS = tuple(A.knock(c) for c in range(52))
 _GINS = tuple(A.gin(c) for c in range(52))
@@ -195,9 +196,28 @@ class DealState:
     _legal: list[Action] | None
 
     def _copy(self) -> DealState:
-        new = DealState.__new__(DealState)
-        for name in DealState.__slots__:
-            setattr(new, name, getattr(self, name))
+        new = _NEW(DealState)
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new.hands = self.hands
+        new.stock = self.stock
+        new.drawn = self.drawn
+        new.pile = self.pile
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.upcard = self.upcard
+        new.knock_limit = self.knock_limit
+        new.multiplier = self.multiplier
+        new.taken = self.taken
+        new.stock_only = self.stock_only
+        new.must_knock = self.must_knock
+        new.reshuffles = self.reshuffles
+        new.seen = self.seen
+        new.result = self.result
+        new.seed = self.seed
+        new.turn = self.turn
+        new.offer_passes = self.offer_passes
+        new.log = self.log
         new._legal = None
         return new
 
@@ -229,9 +249,19 @@ class DealState:
 
     def legal_actions(self) -> list[Action]:
         """The actions the seat ``to_act`` may take now (empty when the deal is over)."""
-        if self._legal is None:
-            self._legal = _LEGAL[self.phase](self)
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _LEGAL[self.phase](self)
+        return list(legal)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` (an explicit knock arrangement aside) is legal for the seat to act."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _LEGAL[self.phase](self)
+        if action.melds is not None:
+            action = Action(action.kind, action.card)
+        return action in legal
 
     def verify(self, seat: int, action: Action) -> None:
         """Check that ``seat`` may take ``action`` now.
@@ -246,9 +276,8 @@ class DealState:
                 f"seat {seat} cannot act now: seat {self.to_act} is to act", _text(action), [], seat, self.to_act)
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r}", repr(action), [a.text for a in self.legal_actions()])
-        legal = self.legal_actions()
-        probe = action if action.melds is None else Action(action.kind, action.card)
-        if probe not in legal:
+        if not self.is_legal(action):
+            legal = self.legal_actions()
             raise IllegalActionError(
                 f"{action.text} is not legal now ({self._why(action)}); legal: "
                 + ", ".join(a.text for a in legal), action.text, [a.text for a in legal])
@@ -316,6 +345,11 @@ def _legal_draw(s: DealState) -> list[Action]:
 def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knock: bool = False) -> list[Action]:
     limit = s.knock_limit
     forbid = taken if (taken is not None and not s.rules.discard_taken_card) else None
+    if not must_knock and best_discard_deadwood(hand) > (0 if limit is None else limit):
+        # no discard allows a knock or gin (nor big gin, which needs 0 deadwood): discards only
+        if forbid is None:
+            return [_DISCARDS[c] for c in cards_of(hand)]
+        return [_DISCARDS[c] for c in cards_of(hand) if c != forbid]
     discards: list[Action] = []
     knocks: list[Action] = []
     gins: list[Action] = []
