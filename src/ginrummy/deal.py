@@ -522,11 +522,18 @@ def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
         # validate the chosen arrangement before changing anything (the state is a copy anyway)
         from .showdown import check_arrangement
 
-        arr = check_arrangement(hand, a.melds)
+        legal = [x.text for x in s.legal_actions()]
+        try:
+            arr = check_arrangement(hand, a.melds)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{exc} (R5.2)", a.text, legal) from None
+        if a.kind == "gin" and arr.deadwood_value != 0:
+            raise IllegalActionError(
+                f"that arrangement leaves {arr.deadwood_value} deadwood: not a gin (R2.5, R6.1)", a.text, legal)
         if a.kind == "knock" and (s.knock_limit is None or arr.deadwood_value > s.knock_limit):
             raise IllegalActionError(
                 f"that arrangement leaves {arr.deadwood_value} deadwood, above the knock limit "
-                f"{s.knock_limit} (R5.1)", a.text, [x.text for x in s.legal_actions()])
+                f"{s.knock_limit} (R5.1)", a.text, legal)
     _set_hand(s, seat, hand)
     s.pile = s.pile + (c,)
     ev.append(Event(a.kind, seat, c))
