@@ -1,0 +1,256 @@
+"""``gin replay FILE|-`` and ``gin verify RECORD``.
+
+``gin replay`` reads either a **deal script** (JSON) or a saved **game record**
+(``docs/record-format.md``), chosen by the first character of the input (``{`` = a script).
+
+A deal script is one JSON object::
+
+    {"rules": {"preset": NAME, KEY: VALUE, ...},      optional; default: --preset
+     "dealer": 0 | 1,
+     "deck": [52 cards],                               deck[0:10] the non-dealer's hand,
+                                                       deck[10:20] the dealer's, deck[20] the
+                                                       upcard, deck[21:] the stock, top first
+     "actions": ["take upcard", "discard 7H", ...]}   optional; each taken by the seat to act
+
+and ``gin replay`` prints the state after the actions as JSON: ``phase``, ``to_act``,
+``legal_actions``, ``hands`` (seat 0, seat 1), ``stock_size``, ``discard_pile`` (bottom to
+top) and ``result`` (``null`` or :meth:`ginrummy.deal.DealResult.to_json`).  ``--record``
+prints the deal's game record instead.  ``--preset`` replaces the script's preset and
+``--set KEY=VALUE`` overrides its rules.  An illegal action exits 2 with one line naming its
+index in ``actions`` (0-based), the action and the legal actions.
+
+For a saved record ``gin replay`` replays it (checking every line) and prints a summary, or
+with ``--json`` the final score sheet and every deal's result.  ``gin verify`` recomputes every
+deck from the revealed seeds, checks the commitments and replays the record: it prints OK and
+what it checked, or exits 1 naming the first mismatch.  A record carries its own rule set, so
+``--preset``/``--set`` are refused for records.  Bad input exits 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from ..actions import parse_action
+from ..cards import card_str, cards_of, parse_cards
+from ..deal import DealState, new_deal
+from ..errors import IllegalActionError, RecordError
+from ..match import Match
+from ..record import dumps_deal, replay as replay_record, verify as verify_record
+from ..rules import PRESETS, RuleSet, parse_overrides, preset
+from .common import JsonOpt, SetOpt, bad_input, emit_json, fail
+from .main import app
+
+__all__ = ["replay_command", "verify_command", "run_script", "load_script", "state_json"]
+
+_PresetOpt = typer.Option(None, "--preset", help="Rule set preset (R13) for a deal script: " + ", ".join(PRESETS) + ".")
+_SCRIPT_KEYS = ("rules", "dealer", "deck", "actions")
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"cannot read {path}: no such file")
+    except IsADirectoryError:
+        fail(f"cannot read {path}: it is a directory")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read {path}: {exc}")
+
+
+def load_script(data: Any, preset_name: str | None = None, overrides: list[str] | tuple[str, ...] = ()
+                ) -> tuple[RuleSet, int, list[int], list[str]]:
+    """Read a deal script (the parsed JSON object): returns ``(rules, dealer, deck, actions)``.
+
+    Rules: the script's ``rules`` object (``preset`` plus fields), with ``preset_name``
+    replacing its preset and ``overrides`` (``KEY=VALUE``) applied last.  Raises
+    :class:`RecordError` for a script that is not of the documented form (naming the key),
+    :class:`~ginrummy.errors.RuleSetError` for bad rules and
+    :class:`~ginrummy.errors.CardParseError` for a bad card.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a deal script is a JSON object with keys rules, dealer, deck, actions")
+    unknown = [k for k in data if k not in _SCRIPT_KEYS]
+    if unknown:
+        raise RecordError(f"unknown deal script key {unknown[0]!r}; keys: {', '.join(_SCRIPT_KEYS)}")
+    rules_data = data.get("rules", {})
+    if not isinstance(rules_data, dict):
+        raise RecordError('"rules" must be a JSON object such as {"preset": "standard", "knock_limit": 10}')
+    rules_data = dict(rules_data)
+    if preset_name is not None:
+        rules_data["preset"] = preset_name
+    base = preset(rules_data.pop("preset", "standard"))
+    changes = {**rules_data, **parse_overrides(overrides)}
+    rules = base.replace(**changes) if changes else base
+    dealer = data.get("dealer")
+    if type(dealer) is not int or dealer not in (0, 1):
+        raise RecordError(f'"dealer" must be the seat 0 or 1, not {json.dumps(dealer)}')
+    deck_data = data.get("deck")
+    if not isinstance(deck_data, (list, str)):
+        raise RecordError('"deck" must be a list of the 52 cards, e.g. ["AS", "TD", ...]')
+    deck = parse_cards(deck_data)
+    if len(deck) != 52:
+        missing = sorted(set(range(52)) - set(deck))
+        raise RecordError(f'"deck" has {len(deck)} cards, not 52'
+                          + (f"; missing: {' '.join(card_str(c) for c in missing)}" if missing else ""))
+    actions = data.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError('"actions" must be a list of action texts, e.g. ["pass", "pass", "draw stock"]')
+    return rules, dealer, deck, actions
+
+
+def run_script(rules: RuleSet, dealer: int, deck: list[int], actions: list[str]) -> DealState:
+    """Deal from ``deck`` and apply ``actions`` (texts), each by the seat to act.
+
+    Raises :class:`IllegalActionError` naming the action's index (0-based), its text and the
+    legal actions, for a malformed or illegal action or one after the end of the deal.
+    """
+    state = new_deal(rules, dealer, deck)
+    for i, text in enumerate(actions):
+        legal = [a.text for a in state.legal_actions()]
+        where = f"action {i} {text!r}"
+        try:
+            action = parse_action(text)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{where}: {exc}; legal now: {', '.join(legal) or 'none'}", text, legal) from None
+        if state.is_over:
+            raise IllegalActionError(f"{where}: the deal is already over ({state.result.outcome if state.result else ''}); "
+                                     "legal: none", text, [])
+        try:
+            state, _ = state.apply(state.to_act if state.to_act is not None else 0, action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{where} by seat {state.to_act}: {exc}", text, legal) from None
+    return state
+
+
+def state_json(state: DealState) -> dict[str, Any]:
+    """The JSON that ``gin replay`` prints for a deal script (see the module docstring)."""
+    return {
+        "phase": state.phase,
+        "to_act": state.to_act,
+        "legal_actions": [a.text for a in state.legal_actions()],
+        "hands": [[card_str(c) for c in cards_of(h)] for h in state.hands],
+        "stock_size": state.stock_size,
+        "discard_pile": [card_str(c) for c in state.pile],
+        "result": None if state.result is None else state.result.to_json(),
+    }
+
+
+def _match_summary(m: Match) -> dict[str, Any]:
+    names = list(m.names)
+    deals = []
+    for d in m.deals:
+        res = d.result
+        deals.append({
+            "number": d.number,
+            "dealer": names[d.seat_players[d.dealer]],
+            "seats": [names[p] for p in d.seat_players],
+            "winner": None if res is None or res.winner is None else names[d.seat_players[res.winner]],
+            "result": None if res is None else res.to_json(),
+        })
+    return {"names": names, "rules": m.rules.to_dict(), "deals": deals, "sheet": m.sheet.to_dict(names),
+            "finished": m.finished, "winner": None if m.winner is None else names[m.winner]}
+
+
+def _print_summary(m: Match) -> None:
+    names = list(m.names)
+    print(f"{' vs '.join(names)}; rules {m.rules.name}; {len(m.deals)} deal(s)")
+    for d, totals in zip(m.deals, _running_totals(m)):
+        res = d.result
+        head = f"deal {d.number}: {names[d.seat_players[d.dealer]]} deals"
+        if res is None:
+            print(f"{head}; in progress, {names[d.seat_players[m.deal.to_act]] if m.deal.to_act is not None else '-'} to act")
+            continue
+        if res.winner is None:
+            what = f"draw ({res.reason})"
+        else:
+            what = f"{res.outcome.replace('_', ' ')} by {names[d.seat_players[res.knocker or 0]]}; " \
+                   f"{names[d.seat_players[res.winner]]} scores {res.points}"
+        print(f"{head}; {what}; totals " + ", ".join(f"{n} {t}" for n, t in zip(names, totals)))
+    if m.finished:
+        print("match over: " + (f"{names[m.winner]} wins" if m.winner is not None else "no winner") + "; totals "
+              + ", ".join(f"{n} {t}" for n, t in zip(names, m.sheet.totals)))
+
+
+def _running_totals(m: Match) -> list[tuple[int, ...]]:
+    from ..scoring import ScoreSheet
+
+    sheet = ScoreSheet(m.rules, len(m.names))
+    out = []
+    for d in m.deals:
+        if d.result is not None:
+            winner = None if d.result.winner is None else d.seat_players[d.result.winner]
+            sheet = sheet.add(winner, d.result.points)
+        out.append(sheet.totals)
+    return out
+
+
+def _no_rules_for_records(preset_name: str | None, overrides: list[str]) -> None:
+    if preset_name is not None or overrides:
+        fail("a game record carries its own rule set; --preset and --set apply to deal scripts only")
+
+
+@app.command("replay")
+def replay_command(
+    file: str = typer.Argument(..., metavar="FILE|-", help="A deal script (JSON) or a game record; - reads stdin."),
+    preset_name: Optional[str] = _PresetOpt,
+    overrides: list[str] = SetOpt,
+    as_json: bool = JsonOpt,
+    record: bool = typer.Option(False, "--record", help="For a deal script: print the deal's game record instead of the state."),
+    date: Optional[str] = typer.Option(None, "--date", help="With --record: the date written in the record."),
+) -> None:
+    """Replay a deal script (print the state as JSON) or a saved game record (print a summary)."""
+    text = _read(file)
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            fail(f"{file}: not valid JSON: {exc}")
+        with bad_input():
+            rules, dealer, deck, actions = load_script(data, preset_name, overrides)
+            state = run_script(rules, dealer, deck, actions)
+            if record:
+                sys.stdout.write(dumps_deal(rules, dealer, deck, [parse_action(a) for a in actions], date=date))
+                return
+        emit_json(state_json(state))
+        return
+    _no_rules_for_records(preset_name, overrides)
+    if record:
+        fail("--record applies to deal scripts; this input is already a game record")
+    with bad_input():
+        m = replay_record(text)
+    if as_json:
+        emit_json(_match_summary(m))
+    else:
+        _print_summary(m)
+
+
+@app.command("verify")
+def verify_command(
+    file: str = typer.Argument(..., metavar="RECORD", help="A game record; - reads stdin."),
+    preset_name: Optional[str] = _PresetOpt,
+    overrides: list[str] = SetOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Recompute every deck from the revealed seed, check the commitments and replay the record.
+
+    Prints OK and what was checked; exits 1 naming the first mismatch."""
+    _no_rules_for_records(preset_name, overrides)
+    report = verify_record(_read(file))
+    if as_json:
+        emit_json(report.to_dict())
+    elif report.ok:
+        print("OK")
+        for check in report.checks:
+            print(f"  {check}")
+    if not report.ok:
+        if not as_json:
+            print(f"gin: verify: MISMATCH {' '.join(str(report.error).split())}", file=sys.stderr)
+        raise typer.Exit(1)
+

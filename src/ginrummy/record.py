@@ -1,0 +1,738 @@
+"""The game record: a plain-text, line-based format that a person can read and a program can
+replay and verify (DESIGN "The game record", "Fair shuffling").  The format is specified in
+``docs/record-format.md``; in short::
+
+    gin-record 1
+    date 2024-05-01
+    players ["Ann","Bob"]
+    rules {"big_gin_bonus":null,...}
+    seed-commitment <SHA-256 of the match seed, hex>
+    deal 1 dealer 1 seats 0 1 commitment <SHA-256 of the deal seed, hex>
+    deck <52 cards, R1.4 text>
+    0 pass
+    1 take upcard 7H
+    1 discard KS
+    0 draw stock 4C
+    ...
+    reshuffle <the new stock, top first>          (R7.3)
+    result knock winner 0 points 12 knocker 0 deadwood 3/15 multiplier 1
+    layout {"knocker": {...}, "defender": {...}}
+    score 12 0
+    deal-seed <hex>
+    ...
+    finished winner 0
+    seed <the match seed, hex>
+
+Three kinds of record:
+
+* a **finished match**: every deal, every deal seed and, last, the match seed are revealed;
+* a **match in progress** (:func:`dumps` of a match not finished): the deal seeds of the
+  finished deals are revealed, the seed of the current deal and the match seed are not.  It
+  still holds the deck of the current deal, so it is the table's private storage, not
+  something to show a player.  :func:`replay` rebuilds it; to continue playing from it, pass
+  the secret ``seed=`` (checked against the commitment);
+* a **single deal from a deal script** (:func:`dumps_deal`): no ``seed-commitment`` line and
+  one deal without a commitment; its deck is taken as given (there is no seed to check), and
+  a reshuffle (R7.3) follows :func:`ginrummy.deal.new_deal`'s default (SHA-256 of the deck).
+
+Pure code: no I/O and no clock (the date is given by the caller).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, parse_action
+from .cards import card_str, parse_card, parse_cards
+from .deal import DealResult, DealState, Event, deck_from_seed, new_deal
+from .errors import GinRummyError, RecordError
+from .match import DealRecord, Match, commitment, deal_seed
+from .rules import RuleSet
+from .scoring import ScoreSheet
+
+__all__ = [
+    "FORMAT_VERSION", "GameRecord", "RecordedDeal", "RecordedAction", "RecordedReshuffle",
+    "RecordedResult", "VerifyReport", "dumps", "dumps_deal", "loads", "replay", "verify",
+]
+
+FORMAT_VERSION = 1
+_DRAW_KINDS = ("draw_stock", "take_discard", "take_upcard")
+
+
+# -- the parsed record ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RecordedAction:
+    """An action line: ``line`` number (1-based), deal ``seat``, the :class:`Action`, and the
+    card shown after a draw (``draw stock 4C``) or ``None``."""
+
+    line: int
+    seat: int
+    action: Action
+    shown: int | None = None
+
+
+@dataclass(frozen=True)
+class RecordedReshuffle:
+    """A ``reshuffle`` line (R7.3): the new stock, top first (card ints)."""
+
+    line: int
+    stock: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RecordedResult:
+    """A ``result`` line.  ``winner``/``knocker`` are deal seats; ``deadwood`` is (K, D), the
+    knocker's deadwood and the defender's after layoffs (R6); ``reason`` the rule of a draw."""
+
+    line: int
+    outcome: str
+    winner: int | None
+    points: int
+    knocker: int | None = None
+    deadwood: tuple[int, int] | None = None
+    multiplier: int = 1
+    reason: str = ""
+
+
+@dataclass
+class RecordedDeal:
+    """One deal of a record.  ``seat_players`` maps deal seats to player indexes; ``deck`` is
+    the 52 card ints in the order of :func:`ginrummy.deal.new_deal`; ``events`` the action and
+    reshuffle lines in order; ``score`` the sheet totals per player after the deal."""
+
+    line: int
+    number: int
+    dealer: int
+    seat_players: tuple[int, int]
+    commitment: str | None
+    deck: list[int] = field(default_factory=list)
+    deck_line: int = 0
+    events: list[RecordedAction | RecordedReshuffle] = field(default_factory=list)
+    result: RecordedResult | None = None
+    layout: dict[str, Any] | None = None
+    layout_line: int = 0
+    score: tuple[int, ...] | None = None
+    score_line: int = 0
+    deal_seed: bytes | None = None
+    deal_seed_line: int = 0
+
+
+@dataclass
+class GameRecord:
+    """A parsed record (see :func:`loads`).
+
+    ``seed_commitment`` is ``None`` for a single deal from a deal script; ``seed`` is the
+    revealed match seed or ``None``; ``roles``/``role_draws`` are the three-hand role draw
+    (R10.1); ``finished`` is ``(line, winner index or None)`` from the ``finished`` line.
+    """
+
+    version: int
+    rules: RuleSet
+    names: tuple[str, ...]
+    date: str | None = None
+    seed_commitment: str | None = None
+    roles: tuple[int, int, int] | None = None
+    role_draws: list[list[int]] = field(default_factory=list)
+    deals: list[RecordedDeal] = field(default_factory=list)
+    seed: bytes | None = None
+    seed_line: int = 0
+    finished: tuple[int, int | None] | None = None
+    header_lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def is_script(self) -> bool:
+        """Whether this is a single deal from a deal script (no seed at all)."""
+        return self.seed_commitment is None
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """What :func:`verify` checked: ``ok``, the ``checks`` passed (text), and for a failure the
+    ``error`` (naming the line) and its ``line`` number (0 when not tied to a line)."""
+
+    ok: bool
+    checks: tuple[str, ...]
+    error: str | None = None
+    line: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"ok", "checks", "error", "line"}``."""
+        return {"ok": self.ok, "checks": list(self.checks), "error": self.error, "line": self.line}
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return " ".join(card_str(c) for c in cards)
+
+
+def _action_line(seat: int, action: Action, events: Sequence[Event]) -> str:
+    text = f"{seat} {action.text}"
+    if action.kind in _DRAW_KINDS:
+        ev = events[0]
+        if ev.card is not None:
+            text += " " + card_str(ev.card)
+    return text
+
+
+def _result_lines(result: DealResult) -> list[str]:
+    if result.outcome == "draw":
+        return [f"result draw reason {result.reason or '-'}"]
+    sd = result.showdown
+    assert sd is not None
+    k, d = sd.knocker.deadwood_value, sd.defender.deadwood_value
+    js = sd.to_json()
+    layout = json.dumps({"knocker": js["knocker"], "defender": js["defender"]}, separators=(",", ":"))
+    return [f"result {result.outcome} winner {result.winner} points {result.points} knocker {result.knocker} "
+            f"deadwood {k}/{d} multiplier {sd.multiplier}", f"layout {layout}"]
+
+
+def _deal_lines(state: DealState, actions: Sequence[tuple[int, Action]]) -> tuple[list[str], DealState]:
+    """The action, reshuffle, result and layout lines of a deal replayed from ``state``."""
+    lines = []
+    for seat, action in actions:
+        state, events = state.apply(seat, action)
+        lines.append(_action_line(seat, action, events))
+        if any(e.kind == "reshuffle" for e in events):
+            lines.append("reshuffle " + _cards_text(state.stock[state.drawn:]))
+    if state.result is not None:
+        lines += _result_lines(state.result)
+    return lines, state
+
+
+def _header(rules: RuleSet, names: Sequence[str], date: str | None) -> list[str]:
+    lines = ["# Gin Rummy game record; format: docs/record-format.md", f"gin-record {FORMAT_VERSION}"]
+    if date is not None:
+        if not isinstance(date, str) or "\n" in date or not date.strip():
+            raise RecordError(f"date must be one line of text, not {date!r}")
+        lines.append(f"date {date.strip()}")
+    lines.append("players " + json.dumps(list(names), ensure_ascii=False))
+    lines.append("rules " + rules.to_json())
+    return lines
+
+
+def dumps(match: Match, *, date: str | None = None) -> str:
+    """The record (text, lines ending in ``\\n``) of ``match``, finished or in progress.
+
+    A finished match reveals every deal seed and the match seed.  A match in progress reveals
+    the seeds of its finished deals only; the current deal's deck is written (the record is
+    the table's private storage).  ``date`` is any one line of text (the engine has no clock).
+    Raises :class:`RecordError` for a bad date.
+    """
+    lines = _header(match.rules, match.names, date)
+    lines.append(f"seed-commitment {commitment(match.seed)}")
+    if match.roles is not None:  # the roles of the first deal (R10.1); later ones follow R10.4
+        box, captain = match.deals[0].seat_players
+        lines.append(f"roles {box} {captain} {3 - box - captain}")
+        lines += ["role-draw " + _cards_text(d) for d in match.role_draws]
+    sheet = ScoreSheet(match.rules, len(match.names))
+    for rec in match.deals:
+        deck = deck_from_seed(rec.seed)
+        lines.append(f"deal {rec.number} dealer {rec.dealer} seats {rec.seat_players[0]} {rec.seat_players[1]} "
+                     f"commitment {rec.commitment}")
+        lines.append("deck " + _cards_text(deck))
+        body, state = _deal_lines(new_deal(match.rules, rec.dealer, deck, seed=rec.seed), rec.actions)
+        lines += body
+        if state.result is not None:
+            winner = None if state.result.winner is None else rec.seat_players[state.result.winner]
+            sheet = sheet.add(winner, state.result.points)
+            lines.append("score " + " ".join(str(t) for t in sheet.totals))
+            lines.append(f"deal-seed {rec.seed.hex()}")
+    if match.finished:
+        lines.append(f"finished winner {'none' if match.winner is None else match.winner}")
+        lines.append(f"seed {match.seed.hex()}")
+    return "\n".join(lines) + "\n"
+
+
+def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequence[Action | tuple[int, Action]],
+               *, names: Sequence[str] = ("seat 0", "seat 1"), date: str | None = None) -> str:
+    """The record of a single deal played from a deal script: ``deck`` (52 card ints in
+    :func:`~ginrummy.deal.new_deal` order), ``dealer`` seat, and ``actions`` (each an
+    :class:`Action` taken by the seat to act, or a ``(seat, action)`` pair).
+
+    The record has no seed: its deck is given.  Raises :class:`RecordError` for a bad deck
+    or date, and :class:`~ginrummy.errors.IllegalActionError` for an illegal action.
+    """
+    state = new_deal(rules, dealer, deck)
+    pairs = []
+    for item in actions:
+        if isinstance(item, Action):
+            seat = state.to_act if state.to_act is not None else 0
+            pairs.append((seat, item))
+            state, _ = state.apply(seat, item)
+        else:
+            pairs.append(item)
+            state, _ = state.apply(*item)
+    lines = _header(rules, names, date)
+    lines.append(f"deal 1 dealer {dealer} seats 0 1")
+    lines.append("deck " + _cards_text(list(deck)))
+    body, _ = _deal_lines(new_deal(rules, dealer, deck), pairs)
+    return "\n".join(lines + body) + "\n"
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+def _err(line: int, message: str) -> RecordError:
+    """A :class:`RecordError` naming ``line``; the number is also kept as its ``line``."""
+    exc = RecordError(f"line {line}: {message}" if line else message)
+    exc.line = line  # type: ignore[attr-defined]
+    return exc
+
+
+def _int(line: int, text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    if not text.isdigit():
+        raise _err(line, f"{what} must be a whole number, not {text!r}")
+    value = int(text)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise _err(line, f"{what} {value} is out of range {lo}..{hi}")
+    return value
+
+
+def _hex(line: int, text: str, what: str, size: int | None = None) -> str:
+    t = text.strip().lower()
+    try:
+        raw = bytes.fromhex(t)
+    except ValueError:
+        raise _err(line, f"{what} must be hex digits, not {text!r}") from None
+    if not raw or (size is not None and len(raw) != size):
+        raise _err(line, f"{what} must be {size or 'some'} bytes in hex, not {text!r}")
+    return t
+
+
+def _cards(line: int, text: str, what: str) -> list[int]:
+    try:
+        return parse_cards(text)
+    except GinRummyError as exc:
+        raise _err(line, f"{what}: {exc}") from None
+
+
+def _parse_action(line: int, text: str) -> RecordedAction:
+    seat_text, _, rest = text.partition(" ")
+    if seat_text not in ("0", "1"):
+        raise _err(line, f"not a record line: {text!r} (an action line starts with the deal seat 0 or 1)")
+    words = rest.split()
+    shown = None
+    if len(words) == 3 and " ".join(words[:2]).lower() in ("draw stock", "take discard", "take upcard"):
+        try:
+            shown = parse_card(words[2])
+        except GinRummyError as exc:
+            raise _err(line, f"card shown after {' '.join(words[:2])}: {exc}") from None
+        rest = " ".join(words[:2])
+    try:
+        action = parse_action(rest)
+    except GinRummyError as exc:
+        raise _err(line, str(exc)) from None
+    return RecordedAction(line, int(seat_text), action, shown)
+
+
+def _parse_result(line: int, args: str) -> RecordedResult:
+    words = args.split()
+    if not words:
+        raise _err(line, "result line without an outcome")
+    outcome = words[0]
+    if len(words) % 2 != 1:
+        raise _err(line, "result line must be: OUTCOME then KEY VALUE pairs")
+    kv = dict(zip(words[1::2], words[2::2]))
+    if outcome == "draw":
+        return RecordedResult(line, "draw", None, 0, reason=kv.get("reason", ""))
+    if outcome not in ("knock", "undercut", "gin", "big_gin"):
+        raise _err(line, f"unknown outcome {outcome!r}; outcomes: knock, undercut, gin, big_gin, draw")
+    for key in ("winner", "points", "knocker", "deadwood", "multiplier"):
+        if key not in kv:
+            raise _err(line, f"result line has no {key}")
+    k_text, _, d_text = kv["deadwood"].partition("/")
+    return RecordedResult(
+        line, outcome, _int(line, kv["winner"], "winner", 0, 1), _int(line, kv["points"], "points"),
+        _int(line, kv["knocker"], "knocker", 0, 1),
+        (_int(line, k_text, "knocker's deadwood"), _int(line, d_text, "defender's deadwood")),
+        _int(line, kv["multiplier"], "multiplier", 1, 2))
+
+
+def loads(text: str) -> GameRecord:
+    """Parse a record (see ``docs/record-format.md``) into a :class:`GameRecord`.
+
+    Only the syntax is checked here (and that the deck is 52 distinct cards); :func:`replay`
+    and :func:`verify` check that it replays.  Raises :class:`RecordError` naming the line
+    number and what was wrong.
+    """
+    if not isinstance(text, str):
+        raise RecordError(f"a record is text, not {type(text).__name__}")
+    header: dict[str, Any] = {}
+    rec: GameRecord | None = None
+    deal: RecordedDeal | None = None
+    lines = text.splitlines()
+    for no, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        word, _, args = s.partition(" ")
+        args = args.strip()
+        if rec is None:  # the header
+            if header and word in header.get("header_lines", {}) and word != "role-draw":
+                raise _err(no, f"a second {word!r} line in the header")
+            if header:
+                header.setdefault("header_lines", {})[word] = no
+            if not header:
+                if word != "gin-record":
+                    raise _err(no, f"a record starts with 'gin-record {FORMAT_VERSION}', not {s!r}")
+                header["version"] = _int(no, args, "format version", FORMAT_VERSION, FORMAT_VERSION)
+                continue
+            if word == "date":
+                header["date"] = args
+                continue
+            if word == "players":
+                try:
+                    names = json.loads(args)
+                except json.JSONDecodeError as exc:
+                    raise _err(no, f"players must be a JSON list of names: {exc}") from None
+                if not isinstance(names, list) or len(names) not in (2, 3) or not all(isinstance(n, str) for n in names) \
+                        or len(set(names)) != len(names):
+                    raise _err(no, "players must be a JSON list of 2 or 3 distinct names")
+                header["names"] = tuple(names)
+                continue
+            if word == "rules":
+                try:
+                    header["rules"] = RuleSet.from_dict(json.loads(args))
+                except (json.JSONDecodeError, TypeError, AttributeError) as exc:
+                    raise _err(no, f"rules must be a JSON object of rule fields: {exc}") from None
+                except GinRummyError as exc:
+                    raise _err(no, str(exc)) from None
+                continue
+            if word == "seed-commitment":
+                header["seed_commitment"] = _hex(no, args, "seed-commitment", 32)
+                continue
+            if word == "roles":
+                parts = args.split()
+                if sorted(parts) != ["0", "1", "2"]:
+                    raise _err(no, "roles must be the box, captain and sitting-out player: a permutation of 0 1 2")
+                header["roles"] = tuple(int(p) for p in parts)
+                continue
+            if word == "role-draw":
+                cards = _cards(no, args, "role-draw")
+                if len(cards) != 3:
+                    raise _err(no, "a role-draw line has three cards (R10.1)")
+                header.setdefault("role_draws", []).append(cards)
+                continue
+            if word != "deal":
+                raise _err(no, f"unknown header line {word!r}")
+            for key, what in (("names", "players"), ("rules", "rules")):
+                if key not in header:
+                    raise _err(no, f"the header has no {what} line")
+            header.pop("version", None)
+            rec = GameRecord(FORMAT_VERSION, **header)
+            if not rec.is_script and len(rec.names) != rec.rules.players:
+                raise _err(no, f"rules say {rec.rules.players} players but {len(rec.names)} are named")
+        if word == "deal":
+            parts = args.split()
+            script = rec.is_script
+            form = "deal N dealer D seats P Q" + ("" if script else " commitment HEX")
+            if len(parts) != (6 if script else 8) or parts[1] != "dealer" or parts[3] != "seats" \
+                    or (not script and parts[6] != "commitment"):
+                raise _err(no, f"a deal line reads {form!r}, not {s!r}")
+            number = _int(no, parts[0], "deal number", 1)
+            if number != len(rec.deals) + 1:
+                raise _err(no, f"deal {number} follows deal {len(rec.deals)}; deals are numbered 1, 2, ...")
+            top = len(rec.names) - 1
+            seats = (_int(no, parts[4], "seat 0 player", 0, top), _int(no, parts[5], "seat 1 player", 0, top))
+            if seats[0] == seats[1]:
+                raise _err(no, "the two deal seats have the same player")
+            deal = RecordedDeal(no, number, _int(no, parts[2], "dealer", 0, 1), seats,
+                                None if script else _hex(no, parts[7], "commitment", 32))
+            rec.deals.append(deal)
+            continue
+        if word in ("finished", "seed"):
+            if word == "finished":
+                parts = args.split()
+                if len(parts) != 2 or parts[0] != "winner":
+                    raise _err(no, "a finished line reads 'finished winner N' (or 'finished winner none')")
+                rec.finished = (no, None if parts[1] == "none" else _int(no, parts[1], "winner", 0, 2))
+            else:
+                rec.seed = bytes.fromhex(_hex(no, args, "seed"))
+                rec.seed_line = no
+            deal = None
+            continue
+        if deal is None:
+            raise _err(no, f"{s!r} is outside a deal")
+        if word == "deck":
+            if deal.deck:
+                raise _err(no, "a second deck line in one deal")
+            deal.deck = _cards(no, args, "deck")
+            deal.deck_line = no
+            if len(deal.deck) != 52:
+                raise _err(no, f"a deck has 52 cards, not {len(deal.deck)}")
+            continue
+        if not deal.deck:
+            raise _err(no, "a deal line is followed by its deck line")
+        if word == "reshuffle":
+            deal.events.append(RecordedReshuffle(no, tuple(_cards(no, args, "reshuffle"))))
+        elif word == "result":
+            deal.result = _parse_result(no, args)
+        elif word == "layout":
+            try:
+                deal.layout = json.loads(args)
+            except json.JSONDecodeError as exc:
+                raise _err(no, f"layout must be JSON: {exc}") from None
+            deal.layout_line = no
+        elif word == "score":
+            deal.score = tuple(_int(no, p, "score") for p in args.split())
+            deal.score_line = no
+        elif word == "deal-seed":
+            deal.deal_seed = bytes.fromhex(_hex(no, args, "deal-seed"))
+            deal.deal_seed_line = no
+        else:
+            if deal.result is not None:
+                raise _err(no, f"{s!r} follows the deal's result line")
+            deal.events.append(_parse_action(no, s))
+    if rec is None:
+        if not header:
+            raise RecordError("line 1: empty record (a record starts with 'gin-record 1')")
+        raise _err(len(lines), "the record has no deal")
+    for d in rec.deals:
+        if not d.deck:
+            raise _err(d.line, f"deal {d.number} has no deck line")
+    if rec.is_script and (len(rec.deals) != 1 or rec.seed is not None):
+        raise _err(rec.deals[-1].line, "a record without a seed-commitment is a single deal from a deal script")
+    return rec
+
+
+# -- replaying --------------------------------------------------------------------------------
+
+class _RecordMatch(Match):
+    """A :class:`Match` rebuilt from the decks of a record whose match seed is not known: a
+    match in progress, or a single deal from a deal script.  After the replay it refuses to
+    start a new deal (its deck is unknown), and to continue a match deal whose deal seed is not
+    known (a reshuffle, R7.3, would need it): pass ``seed=`` to :func:`replay` for that."""
+
+    _rec: GameRecord
+    _sealed: bool
+
+    @classmethod
+    def build(cls, rec: GameRecord) -> _RecordMatch:
+        m = cls.__new__(cls)
+        m._rec, m._sealed = rec, False
+        m.rules, m.names, m.seed = rec.rules, rec.names, b""
+        m.sheet = ScoreSheet(rec.rules, len(rec.names))
+        m.deals = []
+        m.roles, m.role_draws = rec.roles, [list(d) for d in rec.role_draws]
+        if len(rec.names) == 3 and rec.roles is None:
+            raise _err(rec.deals[0].line, "a three-hand record names the roles (R10.1) before its first deal")
+        first = rec.deals[0]
+        m.deal = m._start(1, first.seat_players, first.dealer)
+        return m
+
+    def _start(self, number: int, seat_players: tuple[int, int], dealer: int) -> DealState:
+        if self._sealed or number > len(self._rec.deals):
+            raise RecordError(f"deal {number} cannot start: the match seed is not revealed, so its deck is "
+                              "unknown; replay the record with seed= to continue the match")
+        d = self._rec.deals[number - 1]
+        self.deals.append(DealRecord(number, seat_players, dealer, d.deal_seed or b""))
+        return new_deal(self.rules, dealer, d.deck, seed=d.deal_seed)
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        if self._sealed and not self._rec.is_script and not self.record.seed:
+            raise RecordError("this match was replayed from a record whose seeds are not revealed: "
+                              "replay it with seed= to continue the deal")
+        return super().apply(player, action)
+
+
+def _first_difference(a: Sequence[int], b: Sequence[int]) -> str:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"position {i + 1}: the record has {card_str(x)}, the seed gives {card_str(y)}"
+    return f"the record has {len(a)} cards, the seed gives {len(b)}"  # pragma: no cover
+
+
+def _result_text(r: RecordedResult) -> str:
+    if r.outcome == "draw":
+        return f"draw ({r.reason})"
+    assert r.deadwood is not None
+    return (f"{r.outcome}, winner seat {r.winner}, {r.points} points, knocker seat {r.knocker}, "
+            f"deadwood {r.deadwood[0]}/{r.deadwood[1]}, multiplier {r.multiplier}")
+
+
+def _as_recorded(res: DealResult, line: int) -> RecordedResult:
+    if res.outcome == "draw":
+        return RecordedResult(line, "draw", None, 0, reason=res.reason)
+    sd = res.showdown
+    assert sd is not None
+    return RecordedResult(line, res.outcome, res.winner, res.points, res.knocker,
+                          (sd.knocker.deadwood_value, sd.defender.deadwood_value), sd.multiplier)
+
+
+def _check_deal_seed(d: RecordedDeal, checks: list[str]) -> None:
+    if d.deal_seed is None:
+        return
+    if d.commitment is not None and commitment(d.deal_seed) != d.commitment:
+        raise _err(d.deal_seed_line, f"deal {d.number}: SHA-256 of the revealed deal seed is "
+                   f"{commitment(d.deal_seed)}, not the commitment {d.commitment} of line {d.line}")
+    deck = deck_from_seed(d.deal_seed)
+    if deck != d.deck:
+        raise _err(d.deck_line, f"deal {d.number}: the deck is not the one its deal seed gives "
+                   f"({_first_difference(d.deck, deck)})")
+    checks.append(f"deal {d.number}: SHA-256(deal seed) equals its commitment; the deck is the one the deal seed gives")
+
+
+def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, checks: list[str]) -> None:
+    r = m.record
+    if (r.dealer, r.seat_players) != (d.dealer, d.seat_players):
+        raise _err(d.line, f"deal {d.number}: by the rules (R11.2, R10.4) the dealer is seat {r.dealer} and the "
+                   f"seats are players {r.seat_players[0]} {r.seat_players[1]}; the record has dealer "
+                   f"{d.dealer}, players {d.seat_players[0]} {d.seat_players[1]}")
+    if seeded:
+        if d.commitment != r.commitment:
+            raise _err(d.line, f"deal {d.number}: the commitment is not SHA-256 of the deal seed "
+                       f"SHA-256(match seed || '/deal/{d.number}') = {r.commitment}")
+        deck = deck_from_seed(r.seed)
+        if d.deck != deck:
+            raise _err(d.deck_line, f"deal {d.number}: the deck is not the one the match seed gives "
+                       f"({_first_difference(d.deck, deck)})")
+        if d.deal_seed is not None and d.deal_seed != r.seed:
+            raise _err(d.deal_seed_line, f"deal {d.number}: the deal seed is not SHA-256(match seed || '/deal/{d.number}')")
+        checks.append(f"deal {d.number}: deck and commitment recomputed from the match seed")
+    else:
+        _check_deal_seed(d, checks)
+    known = seeded or rec.is_script or d.deal_seed is not None
+    pending: int | None = None
+    last = d.deck_line
+    for ev in d.events:
+        last = ev.line
+        if isinstance(ev, RecordedReshuffle):
+            if pending is None:
+                raise _err(ev.line, f"deal {d.number}: a reshuffle line where the stock was not rebuilt")
+            stock = m.deal.stock[m.deal.drawn:]
+            if known and tuple(ev.stock) != tuple(stock):
+                raise _err(ev.line, f"deal {d.number}: the reshuffled stock is not the one the deal seed gives "
+                           f"({_first_difference(ev.stock, stock)})")
+            if not known:  # the deal seed is secret: the record's stock is the chance event (R7.3)
+                if sorted(ev.stock) != sorted(stock):
+                    raise _err(ev.line, f"deal {d.number}: the reshuffled stock is not the discard pile below its top card")
+                m.deal.stock, m.deal.drawn = tuple(ev.stock), 0
+            pending = None
+            continue
+        if pending is not None:
+            raise _err(ev.line, f"deal {d.number}: the stock was rebuilt (R7.3) after line {pending} but no reshuffle line follows")
+        try:
+            events = m.apply(m.seat_players[ev.seat], ev.action)
+        except GinRummyError as exc:
+            raise _err(ev.line, f"deal {d.number}: seat {ev.seat} {ev.action.text}: {exc}") from None
+        if ev.shown is not None and events[0].card != ev.shown:
+            raise _err(ev.line, f"deal {d.number}: the card taken is {card_str(events[0].card or 0)}, "
+                       f"the record shows {card_str(ev.shown)}")
+        if any(e.kind == "reshuffle" for e in events):
+            pending = ev.line
+    if pending is not None:
+        raise _err(pending, f"deal {d.number}: the stock was rebuilt (R7.3) but no reshuffle line follows")
+    res = m.deal.result
+    if d.result is None:
+        if res is not None:
+            raise _err(last, f"deal {d.number} is over after this line ({res.outcome}) but has no result line")
+        if d.score is not None:
+            raise _err(d.score_line, f"deal {d.number}: a score line without a result")
+        checks.append(f"deal {d.number}: {len(d.events)} lines replayed (deal in progress)")
+        return
+    if res is None:
+        legal = ", ".join(a.text for a in m.deal.legal_actions())
+        raise _err(d.result.line, f"deal {d.number} is not over after its actions: seat {m.deal.to_act} is to act "
+                   f"(legal: {legal})")
+    got = _as_recorded(res, d.result.line)
+    if got != d.result:
+        raise _err(d.result.line, f"deal {d.number}: the result line says {_result_text(d.result)}; "
+                   f"the replay gives {_result_text(got)}")
+    if res.showdown is not None and d.layout is not None:
+        js = res.showdown.to_json()
+        if d.layout != {"knocker": js["knocker"], "defender": js["defender"]}:
+            raise _err(d.layout_line, f"deal {d.number}: the layout is not the one the replay gives (R5.2-R5.5)")
+    if d.score is not None and d.score != m.sheet.totals:
+        raise _err(d.score_line, f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
+                   f"the sheet gives {' '.join(map(str, m.sheet.totals))}")
+    checks.append(f"deal {d.number}: {len(d.events)} lines replayed; result {_result_text(got)}"
+                  + ("" if d.score is None else f"; score {' '.join(map(str, d.score))}") + " match")
+
+
+def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
+    if rec.seed is not None:
+        if seed is not None and bytes(seed) != rec.seed:
+            raise RecordError("the seed given is not the seed the record reveals")
+        seed = rec.seed
+    seeded = seed is not None
+    if seed is not None:
+        if rec.is_script:
+            raise RecordError("a deal-script record has no seed")
+        if commitment(bytes(seed)) != rec.seed_commitment:
+            line = rec.seed_line or rec.header_lines.get("seed-commitment", 0)
+            raise _err(line, f"the seed does not match the seed-commitment: SHA-256(seed) is "
+                       f"{commitment(bytes(seed))}, the record committed to {rec.seed_commitment}")
+        checks.append("SHA-256 of the match seed equals the seed-commitment")
+        m = Match.new(rec.rules, rec.names, bytes(seed))
+        if m.rules != rec.rules:
+            raise _err(rec.header_lines.get("rules", 0), "the rules do not match the number of players")
+        if (m.roles, m.role_draws) != (rec.roles, [list(x) for x in rec.role_draws]):
+            raise _err(rec.header_lines.get("roles", 0), f"the three-hand role draw (R10.1) from the seed gives roles "
+                       f"{m.roles}, not {rec.roles}")
+        if m.roles is not None:
+            checks.append("the three-hand role draw (R10.1) recomputed from the match seed")
+    else:
+        m = _RecordMatch.build(rec)
+    for i, d in enumerate(rec.deals):
+        if i:
+            try:
+                m.next_deal()
+            except GinRummyError as exc:
+                raise _err(d.line, f"deal {d.number} cannot start: {exc}") from None
+        _replay_deal(m, rec, d, seeded, checks)
+    if not rec.is_script:
+        if rec.finished is not None:
+            line, winner = rec.finished
+            if not m.finished or m.winner != winner:
+                raise _err(line, f"the record says the match is finished with winner {winner}; the replay gives "
+                           f"finished={m.finished}, winner {m.winner}")
+            checks.append(f"the match is finished; winner {rec.names[winner] if winner is not None else 'none'}")
+        elif m.finished:
+            raise RecordError("the match is finished after the last deal but the record has no finished line")
+    if isinstance(m, _RecordMatch):
+        m._sealed = True
+    return m
+
+
+def replay(record_or_text: GameRecord | str, *, seed: bytes | None = None) -> Match:
+    """Rebuild the :class:`Match` of a record by applying every action, checking every
+    commitment, deck, card shown, reshuffle, result, layout and score line on the way.
+
+    When the match seed is revealed (or given as ``seed``, bytes), the match is
+    ``Match.new(rules, names, seed)`` and every deck is checked against
+    ``deck_from_seed(deal_seed(seed, k))``; the returned match can go on.  Otherwise (a match
+    in progress, or a deal script) the deals are rebuilt from their recorded decks: the match
+    returned shows the state but cannot start a new deal (and, for a match deal whose seed is
+    still secret, cannot continue it).  Raises :class:`RecordError` naming the line of the
+    first mismatch.
+    """
+    rec = loads(record_or_text) if isinstance(record_or_text, str) else record_or_text
+    return _replay(rec, seed, [])
+
+
+def verify(text: str) -> VerifyReport:
+    """Check a record completely: its syntax, the seed against its commitment, every deck
+    recomputed from the revealed seeds (deal seed = SHA-256(match seed || "/deal/k"), deck =
+    :func:`ginrummy.deal.seeded_shuffle` of 0..51), and a replay of every action with its
+    result and score lines.  Never raises on a bad record: the report says ok or names the
+    first mismatch and its line."""
+    checks: list[str] = []
+    try:
+        rec = loads(text)
+        checks.append(f"syntax: format {rec.version}, {len(rec.names)} players, {len(rec.deals)} deal(s)")
+        _replay(rec, None, checks)
+    except RecordError as exc:
+        return VerifyReport(False, tuple(checks), str(exc), getattr(exc, "line", 0))
+    if rec.is_script:
+        checks.append("the deck was given by a deal script: there is no seed to check it against")
+    elif rec.seed is None:
+        unrevealed = [d.number for d in rec.deals if d.deal_seed is None]
+        checks.append("the match seed is not revealed (match in progress)"
+                      + (f"; deck of deal {', '.join(map(str, unrevealed))} not checked: its deal seed is secret"
+                         if unrevealed else ""))
+    return VerifyReport(True, tuple(checks))
