@@ -1,0 +1,42 @@
+"""``gin serve``: run the web table (Starlette on uvicorn)."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import fail
+from .main import app
+
+__all__ = ["serve"]
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for every interface)."),
+    port: int = typer.Option(8000, "--port", help="TCP port to listen on.", min=0, max=65535),
+    database_url: str = typer.Option(
+        "", "--database-url",
+        help="SQLAlchemy database URL (sqlite:///file.db or postgresql://user:pass@host/db); "
+             "default: a SQLite file in the user's data folder."),
+    bot_delay: float = typer.Option(
+        -1.0, "--bot-delay",
+        help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once."),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
+) -> None:
+    """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
+    or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
+    table (players reconnect with their links)."""
+    import uvicorn
+
+    from ..web.app import create_app
+    from ..web.store import default_database_url
+
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
+    url = database_url or default_database_url()
+    try:
+        web_app = create_app(url, bot_delay=None if bot_delay < 0 else bot_delay)
+    except Exception as exc:  # a bad URL or an unreachable database
+        fail(f"cannot open the database {url!r}: {exc}")
+    print(f"gin serve: http://{host}:{port}/  (database {url})", flush=True)
+    uvicorn.run(web_app, host=host, port=port, log_level=log_level, ws_max_size=65536)

@@ -1,0 +1,262 @@
+"""The ASGI app of the web table (Starlette): pages, the JSON API and the game WebSocket.
+
+Routes:
+
+* ``GET /`` lobby; ``GET /table/{id}?seat=TOKEN`` the table page; ``GET /rules``,
+  ``GET /tips``, ``GET /scorekeeper`` help pages; ``/static/...`` the front end files.
+* ``GET /api/options``: presets (R13), rule fields (R14) and computer levels.
+* ``POST /api/tables``: open a table; answers the seats' links.
+* ``GET /api/tables/{id}/record?seat=TOKEN``: the game record (``ginrummy.record.dumps``) of a
+  finished match, as a download.
+* ``POST /api/sheet``: the scorekeeper (``ScoreSheet`` of ``gin sheet``).
+* ``WS /ws/table/{id}?seat=TOKEN``: the game protocol (``docs/protocol.md``).
+
+Create it with :func:`create_app`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
+from ..rules import FIELD_RULES, PRESETS, RuleSet
+from ..scoring import ScoreSheet, parse_results
+from .messages import (MAX_MESSAGE_BYTES, ActionMsg, MessageError, NextDealMsg, PingMsg, SuggestMsg, SyncMsg,
+                       error_message, parse_inbound)
+from .store import Store, default_database_url
+from .tables import SeatSpec, TableError, TableManager, player_levels
+
+__all__ = ["create_app", "STATIC_DIR"]
+
+log = logging.getLogger("ginrummy.web")
+
+STATIC_DIR = Path(str(resources.files("ginrummy.web") / "static"))
+
+MAX_BODY_BYTES = 8192
+
+
+def _page(name: str) -> Any:
+    async def endpoint(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / name, media_type="text/html",
+                            headers={"Cache-Control": "no-cache"})
+    return endpoint
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        raise TableError("bad_request", f"request body too large; the limit is {MAX_BODY_BYTES} bytes")
+    try:
+        return json.loads(body or b"null")
+    except ValueError:
+        raise TableError("bad_request", "request body is not valid JSON") from None
+
+
+def _bad(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def create_app(database_url: str | None = None, bot_delay: float | None = None) -> Starlette:
+    """The ASGI app.
+
+    Args:
+        database_url: a SQLAlchemy URL (``sqlite:///file``, ``postgresql://...``); default a
+            SQLite file in the user's data folder.
+        bot_delay: seconds computer players wait before moving; ``None`` a natural 0.7-1.2 s.
+
+    Every stored table is loaded at start-up and its pending computer moves resume.
+    """
+    store = Store(database_url or default_database_url())
+    manager = TableManager(store, bot_delay=bot_delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        manager.load_all()
+        manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            store.close()
+
+    async def options(request: Request) -> Response:
+        fields = {k: v for k, v in RuleSet().to_dict().items() if k != "name"}
+        return JSONResponse({
+            "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+            "fields": fields, "field_rules": FIELD_RULES, "levels": player_levels(),
+        })
+
+    async def create_table(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+            if not isinstance(data, dict):
+                return _bad('send {"preset": ..., "rules": {...}, "seats": [...]}')
+            rules_in = data.get("rules") or {}
+            if not isinstance(rules_in, dict):
+                return _bad("rules must be an object of RuleSet fields (R14)")
+            rules_in = dict(rules_in)
+            rules_in.pop("name", None)
+            rules = RuleSet.from_dict({"preset": data.get("preset", "standard"), **rules_in})
+            seats_in = data.get("seats")
+            if not isinstance(seats_in, list) or not all(isinstance(s, dict) for s in seats_in):
+                return _bad("seats must be a list of 2 or 3 objects like {\"kind\": \"human\", \"name\": \"Ann\"}")
+            seats = [SeatSpec(kind=str(s.get("kind", "")), name=str(s.get("name", "") or ""),
+                              level=str(s.get("level", "") or "")) for s in seats_in]
+            table = manager.create(rules, seats)
+        except (TableError, GinRummyError) as exc:
+            return _bad(str(exc))
+        base = str(request.base_url).rstrip("/")
+        out = []
+        for i, name in enumerate(table.names):
+            entry: dict[str, Any] = {"name": name, "kind": "human" if not table.is_bot(i) else "computer"}
+            if not table.is_bot(i):
+                entry["link"] = f"{base}/table/{table.id}?seat={table.row.tokens[i]}"
+                entry["token"] = table.row.tokens[i]
+            out.append(entry)
+        return JSONResponse({"id": table.id, "seats": out}, status_code=201)
+
+    async def record(request: Request) -> Response:
+        try:
+            table = manager.load(request.path_params["table_id"])
+            table.player_of(request.query_params.get("seat"))
+        except TableError as exc:
+            return _bad(str(exc), 404 if exc.code == "not_found" else 403)
+        if not table.match.finished:
+            return _bad("the record can be downloaded once the match is finished "
+                        "(before that it would reveal the current deck)", 409)
+        from ..record import dumps
+
+        text = dumps(table.match, date=table.row.created[:10])
+        return Response(text, media_type="text/plain; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="gin-{table.id}.txt"'})
+
+    async def sheet(request: Request) -> Response:
+        """Scorekeeper: ``{"preset", "rules", "names": [a, b], "results": ["Ann:25", "draw"]}``."""
+        try:
+            data = await _json_body(request)
+            if not isinstance(data, dict):
+                return _bad('send {"names": [...], "results": [...], "preset": ..., "rules": {...}}')
+            names = data.get("names")
+            results = data.get("results", [])
+            if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+                return _bad("names must be a list of 2 (or 3) non-empty names")
+            if not isinstance(results, list) or len(results) > 500:
+                return _bad("results must be a list (at most 500) of NAME:POINTS or draw")
+            rules_in = data.get("rules") or {}
+            if not isinstance(rules_in, dict):
+                return _bad("rules must be an object of RuleSet fields (R14)")
+            names = [n.strip() for n in names]
+            rules = RuleSet.from_dict({"preset": data.get("preset", "standard"), **rules_in, "players": len(names)})
+            parsed = parse_results([str(r) for r in results], names)
+            s = ScoreSheet(rules, len(names))
+            for w, p in parsed:
+                s = s.add(w, p)
+            return JSONResponse(s.to_dict(names))
+        except (TableError, GinRummyError) as exc:
+            return _bad(str(exc))
+
+    async def game_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            table = manager.load(ws.path_params["table_id"])
+            player = table.player_of(ws.query_params.get("seat"))
+        except TableError as exc:
+            await ws.send_json(error_message(exc.code, str(exc)))
+            await ws.close(code=4404 if exc.code == "not_found" else 4403)
+            return
+
+        async def send(msg: dict[str, Any]) -> None:
+            await ws.send_json(msg)
+
+        manager.watch(table, player, send)
+        try:
+            await manager.changed(table)  # everyone sees the new connection
+            while True:
+                raw = await ws.receive()
+                if raw.get("type") == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None:
+                    data = raw.get("bytes") or b""
+                    text = data if len(data) > MAX_MESSAGE_BYTES else data.decode("utf-8", "replace")
+                table = manager.tables.get(table.id, table)
+                await _handle(ws, table, player, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            manager.unwatch(table, player, send)
+            try:
+                await manager.changed(manager.tables.get(table.id, table))
+            except Exception:  # pragma: no cover
+                pass
+
+    async def _handle(ws: WebSocket, table: Any, player: int, raw: str | bytes) -> None:
+        try:
+            msg = parse_inbound(raw)
+        except MessageError as exc:
+            await ws.send_json(error_message(exc.code, str(exc), reply_to=exc.reply_to))
+            return
+        try:
+            if isinstance(msg, ActionMsg):
+                await manager.act(table, player, msg.action)
+                if msg.id is not None:
+                    await ws.send_json({"type": "ack", "reply_to": msg.id, "seq": manager.tables[table.id].seq})
+            elif isinstance(msg, NextDealMsg):
+                await manager.next_deal(table, player)
+                if msg.id is not None:
+                    await ws.send_json({"type": "ack", "reply_to": msg.id, "seq": manager.tables[table.id].seq})
+            elif isinstance(msg, SuggestMsg):
+                await manager.suggest(table, player, msg.text)
+            elif isinstance(msg, SyncMsg):
+                state = manager.tables.get(table.id, table).state_for(player)
+                if msg.id is not None:
+                    state["reply_to"] = msg.id
+                await ws.send_json(state)
+            elif isinstance(msg, PingMsg):
+                await ws.send_json({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
+        except NotYourTurnError as exc:
+            await ws.send_json(error_message("not_your_turn", str(exc), reply_to=msg.id))
+        except IllegalActionError as exc:
+            await ws.send_json(error_message("illegal", str(exc), reply_to=msg.id, legal=exc.legal or None))
+        except TableError as exc:
+            await ws.send_json(error_message(exc.code, str(exc), reply_to=msg.id))
+            if exc.code == "conflict":
+                await ws.send_json(manager.tables[table.id].state_for(player))
+        except GinRummyError as exc:
+            await ws.send_json(error_message("illegal", str(exc), reply_to=msg.id))
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _bad("not found", 404)
+        return Response("Not found. Go to the lobby: /", status_code=404, media_type="text/plain")
+
+    routes = [
+        Route("/", _page("lobby.html")),
+        Route("/table/{table_id}", _page("table.html")),
+        Route("/rules", _page("rules.html")),
+        Route("/tips", _page("tips.html")),
+        Route("/scorekeeper", _page("scorekeeper.html")),
+        Route("/api/options", options),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", record),
+        Route("/api/sheet", sheet, methods=["POST"]),
+        WebSocketRoute("/ws/table/{table_id}", game_socket),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
+    app.state.manager = manager
+    app.state.store = store
+    return app

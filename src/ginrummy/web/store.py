@@ -1,0 +1,155 @@
+"""The table store: SQLAlchemy Core over SQLite (default) or PostgreSQL (by URL).
+
+Two tables:
+
+``gin_tables``
+    one row per table: ``id`` (text), ``created`` (ISO time, UTC), ``rules`` (the RuleSet as
+    JSON, R14), ``names`` (JSON list), ``seats`` (JSON list of seat kinds: ``"human"`` or
+    ``"bot:<level>"``), ``tokens`` (JSON list of the seats' secret tokens), ``seed`` (the match
+    seed, hex; secret).
+``gin_actions``
+    append-only: ``(table_id, seq)`` is the primary key (seq 1, 2, 3... per table), ``player``
+    (the player index, or ``None``), ``kind`` (``"action"`` for a deal action in its text form,
+    ``"next_deal"`` for the step to the next deal), ``text``, ``created``.
+
+The match is rebuilt by :meth:`Store.load` from the seed by re-applying the rows in ``seq``
+order.  Rows are only ever inserted; a second writer racing for the same ``seq`` gets an
+integrity error instead of a fork in the history (several processes can share PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, create_engine, event, insert,
+                        select)
+from sqlalchemy.engine import Engine
+
+__all__ = ["Store", "TableRow", "ActionRow", "default_database_url"]
+
+metadata = MetaData()
+
+tables_t = Table(
+    "gin_tables", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("created", String(40), nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("names", Text, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("tokens", Text, nullable=False),
+    Column("seed", String(128), nullable=False),
+)
+
+actions_t = Table(
+    "gin_actions", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("player", Integer, nullable=True),
+    Column("kind", String(20), nullable=False),
+    Column("text", String(200), nullable=False),
+    Column("created", String(40), nullable=False),
+)
+
+
+def default_database_url() -> str:
+    """``sqlite:///<user data folder>/ginrummy.sqlite3`` (platformdirs ``user_data_dir("ginrummy")``),
+    creating the folder."""
+    import platformdirs
+
+    folder = platformdirs.user_data_dir("ginrummy")
+    os.makedirs(folder, exist_ok=True)
+    return "sqlite:///" + os.path.join(folder, "ginrummy.sqlite3")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One stored table (see the module docstring); ``rules`` is the dict of RuleSet fields."""
+
+    id: str
+    created: str
+    rules: dict[str, Any]
+    names: list[str]
+    seats: list[str]
+    tokens: list[str]
+    seed: bytes
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One stored step of a table: ``kind`` ``"action"`` (``text`` an action's text form) or
+    ``"next_deal"``; ``player`` the acting player index (``None`` for ``next_deal``)."""
+
+    seq: int
+    player: int | None
+    kind: str
+    text: str
+
+
+class Store:
+    """Synchronous access to the database at ``url`` (any SQLAlchemy URL; ``sqlite:///path``
+    by default).  Creates the tables if missing.  Every write commits before it returns, so
+    a caller that acknowledges after :meth:`append` never acknowledges a lost action."""
+
+    def __init__(self, url: str) -> None:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.url = url
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
+                cur = conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.close()
+        metadata.create_all(self.engine)
+
+    def create_table(self, row: TableRow) -> None:
+        """Insert a new table row."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables_t).values(
+                id=row.id, created=row.created or _now(), rules=json.dumps(row.rules, sort_keys=True),
+                names=json.dumps(row.names), seats=json.dumps(row.seats), tokens=json.dumps(row.tokens),
+                seed=row.seed.hex()))
+
+    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str) -> None:
+        """Append step ``seq`` (1-based, consecutive) of a table; committed on return.
+        Raises ``sqlalchemy.exc.IntegrityError`` if that ``seq`` is already stored."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(actions_t).values(table_id=table_id, seq=seq, player=player, kind=kind,
+                                                  text=text, created=_now()))
+
+    def table_ids(self) -> list[str]:
+        """Every stored table id, oldest first."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(tables_t.c.id).order_by(tables_t.c.created, tables_t.c.id))]
+
+    def load(self, table_id: str) -> tuple[TableRow, list[ActionRow]] | None:
+        """The table row and its steps in ``seq`` order, or ``None`` if there is no such table."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if r is None:
+                return None
+            steps = conn.execute(select(actions_t).where(actions_t.c.table_id == table_id)
+                                 .order_by(actions_t.c.seq)).all()
+        row = TableRow(id=r.id, created=r.created, rules=json.loads(r.rules), names=json.loads(r.names),
+                       seats=json.loads(r.seats), tokens=json.loads(r.tokens), seed=bytes.fromhex(r.seed))
+        return row, [ActionRow(s.seq, s.player, s.kind, s.text) for s in steps]
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+    @staticmethod
+    def now() -> str:
+        """The current UTC time as stored in ``created``."""
+        return _now()

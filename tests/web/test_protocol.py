@@ -1,0 +1,310 @@
+"""The web game protocol through Starlette's TestClient (docs/protocol.md): legal play,
+illegal and out-of-turn moves, malformed and oversized messages, wrong tokens, and a scan of
+every message for cards the seat may not see (DESIGN principle 3, R3.2, R5)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ginrummy.cards import card_str, cards_of
+from ginrummy.match import commitment
+from ginrummy.record import loads, verify
+from ginrummy.web.messages import MAX_MESSAGE_BYTES
+
+from .conftest import cards_in, new_table
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def _ws(client, table: dict[str, Any], i: int):
+    return client.websocket_connect(f"/ws/table/{table['id']}?seat={table['seats'][i]['token']}")
+
+
+def _forbidden(table_obj, player: int) -> set[str]:
+    """Cards ``player`` may not see now: the stock and the opponent's cards that were never
+    face up (dealt or drawn from the stock).  Empty once the deal is over (R5.3 layouts)."""
+    m = table_obj.match
+    d = m.deal
+    if d.is_over:
+        return set()
+    public = set(d.pile) | {d.upcard}
+    for e in d.log:
+        if e.kind in ("take_discard", "take_upcard", "discard") and e.card is not None:
+            public.add(e.card)
+    seat = m.seat_of(player)
+    hidden = set(d.stock[d.drawn:])
+    if seat is None:  # the adviser sees the captain's hand (R10.2), not the box's
+        seat = 1
+    hidden |= set(cards_of(d.hands[1 - seat]))
+    return {card_str(c) for c in hidden - public}
+
+
+def _secrets(table_obj) -> list[str]:
+    m = table_obj.match
+    out = [m.seed.hex()]
+    if not m.deal.is_over:
+        out.append(m.record.seed.hex())
+    return out
+
+
+def _check_msg(msg: dict[str, Any], table_obj, player: int) -> None:
+    leaked = cards_in(msg) & _forbidden(table_obj, player)
+    assert not leaked, f"player {player} was sent hidden cards {leaked} in {msg.get('type')}"
+    text = json.dumps(msg)
+    for s in _secrets(table_obj):
+        assert s not in text, "a secret seed was sent"
+    assert all(t not in text for t in table_obj.row.tokens)
+
+
+def _pick(legal: list[str]) -> str:
+    for kind in ("big gin", "gin", "knock"):
+        for a in legal:
+            if a.startswith(kind):
+                return a
+    if "draw stock" in legal:
+        return "draw stock"
+    if "pass" in legal:
+        return "pass"
+    return legal[0]
+
+
+def _recv_state(ws, table_obj, player):
+    while True:
+        msg = ws.receive_json()
+        _check_msg(msg, table_obj, player)
+        if msg["type"] == "state":
+            return msg
+
+
+def test_create_table_answers_links_and_tokens(client):
+    t = new_table(client, HUMANS)
+    assert [s["name"] for s in t["seats"]] == ["Ann", "Bob"]
+    assert t["seats"][0]["link"].endswith(f"/table/{t['id']}?seat={t['seats'][0]['token']}")
+    assert t["seats"][0]["token"] != t["seats"][1]["token"]
+
+
+def test_create_table_refuses_bad_requests(client):
+    r = client.post("/api/tables", json={"seats": [{"kind": "bot", "level": "grandmaster"}, {"kind": "human"}]})
+    assert r.status_code == 400 and "unknown computer level 'grandmaster'" in r.json()["error"]
+    r = client.post("/api/tables", json={"preset": "hollywood", "seats": HUMANS + [{"kind": "human"}]})
+    assert r.status_code == 400 and "R10.6" in r.json()["error"]
+    r = client.post("/api/tables", content=b"{not json")
+    assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
+    r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"knock_limit": 11}})
+    assert r.status_code == 400 and "knock_limit" in r.json()["error"]
+    r = client.post("/api/tables", json={"seats": HUMANS[:1]})
+    assert r.status_code == 400
+
+
+def test_full_deal_between_two_people_and_every_message_is_clean(client):
+    t = new_table(client, HUMANS)
+    tobj = client.app.state.manager.tables[t["id"]]
+    with _ws(client, t, 0) as a, _ws(client, t, 1) as b:
+        socks = {0: a, 1: b}
+        states = {0: _recv_state(a, tobj, 0)}
+        # Bob's connection sends both players a fresh state
+        states[1] = _recv_state(b, tobj, 1)
+        states[0] = _recv_state(a, tobj, 0)
+        first = states[0]["deal"]["commitment"]
+        assert first == tobj.match.record.commitment and states[0]["deal"]["seed"] is None
+        steps = 0
+        while not tobj.match.deal.is_over:
+            p = tobj.match.player_to_act()
+            assert states[p]["your_turn"] and states[p]["view"]["legal_actions"]
+            action = _pick(states[p]["view"]["legal_actions"])
+            socks[p].send_json({"type": "action", "action": action, "id": steps})
+            for q in (0, 1):
+                states[q] = _recv_state(socks[q], tobj, q)
+            ack = socks[p].receive_json()
+            assert ack == {"type": "ack", "reply_to": steps, "seq": steps + 1}
+            steps += 1
+        end = states[0]
+        assert end["view"]["phase"] == "over" and end["can_next_deal"] in (True, False)
+        seed = bytes.fromhex(end["deal"]["seed"])
+        assert hashlib.sha256(seed).hexdigest() == first == commitment(seed)
+        assert end["deals"][0]["seed"] == seed.hex()
+        r = tobj.match.record.result
+        if r.winner is not None:
+            winner = tobj.names[tobj.match.seat_players[r.winner]]
+            assert end["sheet"]["games"][0]["points"][winner] == r.points > 0
+            assert end["view"]["result"]["points"] == r.points
+        assert tobj.seq == steps
+
+
+def test_out_of_turn_illegal_malformed_and_oversized_change_nothing(client):
+    t = new_table(client, HUMANS)
+    tobj = client.app.state.manager.tables[t["id"]]
+    with _ws(client, t, 0) as a, _ws(client, t, 1) as b:
+        socks = {0: a, 1: b}
+        _recv_state(a, tobj, 0); _recv_state(b, tobj, 1); _recv_state(a, tobj, 0)
+        p = tobj.match.player_to_act()
+        other = 1 - p
+        before = (tobj.seq, tobj.match.deal.hands, tobj.match.deal.pile, tobj.match.deal.phase)
+        ws = socks[other]
+        ws.send_json({"type": "action", "action": "take upcard", "id": "x1"})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["code"] == "not_your_turn" and err["reply_to"] == "x1"
+        assert "cannot act now" in err["message"]
+        # the player to act: drawing before the upcard offer is decided (R4.2)
+        socks[p].send_json({"type": "action", "action": "draw stock"})
+        err = socks[p].receive_json()
+        assert err["code"] == "illegal" and err["legal"] == ["take upcard", "pass"]
+        assert "R4.2" in err["message"]
+        socks[p].send_json({"type": "action", "action": "discard ZZ"})
+        err = socks[p].receive_json()
+        assert err["code"] == "illegal" and "ZZ" in err["message"]
+        for raw, code in [("not json", "bad_json"), ("[1, 2]", "bad_json"), ('{"type": "shout"}', "bad_message"),
+                          ('{"type": "action"}', "bad_message"), ('{"type": "action", "action": 5}', "bad_message"),
+                          ('{"type": "sync", "extra": 1}', "bad_message"),
+                          ('{"type": "ping", "id": [1]}', "bad_message")]:
+            socks[p].send_text(raw)
+            err = socks[p].receive_json()
+            assert err["type"] == "error" and err["code"] == code, raw
+        socks[p].send_text(json.dumps({"type": "action", "action": "pass" + " " * MAX_MESSAGE_BYTES}))
+        err = socks[p].receive_json()
+        assert err["code"] == "too_large" and str(MAX_MESSAGE_BYTES) in err["message"]
+        socks[p].send_bytes(b"x" * (MAX_MESSAGE_BYTES + 1))
+        assert socks[p].receive_json()["code"] == "too_large"
+        # the adviser's suggestion from a two-hand seat is refused
+        socks[p].send_json({"type": "suggest", "text": "pass"})
+        assert socks[p].receive_json()["code"] == "not_allowed"
+        socks[p].send_json({"type": "next_deal"})
+        err = socks[p].receive_json()
+        assert err["code"] == "illegal" and "not over" in err["message"]
+        after = (tobj.seq, tobj.match.deal.hands, tobj.match.deal.pile, tobj.match.deal.phase)
+        assert after == before
+        socks[p].send_json({"type": "ping", "id": 7})
+        assert socks[p].receive_json() == {"type": "pong", "reply_to": 7}
+        socks[p].send_json({"type": "sync", "id": "s"})
+        st = socks[p].receive_json()
+        assert st["type"] == "state" and st["reply_to"] == "s" and st["seq"] == 0
+
+
+def test_wrong_token_and_unknown_table(client):
+    t = new_table(client, HUMANS)
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat=not-a-token") as ws:
+        err = ws.receive_json()
+        assert err["code"] == "bad_token"
+    with client.websocket_connect(f"/ws/table/{t['id']}") as ws:
+        assert ws.receive_json()["code"] == "bad_token"
+    with client.websocket_connect(f"/ws/table/ffffffffffff?seat={t['seats'][0]['token']}") as ws:
+        assert ws.receive_json()["code"] == "not_found"
+    r = client.get(f"/api/tables/{t['id']}/record?seat=wrong")
+    assert r.status_code == 403
+
+
+def test_against_the_computer_a_whole_match_and_the_record_verifies(client):
+    """Single-deal scoring (R11.1 ``deal``): play until the match ends, scanning every message,
+    then download the record and check it with record.verify (as ``gin verify`` does)."""
+    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                  preset="standard", rules={"scoring": "deal"})
+    tobj = client.app.state.manager.tables[t["id"]]
+    r = client.get(f"/api/tables/{t['id']}/record?seat={t['seats'][0]['token']}")
+    assert r.status_code == 409
+    n = 0
+    with _ws(client, t, 0) as ws:
+        while True:
+            msg = ws.receive_json()
+            _check_msg(msg, tobj, 0)
+            if msg["type"] != "state":
+                assert msg["type"] == "ack"
+                continue
+            if msg["match"]["finished"]:
+                break
+            if msg["can_next_deal"]:
+                ws.send_json({"type": "next_deal"})
+            elif msg["your_turn"]:
+                ws.send_json({"type": "action", "action": _pick(msg["view"]["legal_actions"]), "id": n})
+                n += 1
+    assert msg["match"]["winner"] in ("Ann", "Computer (novice)")
+    assert msg["record_available"] is True
+    r = client.get(f"/api/tables/{t['id']}/record?seat={t['seats'][0]['token']}")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    report = verify(r.text)
+    assert report.ok, report
+    rec = loads(r.text)
+    assert len(rec.deals) == len(tobj.match.deals)
+
+
+def test_three_hand_adviser_sees_the_captain_and_suggests(client):
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
+    t = new_table(client, seats)
+    tobj = client.app.state.manager.tables[t["id"]]
+    box, captain, out = tobj.match.roles
+    with _ws(client, t, 0) as s0, _ws(client, t, 1) as s1, _ws(client, t, 2) as s2:
+        socks = [s0, s1, s2]
+        # each connection broadcasts; drain: s0 gets 3 states, s1 2, s2 1
+        for i, count in enumerate((3, 2, 1)):
+            for _ in range(count):
+                st = _recv_state(socks[i], tobj, i)
+        adv = socks[out]
+        adv.send_json({"type": "sync"})
+        st = _recv_state(adv, tobj, out)
+        assert st["role"] == "out" and st["roles"]["captain"] == tobj.names[captain]
+        assert st["view"]["hand"] == [card_str(c) for c in cards_of(tobj.match.deal.hands[1])]
+        assert st["view"]["legal_actions"] == [] and st["can_suggest"]
+        adv.send_json({"type": "action", "action": "pass"})
+        err = adv.receive_json()
+        assert err["code"] == "not_your_turn" and "R10.2" in err["message"]
+        adv.send_json({"type": "suggest", "text": "  take   the upcard "})
+        sug = adv.receive_json()
+        assert sug == {"type": "suggestion", "from": tobj.names[out], "text": "take the upcard", "seq": 0}
+        assert socks[captain].receive_json() == sug
+        socks[captain].send_json({"type": "sync"})
+        st = _recv_state(socks[captain], tobj, captain)
+        assert st["suggestions"] == [sug] and st["role"] == "captain"
+        socks[box].send_json({"type": "sync"})
+        st = _recv_state(socks[box], tobj, box)
+        assert st["suggestions"] == [] and st["role"] == "box"
+        socks[box].send_json({"type": "suggest", "text": "hi"})
+        assert socks[box].receive_json()["code"] == "not_allowed"
+
+
+def test_restart_in_process_rebuilds_the_table(db_url):
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(db_url, bot_delay=0)) as c:
+            t = new_table(c, HUMANS)
+            tobj = c.app.state.manager.tables[t["id"]]
+            with _ws(c, t, 0) as a, _ws(c, t, 1) as b:
+                socks = {0: a, 1: b}
+                _recv_state(a, tobj, 0); _recv_state(b, tobj, 1); _recv_state(a, tobj, 0)
+                for _ in range(5):
+                    p = tobj.match.player_to_act()
+                    legal = [x.text for x in tobj.match.deal.legal_actions()]
+                    socks[p].send_json({"type": "action", "action": _pick(legal)})
+                    _recv_state(socks[0], tobj, 0); _recv_state(socks[1], tobj, 1)
+            hands, pile, seq = tobj.match.deal.hands, tobj.match.deal.pile, tobj.seq
+        with TestClient(create_app(db_url, bot_delay=0)) as c:
+            again = c.app.state.manager.tables[t["id"]]
+            assert (again.match.deal.hands, again.match.deal.pile, again.seq) == (hands, pile, seq) and seq == 5
+
+
+def test_scorekeeper_endpoint_r12_worked_example(client):
+    r = client.post("/api/sheet", json={"preset": "hollywood", "names": ["Alexandra", "Bob"],
+                                        "results": ["Bob:10", "Alexandra:18", "Bob:30", "Bob:4"]})
+    assert r.status_code == 200, r.text
+    games = r.json()["games"]
+    assert [g["points"]["Alexandra"] for g in games] == [18, 0, 0]
+    assert [g["points"]["Bob"] for g in games] == [44, 34, 4]
+    r = client.post("/api/sheet", json={"names": ["A", "B"], "results": ["C:10"]})
+    assert r.status_code == 400 and "'C' is not a player" in r.json()["error"]
+
+
+def test_pages_and_options(client):
+    for path in ("/", "/rules", "/tips", "/scorekeeper", "/table/abc"):
+        r = client.get(path)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"], path
+    opts = client.get("/api/options").json()
+    assert {"random", "novice"} <= set(opts["levels"])
+    assert set(opts["presets"]) >= {"standard", "hollywood", "oklahoma", "straight"}
+    assert client.get("/static/style.css").status_code == 200
+    assert client.get("/api/nothing").status_code == 404
