@@ -361,7 +361,7 @@ def loads(text: str) -> GameRecord:
     number and what was wrong.
     """
     if not isinstance(text, str):
-        raise RecordError(f"a record is text, not {type(text).__name__}")
+        raise _err(0, f"a record is text, not {type(text).__name__}")
     header: dict[str, Any] = {}
     rec: GameRecord | None = None
     deal: RecordedDeal | None = None
@@ -490,7 +490,7 @@ def loads(text: str) -> GameRecord:
             deal.events.append(_parse_action(no, s))
     if rec is None:
         if not header:
-            raise RecordError("line 1: empty record (a record starts with 'gin-record 1')")
+            raise _err(1, "empty record (a record starts with 'gin-record 1')")
         raise _err(len(lines), "the record has no deal")
     for d in rec.deals:
         if not d.deck:

@@ -1,0 +1,214 @@
+"""Tests of ``gin replay`` and ``gin verify`` through ``ginrummy.cli.main.main`` (exit codes,
+stdout, one-line stderr), with the golden deal scripts of tests/golden/scripts (hand-checked
+outputs: R4.2, R4.3, R5.4, R6.1-R6.3, R7.1-R7.3, R9.1, R9.3)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from ginrummy.cli.main import main
+
+GOLDEN = Path(__file__).parent / "golden"
+SCRIPTS = sorted((GOLDEN / "scripts").glob("*.json"))
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_golden_scripts(capsys, script):
+    code, out, err = run(capsys, "replay", str(script))
+    out_file, err_file = script.with_suffix(".out"), script.with_suffix(".err")
+    assert out == (out_file.read_text() if out_file.exists() else "")
+    assert err == (err_file.read_text() if err_file.exists() else "")
+    assert code == (2 if err_file.exists() else 0)
+
+
+def golden(name: str) -> dict:
+    return json.loads((GOLDEN / "scripts" / f"{name}.out").read_text())
+
+
+def test_golden_values_hand_checked():
+    """The key numbers of the golden outputs, worked out by hand."""
+    k = golden("knock_layoffs")["result"]   # K = 2C 2D 3D = 7; D = 8C 9C 9D JD QH = 46 after 5S, 6S laid off
+    assert (k["outcome"], k["winner"], k["points"]) == ("knock", 1, 46 - 7)
+    assert [x["card"] for x in k["defender_layout"]["layoffs"]] == ["5S", "6S"]
+    u = golden("undercut")["result"]        # K = 3C 2D 4H = 9 >= D = AH = 1: 25 + 9 - 1 (R6.3)
+    assert (u["outcome"], u["winner"], u["points"], u["bonus"]) == ("undercut", 0, 33, 25)
+    g = golden("gin")["result"]             # 25 + D (9C 8H 5S 6S = 28), no layoffs on gin (R6.1)
+    assert (g["outcome"], g["points"], g["defender_layout"]["layoffs"]) == ("gin", 53, [])
+    o = golden("oklahoma_spade")["result"]  # upcard 7S: knock limit 7, doubled (R9.1, R9.3): 2 * (36 - 2)
+    assert (o["outcome"], o["points"], o["multiplier"]) == ("knock", 68, 2)
+    p = golden("upcard_both_pass")         # R4.2: both pass, the non-dealer (seat 0) must draw from the stock
+    assert (p["phase"], p["to_act"], p["legal_actions"]) == ("draw", 0, ["draw stock"])
+    d = golden("draw_at_two")              # R7.1: 29 draws leave 2 cards, the deal is a draw
+    assert (d["stock_size"], d["result"]["outcome"], d["result"]["reason"]) == (2, "draw", "R7.1")
+    w = golden("wall_phase")               # R7.2: the dealer may take 4C only to knock
+    assert (w["phase"], w["to_act"], w["legal_actions"]) == ("wall", 0, ["take discard", "pass"])
+    wk = golden("wall_knock")["result"]    # K = 4D 2H 3H = 9; D = 50 after 7C laid off
+    assert (wk["outcome"], wk["points"]) == ("knock", 41)
+    r = golden("reshuffle")                # R7.3: pile of 32 -> top stays, 31 cards form the stock
+    assert (r["phase"], r["stock_size"], len(r["discard_pile"])) == ("draw", 31, 1)
+    assert golden("taken_card_discard_allowed")["discard_pile"] == ["4S"]  # R4.3 option on
+
+
+def test_taken_card_error_line(capsys):
+    code, out, err = run(capsys, "replay", str(GOLDEN / "scripts" / "taken_card_discard.json"))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("gin: error: action 1 'discard 4S' by seat 1: discard 4S is not legal now "
+                          "(4S was just taken from the discard pile (R4.3)); legal: discard 3C")
+
+
+def script(tmp_path, data, name="s.json") -> str:
+    p = tmp_path / name
+    p.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return str(p)
+
+
+def base_script() -> dict:
+    return json.loads((GOLDEN / "scripts" / "undercut.json").read_text())
+
+
+def test_set_overrides_script_rules(capsys, tmp_path):
+    """--set undercut_bonus=10 (R6.3, classic books): 10 + 9 - 1."""
+    code, out, _ = run(capsys, "replay", script(tmp_path, base_script()), "--set", "undercut_bonus=10")
+    assert code == 0 and json.loads(out)["result"]["points"] == 18
+    code, out, _ = run(capsys, "replay", script(tmp_path, base_script()), "--preset", "classic")
+    assert code == 0 and json.loads(out)["result"]["points"] == 18
+
+
+def test_straight_forbids_knock(capsys, tmp_path):
+    code, out, err = run(capsys, "replay", script(tmp_path, base_script()), "--preset", "straight")
+    assert code == 2 and out == ""
+    assert err.startswith("gin: error: action 1 'knock KC' by seat 1: knock KC is not legal now "
+                          "(knocking is not allowed in this deal: only gin (R8.1, R9.2)); legal: ")
+
+
+def test_stdin(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO((GOLDEN / "scripts" / "gin.json").read_text()))
+    code, out, _ = run(capsys, "replay", "-")
+    assert code == 0 and out == (GOLDEN / "scripts" / "gin.out").read_text()
+
+
+def test_action_after_end(capsys, tmp_path):
+    data = base_script()
+    data["actions"].append("pass")
+    code, _, err = run(capsys, "replay", script(tmp_path, data))
+    assert code == 2 and err == "gin: error: action 2 'pass': the deal is already over (undercut); legal: none\n"
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d.update(deck=d["deck"][:51]), '"deck" has 51 cards, not 52; missing: '),
+    (lambda d: d["deck"].__setitem__(5, "ZZ"), "not a card: 'ZZ'"),
+    (lambda d: d["deck"].__setitem__(5, d["deck"][6]), "is given twice"),
+    (lambda d: d.update(dealer=2), '"dealer" must be the seat 0 or 1, not 2'),
+    (lambda d: d.pop("dealer"), '"dealer" must be the seat 0 or 1, not null'),
+    (lambda d: d["rules"].update(knock_limit=11), "rule knock_limit=11 is out of range"),
+    (lambda d: d["rules"].update(preset="vegas"), "unknown preset 'vegas'"),
+    (lambda d: d["rules"].update(colour="red"), "unknown rule 'colour'"),
+    (lambda d: d.update(extra=1), "unknown deal script key 'extra'"),
+    (lambda d: d.update(actions="pass"), '"actions" must be a list'),
+    (lambda d: d["actions"].insert(0, "fly"), "action 0 'fly': not an action: 'fly'"),
+    (lambda d: d["actions"].insert(0, "discard 1Z"), "action 0 'discard 1Z': bad action"),
+])
+def test_bad_scripts(capsys, tmp_path, mutate, message):
+    data = base_script()
+    mutate(data)
+    code, out, err = run(capsys, "replay", script(tmp_path, data))
+    assert code == 2 and out == ""
+    assert err.startswith("gin: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_bad_files(capsys, tmp_path):
+    code, _, err = run(capsys, "replay", str(tmp_path / "missing.json"))
+    assert code == 2 and err == f"gin: error: cannot read {tmp_path / 'missing.json'}: no such file\n"
+    code, _, err = run(capsys, "replay", script(tmp_path, "{not json"))
+    assert code == 2 and err.startswith(f"gin: error: {tmp_path / 's.json'}: not valid JSON: ")
+    code, _, err = run(capsys, "replay", "--set", "knock_limit", script(tmp_path, base_script()))
+    assert code == 2 and err.count("\n") == 1 and "KEY=VALUE" in err
+
+
+def test_unknown_set_key(capsys, tmp_path):
+    code, _, err = run(capsys, "replay", script(tmp_path, base_script()), "--set", "tagret=5")
+    assert code == 2 and err.startswith("gin: error: unknown rule 'tagret'; known rules: ")
+
+
+def test_script_record_option(capsys, tmp_path):
+    code, out, _ = run(capsys, "replay", str(GOLDEN / "scripts" / "reshuffle.json"), "--record", "--date", "2024-05-01")
+    assert code == 0 and out == (GOLDEN / "scripts" / "reshuffle.record").read_text()
+
+
+# -- saved records ----------------------------------------------------------------------------------
+
+def test_replay_record_summary(capsys):
+    code, out, err = run(capsys, "replay", str(GOLDEN / "records" / "three_hand.gin"))
+    assert code == 0 and err == ""
+    assert out.splitlines() == [
+        "Ann vs Bob vs Cy; rules standard+custom; 4 deal(s)",
+        "deal 1: Ann deals; knock by Bob; Bob scores 7; totals Ann 0, Bob 7, Cy 0",
+        "deal 2: Bob deals; knock by Cy; Cy scores 4; totals Ann 0, Bob 7, Cy 4",
+        "deal 3: Cy deals; knock by Cy; Cy scores 30; totals Ann 0, Bob 7, Cy 34",
+        "deal 4: Cy deals; undercut by Bob; Cy scores 25; totals Ann 0, Bob 7, Cy 59",
+        "match over: Cy wins; totals Ann 0, Bob 7, Cy 59",
+    ]
+
+
+def test_replay_record_json(capsys):
+    code, out, _ = run(capsys, "replay", str(GOLDEN / "records" / "three_hand.gin"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["sheet"]["totals"] == {"Ann": 0, "Bob": 7, "Cy": 59}
+    assert data["sheet"]["match_winner"] == "Cy" and data["winner"] == "Cy" and data["finished"] is True
+    assert [d["result"]["points"] for d in data["deals"]] == [7, 4, 30, 25]
+    assert [d["winner"] for d in data["deals"]] == ["Bob", "Cy", "Cy", "Cy"]
+    assert data["deals"][3]["result"]["outcome"] == "undercut"
+
+
+def test_replay_record_refuses_rules(capsys):
+    code, _, err = run(capsys, "replay", str(GOLDEN / "records" / "standard.gin"), "--preset", "classic")
+    assert code == 2
+    assert err == "gin: error: a game record carries its own rule set; --preset and --set apply to deal scripts only\n"
+
+
+def test_verify_ok(capsys):
+    code, out, err = run(capsys, "verify", str(GOLDEN / "records" / "standard.gin"))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "OK"
+    assert "  SHA-256 of the match seed equals the seed-commitment" in lines
+    assert "  deal 1: deck and commitment recomputed from the match seed" in lines
+    assert lines[-1] == "  the match is finished; winner Bob"
+
+
+def test_verify_tampered(capsys, tmp_path):
+    text = (GOLDEN / "records" / "standard.gin").read_text()
+    lines = text.splitlines()
+    no = next(i for i, ln in enumerate(lines, 1) if ln.startswith("score "))
+    parts = lines[no - 1].split()
+    lines[no - 1] = f"score {int(parts[1]) + 3} {parts[2]}"
+    path = script(tmp_path, "\n".join(lines) + "\n", "t.gin")
+    code, out, err = run(capsys, "verify", path)
+    assert code == 1 and out == ""
+    assert err == (f"gin: verify: MISMATCH line {no}: deal 1: the score line says {int(parts[1]) + 3} {parts[2]}; "
+                   f"the sheet gives {parts[1]} {parts[2]}\n")
+    code, out, _ = run(capsys, "verify", path, "--json")
+    assert code == 1 and json.loads(out)["ok"] is False and json.loads(out)["line"] == no
+
+
+def test_verify_missing_file(capsys, tmp_path):
+    code, _, err = run(capsys, "verify", str(tmp_path / "nope.gin"))
+    assert code == 2 and err == f"gin: error: cannot read {tmp_path / 'nope.gin'}: no such file\n"
+
+
+def test_replay_bad_record_exit_2(capsys, tmp_path):
+    code, _, err = run(capsys, "replay", script(tmp_path, "gin-record 1\nplayers [\"A\"]\n", "b.gin"))
+    assert code == 2 and err == "gin: error: line 2: players must be a JSON list of 2 or 3 distinct names\n"
