@@ -1,0 +1,215 @@
+"""The ``club`` player: fast rules of good play, from the :class:`PlayerView` alone.
+
+* It tracks the dead cards (the discard pile) and the cards known in the opponent's hand, and
+  estimates for every unknown card the chance that the opponent holds it from the cards he
+  took, passed and threw (:func:`ginrummy.players.inference.card_weights`).
+* Discards (R4.1): each candidate is scored by the deadwood it leaves (R2.4), minus the
+  expected deadwood saved by the next draw from the stock (cards that make many melds with
+  live cards are kept), plus the danger of the discard: the chance that the opponent can meld
+  it, times a weight that grows with the card's value to him.
+* Draws (R4.1, R4.2): the upcard or top discard is taken when the best hand after taking it
+  beats the expected hand after a stock draw (by a margin when it makes no meld: taking shows
+  the opponent what we collect).
+* Knocks (R5.1): the knock point falls as the stock shrinks (the opponent's hand improves and
+  an undercut, R6.3, grows likelier); with very low deadwood early it plays on for gin (R6.1)
+  unless the score says a sure small win ends the game; gin is always taken.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action
+from ..cards import CARD_VALUES, card_str, cards_of
+from ..melds import best_discard_deadwood, deadwood
+from ..views import PlayerView
+from .base import register
+from .inference import Knowledge, card_weights, melds_with, read_view
+
+__all__ = ["ClubPlayer", "danger", "knock_point", "score_context"]
+
+#: Deadwood points charged per unit of danger (chance the opponent melds the discard).
+DANGER_WEIGHT = 6.0
+#: Weight of the expected deadwood saved by the next stock draw.
+POTENTIAL_WEIGHT = 0.4
+#: Extra points a take must gain when the taken card makes no meld.
+TAKE_MARGIN = 2.0
+
+
+def _pairs(c: int) -> list[tuple[int, int]]:
+    """The pairs of cards that make a three-card meld with ``c`` (R2.1, R2.2)."""
+    r, s = c % 13, c // 13
+    same = [t * 13 + r for t in range(4) if t != s]
+    out = [(same[0], same[1]), (same[0], same[2]), (same[1], same[2])]
+    base = s * 13
+    for a, b in ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2)):
+        if 0 <= a and b < 13:
+            out.append((base + a, base + b))
+    return out
+
+
+_PAIRS = tuple(tuple(_pairs(c)) for c in range(52))
+
+
+def danger(c: int, w: Sequence[float]) -> float:
+    """The chance (0..1) that the opponent can meld card ``c`` with two cards of his hand,
+    given ``w[x]``, the chance he holds card ``x`` (0 for dead cards and our own), treating
+    cards as independent."""
+    miss = 1.0
+    for a, b in _PAIRS[c]:
+        p = w[a] * w[b]
+        if p:
+            miss *= 1.0 - p
+    return 1.0 - miss
+
+
+def knock_point(limit: int, stock_size: int, my_turns: int) -> int:
+    """The most deadwood (points) the club player knocks with: the deal's knock ``limit``
+    (R5.1) early, falling as the deal goes on (``stock_size`` cards left, ``my_turns`` turns
+    played), to no less than ``limit // 3``."""
+    fall = 0
+    if my_turns > 5:
+        fall += my_turns - 5
+    if stock_size < 12:
+        fall += (12 - stock_size) // 3
+    return max(limit // 3, limit - fall)
+
+
+def score_context(view: PlayerView) -> tuple[int, int, int] | None:
+    """(our points, the opponent's points, target) of the game in play, from the match context
+    the view carries (``scores``), or ``None`` when it has none or the scoring is not a single
+    game to a target (R11.1)."""
+    sc = view.scores or {}
+    totals = sc.get("totals")
+    seats = sc.get("seat_players")
+    if not totals or not seats or view.rules.scoring != "game":
+        return None
+    try:
+        return int(totals[seats[view.seat]]), int(totals[seats[1 - view.seat]]), view.rules.target
+    except (IndexError, TypeError, ValueError):
+        return None
+
+
+def _expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]) -> float:
+    """Expected deadwood saved by drawing one stock card into the 10-card hand ``h``."""
+    total = 0.0
+    for x, p in zip(stock_cards, sw):
+        gain = dw - best_discard_deadwood(h | (1 << x))
+        if gain > 0:
+            total += p * gain
+    return total
+
+
+@register("club")
+class ClubPlayer:
+    """Rules of good play (see the module docstring).  ``rng`` breaks exact ties only."""
+
+    name = "club"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The club move for ``view``: one of ``legal``."""
+        return self.hint(view, legal)[0]
+
+    def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The club move and the reason for it."""
+        legal = list(legal)
+        kinds = {a.kind: a for a in legal}
+        if "big_gin" in kinds:
+            return kinds["big_gin"], "all eleven cards are melded: big gin (R6.5)"
+        if len(legal) == 1:
+            return legal[0], "the only legal move"
+        k = read_view(view)
+        w = card_weights(k)
+        if view.phase == "wall":
+            return kinds["take_discard"], "taking the last discard allows a knock (R7.2)"
+        if view.phase in ("upcard_offer", "draw"):
+            return self._draw(view, k, w, kinds)
+        return self._discard(view, k, w, legal)
+
+    # -- drawing -------------------------------------------------------------------------
+
+    def _stock_model(self, k: Knowledge, w: list[float]) -> tuple[list[int], list[float]]:
+        cards = cards_of(k.unknown)
+        raw = [max(0.0, 1.0 - w[c]) for c in cards]
+        total = sum(raw) or 1.0
+        return cards, [x / total for x in raw]
+
+    def _draw(self, view: PlayerView, k: Knowledge, w: list[float], kinds: dict[str, Action]) -> tuple[Action, str]:
+        top = view.top_discard
+        take = kinds.get("take_upcard") or kinds.get("take_discard")
+        other = kinds.get("pass") or kinds.get("draw_stock")
+        if take is None or top is None:
+            return other, "draw from the stock"  # type: ignore[return-value]
+        h = k.hand
+        h11 = h | (1 << top)
+        forbid = top if not view.rules.discard_taken_card else None
+        take_dw = min(deadwood(h11 & ~(1 << c)) for c in cards_of(h11) if c != forbid)
+        cards, sw = self._stock_model(k, w)
+        stock_dw = sum(p * best_discard_deadwood(h | (1 << x)) for x, p in zip(cards, sw))
+        meld = melds_with(top, h)
+        margin = 0.0 if meld else TAKE_MARGIN
+        if take_dw + margin < stock_dw:
+            why = "makes a meld" if meld else "lowers the deadwood"
+            return take, (f"take {card_str(top)}: it {why} (deadwood {take_dw} after the discard, "
+                          f"against {stock_dw:.1f} expected from the stock)")
+        return other, (f"leave {card_str(top)}: the stock is expected to leave {stock_dw:.1f} deadwood, "
+                       f"taking it {take_dw}")
+
+    # -- discarding and knocking -----------------------------------------------------------
+
+    def _discard(self, view: PlayerView, k: Knowledge, w: list[float], legal: list[Action]) -> tuple[Action, str]:
+        by = {(a.kind, a.card): a for a in legal}
+        gins = [a for a in legal if a.kind == "gin"]
+        if gins:
+            return gins[0], f"discarding {card_str(gins[0].card)} leaves gin (R6.1)"  # type: ignore[arg-type]
+        hand = k.hand
+        cands = sorted({a.card for a in legal if a.card is not None})
+        dws = {c: deadwood(hand & ~(1 << c)) for c in cands}
+        knocks = [c for c in cands if ("knock", c) in by]
+        if knocks:
+            c = min(knocks, key=lambda x: (dws[x], -CARD_VALUES[x], x))
+            d = dws[c]
+            decision, why = self._should_knock(view, k, d)
+            if decision:
+                return by[("knock", c)], f"knock discarding {card_str(c)} with {d} deadwood: {why}"
+        discards = [c for c in cands if ("discard", c) in by]
+        if not discards:  # must knock (wall, R7.2)
+            c = min(knocks, key=lambda x: (dws[x], x))
+            return by[("knock", c)], f"knock discarding {card_str(c)}: a card taken at the wall must knock (R7.2)"
+        best_dw = min(dws[c] for c in discards)
+        cards, sw = self._stock_model(k, w)
+        turns_left = max(1.0, min(4.0, k.stock_size / 6))
+        scored = []
+        for c in discards:
+            if dws[c] > best_dw + 12:
+                continue
+            h = hand & ~(1 << c)
+            pot = _expected_draw_gain(h, dws[c], cards, sw)
+            dan = danger(c, w)
+            score = dws[c] - POTENTIAL_WEIGHT * turns_left * pot + DANGER_WEIGHT * dan * (0.5 + CARD_VALUES[c] / 20)
+            scored.append((score, -CARD_VALUES[c], c, pot, dan))
+        scored.sort()
+        s, _, c, pot, dan = scored[0]
+        reason = (f"discard {card_str(c)}: leaves {dws[c]} deadwood, next draw saves {pot:.1f} on average, "
+                  f"{dan:.0%} chance the opponent melds it")
+        if knocks:
+            reason += "; not knocking: " + self._should_knock(view, k, min(dws[x] for x in knocks))[1]
+        return by[("discard", c)], reason
+
+    def _should_knock(self, view: PlayerView, k: Knowledge, d: int) -> tuple[bool, str]:
+        limit = view.knock_limit if view.knock_limit is not None else 0
+        ctx = score_context(view)
+        if ctx is not None:
+            mine, theirs, target = ctx
+            if mine + 10 >= target and d <= limit:
+                return True, "a small win likely ends the game"
+        point = knock_point(limit, k.stock_size, k.my_turns)
+        if d <= 1 and k.my_turns <= 3 and k.stock_size > 20:
+            return False, f"{d} deadwood this early: play on for gin"
+        if d <= point:
+            return True, f"within the knock point {point} for this stage of the deal"
+        return False, f"{d} deadwood is above the knock point {point} for this stage (undercut risk)"

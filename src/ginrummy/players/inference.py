@@ -1,0 +1,258 @@
+"""What a seat can infer about the opponent's hand from its :class:`PlayerView` alone.
+
+:func:`read_view` gathers the public facts of a deal as card-set masks (cards are ints 0..51,
+sets are bit masks, see :mod:`ginrummy.cards`): the seat's hand, the dead cards (the discard
+pile), the cards the opponent is known to hold (taken from the pile, R4.1), the cards he took,
+passed (declined as upcard or top discard, R4.2) and discarded, and the unknown cards (the
+opponent's hidden cards and the stock).
+
+Two uses:
+
+* :func:`card_weights` gives a fast per-card estimate of the chance that an unknown card is in
+  the opponent's hand (used by the ``club`` player to judge discards).
+* :func:`sample_hands` draws opponent hands by Bayesian importance resampling: hidden cards are
+  drawn uniformly from the unknown cards, each hand is weighted by the likelihood of the
+  opponent's takes, passes and discards under a simple model of play (he takes a card that melds
+  with his hand, passes one that does not, and throws cards that meld with nothing), and hands
+  are resampled in proportion to that weight (used by the ``expert`` player).
+
+Nothing here reads hidden cards: only the view.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..cards import FULL_DECK, cards_of
+from ..views import PlayerView
+
+__all__ = ["Knowledge", "read_view", "melds_with", "meld_partners", "card_weights", "sample_hands",
+           "hand_likelihood", "MELDS_BY_CARD"]
+
+
+def _meld_masks() -> list[int]:
+    out = []
+    for r in range(13):
+        four = sum(1 << (s * 13 + r) for s in range(4))
+        out.append(four)
+        for s in range(4):
+            out.append(four & ~(1 << (s * 13 + r)))
+    for s in range(4):
+        for lo in range(11):
+            out.append(0b111 << (s * 13 + lo))  # runs of three are enough to test "makes a meld"
+    return out
+
+
+#: For each card: the masks of the three- and four-card sets and three-card runs that hold it.
+MELDS_BY_CARD: tuple[tuple[int, ...], ...] = tuple(
+    tuple(m for m in _meld_masks() if (m >> c) & 1 and m.bit_count() in (3, 4) and
+          (m.bit_count() == 3 or len({x % 13 for x in cards_of(m)}) == 1))
+    for c in range(52)
+)
+
+#: For each card: the mask of cards that can share a meld with it (same rank; same suit within 2).
+_PARTNERS: tuple[int, ...] = tuple(
+    sum(1 << (s * 13 + c % 13) for s in range(4) if s != c // 13)
+    | sum(1 << (c // 13 * 13 + r) for r in range(max(0, c % 13 - 2), min(13, c % 13 + 3)) if r != c % 13)
+    for c in range(52)
+)
+
+
+def melds_with(card: int, hand: int) -> bool:
+    """Whether ``card`` (int) and two or more cards of ``hand`` (mask) form a meld (R2.1, R2.2)."""
+    full = hand | (1 << card)
+    for m in MELDS_BY_CARD[card]:
+        if m & full == m:
+            return True
+    return False
+
+
+def meld_partners(card: int) -> int:
+    """Mask of the cards that can be in one meld with ``card``: the other three of its rank and
+    the cards of its suit up to two ranks away (R2.1, R2.2)."""
+    return _PARTNERS[card]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """The public facts of a deal seen from one seat (all cards as ints, sets as masks).
+
+    Attributes:
+        seat: the seat (0 or 1).
+        hand: the seat's cards.
+        pile: the discard pile, bottom to top.
+        dead: every card in the discard pile.
+        known_opp: cards the opponent holds that were seen (taken from the pile, R4.1).
+        unknown: cards neither in the hand, the pile nor known in the opponent's hand (his hidden
+            cards and the stock).
+        opp_hidden: how many of the opponent's cards are hidden.
+        stock_size: cards left in the stock.
+        opp_took: every card the opponent took from the pile (still held or not).
+        opp_passed: cards the opponent declined (upcard passed or top discard left, R4.2).
+        opp_discarded: cards the opponent discarded.
+        my_discarded: cards this seat discarded.
+        opp_events: the opponent's informative acts in order: ``(kind, card)`` with kind
+            ``"take"``, ``"pass"`` or ``"discard"``.
+        my_turns: how many times this seat has discarded (its turns completed).
+    """
+
+    seat: int
+    hand: int
+    pile: tuple[int, ...]
+    dead: int
+    known_opp: int
+    unknown: int
+    opp_hidden: int
+    stock_size: int
+    opp_took: int
+    opp_passed: int
+    opp_discarded: int
+    my_discarded: int
+    opp_events: tuple[tuple[str, int], ...]
+    my_turns: int
+
+
+def read_view(view: PlayerView) -> Knowledge:
+    """The :class:`Knowledge` of ``view``'s seat, from the view alone (its history, pile, hand)."""
+    seat = view.seat
+    opp = 1 - seat
+    pile: list[int] = [view.upcard]
+    took = passed = thrown = mine = 0
+    events: list[tuple[str, int]] = []
+    my_turns = 0
+    for e in view.history:
+        k = e.kind
+        if k in ("take_upcard", "take_discard"):
+            if pile:
+                pile.pop()
+            if e.seat == opp and e.card is not None:
+                took |= 1 << e.card
+                events.append(("take", e.card))
+        elif k == "pass" or k == "draw_stock":
+            if e.seat == opp and pile:
+                passed |= 1 << pile[-1]
+                events.append(("pass", pile[-1]))
+        elif k in ("discard", "knock", "gin"):
+            if e.card is not None:
+                pile.append(e.card)
+                if e.seat == opp:
+                    thrown |= 1 << e.card
+                    events.append(("discard", e.card))
+                elif e.seat == seat:
+                    mine |= 1 << e.card
+                    my_turns += 1
+        elif k == "reshuffle":
+            pile = pile[-1:]
+    vpile = tuple(view.pile)
+    dead = 0
+    for c in vpile:
+        dead |= 1 << c
+    known = view.opponent_seen & ~view.hand & ~dead
+    unknown = FULL_DECK & ~view.hand & ~dead & ~known
+    hidden = max(0, min(view.opponent_count - known.bit_count(), unknown.bit_count()))
+    return Knowledge(seat, view.hand, vpile, dead, known, unknown, hidden, view.stock_size, took, passed,
+                     thrown, mine, tuple(events), my_turns)
+
+
+# -- per-card estimate (club) ---------------------------------------------------------------
+
+def card_weights(k: Knowledge) -> list[float]:
+    """For each card 0..51: an estimate of the chance that the opponent holds it.
+
+    Known cards get 1.0, cards in the hand or the pile 0.0.  Each unknown card starts at weight
+    1; each card the opponent passed or discarded halves the weight of its meld partners (he
+    did not want it, so he likely holds nothing that goes with it), each card he took and still
+    holds doubles them.  The unknown weights are then scaled so that they sum to the number of
+    his hidden cards (each capped at 0.95).
+    """
+    w = [0.0] * 52
+    unknown = cards_of(k.unknown)
+    for c in unknown:
+        w[c] = 1.0
+    for kind, c in k.opp_events:
+        part = _PARTNERS[c] & k.unknown
+        if kind == "take":
+            if not (k.known_opp >> c) & 1:
+                continue
+            factor = 2.0
+        else:
+            factor = 0.5
+        for x in cards_of(part):
+            w[x] *= factor
+    total = sum(w[c] for c in unknown)
+    if total > 0 and k.opp_hidden:
+        scale = k.opp_hidden / total
+        for c in unknown:
+            w[c] = min(0.95, w[c] * scale)
+    else:
+        for c in unknown:
+            w[c] = 0.0
+    for c in cards_of(k.known_opp):
+        w[c] = 1.0
+    return w
+
+
+# -- Bayesian sampling of hands (expert) ------------------------------------------------------
+
+#: Likelihood factors of the model of the opponent's play (see :func:`hand_likelihood`).
+PASS_MELDING = 0.2
+DISCARD_MELDING = 0.35
+TAKE_NOT_MELDING = 0.3
+
+
+def hand_likelihood(k: Knowledge, opp_hand: int) -> float:
+    """The likelihood (relative, 0 < L <= 1) of the opponent's acts if his hand now is
+    ``opp_hand`` (a mask of all his cards, known ones included).
+
+    Model: a card he passed that would meld with his hand has factor ``PASS_MELDING``; a card he
+    discarded that would meld with his present hand ``DISCARD_MELDING``; a card he took and still
+    holds that melds with nothing else of his ``TAKE_NOT_MELDING``; everything else 1.
+    """
+    like = 1.0
+    for kind, c in k.opp_events:
+        bit = 1 << c
+        if kind == "take":
+            if opp_hand & bit and not melds_with(c, opp_hand & ~bit):
+                like *= TAKE_NOT_MELDING
+        elif kind == "pass":
+            if not opp_hand & bit and melds_with(c, opp_hand):
+                like *= PASS_MELDING
+        else:
+            if not opp_hand & bit and melds_with(c, opp_hand):
+                like *= DISCARD_MELDING
+    return like
+
+
+def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 4) -> list[int]:
+    """``n`` opponent hands (masks of all his cards, known ones included), drawn from the
+    posterior of the model of :func:`hand_likelihood`: ``n * oversample`` hands with hidden cards
+    uniform over the unknown cards, resampled (systematic resampling) by likelihood.
+
+    Deterministic given ``rng``.  Raises ``ValueError`` if ``n < 1``.
+    """
+    if n < 1:
+        raise ValueError(f"n must be >= 1, not {n!r}")
+    pool = cards_of(k.unknown)
+    h = k.opp_hidden
+    cands: list[int] = []
+    weights: list[float] = []
+    for _ in range(n * max(1, oversample)):
+        m = k.known_opp
+        for c in rng.sample(pool, h):
+            m |= 1 << c
+        cands.append(m)
+        weights.append(hand_likelihood(k, m) if k.opp_events else 1.0)
+    total = sum(weights)
+    step = total / n
+    u = rng.random() * step
+    out: list[int] = []
+    acc = 0.0
+    i = 0
+    for j in range(n):
+        target = u + j * step
+        while i < len(cands) - 1 and acc + weights[i] < target:
+            acc += weights[i]
+            i += 1
+        out.append(cands[i])
+    return out

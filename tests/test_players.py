@@ -1,0 +1,217 @@
+"""Tests of the computer players club and expert (and the shared inference of players/).
+
+The players see only a PlayerView (DESIGN principle 3): two deals that differ only in the
+opponent's hand and the stock order give equal views and equal decisions.  Every move they
+make is legal under every preset, two- and three-hand (R10, R13).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.actions import Action, parse_action
+from ginrummy.cards import mask_of
+from ginrummy.deal import DealState, new_deal
+from ginrummy.players import make_player
+from ginrummy.players.club import ClubPlayer, danger, knock_point
+from ginrummy.players.inference import (card_weights, hand_likelihood, melds_with, read_view,
+                                        sample_hands)
+from ginrummy.rules import PRESETS, RuleSet
+from ginrummy.simulate import simulate
+from ginrummy.views import view_of
+
+from helpers import act, c, deal, m
+
+STANDARD = RuleSet(name="standard")
+
+
+def fast_player(level: str, seed: int):
+    """A player of ``level`` whose decisions do not depend on the clock (expert: a fixed
+    number of sampled deals per decision)."""
+    if level == "expert":
+        from ginrummy.players.expert import ExpertPlayer
+
+        return ExpertPlayer(random.Random(seed), budget_ms=None, samples=12)
+    return make_player(level, random.Random(seed))
+
+
+LEVELS = ["club"]
+
+
+# -- inference -----------------------------------------------------------------------------
+
+def test_read_view_tracks_takes_passes_and_discards():
+    # seat 0 is the non-dealer; seat 1 (the opponent of seat 0) passes the upcard 7H (R4.2),
+    # then takes 5S from the pile and discards KC
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    k = read_view(view_of(s, 0))
+    assert k.opp_passed == m("7H")  # he left 7H; he left nothing else (he took 5S)
+    assert k.opp_took == m("5S")
+    assert k.known_opp == m("5S")
+    assert k.opp_discarded == m("KC")
+    assert k.my_discarded == m("5S")
+    assert k.dead == m("7H KC")
+    assert k.opp_hidden == 9
+    assert k.unknown == ((1 << 52) - 1) & ~k.hand & ~m("7H KC 5S")
+    assert k.opp_events == (("pass", c("7H")), ("take", c("5S")), ("discard", c("KC")))
+    assert k.my_turns == 1
+
+
+def test_card_weights_follow_passes_and_sum_to_hidden_cards():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    k = read_view(view_of(s, 0))
+    w = card_weights(k)
+    assert w[c("5S")] == 1.0  # known in his hand
+    assert w[c("AC")] == 0.0 and w[c("KC")] == 0.0  # ours, dead
+    # 7S is a partner of the passed 7H (halved) and of the taken 5S (doubled): equal to a neutral card
+    assert w[c("7S")] == pytest.approx(w[c("2D")])
+    # 6H is a partner of the passed 7H only: half a neutral card
+    assert w[c("6H")] == pytest.approx(w[c("2D")] / 2)
+    assert sum(w[x] for x in range(52) if (k.unknown >> x) & 1) == pytest.approx(9)
+
+
+def test_melds_with():
+    assert melds_with(c("7H"), m("7C 7D"))
+    assert melds_with(c("7H"), m("8H 9H"))
+    assert melds_with(c("7H"), m("5H 6H"))
+    assert not melds_with(c("7H"), m("5H 8H 7S"))
+    assert not melds_with(c("KH"), m("AH 2H"))  # no wrap-around (R1.2)
+
+
+def test_hand_likelihood_and_sampling():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    k = read_view(view_of(s, 0))
+    # holding 7C 7D he would have taken the 7H he passed (factor 0.2); 5S melds with 4S 6S
+    assert hand_likelihood(k, m("5S 7C 7D 4S 6S 2D 3D 4D 8C 9C")) == pytest.approx(0.2)
+    # 5S held without partners: the take factor
+    assert hand_likelihood(k, m("5S 2D 4D 8C TC 3H 5H 9D JD AS")) == pytest.approx(0.3)
+    hands = sample_hands(k, random.Random(5), 50)
+    assert len(hands) == 50
+    for h in hands:
+        assert h.bit_count() == 10
+        assert h & k.known_opp == k.known_opp
+        assert h & (k.hand | k.dead) == 0
+    assert hands == sample_hands(k, random.Random(5), 50)
+
+
+# -- club rules ----------------------------------------------------------------------------
+
+def test_danger_exact():
+    w = [0.0] * 52
+    w[c("7C")] = 0.5
+    w[c("7D")] = 0.4
+    # only the pair 7C 7D melds with 7H
+    assert danger(c("7H"), w) == pytest.approx(0.2)
+    w[c("8H")] = 1.0
+    w[c("9H")] = 0.5
+    # and the run 7H 8H 9H: 1 - (1 - 0.2)(1 - 0.5)
+    assert danger(c("7H"), w) == pytest.approx(0.6)
+    assert danger(c("KS"), w) == 0.0
+
+
+def test_knock_point_falls_as_the_stock_shrinks():
+    assert knock_point(10, 31, 0) == 10
+    assert knock_point(10, 20, 5) == 10
+    assert knock_point(10, 18, 7) == 8
+    assert knock_point(10, 6, 8) == 10 - 3 - 2
+    assert knock_point(10, 2, 20) == 3  # never below limit // 3
+    assert knock_point(0, 20, 10) == 0
+
+
+def test_club_goes_gin_and_takes_a_meld_card():
+    # non-dealer holds AC 2C 3C 4D 5D 6D 9H 9S 9C KS; upcard KH; stock top 9D
+    s = deal("AC 2C 3C 4D 5D 6D 9H 9S 9C KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "QH", "9D 8D QD")
+    p = ClubPlayer(random.Random(0))
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    a, why = p.hint(v, v.legal)
+    assert a == parse_action("gin KS") and "gin" in why
+    # with 9H 9S in hand, the upcard 9C makes a set (R2.1): take it (R4.2)
+    s2 = deal("AC 2C 3C 4D 5D 6D 9H 9S JC KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "9C", "9D 8D QD")
+    v = view_of(s2, 0)
+    assert p.choose(v, v.legal) == parse_action("take upcard")  # 9C makes 9C 9H 9S
+
+
+# -- no hidden information -----------------------------------------------------------------
+
+def _twin_decks(seed: int) -> tuple[list[int], list[int]]:
+    """Two decks with the same non-dealer hand, upcard, and stock cards 1 and 3 (the ones the
+    non-dealer draws), the same first dealer card, and everything else of the dealer's hand and
+    the stock shuffled differently."""
+    rng = random.Random(seed)
+    a = list(range(52))
+    rng.shuffle(a)
+    keep_x = a[10]
+    s0, s2 = a[21], a[23]
+    pool = a[11:20] + [a[22]] + a[24:]
+    rng.shuffle(pool)
+    b = a[0:10] + [keep_x] + pool[:9] + [a[20]] + [s0, pool[9], s2] + pool[10:]
+    assert sorted(b) == list(range(52)) and b != a
+    return a, b
+
+
+@pytest.mark.parametrize("level", ["novice"] + LEVELS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hidden_cards_do_not_change_the_decision(level, seed):
+    da, db = _twin_decks(seed)
+    x = da[10]
+    states = [new_deal(STANDARD, 1, d) for d in (da, db)]
+    script = ["pass", "pass", "draw stock", None, "draw stock", Action("discard", x), None]
+    for step in script:
+        if step is None:  # seat 0 decides: views equal, same decision from the same seed
+            views = [view_of(s, 0) for s in states]
+            assert views[0] == views[1]
+            if views[0].phase == "draw" and len(views[0].legal) == 1:
+                acts = [views[0].legal[0]] * 2
+            else:
+                acts = [fast_player(level, 7).choose(v, v.legal) for v in views]
+            assert acts[0] == acts[1]
+            if acts[0].kind not in ("discard", "draw_stock", "take_discard"):
+                return  # the deal ended (knock or gin)
+            step = acts[0]
+        states = [s.apply(s.to_act, step if isinstance(step, Action) else parse_action(step))[0] for s in states]
+        if states[0].is_over:
+            return
+
+
+def test_the_view_is_all_a_player_gets():
+    # the players' choose() signature takes only the view and legal actions
+    import inspect
+
+    for level in LEVELS:
+        p = make_player(level, 1)
+        params = list(inspect.signature(p.choose).parameters)
+        assert params == ["view", "legal"]
+
+
+# -- legal play under every preset ----------------------------------------------------------
+
+def _short(rules: RuleSet) -> RuleSet:
+    return rules if rules.scoring == "deal" else rules.replace(target=25)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_club_plays_legal_moves_under_every_preset(name):
+    rules = _short(PRESETS[name])
+    s = simulate(rules, ["club", "novice"], 2, seed=11)
+    assert s.games == 2 and sum(s.wins) == 2
+    if rules.scoring != "hollywood":
+        s3 = simulate(rules, ["club", "novice", "club"], 1, seed=12)
+        assert sum(s3.wins) == 1
+
+
+def test_club_hint_is_legal_with_a_reason():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    p = make_player("club", 3)
+    for _ in range(12):
+        if s.is_over:
+            break
+        v = view_of(s, s.to_act)
+        a, why = p.hint(v, v.legal)
+        assert a in v.legal and isinstance(why, str) and why
+        s = s.apply(s.to_act, a)[0]
