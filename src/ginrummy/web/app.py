@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
-from ..rules import FIELD_RULES, PRESETS, RuleSet
+from ..rules import _CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .messages import (MAX_MESSAGE_BYTES, ActionMsg, MessageError, NextDealMsg, PingMsg, SuggestMsg, SyncMsg,
                        error_message, parse_inbound)
@@ -97,6 +97,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         return JSONResponse({
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "fields": fields, "field_rules": FIELD_RULES, "levels": player_levels(),
+            "choices": {k: list(v) for k, v in _CHOICES.items()},
         })
 
     async def create_table(request: Request) -> Response:

@@ -1,0 +1,182 @@
+// The lobby: choose the rules (RULES.md R13, R14) and the seats, open a table.
+"use strict";
+
+const LABELS = {
+  variant: "Variant", knock_limit: "Knock limit (points)", oklahoma_ace: "Oklahoma ace upcard",
+  spade_doubles: "Oklahoma: spade upcard doubles", gin_bonus: "Gin bonus", big_gin_bonus: "Big gin bonus",
+  undercut_bonus: "Undercut bonus", discard_taken_card: "May discard the card just taken",
+  stock_end: "End of the stock", max_reshuffles: "Reshuffles allowed", scoring: "Scoring", target: "Target",
+  game_bonus: "Game bonus", shutout_doubles: "Shutout doubles the game bonus", box_bonus: "Box bonus (per deal won)",
+  hollywood_late_entry: "Hollywood: win with every credited game finished", next_dealer: "Next dealer",
+};
+const CHOICE_LABELS = {
+  standard: "standard", straight: "Straight", oklahoma: "Oklahoma", gin: "must go gin", one: "knock limit 1",
+  draw_at_two: "draw with two left", wall: "wall (last discard)", reshuffle: "reshuffle the pile",
+  deal: "one deal", game: "one game", hollywood: "Hollywood", nowhere: "is written nowhere",
+  next_open: "goes to the next open game", winner: "winner deals", alternate: "alternate",
+};
+const VARIANT_HINT = {
+  standard: "Knock with 10 or fewer points of deadwood; gin scores a bonus.",
+  straight: "No knocking: only gin ends a deal (R8).",
+  oklahoma: "The first upcard sets the knock limit; an ace means gin only; a spade doubles the deal (R9).",
+};
+
+let OPTIONS = null;
+let rules = {};
+
+function $(id) { return document.getElementById(id); }
+
+function quickInputs(name) { return [...document.querySelectorAll(`input[name="${name}"]`)]; }
+
+function renderQuick() {
+  for (const key of ["variant", "scoring", "stock_end"]) {
+    for (const inp of quickInputs(key)) inp.checked = inp.value === rules[key];
+  }
+  for (const inp of quickInputs("target")) inp.checked = Number(inp.value) === rules.target;
+  $("bonuses").checked = rules.game_bonus > 0 || rules.box_bonus > 0;
+  $("variant-hint").textContent = VARIANT_HINT[rules.variant];
+  const three = playerCount() === 3;
+  const hw = quickInputs("scoring").find(i => i.value === "hollywood");
+  hw.disabled = three;
+  hw.parentElement.title = three ? "Hollywood is for two players (R10.6)" : "";
+}
+
+function renderAdvanced() {
+  const box = $("adv");
+  box.replaceChildren();
+  for (const [key, def] of Object.entries(OPTIONS.fields)) {
+    if (key === "players") continue;
+    const id = `adv-${key}`;
+    const code = el("span", { class: "rulecode" }, ` ${OPTIONS.field_rules[key] || ""}`);
+    let input;
+    if (OPTIONS.choices[key]) {
+      input = el("select", { id, "data-key": key },
+        ...OPTIONS.choices[key].map(v => el("option", { value: v, selected: rules[key] === v }, CHOICE_LABELS[v] || v)));
+      input.addEventListener("change", () => { rules[key] = input.value; sync(); });
+      box.append(el("div", { class: "field" }, el("label", { for: id }, LABELS[key] || key, code), input));
+    } else if (typeof def === "boolean") {
+      input = el("input", { type: "checkbox", id, "data-key": key });
+      input.checked = !!rules[key];
+      input.addEventListener("change", () => { rules[key] = input.checked; sync(); });
+      box.append(el("div", { class: "field" }, el("label", { for: id }, input, " ", LABELS[key] || key, code)));
+    } else if (key === "big_gin_bonus") {
+      const on = el("input", { type: "checkbox", id: "adv-big-gin-on" });
+      on.checked = rules.big_gin_bonus !== null;
+      input = el("input", { type: "number", id, min: 0, value: rules.big_gin_bonus ?? 31, disabled: rules.big_gin_bonus === null, "data-key": key });
+      on.addEventListener("change", () => { rules.big_gin_bonus = on.checked ? Number(input.value || 31) : null; sync(); });
+      input.addEventListener("change", () => { rules.big_gin_bonus = Number(input.value); });
+      box.append(el("div", { class: "field" }, el("label", { for: "adv-big-gin-on" }, on, " Play big gin (R6.5)", code), input));
+    } else {
+      input = el("input", { type: "number", id, min: key === "target" ? 1 : 0, max: key === "knock_limit" ? 10 : null, value: rules[key], "data-key": key });
+      input.addEventListener("change", () => { rules[key] = Math.max(0, Math.floor(Number(input.value) || 0)); sync(); });
+      box.append(el("div", { class: "field" }, el("label", { for: id }, LABELS[key] || key, code), input));
+    }
+  }
+}
+
+function playerCount() { return Number(quickInputs("players").find(i => i.checked).value); }
+
+function seatRow(i, kindDefault) {
+  const kind = el("select", { id: `seat${i}-kind`, "aria-label": `Seat ${i + 1} kind` },
+    el("option", { value: "bot", selected: kindDefault === "bot" }, "Computer"),
+    el("option", { value: "human", selected: kindDefault === "human" }, "Friend (invite link)"));
+  const level = el("select", { id: `seat${i}-level`, "aria-label": `Seat ${i + 1} computer level` },
+    ...OPTIONS.levels.map(l => el("option", { value: l, selected: l === "novice" }, `level: ${l}`)));
+  const name = el("input", { type: "text", id: `seat${i}-name`, maxlength: 24, placeholder: "name (optional)", "aria-label": `Seat ${i + 1} name` });
+  const update = () => { level.hidden = kind.value !== "bot"; };
+  kind.addEventListener("change", update);
+  update();
+  return el("div", { class: "seat-row" }, el("b", null, i === 1 ? "Opponent" : "Third player"),
+    el("div", { class: "row" }, kind, level), name);
+}
+
+function renderSeats() {
+  const box = $("seats");
+  const n = playerCount();
+  const have = box.querySelectorAll(".seat-row").length;
+  if (have === n - 1) return;
+  box.replaceChildren();
+  for (let i = 1; i < n; i++) box.append(seatRow(i, "bot"));
+  $("three-hint").hidden = n !== 3;
+}
+
+function sync() {
+  if (playerCount() === 3 && rules.scoring === "hollywood") rules.scoring = "game";
+  renderQuick();
+  renderAdvanced();
+  renderSeats();
+}
+
+function loadPreset(name) {
+  const p = OPTIONS.presets[name];
+  rules = Object.fromEntries(Object.entries(p).filter(([k]) => k !== "name" && k !== "players"));
+  sync();
+}
+
+function recentTables() { return SETTINGS.get("tables", []); }
+
+function renderRecent() {
+  const list = recentTables();
+  $("recent").hidden = list.length === 0;
+  $("recent-list").replaceChildren(...list.slice(0, 8).map(t =>
+    el("li", null, el("a", { href: t.link }, t.names.join(" vs ")), el("span", { class: "hint" }, ` - ${t.rules}, opened ${t.created}`))));
+}
+
+async function submit(ev) {
+  ev.preventDefault();
+  $("error").textContent = "";
+  const n = playerCount();
+  const seats = [{ kind: "human", name: $("your-name").value.trim() || "You" }];
+  for (let i = 1; i < n; i++) {
+    seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
+  }
+  SETTINGS.set("name", $("your-name").value.trim());
+  const body = { preset: $("preset").value, rules: { ...rules }, seats };
+  $("open").disabled = true;
+  try {
+    const t = await postJSON("/api/tables", body);
+    const mine = t.seats[0].link;
+    const list = recentTables().filter(x => x.id !== t.id);
+    list.unshift({ id: t.id, link: mine, names: t.seats.map(s => s.name), rules: `${rules.variant}, ${rules.scoring}`,
+                   created: new Date().toLocaleString(), invites: t.seats.slice(1).filter(s => s.link).map(s => ({ name: s.name, link: s.link })) });
+    SETTINGS.set("tables", list.slice(0, 20));
+    const friends = t.seats.slice(1).filter(s => s.link);
+    if (friends.length === 0) { location.href = mine; return; }
+    $("links").replaceChildren(...friends.map(s => {
+      const inp = el("input", { type: "text", readonly: true, value: s.link, "aria-label": `Link for ${s.name}` });
+      const copy = el("button", { class: "btn secondary", type: "button", onclick: () => { inp.select(); navigator.clipboard?.writeText(s.link); copy.textContent = "Copied"; } }, "Copy");
+      return el("div", { class: "field" }, el("b", null, `Link for ${s.name}`), el("div", { class: "row" }, inp, copy));
+    }));
+    $("go").href = mine;
+    $("lobby").hidden = true;
+    $("ready").hidden = false;
+  } catch (e) {
+    $("error").textContent = e.message;
+  } finally {
+    $("open").disabled = false;
+  }
+}
+
+async function init() {
+  mountTopbar("/");
+  OPTIONS = await (await fetch("/api/options")).json();
+  const sel = $("preset");
+  for (const name of Object.keys(OPTIONS.presets)) sel.append(el("option", { value: name }, name));
+  sel.value = "standard";
+  sel.addEventListener("change", () => loadPreset(sel.value));
+  for (const key of ["variant", "scoring", "stock_end"]) {
+    for (const inp of quickInputs(key)) inp.addEventListener("change", () => { rules[key] = inp.value; sync(); });
+  }
+  for (const inp of quickInputs("target")) inp.addEventListener("change", () => { rules.target = Number(inp.value); sync(); });
+  for (const inp of quickInputs("players")) inp.addEventListener("change", sync);
+  $("bonuses").addEventListener("change", () => {
+    const on = $("bonuses").checked;
+    rules.game_bonus = on ? 100 : 0; rules.box_bonus = on ? 25 : 0; sync();
+  });
+  $("your-name").value = SETTINGS.get("name", "");
+  $("lobby").addEventListener("submit", submit);
+  loadPreset("standard");
+  renderRecent();
+}
+
+init();

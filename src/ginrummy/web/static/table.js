@@ -1,0 +1,678 @@
+// The table page: one seat's view of a match, over the WebSocket protocol of docs/protocol.md.
+// The server is authoritative: buttons are enabled only for the legal actions it sends.
+"use strict";
+
+const TABLE_ID = location.pathname.split("/").filter(Boolean)[1];
+const TOKEN = new URLSearchParams(location.search).get("seat") || "";
+
+const ui = {
+  state: null,          // the last "state" message
+  selected: null,       // the picked card code
+  cursor: 0,            // keyboard cursor position in the hand
+  sort: SETTINGS.get("sort", "melds"),
+  order: [],            // the player's own order (sort "custom")
+  prevHand: [],
+  newCard: null,
+  resultShownFor: null, // deal number whose result dialog was shown
+  ws: null,
+  retry: 0,
+  pending: false,
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---------- connection ----------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);
+  ui.ws = ws;
+  $("conn").textContent = "connecting...";
+  ws.onopen = () => { ui.retry = 0; $("conn").textContent = ""; };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    onMessage(msg);
+  };
+  ws.onclose = (ev) => {
+    ui.pending = false;
+    if (ev.code === 4403 || ev.code === 4404) { $("conn").textContent = ""; return; }
+    ui.retry = Math.min(ui.retry + 1, 6);
+    $("conn").textContent = "reconnecting...";
+    setTimeout(connect, 400 * ui.retry);
+  };
+}
+
+function send(msg) {
+  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { toast("Not connected: reconnecting..."); return; }
+  ui.ws.send(JSON.stringify(msg));
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") { ui.pending = false; ui.state = msg; render(); }
+  else if (msg.type === "error") {
+    ui.pending = false;
+    if (msg.code === "bad_token" || msg.code === "not_found") {
+      $("status").replaceChildren(el("span", null, msg.code === "bad_token"
+        ? "This link's seat is not valid for this table. Ask for your own link, or open a new table in the "
+        : "There is no such table. Open one in the ", el("a", { href: "/", style: "color:#fff" }, "lobby"), "."));
+    }
+    toast(msg.message);
+    render();
+  } else if (msg.type === "suggestion") {
+    if (ui.state) { ui.state.suggestions = [...(ui.state.suggestions || []), msg]; renderAdvice(); }
+    if (ui.state && ui.state.role === "captain") toast(`${msg.from} suggests: ${msg.text}`, "info");
+  }
+}
+
+let toastTimer = null;
+function toast(text, kind) {
+  const t = $("toast");
+  t.textContent = text;
+  t.style.background = kind === "info" ? "#fff7df" : "";
+  t.style.color = kind === "info" ? "#3b2a00" : "";
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4200);
+}
+
+// ---------- helpers on the state ----------
+const S = () => ui.state;
+const V = () => ui.state.view;
+function legal() { return ui.state ? ui.state.view.legal_actions : []; }
+function isLegal(a) { return legal().includes(a); }
+function mySeatName() { return S().seat_players[V().seat]; }
+function oppName() { return S().seat_players[1 - V().seat]; }
+function nameOfSeat(seat) { return S().seat_players[seat]; }
+function seatInfo(name) { return S().table.seats.find(s => s.name === name); }
+
+function act(text) {
+  if (!isLegal(text)) return false;
+  ui.pending = true;
+  send({ type: "action", action: text });
+  if (/^(discard|knock|gin) /.test(text)) ui.selected = null;
+  renderButtons();
+  return true;
+}
+
+function bestOf(kind) {
+  // the legal knock/gin card leaving the least deadwood (arrangement.after_discard from the server)
+  const after = S().arrangement.after_discard || {};
+  const cards = legal().filter(a => a.startsWith(kind + " ")).map(a => a.slice(kind.length + 1));
+  cards.sort((a, b) => (after[a] ?? 99) - (after[b] ?? 99) || cardValue(b) - cardValue(a));
+  return cards[0] || null;
+}
+
+function doCardAction(kind) {
+  if (kind === "discard") {
+    if (ui.selected) act(`discard ${ui.selected}`); else toast("Pick a card to discard first (click it, or use the arrow keys and Enter).");
+    return;
+  }
+  const card = ui.selected && isLegal(`${kind} ${ui.selected}`) ? ui.selected : bestOf(kind);
+  if (card) act(`${kind} ${card}`);
+}
+
+// ---------- hand order ----------
+function handOrder() {
+  const v = V();
+  const hand = v.hand.slice();
+  const arr = S().arrangement;
+  if (ui.sort === "suit") return { cards: hand.sort(bySuit), groups: null };
+  if (ui.sort === "rank") return { cards: hand.sort(byRank), groups: null };
+  if (ui.sort === "custom") {
+    const kept = ui.order.filter(c => hand.includes(c));
+    for (const c of hand.slice().sort(bySuit)) if (!kept.includes(c)) kept.push(c);
+    ui.order = kept;
+    return { cards: kept.slice(), groups: null };
+  }
+  const groups = arr.melds.map(m => ({ meld: true, cards: m.slice() }));
+  const dead = arr.deadwood.slice().sort(byRank);
+  if (dead.length) groups.push({ meld: false, cards: dead });
+  return { cards: groups.flatMap(g => g.cards), groups };
+}
+
+const MELD_COLOURS = ["#f2c14e", "#7fd1ff", "#ff9f80", "#b8f08a"];
+
+function meldIndex() {
+  const idx = {};
+  S().arrangement.melds.forEach((m, i) => m.forEach(c => { idx[c] = i; }));
+  return idx;
+}
+
+function moveSelected(delta) {
+  if (!ui.selected) return;
+  if (ui.sort !== "custom") { ui.order = handOrder().cards; setSort("custom"); }
+  const i = ui.order.indexOf(ui.selected);
+  const j = i + delta;
+  if (i < 0 || j < 0 || j >= ui.order.length) return;
+  [ui.order[i], ui.order[j]] = [ui.order[j], ui.order[i]];
+  ui.cursor = j;
+  renderHand();
+}
+
+function setSort(mode) {
+  ui.sort = mode;
+  SETTINGS.set("sort", mode);
+  document.querySelectorAll("[data-sort]").forEach(b => b.classList.toggle("on", b.dataset.sort === mode));
+}
+
+// ---------- rendering ----------
+function render() {
+  if (!S()) return;
+  const v = V();
+  if (v.hand.length > ui.prevHand.length) {
+    const added = v.hand.filter(c => !ui.prevHand.includes(c));
+    ui.newCard = added.length === 1 && ui.prevHand.length ? added[0] : null;
+  } else if (v.hand.length < ui.prevHand.length) ui.newCard = null;
+  if (v.hand.join() !== ui.prevHand.join() && v.hand.length === 10 && ui.prevHand.length === 10) ui.newCard = null;
+  ui.prevHand = v.hand.slice();
+  if (ui.selected && !v.hand.includes(ui.selected)) ui.selected = null;
+  document.title = `${S().your_turn ? "\u25CF Your turn - " : ""}Gin Rummy - ${S().table.names.join(" vs ")}`;
+  renderOpponent();
+  renderCenter();
+  renderHand();
+  renderButtons();
+  renderStatus();
+  renderPlayers();
+  renderAdvice();
+  renderSheet($("sheet"), S().sheet);
+  renderFair();
+  renderMoves();
+  renderDeals();
+  renderInvites();
+  if (v.phase === "over" && ui.resultShownFor !== S().deal.number) {
+    ui.resultShownFor = S().deal.number;
+    showResult();
+  }
+  if (v.phase !== "over") $("result").hidden = true;
+  $("show-result").hidden = v.phase !== "over";
+}
+
+function roleBadges(name) {
+  const s = S();
+  const out = [];
+  if (s.roles) {
+    if (s.roles.box === name) out.push(el("span", { class: "badge gold" }, "in the box"));
+    if (s.roles.captain === name) out.push(el("span", { class: "badge" }, "captain"));
+    if (s.roles.out === name) out.push(el("span", { class: "badge off" }, "sits out, advises"));
+  }
+  if (s.deal.dealer === name) out.push(el("span", { class: "badge" }, "dealer"));
+  if (s.to_act === name) out.push(el("span", { class: "badge gold" }, "to play"));
+  return out;
+}
+
+function renderOpponent() {
+  const v = V(), s = S();
+  const name = oppName();
+  const info = seatInfo(name);
+  $("opp-bar").replaceChildren(
+    el("span", { class: `dot${info && info.connected ? " on" : ""}`, title: info && info.connected ? "connected" : "not connected" }),
+    el("span", { class: "name" }, name),
+    info && info.kind === "computer" ? el("span", { class: "badge" }, `computer: ${info.level}`) : null,
+    ...roleBadges(name),
+    el("span", null, `${v.opponent_count} cards`),
+  );
+  const hand = $("opp-hand");
+  const r = v.result;
+  if (v.phase === "over" && r && r.knocker_layout) {
+    // the layouts are public at the end of a deal (R5.2, R5.3): show his cards face up
+    const oppSeat = 1 - v.seat;
+    const l = r.knocker === oppSeat ? r.knocker_layout : r.defender_layout;
+    const cards = [...l.melds.flat(), ...(l.layoffs || []).map(x => x.card), ...l.deadwood];
+    hand.replaceChildren(...cards.map(c => cardEl(c)));
+  } else {
+    hand.replaceChildren(...Array.from({ length: v.opponent_count }, () => cardBack()));
+  }
+  const seen = $("opp-seen");
+  seen.replaceChildren();
+  if (v.opponent_seen.length) {
+    seen.append(el("span", null, `${name} took from the pile and holds:`), ...v.opponent_seen.map(c => cardEl(c, { mini: true })));
+  } else if (v.phase !== "over") {
+    seen.append(el("span", { class: "hint", style: "color:#b9d8c4" }, `Cards ${name} takes from the discard pile show here.`));
+  }
+}
+
+function renderCenter() {
+  const v = V();
+  const stock = $("stock");
+  stock.replaceChildren();
+  stock.classList.toggle("empty", v.stock_size === 0);
+  const n = Math.min(4, Math.ceil(v.stock_size / 8));
+  for (let i = 0; i < n; i++) { const b = cardBack(); b.style.transform = `translate(${-i * 2}px, ${-i * 2}px)`; stock.append(b); }
+  if (v.stock_size) stock.append(el("span", { class: "count-chip", id: "stock-count" }, String(v.stock_size)));
+  const canDraw = isLegal("draw stock");
+  stock.classList.toggle("glow", canDraw);
+  stock.classList.toggle("clickable", canDraw);
+  $("stock-label").textContent = `Stock: ${v.stock_size}`;
+
+  const pile = $("discard");
+  pile.replaceChildren();
+  const p = v.discard_pile;
+  pile.classList.toggle("empty", p.length === 0);
+  const shown = p.slice(-3);
+  shown.forEach((c, i) => {
+    const e = cardEl(c);
+    const depth = shown.length - 1 - i;
+    e.style.transform = `translate(${-depth * 3}px, ${-depth * 2}px) rotate(${(depth % 2 ? -1 : 1) * depth * 3}deg)`;
+    pile.append(e);
+  });
+  const canTake = isLegal("take discard") || isLegal("take upcard");
+  pile.classList.toggle("glow", canTake);
+  pile.classList.toggle("clickable", canTake);
+  $("discard-label").textContent = p.length ? `Discard pile: ${p.length}` : "Discard pile";
+  const all = $("pile-all");
+  if (!all.hidden) all.replaceChildren(...(p.length ? p.map(c => cardEl(c, { mini: true })) : [el("span", null, "The discard pile is empty.")]));
+}
+
+function renderHand() {
+  const v = V();
+  const { cards, groups } = handOrder();
+  const hand = $("hand");
+  hand.replaceChildren();
+  const idx = meldIndex();
+  const canPick = legal().some(a => /^(discard|knock|gin) /.test(a));
+  const legalCards = new Set(legal().filter(a => /^(discard|knock|gin) /.test(a)).map(a => a.split(" ")[1]));
+  ui.cursor = Math.max(0, Math.min(ui.cursor, cards.length - 1));
+  let pos = 0;
+  const make = (c) => {
+    const i = pos++;
+    const e = cardEl(c);
+    e.tabIndex = -1;
+    e.draggable = true;
+    if (c === ui.selected) e.classList.add("selected");
+    if (i === ui.cursor && document.body.classList.contains("kbd")) e.classList.add("cursor");
+    if (c === ui.newCard && v.hand.length === 11) e.classList.add("new");
+    if (canPick && !legalCards.has(c)) { e.classList.add("illegal"); e.title = `${cardName(c)}: cannot be discarded now` + (v.taken === c ? " (just taken from the pile, R4.3)" : ""); }
+    if (idx[c] !== undefined) e.append(el("span", { class: "meld-bar", style: `background:${MELD_COLOURS[idx[c] % 4]}` }));
+    if (i < 11) e.append(el("span", { class: "keynum" }, i < 9 ? String(i + 1) : i === 9 ? "0" : "-"));
+    e.addEventListener("click", () => { pick(c, i); });
+    e.addEventListener("dblclick", () => { if (isLegal(`discard ${c}`)) act(`discard ${c}`); });
+    e.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", c); e.classList.add("dragging"); });
+    e.addEventListener("dragend", () => e.classList.remove("dragging"));
+    e.addEventListener("dragover", (ev) => { ev.preventDefault(); e.classList.add("drop-before"); });
+    e.addEventListener("dragleave", () => e.classList.remove("drop-before"));
+    e.addEventListener("drop", (ev) => { ev.preventDefault(); dropBefore(ev.dataTransfer.getData("text/plain"), c); });
+    return e;
+  };
+  if (groups) {
+    for (const g of groups) hand.append(el("div", { class: `group${g.meld ? " meld" : ""}` }, ...g.cards.map(make)));
+  } else {
+    hand.append(el("div", { class: "group" }, ...cards.map(make)));
+  }
+  hand.ondragover = (ev) => ev.preventDefault();
+  hand.ondrop = (ev) => { if (ev.target === hand) { ev.preventDefault(); dropBefore(ev.dataTransfer.getData("text/plain"), null); } };
+  const arr = S().arrangement;
+  const dw = $("deadwood");
+  if (v.hand.length === 11 && arr.after_discard) {
+    const best = Math.min(...Object.values(arr.after_discard));
+    const sel = ui.selected ? arr.after_discard[ui.selected] : null;
+    dw.replaceChildren("Deadwood ", el("b", null, String(arr.deadwood_value)),
+      sel !== null && sel !== undefined ? ` \u00b7 after discarding ${rankLabel(ui.selected[0])}${SUIT_SYMBOL[ui.selected[1]]}: ${sel}` : ` \u00b7 best discard leaves ${best}`);
+  } else {
+    dw.replaceChildren("Deadwood ", el("b", null, String(arr.deadwood_value)));
+  }
+  if (S().seat === null && S().role === "out") dw.append(el("span", { class: "hint", style: "color:#d8efe0" }, `  (${mySeatName()}'s hand)`));
+  document.querySelectorAll("[data-sort]").forEach(b => b.classList.toggle("on", b.dataset.sort === ui.sort));
+}
+
+function dropBefore(card, before) {
+  if (!card || card === before) return;
+  if (ui.sort !== "custom") { ui.order = handOrder().cards; setSort("custom"); }
+  const order = ui.order.filter(c => c !== card);
+  const j = before ? order.indexOf(before) : order.length;
+  order.splice(j < 0 ? order.length : j, 0, card);
+  ui.order = order;
+  renderHand();
+}
+
+function pick(c, i) {
+  ui.selected = ui.selected === c ? null : c;
+  if (i !== undefined) ui.cursor = i;
+  renderHand();
+  renderButtons();
+}
+
+function renderButtons() {
+  const s = S();
+  const L = legal();
+  const sel = ui.selected;
+  const any = (k) => L.some(a => a.startsWith(k + " "));
+  const enabled = {
+    "take upcard": isLegal("take upcard"), "pass": isLegal("pass"), "draw stock": isLegal("draw stock"),
+    "take discard": isLegal("take discard"),
+    "discard": !!sel && isLegal(`discard ${sel}`),
+    "knock": sel ? isLegal(`knock ${sel}`) || (!isLegal(`discard ${sel}`) && any("knock")) : any("knock"),
+    "gin": sel ? isLegal(`gin ${sel}`) || any("gin") : any("gin"),
+    "big gin": isLegal("big gin"),
+    "next_deal": !!(s && s.can_next_deal),
+  };
+  const phase = s ? s.view.phase : "";
+  for (const b of document.querySelectorAll("#actions [data-act]")) {
+    const a = b.dataset.act;
+    b.disabled = ui.pending || !enabled[a];
+    // hide what cannot happen in this phase, to keep the bar short
+    const show = {
+      "take upcard": phase === "upcard_offer", "pass": phase === "upcard_offer" || phase === "wall",
+      "draw stock": phase === "draw", "take discard": phase === "draw" || phase === "wall",
+      "discard": phase === "discard", "knock": phase === "discard" && s.view.knock_limit !== null,
+      "gin": phase === "discard", "big gin": phase === "discard" && s.view.hand.length === 11 && s.table.rules.big_gin_bonus !== null,
+      "next_deal": phase === "over" && !s.match.finished,
+    }[a];
+    b.hidden = !show;
+    if (a === "discard") b.firstChild.textContent = sel ? `Discard ${rankLabel(sel[0])}${SUIT_SYMBOL[sel[1]]}` : "Discard";
+    if (a === "take discard" || a === "take upcard") {
+      const top = s && s.view.discard_pile.length ? s.view.discard_pile[s.view.discard_pile.length - 1] : null;
+      b.firstChild.textContent = (a === "take upcard" ? "Take upcard" : "Take discard") + (top ? ` ${rankLabel(top[0])}${SUIT_SYMBOL[top[1]]}` : "");
+    }
+  }
+}
+
+function renderStatus() {
+  const s = S(), v = V();
+  const st = $("status");
+  st.classList.toggle("mine", s.your_turn);
+  const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
+  const parts = [];
+  if (s.match.finished) {
+    parts.push(`The match is over: ${s.match.winner ? s.match.winner + " wins" : "no winner"}.`);
+  } else if (v.phase === "over") {
+    const r = v.result;
+    parts.push(r.outcome === "draw" ? "The deal is a draw." : `${nameOfSeat(r.winner)} scores ${r.points}.`, " Press Next deal (N).");
+  } else if (s.your_turn) {
+    if (v.phase === "upcard_offer") parts.push("Your turn: take the upcard ", cardText(top), " (U) or pass (P).");
+    else if (v.phase === "draw") parts.push(isLegal("take discard") ? ["Your turn: draw from the stock (S) or take the ", cardText(top), " (T)."] : "Your turn: draw from the stock (S).");
+    else if (v.phase === "discard") {
+      const L = legal();
+      if (L.includes("big gin")) parts.push("All eleven cards are melded: big gin (B)!");
+      else if (L.some(a => a.startsWith("gin "))) parts.push("You can go gin (G)! Or pick a card to discard.");
+      else if (L.some(a => a.startsWith("knock "))) parts.push("You can knock (K), or pick a card to discard (D).");
+      else parts.push("Pick a card to discard (D).");
+    } else if (v.phase === "wall") parts.push("Two cards left: take the ", cardText(top), " only to knock or go gin (T), or pass (P) for a draw (R7.2).");
+  } else if (s.role === "out") {
+    parts.push(`You sit out this deal: you see ${mySeatName()}'s hand and may suggest moves.`);
+  } else {
+    const who = s.to_act;
+    const info = who ? seatInfo(who) : null;
+    parts.push(info && info.kind === "computer" ? `${who} is thinking...` : `Waiting for ${who}...`);
+  }
+  st.replaceChildren(...parts.flat().filter(x => x !== null));
+}
+
+function renderPlayers() {
+  const s = S();
+  const box = $("players");
+  box.replaceChildren();
+  s.table.seats.forEach((p, i) => {
+    box.append(el("div", { class: "row", style: "justify-content:space-between" },
+      el("span", null, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " (you)" : "",
+         p.kind === "computer" ? el("span", { class: "hint" }, ` computer, ${p.level}`) : ""),
+      el("span", { class: "mono", style: "font-size:.9rem" }, String(s.sheet.totals[p.name]))));
+  });
+  const r = s.table.rules;
+  const desc = [r.variant === "standard" ? `knock ${r.knock_limit}` : r.variant === "straight" ? "Straight (gin only)" : "Oklahoma",
+    r.scoring === "hollywood" ? `Hollywood to ${r.target}` : r.scoring === "game" ? `game to ${r.target}` : "one deal",
+    `gin ${r.gin_bonus}`, `undercut ${r.undercut_bonus}`,
+    r.big_gin_bonus !== null ? `big gin ${r.big_gin_bonus}` : null,
+    r.game_bonus || r.box_bonus ? `bonuses ${r.game_bonus}/${r.box_bonus}` : "no bonuses",
+    { draw_at_two: "draw at two", wall: "wall", reshuffle: "reshuffle" }[r.stock_end]].filter(Boolean).join(" \u00b7 ");
+  const dl = V().knock_limit;
+  box.append(el("p", { class: "hint", style: "margin:6px 0 0" }, desc,
+    r.variant !== "standard" ? ` \u00b7 this deal: ${dl === null ? "gin only" : "knock " + dl}${V().multiplier > 1 ? ", doubled" : ""}` : ""));
+}
+
+function renderAdvice() {
+  const s = S();
+  const show = !!s.roles && (s.role === "captain" || s.role === "out");
+  $("advice-panel").hidden = !show;
+  if (!show) return;
+  const list = $("suggestions");
+  list.replaceChildren(...(s.suggestions.length ? s.suggestions.map(x => el("div", { class: "s" }, el("b", null, x.from + ": "), ...withCards(x.text)))
+    : [el("p", { class: "hint" }, s.role === "out" ? "Suggest moves to the captain; he decides (R10.2)." : "The player sitting out can suggest moves here.")]));
+  list.scrollTop = list.scrollHeight;
+  $("suggest-form").hidden = !s.can_suggest;
+}
+
+function renderSheet(box, sheet) {
+  const names = Object.keys(sheet.totals);
+  const t = el("table", { class: "sheet" });
+  t.append(el("thead", null, el("tr", null, el("th", null, sheet.scoring === "hollywood" ? "Game" : ""), ...names.map(n => el("th", null, n)))));
+  const body = el("tbody");
+  for (const g of sheet.games) {
+    const label = sheet.scoring === "hollywood" ? `Game ${g.number}` : "Points";
+    body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " (over)") : ""),
+      ...names.map(n => el("td", null, String(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: "won this game" }, " \u2605") : ""))));
+    if (g.finished && names.some(n => g.bonuses[n].game || g.bonuses[n].box)) {
+      body.append(el("tr", null, el("td", { class: "hint" }, "  bonuses"),
+        ...names.map(n => el("td", { class: "hint", title: `game ${g.bonuses[n].game}, box ${g.bonuses[n].box}` },
+          `+${g.bonuses[n].game} +${g.bonuses[n].box}`))));
+    }
+  }
+  body.append(el("tr", { class: "total" }, el("td", null, "Total"), ...names.map(n => el("td", null, String(sheet.totals[n])))));
+  t.append(body);
+  box.replaceChildren(t, el("p", { class: "hint", style: "margin:4px 0 0" },
+    sheet.finished ? `Finished: ${sheet.match_winner || "no winner"} wins.` : `Target ${sheet.target}. Bonuses do not count toward it.`));
+}
+
+async function sha256hex(hex) {
+  if (!window.crypto || !crypto.subtle) return null;
+  const bytes = new Uint8Array(hex.match(/../g).map(h => parseInt(h, 16)));
+  const d = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(d)].map(b => b.toString(16).padStart(2, "0")).join("");
+}
+
+function renderFair() {
+  const d = S().deal;
+  const box = $("fair");
+  box.replaceChildren(
+    el("div", null, `Deal ${d.number} commitment (SHA-256 of its seed), shown before the deal:`),
+    el("div", { class: "mono", id: "commitment" }, d.commitment));
+  if (d.seed) {
+    const check = el("span", { class: "hint" }, " checking...");
+    box.append(el("div", { style: "margin-top:6px" }, "Seed revealed after the deal:"), el("div", { class: "mono", id: "seed" }, d.seed),
+      el("div", null, check));
+    sha256hex(d.seed).then(h => {
+      check.replaceChildren(h === null ? "Check it with gin verify on the downloaded record."
+        : h === d.commitment ? el("span", { class: "ok" }, "\u2713 SHA-256(seed) matches the commitment") : el("b", { style: "color:#b3261e" }, "\u2717 does not match!"));
+    });
+  } else {
+    box.append(el("p", { class: "hint", style: "margin:4px 0 0" }, "The seed fixes the whole deck order; it is revealed when the deal ends."));
+  }
+  if (S().record_available) {
+    box.append(el("p", null, el("a", { href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}`, id: "download" }, "Download the game record"),
+      el("span", { class: "hint" }, " (check it with gin verify)")));
+  }
+}
+
+function moveText(h) {
+  const m = /^(\d) (.*)$/.exec(h);
+  if (!m) return h === "end" ? "the deal ends" : h;
+  const who = nameOfSeat(Number(m[1]));
+  let rest = m[2];
+  if (rest === "draw stock") rest = "draws from the stock";
+  else if (rest.startsWith("draw stock ")) rest = "draws " + rest.slice(11) + " from the stock";
+  else if (rest.startsWith("take upcard")) rest = "takes the upcard" + rest.slice(11);
+  else if (rest.startsWith("take discard")) rest = "takes the discard" + rest.slice(12);
+  else if (rest === "pass") rest = "passes";
+  else if (rest.startsWith("discard")) rest = "discards" + rest.slice(7);
+  else if (rest.startsWith("knock")) rest = "knocks, discarding" + rest.slice(5);
+  else if (rest.startsWith("gin")) rest = "goes gin, discarding" + rest.slice(3);
+  return `${who} ${rest}`;
+}
+
+function renderMoves() {
+  const h = V().history;
+  const box = $("moves");
+  box.replaceChildren(h.length ? el("ol", { reversed: true }, ...h.slice().reverse().map(x => el("li", null, ...withCards(moveText(x)))))
+    : el("p", { class: "hint" }, "No move yet."));
+}
+
+function outcomeText(d) {
+  if (!d.over) return "in play";
+  if (d.outcome === "draw") return `draw (${d.reason})`;
+  const how = { knock: "knock", undercut: "undercut", gin: "gin", big_gin: "big gin" }[d.outcome];
+  return `${d.winner} +${d.points} (${how})`;
+}
+
+function renderDeals() {
+  const deals = S().deals;
+  $("deals").replaceChildren(el("ol", null, ...deals.map(d => el("li", null,
+    el("span", null, `dealer ${d.dealer}: ${outcomeText(d)}`),
+    el("div", { class: "mono", title: d.seed ? `seed ${d.seed}` : "seed revealed when the deal ends" },
+      `commit ${d.commitment.slice(0, 16)}\u2026${d.seed ? " seed " + d.seed.slice(0, 16) + "\u2026" : ""}`)))));
+}
+
+function renderInvites() {
+  const mine = SETTINGS.get("tables", []).find(t => t.id === TABLE_ID);
+  const inv = mine && mine.invites ? mine.invites : [];
+  $("invite-panel").hidden = inv.length === 0;
+  $("invites").replaceChildren(...inv.map(x => el("div", { class: "field" }, el("b", null, x.name),
+    el("input", { type: "text", readonly: true, value: x.link, "aria-label": `Link for ${x.name}` }))));
+}
+
+// ---------- end of deal ----------
+function groupEl(cards, cls) { return el("span", { class: `meldgrp ${cls || ""}` }, ...cards.map(c => cardEl(c, { mini: true }))); }
+
+function explainLines(r, names) {
+  const K = names.knocker, D = names.defender;
+  const kl = r.knocker_layout, dl = r.defender_layout;
+  const mult = r.multiplier || 1;
+  const base = r.points / mult;
+  const bonus = r.bonus / mult;
+  const lines = [];
+  const dead = (l) => l.deadwood.length ? ` (${l.deadwood.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ")})` : "";
+  if (r.outcome === "gin" || r.outcome === "big_gin") {
+    lines.push(`${K} ${r.outcome === "gin" ? "went gin" : "went big gin, all eleven cards melded"}: no deadwood.`);
+    lines.push(`${D} may not lay off on a gin hand (R5.4): his deadwood is ${dl.deadwood_value}${dead(dl)}.`);
+    lines.push(`${K} scores the ${r.outcome === "gin" ? "gin" : "big gin"} bonus ${bonus} + ${dl.deadwood_value} = ${base} (${r.outcome === "gin" ? "R6.1" : "R6.5"}).`);
+  } else {
+    lines.push(`${K} knocked with ${kl.deadwood_value} deadwood${dead(kl)}.`);
+    if (dl.layoffs.length) lines.push(`${D} laid off ${dl.layoffs.map(l => rankLabel(l.card[0]) + SUIT_SYMBOL[l.card[1]]).join(", ")} on ${K}'s melds (R5.4).`);
+    lines.push(`${D} has ${dl.deadwood_value} deadwood left${dead(dl)}.`);
+    if (r.outcome === "knock") lines.push(`${K} scores ${dl.deadwood_value} \u2212 ${kl.deadwood_value} = ${base} (R6.2).`);
+    else lines.push(`${dl.deadwood_value} is not less than ${kl.deadwood_value}: an undercut (R6.3). ${D} scores the undercut bonus ${bonus} + (${kl.deadwood_value} \u2212 ${dl.deadwood_value}) = ${base}.`);
+  }
+  if (mult > 1) lines.push(`The first upcard was a spade: the deal counts double (R9.3), ${base} \u00d7 ${mult} = ${r.points}.`);
+  return lines;
+}
+
+function showResult() {
+  const s = S(), v = V(), r = v.result;
+  const box = $("result-box");
+  box.replaceChildren();
+  const sp = s.seat_players;
+  if (r.outcome === "draw") {
+    const why = { "R7.1": "Only two cards were left in the stock and nobody knocked (R7.1).",
+                  "R7.2": "The last discard could not be used to knock or go gin (R7.2).",
+                  "R7.3": "The stock ran out after the allowed reshuffles (R7.3)." }[r.reason] || r.reason;
+    box.append(el("h2", { id: "result-title" }, "The deal is a draw"), el("p", null, why, " Nobody scores; the same dealer deals again."));
+  } else {
+    const K = sp[r.knocker], D = sp[1 - r.knocker], W = sp[r.winner];
+    const title = { knock: `${K} knocks`, undercut: `Undercut! ${D} beats ${K}`, gin: `${K} goes gin!`, big_gin: `${K} goes big gin!` }[r.outcome];
+    box.append(el("h2", { id: "result-title" }, title), el("div", { class: "points-big" }, `${W} scores ${r.points}`));
+    const kl = r.knocker_layout, dl = r.defender_layout;
+    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${K}`),
+      ...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null,
+      el("span", null, `deadwood ${kl.deadwood_value}`)));
+    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${D}`),
+      ...dl.melds.map(m => groupEl(m)),
+      dl.layoffs.length ? el("span", { class: "meldgrp lay", title: "laid off on the knocker's melds" }, "laid off: ",
+        ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: `${cardName(l.card)} onto ${l.onto.join(" ")}` }))) : null,
+      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", null, `deadwood ${dl.deadwood_value}`)));
+    box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
+  }
+  const sheetBox = el("div");
+  renderSheet(sheetBox, s.sheet);
+  box.append(el("h3", null, "Score sheet"), sheetBox);
+  box.append(el("p", { class: "hint" }, `Deal seed (now revealed): `, el("span", { class: "mono" }, s.deal.seed)));
+  const buttons = el("div", { class: "row", style: "margin-top:10px" });
+  if (s.match.finished) {
+    box.append(el("p", { class: "points-big" }, s.match.winner ? `${s.match.winner} wins the match!` : "The match is over."));
+    buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, "Download the record"),
+      el("a", { class: "btn secondary", href: "/" }, "New table"));
+  } else if (s.can_next_deal) {
+    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, "Next deal (N)"));
+  }
+  buttons.append(el("button", { class: "btn secondary", type: "button", onclick: () => { $("result").hidden = true; } }, "Look at the table"));
+  box.append(buttons);
+  $("result").hidden = false;
+}
+
+// ---------- input ----------
+function onKey(ev) {
+  if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT")) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (!S()) return;
+  const k = ev.key;
+  const help = $("help");
+  if (k === "Escape") { help.hidden = true; $("result").hidden = true; ui.selected = null; renderHand(); renderButtons(); return; }
+  if (k === "?") { help.hidden = !help.hidden; ev.preventDefault(); return; }
+  const cards = handOrder().cards;
+  document.body.classList.add("kbd");
+  if (k === "ArrowLeft" || k === "ArrowRight") {
+    ev.preventDefault();
+    const d = k === "ArrowLeft" ? -1 : 1;
+    if (ev.shiftKey) { moveSelected(d); return; }
+    ui.cursor = (ui.cursor + d + cards.length) % cards.length;
+    renderHand();
+    return;
+  }
+  if (k === "Enter" || k === " ") {
+    ev.preventDefault();
+    if (!$("result").hidden && S().can_next_deal) { send({ type: "next_deal" }); return; }
+    if (cards[ui.cursor]) pick(cards[ui.cursor], ui.cursor);
+    return;
+  }
+  if (/^[0-9-]$/.test(k)) {
+    const i = k === "0" ? 9 : k === "-" ? 10 : Number(k) - 1;
+    if (cards[i]) { ui.cursor = i; pick(cards[i], i); if (ui.selected !== cards[i]) pick(cards[i], i); }
+    return;
+  }
+  const key = k.toUpperCase();
+  const map = { S: "draw stock", U: "take upcard", P: "pass", B: "big gin" };
+  if (map[key]) { act(map[key]); return; }
+  if (key === "T") { act(isLegal("take upcard") ? "take upcard" : "take discard"); return; }
+  if (key === "D") { doCardAction("discard"); return; }
+  if (key === "K") { doCardAction("knock"); return; }
+  if (key === "G") { doCardAction("gin"); return; }
+  if (key === "N") { if (S().can_next_deal) send({ type: "next_deal" }); return; }
+  if (key === "A") { togglePile(); return; }
+  if (key === "R") { if (V().phase === "over") showResult(); return; }
+}
+
+function togglePile() { $("pile-all").hidden = !$("pile-all").hidden; renderCenter(); }
+
+function init() {
+  mountTopbar("");
+  if (!TOKEN) {
+    $("status").textContent = "This page needs your seat link (it ends with ?seat=...).";
+  }
+  setSort(ui.sort);
+  document.querySelectorAll("[data-sort]").forEach(b => b.addEventListener("click", () => { setSort(b.dataset.sort); if (ui.sort === "custom" && !ui.order.length && S()) ui.order = V().hand.slice(); if (S()) renderHand(); }));
+  for (const b of document.querySelectorAll("#actions [data-act]")) {
+    b.addEventListener("click", () => {
+      const a = b.dataset.act;
+      if (a === "next_deal") send({ type: "next_deal" });
+      else if (a === "discard" || a === "knock" || a === "gin") doCardAction(a);
+      else act(a);
+    });
+  }
+  $("stock").addEventListener("click", () => act("draw stock"));
+  $("discard").addEventListener("click", () => { act(isLegal("take upcard") ? "take upcard" : "take discard"); });
+  $("show-pile").addEventListener("click", togglePile);
+  $("move-left").addEventListener("click", () => moveSelected(-1));
+  $("move-right").addEventListener("click", () => moveSelected(1));
+  $("help-btn").addEventListener("click", () => { $("help").hidden = false; });
+  $("help-close").addEventListener("click", () => { $("help").hidden = true; });
+  $("show-result").addEventListener("click", showResult);
+  $("suggest-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const t = $("suggest-text");
+    const text = t.value.trim() || (ui.selected ? `discard ${ui.selected}` : "");
+    if (text) send({ type: "suggest", text });
+    t.value = "";
+  });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
+  if (TOKEN) connect();
+}
+
+init();
