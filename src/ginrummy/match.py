@@ -171,7 +171,7 @@ class Match:
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now.  The player sitting out of a three-hand deal sees the
         captain's hand (R10.2): his view is the captain's, without the right to act."""
-        if not 0 <= player < len(self.names):
+        if type(player) is not int or not 0 <= player < len(self.names):
             raise ValueError(f"no player {player!r}; players are 0..{len(self.names) - 1}")
         seat = self.seat_of(player)
         scores = {"names": list(self.names), "totals": list(self.sheet.totals), "deal_number": self.record.number,
@@ -197,10 +197,14 @@ class Match:
         """
         if self.finished:
             raise NotYourTurnError("the match is over", getattr(action, "text", repr(action)), [], player, None)
+        if type(player) is not int or not 0 <= player < len(self.names):
+            raise NotYourTurnError(
+                f"no player {player!r}; players are 0..{len(self.names) - 1}",
+                getattr(action, "text", repr(action)), [], None, self.deal.to_act)
         seat = self.seat_of(player)
         if seat is None:
             raise NotYourTurnError(
-                f"{self.names[player] if 0 <= player < len(self.names) else player} sits out this deal (R10.2)",
+                f"{self.names[player]} sits out this deal (R10.2)",
                 getattr(action, "text", repr(action)), [], None, self.deal.to_act)
         new, events = self.deal.apply(seat, action)
         self.deal = new
