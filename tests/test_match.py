@@ -221,8 +221,9 @@ def test_r11_1_deal_scoring_one_scored_deal():
 
 
 def test_r12_hollywood_match_sheet():
-    """R12 via a match: a Hollywood match is played until all three games are finished; the
-    sheet is fed every deal in order and names the winner of two games."""
+    """R12 via a match: a Hollywood match (R12.1: three games on one sheet) is played until all
+    three games are finished (R12.5); the sheet is fed every deal in order and names the winner
+    of two games."""
     mt = Match.new(PRESETS["hollywood"], NAMES2, b"hollywood")
     for _ in range(200):
         play_deal(mt)
@@ -238,6 +239,25 @@ def test_r12_hollywood_match_sheet():
     # R12.2: game 1 got every win, so its points are all points scored
     for i in range(2):
         assert games[0].points[i] <= sum(p for w, p in results if w == i)
+
+
+@pytest.mark.parametrize("variant", ["oklahoma", "straight"])
+def test_r12_6_hollywood_with_variants(variant):
+    """R12.6: Hollywood scoring combines with Straight and Oklahoma gin: each deal follows the
+    variant (Oklahoma: the upcard's value is the knock limit; Straight: no knock) and its result
+    goes to the three-game sheet."""
+    rules = PRESETS[variant].replace(scoring="hollywood")
+    mt = Match.new(rules, NAMES2, b"r12.6-" + variant.encode())
+    for _ in range(4):
+        d = mt.deal
+        expected = None if variant == "straight" else d.rules.deal_knock_limit(d.upcard)
+        assert d.knock_limit == expected
+        play_deal(mt)
+        if mt.finished:
+            break
+        mt.next_deal()
+    assert len(mt.sheet.games) == 3
+    assert mt.sheet == ScoreSheet(rules, 2, tuple(expected_results(mt)))
 
 
 # -- R10: three-hand gin ----------------------------------------------------------------------------------
@@ -323,6 +343,11 @@ def test_match_errors_change_nothing():
     assert set(err.value.legal) == {"take upcard", "pass"}
     with pytest.raises(NotYourTurnError):
         mt.apply(7, parse_action("pass"))
+    for bad in ("Ann", None, -1):  # bad input never crashes with a TypeError
+        with pytest.raises(NotYourTurnError):
+            mt.apply(bad, parse_action("pass"))
+        with pytest.raises(ValueError):
+            mt.view(bad)
     with pytest.raises(IllegalActionError):
         mt.next_deal()
     assert (mt.deal, list(mt.record.actions), mt.sheet, len(mt.deals)) == before
