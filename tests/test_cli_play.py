@@ -167,13 +167,13 @@ def test_rejections_leave_the_match_unchanged(monkeypatch):
     """Drive the Table directly and check the deal after rejected commands (R4.1, R4.2)."""
     from rich.console import Console
 
-    from ginrummy.cli.play import Table
+    from ginrummy.cli.play import PlayTable
 
     m = start()
     absent = next(c for c in range(52) if not (m.view(0).hand >> c) & 1)
     lines = ["x 7H", "s", "zz", "1H", "k 7H", "p", "quit"]
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(x + "\n" for x in lines)))
-    table = Table(make_rules("standard"), SEED, "novice", "You", console=Console(file=io.StringIO(), width=120))
+    table = PlayTable(make_rules("standard"), SEED, "novice", "You", console=Console(file=io.StringIO(), width=120))
     before = table.match.deal
     assert table.run() == 0
     after = table.match.deal
@@ -299,7 +299,7 @@ def test_deal_end_shows_both_layouts_and_layoffs():
     text = console.file.getvalue()
     assert "Ann knocked, discarding K♠" in text
     assert "Ann (knocker): [4♣ 4♦ 4♥] [7♣ 8♣ 9♣] [A♠ 2♠ 3♠]  deadwood: K♦ = 10" in text
-    assert "Bob (defender):  deadwood: 2♦ 6♦ Q♦ 3♥ 5♥ 9♥ Q♥ J♠ = 55" in text
+    assert "Bob (defender): deadwood: 2♦ 6♦ Q♦ 3♥ 5♥ 9♥ Q♥ J♠ = 55" in text
     # the 4♠ could go on the set or the run: the engine lays it on the run (R5.4)
     assert "Bob lays off: 10♣ on [7♣ 8♣ 9♣], 4♠ on [A♠ 2♠ 3♠]" in text
 
@@ -326,3 +326,15 @@ def test_sheet_table_hollywood_bonuses():
     assert rows[1] == ["Ann", "25", "won", "25", "won", "25", "won", "750"]
     assert sheet.totals == (750, 0)
     assert R.games_written(ScoreSheet(sheet.rules, 2), ScoreSheet(sheet.rules, 2).add(0, 5)) == [1]
+
+
+def test_between_deals_a_move_is_not_taken_for_enter(monkeypatch, capsys):
+    """After a deal, a stray move is refused (it would belong to no deal); Enter goes on."""
+    m = replay(make_rules("standard"), 18)
+    own_moves = sum(1 for seat, _ in m.deals[0].actions if m.deals[0].seat_players[seat] == 0)
+    lines = ["auto"] * own_moves + ["s", "sheet", "", "quit"]
+    status, out, _ = run_cli(monkeypatch, capsys, ["--seed", "18"], lines)
+    assert status == 0
+    assert "✗ 's': the deal is over; press Enter for the next deal, or type sheet or quit" in out
+    assert "── Deal 2 ──" in out and "── Deal 2 is over ──" not in out
+    assert "You quit the match." in out

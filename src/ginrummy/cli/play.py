@@ -17,7 +17,6 @@ import random
 import secrets
 import sys
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import typer
@@ -25,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..actions import Action, parse_action
-from ..cards import card_str, cards_of, parse_card, value_of
+from ..cards import cards_of, parse_card, value_of
 from ..errors import CardParseError, GinRummyError, IllegalActionError
 from ..match import Match
 from ..melds import best_arrangement, deadwood
@@ -37,7 +36,7 @@ from . import render as R
 from .common import PresetOpt, SetOpt, bad_input, fail, rules_from
 from .main import app
 
-__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "Table", "HELP"]
+__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "PlayTable", "HELP"]
 
 HUMAN = 0
 """The person is always player 0 of the match."""
@@ -101,7 +100,7 @@ class _Stop(Exception):
         self.message = message
 
 
-class Table:
+class PlayTable:
     """The terminal table of one match: reads the person's commands, runs the computer
     players, prints the screens.  ``run()`` returns the exit status (0)."""
 
@@ -219,7 +218,7 @@ class Table:
         if self.clear:
             self.console.clear()
         self.say(Text(f"Deal {m.record.number} · {self.roles_text()}", style="bold cyan"))
-        self.say(self.limit_text(v))
+        self.say(Text(self.limit_text(v), style="bold").append(f" · rules {self.rules.name} · seed {self.seed}", style="dim"))
         self.say(R.sheet_table(m.sheet, self.names))
         moves = self.last_moves(v)
         if moves:
@@ -243,30 +242,36 @@ class Table:
             elif after == 0:
                 head.append(" (gin!)", style="bold green")
         if drawn is not None:
-            head.append(" · drew " if adviser else " · you drew ").append_text(R.card_text(drawn))
+            head.append(f" · {drawn[1]} " if adviser else f" · you {drawn[1]} ").append_text(R.card_text(drawn[0]))
         self.say(head)
-        self.say(R.hand_view(v.hand, highlight=drawn))
+        self.say(R.hand_view(v.hand, highlight=None if drawn is None else drawn[0]))
         if v.legal:
             self.say(Text("Legal: " + R.legal_summary(v.legal, v.hand), style="dim"))
 
-    def last_moves(self, v: PlayerView) -> list[Text]:
-        """The opponent's events since this seat last acted (from ``v.history``)."""
+    def last_moves(self, v: PlayerView, *, ending: bool = True) -> list[Text]:
+        """The opponent's events since this seat last acted (from ``v.history``); without
+        the knock, gin or big gin that ended the deal if ``ending`` is false."""
         out: list[Text] = []
-        for e in reversed(v.history):
+        skip = {"end"} if ending else {"end", "knock", "gin", "big_gin"}
+        events = list(v.history)
+        while events and events[-1].seat == v.seat and v.phase == "discard":
+            events.pop()  # this turn's own draw: show the opponent's turn before it
+        for e in reversed(events):
             if e.seat == v.seat:
                 break
-            if e.kind != "end":
+            if e.kind not in skip:
                 out.append(R.event_line(e, ""))
         out.reverse()
         return out
 
-    def just_drawn(self, v: PlayerView) -> int | None:
-        """The card this seat drew or took this turn, if it is in the discard phase."""
+    def just_drawn(self, v: PlayerView) -> tuple[int, str] | None:
+        """The card this seat drew (``"drew"``) or took (``"took"``) this turn, if it is in
+        the discard phase."""
         if v.phase != "discard" or not v.history:
             return None
         e = v.history[-1]
-        if e.seat == v.seat and e.kind in ("draw_stock", "take_discard", "take_upcard"):
-            return e.card
+        if e.seat == v.seat and e.card is not None and e.kind in ("draw_stock", "take_discard", "take_upcard"):
+            return e.card, "drew" if e.kind == "draw_stock" else "took"
         return None
 
     # -- the person's turn ------------------------------------------------------------------
@@ -429,6 +434,11 @@ class Table:
             before = type(m.sheet)(m.sheet.rules, m.sheet.players, m.sheet.results[:-1])
             written = R.games_written(before, m.sheet)
         self.say(Text(f"\n── Deal {m.record.number} is over ──", style="bold cyan"))
+        if m.seat_of(HUMAN) is not None:
+            moves = self.last_moves(v, ending=False)
+            if moves:
+                opp = seat_names[1 - v.seat]
+                self.say(Text(f"{opp}: ").append_text(Text(", ").join(moves)))
         self.say(R.deal_end(result, seat_names, knock_card=knock_card, written=written))
         if self.rules.scoring == "hollywood" and result.winner is not None and not written:
             self.say(Text("  written nowhere: the games it is credited to are finished (R12.3)", style="dim"))
@@ -436,8 +446,12 @@ class Table:
             self.say(R.sheet_table(m.sheet, self.names, title="Score sheet"))
 
     def between_deals(self) -> None:
+        """Wait for Enter (or ``next``/``auto``) before the next deal; ``sheet``, ``help`` and
+        ``quit`` work too, anything else is not taken for a move of the next deal."""
         while True:
             line = self.ask("Enter for the next deal (sheet, quit)> ").lower()
+            if line in ("", "n", "next", "auto", "c", "continue"):
+                return
             if line in ("quit", "q", "exit"):
                 raise _Stop(f"{self.names[HUMAN]} quit the match.")
             if line == "sheet":
@@ -446,7 +460,7 @@ class Table:
             if line in ("help", "?"):
                 self.say(HELP, markup=False)
                 continue
-            return
+            self.error(f"{line!r}: the deal is over; press Enter for the next deal, or type sheet or quit")
 
     def end_of_match(self) -> None:
         m = self.match
@@ -493,7 +507,7 @@ def play(
     with bad_input():
         make_player(opponent)
     console = Console(highlight=False)
-    table = Table(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear)
+    table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear)
     status = table.run()
     raise typer.Exit(status)
 

@@ -113,7 +113,7 @@ def hand_view(hand: int, *, highlight: int | None = None, indent: str = "  ") ->
             bottom.append(card_str(c).ljust(3), style="dim")
             width += 3
         name = "meld" if gi < len(arr.melds) else "deadwood"
-        labels.append(name[:width].center(width), style="dim italic")
+        labels.append(name.center(width) if len(name) <= width else name, style="dim italic")
     return Text("\n").join([top, bottom, labels])
 
 
@@ -209,7 +209,8 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], *, title: str | None = 
                 if g.winner == p:
                     cell.append(" won", style="bold green")
                 if g.game_bonus[p]:
-                    cell.append(f"\n+{g.game_bonus[p]} game")
+                    shutout = g.game_bonus[p] > sheet.rules.game_bonus
+                    cell.append(f"\n+{g.game_bonus[p]} game" + (" (shutout)" if shutout else ""))
                 if g.box_bonus[p]:
                     cell.append(f"\n+{g.box_bonus[p]} box")
                 if g.game_bonus[p] or g.box_bonus[p]:
@@ -263,6 +264,16 @@ def draw_reason(reason: str) -> str:
     }.get(reason, f"The deal is a draw, no score ({reason})")
 
 
+def _layout_line(head: str, melds: Sequence[int], dead: int, value: int) -> Text:
+    """``head`` then the melds in brackets, two spaces, ``deadwood: ... = value``."""
+    line = Text(head)
+    for i, m in enumerate(melds):
+        line.append(" " if i else "").append_text(meld_text(m))
+    line.append("  deadwood: " if melds else "deadwood: ")
+    line.append_text(cards_text(dead) if dead else Text("none"))
+    return line.append(f" = {value}")
+
+
 def deal_end(result: DealResult, seat_names: Sequence[str], *, knock_card: int | None = None,
              written: Sequence[int] = ()) -> Group:
     """The end of a deal: the knocker's layout, the defender's melds, layoffs and deadwood,
@@ -281,21 +292,10 @@ def deal_end(result: DealResult, seat_names: Sequence[str], *, knock_card: int |
     if knock_card is not None:
         head.append(", discarding ").append_text(card_text(knock_card))
     parts.append(head)
-    lay = Text(f"  {kname} (knocker): ")
-    for m in sd.knocker.melds:
-        lay.append_text(meld_text(m)).append(" ")
-    lay.append(" deadwood: ")
-    lay.append_text(cards_text(sd.knocker.deadwood) if sd.knocker.deadwood else Text("none"))
-    lay.append(f" = {sd.knocker.deadwood_value}")
-    parts.append(lay)
     dl = sd.defender
-    lay = Text(f"  {dname} (defender): ")
-    for m in dl.melds:
-        lay.append_text(meld_text(m)).append(" ")
-    lay.append(" deadwood: ")
-    lay.append_text(cards_text(dl.deadwood) if dl.deadwood else Text("none"))
-    lay.append(f" = {dl.deadwood_value}")
-    parts.append(lay)
+    parts.append(_layout_line(f"  {kname} (knocker): ", sd.knocker.melds, sd.knocker.deadwood,
+                              sd.knocker.deadwood_value))
+    parts.append(_layout_line(f"  {dname} (defender): ", dl.melds, dl.deadwood, dl.deadwood_value))
     if dl.layoffs:
         lo = Text(f"  {dname} {verb(dname, 'lays', 'lay')} off: ")
         for i, x in enumerate(dl.layoffs):
