@@ -692,3 +692,64 @@ def test_apply_returns_events_and_keeps_old_state():
     assert s0.phase == UPCARD_OFFER and s0.to_act == 0 and s0.log == ()
     s2, ev = act(s1, "pass").apply(0, parse_action("draw stock"))
     assert ev[0].kind == "draw_stock" and ev[0].card == c("5C") and ev[0].private
+
+
+# -- invariants over many seeded deals ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["standard", "straight", "oklahoma"])
+@pytest.mark.parametrize("stock_end", ["draw_at_two", "wall", "reshuffle"])
+def test_invariants_over_seeded_deals(variant, stock_end):
+    """Over 12 seeded deals per rule set, played by a seeded policy (random draws, discards that
+    keep the least deadwood, knocking or going gin half the time it may): the 52 cards are
+    always all present once (R1.1); hands hold 10 cards between turns; a draw ends with two
+    stock cards (R7.1, R7.2) or an empty stock after ``max_reshuffles`` rebuilds (R7.3); a knock
+    has 0 < K <= limit and K < D, an undercut K >= D (R6.2, R6.3); Straight ends only by gin
+    (R8.1); points are the base points times the multiplier (R9.3)."""
+    import random
+
+    from ginrummy.deal import deck_from_seed
+    from ginrummy.melds import deadwood
+
+    rules = RuleSet(variant=variant, stock_end=stock_end, big_gin_bonus=31)
+    full = (1 << 52) - 1
+    for i in range(12):
+        rng = random.Random(i)
+        s = new_deal(rules, i % 2, deck_from_seed(bytes([i]) + stock_end.encode()))
+        while not s.is_over:
+            legal = s.legal_actions()
+            ends = [a for a in legal if a.kind in ("knock", "gin", "big_gin")]
+            if ends and rng.random() < 0.5:
+                a = rng.choice(ends)
+            elif s.phase == DISCARD and any(x.kind == "discard" for x in legal):
+                hand = s.hands[s.to_act]
+                a = min((x for x in legal if x.kind == "discard"),
+                        key=lambda x: (deadwood(hand & ~(1 << x.card)), rng.random()))
+            else:
+                a = rng.choice(legal)
+            s, _ = s.apply(s.to_act, a)
+            everything = s.hands[0] | s.hands[1] | mask_of(s.pile) | mask_of(s.stock[s.drawn:])
+            size = s.hands[0].bit_count() + s.hands[1].bit_count() + len(s.pile) + s.stock_size
+            assert everything == full and size == 52
+            if s.phase in (DRAW, UPCARD_OFFER, WALL):
+                assert s.hands[0].bit_count() == s.hands[1].bit_count() == 10
+        r = s.result
+        if r.outcome == "draw":
+            if stock_end == "reshuffle":
+                assert s.stock_size == 0 and s.reshuffles == rules.max_reshuffles and r.reason == "R7.3"
+            else:
+                assert s.stock_size == 2 and r.reason == ("R7.1" if stock_end == "draw_at_two" else "R7.2")
+            continue
+        sd = r.showdown
+        k, d = sd.knocker.deadwood_value, sd.defender.deadwood_value
+        assert r.points == sd.base_points * s.multiplier
+        if variant == "straight":
+            assert r.outcome in ("gin", "big_gin")
+        if r.outcome == "knock":
+            assert 0 < k <= s.knock_limit and k < d and sd.base_points == d - k
+        elif r.outcome == "undercut":
+            assert 0 < k <= s.knock_limit and k >= d and sd.base_points == 25 + k - d
+        elif r.outcome == "gin":
+            assert k == 0 and sd.base_points == 25 + d
+        else:
+            assert k == 0 and sd.base_points == 31 + d
