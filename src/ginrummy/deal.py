@@ -536,6 +536,7 @@ def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
                 f"{s.knock_limit} (R5.1)", a.text, legal)
     _set_hand(s, seat, hand)
     s.pile = s.pile + (c,)
+    s.seen = (s.seen[0] & ~(1 << c), s.seen[1] & ~(1 << c))
     ev.append(Event(a.kind, seat, c))
     _finish_showdown(s, seat, hand, a.melds, ev)
 
