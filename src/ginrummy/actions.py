@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import card_str, mask_of, parse_cards
-from .errors import CardParseError, IllegalActionError
+from .errors import N_, CardParseError, IllegalActionError
 
 __all__ = [
     "Action",
@@ -78,7 +78,7 @@ class Action:
     def from_code(code: int) -> Action:
         """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise."""
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_CODES:
-            raise IllegalActionError(f"not an action code: {code!r} (codes are 0..{NUM_CODES - 1})")
+            raise IllegalActionError(N_("not an action code: {code!r} (codes are 0..{last})", code=code, last=NUM_CODES - 1))
         if code < 5:
             return _SIMPLE[("draw_stock", "take_discard", "take_upcard", "pass", "big_gin")[code]]
         if code < 57:
@@ -141,7 +141,7 @@ def parse_action(text: str) -> Action:
     action (a malformed card included).
     """
     if not isinstance(text, str):
-        raise IllegalActionError(f"not an action: {text!r}; actions: {ACTION_HELP}")
+        raise IllegalActionError(N_("not an action: {text!r}; actions: {actions}", text=text, actions=ACTION_HELP))
     norm = re.sub(r"\s+", " ", text.strip().lower().replace("_", " "))
     if norm in _ALIASES:
         return _SIMPLE[_ALIASES[norm]]
@@ -152,17 +152,19 @@ def parse_action(text: str) -> Action:
         try:
             cards = parse_cards(card_text)
         except CardParseError as exc:
-            raise IllegalActionError(f"bad action {text.strip()!r}: {exc}; actions: {ACTION_HELP}") from None
+            raise IllegalActionError(N_("bad action {text!r}: {error}; actions: {actions}", text=text.strip(), error=exc,
+                                                   actions=ACTION_HELP)) from None
         if len(cards) != 1:
-            raise IllegalActionError(f"bad action {text.strip()!r}: name exactly one card; actions: {ACTION_HELP}")
+            raise IllegalActionError(N_("bad action {text!r}: name exactly one card; actions: {actions}", text=text.strip(),
+                                                   actions=ACTION_HELP))
         c = cards[0]
         melds = None
         if meld_text:
             if kind != "knock":
-                raise IllegalActionError(f"bad action {text.strip()!r}: only a knock names its melds")
+                raise IllegalActionError(N_("bad action {text!r}: only a knock names its melds", text=text.strip()))
             try:
                 melds = tuple(mask_of(parse_cards(g)) for g in meld_text.split("/") if g.strip())
             except CardParseError as exc:
-                raise IllegalActionError(f"bad action {text.strip()!r}: {exc}") from None
+                raise IllegalActionError(N_("bad action {text!r}: {error}", text=text.strip(), error=exc)) from None
         return Action(kind, c, melds)
-    raise IllegalActionError(f"not an action: {text.strip()!r}; actions: {ACTION_HELP}")
+    raise IllegalActionError(N_("not an action: {text!r}; actions: {actions}", text=text.strip(), actions=ACTION_HELP))

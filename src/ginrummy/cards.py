@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from enum import IntEnum
 
-from .errors import CardParseError
+from .errors import N_, CardParseError
 
 __all__ = [
     "Suit",
@@ -102,7 +102,7 @@ _CARD_STRS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for
 def card_str(c: int) -> str:
     """The text form of card ``c`` (R1.4), upper case: ``"AS"``, ``"TD"``, ``"KH"``."""
     if not isinstance(c, int) or not 0 <= c < 52:
-        raise CardParseError(f"not a card: {c!r} (cards are ints 0..51)")
+        raise CardParseError(N_("not a card: {card!r} (cards are ints 0..51)", card=c))
     return _CARD_STRS[c]
 
 
@@ -124,11 +124,12 @@ def parse_card(text: str) -> int:
     allowed form when it is not a card.
     """
     if not isinstance(text, str):
-        raise CardParseError(f"not a card: {text!r} (write a card as rank then suit, e.g. AS, TD, 10H)")
+        raise CardParseError(N_("not a card: {text!r} (write a card as rank then suit, e.g. AS, TD, 10H)", text=text))
     m = _CARD_RE.match(text.strip())
     if not m:
         raise CardParseError(
-            f"not a card: {text.strip()!r} (write rank A 2-9 T/10 J Q K then suit C D H S, e.g. AS, TD, 10H)"
+            N_("not a card: {text!r} (write rank A 2-9 T/10 J Q K then suit C D H S, e.g. AS, TD, 10H)",
+               text=text.strip())
         )
     rank_text = m.group(1).upper()
     rank = 9 if rank_text == "10" else RANK_CHARS.index(rank_text)
@@ -148,14 +149,14 @@ def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> li
     else:
         for item in text:
             if not isinstance(item, str):
-                raise CardParseError(f"not a card: {item!r}")
+                raise CardParseError(N_("not a card: {text!r}", text=item))
             parts.extend(p for p in re.split(r"[\s,]+", item) if p)
     cards = [parse_card(p) for p in parts]
     if not allow_repeats:
         seen: set[int] = set()
         for c in cards:
             if c in seen:
-                raise CardParseError(f"card {_CARD_STRS[c]} is given twice")
+                raise CardParseError(N_("card {card} is given twice", card=_CARD_STRS[c]))
             seen.add(c)
     return cards
 

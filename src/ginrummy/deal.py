@@ -22,7 +22,7 @@ from typing import Any, Callable
 from . import actions as A
 from .actions import Action
 from .cards import card_str, cards_of, mask_of
-from .errors import IllegalActionError, NotYourTurnError, RecordError
+from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
 from .melds import best_discard_deadwood, deadwood, is_big_gin
 from .rules import RuleSet
 from .showdown import Showdown, showdown
@@ -270,39 +270,43 @@ class DealState:
         :class:`IllegalActionError` naming the action and the legal ones otherwise.
         """
         if self.phase == OVER:
-            raise NotYourTurnError(f"the deal is over; {_text(action)} is not allowed", _text(action), [], seat, None)
+            raise NotYourTurnError(N_("the deal is over; {action} is not allowed", action=_text(action)), _text(action), [], seat, None)
         if seat != self.to_act:
             raise NotYourTurnError(
-                f"seat {seat} cannot act now: seat {self.to_act} is to act", _text(action), [], seat, self.to_act)
+                N_("seat {seat} cannot act now: seat {to_act} is to act", seat=seat, to_act=self.to_act), _text(action), [], seat, self.to_act)
         if not isinstance(action, Action):
-            raise IllegalActionError(f"not an action: {action!r}", repr(action), [a.text for a in self.legal_actions()])
+            raise IllegalActionError(N_("not an action: {action!r}", action=action), repr(action), [a.text for a in self.legal_actions()])
         if not self.is_legal(action):
             legal = self.legal_actions()
             raise IllegalActionError(
-                f"{action.text} is not legal now ({self._why(action)}); legal: "
-                + ", ".join(a.text for a in legal), action.text, [a.text for a in legal])
+                N_("{action} is not legal now ({why}); legal: {legal}", action=action.text, why=self._why(action),
+                   legal=", ".join(a.text for a in legal)), action.text, [a.text for a in legal])
 
     def _why(self, action: Action) -> str:
-        phase_help = {
-            UPCARD_OFFER: "the upcard offer: take upcard or pass (R4.2)",
-            DRAW: "first draw a card (R4.1)" + (": from the stock, after both passed the upcard (R4.2)" if self.stock_only else ""),
-            DISCARD: "after the draw, discard, knock or go gin (R4.1, R5.1)",
-            WALL: "two cards are left: take the discard only to knock or go gin, or pass (R7.2)",
-        }[self.phase]
+        if self.phase == DRAW and self.stock_only:
+            phase_help = N_("first draw a card (R4.1): from the stock, after both passed the upcard (R4.2)")
+        else:
+            phase_help = {
+                UPCARD_OFFER: N_("the upcard offer: take upcard or pass (R4.2)"),
+                DRAW: N_("first draw a card (R4.1)"),
+                DISCARD: N_("after the draw, discard, knock or go gin (R4.1, R5.1)"),
+                WALL: N_("two cards are left: take the discard only to knock or go gin, or pass (R7.2)"),
+            }[self.phase]
         c = action.card
         if action.kind in ("discard", "knock", "gin") and self.phase == DISCARD and c is not None:
             if not (self.hands[self.to_act or 0] >> c) & 1:
-                return f"{card_str(c)} is not in the hand"
+                return N_("{card} is not in the hand", card=card_str(c))
             if c == self.taken and not self.rules.discard_taken_card:
-                return f"{card_str(c)} was just taken from the discard pile (R4.3)"
+                return N_("{card} was just taken from the discard pile (R4.3)", card=card_str(c))
             if action.kind == "discard" and self.must_knock:
-                return "a card taken at the wall must be used to knock or go gin (R7.2)"
+                return N_("a card taken at the wall must be used to knock or go gin (R7.2)")
             if action.kind == "knock":
                 if self.knock_limit is None:
-                    return "knocking is not allowed in this deal: only gin (R8.1, R9.2)"
-                return f"deadwood after that discard is above the knock limit {self.knock_limit}, or zero (then go gin) (R5.1)"
+                    return N_("knocking is not allowed in this deal: only gin (R8.1, R9.2)")
+                return N_("deadwood after that discard is above the knock limit {limit}, or zero (then go gin) (R5.1)",
+                          limit=self.knock_limit)
             if action.kind == "gin":
-                return "the hand is not gin after that discard (R2.5)"
+                return N_("the hand is not gin after that discard (R2.5)")
         return phase_help
 
     # -- acting ----------------------------------------------------------------------------
@@ -526,14 +530,15 @@ def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
         try:
             arr = check_arrangement(hand, a.melds)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"{exc} (R5.2)", a.text, legal) from None
+            raise IllegalActionError(N_("{error} (R5.2)", error=exc), a.text, legal) from None
         if a.kind == "gin" and arr.deadwood_value != 0:
             raise IllegalActionError(
-                f"that arrangement leaves {arr.deadwood_value} deadwood: not a gin (R2.5, R6.1)", a.text, legal)
+                N_("that arrangement leaves {deadwood} deadwood: not a gin (R2.5, R6.1)", deadwood=arr.deadwood_value),
+                a.text, legal)
         if a.kind == "knock" and (s.knock_limit is None or arr.deadwood_value > s.knock_limit):
             raise IllegalActionError(
-                f"that arrangement leaves {arr.deadwood_value} deadwood, above the knock limit "
-                f"{s.knock_limit} (R5.1)", a.text, legal)
+                N_("that arrangement leaves {deadwood} deadwood, above the knock limit {limit} (R5.1)",
+                   deadwood=arr.deadwood_value, limit=s.knock_limit), a.text, legal)
     _set_hand(s, seat, hand)
     s.pile = s.pile + (c,)
     s.seen = (s.seen[0] & ~(1 << c), s.seen[1] & ~(1 << c))

@@ -9,7 +9,11 @@ caller's state exactly as it was.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
+    "Msg",
+    "N_",
     "GinRummyError",
     "CardParseError",
     "RuleSetError",
@@ -19,8 +23,53 @@ __all__ = [
 ]
 
 
+class Msg(str):
+    """An English message that remembers how it was made, so it can be said in another language.
+
+    ``Msg(key, params)`` is the string ``key.format(**params)``; ``key`` (the English template,
+    with ``{name}`` placeholders) is the stable message key looked up in the translation
+    catalogs (see :mod:`ginrummy.i18n`), ``params`` the values put into it.  A parameter may
+    itself be a :class:`Msg` or a :class:`GinRummyError` (a message inside a message); the
+    translation layer translates those too.  The engine stays English and free of any
+    translation machinery: it only records the key and the parameters.
+    """
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, params: dict[str, Any] | None = None) -> Msg:
+        params = dict(params or {})
+        obj = super().__new__(cls, key.format(**params))
+        obj.key = key
+        obj.params = params
+        return obj
+
+    def __getnewargs__(self) -> tuple[str, dict[str, Any]]:  # type: ignore[override]
+        return (self.key, self.params)
+
+
+def N_(key: str, /, **params: Any) -> Msg:
+    """The message ``key`` with ``params`` filled in, as a :class:`Msg` (marked for extraction
+    into the translation catalogs under the keyword ``N_``)."""
+    return Msg(key, params)
+
+
 class GinRummyError(Exception):
-    """Base class of every error raised by ginrummy on bad input."""
+    """Base class of every error raised by ginrummy on bad input.
+
+    ``str(exc)`` is the English message.  When the message was made with :func:`N_`,
+    ``exc.key`` is its stable key (the English template) and ``exc.params`` its parameters, so
+    :func:`ginrummy.i18n.translate_error` can say it in the player's language; otherwise
+    ``key`` is ``None`` and ``params`` empty.  ``key``/``params`` may also be given as keywords.
+    """
+
+    def __init__(self, *args: Any, key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(*args)
+        first = args[0] if args else None
+        if key is None and isinstance(first, Msg):
+            key, params = first.key, first.params
+        self.key: str | None = key
+        self.params: dict[str, Any] = dict(params or {})
 
 
 class CardParseError(GinRummyError, ValueError):
@@ -42,8 +91,9 @@ class IllegalActionError(GinRummyError, ValueError):
         legal: the text forms of the actions that are legal now.
     """
 
-    def __init__(self, message: str, action: str = "", legal: list[str] | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, action: str = "", legal: list[str] | None = None, *,
+                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message, key=key, params=params)
         self.action = action
         self.legal = list(legal or [])
 
@@ -52,8 +102,9 @@ class NotYourTurnError(IllegalActionError):
     """A seat acted when another seat is to act (or when the deal is over)."""
 
     def __init__(self, message: str, action: str = "", legal: list[str] | None = None,
-                 seat: int | None = None, to_act: int | None = None) -> None:
-        super().__init__(message, action, legal)
+                 seat: int | None = None, to_act: int | None = None, *,
+                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message, action, legal, key=key, params=params)
         self.seat = seat
         self.to_act = to_act
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from .actions import Action
 from .cards import rank_of
 from .deal import DealResult, DealState, Event, deck_from_seed, new_deal, seeded_shuffle
-from .errors import IllegalActionError, NotYourTurnError, RuleSetError
+from .errors import N_, IllegalActionError, NotYourTurnError, RuleSetError
 from .rules import RuleSet
 from .scoring import ScoreSheet
 from .views import PlayerView, view_of
@@ -99,7 +99,7 @@ class Match:
     def __init__(self, rules: RuleSet, names: Sequence[str], seed: bytes) -> None:
         n = len(names)
         if n not in (2, 3):
-            raise RuleSetError(f"a match has 2 or 3 players, not {n}")
+            raise RuleSetError(N_("a match has 2 or 3 players, not {n}", n=n))
         if n != rules.players:
             rules = rules.replace(players=n)
         if not isinstance(seed, (bytes, bytearray)) or not seed:
@@ -196,15 +196,15 @@ class Match:
         when it raises.
         """
         if self.finished:
-            raise NotYourTurnError("the match is over", getattr(action, "text", repr(action)), [], player, None)
+            raise NotYourTurnError(N_("the match is over"), getattr(action, "text", repr(action)), [], player, None)
         if type(player) is not int or not 0 <= player < len(self.names):
             raise NotYourTurnError(
-                f"no player {player!r}; players are 0..{len(self.names) - 1}",
+                N_("no player {player!r}; players are 0..{last}", player=player, last=len(self.names) - 1),
                 getattr(action, "text", repr(action)), [], None, self.deal.to_act)
         seat = self.seat_of(player)
         if seat is None:
             raise NotYourTurnError(
-                f"{self.names[player]} sits out this deal (R10.2)",
+                N_("{name} sits out this deal (R10.2)", name=self.names[player]),
                 getattr(action, "text", repr(action)), [], None, self.deal.to_act)
         new, events = self.deal.apply(seat, action)
         self.deal = new
@@ -221,9 +221,9 @@ class Match:
         roles by R10.4.  Raises :class:`IllegalActionError` while the deal is still on or when
         the match is over."""
         if not self.deal.is_over:
-            raise IllegalActionError("the deal is not over yet")
+            raise IllegalActionError(N_("the deal is not over yet"))
         if self.finished:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError(N_("the match is over"))
         result = self.deal.result
         assert result is not None
         sp = self.seat_players

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import rank_of, suit_of, value_of
-from .errors import RuleSetError
+from .errors import N_, RuleSetError
 
 __all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES"]
 
@@ -77,11 +77,12 @@ class RuleSet:
             value = getattr(self, key)
             if type(value) is bool or value not in allowed:
                 raise RuleSetError(
-                    f"rule {key}={value!r} is not allowed; allowed: {', '.join(map(repr, allowed))}"
+                    N_("rule {key}={value!r} is not allowed; allowed: {allowed}", key=key, value=value,
+                       allowed=", ".join(map(repr, allowed)))
                 )
         for key in ("spade_doubles", "discard_taken_card", "shutout_doubles"):
             if not isinstance(getattr(self, key), bool):
-                raise RuleSetError(f"rule {key}={getattr(self, key)!r} must be true or false")
+                raise RuleSetError(N_("rule {key}={value!r} must be true or false", key=key, value=getattr(self, key)))
         self._check_int("knock_limit", 0, 10)
         for key in ("gin_bonus", "undercut_bonus", "max_reshuffles", "game_bonus", "box_bonus"):
             self._check_int(key, 0, None)
@@ -90,16 +91,19 @@ class RuleSet:
             self._check_int("big_gin_bonus", 0, None)
         if self.players == 3 and self.scoring == "hollywood":
             raise RuleSetError(
-                "rule scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'"
+                N_("rule scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'")
             )
         if not isinstance(self.name, str):
-            raise RuleSetError("rule set name must be a string")
+            raise RuleSetError(N_("rule set name must be a string"))
 
     def _check_int(self, key: str, lo: int, hi: int | None) -> None:
         value = getattr(self, key)
         if type(value) is not int or value < lo or (hi is not None and value > hi):
-            rng = f"{lo}..{hi}" if hi is not None else f"an integer >= {lo}"
-            raise RuleSetError(f"rule {key}={value!r} is out of range; allowed: {rng}")
+            if hi is not None:
+                raise RuleSetError(N_("rule {key}={value!r} is out of range; allowed: {lo}..{hi}", key=key,
+                                      value=value, lo=lo, hi=hi))
+            raise RuleSetError(N_("rule {key}={value!r} is out of range; allowed: an integer >= {lo}", key=key,
+                                  value=value, lo=lo))
 
     # -- derived values -------------------------------------------------------------------
 
@@ -160,7 +164,7 @@ class RuleSet:
         for key in changes:
             if key not in known:
                 raise RuleSetError(
-                    f"unknown rule {key!r}; known rules: {', '.join(sorted(known - {'name'}))}"
+                    N_("unknown rule {key!r}; known rules: {known}", key=key, known=", ".join(sorted(known - {"name"})))
                 )
         if "name" not in changes and changes:
             differs = any(getattr(self, k) != v for k, v in changes.items())
@@ -187,7 +191,7 @@ PRESETS: dict[str, RuleSet] = {
 def preset(name: str) -> RuleSet:
     """The preset called ``name`` (R13).  Raises :class:`RuleSetError` for an unknown name."""
     if not isinstance(name, str) or name.lower() not in PRESETS:
-        raise RuleSetError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
+        raise RuleSetError(N_("unknown preset {name!r}; presets: {presets}", name=name, presets=", ".join(PRESETS)))
     return PRESETS[name.lower()]
 
 
@@ -207,11 +211,11 @@ def parse_overrides(items: Iterable[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         if not isinstance(item, str) or "=" not in item:
-            raise RuleSetError(f"override {item!r} is not KEY=VALUE (for example target=250)")
+            raise RuleSetError(N_("override {item!r} is not KEY=VALUE (for example target=250)", item=item))
         key, _, value = item.partition("=")
         key = key.strip()
         if not key:
-            raise RuleSetError(f"override {item!r} has no key (for example target=250)")
+            raise RuleSetError(N_("override {item!r} has no key (for example target=250)", item=item))
         out[key] = _parse_value(value.strip())
     return out
 

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalActionError, RecordError, RuleSetError
+from .errors import N_, IllegalActionError, RecordError, RuleSetError
 from .rules import RuleSet
 
 __all__ = ["GameSheet", "ScoreSheet", "parse_results", "Result"]
@@ -154,22 +154,22 @@ class ScoreSheet:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, RuleSet):
-            raise RuleSetError(f"rules must be a RuleSet, not {type(self.rules).__name__}")
+            raise RuleSetError(N_("rules must be a RuleSet, not {type}", type=type(self.rules).__name__))
         if type(self.players) is not int or self.players not in (2, 3):
-            raise RuleSetError(f"players={self.players!r} is not allowed; allowed: 2, 3 (R10)")
+            raise RuleSetError(N_("players={players!r} is not allowed; allowed: 2, 3 (R10)", players=self.players))
         if self.players == 3 and self.rules.scoring == "hollywood":
             raise RuleSetError(
-                "scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'"
+                N_("scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'")
             )
         try:
             results = tuple(tuple(r) for r in self.results)
         except TypeError:
             raise IllegalActionError(
-                f"results must be a sequence of (winner, points) pairs, not {self.results!r}"
+                N_("results must be a sequence of (winner, points) pairs, not {results!r}", results=self.results)
             ) from None
         for r in results:
             if len(r) != 2:
-                raise IllegalActionError(f"result {r!r} is not a (winner, points) pair")
+                raise IllegalActionError(N_("result {result!r} is not a (winner, points) pair", result=r))
         object.__setattr__(self, "results", results)
         games, wins = self._replay(results)
         object.__setattr__(self, "_games", games)
@@ -181,17 +181,19 @@ class ScoreSheet:
         text = _result_text(winner, points)
         if winner is not None and (type(winner) is not int or not 0 <= winner < self.players):
             raise IllegalActionError(
-                f"deal result {text!r}: winner {winner!r} is not a player index "
-                f"(allowed: 0..{self.players - 1}, or None for a drawn deal)",
+                N_("deal result {text!r}: winner {winner!r} is not a player index "
+                   "(allowed: 0..{last}, or None for a drawn deal)", text=text, winner=winner, last=self.players - 1),
                 action=text,
             )
         if type(points) is not int or points < 0:
             raise IllegalActionError(
-                f"deal result {text!r}: points {points!r} must be an integer >= 0", action=text
+                N_("deal result {text!r}: points {points!r} must be an integer >= 0", text=text, points=points),
+                action=text
             )
         if winner is None and points != 0:
             raise IllegalActionError(
-                f"deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
+                N_("deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
+                   text=text, points=points),
                 action=text,
             )
 
@@ -206,7 +208,8 @@ class ScoreSheet:
             text = _result_text(winner, points)
             if all(g.finished for g in games):
                 raise IllegalActionError(
-                    f"deal result {text!r} (deal {index + 1}): the match is already finished",
+                    N_("deal result {text!r} (deal {number}): the match is already finished", text=text,
+                       number=index + 1),
                     action=text,
                 )
             if winner is None:  # a drawn deal changes no points (R6.4, R7)
@@ -241,7 +244,7 @@ class ScoreSheet:
         if self.finished:
             text = _result_text(winner, points)
             raise IllegalActionError(
-                f"deal result {text!r}: the match is already finished; no more deals can be added",
+                N_("deal result {text!r}: the match is already finished; no more deals can be added", text=text),
                 action=text,
             )
         return ScoreSheet(self.rules, self.players, self.results + ((winner, points),))
@@ -304,10 +307,10 @@ class ScoreSheet:
         names = list(names)
         if len(names) != self.players or not all(isinstance(x, str) for x in names):
             raise IllegalActionError(
-                f"names {names!r} must be {self.players} strings, one per player"
+                N_("names {names!r} must be {n} strings, one per player", names=names, n=self.players)
             )
         if len(set(names)) != len(names):
-            raise IllegalActionError(f"names {names!r} must be distinct")
+            raise IllegalActionError(N_("names {names!r} must be distinct", names=names))
 
         def by_name(values: Sequence[Any]) -> dict[str, Any]:
             return dict(zip(names, values))

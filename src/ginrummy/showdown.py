@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import cards_of, mask_value
-from .errors import IllegalActionError
+from .errors import N_, IllegalActionError
 from .melds import Arrangement, DefenderLayout, best_arrangement, defender_layout, is_meld, knock_arrangement
 from .rules import RuleSet
 
@@ -88,11 +88,13 @@ def check_arrangement(hand: int, melds: tuple[int, ...]) -> Arrangement:
     used = 0
     for m in melds:
         if not is_meld(m):
-            raise IllegalActionError(f"{cards_str(m)} is not a meld (a set of 3-4 of a rank or a run of 3+ of a suit)")
+            raise IllegalActionError(N_("{cards} is not a meld (a set of 3-4 of a rank or a run of 3+ of a suit)",
+                                        cards=cards_str(m)))
         if m & ~hand:
-            raise IllegalActionError(f"meld {cards_str(m)} uses {cards_str(m & ~hand)}, not in the hand")
+            raise IllegalActionError(N_("meld {cards} uses {missing}, not in the hand", cards=cards_str(m),
+                                        missing=cards_str(m & ~hand)))
         if m & used:
-            raise IllegalActionError(f"card {cards_str(m & used)} is in two melds (R2.3)")
+            raise IllegalActionError(N_("card {card} is in two melds (R2.3)", card=cards_str(m & used)))
         used |= m
     dead = hand & ~used
     ordered = tuple(sorted(melds, key=lambda x: (x & -x).bit_length()))
@@ -127,9 +129,9 @@ def showdown(
     """
     n = knocker.bit_count()
     if n not in (10, 11):
-        raise IllegalActionError(f"a knocker lays out 10 cards (11 for big gin), not {n}")
+        raise IllegalActionError(N_("a knocker lays out 10 cards (11 for big gin), not {n}", n=n))
     if knocker & defender:
-        raise IllegalActionError("the knocker and the defender hold the same card")
+        raise IllegalActionError(N_("the knocker and the defender hold the same card"))
     if melds is not None:
         arr = check_arrangement(knocker, melds)
     else:
@@ -137,14 +139,15 @@ def showdown(
     k = arr.deadwood_value
     if n == 11:
         if rules.big_gin_bonus is None:
-            raise IllegalActionError("big gin is not played under these rules (big_gin_bonus is null, R6.5)")
+            raise IllegalActionError(N_("big gin is not played under these rules (big_gin_bonus is null, R6.5)"))
         if k:
-            raise IllegalActionError(f"big gin needs all 11 cards melded; deadwood is {k} (R6.5)")
+            raise IllegalActionError(N_("big gin needs all 11 cards melded; deadwood is {deadwood} (R6.5)", deadwood=k))
     elif k > 0:
         if knock_limit is None:
-            raise IllegalActionError(f"only gin ends this deal (R8.1, R9.2); the knocker's deadwood is {k}")
+            raise IllegalActionError(N_("only gin ends this deal (R8.1, R9.2); the knocker's deadwood is {deadwood}", deadwood=k))
         if k > knock_limit:
-            raise IllegalActionError(f"deadwood {k} is above the knock limit {knock_limit} (R5.1)")
+            raise IllegalActionError(N_("deadwood {deadwood} is above the knock limit {limit} (R5.1)", deadwood=k,
+                                            limit=knock_limit))
     if k == 0:
         d_layout = defender_layout(defender, arr.melds, allow_layoffs=False)
         big = n == 11
