@@ -132,6 +132,37 @@ class DealResult:
         return out
 
 
+def _event_table(kind: str, private: bool = False) -> tuple[tuple[Event, ...], tuple[Event, ...]]:
+    return tuple(tuple(Event(kind, seat, c, private) for c in range(52)) for seat in (0, 1))  # type: ignore[return-value]
+
+
+# events are immutable values: the common ones are shared, not rebuilt per action
+_EV_DISCARD = _event_table("discard")
+_EV_DRAW_STOCK = _event_table("draw_stock", True)
+_EV_TAKE_DISCARD = _event_table("take_discard")
+_EV_TAKE_UPCARD = _event_table("take_upcard")
+_EV_PASS = (Event("pass", 0), Event("pass", 1))
+_EV_END = Event("end", None)
+_EV_RESHUFFLE = Event("reshuffle", None)
+
+
+class _Log:
+    """The events of a deal, shared by its successive states (no copy per action).
+
+    ``events`` is append-only; a state sees its first ``DealState._nlog`` entries.  A state
+    applies onto the shared list only when it is the newest state of the list (its ``_nlog`` is
+    the list's length); applying from an older state (a branch) starts a new list from a copy
+    of its prefix, so every state's log stays what it was.  ``seen[seat]`` holds
+    ``events[i].seen_by(seat)`` for the first entries, filled when a view asks for them.
+    """
+
+    __slots__ = ("events", "seen")
+
+    def __init__(self, events: list[Event]) -> None:
+        self.events = events
+        self.seen: tuple[list[Event], list[Event]] = ([], [])
+
+
 # action objects are shared, not rebuilt per call
 _NEW = object.__new__
 _DISCARDS = tuple(A.discard(c) for c in range(52))
@@ -170,7 +201,7 @@ class DealState:
 
     __slots__ = ("rules", "dealer", "hands", "stock", "drawn", "pile", "phase", "to_act", "upcard",
                  "knock_limit", "multiplier", "taken", "stock_only", "must_knock", "reshuffles",
-                 "seen", "result", "seed", "turn", "offer_passes", "log", "_legal")
+                 "seen", "result", "seed", "turn", "offer_passes", "_log", "_nlog", "_logt", "_legal")
 
     rules: RuleSet
     dealer: int
@@ -192,7 +223,9 @@ class DealState:
     seed: bytes
     turn: int
     offer_passes: int
-    log: tuple[Event, ...]
+    _log: _Log
+    _nlog: int
+    _logt: tuple[Event, ...] | None
     _legal: list[Action] | None
 
     def _copy(self) -> DealState:
@@ -217,11 +250,33 @@ class DealState:
         new.seed = self.seed
         new.turn = self.turn
         new.offer_passes = self.offer_passes
-        new.log = self.log
+        new._log = self._log
+        new._nlog = self._nlog
+        new._logt = self._logt
         new._legal = None
         return new
 
     # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every event of the deal so far, in order (hidden cards included; filter with
+        :meth:`Event.seen_by`).  Built from the shared event list when first read."""
+        t = self._logt
+        if t is None:
+            t = self._logt = tuple(self._log.events[:self._nlog])
+        return t
+
+    def history(self, seat: int) -> tuple[Event, ...]:
+        """The log as ``seat`` (0 or 1) sees it: :meth:`Event.seen_by` of every event.  Each
+        event is filtered once per deal and seat, so reading it after every action is cheap."""
+        lg = self._log
+        n = self._nlog
+        seen = lg.seen[seat]
+        done = len(seen)
+        if done < n:
+            seen.extend([e.seen_by(seat) for e in lg.events[done:n]])
+        return tuple(seen[:n]) if len(seen) > n else tuple(seen)
 
     @property
     def non_dealer(self) -> int:
@@ -316,18 +371,38 @@ class DealState:
 
         Raises what :meth:`verify` raises, leaving this state unchanged.
         """
-        self.verify(seat, action)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _LEGAL[self.phase](self)
+        if seat != self.to_act or not _holds(legal, action):
+            self.verify(seat, action)  # raises, or accepts an equal action that is not one of ours
         new = self._copy()
         new.turn = self.turn + 1
         events: list[Event] = []
         _APPLY[action.kind](new, seat, action, events)
-        new.log = self.log + tuple(events)
+        lg = self._log
+        n = self._nlog
+        if len(lg.events) == n:  # the newest state of this log: extend it in place
+            lg.events.extend(events)
+        else:  # a branch from an older state: a log of its own
+            new._log = _Log(lg.events[:n] + events)
+        new._nlog = n + len(events)
+        new._logt = None
         return new, events
 
     def __repr__(self) -> str:
         return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
                 f"top={card_str(self.pile[-1]) if self.pile else None})")
 
+
+
+def _holds(legal: list[Action], action: object) -> bool:
+    """Whether ``action`` is one of the (shared) action objects of ``legal``: an identity test,
+    cheaper than the dataclass equality of ``in``."""
+    for a in legal:
+        if a is action:
+            return True
+    return False
 
 
 def _text(action: object) -> str:
@@ -413,11 +488,11 @@ def _take_top(s: DealState, seat: int) -> int:
 
 
 def _apply_take_upcard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
-    ev.append(Event("take_upcard", seat, _take_top(s, seat)))
+    ev.append(_EV_TAKE_UPCARD[seat][_take_top(s, seat)])
 
 
 def _apply_pass(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
-    ev.append(Event("pass", seat))
+    ev.append(_EV_PASS[seat])
     if s.phase == WALL:
         _end_draw(s, "R7.2", ev)
         return
@@ -438,12 +513,12 @@ def _apply_draw_stock(s: DealState, seat: int, a: Action, ev: list[Event]) -> No
     s.taken = None
     s.stock_only = False
     s.phase = DISCARD
-    ev.append(Event("draw_stock", seat, c, private=True))
+    ev.append(_EV_DRAW_STOCK[seat][c])
 
 
 def _apply_take_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     wall = s.phase == WALL
-    ev.append(Event("take_discard", seat, _take_top(s, seat)))
+    ev.append(_EV_TAKE_DISCARD[seat][_take_top(s, seat)])
     if wall:
         s.must_knock = True
 
@@ -456,7 +531,7 @@ def _apply_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     seen = s.seen
     s.seen = (seen[0] & ~(1 << c), seen[1] & ~(1 << c))
     s.taken = None
-    ev.append(Event("discard", seat, c))
+    ev.append(_EV_DISCARD[seat][c])
     other = 1 - seat
     end = s.rules.stock_end
     size = s.stock_size
@@ -493,7 +568,7 @@ def _reshuffle(s: DealState, ev: list[Event]) -> None:
     s.stock = tuple(seeded_shuffle(rest, seed))
     s.drawn = 0
     s.pile = (top,)
-    ev.append(Event("reshuffle", None))
+    ev.append(_EV_RESHUFFLE)
 
 
 def _end_draw(s: DealState, reason: str, ev: list[Event]) -> None:
@@ -502,7 +577,7 @@ def _end_draw(s: DealState, reason: str, ev: list[Event]) -> None:
     s.taken = None
     s.must_knock = False
     s.result = DealResult("draw", None, 0, None, None, reason)
-    ev.append(Event("end", None))
+    ev.append(_EV_END)
 
 
 def _finish_showdown(s: DealState, seat: int, knocker_hand: int, melds: tuple[int, ...] | None, ev: list[Event]) -> None:
@@ -515,7 +590,7 @@ def _finish_showdown(s: DealState, seat: int, knocker_hand: int, melds: tuple[in
     s.taken = None
     s.must_knock = False
     s.result = DealResult(sd.outcome, winner, sd.points, seat, sd)
-    ev.append(Event("end", None))
+    ev.append(_EV_END)
 
 
 def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -595,6 +670,8 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     s.seed = seed if seed is not None else hashlib.sha256(bytes(deck)).digest()
     s.turn = 0
     s.offer_passes = 0
-    s.log = ()
+    s._log = _Log([])
+    s._nlog = 0
+    s._logt = ()
     s._legal = None
     return s
