@@ -62,8 +62,7 @@ def check_views(s: DealState) -> None:
         other = 1 - seat
         assert v.hand == s.hands[seat]
         assert v.opponent_count == s.hands[other].bit_count()
-        if not s.is_over:  # after a knock the knocker's discard may stay in ``seen`` (see the report)
-            assert v.opponent_seen & ~s.hands[other] == 0      # only cards he really holds
+        assert v.opponent_seen & ~s.hands[other] == 0          # only cards he really holds
         assert v.stock_size == s.stock_size and v.pile == s.pile
         for e in v.history:                                    # the opponent's stock draws are hidden
             if e.kind == "draw_stock" and e.seat == other:
