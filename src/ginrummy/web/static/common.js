@@ -109,3 +109,26 @@ async function postJSON(url, data) {
   if (!r.ok) throw new Error(body.error || `server answered ${r.status}`);
   return body;
 }
+
+/** Render a score sheet (ScoreSheet.to_dict) into box: one row per game, a column per player. */
+function renderSheet(box, sheet) {
+  const names = Object.keys(sheet.totals);
+  const t = el("table", { class: "sheet" });
+  t.append(el("thead", null, el("tr", null, el("th", null, sheet.scoring === "hollywood" ? "Game" : ""), ...names.map(n => el("th", null, n)))));
+  const body = el("tbody");
+  for (const g of sheet.games) {
+    const label = sheet.scoring === "hollywood" ? `Game ${g.number}` : "Points";
+    body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " (over)") : ""),
+      ...names.map(n => el("td", null, String(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: "won this game" }, " \u2605") : ""))));
+    if (g.finished && names.some(n => g.bonuses[n].game || g.bonuses[n].box)) {
+      body.append(el("tr", null, el("td", { class: "hint" }, "  bonuses"),
+        ...names.map(n => el("td", { class: "hint", title: `game ${g.bonuses[n].game}, box ${g.bonuses[n].box}` },
+          `+${g.bonuses[n].game} +${g.bonuses[n].box}`))));
+    }
+  }
+  body.append(el("tr", { class: "total" }, el("td", null, "Total"), ...names.map(n => el("td", null, String(sheet.totals[n])))));
+  t.append(body);
+  box.replaceChildren(t, el("p", { class: "hint", style: "margin:4px 0 0" },
+    sheet.finished ? `Finished: ${sheet.match_winner || "no winner"} wins.` : `Target ${sheet.target}. Bonuses do not count toward it.`));
+}
+

@@ -394,7 +394,7 @@ function renderStatus() {
     const info = who ? seatInfo(who) : null;
     parts.push(info && info.kind === "computer" ? `${who} is thinking...` : `Waiting for ${who}...`);
   }
-  st.replaceChildren(...parts.flat().filter(x => x !== null));
+  st.replaceChildren(el("span", null, ...parts.flat().filter(x => x !== null)));
 }
 
 function renderPlayers() {
@@ -429,27 +429,6 @@ function renderAdvice() {
     : [el("p", { class: "hint" }, s.role === "out" ? "Suggest moves to the captain; he decides (R10.2)." : "The player sitting out can suggest moves here.")]));
   list.scrollTop = list.scrollHeight;
   $("suggest-form").hidden = !s.can_suggest;
-}
-
-function renderSheet(box, sheet) {
-  const names = Object.keys(sheet.totals);
-  const t = el("table", { class: "sheet" });
-  t.append(el("thead", null, el("tr", null, el("th", null, sheet.scoring === "hollywood" ? "Game" : ""), ...names.map(n => el("th", null, n)))));
-  const body = el("tbody");
-  for (const g of sheet.games) {
-    const label = sheet.scoring === "hollywood" ? `Game ${g.number}` : "Points";
-    body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " (over)") : ""),
-      ...names.map(n => el("td", null, String(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: "won this game" }, " \u2605") : ""))));
-    if (g.finished && names.some(n => g.bonuses[n].game || g.bonuses[n].box)) {
-      body.append(el("tr", null, el("td", { class: "hint" }, "  bonuses"),
-        ...names.map(n => el("td", { class: "hint", title: `game ${g.bonuses[n].game}, box ${g.bonuses[n].box}` },
-          `+${g.bonuses[n].game} +${g.bonuses[n].box}`))));
-    }
-  }
-  body.append(el("tr", { class: "total" }, el("td", null, "Total"), ...names.map(n => el("td", null, String(sheet.totals[n])))));
-  t.append(body);
-  box.replaceChildren(t, el("p", { class: "hint", style: "margin:4px 0 0" },
-    sheet.finished ? `Finished: ${sheet.match_winner || "no winner"} wins.` : `Target ${sheet.target}. Bonuses do not count toward it.`));
 }
 
 async function sha256hex(hex) {
@@ -600,11 +579,11 @@ function showResult() {
 function onKey(ev) {
   if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT")) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  if (!S()) return;
   const k = ev.key;
   const help = $("help");
-  if (k === "Escape") { help.hidden = true; $("result").hidden = true; ui.selected = null; renderHand(); renderButtons(); return; }
   if (k === "?") { help.hidden = !help.hidden; ev.preventDefault(); return; }
+  if (k === "Escape") { help.hidden = true; $("result").hidden = true; ui.selected = null; if (S()) { renderHand(); renderButtons(); } return; }
+  if (!S()) return;
   const cards = handOrder().cards;
   document.body.classList.add("kbd");
   if (k === "ArrowLeft" || k === "ArrowRight") {

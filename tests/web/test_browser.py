@@ -1,0 +1,241 @@
+"""Browser tests: Playwright (sync API) drives Debian's Chromium against a real ``gin serve``.
+
+They play a whole deal against the computer by clicking and by keyboard, and a two-person
+table from two browser contexts.  Skipped when /usr/bin/chromium is missing.  With
+``GIN_SCREENSHOTS=DIR`` set, the clicking test saves the lobby, a deal in progress and the
+end-of-deal layout as PNG files there (docs/screenshots/ is made that way).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from .test_restart import _free_port, _start
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import signal
+
+    db = f"sqlite:///{tmp_path_factory.mktemp('web') / 'gin.sqlite3'}"
+    port = _free_port()
+    proc = _start(port, db)
+    yield f"http://127.0.0.1:{port}"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _page(browser, errors: list[str], **kw):
+    ctx = browser.new_context(viewport=kw.pop("viewport", {"width": 1280, "height": 860}), **kw)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15000)
+    return page
+
+
+def _wait_turn_or_end(page) -> str:
+    page.wait_for_function(
+        "typeof ui !== 'undefined' && ui.state && !ui.pending && (ui.state.your_turn || ui.state.view.phase === 'over')")
+    return page.evaluate("ui.state.view.phase")
+
+
+BEST_CARD = """() => {
+  const L = ui.state.view.legal_actions, after = ui.state.arrangement.after_discard || {};
+  const cards = L.filter(a => a.startsWith('discard ')).map(a => a.slice(8));
+  cards.sort((a, b) => after[a] - after[b] || cardValue(b) - cardValue(a) || (a < b ? -1 : 1));
+  return cards[0];
+}"""
+
+
+def _play_deal_by_clicking(page, shots: Path | None = None) -> None:
+    moves = 0
+    while True:
+        phase = _wait_turn_or_end(page)
+        if phase == "over":
+            break
+        legal = page.evaluate("ui.state.view.legal_actions")
+        if phase in ("upcard_offer", "wall"):
+            page.click("#actions [data-act='pass']")
+        elif phase == "draw":
+            page.click("#stock")
+        else:
+            if any(a.startswith("gin ") for a in legal):
+                page.click("#actions [data-act='gin']")
+            elif any(a.startswith("knock ") for a in legal):
+                page.click("#actions [data-act='knock']")
+            else:
+                card = page.evaluate(BEST_CARD)
+                page.click(f"#hand .card[data-card='{card}']")
+                assert page.is_enabled("#actions [data-act='discard']")
+                assert not page.is_enabled("#actions [data-act='draw stock']") or page.is_hidden("#actions [data-act='draw stock']")
+                if shots is not None and moves == 4:
+                    page.screenshot(path=str(shots / "deal-in-progress.png"))
+                page.click("#actions [data-act='discard']")
+        moves += 1
+        assert moves < 200
+
+
+def _play_deal_by_keyboard(page) -> None:
+    moves = 0
+    while True:
+        phase = _wait_turn_or_end(page)
+        if phase == "over":
+            break
+        legal = page.evaluate("ui.state.view.legal_actions")
+        if phase in ("upcard_offer", "wall"):
+            page.keyboard.press("p")
+        elif phase == "draw":
+            page.keyboard.press("s")
+        elif any(a.startswith("gin ") for a in legal):
+            page.keyboard.press("g")
+        elif any(a.startswith("knock ") for a in legal):
+            page.keyboard.press("k")
+        else:
+            card = page.evaluate(BEST_CARD)
+            # move the keyboard cursor to the card with the arrow keys, pick it with Enter
+            order = page.evaluate("handOrder().cards")
+            cursor = page.evaluate("ui.cursor")
+            target = order.index(card)
+            for _ in range((target - cursor) % len(order)):
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+            assert page.evaluate("ui.selected") == card
+            page.keyboard.press("d")
+        moves += 1
+        assert moves < 200
+
+
+def _check_end(page) -> None:
+    page.wait_for_selector("#result:not([hidden])")
+    text = page.inner_text("#result-box")
+    assert re.search(r"scores \d+|draw", text)
+    # the seed is revealed and checked against the commitment shown before the deal
+    page.wait_for_selector("#fair .ok")
+    seed = page.inner_text("#seed")
+    assert re.fullmatch(r"[0-9a-f]{64}", seed)
+
+
+def test_lobby_then_a_whole_deal_against_the_computer_by_clicking(server, browser):
+    errors: list[str] = []
+    page = _page(browser, errors)
+    shots = Path(os.environ["GIN_SCREENSHOTS"]) if os.environ.get("GIN_SCREENSHOTS") else None
+    page.goto(server + "/")
+    page.fill("#your-name", "Ann")
+    page.check("input[name='variant'][value='standard']")
+    page.check("input[name='scoring'][value='hollywood']")
+    page.select_option("#seat1-level", "novice")
+    if shots is not None:
+        page.click("#advanced summary")
+        page.screenshot(path=str(shots / "lobby.png"), full_page=True)
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
+    page.wait_for_selector("#commitment")
+    commitment = page.inner_text("#commitment")
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    assert "Computer (novice)" in page.inner_text("#opp-bar")
+    _play_deal_by_clicking(page, shots)
+    _check_end(page)
+    if shots is not None:
+        page.screenshot(path=str(shots / "end-of-deal.png"))
+    page.click("text=Look at the table")
+    assert page.is_hidden("#result")
+    sheet = page.inner_text("#sheet")
+    assert "Game 1" in sheet and "Game 3" in sheet
+    assert errors == []
+
+
+def test_a_whole_deal_by_keyboard_with_large_four_colour_cards(server, browser):
+    errors: list[str] = []
+    page = _page(browser, errors, viewport={"width": 412, "height": 900})  # a phone-sized screen
+    page.goto(server + "/")
+    page.check("#opt-large")
+    page.check("#opt-four")
+    page.fill("#your-name", "Kim")
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/"))
+    assert page.evaluate("document.body.classList.contains('large-cards') && document.body.classList.contains('four-colour')")
+    page.keyboard.press("?")
+    assert page.is_visible("#help")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#help")
+    _play_deal_by_keyboard(page)
+    _check_end(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 412 + 1, f"the page scrolls sideways on a phone: {width}px"
+    assert errors == []
+
+
+def test_two_people_from_two_browser_contexts(server, browser):
+    errors: list[str] = []
+    ann = _page(browser, errors)
+    ann.goto(server + "/")
+    ann.fill("#your-name", "Ann")
+    ann.select_option("#seat1-kind", "human")
+    ann.fill("#seat1-name", "Bob")
+    ann.check("input[name='scoring'][value='deal']")
+    ann.click("#open")
+    ann.wait_for_selector("#ready:not([hidden])")
+    link = ann.input_value("#links input")
+    assert "/table/" in link and "?seat=" in link
+    ann.click("#go")
+    bob = _page(browser, errors)
+    bob.goto(link)
+    pages = {"Ann": ann, "Bob": bob}
+    for p in pages.values():
+        p.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.table.seats.every(s => s.connected)")
+    # the player not to act sees no enabled action button
+    for _ in range(400):
+        to_act = ann.evaluate("ui.state.to_act")
+        if ann.evaluate("ui.state.view.phase") == "over":
+            break
+        page = pages[to_act]
+        other = pages["Bob" if to_act == "Ann" else "Ann"]
+        _wait_turn_or_end(page)
+        assert other.evaluate("[...document.querySelectorAll('#actions button')].every(b => b.disabled || b.hidden)")
+        seq = page.evaluate("ui.state.seq")
+        _play_one_click(page)
+        for p in pages.values():
+            p.wait_for_function(f"ui.state.seq > {seq}")
+    for p in pages.values():
+        _check_end(p)
+    assert ann.inner_text("#seed") == bob.inner_text("#seed")
+    assert errors == []
+
+
+def _play_one_click(page) -> None:
+    phase = page.evaluate("ui.state.view.phase")
+    legal = page.evaluate("ui.state.view.legal_actions")
+    if phase in ("upcard_offer", "wall"):
+        page.click("#actions [data-act='pass']")
+    elif phase == "draw":
+        page.click("#actions [data-act='draw stock']")
+    elif any(a.startswith("gin ") for a in legal):
+        page.click("#actions [data-act='gin']")
+    elif any(a.startswith("knock ") for a in legal):
+        page.click("#actions [data-act='knock']")
+    else:
+        card = page.evaluate(BEST_CARD)
+        page.dblclick(f"#hand .card[data-card='{card}']")
