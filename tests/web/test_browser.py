@@ -92,6 +92,7 @@ def _play_deal_by_clicking(page, shots: Path | None = None) -> None:
                 assert page.is_enabled("#actions [data-act='discard']")
                 assert not page.is_enabled("#actions [data-act='draw stock']") or page.is_hidden("#actions [data-act='draw stock']")
                 if shots is not None and moves == 4:
+                    page.evaluate("window.scrollTo(0, 0)")
                     page.screenshot(path=str(shots / "deal-in-progress.png"))
                 page.click("#actions [data-act='discard']")
         moves += 1
@@ -159,6 +160,7 @@ def test_lobby_then_a_whole_deal_against_the_computer_by_clicking(server, browse
     _play_deal_by_clicking(page, shots)
     _check_end(page)
     if shots is not None:
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(shots / "end-of-deal.png"))
     page.click("text=Look at the table")
     assert page.is_hidden("#result")

@@ -402,7 +402,7 @@ function renderPlayers() {
   const box = $("players");
   box.replaceChildren();
   s.table.seats.forEach((p, i) => {
-    box.append(el("div", { class: "row", style: "justify-content:space-between" },
+    box.append(el("div", { class: "row", style: "justify-content:space-between;flex-wrap:nowrap" },
       el("span", null, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " (you)" : "",
          p.kind === "computer" ? el("span", { class: "hint" }, ` computer, ${p.level}`) : ""),
       el("span", { class: "mono", style: "font-size:.9rem" }, String(s.sheet.totals[p.name]))));
