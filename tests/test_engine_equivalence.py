@@ -153,6 +153,24 @@ def test_golden_covers_the_rarer_paths() -> None:
     assert walled and reshuffled
 
 
+def test_novice_deadwood_after_each_discard_is_the_meld_search() -> None:
+    """The novice's per-suit shortcut equals melds.deadwood for every discard (R2.4), on random
+    and set-rich 11-card hands."""
+    from ginrummy.cards import cards_of
+    from ginrummy.players.simple import _deadwood_after
+
+    rng = random.Random(7)
+    for i in range(3000):
+        if i % 2:
+            cards = rng.sample(range(52), 11)
+        else:  # a rank three times, and runs nearby
+            r = rng.randrange(13)
+            cards = [r + 13 * s for s in rng.sample(range(4), 3)]
+            cards += rng.sample([c for c in range(52) if c not in cards], 8)
+        hand = sum(1 << c for c in cards)
+        assert _deadwood_after(hand, cards_of(hand)) == {c: deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
+
+
 if __name__ == "__main__":
     GOLDEN.parent.mkdir(exist_ok=True)
     GOLDEN.write_text(json.dumps(digests(), indent=1) + "\n")
