@@ -23,6 +23,8 @@ import random
 import resource
 import sys
 import time
+import tracemalloc
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from ginrummy.cards import CARD_VALUES, FULL_DECK, mask_of  # noqa: E402
+from ginrummy.deal import new_deal  # noqa: E402
 from ginrummy.melds import best_discard_deadwood, deadwood, discard_options  # noqa: E402
+from ginrummy.players.simple import NovicePlayer, RandomPlayer  # noqa: E402
+from ginrummy.rules import PRESETS  # noqa: E402
+from ginrummy.views import view_of  # noqa: E402
 
 RSS_AFTER_OURS_KB = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
@@ -46,6 +52,11 @@ try:
 except ImportError:  # pragma: no cover - depends on the machine
     rl_melding = rl_utils = None
 
+try:
+    import rlcard  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - depends on the machine
+    rlcard = None
+
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 
 
@@ -58,6 +69,7 @@ class Context:
 
     n: int
     seed: int
+    deals: int = 1000
     notes: list[str] = field(default_factory=list)
 
     def rng(self, salt: str) -> random.Random:
@@ -282,6 +294,224 @@ def meld_search(ctx: Context) -> Section:
     return sec
 
 
+# --- the deal-play sections --------------------------------------------------------------------
+
+
+def ours_random_deals(n: int, seed: int) -> tuple[int, Counter]:
+    """``n`` whole deals of our engine (preset ``standard``) with uniformly random legal actions:
+    the deck shuffled with ``random.Random``, the dealer alternating.  Returns the actions
+    taken and the outcomes."""
+    rules = PRESETS["standard"]
+    rng = random.Random(seed)
+    actions = 0
+    outcomes: Counter = Counter()
+    for d in range(n):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        s = new_deal(rules, d % 2, deck)
+        while s.to_act is not None:
+            s, _ = s.apply(s.to_act, rng.choice(s.legal_actions()))
+            actions += 1
+        outcomes[s.result.outcome] += 1
+    return actions, outcomes
+
+
+def openspiel_random_deals(n: int, seed: int) -> tuple[int, Counter]:
+    """``n`` whole deals of ``pyspiel.load_game("gin_rummy")`` from Python: chance nodes by
+    ``chance_outcomes`` (uniform) with ``random.Random``, random legal actions."""
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    actions = 0
+    outcomes: Counter = Counter()
+    for _ in range(n):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                actions += 1
+        r = s.returns()
+        outcomes["draw" if r[0] == r[1] == 0 else "scored"] += 1
+    return actions, outcomes
+
+
+def rlcard_random_deals(n: int, seed: int) -> tuple[int, Counter]:
+    """``n`` whole deals of ``rlcard.make("gin-rummy")`` (its environment, state encoding
+    included, as an agent uses it) with random legal actions."""
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = random.Random(seed)
+    actions = 0
+    outcomes: Counter = Counter()
+    for _ in range(n):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            actions += 1
+        p = env.get_payoffs()
+        outcomes["draw" if p[0] == p[1] == 0 else "scored"] += 1
+    return actions, outcomes
+
+
+def ours_novice_deals(n: int, seed: int) -> tuple[int, Counter]:
+    """``n`` deals of ``novice`` against ``random`` as a real table plays them: each turn the seat
+    to act gets ``view_of(state, seat)`` and the legal actions and chooses.  Seats and dealer
+    alternate.  Outcomes counted from the novice's side (``win``/``loss``/``draw``, points)."""
+    rules = PRESETS["standard"]
+    rng = random.Random(seed)
+    actions = 0
+    outcomes: Counter = Counter()
+    for d in range(n):
+        me = (d // 2) % 2
+        players = {me: NovicePlayer(random.Random(seed * 100003 + d)), 1 - me: RandomPlayer(random.Random(-d))}
+        deck = list(range(52))
+        rng.shuffle(deck)
+        s = new_deal(rules, d % 2, deck)
+        while s.to_act is not None:
+            seat = s.to_act
+            legal = s.legal_actions()
+            s, _ = s.apply(seat, players[seat].choose(view_of(s, seat), legal))
+            actions += 1
+        res = s.result
+        key = "draw" if res.winner is None else ("win" if res.winner == me else "loss")
+        outcomes[key] += 1
+        outcomes["points"] += res.points if key == "win" else -res.points
+    return actions, outcomes
+
+
+def openspiel_simple_deals(n: int, seed: int) -> tuple[int, Counter]:
+    """``n`` deals of OpenSpiel's simple bot (``make_simple_gin_rummy_bot``, the same EAAI
+    baseline) against random legal actions, seats alternating; the bot is restarted per deal."""
+    game = pyspiel.load_game("gin_rummy")
+    params = game.get_parameters()
+    bots = [pyspiel.make_simple_gin_rummy_bot(params, p) for p in (0, 1)]
+    rng = random.Random(seed)
+    actions = 0
+    outcomes: Counter = Counter()
+    for d in range(n):
+        me = (d // 2) % 2
+        bot = bots[me]
+        bot.restart()
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+            elif s.current_player() == me:
+                s.apply_action(bot.step(s))
+                actions += 1
+            else:
+                s.apply_action(rng.choice(s.legal_actions()))
+                actions += 1
+        r = s.returns()[me]
+        outcomes["draw" if r == 0 else ("win" if r > 0 else "loss")] += 1
+        outcomes["points"] += int(r)
+    return actions, outcomes
+
+
+def timed(fn: Callable[[int, int], tuple[int, Counter]], n: int, seed: int) -> tuple[float, int, Counter]:
+    """Deals per second of one pass of ``fn(n, seed)``, its actions and outcomes."""
+    t0 = time.perf_counter()
+    actions, outcomes = fn(n, seed)
+    return n / (time.perf_counter() - t0), actions, outcomes
+
+
+def traced_peak_kb(fn: Callable[[int, int], tuple[int, Counter]], n: int, seed: int) -> float:
+    """Peak Python allocation (tracemalloc, KB) while ``fn`` plays ``n`` deals (untimed pass)."""
+    tracemalloc.start()
+    try:
+        fn(n, seed)
+        return tracemalloc.get_traced_memory()[1] / 1024
+    finally:
+        tracemalloc.stop()
+
+
+def fmt_deals(r: float | None) -> str:
+    return "n/a" if r is None else f"{r:,.0f}/s"
+
+
+def deal_rows(sec: Section, label: str, n: int, ours: tuple[float, int, Counter], other: tuple[float, int, Counter] | None,
+              other_name: str) -> None:
+    r_o, a_o, _ = ours
+    r_x, a_x = (other[0], other[1]) if other else (None, None)
+    sec.rows.append([label, other_name, str(n), fmt_deals(r_o), fmt_deals(r_x), fmt_ratio(r_o, r_x),
+                     f"{a_o / n:.1f}", "n/a" if a_x is None else f"{a_x / n:.1f}"])
+
+
+DEAL_HEADER = ["play", "against", "deals", "ours", "theirs", "ours/theirs", "actions/deal (ours)", "actions/deal (theirs)"]
+
+
+@section("Random play")
+def random_play(ctx: Context) -> Section:
+    n = ctx.deals
+    sec = Section("Random play", DEAL_HEADER)
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    ours = timed(ours_random_deals, n, ctx.seed)
+    print(f"ours: {fmt_deals(ours[0])} ({ours[1] / n:.1f} actions/deal) {dict(ours[2])}", flush=True)
+    if pyspiel is not None:
+        os_ = timed(openspiel_random_deals, n, ctx.seed)
+        print(f"OpenSpiel: {fmt_deals(os_[0])} ({os_[1] / n:.1f} actions/deal), ours/OpenSpiel {fmt_ratio(ours[0], os_[0])}",
+              flush=True)
+        deal_rows(sec, "random legal actions", n, ours, os_, "OpenSpiel (C++ game, Python loop)")
+    else:
+        deal_rows(sec, "random legal actions", n, ours, None, "OpenSpiel (not installed)")
+    if rlcard is not None:
+        rl = timed(rlcard_random_deals, n, ctx.seed)
+        print(f"RLCard: {fmt_deals(rl[0])} ({rl[1] / n:.1f} actions/deal), ours/RLCard {fmt_ratio(ours[0], rl[0])}",
+              flush=True)
+        deal_rows(sec, "random legal actions", n, ours, rl, "RLCard env (Python)")
+    else:
+        deal_rows(sec, "random legal actions", n, ours, None, "RLCard (not installed)")
+    peak = traced_peak_kb(ours_random_deals, min(n, 200), ctx.seed)
+    sec.notes.append(
+        f"Peak memory: ours {peak:.0f} KB of Python allocations at most while playing {min(n, 200)} random deals "
+        f"(tracemalloc); the process's ru_maxrss went from {rss0 / 1024:.1f} MB to "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MB over this section (all three libraries "
+        f"loaded; OpenSpiel's C++ allocations are not traced).")
+    sec.notes.append(
+        f"Outcomes, ours: {dict(sorted(ours[2].items()))} (a random player rarely knocks: most deals end "
+        f"with two stock cards left, R7.1).")
+    sec.notes.append(
+        "One timed pass each, on the same machine in one process; `--deals` deals each. Ours: preset "
+        "`standard`, deck shuffled by `random.Random`, `state.apply(state.to_act, rng.choice(state.legal_actions()))` "
+        "to the end. OpenSpiel: `pyspiel.load_game(\"gin_rummy\")` stepped from Python, chance nodes sampled "
+        "from `chance_outcomes()`, its knock phase (meld lay-down actions) included in its action count. "
+        "RLCard: `rlcard.make(\"gin-rummy\")` with `env.reset()`/`env.step()` (state encoding per step).")
+    sec.notes.extend(ctx.notes)
+    return sec
+
+
+@section("Novice vs random")
+def novice_vs_random(ctx: Context) -> Section:
+    n = ctx.deals
+    sec = Section("Novice vs random", DEAL_HEADER)
+    ours = timed(ours_novice_deals, n, ctx.seed)
+    print(f"ours: {fmt_deals(ours[0])} ({ours[1] / n:.1f} actions/deal) {dict(ours[2])}", flush=True)
+    os_ = None
+    if pyspiel is not None:
+        os_ = timed(openspiel_simple_deals, n, ctx.seed)
+        print(f"OpenSpiel: {fmt_deals(os_[0])} ({os_[1] / n:.1f} actions/deal), ours/OpenSpiel "
+              f"{fmt_ratio(ours[0], os_[0])} {dict(os_[2])}", flush=True)
+    deal_rows(sec, "novice vs random", n, ours, os_,
+              "OpenSpiel simple bot vs random" if os_ else "OpenSpiel (not installed)")
+    peak = traced_peak_kb(ours_novice_deals, min(n, 200), ctx.seed)
+
+    def share(c: Counter) -> str:
+        return (f"wins {c['win']}, losses {c['loss']}, draws {c['draw']}, "
+                f"{c['points'] / n:+.1f} points/deal")
+
+    sec.notes.append(f"Novice's results, ours: {share(ours[2])}"
+                     + (f"; OpenSpiel's simple bot: {share(os_[2])}" if os_ else "") + ".")
+    sec.notes.append(
+        f"Peak memory: ours {peak:.0f} KB of Python allocations at most while playing {min(n, 200)} deals "
+        f"(tracemalloc); process ru_maxrss {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MB.")
+    sec.notes.append(
+        "Ours as a table plays: each action, the seat to act gets `views.view_of(state, seat)` and "
+        "`state.legal_actions()` and its player (`NovicePlayer` / `RandomPlayer`) chooses; building the view "
+        "is timed. OpenSpiel: `pyspiel.make_simple_gin_rummy_bot(params, seat).step(state)` against "
+        "random legal actions, chance nodes sampled from Python. Novice seat and dealer alternate.")
+    return sec
+
+
 # --- main ----------------------------------------------------------------------------------
 
 
@@ -312,10 +542,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=10_000, help="hands per input set (default 10000)")
     parser.add_argument("--seed", type=int, default=2024, help="seed of the input generators")
+    parser.add_argument("--deals", type=int, default=1000, help="deals per deal-play measurement (default 1000)")
     parser.add_argument("--only", action="append", help="run only the named section(s)")
     parser.add_argument("--write", action="store_true", help="write the tables into benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
-    ctx = Context(n=args.n, seed=args.seed)
+    ctx = Context(n=args.n, seed=args.seed, deals=args.deals)
     if pyspiel is None:
         msg = "OpenSpiel (pyspiel) is not installed: its columns are n/a."
         print(msg)
