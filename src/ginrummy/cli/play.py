@@ -9,6 +9,12 @@ Replay: the match seed is ``str(seed).encode()`` (``--seed``, printed at the sta
 was chosen at random), computer player ``i`` draws from ``random.Random(f"{seed}/player/{i}")``
 and the hint player (``hint``, ``auto``) from ``random.Random(f"{seed}/hint")``; see
 :func:`match_seed`, :func:`computer_players` and :func:`hint_player`.
+
+Language: ``--lang el`` (or ``fi``, ``mt``, ``en``), by default the terminal's
+(``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``, English when it is none of these): every
+word on the screen goes through a :class:`~ginrummy.i18n.Translator`.  The commands a person
+types (``draw``, ``7H``, ``knock 7H``, ``help``...) are the same in every language; the help
+explains them in the table's language.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import random
 import secrets
 import sys
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -25,23 +31,25 @@ from rich.text import Text
 
 from ..actions import Action, parse_action
 from ..cards import cards_of, parse_card, value_of
-from ..errors import CardParseError, GinRummyError, IllegalActionError
+from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
+from ..i18n import LANGUAGES, Translator, lang_from_env, normalize, translate_error, translator
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import Player
-from ..rules import RuleSet
+from ..rules import RuleSet, make_rules
 from ..views import PlayerView
 from . import render as R
-from .common import PresetOpt, SetOpt, bad_input, fail, rules_from
+from .common import PresetOpt, SetOpt, fail
 from .main import app
 
-__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "PlayTable", "HELP"]
+__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "level_name", "PlayTable",
+           "HELP", "help_text"]
 
 HUMAN = 0
 """The person is always player 0 of the match."""
 
-HELP = """Commands (case does not matter):
+HELP = N_("""Commands (case does not matter):
   s, draw, draw stock     draw the top card of the stock
   t, take                 take the top card of the discard pile (the upcard at the offer)
   u, take upcard          take the upcard (first turn, R4.2)
@@ -56,7 +64,15 @@ HELP = """Commands (case does not matter):
   sheet                   show the score sheet
   help                    this help
   quit                    stop the match
-Cards: rank A 2-9 T (or 10) J Q K, then suit C D H S: AS, TD, 10H, KC."""
+Cards: rank A 2-9 T (or 10) J Q K, then suit C D H S: AS, TD, 10H, KC.""")
+"""The commands of the prompt (English; :func:`help_text` gives them in a language)."""
+
+
+def help_text(tr: Translator) -> str:
+    """:data:`HELP` in ``tr``'s language, with the suit letters named in it."""
+    suits = tr._("Suits: C {clubs}, D {diamonds}, H {hearts}, S {spades}.", clubs=R.suit_name(0, tr),
+                 diamonds=R.suit_name(1, tr), hearts=R.suit_name(2, tr), spades=R.suit_name(3, tr))
+    return tr.gettext(HELP) + ("\n" + suits if tr.lang != "en" else "")
 
 
 def match_seed(seed: int) -> bytes:
@@ -82,14 +98,28 @@ def hint_player(level: str, seed: int) -> Any:
     return p
 
 
-def player_names(name: str, level: str, players: int) -> list[str]:
+def level_name(level: str, tr: Translator | None = None) -> str:
+    """The computer player ``level``'s name in ``tr``'s language (``novice`` -> ``Novice``,
+    Greek ``Αρχάριος``); an unknown level is capitalized."""
+    tr = tr or translator("en")
+    names = {"random": tr.p_("level", "Random"), "novice": tr.p_("level", "Novice"),
+             "club": tr.p_("level", "Club"), "expert": tr.p_("level", "Expert")}
+    return names.get(level.lower(), level.capitalize())
+
+
+def player_names(name: str, level: str, players: int, tr: Translator | None = None) -> list[str]:
     """The names of the match: the person's, then ``Novice`` (two-hand) or ``Novice 1`` and
-    ``Novice 2`` (three-hand) after the level; a computer name equal to the person's (ignoring
-    case) gets `` (computer)`` appended."""
-    base = level.capitalize()
+    ``Novice 2`` (three-hand) after the level (in ``tr``'s language, default English); a
+    computer name equal to the person's (ignoring case) gets `` (computer)`` appended."""
+    tr = tr or translator("en")
+    base = level_name(level, tr)
     others = [base] if players == 2 else [f"{base} {i}" for i in range(1, players)]
-    others = [o + " (computer)" if o.casefold() == name.casefold() else o for o in others]
+    others = [o + tr._(" (computer)") if o.casefold() == name.casefold() else o for o in others]
     return [name, *others]
+
+
+_NOT_LEGAL_KEY = "{action} is not legal now ({why}); legal: {legal}"
+"""The key of the engine's "not legal now" error (:meth:`ginrummy.deal.DealState.verify`)."""
 
 
 class _Stop(Exception):
@@ -105,12 +135,13 @@ class PlayTable:
     players, prints the screens.  ``run()`` returns the exit status (0)."""
 
     def __init__(self, rules: RuleSet, seed: int, level: str, name: str, *, console: Console,
-                 delay: float = 1.0, clear: bool = True) -> None:
+                 delay: float = 1.0, clear: bool = True, tr: Translator | None = None) -> None:
         n = rules.players
+        self.tr = tr = tr or translator("en")
         self.rules = rules
         self.seed = seed
         self.level = level
-        self.names = player_names(name, level, n)
+        self.names = player_names(name, level, n, tr)
         self.bots = computer_players(level, seed, n)
         self.hinter = hint_player(level, seed)
         self.match = Match.new(rules, self.names, match_seed(seed))
@@ -128,7 +159,7 @@ class PlayTable:
         try:
             line = input(prompt)
         except EOFError:
-            raise _Stop("End of input: the match is stopped.") from None
+            raise _Stop(self.tr._("End of input: the match is stopped.")) from None
         if not self.interactive:
             self.console.print(line, markup=False, highlight=False)
         return line.strip()
@@ -164,89 +195,124 @@ class PlayTable:
                     self.computer_turn(p)
         except _Stop as stop:
             self.say(stop.message)
-            self.say(R.sheet_table(m.sheet, self.names, title="Score sheet"))
+            self.say(R.sheet_table(m.sheet, self.names, title=self.tr._("Score sheet"), tr=self.tr))
             return 0
 
+    def you(self, player: int = HUMAN) -> bool:
+        """Whether player ``player`` is addressed as "you" (the person, under the name You)."""
+        return R.is_you(self.names[player], self.tr)
+
+    def quit_message(self) -> str:
+        if self.you():
+            return self.tr._("You quit the match.")
+        return self.tr._("{name} quit the match.", name=self.names[HUMAN])
+
     def intro(self) -> None:
-        r = self.rules
+        r, tr = self.rules, self.tr
         opp = ", ".join(self.names[1:])
-        self.say(Text(f"Gin Rummy: {self.names[0]} against {opp} ({self.level})", style="bold"))
-        self.say(f"Rules: {r.name} ({r.variant} gin, {r.scoring} scoring, target {r.target}). "
-                 f"Seed {self.seed} (replay with --seed {self.seed}). Type help for the commands.")
+        self.say(Text(tr._("Gin Rummy: {name} against {opponents} ({level})", name=self.names[0], opponents=opp,
+                           level=level_name(self.level, tr).lower() if tr.lang != "en" else self.level), style="bold"))
+        variant = {"standard": tr.p_("variant", "standard gin"), "oklahoma": tr.p_("variant", "oklahoma gin"),
+                   "straight": tr.p_("variant", "straight gin")}.get(r.variant, f"{r.variant} gin")
+        scoring = {"game": tr.p_("scoring", "game scoring"), "deal": tr.p_("scoring", "deal scoring"),
+                   "hollywood": tr.p_("scoring", "hollywood scoring")}.get(r.scoring, f"{r.scoring} scoring")
+        self.say(tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=r.name, variant=variant,
+                      scoring=scoring, target=r.target) + " "
+                 + tr._("Seed {seed} (replay with --seed {seed}).", seed=str(self.seed)) + " "
+                 + tr._("Type help for the commands."))
         m = self.match
         if m.roles is not None:
             for draw in m.role_draws:
-                self.say(Text("Draw for the roles (R10.1): ").append_text(Text(", ").join(
+                self.say(Text(tr._("Draw for the roles (R10.1):") + " ").append_text(Text(", ").join(
                     Text(f"{self.names[i]} ").append_text(R.card_text(c)) for i, c in enumerate(draw))))
         self.deal_header()
 
     def roles_text(self) -> str:
-        m = self.match
+        m, tr = self.match, self.tr
         if m.roles is not None:
             box, captain, out = (self.names[i] for i in m.roles)
-            return f"In the box: {box} (deals) · captain: {captain} · sits out: {out} (R10)"
+            return tr._("In the box: {box} (deals) · captain: {captain} · sits out: {out} (R10)", box=box,
+                        captain=captain, out=out)
         dealer = self.names[m.seat_players[m.deal.dealer]]
-        first = self.names[m.seat_players[1 - m.deal.dealer]]
-        return f"Dealer: {dealer} · {first} {R.verb(first, 'plays', 'play')} first (R3.3)"
+        first_player = m.seat_players[1 - m.deal.dealer]
+        if self.you(first_player):
+            return tr._("Dealer: {dealer} · You play first (R3.3)", dealer=dealer)
+        return tr._("Dealer: {dealer} · {first} plays first (R3.3)", dealer=dealer, first=self.names[first_player])
 
     def deal_header(self) -> None:
-        m = self.match
-        self.say(Text(f"\n── Deal {m.record.number} ──", style="bold cyan"))
+        m, tr = self.match, self.tr
+        self.say(Text("\n" + tr._("── Deal {number} ──", number=m.record.number), style="bold cyan"))
         if m.roles is not None and m.roles[2] == HUMAN:
             captain = self.names[m.roles[1]]
-            self.say(f"You sit out this deal and see {captain}'s hand as adviser (R10.2); the deal plays itself.")
+            self.say(tr._("You sit out this deal and see {captain}'s hand as adviser (R10.2); the deal plays itself.",
+                          captain=captain))
 
     def limit_text(self, v: PlayerView) -> str:
-        r = self.rules
+        r, tr = self.rules, self.tr
         if v.knock_limit is None:
-            why = "Straight gin, R8.1" if r.variant == "straight" else "Oklahoma ace upcard, R9.2"
-            text = f"Knock limit: none, gin only ({why})"
+            if r.variant == "straight":
+                text = tr._("Knock limit: none, gin only (Straight gin, R8.1)")
+            else:
+                text = tr._("Knock limit: none, gin only (Oklahoma ace upcard, R9.2)")
         elif r.variant == "oklahoma":
-            text = f"Knock limit {v.knock_limit} (Oklahoma upcard {R.card_label(v.upcard)}, R9.1)"
+            text = tr._("Knock limit {limit} (Oklahoma upcard {card}, R9.1)", limit=v.knock_limit,
+                        card=R.card_label(v.upcard))
         else:
-            text = f"Knock limit {v.knock_limit}"
+            text = tr._("Knock limit {limit}", limit=v.knock_limit)
         if v.multiplier != 1:
-            text += f" · x{v.multiplier}: spade upcard doubles every score (R9.3)"
+            text += " · " + tr._("x{factor}: spade upcard doubles every score (R9.3)", factor=v.multiplier)
         return text
 
     def screen(self, v: PlayerView, *, adviser: bool = False) -> None:
         """The table as player ``v.seat`` sees it (his hand, the pile, the stock, the
         opponent, the knock limit, the sheet, the opponent's last moves, the legal actions)."""
-        m = self.match
+        m, tr = self.match, self.tr
         seat_names = [self.names[p] for p in m.seat_players]
         me, opp = seat_names[v.seat], seat_names[1 - v.seat]
         if self.clear:
             self.console.clear()
-        self.say(Text(f"Deal {m.record.number} · {self.roles_text()}", style="bold cyan"))
-        self.say(Text(self.limit_text(v), style="bold").append(f" · rules {self.rules.name} · seed {self.seed}", style="dim"))
-        self.say(R.sheet_table(m.sheet, self.names))
+        self.say(Text(tr._("Deal {number}", number=m.record.number) + " · " + self.roles_text(), style="bold cyan"))
+        self.say(Text(self.limit_text(v), style="bold").append(
+            " · " + tr._("rules {rules} · seed {seed}", rules=self.rules.name, seed=str(self.seed)), style="dim"))
+        self.say(R.sheet_table(m.sheet, self.names, tr=tr))
         moves = self.last_moves(v)
         if moves:
             self.say(Text(f"{opp}: ").append_text(Text(", ").join(moves)))
         top = v.top_discard
-        line = Text(f"Stock {v.stock_size} · discard pile {len(v.pile)}, top: ")
-        line.append_text(R.card_text(top, highlight=True) if top is not None else Text("none"))
-        line.append(f" · {opp} holds {v.opponent_count} cards")
+        line = Text(tr._("Stock {stock} · discard pile {pile}, top:", stock=v.stock_size, pile=len(v.pile)) + " ")
+        line.append_text(R.card_text(top, highlight=True) if top is not None else Text(tr.p_("no cards", "none")))
+        line.append(" · " + tr.n_("{name} holds {n} card", "{name} holds {n} cards", v.opponent_count, name=opp))
         if v.opponent_seen:
-            line.append(", known: ").append_text(R.cards_text(v.opponent_seen))
+            line.append(tr._(", known:") + " ").append_text(R.cards_text(v.opponent_seen))
         self.say(line)
         drawn = self.just_drawn(v)
         arr = best_arrangement(v.hand)
-        whose = "Your" if not adviser else f"{me}'s"
-        head = Text(f"{whose} hand: {v.hand.bit_count()} cards, deadwood {arr.deadwood_value}")
-        if v.hand.bit_count() == 11:
+        n = v.hand.bit_count()
+        if adviser:
+            head = Text(tr.n_("{name}'s hand: {n} card, deadwood {deadwood}", "{name}'s hand: {n} cards, deadwood {deadwood}",
+                              n, name=me, deadwood=arr.deadwood_value))
+        else:
+            head = Text(tr.n_("Your hand: {n} card, deadwood {deadwood}", "Your hand: {n} cards, deadwood {deadwood}",
+                              n, deadwood=arr.deadwood_value))
+        if n == 11:
             after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
-            head.append(f"; {'the' if adviser else 'your'} best discard leaves {after}")
+            head.append("; " + (tr._("the best discard leaves {after}", after=after) if adviser
+                                else tr._("your best discard leaves {after}", after=after)))
             if v.knock_limit is not None and 0 < after <= v.knock_limit:
-                head.append(f" ({'he' if adviser else 'you'} may knock)", style="bold green")
+                head.append(" " + (tr._("(he may knock)") if adviser else tr._("(you may knock)")), style="bold green")
             elif after == 0:
-                head.append(" (gin!)", style="bold green")
+                head.append(" " + tr._("(gin!)"), style="bold green")
         if drawn is not None:
-            head.append(f" · {drawn[1]} " if adviser else f" · you {drawn[1]} ").append_text(R.card_text(drawn[0]))
+            took = drawn[1] == "took"
+            if adviser:
+                template = tr._("took {card}", card="{card}") if took else tr._("drew {card}", card="{card}")
+            else:
+                template = tr._("you took {card}", card="{card}") if took else tr._("you drew {card}", card="{card}")
+            head.append(" · ").append_text(R._around(template, card=R.card_text(drawn[0])))
         self.say(head)
-        self.say(R.hand_view(v.hand, highlight=None if drawn is None else drawn[0]))
+        self.say(R.hand_view(v.hand, highlight=None if drawn is None else drawn[0], tr=tr))
         if v.legal:
-            self.say(Text("Legal: " + R.legal_summary(v.legal, v.hand), style="dim"))
+            self.say(Text(tr._("Legal:") + " " + R.legal_summary(v.legal, v.hand, tr), style="dim"))
 
     def last_moves(self, v: PlayerView, *, ending: bool = True) -> list[Text]:
         """The opponent's events since this seat last acted (from ``v.history``); without
@@ -260,7 +326,7 @@ class PlayTable:
             if e.seat == v.seat:
                 break
             if e.kind not in skip:
-                out.append(R.event_line(e, ""))
+                out.append(R.event_line(e, "", self.tr))
         out.reverse()
         return out
 
@@ -277,7 +343,7 @@ class PlayTable:
     # -- the person's turn ------------------------------------------------------------------
 
     def human_turn(self) -> None:
-        m = self.match
+        m, tr = self.match, self.tr
         v = m.view(HUMAN)
         self.screen(v)
         while True:
@@ -287,28 +353,28 @@ class PlayTable:
                 self.screen(v)
                 continue
             if word in ("quit", "q", "exit"):
-                raise _Stop(f"{self.names[HUMAN]} quit the match.")
+                raise _Stop(self.quit_message())
             if word in ("help", "?", "h"):
-                self.say(HELP, markup=False)
+                self.say(help_text(tr), markup=False)
                 continue
             if word == "pile":
-                self.say(Text("Discard pile, bottom to top: ").append_text(R.pile_text(v.pile)))
+                self.say(Text(tr._("Discard pile, bottom to top:") + " ").append_text(R.pile_text(v.pile, tr)))
                 continue
             if word == "sheet":
-                self.say(R.sheet_table(m.sheet, self.names, title="Score sheet"))
+                self.say(R.sheet_table(m.sheet, self.names, title=tr._("Score sheet"), tr=tr))
                 continue
             if word == "hint":
                 action, reason = self.hint(v)
-                self.say(Text(f"Hint: {action.text} ({reason})", style="yellow"))
+                self.say(Text(tr._("Hint: {action} ({reason})", action=action.text, reason=reason), style="yellow"))
                 continue
             if word == "auto":
                 action, reason = self.hint(v)
-                self.say(Text(f"Auto: {action.text} ({reason})", style="yellow"))
+                self.say(Text(tr._("Auto: {action} ({reason})", action=action.text, reason=reason), style="yellow"))
             else:
                 try:
                     action = self.read_action(line, v)
                 except GinRummyError as exc:
-                    self.error(str(exc))
+                    self.error(translate_error(exc, tr))
                     continue
             try:
                 m.apply(HUMAN, action)
@@ -325,7 +391,7 @@ class PlayTable:
         e = next((x for x in reversed(m.view(HUMAN).history) if x.seat is not None
                   and m.seat_players[x.seat] == HUMAN), None)
         if e is not None and action.kind not in ("knock", "gin", "big_gin"):
-            self.say(Text("You ").append_text(R.event_line(e, "")).append("."))
+            self.say(R._around(self.tr._("You {event}.", event="{event}"), event=R.event_line(e, "", self.tr, you=True)))
 
     def hint(self, v: PlayerView) -> tuple[Action, str]:
         """The hint player's move for this state (asked once per state, so ``auto`` after
@@ -354,8 +420,8 @@ class PlayTable:
             action = parse_action(line)
         except IllegalActionError as exc:
             if card_error is not None and 2 <= len(word) <= 3 and word[0] in "a123456789tjqk":
-                raise IllegalActionError(f"{card_error}; type help for the commands") from None
-            raise IllegalActionError(f"{exc}; type help for the commands") from None
+                raise IllegalActionError(N_("{error}; type help for the commands", error=card_error)) from None
+            raise IllegalActionError(N_("{error}; type help for the commands", error=exc)) from None
         # "take" means the upcard at the offer, and "u" the discard afterwards
         if action.kind == "take_discard" and v.phase == "upcard_offer":
             return Action("take_upcard")
@@ -369,24 +435,34 @@ class PlayTable:
         options = [a for a in v.legal if a.kind == kind]
         if not options:
             if kind == "knock" and any(a.kind == "gin" for a in v.legal):
-                raise IllegalActionError("you have gin: type gin (R2.5)")
+                raise IllegalActionError(N_("you have gin: type gin (R2.5)"))
             if v.phase != "discard":
-                raise IllegalActionError(f"you cannot {kind} now: first draw a card (R4.1, R5.1)")
+                if kind == "gin":
+                    raise IllegalActionError(N_("you cannot gin now: first draw a card (R4.1, R5.1)"))
+                raise IllegalActionError(N_("you cannot knock now: first draw a card (R4.1, R5.1)"))
             after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
             if kind == "gin":
-                raise IllegalActionError(f"you cannot go gin: your best discard leaves {after} deadwood (R2.5)")
+                raise IllegalActionError(N_("you cannot go gin: your best discard leaves {after} deadwood (R2.5)",
+                                            after=after))
             if v.knock_limit is None:
-                raise IllegalActionError("knocking is not allowed in this deal: only gin ends it (R8.1, R9.2)")
-            raise IllegalActionError(f"you cannot knock: your best discard leaves {after} deadwood, "
-                                     f"above the knock limit {v.knock_limit} (R5.1)")
+                raise IllegalActionError(N_("knocking is not allowed in this deal: only gin ends it (R8.1, R9.2)"))
+            raise IllegalActionError(N_("you cannot knock: your best discard leaves {after} deadwood, "
+                                        "above the knock limit {limit} (R5.1)", after=after, limit=v.knock_limit))
         assert all(a.card is not None for a in options)
         return min(options, key=lambda a: (deadwood(v.hand & ~(1 << a.card)), -value_of(a.card), a.card))  # type: ignore[operator]
 
     def explain(self, exc: IllegalActionError, v: PlayerView) -> None:
-        why = str(exc).split("; legal: ")[0]
+        """Say why the move was refused (without the engine's list of legal action texts) and
+        what is legal now, in the table's language."""
+        tr = self.tr
+        if exc.key == _NOT_LEGAL_KEY:
+            why = tr._("{action} is not legal now ({why})", action=exc.params["action"],
+                       why=translate_error(exc.params["why"], tr))
+        else:
+            why = translate_error(exc, tr).split(tr._("; legal:"))[0]
         self.error(why)
         if v.legal:
-            self.say(Text("Legal now: " + R.legal_summary(v.legal, v.hand), style="dim"))
+            self.say(Text(tr._("Legal now:") + " " + R.legal_summary(v.legal, v.hand, tr), style="dim"))
 
     # -- computer turns ---------------------------------------------------------------------
 
@@ -408,22 +484,22 @@ class PlayTable:
         if not m.deal.is_over:
             self.screen(m.view(HUMAN), adviser=True)
         if e.seat is not None and action.kind not in ("knock", "gin", "big_gin"):
-            self.say(Text("› ").append_text(R.event_line(e, self.names[m.seat_players[e.seat]])))
+            self.say(Text("› ").append_text(R.event_line(e, self.names[m.seat_players[e.seat]], self.tr)))
         if not self.interactive or self._run_out or m.deal.is_over:
             return
         if self.delay > 0:
             time.sleep(self.delay)
             return
-        line = self.ask("Enter: next move · run: play out the deal · quit> ").lower()
+        line = self.ask(self.tr._("Enter: next move · run: play out the deal · quit> ")).lower()
         if line in ("quit", "q", "exit"):
-            raise _Stop(f"{self.names[HUMAN]} quit the match.")
+            raise _Stop(self.quit_message())
         if line == "run":
             self._run_out = True
 
     # -- ends ---------------------------------------------------------------------------------
 
     def end_of_deal(self) -> None:
-        m = self.match
+        m, tr = self.match, self.tr
         result = m.deal.result
         assert result is not None
         seat_names = [self.names[p] for p in m.seat_players]
@@ -433,48 +509,56 @@ class PlayTable:
         if self.rules.scoring == "hollywood" and result.winner is not None:
             before = type(m.sheet)(m.sheet.rules, m.sheet.players, m.sheet.results[:-1])
             written = R.games_written(before, m.sheet)
-        self.say(Text(f"\n── Deal {m.record.number} is over ──", style="bold cyan"))
+        self.say(Text("\n" + tr._("── Deal {number} is over ──", number=m.record.number), style="bold cyan"))
         if m.seat_of(HUMAN) is not None:
             moves = self.last_moves(v, ending=False)
             if moves:
                 opp = seat_names[1 - v.seat]
                 self.say(Text(f"{opp}: ").append_text(Text(", ").join(moves)))
-        self.say(R.deal_end(result, seat_names, knock_card=knock_card, written=written))
+        self.say(R.deal_end(result, seat_names, knock_card=knock_card, written=written, tr=tr))
         if self.rules.scoring == "hollywood" and result.winner is not None and not written:
-            self.say(Text("  written nowhere: the games it is credited to are finished (R12.3)", style="dim"))
+            self.say(Text("  " + tr._("written nowhere: the games it is credited to are finished (R12.3)"), style="dim"))
         if not m.finished:
-            self.say(R.sheet_table(m.sheet, self.names, title="Score sheet"))
+            self.say(R.sheet_table(m.sheet, self.names, title=tr._("Score sheet"), tr=tr))
 
     def between_deals(self) -> None:
         """Wait for Enter (or ``next``/``auto``) before the next deal; ``sheet``, ``help`` and
         ``quit`` work too, anything else is not taken for a move of the next deal."""
+        tr = self.tr
         while True:
-            line = self.ask("Enter for the next deal (sheet, quit)> ").lower()
+            line = self.ask(tr._("Enter for the next deal (sheet, quit)> ")).lower()
             if line in ("", "n", "next", "auto", "c", "continue"):
                 return
             if line in ("quit", "q", "exit"):
-                raise _Stop(f"{self.names[HUMAN]} quit the match.")
+                raise _Stop(self.quit_message())
             if line == "sheet":
-                self.say(R.sheet_table(self.match.sheet, self.names, title="Score sheet"))
+                self.say(R.sheet_table(self.match.sheet, self.names, title=tr._("Score sheet"), tr=tr))
                 continue
             if line in ("help", "?"):
-                self.say(HELP, markup=False)
+                self.say(help_text(tr), markup=False)
                 continue
-            self.error(f"{line!r}: the deal is over; press Enter for the next deal, or type sheet or quit")
+            self.error(tr._("{line!r}: the deal is over; press Enter for the next deal, or type sheet or quit", line=line))
 
     def end_of_match(self) -> None:
-        m = self.match
-        self.say(Text("\n══ The match is over ══", style="bold cyan"))
-        self.say(R.sheet_table(m.sheet, self.names, title="Final score sheet"))
+        m, tr = self.match, self.tr
+        self.say(Text("\n" + tr._("══ The match is over ══"), style="bold cyan"))
+        self.say(R.sheet_table(m.sheet, self.names, title=tr._("Final score sheet"), tr=tr))
         w = m.winner
         if w is None:
-            self.say("Nobody won the match.")
+            self.say(tr._("Nobody won the match."))
             return
-        games = [g for g in m.sheet.games if g.winner == w]
-        detail = f" ({len(games)} games of {len(m.sheet.games)})" if len(m.sheet.games) > 1 else ""
-        totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, m.sheet.totals))
-        who = "You win" if w == HUMAN else f"{self.names[w]} wins"
-        self.say(Text(f"{who} the match{detail}. Totals: {totals}.", style="bold"))
+        won = sum(1 for g in m.sheet.games if g.winner == w)
+        total = len(m.sheet.games)
+        totals = ", ".join(f"{n} {tr.format_number(t)}" for n, t in zip(self.names, m.sheet.totals))
+        if total > 1:
+            games = tr.n_("{n} game of {total}", "{n} games of {total}", won, total=total)
+            text = (tr._("You win the match ({games}). Totals: {totals}.", games=games, totals=totals) if w == HUMAN
+                    else tr._("{name} wins the match ({games}). Totals: {totals}.", name=self.names[w], games=games,
+                              totals=totals))
+        else:
+            text = (tr._("You win the match. Totals: {totals}.", totals=totals) if w == HUMAN
+                    else tr._("{name} wins the match. Totals: {totals}.", name=self.names[w], totals=totals))
+        self.say(Text(text, style="bold"))
 
 
 @app.command("play")
@@ -483,31 +567,46 @@ def play(
     sets: list[str] = SetOpt,
     opponent: str = typer.Option("novice", "--opponent", help="Computer player level: random, novice, and any other registered level."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the match (int); default a random one, printed so the match can be replayed."),
-    name: str = typer.Option("You", "--name", help="Your name on the score sheet."),
+    name: str | None = typer.Option(None, "--name", help="Your name on the score sheet (default: You, in the table's language)."),
     players: int | None = typer.Option(None, "--players", help="2, or 3 for three-hand gin (R10); same as --set players=N."),
     delay: float = typer.Option(1.0, "--delay", help="Seconds between moves when you sit out a three-hand deal; 0: wait for Enter."),
     no_clear: bool = typer.Option(False, "--no-clear", help="Do not clear the terminal between turns."),
+    lang: str | None = typer.Option(None, "--lang", help="Language of the table: en, el, fi, mt (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English."),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""
-    rules = rules_from(preset, sets)
-    if players is not None:
-        if players not in (2, 3):
-            fail(f"--players {players} is not allowed; allowed: 2, 3 (R10)")
-        if any(s.split("=", 1)[0].strip() == "players" for s in sets) and rules.players != players:
-            fail(f"--players {players} contradicts --set players={rules.players}")
-        with bad_input():
+    if lang is None:
+        code = lang_from_env()
+    else:
+        found = normalize(lang)
+        if found is None or lang.strip() in ("C", "POSIX"):
+            fail(f"--lang {lang} is not a supported language; languages: {', '.join(LANGUAGES)}")
+        code = found
+    tr = translator(code)
+
+    def bad(message: str) -> NoReturn:
+        fail(message)
+
+    try:
+        rules = make_rules(preset, sets)
+        if players is not None:
+            if players not in (2, 3):
+                bad(tr._("--players {players} is not allowed; allowed: 2, 3 (R10)", players=str(players)))
+            if any(s.split("=", 1)[0].strip() == "players" for s in sets) and rules.players != players:
+                bad(tr._("--players {players} contradicts --set players={rules}", players=str(players),
+                         rules=str(rules.players)))
             rules = rules.replace(players=players)
-    name = name.strip()
-    if not name:
-        fail("--name must not be empty")
-    if delay < 0:
-        fail(f"--delay {delay} must be >= 0 seconds")
+        name = tr._("You") if name is None else name.strip()
+        if not name:
+            bad(tr._("--name must not be empty"))
+        if delay < 0:
+            bad(tr._("--delay {delay} must be >= 0 seconds", delay=str(delay)))
+        make_player(opponent)
+    except GinRummyError as exc:
+        bad(translate_error(exc, tr))
     if seed is None:
         seed = secrets.randbelow(10**9)
-    with bad_input():
-        make_player(opponent)
     console = Console(highlight=False)
-    table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear)
+    table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear, tr=tr)
     status = table.run()
     raise typer.Exit(status)
 
