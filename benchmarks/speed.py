@@ -10,8 +10,12 @@ Sections (each a function registered with :func:`section`; see ``SECTIONS``):
   from simple self-play, and best-discard deadwood (R5.1) of random and self-play 11-card hands;
   agreement with OpenSpiel; peak memory.
 
-Deal-play benchmarks (random deals per second, novice against random) are to be added as further
-sections by registering a function: ``@section("Deal play")`` on ``def bench(ctx) -> Section``.
+* ``Random play``: whole deals a second with random legal actions: ours against OpenSpiel's
+  ``gin_rummy`` stepped from Python and RLCard's ``gin-rummy`` environment (``--deals`` deals).
+* ``Novice vs random``: deals a second of our ``novice`` against ``random`` driven through
+  ``view_of`` as a table does, against OpenSpiel's simple bot against random.
+
+More sections: register a function with ``@section("Title")`` on ``def bench(ctx) -> Section``.
 ``--write`` replaces each measured section of ``benchmarks/RESULTS.md`` and keeps the others.
 """
 
@@ -21,6 +25,7 @@ import argparse
 import platform
 import random
 import resource
+import shlex
 import sys
 import time
 import tracemalloc
@@ -584,7 +589,7 @@ def main(argv: list[str] | None = None) -> int:
         for note in s.notes:
             print(note)
     if args.write:
-        command = "python benchmarks/speed.py " + " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
+        command = "python benchmarks/speed.py " + shlex.join(argv if argv is not None else sys.argv[1:])
         write_results(results, command.strip())
         print(f"written: {RESULTS}")
     return 0
