@@ -153,6 +153,23 @@ def test_golden_covers_the_rarer_paths() -> None:
     assert walled and reshuffled
 
 
+def test_branching_from_an_older_state_keeps_every_log() -> None:
+    """States share one event list; applying from an older state (a branch) must not change
+    the log or the views' history of any state (the engine is immutable, DESIGN)."""
+    s0 = new_deal(PRESETS["standard"], 0, deck_from_seed(b"branch"))
+    s1, ev1 = s0.apply(1, s0.legal_actions()[1])        # non-dealer passes the upcard (R4.2)
+    s2, ev2 = s1.apply(0, s1.legal_actions()[1])        # dealer passes too
+    t1, evt = s0.apply(1, s0.legal_actions()[0])        # branch: the non-dealer takes the upcard
+    s3, ev3 = s2.apply(1, s2.legal_actions()[0])        # the first line goes on
+    t2, evt2 = t1.apply(1, t1.legal_actions()[0])
+    assert s0.log == () and s0.history(0) == ()
+    assert s1.log == tuple(ev1) and [e.text for e in s2.log] == ["1 pass", "0 pass"]
+    assert s3.log == tuple(ev1 + ev2 + ev3) and s3.log[-1].kind == "draw_stock"
+    assert t1.log == tuple(evt) and t2.log == tuple(evt + evt2)
+    assert [e.text for e in t2.history(0)] == [e.text for e in t2.log]
+    assert s3.history(0)[-1].card is None and s3.history(1)[-1].card == s3.log[-1].card  # hidden draw
+
+
 def test_novice_deadwood_after_each_discard_is_the_meld_search() -> None:
     """The novice's per-suit shortcut equals melds.deadwood for every discard (R2.4), on random
     and set-rich 11-card hands."""
