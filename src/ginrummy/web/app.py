@@ -9,7 +9,14 @@ Routes:
 * ``GET /api/tables/{id}/record?seat=TOKEN``: the game record (``ginrummy.record.dumps``) of a
   finished match, as a download.
 * ``POST /api/sheet``: the scorekeeper (``ScoreSheet`` of ``gin sheet``).
-* ``WS /ws/table/{id}?seat=TOKEN``: the game protocol (``docs/protocol.md``).
+* ``GET /api/i18n`` and ``GET /api/i18n.js``: the browser catalog of the request's language
+  (:func:`ginrummy.web.i18n_web.web_catalog`) as JSON, or as a script setting
+  ``window.GIN_I18N`` (loaded by every page before its own scripts).
+* ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
+
+Every page, API error and WebSocket error is in the language of the request
+(:func:`~ginrummy.web.i18n_web.request_lang`: ``?lang=``, else the ``gin_lang`` cookie set by the
+page's language switcher, else ``Accept-Language``; English by default).
 
 Create it with :func:`create_app`.
 """
@@ -26,16 +33,18 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
+from ..i18n import translate_error
 from ..rules import _CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
-from .messages import (MAX_MESSAGE_BYTES, ActionMsg, MessageError, NextDealMsg, PingMsg, SuggestMsg, SyncMsg,
-                       error_message, parse_inbound)
+from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
+from .messages import (MAX_MESSAGE_BYTES, ActionMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg, SuggestMsg,
+                       SyncMsg, error_message, parse_inbound)
 from .store import Store, default_database_url
 from .tables import SeatSpec, TableError, TableManager, player_levels
 
@@ -48,25 +57,44 @@ STATIC_DIR = Path(str(resources.files("ginrummy.web") / "static"))
 MAX_BODY_BYTES = 8192
 
 
+_PAGES: dict[tuple[str, str, float], str] = {}
+
+
+def render_page(name: str, lang: str) -> str:
+    """The page ``static/<name>`` in ``lang``: its ``data-i18n`` texts translated
+    (:func:`~ginrummy.web.i18n_web.translate_html`) and its catalog script pinned to the language
+    (``/api/i18n.js?lang=...``).  Cached per file version and language."""
+    path = STATIC_DIR / name
+    key = (name, lang, path.stat().st_mtime)
+    if key not in _PAGES:
+        text = translate_html(path.read_text(encoding="utf-8"), web_translator(lang))
+        _PAGES[key] = text.replace('src="/api/i18n.js"', f'src="/api/i18n.js?lang={lang}"')
+    return _PAGES[key]
+
+
 def _page(name: str) -> Any:
     async def endpoint(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / name, media_type="text/html",
-                            headers={"Cache-Control": "no-cache"})
+        lang = request_lang(request)
+        return HTMLResponse(render_page(name, lang), headers={
+            "Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"})
     return endpoint
 
 
 async def _json_body(request: Request) -> Any:
     body = await request.body()
     if len(body) > MAX_BODY_BYTES:
-        raise TableError("bad_request", f"request body too large; the limit is {MAX_BODY_BYTES} bytes")
+        raise TableError("bad_request", W_("request body too large; the limit is {limit} bytes", limit=MAX_BODY_BYTES))
     try:
         return json.loads(body or b"null")
     except ValueError:
-        raise TableError("bad_request", "request body is not valid JSON") from None
+        raise TableError("bad_request", W_("request body is not valid JSON")) from None
 
 
-def _bad(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _bad(message: Any, tr: WebTranslator, status: int = 400) -> JSONResponse:
+    """``{"error": message}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg` or text)
+    in ``tr``'s language."""
+    return JSONResponse({"error": translate_error(message, tr)}, status_code=status,
+                        headers={"Content-Language": tr.lang})
 
 
 def create_app(database_url: str | None = None, bot_delay: float | None = None) -> Starlette:
@@ -100,25 +128,38 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             "choices": {k: list(v) for k, v in _CHOICES.items()},
         })
 
+    async def catalog(request: Request) -> Response:
+        lang = request_lang(request)
+        return JSONResponse(web_catalog(lang), headers={
+            "Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"})
+
+    async def catalog_script(request: Request) -> Response:
+        lang = request_lang(request)
+        body = "window.GIN_I18N = " + json.dumps(web_catalog(lang), ensure_ascii=False) + ";\n"
+        return Response(body, media_type="text/javascript; charset=utf-8", headers={
+            "Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"})
+
     async def create_table(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
         try:
             data = await _json_body(request)
             if not isinstance(data, dict):
-                return _bad('send {"preset": ..., "rules": {...}, "seats": [...]}')
+                return _bad(W_('send {example}', example='{"preset": ..., "rules": {...}, "seats": [...]}'), tr)
             rules_in = data.get("rules") or {}
             if not isinstance(rules_in, dict):
-                return _bad("rules must be an object of RuleSet fields (R14)")
+                return _bad(W_("rules must be an object of RuleSet fields (R14)"), tr)
             rules_in = dict(rules_in)
             rules_in.pop("name", None)
             rules = RuleSet.from_dict({"preset": data.get("preset", "standard"), **rules_in})
             seats_in = data.get("seats")
             if not isinstance(seats_in, list) or not all(isinstance(s, dict) for s in seats_in):
-                return _bad("seats must be a list of 2 or 3 objects like {\"kind\": \"human\", \"name\": \"Ann\"}")
+                return _bad(W_("seats must be a list of 2 or 3 objects like {example}",
+                               example='{"kind": "human", "name": "Ann"}'), tr)
             seats = [SeatSpec(kind=str(s.get("kind", "")), name=str(s.get("name", "") or ""),
                               level=str(s.get("level", "") or "")) for s in seats_in]
-            table = manager.create(rules, seats)
+            table = manager.create(rules, seats, lang=tr.lang)
         except (TableError, GinRummyError) as exc:
-            return _bad(str(exc))
+            return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")
         out = []
         for i, name in enumerate(table.names):
@@ -130,14 +171,15 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         return JSONResponse({"id": table.id, "seats": out}, status_code=201)
 
     async def record(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
         try:
             table = manager.load(request.path_params["table_id"])
             table.player_of(request.query_params.get("seat"))
         except TableError as exc:
-            return _bad(str(exc), 404 if exc.code == "not_found" else 403)
+            return _bad(exc, tr, 404 if exc.code == "not_found" else 403)
         if not table.match.finished:
-            return _bad("the record can be downloaded once the match is finished "
-                        "(before that it would reveal the current deck)", 409)
+            return _bad(W_("the record can be downloaded once the match is finished "
+                           "(before that it would reveal the current deck)"), tr, 409)
         from ..record import dumps
 
         text = dumps(table.match, date=table.row.created[:10])
@@ -146,19 +188,20 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
 
     async def sheet(request: Request) -> Response:
         """Scorekeeper: ``{"preset", "rules", "names": [a, b], "results": ["Ann:25", "draw"]}``."""
+        tr = web_translator(request_lang(request))
         try:
             data = await _json_body(request)
             if not isinstance(data, dict):
-                return _bad('send {"names": [...], "results": [...], "preset": ..., "rules": {...}}')
+                return _bad(W_('send {example}', example='{"names": [...], "results": [...], "preset": ..., "rules": {...}}'), tr)
             names = data.get("names")
             results = data.get("results", [])
             if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-                return _bad("names must be a list of 2 (or 3) non-empty names")
+                return _bad(W_("names must be a list of 2 (or 3) non-empty names"), tr)
             if not isinstance(results, list) or len(results) > 500:
-                return _bad("results must be a list (at most 500) of NAME:POINTS or draw")
+                return _bad(W_("results must be a list (at most 500) of NAME:POINTS or draw"), tr)
             rules_in = data.get("rules") or {}
             if not isinstance(rules_in, dict):
-                return _bad("rules must be an object of RuleSet fields (R14)")
+                return _bad(W_("rules must be an object of RuleSet fields (R14)"), tr)
             names = [n.strip() for n in names]
             rules = RuleSet.from_dict({"preset": data.get("preset", "standard"), **rules_in, "players": len(names)})
             parsed = parse_results([str(r) for r in results], names)
@@ -167,15 +210,16 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 s = s.add(w, p)
             return JSONResponse(s.to_dict(names))
         except (TableError, GinRummyError) as exc:
-            return _bad(str(exc))
+            return _bad(exc, tr)
 
     async def game_socket(ws: WebSocket) -> None:
         await ws.accept()
+        conn = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
         try:
             table = manager.load(ws.path_params["table_id"])
             player = table.player_of(ws.query_params.get("seat"))
         except TableError as exc:
-            await ws.send_json(error_message(exc.code, str(exc)))
+            await ws.send_json(error_message(exc.code, translate_error(exc, conn["tr"])))
             await ws.close(code=4404 if exc.code == "not_found" else 4403)
             return
 
@@ -194,7 +238,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     data = raw.get("bytes") or b""
                     text = data if len(data) > MAX_MESSAGE_BYTES else data.decode("utf-8", "replace")
                 table = manager.tables.get(table.id, table)
-                await _handle(ws, table, player, text)
+                await _handle(ws, table, player, text, conn)
         except WebSocketDisconnect:
             pass
         finally:
@@ -204,11 +248,16 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             except Exception:  # pragma: no cover
                 pass
 
-    async def _handle(ws: WebSocket, table: Any, player: int, raw: str | bytes) -> None:
+    async def _handle(ws: WebSocket, table: Any, player: int, raw: str | bytes, conn: dict[str, Any]) -> None:
+        tr: WebTranslator = conn["tr"]
         try:
             msg = parse_inbound(raw)
         except MessageError as exc:
-            await ws.send_json(error_message(exc.code, str(exc), reply_to=exc.reply_to))
+            await ws.send_json(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
+            return
+        if isinstance(msg, SetLangMsg):
+            conn["tr"] = web_translator(msg.lang)
+            await ws.send_json({"type": "lang", "lang": msg.lang, **({"reply_to": msg.id} if msg.id is not None else {})})
             return
         try:
             if isinstance(msg, ActionMsg):
@@ -229,20 +278,21 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             elif isinstance(msg, PingMsg):
                 await ws.send_json({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
         except NotYourTurnError as exc:
-            await ws.send_json(error_message("not_your_turn", str(exc), reply_to=msg.id))
+            await ws.send_json(error_message("not_your_turn", translate_error(exc, tr), reply_to=msg.id))
         except IllegalActionError as exc:
-            await ws.send_json(error_message("illegal", str(exc), reply_to=msg.id, legal=exc.legal or None))
+            await ws.send_json(error_message("illegal", translate_error(exc, tr), reply_to=msg.id, legal=exc.legal or None))
         except TableError as exc:
-            await ws.send_json(error_message(exc.code, str(exc), reply_to=msg.id))
+            await ws.send_json(error_message(exc.code, translate_error(exc, tr), reply_to=msg.id))
             if exc.code == "conflict":
                 await ws.send_json(manager.tables[table.id].state_for(player))
         except GinRummyError as exc:
-            await ws.send_json(error_message("illegal", str(exc), reply_to=msg.id))
+            await ws.send_json(error_message("illegal", translate_error(exc, tr), reply_to=msg.id))
 
     async def not_found(request: Request, exc: Exception) -> Response:
+        tr = web_translator(request_lang(request))
         if request.url.path.startswith("/api/"):
-            return _bad("not found", 404)
-        return Response("Not found. Go to the lobby: /", status_code=404, media_type="text/plain")
+            return _bad(W_("not found"), tr, 404)
+        return Response(tr.t("Not found. Go to the lobby: /"), status_code=404, media_type="text/plain; charset=utf-8")
 
     routes = [
         Route("/", _page("lobby.html")),
@@ -251,6 +301,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/tips", _page("tips.html")),
         Route("/scorekeeper", _page("scorekeeper.html")),
         Route("/api/options", options),
+        Route("/api/i18n", catalog),
+        Route("/api/i18n.js", catalog_script),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/sheet", sheet, methods=["POST"]),

@@ -10,13 +10,16 @@ Inbound (client -> server), one JSON object per WebSocket text frame, at most
   (three-hand gin, R10.2), at most :data:`MAX_SUGGESTION_CHARS` characters.
 * ``{"type": "sync"}`` - ask for the current state again.
 * ``{"type": "ping"}`` - answered by ``{"type": "pong"}``.
+* ``{"type": "set_lang", "lang": "el"}`` - say this connection's error messages in that language
+  (one of :data:`ginrummy.i18n.LANGUAGES`); answered by ``{"type": "lang", "lang": "el"}``.
 
 Every inbound message may carry an ``"id"`` (a string or int up to 64 characters) that the
 answer (``state``/``error``/``pong``) echoes back as ``"reply_to"``.
 
-Outbound (server -> client): ``state``, ``error``, ``suggestion``, ``pong``.  Builders below.
+Outbound (server -> client): ``state``, ``error``, ``suggestion``, ``pong``, ``ack``, ``lang``.
 :func:`parse_inbound` never raises anything but :class:`MessageError`, whose ``code`` is one of
-``too_large``, ``bad_json``, ``bad_message``.
+``too_large``, ``bad_json``, ``bad_message``; its message carries a key and parameters
+(:func:`ginrummy.web.i18n_web.W_`) so the server can say it in the seat's language.
 """
 
 from __future__ import annotations
@@ -25,9 +28,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Union
 
+from ..errors import Msg
+from ..i18n import LANGUAGES
+from .i18n_web import W_
+
 __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MessageError", "ActionMsg", "NextDealMsg",
-    "SuggestMsg", "SyncMsg", "PingMsg", "Inbound", "parse_inbound", "error_message", "INBOUND_TYPES",
+    "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg", "Inbound", "parse_inbound", "error_message", "INBOUND_TYPES",
 ]
 
 MAX_MESSAGE_BYTES = 2048
@@ -36,7 +43,7 @@ MAX_MESSAGE_BYTES = 2048
 MAX_SUGGESTION_CHARS = 200
 """The longest suggestion text accepted, in characters."""
 
-INBOUND_TYPES = ("action", "next_deal", "suggest", "sync", "ping")
+INBOUND_TYPES = ("action", "next_deal", "suggest", "sync", "ping", "set_lang")
 
 
 class MessageError(ValueError):
@@ -45,12 +52,16 @@ class MessageError(ValueError):
     Attributes:
         code: ``too_large``, ``bad_json`` or ``bad_message``.
         reply_to: the message's ``id`` if one could be read, else ``None``.
+        key, params: the message's key (English template) and parameters when ``message`` is a
+            :class:`~ginrummy.errors.Msg`, for :func:`ginrummy.i18n.translate_error`.
     """
 
     def __init__(self, code: str, message: str, reply_to: Any = None) -> None:
         super().__init__(message)
         self.code = code
         self.reply_to = reply_to
+        self.key: str | None = message.key if isinstance(message, Msg) else None
+        self.params: dict[str, Any] = dict(message.params) if isinstance(message, Msg) else {}
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,15 @@ class PingMsg:
     id: Any = None
 
 
-Inbound = Union[ActionMsg, NextDealMsg, SuggestMsg, SyncMsg, PingMsg]
+@dataclass(frozen=True)
+class SetLangMsg:
+    """Say this connection's errors in ``lang`` (a code of :data:`ginrummy.i18n.LANGUAGES`)."""
+
+    lang: str
+    id: Any = None
+
+
+Inbound = Union[ActionMsg, NextDealMsg, SuggestMsg, SyncMsg, PingMsg, SetLangMsg]
 
 _ALLOWED_KEYS = {
     "action": {"type", "id", "action"},
@@ -98,6 +117,7 @@ _ALLOWED_KEYS = {
     "suggest": {"type", "id", "text"},
     "sync": {"type", "id"},
     "ping": {"type", "id"},
+    "set_lang": {"type", "id", "lang"},
 }
 
 
@@ -106,7 +126,7 @@ def _read_id(data: dict[str, Any]) -> Any:
     if mid is None:
         return None
     if isinstance(mid, bool) or not isinstance(mid, (str, int)) or len(str(mid)) > 64:
-        raise MessageError("bad_message", "id must be a string or an integer of at most 64 characters")
+        raise MessageError("bad_message", W_("id must be a string or an integer of at most 64 characters"))
     return mid
 
 
@@ -119,35 +139,45 @@ def parse_inbound(raw: str | bytes) -> Inbound:
     """
     size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
-        raise MessageError("too_large", f"message of {size} bytes is too large; the limit is {MAX_MESSAGE_BYTES} bytes")
+        raise MessageError("too_large", W_("message of {size} bytes is too large; the limit is {limit} bytes",
+                                           size=size, limit=MAX_MESSAGE_BYTES))
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise MessageError("bad_json", "message is not valid JSON; send one JSON object such as "
-                                       '{"type": "action", "action": "draw stock"}') from None
+        raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
+                                          example='{"type": "action", "action": "draw stock"}')) from None
     if not isinstance(data, dict):
-        raise MessageError("bad_json", "message must be a JSON object such as {\"type\": \"sync\"}")
+        raise MessageError("bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}'))
     mid = _read_id(data)
     kind = data.get("type")
     if kind not in _ALLOWED_KEYS:
-        raise MessageError("bad_message", f"unknown message type {kind!r}; types: {', '.join(INBOUND_TYPES)}", mid)
+        raise MessageError("bad_message", W_("unknown message type {kind!r}; types: {types}",
+                                             kind=kind, types=", ".join(INBOUND_TYPES)), mid)
     extra = set(data) - _ALLOWED_KEYS[kind]
     if extra:
-        raise MessageError("bad_message", f"unknown field(s) {', '.join(sorted(map(str, extra)))} in a {kind} message; "
-                                          f"fields: {', '.join(sorted(_ALLOWED_KEYS[kind]))}", mid)
+        raise MessageError("bad_message", W_("unknown field(s) {extra} in a {kind} message; fields: {fields}",
+                                             extra=", ".join(sorted(map(str, extra))), kind=kind,
+                                             fields=", ".join(sorted(_ALLOWED_KEYS[kind]))), mid)
     if kind == "action":
         action = data.get("action")
         if not isinstance(action, str) or not action.strip():
-            raise MessageError("bad_message", 'an action message needs "action": a text such as "discard 7H"', mid)
+            raise MessageError("bad_message", W_('an action message needs "action": a text such as "discard 7H"'), mid)
         return ActionMsg(action, mid)
     if kind == "suggest":
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
-            raise MessageError("bad_message", 'a suggest message needs "text": a non-empty string', mid)
+            raise MessageError("bad_message", W_('a suggest message needs "text": a non-empty string'), mid)
         text = " ".join(text.split())
         if len(text) > MAX_SUGGESTION_CHARS:
-            raise MessageError("bad_message", f"a suggestion has at most {MAX_SUGGESTION_CHARS} characters", mid)
+            raise MessageError("bad_message", W_("a suggestion has at most {limit} characters",
+                                                 limit=MAX_SUGGESTION_CHARS), mid)
         return SuggestMsg(text, mid)
+    if kind == "set_lang":
+        lang = data.get("lang")
+        if not isinstance(lang, str) or lang not in LANGUAGES:
+            raise MessageError("bad_message", W_('a set_lang message needs "lang": one of {languages}',
+                                                 languages=", ".join(LANGUAGES)), mid)
+        return SetLangMsg(lang, mid)
     return {"next_deal": NextDealMsg, "sync": SyncMsg, "ping": PingMsg}[kind](mid)
 
 

@@ -32,6 +32,7 @@ from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import PLAYER_LEVELS, _load_levels
 from ..rules import RuleSet
+from .i18n_web import W_, web_translator
 from .store import ActionRow, Store, TableRow
 
 __all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "MAX_NAME_CHARS"]
@@ -43,7 +44,8 @@ MAX_NAME_CHARS = 24
 
 class TableError(GinRummyError, ValueError):
     """A table request was refused.  ``code``: ``not_found``, ``bad_token``, ``bad_request``,
-    ``not_allowed``, ``conflict``."""
+    ``not_allowed``, ``conflict``.  ``message`` is made with :func:`~ginrummy.web.i18n_web.W_`,
+    so ``key``/``params`` let the server say it in each seat's language."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -110,7 +112,7 @@ class Table:
             for i, t in enumerate(self.row.tokens):
                 if secrets.compare_digest(t, token):
                     return i
-        raise TableError("bad_token", "this link's seat token is not valid for this table")
+        raise TableError("bad_token", W_("this link's seat token is not valid for this table"))
 
     # -- steps -----------------------------------------------------------------------------
 
@@ -120,11 +122,11 @@ class Table:
         action = parse_action(text)
         m = self.match
         if m.finished:
-            raise NotYourTurnError("the match is over", action.text, [], player, None)
+            raise NotYourTurnError(W_("the match is over"), action.text, [], player, None)
         seat = m.seat_of(player)
         if seat is None:
-            raise NotYourTurnError(f"{self.names[player]} sits out this deal and advises the captain (R10.2)",
-                                   action.text, [], None, m.deal.to_act)
+            raise NotYourTurnError(W_("{name} sits out this deal and advises the captain (R10.2)",
+                                      name=self.names[player]), action.text, [], None, m.deal.to_act)
         # DealState.apply is functional: a trial apply verifies everything (a knock's chosen
         # melds included) and leaves the state as it was.
         m.deal.apply(seat, action)
@@ -133,9 +135,9 @@ class Table:
     def check_next_deal(self) -> None:
         """Raises :class:`IllegalActionError` while the deal is on or once the match is over."""
         if self.match.finished:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError(W_("the match is over"))
         if not self.match.deal.is_over:
-            raise IllegalActionError("the deal is not over yet")
+            raise IllegalActionError(W_("the deal is not over yet"))
 
     def replay(self, steps: list[ActionRow]) -> None:
         """Re-apply stored steps (at load time)."""
@@ -250,26 +252,33 @@ class TableManager:
 
     # -- creating and loading ------------------------------------------------------------------
 
-    def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None) -> Table:
+    def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None, lang: str = "en") -> Table:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
+        A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
+        of whoever opens the table; names are then fixed for everyone).
 
         Raises :class:`TableError` (``bad_request``) for a bad seat list or level, and
         :class:`~ginrummy.errors.RuleSetError` for rules that do not fit (e.g. Hollywood with 3).
         """
         if not isinstance(seats, list) or len(seats) not in (2, 3):
-            raise TableError("bad_request", "a table has 2 seats, or 3 for three-hand gin (R10)")
+            raise TableError("bad_request", W_("a table has 2 seats, or 3 for three-hand gin (R10)"))
         levels = player_levels()
+        tr = web_translator(lang)
         names: list[str] = []
         kinds: list[str] = []
         for i, s in enumerate(seats):
             if s.kind not in ("human", "bot"):
-                raise TableError("bad_request", f"seat {i + 1}: kind {s.kind!r} is not allowed; allowed: human, bot")
+                raise TableError("bad_request", W_("seat {seat}: kind {kind!r} is not allowed; allowed: human, bot",
+                                                   seat=str(i + 1), kind=s.kind))
             if s.kind == "bot" and s.level not in levels:
-                raise TableError("bad_request", f"seat {i + 1}: unknown computer level {s.level!r}; levels: {', '.join(levels)}")
+                raise TableError("bad_request", W_("seat {seat}: unknown computer level {level!r}; levels: {levels}",
+                                                   seat=str(i + 1), level=s.level, levels=", ".join(levels)))
             name = " ".join(str(s.name or "").split())[:MAX_NAME_CHARS]
             if not name:
-                name = f"Player {i + 1}" if s.kind == "human" else f"Computer ({s.level})"
+                # the level names are the terminal table's ("Novice"), in the messages domain
+                name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
+                        else tr.t("Computer ({level})", level=tr.gettext(s.level.capitalize()).lower()))
             base, k = name, 2
             while name.casefold() in (n.casefold() for n in names):
                 name = f"{base} {k}"
@@ -292,10 +301,10 @@ class TableManager:
         if table_id in self.tables:
             return self.tables[table_id]
         if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 40:
-            raise TableError("not_found", "no such table")
+            raise TableError("not_found", W_("no such table"))
         loaded = self.store.load(table_id)
         if loaded is None:
-            raise TableError("not_found", f"no table {table_id!r}")
+            raise TableError("not_found", W_("no table {table_id!r}", table_id=table_id))
         row, steps = loaded
         rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})
         table = Table(row, Match.new(rules, row.names, row.seed))
@@ -328,7 +337,7 @@ class TableManager:
             self.tables.pop(table.id, None)
             fresh = self.load(table.id)
             fresh.watchers = table.watchers
-            raise TableError("conflict", "the table changed elsewhere; here is its current state") from None
+            raise TableError("conflict", W_("the table changed elsewhere; here is its current state")) from None
 
     async def act(self, table: Table, player: int, text: str) -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
@@ -357,9 +366,9 @@ class TableManager:
         Raises :class:`TableError` (``not_allowed``) for anyone but the adviser."""
         m = table.match
         if m.roles is None or m.roles[2] != player:
-            raise TableError("not_allowed", "only the player sitting out advises the captain (R10.2)")
+            raise TableError("not_allowed", W_("only the player sitting out advises the captain (R10.2)"))
         if m.deal.is_over:
-            raise TableError("not_allowed", "the deal is over")
+            raise TableError("not_allowed", W_("the deal is over"))
         entry = {"type": "suggestion", "from": table.names[player], "text": text, "seq": table.seq}
         table.suggestions.append(entry)
         del table.suggestions[:-20]
