@@ -296,7 +296,7 @@ class PlayTable:
                               n, deadwood=arr.deadwood_value))
         if n == 11:
             after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
-            head.append("; " + (tr._("the best discard leaves {after}", after=after) if adviser
+            head.append(tr.p_("list separator", "; ") + (tr._("the best discard leaves {after}", after=after) if adviser
                                 else tr._("your best discard leaves {after}", after=after)))
             if v.knock_limit is not None and 0 < after <= v.knock_limit:
                 head.append(" " + (tr._("(he may knock)") if adviser else tr._("(you may knock)")), style="bold green")

@@ -220,7 +220,7 @@ def legal_summary(legal: Sequence[Action], hand: int | None = None, tr: Translat
         parts.append(tr._("knock with {cards} (k CARD, or knock)", cards=" ".join(map(card_str, by_kind["knock"]))))
     if "gin" in by_kind:
         parts.append(tr._("gin with {cards} (g CARD, or gin)", cards=" ".join(map(card_str, by_kind["gin"]))))
-    return "; ".join(parts)
+    return tr.p_("list separator", "; ").join(parts)
 
 
 def _event_words(tr: Translator, you: bool = False) -> dict[str, str]:
