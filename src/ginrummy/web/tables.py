@@ -26,7 +26,7 @@ from typing import Any
 
 from ..actions import Action, parse_action
 from ..cards import card_str, cards_of
-from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
+from ..errors import N_, GinRummyError, IllegalActionError, NotYourTurnError
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
@@ -122,7 +122,7 @@ class Table:
         action = parse_action(text)
         m = self.match
         if m.finished:
-            raise NotYourTurnError(W_("the match is over"), action.text, [], player, None)
+            raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
         seat = m.seat_of(player)
         if seat is None:
             raise NotYourTurnError(W_("{name} sits out this deal and advises the captain (R10.2)",
@@ -135,9 +135,10 @@ class Table:
     def check_next_deal(self) -> None:
         """Raises :class:`IllegalActionError` while the deal is on or once the match is over."""
         if self.match.finished:
-            raise IllegalActionError(W_("the match is over"))
+            # the engine's own messages (messages domain)
+            raise IllegalActionError(N_("the match is over"))
         if not self.match.deal.is_over:
-            raise IllegalActionError(W_("the deal is not over yet"))
+            raise IllegalActionError(N_("the deal is not over yet"))
 
     def replay(self, steps: list[ActionRow]) -> None:
         """Re-apply stored steps (at load time)."""

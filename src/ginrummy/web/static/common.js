@@ -1,15 +1,112 @@
-// Shared front-end helpers: card rendering, display settings, small DOM helpers.
+// Shared front-end helpers: translations, card rendering, display settings, small DOM helpers.
 // Cards are text codes as in RULES.md R1.4: rank A 2-9 T J Q K, suit C D H S ("7H", "TD").
 "use strict";
 
+// ---- translations (docs/i18n.md, "Web") ----
+// window.GIN_I18N is the catalog of the page's language, loaded by /api/i18n.js before this file
+// (ginrummy.web.i18n_web.web_catalog): {lang, languages, plural_forms, messages}.
+// t("text {name}", {name}) translates and fills placeholders (numbers in the language's format);
+// nt(singular, plural, n, params) picks the plural form; pt(context, text, params) has a context;
+// tm(...) is t() for a string of the terminal table's "messages" domain (not extracted again).
+const I18N = window.GIN_I18N || { lang: "en", name: "English", languages: { en: "English" },
+                                  plural_forms: "nplurals=2; plural=(n != 1);", messages: {} };
+const LANG = I18N.lang;
+const NUMBER = new Intl.NumberFormat(LANG);
+const PLURAL = (() => {
+  const m = /plural\s*=\s*([^;]+)/.exec(I18N.plural_forms || "");
+  const expr = m ? m[1] : "n != 1";
+  // a C expression of n: digits, n, comparisons, %, &&, ||, ?:, parentheses - nothing else
+  if (!/^[\sn0-9()%=!<>&|?:]+$/.test(expr)) return (n) => (n !== 1 ? 1 : 0);
+  return new Function("n", `return Number(${expr});`);
+})();
+
+function fmtNumber(n) { return NUMBER.format(n); }
+
+function fillText(text, params) {
+  return text.replace(/\{(\w+)\}/g, (all, k) => {
+    if (!params || !(k in params)) return all;
+    const v = params[k];
+    return typeof v === "number" ? fmtNumber(v) : String(v);
+  });
+}
+
+function lookup(key) {
+  const v = I18N.messages[key];
+  if (typeof v === "string" && v) return v;
+  if (Array.isArray(v) && v[0]) return v[0];
+  return null;
+}
+
+function t(msgid, params) { return fillText(lookup(msgid) || msgid, params); }
+function tm(msgid, params) { return t(msgid, params); }
+function pt(context, msgid, params) { return fillText(lookup(context + "\u0004" + msgid) || msgid, params); }
+function nt(singular, plural, n, params) {
+  const v = I18N.messages[singular];
+  let text = n === 1 ? singular : plural;
+  if (Array.isArray(v)) { const f = v[PLURAL(n)]; if (f) text = f; }
+  return fillText(text, Object.assign({ n }, params));
+}
+
+/** A translated text as DOM nodes: placeholders whose value is a Node (a card) become that node. */
+function tNodes(translated, params) {
+  const out = [];
+  const re = /\{(\w+)\}/g;
+  let last = 0, m;
+  while ((m = re.exec(translated))) {
+    const v = params ? params[m[1]] : undefined;
+    if (v instanceof Node) { out.push(translated.slice(last, m.index), v); last = m.index + m[0].length; }
+  }
+  out.push(translated.slice(last));
+  const textParams = {};
+  for (const [k, v] of Object.entries(params || {})) if (!(v instanceof Node)) textParams[k] = v;
+  return out.map(x => (typeof x === "string" ? fillText(x, textParams) : x)).filter(x => x !== "");
+}
+function tEl(msgid, params) { return tNodes(lookup(msgid) || msgid, params); }
+
+const LANG_COOKIE = "gin_lang";
+function setLanguage(code) {
+  try { localStorage.setItem("gin.lang", JSON.stringify(code)); } catch (e) { /* private mode */ }
+  document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+  // the page itself is translated by the server: load it again in the new language
+  const url = new URL(location.href);
+  url.searchParams.delete("lang");
+  location.replace(url.toString());
+}
+
+/** A language chosen on an earlier visit wins over Accept-Language even if the cookie is gone. */
+(function rememberedLanguage() {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem("gin.lang")); } catch (e) { saved = null; }
+  const hasCookie = document.cookie.split(";").some(c => c.trim().startsWith(LANG_COOKIE + "="));
+  if (saved && !hasCookie && I18N.languages[saved]) {
+    document.cookie = `${LANG_COOKIE}=${saved}; path=/; max-age=31536000; SameSite=Lax`;
+    if (saved !== LANG && !new URLSearchParams(location.search).get("lang")) location.reload();
+  }
+})();
+
+function languageSwitcher() {
+  const sel = el("select", { id: "lang", "aria-label": t("Language"), title: t("Language") },
+    ...Object.entries(I18N.languages).map(([code, name]) => el("option", { value: code, lang: code, selected: code === LANG }, name)));
+  sel.addEventListener("change", () => setLanguage(sel.value));
+  return sel;
+}
+
 const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANKS = "A23456789TJQK";
-const RANK_NAME = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 
 function rankLabel(r) { return r === "T" ? "10" : r; }
 function cardValue(code) { const i = RANKS.indexOf(code[0]); return i >= 9 ? 10 : i + 1; }
-function cardName(code) { return `${RANK_NAME[code[0]] || code[0]} of ${SUIT_NAME[code[1]]}`; }
+function cardName(code) {
+  // the terminal table's card names (messages domain)
+  const suit = { C: tm("clubs"), D: tm("diamonds"), H: tm("hearts"), S: tm("spades") }[code[1]];
+  const rank = { A: tm("ace"), T: "10", J: tm("jack"), Q: tm("queen"), K: tm("king") }[code[0]] || code[0];
+  return tm("{rank} of {suit}", { rank, suit });
+}
+/** A computer level's name ("novice"), from the terminal table's level names. */
+function levelName(level) {
+  const names = { random: tm("Random"), novice: tm("Novice"), club: tm("Club"), expert: tm("Expert") };
+  return names[level] ? names[level].toLocaleLowerCase(LANG) : level;
+}
 function rankIndex(code) { return RANKS.indexOf(code[0]); }
 function suitIndex(code) { return "CDHS".indexOf(code[1]); }
 function bySuit(a, b) { return suitIndex(a) - suitIndex(b) || rankIndex(a) - rankIndex(b); }
@@ -84,17 +181,24 @@ function settingsControls() {
   four.checked = !!SETTINGS.get("fourColour", false);
   large.addEventListener("change", () => { SETTINGS.set("largeCards", large.checked); applySettings(); });
   four.addEventListener("change", () => { SETTINGS.set("fourColour", four.checked); applySettings(); });
-  return [el("label", { for: "opt-large", title: "Bigger cards" }, large, "Large cards"),
-          el("label", { for: "opt-four", title: "Clubs green, diamonds blue" }, four, "Four-colour deck")];
+  return [el("label", { for: "opt-large", title: t("Bigger cards") }, large, t("Large cards")),
+          el("label", { for: "opt-four", title: t("Clubs green, diamonds blue") }, four, t("Four-colour deck"))];
+}
+
+/** The game's name, its last word in the brand's second colour. */
+function brandWords() {
+  const words = t("Gin Rummy").split(" ");
+  const last = words.pop();
+  return [words.length ? words.join(" ") + " " : "", el("span", null, last)];
 }
 
 function topbar(current) {
   const nav = el("nav", null,
-    ...[["/", "Play"], ["/rules", "Rules"], ["/tips", "Strategy tips"], ["/scorekeeper", "Scorekeeper"]].map(([href, label]) =>
+    ...[["/", t("Play")], ["/rules", t("Rules")], ["/tips", t("Strategy tips")], ["/scorekeeper", t("Scorekeeper")]].map(([href, label]) =>
       el("a", { href, "aria-current": current === href ? "page" : null }, label)));
   return el("header", { class: "topbar" },
-    el("a", { class: "brand", href: "/" }, "Gin ", el("span", null, "Rummy")), nav,
-    el("div", { class: "spacer" }), ...settingsControls());
+    el("a", { class: "brand", href: "/" }, ...brandWords()), nav,
+    el("div", { class: "spacer" }), ...settingsControls(), languageSwitcher());
 }
 
 function mountTopbar(current) {
@@ -105,30 +209,31 @@ function mountTopbar(current) {
 async function postJSON(url, data) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
   let body = null;
-  try { body = await r.json(); } catch (e) { body = { error: `server answered ${r.status}` }; }
-  if (!r.ok) throw new Error(body.error || `server answered ${r.status}`);
+  try { body = await r.json(); } catch (e) { body = { error: t("server answered {status}", { status: String(r.status) }) }; }
+  if (!r.ok) throw new Error(body.error || t("server answered {status}", { status: String(r.status) }));
   return body;
 }
 
 /** Render a score sheet (ScoreSheet.to_dict) into box: one row per game, a column per player. */
 function renderSheet(box, sheet) {
   const names = Object.keys(sheet.totals);
-  const t = el("table", { class: "sheet" });
-  t.append(el("thead", null, el("tr", null, el("th", null, sheet.scoring === "hollywood" ? "Game" : ""), ...names.map(n => el("th", null, n)))));
+  const t_ = el("table", { class: "sheet" });
+  t_.append(el("thead", null, el("tr", null, el("th", null, sheet.scoring === "hollywood" ? t("Game") : ""), ...names.map(n => el("th", null, n)))));
   const body = el("tbody");
   for (const g of sheet.games) {
-    const label = sheet.scoring === "hollywood" ? `Game ${g.number}` : "Points";
-    body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " (over)") : ""),
-      ...names.map(n => el("td", null, String(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: "won this game" }, " \u2605") : ""))));
+    const label = sheet.scoring === "hollywood" ? tm("Game {number}", { number: g.number }) : tm("Points");
+    body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " " + t("(over)")) : ""),
+      ...names.map(n => el("td", null, fmtNumber(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: t("won this game") }, " \u2605") : ""))));
     if (g.finished && names.some(n => g.bonuses[n].game || g.bonuses[n].box)) {
-      body.append(el("tr", null, el("td", { class: "hint" }, "  bonuses"),
-        ...names.map(n => el("td", { class: "hint", title: `game ${g.bonuses[n].game}, box ${g.bonuses[n].box}` },
-          `+${g.bonuses[n].game} +${g.bonuses[n].box}`))));
+      body.append(el("tr", null, el("td", { class: "hint" }, t("bonuses")),
+        ...names.map(n => el("td", { class: "hint", title: t("game bonus {game}, box bonus {box}", { game: g.bonuses[n].game, box: g.bonuses[n].box }) },
+          `+${fmtNumber(g.bonuses[n].game)} +${fmtNumber(g.bonuses[n].box)}`))));
     }
   }
-  body.append(el("tr", { class: "total" }, el("td", null, "Total"), ...names.map(n => el("td", null, String(sheet.totals[n])))));
-  t.append(body);
-  box.replaceChildren(t, el("p", { class: "hint", style: "margin:4px 0 0" },
-    sheet.finished ? `Finished: ${sheet.match_winner || "no winner"} wins.` : `Target ${sheet.target}. Bonuses do not count toward it.`));
+  body.append(el("tr", { class: "total" }, el("td", null, tm("Total")), ...names.map(n => el("td", null, fmtNumber(sheet.totals[n])))));
+  t_.append(body);
+  box.replaceChildren(t_, el("p", { class: "hint", style: "margin:4px 0 0" },
+    sheet.finished ? (sheet.match_winner ? t("Finished: {name} wins.", { name: sheet.match_winner }) : t("Finished: no winner."))
+      : t("Target {target}. Bonuses do not count toward it.", { target: sheet.target })));
 }
 

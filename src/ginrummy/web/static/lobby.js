@@ -2,23 +2,29 @@
 "use strict";
 
 const LABELS = {
-  variant: "Variant", knock_limit: "Knock limit (points)", oklahoma_ace: "Oklahoma ace upcard",
-  spade_doubles: "Oklahoma: spade upcard doubles", gin_bonus: "Gin bonus", big_gin_bonus: "Big gin bonus",
-  undercut_bonus: "Undercut bonus", discard_taken_card: "May discard the card just taken",
-  stock_end: "End of the stock", max_reshuffles: "Reshuffles allowed", scoring: "Scoring", target: "Target",
-  game_bonus: "Game bonus", shutout_doubles: "Shutout doubles the game bonus", box_bonus: "Box bonus (per deal won)",
-  hollywood_late_entry: "Hollywood: win with every credited game finished", next_dealer: "Next dealer",
+  variant: t("Variant"), knock_limit: t("Knock limit (points)"), oklahoma_ace: t("Oklahoma ace upcard"),
+  spade_doubles: t("Oklahoma: spade upcard doubles"), gin_bonus: t("Gin bonus"), big_gin_bonus: t("Big gin bonus"),
+  undercut_bonus: t("Undercut bonus"), discard_taken_card: t("May discard the card just taken"),
+  stock_end: t("End of the stock"), max_reshuffles: t("Reshuffles allowed"), scoring: t("Scoring"), target: t("Target"),
+  game_bonus: t("Game bonus"), shutout_doubles: t("Shutout doubles the game bonus"), box_bonus: t("Box bonus (per deal won)"),
+  hollywood_late_entry: t("Hollywood: win with every credited game finished"), next_dealer: t("Next dealer"),
 };
 const CHOICE_LABELS = {
-  standard: "standard", straight: "Straight", oklahoma: "Oklahoma", gin: "must go gin", one: "knock limit 1",
-  draw_at_two: "draw with two left", wall: "wall (last discard)", reshuffle: "reshuffle the pile",
-  deal: "one deal", game: "one game", hollywood: "Hollywood", nowhere: "is written nowhere",
-  next_open: "goes to the next open game", winner: "winner deals", alternate: "alternate",
+  standard: pt("variant", "standard"), straight: pt("variant", "Straight"), oklahoma: pt("variant", "Oklahoma"),
+  gin: t("must go gin"), one: t("knock limit 1"),
+  draw_at_two: t("draw with two left"), wall: t("wall (last discard)"), reshuffle: t("reshuffle the pile"),
+  deal: t("one deal"), game: t("one game"), hollywood: pt("scoring", "Hollywood"), nowhere: t("is written nowhere"),
+  next_open: t("goes to the next open game"), winner: t("winner deals"), alternate: t("alternate"),
 };
 const VARIANT_HINT = {
-  standard: "Knock with 10 or fewer points of deadwood; gin scores a bonus.",
-  straight: "No knocking: only gin ends a deal (R8).",
-  oklahoma: "The first upcard sets the knock limit; an ace means gin only; a spade doubles the deal (R9).",
+  standard: t("Knock with 10 or fewer points of deadwood; gin scores a bonus."),
+  straight: t("No knocking: only gin ends a deal (R8)."),
+  oklahoma: t("The first upcard sets the knock limit; an ace means gin only; a spade doubles the deal (R9)."),
+};
+const PRESET_NAMES = {
+  standard: pt("preset", "standard"), classic: pt("preset", "classic"), hollywood: pt("preset", "Hollywood"),
+  single: pt("preset", "single deal"), oklahoma: pt("preset", "Oklahoma"), straight: pt("preset", "Straight"),
+  eaai: pt("preset", "EAAI tournament"),
 };
 
 let OPTIONS = null;
@@ -38,7 +44,7 @@ function renderQuick() {
   const three = playerCount() === 3;
   const hw = quickInputs("scoring").find(i => i.value === "hollywood");
   hw.disabled = three;
-  hw.parentElement.title = three ? "Hollywood is for two players (R10.6)" : "";
+  hw.parentElement.title = three ? t("Hollywood is for two players (R10.6)") : "";
 }
 
 function renderAdvanced() {
@@ -65,7 +71,7 @@ function renderAdvanced() {
       input = el("input", { type: "number", id, min: 0, value: rules.big_gin_bonus ?? 31, disabled: rules.big_gin_bonus === null, "data-key": key });
       on.addEventListener("change", () => { rules.big_gin_bonus = on.checked ? Number(input.value || 31) : null; sync(); });
       input.addEventListener("change", () => { rules.big_gin_bonus = Number(input.value); });
-      box.append(el("div", { class: "field" }, el("label", { for: "adv-big-gin-on" }, on, " Play big gin (R6.5)", code), input));
+      box.append(el("div", { class: "field" }, el("label", { for: "adv-big-gin-on" }, on, " ", t("Play big gin (R6.5)"), code), input));
     } else {
       input = el("input", { type: "number", id, min: key === "target" ? 1 : 0, max: key === "knock_limit" ? 10 : null, value: rules[key], "data-key": key });
       input.addEventListener("change", () => { rules[key] = Math.max(0, Math.floor(Number(input.value) || 0)); sync(); });
@@ -77,16 +83,16 @@ function renderAdvanced() {
 function playerCount() { return Number(quickInputs("players").find(i => i.checked).value); }
 
 function seatRow(i, kindDefault) {
-  const kind = el("select", { id: `seat${i}-kind`, "aria-label": `Seat ${i + 1} kind` },
-    el("option", { value: "bot", selected: kindDefault === "bot" }, "Computer"),
-    el("option", { value: "human", selected: kindDefault === "human" }, "Friend (invite link)"));
-  const level = el("select", { id: `seat${i}-level`, "aria-label": `Seat ${i + 1} computer level` },
-    ...OPTIONS.levels.map(l => el("option", { value: l, selected: l === "novice" }, `level: ${l}`)));
-  const name = el("input", { type: "text", id: `seat${i}-name`, maxlength: 24, placeholder: "name (optional)", "aria-label": `Seat ${i + 1} name` });
+  const kind = el("select", { id: `seat${i}-kind`, "aria-label": t("Seat {n}: who plays", { n: i + 1 }) },
+    el("option", { value: "bot", selected: kindDefault === "bot" }, t("Computer")),
+    el("option", { value: "human", selected: kindDefault === "human" }, t("Friend (invite link)")));
+  const level = el("select", { id: `seat${i}-level`, "aria-label": t("Seat {n}: computer level", { n: i + 1 }) },
+    ...OPTIONS.levels.map(l => el("option", { value: l, selected: l === "novice" }, t("level: {level}", { level: levelName(l) }))));
+  const name = el("input", { type: "text", id: `seat${i}-name`, maxlength: 24, placeholder: t("name (optional)"), "aria-label": t("Seat {n}: name", { n: i + 1 }) });
   const update = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", update);
   update();
-  return el("div", { class: "seat-row" }, el("b", null, i === 1 ? "Opponent" : "Third player"),
+  return el("div", { class: "seat-row" }, el("b", null, i === 1 ? t("Opponent") : t("Third player")),
     el("div", { class: "row" }, kind, level), name);
 }
 
@@ -115,18 +121,24 @@ function loadPreset(name) {
 
 function recentTables() { return SETTINGS.get("tables", []); }
 
+function recentRules(x) {
+  if (!x.variant) return x.rules || "";
+  return `${CHOICE_LABELS[x.variant] || x.variant}, ${CHOICE_LABELS[x.scoring] || x.scoring}`;
+}
+
 function renderRecent() {
   const list = recentTables();
   $("recent").hidden = list.length === 0;
-  $("recent-list").replaceChildren(...list.slice(0, 8).map(t =>
-    el("li", null, el("a", { href: t.link }, t.names.join(" vs ")), el("span", { class: "hint" }, ` - ${t.rules}, opened ${t.created}`))));
+  $("recent-list").replaceChildren(...list.slice(0, 8).map(x =>
+    el("li", null, el("a", { href: x.link }, x.names.join(" \u2013 ")),
+      el("span", { class: "hint" }, " \u2013 " + t("{rules}, opened {date}", { rules: recentRules(x), date: new Date(x.opened || Date.now()).toLocaleString(LANG) })))));
 }
 
 async function submit(ev) {
   ev.preventDefault();
   $("error").textContent = "";
   const n = playerCount();
-  const seats = [{ kind: "human", name: $("your-name").value.trim() || "You" }];
+  const seats = [{ kind: "human", name: $("your-name").value.trim() || tm("You") }];
   for (let i = 1; i < n; i++) {
     seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
   }
@@ -134,18 +146,18 @@ async function submit(ev) {
   const body = { preset: $("preset").value, rules: { ...rules }, seats };
   $("open").disabled = true;
   try {
-    const t = await postJSON("/api/tables", body);
-    const mine = t.seats[0].link;
-    const list = recentTables().filter(x => x.id !== t.id);
-    list.unshift({ id: t.id, link: mine, names: t.seats.map(s => s.name), rules: `${rules.variant}, ${rules.scoring}`,
-                   created: new Date().toLocaleString(), invites: t.seats.slice(1).filter(s => s.link).map(s => ({ name: s.name, link: s.link })) });
+    const tab = await postJSON("/api/tables", body);
+    const mine = tab.seats[0].link;
+    const list = recentTables().filter(x => x.id !== tab.id);
+    list.unshift({ id: tab.id, link: mine, names: tab.seats.map(s => s.name), variant: rules.variant, scoring: rules.scoring,
+                   opened: Date.now(), invites: tab.seats.slice(1).filter(s => s.link).map(s => ({ name: s.name, link: s.link })) });
     SETTINGS.set("tables", list.slice(0, 20));
-    const friends = t.seats.slice(1).filter(s => s.link);
+    const friends = tab.seats.slice(1).filter(s => s.link);
     if (friends.length === 0) { location.href = mine; return; }
     $("links").replaceChildren(...friends.map(s => {
-      const inp = el("input", { type: "text", readonly: true, value: s.link, "aria-label": `Link for ${s.name}` });
-      const copy = el("button", { class: "btn secondary", type: "button", onclick: () => { inp.select(); navigator.clipboard?.writeText(s.link); copy.textContent = "Copied"; } }, "Copy");
-      return el("div", { class: "field" }, el("b", null, `Link for ${s.name}`), el("div", { class: "row" }, inp, copy));
+      const inp = el("input", { type: "text", readonly: true, value: s.link, "aria-label": t("Link for {name}", { name: s.name }) });
+      const copy = el("button", { class: "btn secondary", type: "button", onclick: () => { inp.select(); navigator.clipboard?.writeText(s.link); copy.textContent = t("Copied"); } }, t("Copy"));
+      return el("div", { class: "field" }, el("b", null, t("Link for {name}", { name: s.name })), el("div", { class: "row" }, inp, copy));
     }));
     $("go").href = mine;
     $("lobby").hidden = true;
@@ -161,7 +173,7 @@ async function init() {
   mountTopbar("/");
   OPTIONS = await (await fetch("/api/options")).json();
   const sel = $("preset");
-  for (const name of Object.keys(OPTIONS.presets)) sel.append(el("option", { value: name }, name));
+  for (const name of Object.keys(OPTIONS.presets)) sel.append(el("option", { value: name }, PRESET_NAMES[name] || name));
   sel.value = "standard";
   sel.addEventListener("change", () => loadPreset(sel.value));
   for (const key of ["variant", "scoring", "stock_end"]) {

@@ -4,7 +4,7 @@
 const $ = (id) => document.getElementById(id);
 let results = SETTINGS.get("sheet.results", []);
 
-function names() { return [$("p1").value.trim() || "Player 1", $("p2").value.trim() || "Player 2"]; }
+function names() { return [$("p1").value.trim() || t("Player {n}", { n: 1 }), $("p2").value.trim() || t("Player {n}", { n: 2 })]; }
 
 function renderWinners() {
   const box = $("winner");
@@ -20,7 +20,8 @@ async function update() {
   SETTINGS.set("sheet.setup", { p1: $("p1").value, p2: $("p2").value, mode: $("mode").value, target: $("target").value, bonuses: $("bonuses").checked });
   const ns = names();
   const text = results.map(r => r === "draw" ? "draw" : `${ns[r[0]]}:${r[1]}`);
-  $("results").textContent = text.length ? `Deals: ${text.join(", ")}` : "No deal yet.";
+  const shown = results.map(r => r === "draw" ? t("draw") : `${ns[r[0]]} ${fmtNumber(r[1])}`);
+  $("results").textContent = shown.length ? t("Deals: {list}", { list: shown.join(", ") }) : t("No deal yet.");
   const on = $("bonuses").checked;
   try {
     const sheet = await postJSON("/api/sheet", { preset: $("mode").value === "hollywood" ? "hollywood" : "standard", names: ns, results: text,
@@ -42,7 +43,7 @@ function init() {
   $("add").addEventListener("click", () => {
     const w = Number(document.querySelector("#winner input:checked").value);
     const p = Number($("points").value);
-    if (!Number.isInteger(p) || p < 0 || $("points").value === "") { $("error").textContent = "Enter the points the winner scored (a whole number, 0 or more)."; return; }
+    if (!Number.isInteger(p) || p < 0 || $("points").value === "") { $("error").textContent = t("Enter the points the winner scored (a whole number, 0 or more)."); return; }
     results.push([w, p]); $("points").value = ""; update();
   });
   $("points").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("add").click(); });

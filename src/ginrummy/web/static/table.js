@@ -24,9 +24,10 @@ const $ = (id) => document.getElementById(id);
 // ---------- connection ----------
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);
+  // lang: the server says its error messages in the page's language (docs/protocol.md)
+  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}&lang=${LANG}`);
   ui.ws = ws;
-  $("conn").textContent = "connecting...";
+  $("conn").textContent = t("connecting...");
   ws.onopen = () => { ui.retry = 0; $("conn").textContent = ""; };
   ws.onmessage = (ev) => {
     let msg;
@@ -37,13 +38,13 @@ function connect() {
     ui.pending = false;
     if (ev.code === 4403 || ev.code === 4404) { $("conn").textContent = ""; return; }
     ui.retry = Math.min(ui.retry + 1, 6);
-    $("conn").textContent = "reconnecting...";
+    $("conn").textContent = t("reconnecting...");
     setTimeout(connect, 400 * ui.retry);
   };
 }
 
 function send(msg) {
-  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { toast("Not connected: reconnecting..."); return; }
+  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { toast(t("Not connected: reconnecting...")); return; }
   ui.ws.send(JSON.stringify(msg));
 }
 
@@ -52,27 +53,28 @@ function onMessage(msg) {
   else if (msg.type === "error") {
     ui.pending = false;
     if (msg.code === "bad_token" || msg.code === "not_found") {
-      $("status").replaceChildren(el("span", null, msg.code === "bad_token"
-        ? "This link's seat is not valid for this table. Ask for your own link, or open a new table in the "
-        : "There is no such table. Open one in the ", el("a", { href: "/", style: "color:#fff" }, "lobby"), "."));
+      const lobby = el("a", { href: "/", style: "color:#fff" }, t("lobby"));
+      $("status").replaceChildren(el("span", null, ...(msg.code === "bad_token"
+        ? tEl("This link's seat is not valid for this table. Ask for your own link, or open a new table in the {lobby}.", { lobby })
+        : tEl("There is no such table. Open one in the {lobby}.", { lobby }))));
     }
     toast(msg.message);
     render();
   } else if (msg.type === "suggestion") {
     if (ui.state) { ui.state.suggestions = [...(ui.state.suggestions || []), msg]; renderAdvice(); }
-    if (ui.state && ui.state.role === "captain") toast(`${msg.from} suggests: ${msg.text}`, "info");
+    if (ui.state && ui.state.role === "captain") toast(t("{name} suggests: {text}", { name: msg.from, text: msg.text }), "info");
   }
 }
 
 let toastTimer = null;
 function toast(text, kind) {
-  const t = $("toast");
-  t.textContent = text;
-  t.style.background = kind === "info" ? "#fff7df" : "";
-  t.style.color = kind === "info" ? "#3b2a00" : "";
-  t.hidden = false;
+  const box = $("toast");
+  box.textContent = text;
+  box.style.background = kind === "info" ? "#fff7df" : "";
+  box.style.color = kind === "info" ? "#3b2a00" : "";
+  box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { t.hidden = true; }, 4200);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 4200);
 }
 
 // ---------- helpers on the state ----------
@@ -104,7 +106,7 @@ function bestOf(kind) {
 
 function doCardAction(kind) {
   if (kind === "discard") {
-    if (ui.selected) act(`discard ${ui.selected}`); else toast("Pick a card to discard first (click it, or use the arrow keys and Enter).");
+    if (ui.selected) act(`discard ${ui.selected}`); else toast(t("Pick a card to discard first (click it, or use the arrow keys and Enter)."));
     return;
   }
   const card = ui.selected && isLegal(`${kind} ${ui.selected}`) ? ui.selected : bestOf(kind);
@@ -166,7 +168,8 @@ function render() {
   if (v.hand.join() !== ui.prevHand.join() && v.hand.length === 10 && ui.prevHand.length === 10) ui.newCard = null;
   ui.prevHand = v.hand.slice();
   if (ui.selected && !v.hand.includes(ui.selected)) ui.selected = null;
-  document.title = `${S().your_turn ? "\u25CF Your turn - " : ""}Gin Rummy - ${S().table.names.join(" vs ")}`;
+  const names = S().table.names.join(" \u2013 ");
+  document.title = S().your_turn ? t("\u25CF Your turn - Gin Rummy - {names}", { names }) : t("Gin Rummy - {names}", { names });
   renderOpponent();
   renderCenter();
   renderHand();
@@ -191,12 +194,12 @@ function roleBadges(name) {
   const s = S();
   const out = [];
   if (s.roles) {
-    if (s.roles.box === name) out.push(el("span", { class: "badge gold" }, "in the box"));
-    if (s.roles.captain === name) out.push(el("span", { class: "badge" }, "captain"));
-    if (s.roles.out === name) out.push(el("span", { class: "badge off" }, "sits out, advises"));
+    if (s.roles.box === name) out.push(el("span", { class: "badge gold" }, t("in the box")));
+    if (s.roles.captain === name) out.push(el("span", { class: "badge" }, t("captain")));
+    if (s.roles.out === name) out.push(el("span", { class: "badge off" }, t("sits out, advises")));
   }
-  if (s.deal.dealer === name) out.push(el("span", { class: "badge" }, "dealer"));
-  if (s.to_act === name) out.push(el("span", { class: "badge gold" }, "to play"));
+  if (s.deal.dealer === name) out.push(el("span", { class: "badge" }, t("dealer")));
+  if (s.to_act === name) out.push(el("span", { class: "badge gold" }, t("to play")));
   return out;
 }
 
@@ -205,11 +208,11 @@ function renderOpponent() {
   const name = oppName();
   const info = seatInfo(name);
   $("opp-bar").replaceChildren(
-    el("span", { class: `dot${info && info.connected ? " on" : ""}`, title: info && info.connected ? "connected" : "not connected" }),
+    el("span", { class: `dot${info && info.connected ? " on" : ""}`, title: info && info.connected ? t("connected") : t("not connected") }),
     el("span", { class: "name" }, name),
-    info && info.kind === "computer" ? el("span", { class: "badge" }, `computer: ${info.level}`) : null,
+    info && info.kind === "computer" ? el("span", { class: "badge" }, t("computer: {level}", { level: levelName(info.level) })) : null,
     ...roleBadges(name),
-    el("span", null, `${v.opponent_count} cards`),
+    el("span", null, nt("{n} card", "{n} cards", v.opponent_count)),
   );
   const hand = $("opp-hand");
   const r = v.result;
@@ -225,9 +228,9 @@ function renderOpponent() {
   const seen = $("opp-seen");
   seen.replaceChildren();
   if (v.opponent_seen.length) {
-    seen.append(el("span", null, `${name} took from the pile and holds:`), ...v.opponent_seen.map(c => cardEl(c, { mini: true })));
+    seen.append(el("span", null, t("{name} took from the pile and holds:", { name })), ...v.opponent_seen.map(c => cardEl(c, { mini: true })));
   } else if (v.phase !== "over") {
-    seen.append(el("span", { class: "hint", style: "color:#b9d8c4" }, `Cards ${name} takes from the discard pile show here.`));
+    seen.append(el("span", { class: "hint", style: "color:#b9d8c4" }, t("Cards {name} takes from the discard pile show here.", { name })));
   }
 }
 
@@ -238,11 +241,11 @@ function renderCenter() {
   stock.classList.toggle("empty", v.stock_size === 0);
   const n = Math.min(4, Math.ceil(v.stock_size / 8));
   for (let i = 0; i < n; i++) { const b = cardBack(); b.style.transform = `translate(${-i * 2}px, ${-i * 2}px)`; stock.append(b); }
-  if (v.stock_size) stock.append(el("span", { class: "count-chip", id: "stock-count" }, String(v.stock_size)));
+  if (v.stock_size) stock.append(el("span", { class: "count-chip", id: "stock-count" }, fmtNumber(v.stock_size)));
   const canDraw = isLegal("draw stock");
   stock.classList.toggle("glow", canDraw);
   stock.classList.toggle("clickable", canDraw);
-  $("stock-label").textContent = `Stock: ${v.stock_size}`;
+  $("stock-label").textContent = t("Stock: {n}", { n: v.stock_size });
 
   const pile = $("discard");
   pile.replaceChildren();
@@ -258,9 +261,9 @@ function renderCenter() {
   const canTake = isLegal("take discard") || isLegal("take upcard");
   pile.classList.toggle("glow", canTake);
   pile.classList.toggle("clickable", canTake);
-  $("discard-label").textContent = p.length ? `Discard pile: ${p.length}` : "Discard pile";
+  $("discard-label").textContent = p.length ? t("Discard pile: {n}", { n: p.length }) : t("Discard pile");
   const all = $("pile-all");
-  if (!all.hidden) all.replaceChildren(...(p.length ? p.map(c => cardEl(c, { mini: true })) : [el("span", null, "The discard pile is empty.")]));
+  if (!all.hidden) all.replaceChildren(...(p.length ? p.map(c => cardEl(c, { mini: true })) : [el("span", null, t("The discard pile is empty."))]));
 }
 
 function renderHand() {
@@ -281,7 +284,8 @@ function renderHand() {
     if (c === ui.selected) e.classList.add("selected");
     if (i === ui.cursor && document.body.classList.contains("kbd")) e.classList.add("cursor");
     if (c === ui.newCard && v.hand.length === 11) e.classList.add("new");
-    if (canPick && !legalCards.has(c)) { e.classList.add("illegal"); e.title = `${cardName(c)}: cannot be discarded now` + (v.taken === c ? " (just taken from the pile, R4.3)" : ""); }
+    if (canPick && !legalCards.has(c)) { e.classList.add("illegal"); e.title = v.taken === c ? t("{card}: cannot be discarded now (just taken from the pile, R4.3)", { card: cardName(c) })
+      : t("{card}: cannot be discarded now", { card: cardName(c) }); }
     if (idx[c] !== undefined) e.append(el("span", { class: "meld-bar", style: `background:${MELD_COLOURS[idx[c] % 4]}` }));
     if (i < 11) e.append(el("span", { class: "keynum" }, i < 9 ? String(i + 1) : i === 9 ? "0" : "-"));
     e.addEventListener("click", () => { pick(c, i); });
@@ -305,12 +309,13 @@ function renderHand() {
   if (v.hand.length === 11 && arr.after_discard) {
     const best = Math.min(...Object.values(arr.after_discard));
     const sel = ui.selected ? arr.after_discard[ui.selected] : null;
-    dw.replaceChildren("Deadwood ", el("b", null, String(arr.deadwood_value)),
-      sel !== null && sel !== undefined ? ` \u00b7 after discarding ${rankLabel(ui.selected[0])}${SUIT_SYMBOL[ui.selected[1]]}: ${sel}` : ` \u00b7 best discard leaves ${best}`);
+    dw.replaceChildren(...tEl("Deadwood {n}", { n: el("b", null, fmtNumber(arr.deadwood_value)) }), " \u00b7 ",
+      sel !== null && sel !== undefined ? t("after discarding {card}: {n}", { card: rankLabel(ui.selected[0]) + SUIT_SYMBOL[ui.selected[1]], n: sel })
+        : t("best discard leaves {n}", { n: best }));
   } else {
-    dw.replaceChildren("Deadwood ", el("b", null, String(arr.deadwood_value)));
+    dw.replaceChildren(...tEl("Deadwood {n}", { n: el("b", null, fmtNumber(arr.deadwood_value)) }));
   }
-  if (S().seat === null && S().role === "out") dw.append(el("span", { class: "hint", style: "color:#d8efe0" }, `  (${mySeatName()}'s hand)`));
+  if (S().seat === null && S().role === "out") dw.append(el("span", { class: "hint", style: "color:#d8efe0" }, "  " + t("({name}'s hand)", { name: mySeatName() })));
   document.querySelectorAll("[data-sort]").forEach(b => b.classList.toggle("on", b.dataset.sort === ui.sort));
 }
 
@@ -358,10 +363,12 @@ function renderButtons() {
       "next_deal": phase === "over" && !s.match.finished,
     }[a];
     b.hidden = !show;
-    if (a === "discard") b.firstChild.textContent = sel ? `Discard ${rankLabel(sel[0])}${SUIT_SYMBOL[sel[1]]}` : "Discard";
+    if (a === "discard") b.firstChild.textContent = sel ? t("Discard {card}", { card: rankLabel(sel[0]) + SUIT_SYMBOL[sel[1]] }) : t("Discard");
     if (a === "take discard" || a === "take upcard") {
       const top = s && s.view.discard_pile.length ? s.view.discard_pile[s.view.discard_pile.length - 1] : null;
-      b.firstChild.textContent = (a === "take upcard" ? "Take upcard" : "Take discard") + (top ? ` ${rankLabel(top[0])}${SUIT_SYMBOL[top[1]]}` : "");
+      const card = top ? rankLabel(top[0]) + SUIT_SYMBOL[top[1]] : "";
+      b.firstChild.textContent = a === "take upcard" ? (top ? t("Take upcard {card}", { card }) : t("Take upcard"))
+        : (top ? t("Take discard {card}", { card }) : t("Take discard"));
     }
   }
 }
@@ -373,26 +380,27 @@ function renderStatus() {
   const top = v.discard_pile.length ? v.discard_pile[v.discard_pile.length - 1] : null;
   const parts = [];
   if (s.match.finished) {
-    parts.push(`The match is over: ${s.match.winner ? s.match.winner + " wins" : "no winner"}.`);
+    parts.push(s.match.winner ? t("The match is over: {name} wins.", { name: s.match.winner }) : t("The match is over: no winner."));
   } else if (v.phase === "over") {
     const r = v.result;
-    parts.push(r.outcome === "draw" ? "The deal is a draw." : `${nameOfSeat(r.winner)} scores ${r.points}.`, " Press Next deal (N).");
+    parts.push(r.outcome === "draw" ? t("The deal is a draw.") : nt("{name} scores {n} point.", "{name} scores {n} points.", r.points, { name: nameOfSeat(r.winner) }),
+      " ", t("Press Next deal (N)."));
   } else if (s.your_turn) {
-    if (v.phase === "upcard_offer") parts.push("Your turn: take the upcard ", cardText(top), " (U) or pass (P).");
-    else if (v.phase === "draw") parts.push(isLegal("take discard") ? ["Your turn: draw from the stock (S) or take the ", cardText(top), " (T)."] : "Your turn: draw from the stock (S).");
+    if (v.phase === "upcard_offer") parts.push(tEl("Your turn: take the upcard {card} (U) or pass (P).", { card: cardText(top) }));
+    else if (v.phase === "draw") parts.push(isLegal("take discard") ? tEl("Your turn: draw from the stock (S) or take the {card} (T).", { card: cardText(top) }) : t("Your turn: draw from the stock (S)."));
     else if (v.phase === "discard") {
       const L = legal();
-      if (L.includes("big gin")) parts.push("All eleven cards are melded: big gin (B)!");
-      else if (L.some(a => a.startsWith("gin "))) parts.push("You can go gin (G)! Or pick a card to discard.");
-      else if (L.some(a => a.startsWith("knock "))) parts.push("You can knock (K), or pick a card to discard (D).");
-      else parts.push("Pick a card to discard (D).");
-    } else if (v.phase === "wall") parts.push("Two cards left: take the ", cardText(top), " only to knock or go gin (T), or pass (P) for a draw (R7.2).");
+      if (L.includes("big gin")) parts.push(t("All eleven cards are melded: big gin (B)!"));
+      else if (L.some(a => a.startsWith("gin "))) parts.push(t("You can go gin (G)! Or pick a card to discard."));
+      else if (L.some(a => a.startsWith("knock "))) parts.push(t("You can knock (K), or pick a card to discard (D)."));
+      else parts.push(t("Pick a card to discard (D)."));
+    } else if (v.phase === "wall") parts.push(tEl("Two cards left: take the {card} only to knock or go gin (T), or pass (P) for a draw (R7.2).", { card: cardText(top) }));
   } else if (s.role === "out") {
-    parts.push(`You sit out this deal: you see ${mySeatName()}'s hand and may suggest moves.`);
+    parts.push(t("You sit out this deal: you see {name}'s hand and may suggest moves.", { name: mySeatName() }));
   } else {
     const who = s.to_act;
     const info = who ? seatInfo(who) : null;
-    parts.push(info && info.kind === "computer" ? `${who} is thinking...` : `Waiting for ${who}...`);
+    parts.push(info && info.kind === "computer" ? t("{name} is thinking...", { name: who }) : t("Waiting for {name}...", { name: who }));
   }
   st.replaceChildren(el("span", null, ...parts.flat().filter(x => x !== null)));
 }
@@ -403,20 +411,21 @@ function renderPlayers() {
   box.replaceChildren();
   s.table.seats.forEach((p, i) => {
     box.append(el("div", { class: "row", style: "justify-content:space-between;flex-wrap:nowrap" },
-      el("span", null, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " (you)" : "",
-         p.kind === "computer" ? el("span", { class: "hint" }, ` computer, ${p.level}`) : ""),
-      el("span", { class: "mono", style: "font-size:.9rem" }, String(s.sheet.totals[p.name]))));
+      el("span", null, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " " + t("(you)") : "",
+         p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : ""),
+      el("span", { class: "mono", style: "font-size:.9rem" }, fmtNumber(s.sheet.totals[p.name]))));
   });
   const r = s.table.rules;
-  const desc = [r.variant === "standard" ? `knock ${r.knock_limit}` : r.variant === "straight" ? "Straight (gin only)" : "Oklahoma",
-    r.scoring === "hollywood" ? `Hollywood to ${r.target}` : r.scoring === "game" ? `game to ${r.target}` : "one deal",
-    `gin ${r.gin_bonus}`, `undercut ${r.undercut_bonus}`,
-    r.big_gin_bonus !== null ? `big gin ${r.big_gin_bonus}` : null,
-    r.game_bonus || r.box_bonus ? `bonuses ${r.game_bonus}/${r.box_bonus}` : "no bonuses",
-    { draw_at_two: "draw at two", wall: "wall", reshuffle: "reshuffle" }[r.stock_end]].filter(Boolean).join(" \u00b7 ");
+  const desc = [r.variant === "standard" ? t("knock {n}", { n: r.knock_limit }) : r.variant === "straight" ? t("Straight (gin only)") : pt("variant", "Oklahoma"),
+    r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target }) : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal"),
+    t("gin {n}", { n: r.gin_bonus }), t("undercut {n}", { n: r.undercut_bonus }),
+    r.big_gin_bonus !== null ? t("big gin {n}", { n: r.big_gin_bonus }) : null,
+    r.game_bonus || r.box_bonus ? t("bonuses {game}/{box}", { game: r.game_bonus, box: r.box_bonus }) : t("no bonuses"),
+    { draw_at_two: t("draw at two"), wall: t("wall"), reshuffle: t("reshuffle") }[r.stock_end]].filter(Boolean).join(" \u00b7 ");
   const dl = V().knock_limit;
+  const thisDeal = dl === null ? t("this deal: gin only") : t("this deal: knock {n}", { n: dl });
   box.append(el("p", { class: "hint", style: "margin:6px 0 0" }, desc,
-    r.variant !== "standard" ? ` \u00b7 this deal: ${dl === null ? "gin only" : "knock " + dl}${V().multiplier > 1 ? ", doubled" : ""}` : ""));
+    r.variant !== "standard" ? " \u00b7 " + (V().multiplier > 1 ? t("{limit}, doubled", { limit: thisDeal }) : thisDeal) : ""));
 }
 
 function renderAdvice() {
@@ -426,7 +435,7 @@ function renderAdvice() {
   if (!show) return;
   const list = $("suggestions");
   list.replaceChildren(...(s.suggestions.length ? s.suggestions.map(x => el("div", { class: "s" }, el("b", null, x.from + ": "), ...withCards(x.text)))
-    : [el("p", { class: "hint" }, s.role === "out" ? "Suggest moves to the captain; he decides (R10.2)." : "The player sitting out can suggest moves here.")]));
+    : [el("p", { class: "hint" }, s.role === "out" ? t("Suggest moves to the captain; he decides (R10.2).") : t("The player sitting out can suggest moves here."))]));
   list.scrollTop = list.scrollHeight;
   $("suggest-form").hidden = !s.can_suggest;
 }
@@ -442,61 +451,64 @@ function renderFair() {
   const d = S().deal;
   const box = $("fair");
   box.replaceChildren(
-    el("div", null, `Deal ${d.number} commitment (SHA-256 of its seed), shown before the deal:`),
+    el("div", null, t("Deal {number} commitment (SHA-256 of its seed), shown before the deal:", { number: d.number })),
     el("div", { class: "mono", id: "commitment" }, d.commitment));
   if (d.seed) {
-    const check = el("span", { class: "hint" }, " checking...");
-    box.append(el("div", { style: "margin-top:6px" }, "Seed revealed after the deal:"), el("div", { class: "mono", id: "seed" }, d.seed),
+    const check = el("span", { class: "hint" }, " " + t("checking..."));
+    box.append(el("div", { style: "margin-top:6px" }, t("Seed revealed after the deal:")), el("div", { class: "mono", id: "seed" }, d.seed),
       el("div", null, check));
     sha256hex(d.seed).then(h => {
-      check.replaceChildren(h === null ? "Check it with gin verify on the downloaded record."
-        : h === d.commitment ? el("span", { class: "ok" }, "\u2713 SHA-256(seed) matches the commitment") : el("b", { style: "color:#b3261e" }, "\u2717 does not match!"));
+      check.replaceChildren(h === null ? t("Check it with gin verify on the downloaded record.")
+        : h === d.commitment ? el("span", { class: "ok" }, "\u2713 " + t("SHA-256(seed) matches the commitment")) : el("b", { style: "color:#b3261e" }, "\u2717 " + t("does not match!")));
     });
   } else {
-    box.append(el("p", { class: "hint", style: "margin:4px 0 0" }, "The seed fixes the whole deck order; it is revealed when the deal ends."));
+    box.append(el("p", { class: "hint", style: "margin:4px 0 0" }, t("The seed fixes the whole deck order; it is revealed when the deal ends.")));
   }
   if (S().record_available) {
-    box.append(el("p", null, el("a", { href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}`, id: "download" }, "Download the game record"),
-      el("span", { class: "hint" }, " (check it with gin verify)")));
+    box.append(el("p", null, el("a", { href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}`, id: "download" }, t("Download the game record")),
+      el("span", { class: "hint" }, " " + t("(check it with gin verify)"))));
   }
 }
 
+/** A history line ("1 discard 7H", view.history) as a sentence; card codes stay codes (withCards). */
 function moveText(h) {
-  const m = /^(\d) (.*)$/.exec(h);
-  if (!m) return h === "end" ? "the deal ends" : h;
-  const who = nameOfSeat(Number(m[1]));
-  let rest = m[2];
-  if (rest === "draw stock") rest = "draws from the stock";
-  else if (rest.startsWith("draw stock ")) rest = "draws " + rest.slice(11) + " from the stock";
-  else if (rest.startsWith("take upcard")) rest = "takes the upcard" + rest.slice(11);
-  else if (rest.startsWith("take discard")) rest = "takes the discard" + rest.slice(12);
-  else if (rest === "pass") rest = "passes";
-  else if (rest.startsWith("discard")) rest = "discards" + rest.slice(7);
-  else if (rest.startsWith("knock")) rest = "knocks, discarding" + rest.slice(5);
-  else if (rest.startsWith("gin")) rest = "goes gin, discarding" + rest.slice(3);
-  return `${who} ${rest}`;
+  const m = /^(\d) (.*?)(?: ([A2-9TJQK][CDHS]))?$/.exec(h);
+  if (!m) return h === "end" ? t("the deal ends") : h === "reshuffle" ? t("the discard pile is shuffled into a new stock (R7.3)") : h;
+  const name = nameOfSeat(Number(m[1]));
+  const card = m[3] || "";
+  const says = {
+    "draw stock": card ? t("{name} draws {card} from the stock", { name, card }) : t("{name} draws from the stock", { name }),
+    "take upcard": t("{name} takes the upcard {card}", { name, card }),
+    "take discard": t("{name} takes the discard {card}", { name, card }),
+    "pass": t("{name} passes", { name }),
+    "discard": t("{name} discards {card}", { name, card }),
+    "knock": t("{name} knocks, discarding {card}", { name, card }),
+    "gin": t("{name} goes gin, discarding {card}", { name, card }),
+    "big gin": t("{name} goes big gin", { name }),
+  }[m[2]];
+  return says || h;
 }
 
 function renderMoves() {
   const h = V().history;
   const box = $("moves");
   box.replaceChildren(h.length ? el("ol", { reversed: true }, ...h.slice().reverse().map(x => el("li", null, ...withCards(moveText(x)))))
-    : el("p", { class: "hint" }, "No move yet."));
+    : el("p", { class: "hint" }, t("No move yet.")));
 }
 
 function outcomeText(d) {
-  if (!d.over) return "in play";
-  if (d.outcome === "draw") return `draw (${d.reason})`;
-  const how = { knock: "knock", undercut: "undercut", gin: "gin", big_gin: "big gin" }[d.outcome];
-  return `${d.winner} +${d.points} (${how})`;
+  if (!d.over) return t("in play");
+  if (d.outcome === "draw") return t("draw ({rule})", { rule: d.reason });
+  const how = { knock: pt("outcome", "knock"), undercut: pt("outcome", "undercut"), gin: pt("outcome", "gin"), big_gin: pt("outcome", "big gin") }[d.outcome];
+  return t("{name} +{points} ({how})", { name: d.winner, points: d.points, how });
 }
 
 function renderDeals() {
   const deals = S().deals;
   $("deals").replaceChildren(el("ol", null, ...deals.map(d => el("li", null,
-    el("span", null, `dealer ${d.dealer}: ${outcomeText(d)}`),
-    el("div", { class: "mono", title: d.seed ? `seed ${d.seed}` : "seed revealed when the deal ends" },
-      `commit ${d.commitment.slice(0, 16)}\u2026${d.seed ? " seed " + d.seed.slice(0, 16) + "\u2026" : ""}`)))));
+    el("span", null, t("dealer {name}: {outcome}", { name: d.dealer, outcome: outcomeText(d) })),
+    el("div", { class: "mono", title: d.seed ? t("seed {seed}", { seed: d.seed }) : t("seed revealed when the deal ends") },
+      t("commit {hex}", { hex: d.commitment.slice(0, 16) + "\u2026" }) + (d.seed ? " " + t("seed {seed}", { seed: d.seed.slice(0, 16) + "\u2026" }) : ""))))));
 }
 
 function renderInvites() {
@@ -504,7 +516,7 @@ function renderInvites() {
   const inv = mine && mine.invites ? mine.invites : [];
   $("invite-panel").hidden = inv.length === 0;
   $("invites").replaceChildren(...inv.map(x => el("div", { class: "field" }, el("b", null, x.name),
-    el("input", { type: "text", readonly: true, value: x.link, "aria-label": `Link for ${x.name}` }))));
+    el("input", { type: "text", readonly: true, value: x.link, "aria-label": t("Link for {name}", { name: x.name }) }))));
 }
 
 // ---------- end of deal ----------
@@ -517,19 +529,33 @@ function explainLines(r, names) {
   const base = r.points / mult;
   const bonus = r.bonus / mult;
   const lines = [];
-  const dead = (l) => l.deadwood.length ? ` (${l.deadwood.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ")})` : "";
+  const cards = (list) => list.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ");
+  const kd = kl.deadwood_value, dd = dl.deadwood_value;
   if (r.outcome === "gin" || r.outcome === "big_gin") {
-    lines.push(`${K} ${r.outcome === "gin" ? "went gin" : "went big gin, all eleven cards melded"}: no deadwood.`);
-    lines.push(`${D} may not lay off on a gin hand (R5.4): his deadwood is ${dl.deadwood_value}${dead(dl)}.`);
-    lines.push(`${K} scores the ${r.outcome === "gin" ? "gin" : "big gin"} bonus ${bonus} + ${dl.deadwood_value} = ${base} (${r.outcome === "gin" ? "R6.1" : "R6.5"}).`);
+    lines.push(r.outcome === "gin" ? t("{knocker} went gin: no deadwood.", { knocker: K })
+      : t("{knocker} went big gin, all eleven cards melded: no deadwood.", { knocker: K }));
+    lines.push(dl.deadwood.length
+      ? nt("{defender} may not lay off on a gin hand (R5.4): his deadwood is {n} point ({cards}).",
+           "{defender} may not lay off on a gin hand (R5.4): his deadwood is {n} points ({cards}).", dd, { defender: D, cards: cards(dl.deadwood) })
+      : t("{defender} may not lay off on a gin hand (R5.4) and has no deadwood.", { defender: D }));
+    lines.push(r.outcome === "gin" ? t("{knocker} scores the gin bonus {bonus} + {deadwood} = {points} (R6.1).", { knocker: K, bonus, deadwood: dd, points: base })
+      : t("{knocker} scores the big gin bonus {bonus} + {deadwood} = {points} (R6.5).", { knocker: K, bonus, deadwood: dd, points: base }));
   } else {
-    lines.push(`${K} knocked with ${kl.deadwood_value} deadwood${dead(kl)}.`);
-    if (dl.layoffs.length) lines.push(`${D} laid off ${dl.layoffs.map(l => rankLabel(l.card[0]) + SUIT_SYMBOL[l.card[1]]).join(", ")} on ${K}'s melds (R5.4).`);
-    lines.push(`${D} has ${dl.deadwood_value} deadwood left${dead(dl)}.`);
-    if (r.outcome === "knock") lines.push(`${K} scores ${dl.deadwood_value} \u2212 ${kl.deadwood_value} = ${base} (R6.2).`);
-    else lines.push(`${dl.deadwood_value} is not less than ${kl.deadwood_value}: an undercut (R6.3). ${D} scores the undercut bonus ${bonus} + (${kl.deadwood_value} \u2212 ${dl.deadwood_value}) = ${base}.`);
+    lines.push(kl.deadwood.length
+      ? nt("{knocker} knocked with {n} point of deadwood ({cards}).", "{knocker} knocked with {n} points of deadwood ({cards}).", kd, { knocker: K, cards: cards(kl.deadwood) })
+      : t("{knocker} knocked with no deadwood.", { knocker: K }));
+    if (dl.layoffs.length) {
+      lines.push(nt("{defender} laid off {n} card on {knocker}'s melds (R5.4): {cards}.", "{defender} laid off {n} cards on {knocker}'s melds (R5.4): {cards}.",
+        dl.layoffs.length, { defender: D, knocker: K, cards: cards(dl.layoffs.map(l => l.card)) }));
+    }
+    lines.push(dl.deadwood.length
+      ? nt("{defender} has {n} point of deadwood left ({cards}).", "{defender} has {n} points of deadwood left ({cards}).", dd, { defender: D, cards: cards(dl.deadwood) })
+      : t("{defender} has no deadwood left.", { defender: D }));
+    if (r.outcome === "knock") lines.push(t("{knocker} scores {defender_deadwood} \u2212 {knocker_deadwood} = {points} (R6.2).", { knocker: K, defender_deadwood: dd, knocker_deadwood: kd, points: base }));
+    else lines.push(t("{defender_deadwood} is not less than {knocker_deadwood}: an undercut (R6.3). {defender} scores the undercut bonus {bonus} + ({knocker_deadwood} \u2212 {defender_deadwood}) = {points}.",
+      { defender: D, defender_deadwood: dd, knocker_deadwood: kd, bonus, points: base }));
   }
-  if (mult > 1) lines.push(`The first upcard was a spade: the deal counts double (R9.3), ${base} \u00d7 ${mult} = ${r.points}.`);
+  if (mult > 1) lines.push(t("The first upcard was a spade: the deal counts double (R9.3), {points} \u00d7 {factor} = {total}.", { points: base, factor: mult, total: r.points }));
   return lines;
 }
 
@@ -539,38 +565,40 @@ function showResult() {
   box.replaceChildren();
   const sp = s.seat_players;
   if (r.outcome === "draw") {
-    const why = { "R7.1": "Only two cards were left in the stock and nobody knocked (R7.1).",
-                  "R7.2": "The last discard could not be used to knock or go gin (R7.2).",
-                  "R7.3": "The stock ran out after the allowed reshuffles (R7.3)." }[r.reason] || r.reason;
-    box.append(el("h2", { id: "result-title" }, "The deal is a draw"), el("p", null, why, " Nobody scores; the same dealer deals again."));
+    const why = { "R7.1": t("Only two cards were left in the stock and nobody knocked (R7.1)."),
+                  "R7.2": t("The last discard could not be used to knock or go gin (R7.2)."),
+                  "R7.3": t("The stock ran out after the allowed reshuffles (R7.3).") }[r.reason] || r.reason;
+    box.append(el("h2", { id: "result-title" }, t("The deal is a draw")), el("p", null, why, " ", t("Nobody scores; the same dealer deals again.")));
   } else {
     const K = sp[r.knocker], D = sp[1 - r.knocker], W = sp[r.winner];
-    const title = { knock: `${K} knocks`, undercut: `Undercut! ${D} beats ${K}`, gin: `${K} goes gin!`, big_gin: `${K} goes big gin!` }[r.outcome];
-    box.append(el("h2", { id: "result-title" }, title), el("div", { class: "points-big" }, `${W} scores ${r.points}`));
+    const title = { knock: t("{knocker} knocks", { knocker: K }), undercut: t("Undercut! {defender} beats {knocker}", { defender: D, knocker: K }),
+                    gin: t("{knocker} goes gin!", { knocker: K }), big_gin: t("{knocker} goes big gin!", { knocker: K }) }[r.outcome];
+    box.append(el("h2", { id: "result-title" }, title),
+      el("div", { class: "points-big" }, nt("{name} scores {n} point", "{name} scores {n} points", r.points, { name: W })));
     const kl = r.knocker_layout, dl = r.defender_layout;
     box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${K}`),
       ...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null,
-      el("span", null, `deadwood ${kl.deadwood_value}`)));
+      el("span", null, t("deadwood {n}", { n: kl.deadwood_value }))));
     box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${D}`),
       ...dl.melds.map(m => groupEl(m)),
-      dl.layoffs.length ? el("span", { class: "meldgrp lay", title: "laid off on the knocker's melds" }, "laid off: ",
-        ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: `${cardName(l.card)} onto ${l.onto.join(" ")}` }))) : null,
-      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", null, `deadwood ${dl.deadwood_value}`)));
+      dl.layoffs.length ? el("span", { class: "meldgrp lay", title: t("laid off on the knocker's melds") }, t("laid off:"), " ",
+        ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: t("{card} onto {meld}", { card: cardName(l.card), meld: l.onto.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ") }) }))) : null,
+      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", null, t("deadwood {n}", { n: dl.deadwood_value }))));
     box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
   }
   const sheetBox = el("div");
   renderSheet(sheetBox, s.sheet);
-  box.append(el("h3", null, "Score sheet"), sheetBox);
-  box.append(el("p", { class: "hint" }, `Deal seed (now revealed): `, el("span", { class: "mono" }, s.deal.seed)));
+  box.append(el("h3", null, tm("Score sheet")), sheetBox);
+  box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
   const buttons = el("div", { class: "row", style: "margin-top:10px" });
   if (s.match.finished) {
-    box.append(el("p", { class: "points-big" }, s.match.winner ? `${s.match.winner} wins the match!` : "The match is over."));
-    buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, "Download the record"),
-      el("a", { class: "btn secondary", href: "/" }, "New table"));
+    box.append(el("p", { class: "points-big" }, s.match.winner ? t("{name} wins the match!", { name: s.match.winner }) : t("The match is over.")));
+    buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")),
+      el("a", { class: "btn secondary", href: "/" }, t("New table")));
   } else if (s.can_next_deal) {
-    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, "Next deal (N)"));
+    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, t("Next deal (N)")));
   }
-  buttons.append(el("button", { class: "btn secondary", type: "button", onclick: () => { $("result").hidden = true; } }, "Look at the table"));
+  buttons.append(el("button", { class: "btn secondary", type: "button", id: "look-at-table", onclick: () => { $("result").hidden = true; } }, t("Look at the table")));
   box.append(buttons);
   $("result").hidden = false;
 }
@@ -605,7 +633,8 @@ function onKey(ev) {
     if (cards[i]) { ui.cursor = i; pick(cards[i], i); if (ui.selected !== cards[i]) pick(cards[i], i); }
     return;
   }
-  const key = k.toUpperCase();
+  // the key's place on the keyboard, so the letters work with a Greek (or any) layout too
+  const key = /^Key[A-Z]$/.test(ev.code || "") ? ev.code.slice(3) : k.toUpperCase();
   const map = { S: "draw stock", U: "take upcard", P: "pass", B: "big gin" };
   if (map[key]) { act(map[key]); return; }
   if (key === "T") { act(isLegal("take upcard") ? "take upcard" : "take discard"); return; }
@@ -622,7 +651,7 @@ function togglePile() { $("pile-all").hidden = !$("pile-all").hidden; renderCent
 function init() {
   mountTopbar("");
   if (!TOKEN) {
-    $("status").textContent = "This page needs your seat link (it ends with ?seat=...).";
+    $("status").textContent = t("This page needs your seat link (it ends with ?seat=...).");
   }
   setSort(ui.sort);
   document.querySelectorAll("[data-sort]").forEach(b => b.addEventListener("click", () => { setSort(b.dataset.sort); if (ui.sort === "custom" && !ui.order.length && S()) ui.order = V().hand.slice(); if (S()) renderHand(); }));
@@ -644,10 +673,10 @@ function init() {
   $("show-result").addEventListener("click", showResult);
   $("suggest-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const t = $("suggest-text");
-    const text = t.value.trim() || (ui.selected ? `discard ${ui.selected}` : "");
+    const box = $("suggest-text");
+    const text = box.value.trim() || (ui.selected ? t("discard {card}", { card: ui.selected }) : "");
     if (text) send({ type: "suggest", text });
-    t.value = "";
+    box.value = "";
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
