@@ -244,11 +244,15 @@ class _NumberFormatter(string.Formatter):
         return super().convert_field(value, conversion)
 
 
-@lru_cache(maxsize=None)
 def translator(lang: str | None = None) -> Translator:
     """The shared (read-only) :class:`Translator` of ``lang`` (a code or tag; unsupported or
-    ``None`` -> English)."""
-    return Translator(normalize(lang) or SOURCE)
+    ``None`` -> English): one per language, loaded once."""
+    return _shared(normalize(lang) or SOURCE)
+
+
+@lru_cache(maxsize=None)
+def _shared(code: str) -> Translator:
+    return Translator(code)
 
 
 def _param(value: Any, tr: Translator) -> Any:
