@@ -94,11 +94,14 @@ def test_the_pot_is_what_the_sources_mark(tmp_path):
 
 def test_messages_domain_strings_read_with_tm_exist_there():
     """tm() in the scripts reads the terminal table's catalog (card and level names, sheet labels)."""
-    messages = _ids(_pot("messages"))
+    messages = {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in _pot("messages") if m.id}
     used = set()
     for name in SCRIPTS:
-        used |= set(re.findall(r'\btm\("((?:[^"\\]|\\.)*)"', (STATIC_DIR / name).read_text(encoding="utf-8")))
-    assert {"{rank} of {suit}", "ace", "spades", "Novice", "Game {number}", "Total"} <= used
+        text = (STATIC_DIR / name).read_text(encoding="utf-8")
+        used |= {(None, x) for x in re.findall(r'\btm\("((?:[^"\\]|\\.)*)"', text)}
+        used |= set(re.findall(r'\bptm\("([^"]*)", "((?:[^"\\]|\\.)*)"', text))
+    assert {("card name", "{rank} of {suit}"), ("rank", "ace"), ("suit", "spades"), ("level", "Novice"),
+            ("sheet", "Game {number}"), ("sheet", "Total"), (None, "Score sheet")} <= used
     assert used - messages == set()
 
 

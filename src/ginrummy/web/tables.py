@@ -279,7 +279,7 @@ class TableManager:
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
-                        else tr.t("Computer ({level})", level=tr.gettext(s.level.capitalize()).lower()))
+                        else tr.t("Computer ({level})", level=tr.pgettext("level", s.level.capitalize()).lower()))
             base, k = name, 2
             while name.casefold() in (n.casefold() for n in names):
                 name = f"{base} {k}"

@@ -7,7 +7,8 @@
 // (ginrummy.web.i18n_web.web_catalog): {lang, languages, plural_forms, messages}.
 // t("text {name}", {name}) translates and fills placeholders (numbers in the language's format);
 // nt(singular, plural, n, params) picks the plural form; pt(context, text, params) has a context;
-// tm(...) is t() for a string of the terminal table's "messages" domain (not extracted again).
+// tm(...)/ptm(context, ...) are t()/pt() for a string of the terminal table's "messages" domain
+// (not extracted again).
 const I18N = window.GIN_I18N || { lang: "en", name: "English", languages: { en: "English" },
                                   plural_forms: "nplurals=2; plural=(n != 1);", messages: {} };
 const LANG = I18N.lang;
@@ -39,6 +40,7 @@ function lookup(key) {
 
 function t(msgid, params) { return fillText(lookup(msgid) || msgid, params); }
 function tm(msgid, params) { return t(msgid, params); }
+function ptm(context, msgid, params) { return pt(context, msgid, params); }
 function pt(context, msgid, params) { return fillText(lookup(context + "\u0004" + msgid) || msgid, params); }
 function nt(singular, plural, n, params) {
   const v = I18N.messages[singular];
@@ -98,13 +100,13 @@ function rankLabel(r) { return r === "T" ? "10" : r; }
 function cardValue(code) { const i = RANKS.indexOf(code[0]); return i >= 9 ? 10 : i + 1; }
 function cardName(code) {
   // the terminal table's card names (messages domain)
-  const suit = { C: tm("clubs"), D: tm("diamonds"), H: tm("hearts"), S: tm("spades") }[code[1]];
-  const rank = { A: tm("ace"), T: "10", J: tm("jack"), Q: tm("queen"), K: tm("king") }[code[0]] || code[0];
-  return tm("{rank} of {suit}", { rank, suit });
+  const suit = { C: ptm("suit", "clubs"), D: ptm("suit", "diamonds"), H: ptm("suit", "hearts"), S: ptm("suit", "spades") }[code[1]];
+  const rank = { A: ptm("rank", "ace"), T: "10", J: ptm("rank", "jack"), Q: ptm("rank", "queen"), K: ptm("rank", "king") }[code[0]] || code[0];
+  return ptm("card name", "{rank} of {suit}", { rank, suit });
 }
 /** A computer level's name ("novice"), from the terminal table's level names. */
 function levelName(level) {
-  const names = { random: tm("Random"), novice: tm("Novice"), club: tm("Club"), expert: tm("Expert") };
+  const names = { random: ptm("level", "Random"), novice: ptm("level", "Novice"), club: ptm("level", "Club"), expert: ptm("level", "Expert") };
   return names[level] ? names[level].toLocaleLowerCase(LANG) : level;
 }
 function rankIndex(code) { return RANKS.indexOf(code[0]); }
@@ -221,7 +223,7 @@ function renderSheet(box, sheet) {
   t_.append(el("thead", null, el("tr", null, el("th", null, sheet.scoring === "hollywood" ? t("Game") : ""), ...names.map(n => el("th", null, n)))));
   const body = el("tbody");
   for (const g of sheet.games) {
-    const label = sheet.scoring === "hollywood" ? tm("Game {number}", { number: g.number }) : tm("Points");
+    const label = sheet.scoring === "hollywood" ? ptm("sheet", "Game {number}", { number: g.number }) : ptm("sheet", "Points");
     body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " " + t("(over)")) : ""),
       ...names.map(n => el("td", null, fmtNumber(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: t("won this game") }, " \u2605") : ""))));
     if (g.finished && names.some(n => g.bonuses[n].game || g.bonuses[n].box)) {
@@ -230,7 +232,7 @@ function renderSheet(box, sheet) {
           `+${fmtNumber(g.bonuses[n].game)} +${fmtNumber(g.bonuses[n].box)}`))));
     }
   }
-  body.append(el("tr", { class: "total" }, el("td", null, tm("Total")), ...names.map(n => el("td", null, fmtNumber(sheet.totals[n])))));
+  body.append(el("tr", { class: "total" }, el("td", null, ptm("sheet", "Total")), ...names.map(n => el("td", null, fmtNumber(sheet.totals[n])))));
   t_.append(body);
   box.replaceChildren(t_, el("p", { class: "hint", style: "margin:4px 0 0" },
     sheet.finished ? (sheet.match_winner ? t("Finished: {name} wins.", { name: sheet.match_winner }) : t("Finished: no winner."))

@@ -37,6 +37,7 @@ function init() {
   mountTopbar("/scorekeeper");
   const setup = SETTINGS.get("sheet.setup", null);
   if (setup) { $("p1").value = setup.p1; $("p2").value = setup.p2; $("mode").value = setup.mode; $("target").value = setup.target; $("bonuses").checked = setup.bonuses; }
+  else { $("p1").value = t("Alexandra"); $("p2").value = t("Bob"); }  // the example players, named in the page's language
   renderWinners();
   for (const id of ["p1", "p2"]) $(id).addEventListener("input", () => { renderWinners(); update(); });
   for (const id of ["mode", "target", "bonuses"]) $(id).addEventListener("change", update);

@@ -283,7 +283,7 @@ function renderHand() {
     e.draggable = true;
     if (c === ui.selected) e.classList.add("selected");
     if (i === ui.cursor && document.body.classList.contains("kbd")) e.classList.add("cursor");
-    if (c === ui.newCard && v.hand.length === 11) e.classList.add("new");
+    if (c === ui.newCard && v.hand.length === 11) { e.classList.add("new"); e.dataset.new = t("new"); }  // a badge (CSS attr)
     if (canPick && !legalCards.has(c)) { e.classList.add("illegal"); e.title = v.taken === c ? t("{card}: cannot be discarded now (just taken from the pile, R4.3)", { card: cardName(c) })
       : t("{card}: cannot be discarded now", { card: cardName(c) }); }
     if (idx[c] !== undefined) e.append(el("span", { class: "meld-bar", style: `background:${MELD_COLOURS[idx[c] % 4]}` }));

@@ -1,0 +1,166 @@
+"""Browser test of the translated web table (docs/i18n.md, "Web"): a Greek browser
+(``Accept-Language: el-GR``) opens a table from the lobby, plays a whole deal against the computer
+by clicking, and reads the end of the deal and the score sheet; the rules, tips and scorekeeper
+pages are read too.  At every step no English word may be visible.  Then the language switcher
+turns the page Finnish and the choice is remembered.  Skipped without /usr/bin/chromium.
+
+With ``GIN_SCREENSHOTS=DIR`` set, the table is photographed in Greek, Finnish, Maltese and English
+(``table-<lang>.png``, during a deal, and ``end-of-deal-<lang>.png``): docs/screenshots/ is made so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from .test_browser import (BEST_CARD, CHROMIUM, _page, _play_deal_by_clicking, _wait_turn_or_end,  # noqa: F401
+                           browser, server)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+# Latin-script words that may show on a Greek page: the hash's name, a preset's acronym, the
+# gin command named in the rules, the key names on the keyboard.
+ALLOWED_LATIN = {"SHA", "EAAI", "gin", "verify", "sheet", "Enter", "Esc", "Shift",
+                 "English", "Suomi", "Malti"}  # the language switcher names each language in itself
+
+# the page's text, with the badges drawn by CSS from data-new ("new" on the card just drawn)
+VISIBLE_TEXT = "() => document.body.innerText + ' ' + [...document.querySelectorAll('[data-new]')].map(e => e.dataset.new).join(' ')"
+
+
+def _english_left(page) -> list[str]:
+    text = page.evaluate(VISIBLE_TEXT)
+    words = re.findall(r"\b[A-Za-z]{2,}\b", text)
+    return sorted({w for w in words if w not in ALLOWED_LATIN})
+
+
+def _shots() -> Path | None:
+    return Path(os.environ["GIN_SCREENSHOTS"]) if os.environ.get("GIN_SCREENSHOTS") else None
+
+
+def _open_table(page, server: str, name: str) -> None:
+    page.goto(server + "/")
+    page.fill("#your-name", name)
+    page.check("input[name='scoring'][value='hollywood']")
+    page.select_option("#seat1-level", "novice")
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
+    page.wait_for_selector("#commitment")
+
+
+def test_a_whole_deal_in_greek_shows_no_english(server, browser):
+    errors: list[str] = []
+    page = _page(browser, errors, locale="el-GR")
+    page.goto(server + "/")
+    assert page.evaluate("document.documentElement.lang") == "el"
+    assert page.inner_text("h1") == "Άνοιξε τραπέζι"
+    page.click("#advanced summary")
+    assert _english_left(page) == []
+    page.fill("#your-name", "Άννα")
+    page.check("input[name='scoring'][value='hollywood']")
+    page.select_option("#seat1-level", "novice")
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
+    page.wait_for_selector("#commitment")
+    assert "Υπολογιστής" in page.inner_text("#opp-bar")
+
+    seen_turns = 0
+    moves = 0
+    while True:  # the deal, checking the page at each of my turns
+        phase = _wait_turn_or_end(page)
+        if phase == "over":
+            break
+        assert _english_left(page) == [], f"English on the table during {phase}"
+        status = page.inner_text("#status")
+        assert status.startswith("Σειρά σου") or status.startswith("Μπορείς") or status.startswith("Διάλεξε") \
+            or status.startswith("Έμειναν") or status.startswith("Και τα"), status
+        seen_turns += 1
+        legal = page.evaluate("ui.state.view.legal_actions")
+        if phase in ("upcard_offer", "wall"):
+            page.click("#actions [data-act='pass']")
+        elif phase == "draw":
+            page.click("#stock")
+        elif any(a.startswith("gin ") for a in legal):
+            page.click("#actions [data-act='gin']")
+        elif any(a.startswith("knock ") for a in legal):
+            page.click("#actions [data-act='knock']")
+        else:
+            card = page.evaluate(BEST_CARD)
+            page.click(f"#hand .card[data-card='{card}']")
+            assert page.inner_text("#actions [data-act='discard']").startswith("Πέτα ")
+            page.click("#actions [data-act='discard']")
+        moves += 1
+        assert moves < 200
+    assert seen_turns > 3
+
+    page.wait_for_selector("#result:not([hidden])")
+    result = page.inner_text("#result-box")
+    assert re.search(r"γράφει \d+ πόντ|ισοπαλία", result), result
+    page.wait_for_selector("#fair .ok")
+    assert _english_left(page) == [], "English in the end-of-deal dialog"
+    page.click("#look-at-table")
+    sheet = page.inner_text("#sheet")
+    assert "Σύνολο" in sheet or "Σύνολα" in sheet or "Παρτίδα" in sheet, sheet
+    assert _english_left(page) == [], "English on the table after the deal"
+    history = page.inner_text("#moves")
+    assert "Άννα" in history
+
+    for path in ("/rules", "/tips", "/scorekeeper"):
+        page.goto(server + path)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.lang") == "el"
+        assert _english_left(page) == [], f"English on {path}"
+
+    # the switcher: Finnish now, and remembered for the next page
+    page.select_option("#lang", "fi")
+    page.wait_for_function("document.documentElement.lang === 'fi'")
+    assert page.inner_text("h1") == "Pistekirjuri"
+    page.goto(server + "/")
+    assert page.inner_text("h1") == "Avaa pöytä"
+    assert page.evaluate("JSON.parse(localStorage.getItem('gin.lang'))") == "fi"
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["el", "fi", "mt", "en"])
+def test_table_screenshots(server, browser, lang):
+    """The table during a deal and at its end in each language (saved with GIN_SCREENSHOTS)."""
+    shots = _shots()
+    if shots is None:
+        pytest.skip("set GIN_SCREENSHOTS=DIR to take the screenshots")
+    errors: list[str] = []
+    page = _page(browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "en": "en-GB"}[lang])
+    _open_table(page, server, {"el": "Άννα", "fi": "Aino", "mt": "Marija", "en": "Ann"}[lang])
+    assert page.evaluate("document.documentElement.lang") == lang
+    moves, shot = 0, False
+    while True:
+        phase = _wait_turn_or_end(page)
+        if phase == "over":
+            break
+        legal = page.evaluate("ui.state.view.legal_actions")
+        if phase in ("upcard_offer", "wall"):
+            page.click("#actions [data-act='pass']")
+        elif phase == "draw":
+            page.click("#stock")
+        elif any(a.startswith(k) for k in ("gin ", "knock ") for a in legal):
+            page.click("#actions [data-act='gin']" if any(a.startswith("gin ") for a in legal) else "#actions [data-act='knock']")
+        else:
+            card = page.evaluate(BEST_CARD)
+            page.click(f"#hand .card[data-card='{card}']")
+            if moves >= 4 and not shot:
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(shots / f"table-{lang}.png"))
+                shot = True
+            page.click("#actions [data-act='discard']")
+        moves += 1
+        assert moves < 200
+    assert shot, "the deal ended before a discard worth a picture"
+    page.wait_for_selector("#result:not([hidden])")
+    page.wait_for_selector("#fair .ok")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / f"end-of-deal-{lang}.png"))
+    assert errors == []
