@@ -82,7 +82,9 @@ function setLanguage(code) {
   const hasCookie = document.cookie.split(";").some(c => c.trim().startsWith(LANG_COOKIE + "="));
   if (saved && !hasCookie && I18N.languages[saved]) {
     document.cookie = `${LANG_COOKIE}=${saved}; path=/; max-age=31536000; SameSite=Lax`;
-    if (saved !== LANG && !new URLSearchParams(location.search).get("lang")) location.reload();
+    const stored = document.cookie.split(";").some(c => c.trim().startsWith(LANG_COOKIE + "="));
+    // reload only once the cookie is there (no reload loop where cookies are blocked)
+    if (stored && saved !== LANG && !new URLSearchParams(location.search).get("lang")) location.reload();
   }
 })();
 
