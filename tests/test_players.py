@@ -13,7 +13,8 @@ import pytest
 
 from ginrummy.actions import Action, parse_action
 from ginrummy.cards import mask_of
-from ginrummy.deal import DealState, new_deal
+from ginrummy.deal import new_deal
+from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.players.club import ClubPlayer, danger, knock_point
 from ginrummy.players.inference import (card_weights, hand_likelihood, melds_with, read_view,
@@ -37,7 +38,7 @@ def fast_player(level: str, seed: int):
     return make_player(level, random.Random(seed))
 
 
-LEVELS = ["club"]
+LEVELS = ["club", "expert"]
 
 
 # -- inference -----------------------------------------------------------------------------
@@ -203,6 +204,62 @@ def test_club_plays_legal_moves_under_every_preset(name):
     if rules.scoring != "hollywood":
         s3 = simulate(rules, ["club", "novice", "club"], 1, seed=12)
         assert sum(s3.wins) == 1
+
+
+def _play_match(rules: RuleSet, levels: list[str], seed: bytes) -> Match:
+    """A whole match of ``levels`` (2 or 3) with clock-free players; Match.apply raises on
+    any illegal action."""
+    match = Match.new(rules, [f"{lv}{i}" for i, lv in enumerate(levels)], seed)
+    players = [fast_player(lv, i) for i, lv in enumerate(levels)]
+    while not match.finished:
+        if match.deal.is_over:
+            match.next_deal()
+            continue
+        p = match.player_to_act()
+        v = match.view(p)
+        match.apply(p, players[p].choose(v, v.legal))
+    return match
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_expert_plays_legal_moves_under_every_preset(name):
+    rules = _short(PRESETS[name]).replace(target=15) if PRESETS[name].scoring != "deal" else PRESETS[name]
+    m2 = _play_match(rules, ["expert", "club"], b"expert-" + name.encode())
+    assert m2.finished
+    if rules.scoring != "hollywood":
+        m3 = _play_match(rules.replace(players=3), ["expert", "novice", "expert"], b"three-" + name.encode())
+        assert m3.finished
+
+
+def test_expert_is_deterministic_with_a_sample_budget():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    a = fast_player("expert", 9).analyse(v, v.legal)
+    b = fast_player("expert", 9).analyse(v, v.legal)
+    assert a == b
+    assert {x[0] for x in a} <= set(v.legal)
+
+
+def test_expert_rejects_bad_budgets():
+    from ginrummy.players.expert import ExpertPlayer
+
+    with pytest.raises(ValueError):
+        ExpertPlayer(random.Random(0), budget_ms=0)
+    with pytest.raises(ValueError):
+        ExpertPlayer(random.Random(0), samples=0)
+
+
+def test_game_win_table():
+    from ginrummy.players.expert import game_win_table
+
+    v = game_win_table(100)
+    assert v[100][0] == 1.0 and v[0][100] == 0.0
+    assert v[50][50] == pytest.approx(0.5)
+    assert v[90][10] > v[50][10] > v[10][10]
+    for a in range(0, 100, 7):
+        for b in range(0, 100, 11):
+            assert v[a][b] + v[b][a] == pytest.approx(1.0)
 
 
 def test_club_hint_is_legal_with_a_reason():

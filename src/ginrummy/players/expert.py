@@ -1,0 +1,292 @@
+"""The ``expert`` player: Bayesian inference of the opponent's hand and determinized Monte
+Carlo over the rest of the deal, choosing by the chance of winning the game.
+
+For each decision (from the :class:`PlayerView` alone):
+
+1. The candidate moves: take or leave the upcard or top discard (R4.1, R4.2, R7.2); or, after
+   the draw, the best knock (R5.1) and the most promising discards (ranked by deadwood and
+   by the danger of feeding the opponent, as the ``club`` player judges them).  Gin and big gin
+   are taken at once (R6.1, R6.5).
+2. Samples: opponent hands drawn from the posterior given his takes, passes and discards
+   (:func:`ginrummy.players.inference.sample_hands`), each with a random order of the remaining
+   unknown cards as the stock.  Every candidate is played on the same samples (common random
+   numbers), so the comparison is paired.
+3. Each candidate is played out to the end of the deal with the fast policy of
+   :mod:`ginrummy.players.rollout` (a knock is scored exactly against the sampled hand, R5, R6).
+4. The outcome is valued as the chance of winning the game from the new score (a table of a
+   simple model of the rest of the game, :func:`game_win_table`), so near the target a small sure
+   win beats a larger risky one; without a game score (single-deal or Hollywood scoring, or no
+   score in the view) as the deal points won or lost.
+5. It samples in batches until the time budget (``budget_ms``, default 150 ms) or the sample
+   count (``samples``) is spent, drops candidates that are clearly behind, and stops early when
+   one candidate is clearly best (paired difference above ``z`` standard errors).
+
+With ``budget_ms=None`` the player never reads the clock and is deterministic given its ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from ..actions import Action
+from ..cards import CARD_VALUES, card_str, cards_of
+from ..melds import deadwood
+from ..views import PlayerView
+from .base import register
+from .club import DANGER_WEIGHT, danger, score_context
+from .inference import Knowledge, card_weights, read_view, sample_hands
+from .rollout import Table, greedy_discard, knock_points, playout, take_by_policy
+
+__all__ = ["ExpertPlayer", "game_win_table"]
+
+#: Points distribution of a won deal in the model of :func:`game_win_table`: (points, chance).
+_DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0.08), (32, 0.09),
+                (38, 0.08), (45, 0.08), (56, 0.07))
+
+
+@lru_cache(maxsize=8)
+def game_win_table(target: int) -> tuple[tuple[float, ...], ...]:
+    """``V[a][b]``: the chance that a player with ``a`` points beats one with ``b`` to
+    ``target`` (R11.1), if each deal is won by either side with equal chance and a won deal
+    scores points drawn from a fixed distribution (``_DEAL_POINTS``).  Indexes ``0..target``
+    (a score at or past the target is the target)."""
+    t = target
+    v = [[0.0] * (t + 1) for _ in range(t + 1)]
+    for a in range(t, -1, -1):
+        for b in range(t, -1, -1):
+            if a >= t:
+                v[a][b] = 1.0
+                continue
+            if b >= t:
+                v[a][b] = 0.0
+                continue
+            win = sum(p * v[min(t, a + x)][b] for x, p in _DEAL_POINTS)
+            lose = sum(p * v[a][min(t, b + x)] for x, p in _DEAL_POINTS)
+            v[a][b] = 0.5 * win + 0.5 * lose
+    return tuple(tuple(row) for row in v)
+
+
+@register("expert")
+class ExpertPlayer:
+    """Determinized Monte Carlo with Bayesian opponent modelling (see the module docstring).
+
+    Args:
+        rng: the source of all random choices.
+        budget_ms: time budget per decision in milliseconds (``None``: no clock, use
+            ``samples`` only).
+        samples: the most sampled deals per decision (default 400 with a time budget, 64
+            without).
+        min_samples: samples before stopping early or dropping a candidate.
+        max_discards: how many discards (best by deadwood and danger) are examined.
+        z: standard errors of the paired difference that make a choice "clear".
+        clock: the clock read for the budget (seconds), ``time.perf_counter`` by default.
+    """
+
+    name = "expert"
+
+    def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
+                 min_samples: int = 24, max_discards: int = 5, z: float = 2.5,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        if budget_ms is not None and not budget_ms > 0:
+            raise ValueError(f"budget_ms must be > 0 or None, not {budget_ms!r}")
+        if samples is not None and (type(samples) is not int or samples < 1):
+            raise ValueError(f"samples must be an int >= 1 or None, not {samples!r}")
+        self.rng = rng
+        self.budget_ms = budget_ms
+        self.samples = samples if samples is not None else (400 if budget_ms is not None else 64)
+        self.min_samples = min_samples
+        self.max_discards = max_discards
+        self.z = z
+        self.clock = clock
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """The expert move for ``view``: one of ``legal``."""
+        return self.hint(view, legal)[0]
+
+    def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The expert move and why (the estimated chances of the best candidates)."""
+        legal = list(legal)
+        if len(legal) == 1:
+            return legal[0], "the only legal move"
+        for a in legal:
+            if a.kind == "big_gin":
+                return a, "all eleven cards are melded: big gin (R6.5)"
+        for a in legal:
+            if a.kind == "gin":
+                return a, f"discarding {card_str(a.card)} leaves gin (R6.1)"  # type: ignore[arg-type]
+        ranked = self.analyse(view, legal)
+        best = ranked[0]
+        unit = "chance to win the game" if self._ctx(view) is not None else "points a deal"
+        parts = [f"{a.text}: {self._fmt(u, view)}" for a, u, _ in ranked[:3]]
+        return best[0], (f"{best[0].text} is best over {best[2]} sampled deals ({unit}: "
+                         + "; ".join(parts) + ")")
+
+    def _fmt(self, u: float, view: PlayerView) -> str:
+        return f"{u:.0%}" if self._ctx(view) is not None else f"{u:+.1f}"
+
+    @staticmethod
+    def _ctx(view: PlayerView) -> tuple[int, int, int] | None:
+        return score_context(view)
+
+    # -- candidates --------------------------------------------------------------------------
+
+    def _candidates(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> list[Action]:
+        if view.phase != "discard":
+            return legal
+        hand = k.hand
+        out: list[Action] = []
+        knocks = [a for a in legal if a.kind == "knock"]
+        if knocks:
+            out.append(min(knocks, key=lambda a: (deadwood(hand & ~(1 << a.card)), -CARD_VALUES[a.card], -a.card)))
+        discards = [a for a in legal if a.kind == "discard"]
+        if discards:
+            w = card_weights(k)
+            scored = sorted(discards, key=lambda a: (deadwood(hand & ~(1 << a.card))
+                                                     + DANGER_WEIGHT * danger(a.card, w) * (0.5 + CARD_VALUES[a.card] / 20),
+                                                     -CARD_VALUES[a.card], -a.card))
+            out.extend(scored[: self.max_discards])
+        return out or legal
+
+    # -- evaluation --------------------------------------------------------------------------
+
+    def analyse(self, view: PlayerView, legal: Sequence[Action]) -> list[tuple[Action, float, int]]:
+        """The candidate moves with their estimated value and the number of sampled deals,
+        best first.  Values: the chance of winning the game (0..1) when the view has a game
+        score, else the mean deal points won (negative: lost)."""
+        legal = list(legal)
+        k = read_view(view)
+        cands = self._candidates(view, k, legal)
+        if len(cands) == 1:
+            return [(cands[0], 0.0, 0)]
+        tab = Table.of(view.rules, view.knock_limit, view.multiplier)
+        util = self._utility(view)
+        start = self.clock() if self.budget_ms is not None else 0.0
+        alive = list(range(len(cands)))
+        results: list[list[float]] = [[] for _ in cands]
+        pool = cards_of(k.unknown)
+        n = 0
+        batch = 8
+        while n < self.samples:
+            hands = sample_hands(k, self.rng, batch)
+            for opp in hands:
+                rest = [c for c in pool if not (opp >> c) & 1]
+                self.rng.shuffle(rest)
+                stock = rest[: view.stock_size]
+                for i in alive:
+                    winner, pts = self._play(view, k, tab, cands[i], opp, stock)
+                    results[i].append(util(winner, pts))
+                n += 1
+            if n >= self.min_samples:
+                alive = self._prune(alive, results, n)
+                if len(alive) == 1:
+                    break
+            if self.budget_ms is not None and (self.clock() - start) * 1000.0 >= self.budget_ms:
+                break
+        means = [(sum(r) / len(r) if r else -math.inf) for r in results]
+        order = sorted(range(len(cands)), key=lambda i: (i not in alive, -means[i], i))
+        return [(cands[i], means[i], len(results[i])) for i in order]
+
+    def _prune(self, alive: list[int], results: list[list[float]], n: int) -> list[int]:
+        """Keep the candidates not clearly behind the best (paired over the last ``n`` samples)."""
+        means = {i: sum(results[i][-n:]) / n for i in alive}
+        best = max(alive, key=lambda i: means[i])
+        keep = [best]
+        rb = results[best][-n:]
+        for i in alive:
+            if i == best:
+                continue
+            ri = results[i][-n:]
+            diffs = [x - y for x, y in zip(rb, ri)]
+            mu = sum(diffs) / n
+            var = sum((d - mu) ** 2 for d in diffs) / max(1, n - 1)
+            se = math.sqrt(var / n)
+            if mu <= self.z * se or se == 0.0 and mu == 0.0:
+                keep.append(i)
+        return sorted(keep)
+
+    def _utility(self, view: PlayerView) -> Callable[[int | None, int], float]:
+        ctx = self._ctx(view)
+        if ctx is not None:
+            a, b, target = ctx
+            v = game_win_table(target)
+            a, b = min(a, target), min(b, target)
+            here = v[a][b]
+
+            def by_game(winner: int | None, pts: int) -> float:
+                if winner is None:
+                    return here
+                if winner == 0:
+                    return v[min(target, a + pts)][b]
+                return v[a][min(target, b + pts)]
+
+            return by_game
+        if view.rules.scoring == "deal":
+            return lambda winner, pts: 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+        return lambda winner, pts: 0.0 if winner is None else (float(pts) if winner == 0 else -float(pts))
+
+    def _play(self, view: PlayerView, k: Knowledge, tab: Table, a: Action, opp: int,
+              stock: list[int]) -> tuple[int | None, int]:
+        """Play candidate ``a`` on one sampled deal: (winner: 0 me, 1 the opponent, None a
+        draw; points)."""
+        hand = k.hand
+        top = view.top_discard
+        kind = a.kind
+        if kind == "knock":
+            c = a.card
+            assert c is not None
+            h = hand & ~(1 << c)
+            wins, pts = knock_points(tab, h, opp, deadwood(h))
+            return (0 if wins else 1), pts
+        if kind == "discard":
+            c = a.card
+            assert c is not None
+            if len(stock) <= 2:
+                return None, 0
+            return playout(tab, [hand & ~(1 << c), opp], stock, 0, c, 1)
+        if view.phase == "wall":
+            if kind == "pass" or top is None:
+                return None, 0
+            h = hand | (1 << top)
+            c, d = greedy_discard(h, top if not tab.discard_taken_card else -1)
+            h ^= 1 << c
+            wins, pts = knock_points(tab, h, opp, d)
+            return (0 if wins else 1), pts
+        if kind in ("take_upcard", "take_discard"):
+            assert top is not None
+            return self._after_draw(tab, hand | (1 << top), top if not tab.discard_taken_card else -1,
+                                    opp, stock, 0)
+        if kind == "draw_stock":
+            if not stock:
+                return None, 0
+            return self._after_draw(tab, hand | (1 << stock[0]), -1, opp, stock, 1)
+        # pass at the upcard offer (R4.2)
+        if view.to_act != view.dealer and top is not None:  # we are first: the dealer is offered it
+            if take_by_policy(top, opp):
+                h = opp | (1 << top)
+                c, d = greedy_discard(h, top if not tab.discard_taken_card else -1)
+                h ^= 1 << c
+                if d == 0 or (tab.knock_limit is not None and d <= tab.knock_limit):
+                    wins, pts = knock_points(tab, h, hand, d)
+                    return (1 if wins else 0), pts
+                return playout(tab, [hand, h], stock, 0, c, 0)
+            return playout(tab, [hand, opp], stock, 0, top, 0, stock_only=True)
+        return playout(tab, [hand, opp], stock, 0, top, 1, stock_only=True)
+
+    @staticmethod
+    def _after_draw(tab: Table, h: int, forbid: int, opp: int, stock: list[int],
+                    pos: int) -> tuple[int | None, int]:
+        """Our discard by the fast policy after a draw into the 11 cards ``h``, then the rest."""
+        if tab.big_gin_bonus is not None and deadwood(h) == 0:
+            return 0, (tab.big_gin_bonus + deadwood(opp)) * tab.multiplier
+        c, d = greedy_discard(h, forbid)
+        h ^= 1 << c
+        if d == 0 or (tab.knock_limit is not None and d <= tab.knock_limit):
+            wins, pts = knock_points(tab, h, opp, d)
+            return (0 if wins else 1), pts
+        if len(stock) - pos <= 2:
+            return None, 0
+        return playout(tab, [h, opp], stock, pos, c, 1)
