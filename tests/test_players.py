@@ -272,3 +272,33 @@ def test_club_hint_is_legal_with_a_reason():
         a, why = p.hint(v, v.legal)
         assert a in v.legal and isinstance(why, str) and why
         s = s.apply(s.to_act, a)[0]
+
+
+@pytest.mark.parametrize("level", ["random", "novice", "club", "expert"])
+def test_every_level_gives_a_hint(level):
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    a, why = fast_player(level, 1).hint(v, v.legal)
+    assert a in v.legal and why
+
+
+def test_expert_default_budget():
+    p = make_player("expert", 1)
+    assert p.budget_ms == 150.0 and p.samples == 400
+
+
+def test_playout_helpers_exact():
+    from ginrummy.melds import defender_layout
+    from ginrummy.players.rollout import defender_deadwood, greedy_discard
+
+    hand = m("AC 2C 3C 5D 6D 9H TH JS QS KS KD")
+    # AC 2C 3C and JS QS KS are runs; deadwood 5D 6D 9H TH KD = 40; of the two 10-point
+    # cards the higher card int (TH) goes, leaving 30
+    assert greedy_discard(hand) == (c("TH"), 30)
+    assert greedy_discard(hand, forbid=c("TH")) == (c("KD"), 30)
+    melds = (m("AC 2C 3C"), m("7D 7H 7S"))
+    defender = m("4C 5C 7C KD KH QS JS 2D 9H 8S")
+    # 4C then 5C extend the run, 7C completes the set (R5.4): 59 left
+    assert defender_deadwood(defender, melds) == 59
+    assert defender_layout(defender, melds).deadwood_value == 59

@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 
 from ..cards import CARD_VALUES, FULL_DECK, cards_of
-from ..melds import best_discard_deadwood, deadwood
+from ..melds import RUN_DW, best_discard_deadwood, deadwood
 from ..views import PlayerView
 
 __all__ = ["Knowledge", "read_view", "melds_with", "meld_partners", "card_weights", "sample_hands",
@@ -243,17 +243,37 @@ LAST_DISCARD_WORSE = 0.3
 def _drop_worst(hand: int, pool: int, m: int) -> int:
     """Drop ``m`` cards of ``pool`` (a subset of ``hand``) from ``hand``, each time the one whose
     removal leaves the least deadwood (ties: the higher card)."""
+    t = RUN_DW
     for _ in range(m):
+        s0 = hand & 8191
+        s1 = (hand >> 13) & 8191
+        s2 = (hand >> 26) & 8191
+        s3 = hand >> 39
+        trips = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
         best_c = -1
         best_key = (1 << 30, 0)
-        x = pool
-        while x:
-            low = x & -x
-            x ^= low
-            c = low.bit_length() - 1
-            key = (deadwood(hand ^ low), -CARD_VALUES[c])
-            if key <= best_key:
-                best_key, best_c = key, c
+        if not trips:
+            sl = (s0, s1, s2, s3)
+            base = t[s0] + t[s1] + t[s2] + t[s3]
+            x = pool
+            while x:
+                low = x & -x
+                x ^= low
+                c = low.bit_length() - 1
+                suit = c // 13
+                sm = sl[suit]
+                key = (base - t[sm] + t[sm ^ (1 << (c - 13 * suit))], -CARD_VALUES[c])
+                if key <= best_key:
+                    best_key, best_c = key, c
+        else:
+            x = pool
+            while x:
+                low = x & -x
+                x ^= low
+                c = low.bit_length() - 1
+                key = (deadwood(hand ^ low), -CARD_VALUES[c])
+                if key <= best_key:
+                    best_key, best_c = key, c
         hand &= ~(1 << best_c)
         pool &= ~(1 << best_c)
     return hand

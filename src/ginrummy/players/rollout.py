@@ -13,9 +13,12 @@ it).  Seat 0 of a playout is the deciding player ("me"), seat 1 the opponent.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
 
 from ..cards import CARD_VALUES
-from ..melds import RUN_DW, deadwood, defender_layout, knock_arrangement
+from ..cards import cards_of
+from ..melds import RUN_DW, _meld_extensions, deadwood, knock_arrangement
 from ..rules import RuleSet
 from .inference import MELDS_BY_CARD
 
@@ -101,13 +104,60 @@ def greedy_discard(h: int, forbid: int = -1) -> tuple[int, int]:
     return best_c, best_key[0]
 
 
+@lru_cache(maxsize=8192)
+def _knock_melds(knocker: int) -> tuple[int, ...]:
+    """The melds of the arrangement proposed to a knocker (R5.2), cached by hand."""
+    return knock_arrangement(knocker).melds
+
+
+def defender_deadwood(defender: int, knocker_melds: tuple[int, ...]) -> int:
+    """The defender's least deadwood (points) after his best layoffs and melds (R5.4, R5.5):
+    the value of :func:`ginrummy.melds.defender_layout` without building the layout."""
+    options: list[list[int]] = []
+    for meld in knocker_melds:
+        dirs = _meld_extensions(meld, defender)
+        if not dirs:
+            continue
+        if len(dirs) == 1 or len({c % 13 for c in cards_of(meld)}) == 1:
+            if len({c % 13 for c in cards_of(meld)}) == 1:
+                options.append([0] + [1 << d[0] for d in dirs])
+                continue
+        per_dir = []
+        for chain in dirs:
+            acc = 0
+            choice = [0]
+            for c in chain:
+                acc |= 1 << c
+                choice.append(acc)
+            per_dir.append(choice)
+        if len(per_dir) == 1:
+            options.append(per_dir[0])
+        else:
+            options.append([x | y for x in per_dir[0] for y in per_dir[1]])
+    if not options:
+        return deadwood(defender)
+    best = 1 << 30
+    for combo in product(*options):
+        used = 0
+        ok = True
+        for x in combo:
+            if used & x:
+                ok = False
+                break
+            used |= x
+        if ok:
+            d = deadwood(defender & ~used)
+            if d < best:
+                best = d
+    return best
+
+
 def knock_points(tab: Table, knocker: int, defender: int, k: int) -> tuple[bool, int]:
     """Score a knock (R6): ``knocker`` (10 cards, deadwood ``k``) against ``defender`` (10
     cards).  Returns ``(knocker wins, points)``, points multiplied (R9.3)."""
     if k == 0:
         return True, (tab.gin_bonus + deadwood(defender)) * tab.multiplier
-    arr = knock_arrangement(knocker)
-    d = defender_layout(defender, arr.melds).deadwood_value
+    d = defender_deadwood(defender, _knock_melds(knocker))
     if k < d:
         return True, (d - k) * tab.multiplier
     return False, (tab.undercut_bonus + k - d) * tab.multiplier
