@@ -245,7 +245,14 @@ def main(argv: list[str] | None = None) -> int:
 
             player = ExpertPlayer(random.Random(args.seed), budget_ms=args.budget_ms)
         t0 = time.perf_counter()
-        st = play_deals(args.openspiel_level, args.openspiel_deals, seed=args.seed, player=player)
+
+        def on_deal(i: int, ours: float, theirs: float) -> None:
+            if args.out is not None:
+                with args.out.open("a") as fh:
+                    fh.write(json.dumps({"openspiel": args.openspiel_level, "deal": i, "ours": ours,
+                                         "theirs": theirs}) + "\n")
+
+        st = play_deals(args.openspiel_level, args.openspiel_deals, seed=args.seed, player=player, on_deal=on_deal)
         lo, hi = wilson_interval(st.won, st.deals)
         os_line = (f"| {st.level} vs OpenSpiel simple bot | {st.deals} | {st.won} ({pct(st.win_rate)}) | "
                    f"{pct(lo)}-{pct(hi)} | {st.lost} | {st.drawn} | {st.points_per_deal:+.2f} | "

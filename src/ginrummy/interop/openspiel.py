@@ -50,8 +50,9 @@ MELD_BASE = 56
 NUM_MELDS = 185
 
 #: Our rule set of OpenSpiel's game: standard gin, taken card may be discarded (R4.3), the wall
-#: (R7.2), one deal at a time scored in points (the caller keeps no game score).
-OPENSPIEL_RULES = RuleSet(name="openspiel", discard_taken_card=True, stock_end="wall", game_bonus=0, box_bonus=0)
+#: (R7.2), each deal a game of its own (``scoring="deal"``: OpenSpiel plays single deals).
+OPENSPIEL_RULES = RuleSet(name="openspiel", discard_taken_card=True, stock_end="wall", game_bonus=0, box_bonus=0,
+                          scoring="deal")
 
 _OS_SUIT_TO_OURS = (3, 0, 1, 2)  # s c d h -> S C D H (our C D H S = 0 1 2 3)
 _OURS_SUIT_TO_OS = (1, 2, 3, 0)

@@ -15,9 +15,13 @@ For each decision (from the :class:`PlayerView` alone):
    :mod:`ginrummy.players.rollout` (a knock is scored exactly against the sampled hand, R5, R6).
 4. The outcome is valued as the chance of winning the game from the new score (a table of a
    simple model of the rest of the game, :func:`game_win_table`), so near the target a small sure
-   win beats a larger risky one; without a game score (single-deal or Hollywood scoring, or no
-   score in the view) as the deal points won or lost.
-5. It samples in batches until the time budget (``budget_ms``, default 150 ms) or the sample
+   win beats a larger risky one; under single-deal scoring as the chance of winning the deal
+   (deal points break near-ties); otherwise (Hollywood scoring, or no score in the view) as the
+   deal points won or lost.
+5. The ``club`` player's move is the default: another candidate is chosen only if it beats it
+   by ``override_z`` standard errors of the paired difference, so few samples never make the
+   expert weaker than the club player's rules.
+6. It samples in batches until the time budget (``budget_ms``, default 150 ms) or the sample
    count (``samples``) is spent, drops candidates that are clearly behind, and stops early when
    one candidate is clearly best (paired difference above ``z`` standard errors).
 
@@ -37,7 +41,7 @@ from ..cards import CARD_VALUES, card_str, cards_of
 from ..melds import deadwood
 from ..views import PlayerView
 from .base import register
-from .club import DANGER_WEIGHT, danger, score_context
+from .club import DANGER_WEIGHT, ClubPlayer, danger, score_context
 from .inference import Knowledge, card_weights, read_view, sample_hands
 from .rollout import Table, greedy_discard, knock_points, playout, take_by_policy
 
@@ -82,14 +86,16 @@ class ExpertPlayer:
             without).
         min_samples: samples before stopping early or dropping a candidate.
         max_discards: how many discards (best by deadwood and danger) are examined.
-        z: standard errors of the paired difference that make a choice "clear".
+        z: standard errors of the paired difference that make a choice "clear" (stop early).
+        override_z: standard errors by which a candidate must beat the ``club`` player's choice
+            (the default) to be chosen instead of it.
         clock: the clock read for the budget (seconds), ``time.perf_counter`` by default.
     """
 
     name = "expert"
 
     def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
-                 min_samples: int = 24, max_discards: int = 5, z: float = 2.5,
+                 min_samples: int = 24, max_discards: int = 5, z: float = 2.5, override_z: float = 1.5,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         if budget_ms is not None and not budget_ms > 0:
             raise ValueError(f"budget_ms must be > 0 or None, not {budget_ms!r}")
@@ -101,7 +107,9 @@ class ExpertPlayer:
         self.min_samples = min_samples
         self.max_discards = max_discards
         self.z = z
+        self.override_z = override_z
         self.clock = clock
+        self._club = ClubPlayer(rng)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The expert move for ``view``: one of ``legal``."""
@@ -120,13 +128,16 @@ class ExpertPlayer:
                 return a, f"discarding {card_str(a.card)} leaves gin (R6.1)"  # type: ignore[arg-type]
         ranked = self.analyse(view, legal)
         best = ranked[0]
-        unit = "chance to win the game" if self._ctx(view) is not None else "points a deal"
+        unit = ("chance to win the game" if self._ctx(view) is not None else
+                "chance to win the deal" if view.rules.scoring == "deal" else "points a deal")
         parts = [f"{a.text}: {self._fmt(u, view)}" for a, u, _ in ranked[:3]]
         return best[0], (f"{best[0].text} is best over {best[2]} sampled deals ({unit}: "
                          + "; ".join(parts) + ")")
 
     def _fmt(self, u: float, view: PlayerView) -> str:
-        return f"{u:.0%}" if self._ctx(view) is not None else f"{u:+.1f}"
+        if self._ctx(view) is not None or view.rules.scoring == "deal":
+            return f"{min(1.0, max(0.0, u)):.0%}"
+        return f"{u:+.1f}"
 
     @staticmethod
     def _ctx(view: PlayerView) -> tuple[int, int, int] | None:
@@ -159,7 +170,10 @@ class ExpertPlayer:
         score, else the mean deal points won (negative: lost)."""
         legal = list(legal)
         k = read_view(view)
+        default = self._club.choose(view, legal)
         cands = self._candidates(view, k, legal)
+        if default not in cands:
+            cands.insert(0, default)
         if len(cands) == 1:
             return [(cands[0], 0.0, 0)]
         tab = Table.of(view.rules, view.knock_limit, view.multiplier)
@@ -188,7 +202,23 @@ class ExpertPlayer:
                 break
         means = [(sum(r) / len(r) if r else -math.inf) for r in results]
         order = sorted(range(len(cands)), key=lambda i: (i not in alive, -means[i], i))
+        if default in cands:
+            d = cands.index(default)
+            if order[0] != d and not self._clearly_better(results[order[0]], results[d]):
+                order.remove(d)
+                order.insert(0, d)
         return [(cands[i], means[i], len(results[i])) for i in order]
+
+    def _clearly_better(self, a: list[float], b: list[float]) -> bool:
+        """Whether the samples ``a`` beat ``b`` (paired, on their common samples) by more than
+        ``override_z`` standard errors."""
+        n = min(len(a), len(b))
+        if n < 2:
+            return False
+        diffs = [x - y for x, y in zip(a[:n], b[:n])]
+        mu = sum(diffs) / n
+        var = sum((x - mu) ** 2 for x in diffs) / (n - 1)
+        return mu > self.override_z * math.sqrt(var / n)
 
     def _prune(self, alive: list[int], results: list[list[float]], n: int) -> list[int]:
         """Keep the candidates not clearly behind the best (paired over the last ``n`` samples)."""
@@ -225,7 +255,8 @@ class ExpertPlayer:
 
             return by_game
         if view.rules.scoring == "deal":
-            return lambda winner, pts: 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+            # the deal is the game: its chance of winning, deal points only to break near-ties
+            return lambda winner, pts: 0.5 if winner is None else (1.0 + pts / 1000 if winner == 0 else -pts / 1000)
         return lambda winner, pts: 0.0 if winner is None else (float(pts) if winner == 0 else -float(pts))
 
     def _play(self, view: PlayerView, k: Knowledge, tab: Table, a: Action, opp: int,
