@@ -137,7 +137,7 @@ def summary_row(p: Pairing) -> str:
 
 
 HEADER = ("| pairing (A vs B) | games | A won | 95% interval | deals | deals won A / B | points a deal A / B "
-          "| A ms/decision median / p99 | B ms/decision median / p99 | CPU minutes |\n"
+          "| A ms/decision median / p99 | B ms/decision median / p99 | minutes (summed) |\n"
           "|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -167,6 +167,21 @@ def write_section(text: str) -> None:
     RESULTS.write_text("".join(out))
 
 
+OS_MERGED: dict[str, list[float]] = {}
+"""Our returns a deal inside OpenSpiel, by level, read by :func:`merge`."""
+
+
+def os_row(level: str, returns: list[float], minutes: float | None) -> str:
+    """A table row of deals against OpenSpiel's simple bot."""
+    n = len(returns)
+    won = sum(1 for x in returns if x > 0)
+    lost = sum(1 for x in returns if x < 0)
+    lo, hi = wilson_interval(won, n)
+    mins = "-" if minutes is None else f"{minutes:.1f}"
+    return (f"| {level} vs OpenSpiel simple bot | {n} | {won} ({pct(won / max(1, n))}) | {pct(lo)}-{pct(hi)} | "
+            f"{lost} | {n - won - lost} | {sum(returns) / max(1, n):+.2f} | {mins} |")
+
+
 def merge(paths: list[Path]) -> list[Pairing]:
     """The pairings summed from the JSON lines that ``--out`` wrote (shards of one run); a game
     recorded twice counts once."""
@@ -177,6 +192,12 @@ def merge(paths: list[Path]) -> list[Pairing]:
             if not line.strip():
                 continue
             r = json.loads(line)
+            if "openspiel" in r:
+                okey = (r["openspiel"], "openspiel", -1, r["deal"])
+                if okey not in seen:
+                    seen.add(okey)
+                    OS_MERGED.setdefault(r["openspiel"], []).append(r["ours"])
+                continue
             key = (r["pair"][0], r["pair"][1], r["seed"], r["game"])
             if key in seen:
                 continue
@@ -258,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                    f"{pct(lo)}-{pct(hi)} | {st.lost} | {st.drawn} | {st.points_per_deal:+.2f} | "
                    f"{(time.perf_counter() - t0) / 60:.1f} |")
         print(os_line, flush=True)
+    if args.merge is not None and OS_MERGED:
+        os_line = "\n".join(os_row(lv, rs, None) for lv, rs in OS_MERGED.items())
     lines = ["## Strength", "", f"Command: `{command}`", "",
              f"_Run: {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {platform.machine()}, "
              "2 shared cores._", ""]

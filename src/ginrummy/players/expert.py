@@ -166,8 +166,10 @@ class ExpertPlayer:
 
     def analyse(self, view: PlayerView, legal: Sequence[Action]) -> list[tuple[Action, float, int]]:
         """The candidate moves with their estimated value and the number of sampled deals,
-        best first.  Values: the chance of winning the game (0..1) when the view has a game
-        score, else the mean deal points won (negative: lost)."""
+        best first (the club player's move first unless another is clearly better).  Values: the
+        chance of winning the game (0..1) when the view has a game score; under single-deal
+        scoring the chance of winning the deal (plus points / 1000); else the mean deal points
+        won (negative: lost)."""
         legal = list(legal)
         k = read_view(view)
         default = self._club.choose(view, legal)
