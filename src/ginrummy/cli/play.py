@@ -365,11 +365,13 @@ class PlayTable:
                 continue
             if word == "hint":
                 action, reason = self.hint(v)
-                self.say(Text(tr._("Hint: {action} ({reason})", action=action.text, reason=reason), style="yellow"))
+                self.say(Text(tr._("Hint: {action} ({reason})", action=action.text, reason=translate_error(reason, tr)),
+                               style="yellow"))
                 continue
             if word == "auto":
                 action, reason = self.hint(v)
-                self.say(Text(tr._("Auto: {action} ({reason})", action=action.text, reason=reason), style="yellow"))
+                self.say(Text(tr._("Auto: {action} ({reason})", action=action.text, reason=translate_error(reason, tr)),
+                               style="yellow"))
             else:
                 try:
                     action = self.read_action(line, v)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from ..actions import Action
 from ..cards import CARD_VALUES, card_str, cards_of
+from ..errors import N_, Msg
 from ..melds import best_discard_deadwood, deadwood
 from ..views import PlayerView
 from .base import register
@@ -91,6 +92,12 @@ def score_context(view: PlayerView) -> tuple[int, int, int] | None:
         return None
 
 
+def _one_decimal(x: float) -> float:
+    """``x`` rounded to one decimal (``-0.0`` as ``0.0``), for a reason's number: ``12.34`` ->
+    ``12.3``, written ``12.3`` in English and ``12,3`` in Greek by the translation layer."""
+    return round(x, 1) + 0.0
+
+
 def _expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]) -> float:
     """Expected deadwood saved by drawing one stock card into the 10-card hand ``h``."""
     total = 0.0
@@ -115,17 +122,19 @@ class ClubPlayer:
         return self.hint(view, legal)[0]
 
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
-        """The club move and the reason for it."""
+        """The club move and the reason for it (a :class:`~ginrummy.errors.Msg`: English text that
+        :func:`ginrummy.i18n.translate_error` says in another language; cards as text, ``7H``;
+        numbers as params, so they are written in the language's format)."""
         legal = list(legal)
         kinds = {a.kind: a for a in legal}
         if "big_gin" in kinds:
-            return kinds["big_gin"], "all eleven cards are melded: big gin (R6.5)"
+            return kinds["big_gin"], N_("all eleven cards are melded: big gin (R6.5)")
         if len(legal) == 1:
-            return legal[0], "the only legal move"
+            return legal[0], N_("the only legal move")
         k = read_view(view)
         w = card_weights(k)
         if view.phase == "wall":
-            return kinds["take_discard"], "taking the last discard allows a knock (R7.2)"
+            return kinds["take_discard"], N_("taking the last discard allows a knock (R7.2)")
         if view.phase in ("upcard_offer", "draw"):
             return self._draw(view, k, w, kinds)
         return self._discard(view, k, w, legal)
@@ -143,7 +152,7 @@ class ClubPlayer:
         take = kinds.get("take_upcard") or kinds.get("take_discard")
         other = kinds.get("pass") or kinds.get("draw_stock")
         if take is None or top is None:
-            return other, "draw from the stock"  # type: ignore[return-value]
+            return other, N_("draw from the stock")  # type: ignore[return-value]
         h = k.hand
         h11 = h | (1 << top)
         forbid = top if not view.rules.discard_taken_card else None
@@ -153,11 +162,15 @@ class ClubPlayer:
         meld = melds_with(top, h)
         margin = 0.0 if meld else TAKE_MARGIN
         if take_dw + margin < stock_dw:
-            why = "makes a meld" if meld else "lowers the deadwood"
-            return take, (f"take {card_str(top)}: it {why} (deadwood {take_dw} after the discard, "
-                          f"against {stock_dw:.1f} expected from the stock)")
-        return other, (f"leave {card_str(top)}: the stock is expected to leave {stock_dw:.1f} deadwood, "
-                       f"taking it {take_dw}")
+            if meld:
+                return take, N_("take {card}: it makes a meld (deadwood {deadwood} after the discard, "
+                                "against {expected} expected from the stock)",
+                                card=card_str(top), deadwood=take_dw, expected=_one_decimal(stock_dw))
+            return take, N_("take {card}: it lowers the deadwood (deadwood {deadwood} after the discard, "
+                            "against {expected} expected from the stock)",
+                            card=card_str(top), deadwood=take_dw, expected=_one_decimal(stock_dw))
+        return other, N_("leave {card}: the stock is expected to leave {expected} deadwood, taking it {deadwood}",
+                         card=card_str(top), expected=_one_decimal(stock_dw), deadwood=take_dw)
 
     # -- discarding and knocking -----------------------------------------------------------
 
@@ -165,7 +178,7 @@ class ClubPlayer:
         by = {(a.kind, a.card): a for a in legal}
         gins = [a for a in legal if a.kind == "gin"]
         if gins:
-            return gins[0], f"discarding {card_str(gins[0].card)} leaves gin (R6.1)"  # type: ignore[arg-type]
+            return gins[0], N_("discarding {card} leaves gin (R6.1)", card=card_str(gins[0].card))  # type: ignore[arg-type]
         hand = k.hand
         cands = sorted({a.card for a in legal if a.card is not None})
         dws = {c: deadwood(hand & ~(1 << c)) for c in cands}
@@ -175,11 +188,12 @@ class ClubPlayer:
             d = dws[c]
             decision, why = self._should_knock(view, k, d)
             if decision:
-                return by[("knock", c)], f"knock discarding {card_str(c)} with {d} deadwood: {why}"
+                return by[("knock", c)], N_("knock discarding {card} with {deadwood} deadwood: {why}",
+                                             card=card_str(c), deadwood=d, why=why)
         discards = [c for c in cands if ("discard", c) in by]
         if not discards:  # must knock (wall, R7.2)
             c = min(knocks, key=lambda x: (dws[x], x))
-            return by[("knock", c)], f"knock discarding {card_str(c)}: a card taken at the wall must knock (R7.2)"
+            return by[("knock", c)], N_("knock discarding {card}: a card taken at the wall must knock (R7.2)", card=card_str(c))
         best_dw = min(dws[c] for c in discards)
         cards, sw = self._stock_model(k, w)
         turns_left = max(1.0, min(4.0, k.stock_size / 6))
@@ -194,22 +208,25 @@ class ClubPlayer:
             scored.append((score, -CARD_VALUES[c], c, pot, dan))
         scored.sort()
         s, _, c, pot, dan = scored[0]
-        reason = (f"discard {card_str(c)}: leaves {dws[c]} deadwood, next draw saves {pot:.1f} on average, "
-                  f"{dan:.0%} chance the opponent melds it")
+        reason = N_("discard {card}: leaves {deadwood} deadwood, next draw saves {saving} on average, "
+                    "{percent}% chance the opponent melds it",
+                    card=card_str(c), deadwood=dws[c], saving=_one_decimal(pot), percent=round(100 * dan))
         if knocks:
-            reason += "; not knocking: " + self._should_knock(view, k, min(dws[x] for x in knocks))[1]
+            reason = N_("{reason}; not knocking: {why}", reason=reason,
+                        why=self._should_knock(view, k, min(dws[x] for x in knocks))[1])
         return by[("discard", c)], reason
 
-    def _should_knock(self, view: PlayerView, k: Knowledge, d: int) -> tuple[bool, str]:
+    def _should_knock(self, view: PlayerView, k: Knowledge, d: int) -> tuple[bool, Msg]:
         limit = view.knock_limit if view.knock_limit is not None else 0
         ctx = score_context(view)
         if ctx is not None:
             mine, theirs, target = ctx
             if mine + 10 >= target and d <= limit:
-                return True, "a small win likely ends the game"
+                return True, N_("a small win likely ends the game")
         point = knock_point(limit, k.stock_size, k.my_turns)
         if d <= 1 and k.my_turns <= 3 and k.stock_size > 20:
-            return False, f"{d} deadwood this early: play on for gin"
+            return False, N_("{deadwood} deadwood this early: play on for gin", deadwood=d)
         if d <= point:
-            return True, f"within the knock point {point} for this stage of the deal"
-        return False, f"{d} deadwood is above the knock point {point} for this stage (undercut risk)"
+            return True, N_("within the knock point {point} for this stage of the deal", point=point)
+        return False, N_("{deadwood} deadwood is above the knock point {point} for this stage (undercut risk)",
+                          deadwood=d, point=point)

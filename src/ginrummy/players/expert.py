@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from ..actions import Action
 from ..cards import CARD_VALUES, card_str, cards_of
+from ..errors import N_, Msg
 from ..melds import deadwood
 from ..views import PlayerView
 from .base import register
@@ -116,28 +117,40 @@ class ExpertPlayer:
         return self.hint(view, legal)[0]
 
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
-        """The expert move and why (the estimated chances of the best candidates)."""
+        """The expert move and why (the estimated chances of the best candidates), the reason a
+        :class:`~ginrummy.errors.Msg` (English text that :func:`ginrummy.i18n.translate_error` says
+        in another language; actions in their text form, ``discard 7H``)."""
         legal = list(legal)
         if len(legal) == 1:
-            return legal[0], "the only legal move"
+            return legal[0], N_("the only legal move")
         for a in legal:
             if a.kind == "big_gin":
-                return a, "all eleven cards are melded: big gin (R6.5)"
+                return a, N_("all eleven cards are melded: big gin (R6.5)")
         for a in legal:
             if a.kind == "gin":
-                return a, f"discarding {card_str(a.card)} leaves gin (R6.1)"  # type: ignore[arg-type]
+                return a, N_("discarding {card} leaves gin (R6.1)", card=card_str(a.card))  # type: ignore[arg-type]
         ranked = self.analyse(view, legal)
         best = ranked[0]
-        unit = ("chance to win the game" if self._ctx(view) is not None else
-                "chance to win the deal" if view.rules.scoring == "deal" else "points a deal")
-        parts = [f"{a.text}: {self._fmt(u, view)}" for a, u, _ in ranked[:3]]
-        return best[0], (f"{best[0].text} is best over {best[2]} sampled deals ({unit}: "
-                         + "; ".join(parts) + ")")
+        unit = (N_("chance to win the game") if self._ctx(view) is not None else
+                N_("chance to win the deal") if view.rules.scoring == "deal" else N_("points a deal"))
+        parts = [self._fmt(a, u, view) for a, u, _ in ranked[:3]]
+        if len(parts) == 1:
+            estimates = parts[0]
+        elif len(parts) == 2:
+            estimates = N_("{first}; {second}", first=parts[0], second=parts[1])
+        else:
+            estimates = N_("{first}; {second}; {third}", first=parts[0], second=parts[1], third=parts[2])
+        return best[0], N_("{action} is best over {n} sampled deals ({unit}: {estimates})",
+                           action=best[0].text, n=best[2], unit=unit, estimates=estimates)
 
-    def _fmt(self, u: float, view: PlayerView) -> str:
+    def _fmt(self, a: Action, u: float, view: PlayerView) -> Msg:
+        """``"discard 7H: 45%"`` (a chance) or ``"discard 7H: +1.5"`` (points a deal), as a Msg."""
         if self._ctx(view) is not None or view.rules.scoring == "deal":
-            return f"{min(1.0, max(0.0, u)):.0%}"
-        return f"{u:+.1f}"
+            return N_("{action}: {percent}%", action=a.text, percent=round(100 * min(1.0, max(0.0, u))))
+        points = round(u, 1) + 0.0
+        if points >= 0:
+            return N_("{action}: +{points}", action=a.text, points=points)
+        return N_("{action}: {points}", action=a.text, points=points)
 
     @staticmethod
     def _ctx(view: PlayerView) -> tuple[int, int, int] | None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ..actions import Action
 from ..cards import card_str
+from ..errors import N_
 from ..melds import RUN_DW, deadwood
 from ..views import PlayerView
 from .base import register
@@ -30,7 +31,7 @@ class RandomPlayer:
 
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
         """The action and why: it is random."""
-        return self.choose(view, legal), "a random legal move"
+        return self.choose(view, legal), N_("a random legal move")
 
 
 def _meld_masks() -> list[int]:
@@ -89,22 +90,23 @@ class NovicePlayer:
         return self.hint(view, legal)[0]
 
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
-        """The baseline move and the reason for it."""
+        """The baseline move and the reason for it (a :class:`~ginrummy.errors.Msg`: English text that
+        :func:`ginrummy.i18n.translate_error` says in another language; cards as text, ``7H``)."""
         kinds = {a.kind: a for a in legal}
         top = view.top_discard
         if "big_gin" in kinds:
-            return kinds["big_gin"], "all eleven cards are melded: big gin"
+            return kinds["big_gin"], N_("all eleven cards are melded: big gin")
         if view.phase in ("upcard_offer", "draw", "wall"):
             want = top is not None and melds_with(top, view.hand)
             if view.phase == "upcard_offer":
                 if want:
-                    return kinds["take_upcard"], f"{card_str(top)} makes a meld with the hand"
-                return kinds["pass"], "the upcard makes no meld with the hand"
+                    return kinds["take_upcard"], N_("{card} makes a meld with the hand", card=card_str(top))
+                return kinds["pass"], N_("the upcard makes no meld with the hand")
             if view.phase == "wall":
-                return kinds["take_discard"], "taking the discard allows a knock"
+                return kinds["take_discard"], N_("taking the discard allows a knock")
             if want and "take_discard" in kinds:
-                return kinds["take_discard"], f"{card_str(top)} makes a meld with the hand"
-            return kinds["draw_stock"], "the top discard makes no meld with the hand"
+                return kinds["take_discard"], N_("{card} makes a meld with the hand", card=card_str(top))
+            return kinds["draw_stock"], N_("the top discard makes no meld with the hand")
         return self._discard(view, legal)
 
     def _discard(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
@@ -134,10 +136,12 @@ class NovicePlayer:
         c = self.rng.choice(candidates)
         by_kind = {(a.kind, a.card): a for a in legal}
         if best == 0 and ("gin", c) in by_kind:
-            return by_kind[("gin", c)], f"discarding {card_str(c)} leaves gin"
+            return by_kind[("gin", c)], N_("discarding {card} leaves gin", card=card_str(c))
         if ("knock", c) in by_kind:
-            return by_kind[("knock", c)], f"discarding {card_str(c)} leaves {best} deadwood: knock at once"
-        return by_kind[("discard", c)], f"discarding {card_str(c)} leaves the least deadwood ({best})"
+            return by_kind[("knock", c)], N_("discarding {card} leaves {deadwood} deadwood: knock at once",
+                                              card=card_str(c), deadwood=best)
+        return by_kind[("discard", c)], N_("discarding {card} leaves the least deadwood ({deadwood})",
+                                            card=card_str(c), deadwood=best)
 
     def _drawn_and_pairs(self, view: PlayerView) -> tuple[int | None, set[tuple[int, int]]]:
         """:func:`_drawn_and_pairs` of ``view``, reading only the events added since the last
