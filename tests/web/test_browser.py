@@ -157,6 +157,16 @@ def test_lobby_then_a_whole_deal_against_the_computer_by_clicking(server, browse
     commitment = page.inner_text("#commitment")
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
     assert "Computer (novice)" in page.inner_text("#opp-bar")
+    # a hint from the computer opponent's level: shown in the status area, its card or button highlighted
+    _wait_turn_or_end(page)
+    assert page.is_enabled("#hint-btn")
+    page.click("#hint-btn")
+    page.wait_for_selector("#status #hint-text")
+    assert page.inner_text("#hint-text").startswith("Hint (novice): ")
+    hinted = page.evaluate("currentHint().action")
+    assert hinted in page.evaluate("ui.state.view.legal_actions")
+    kind = hinted.split(" ")[0] if hinted.split(" ")[0] in ("discard", "knock", "gin") else hinted
+    assert page.is_visible(f"#actions [data-act='{kind}'].hinted") or page.locator(".stack.hinted").count() == 1
     _play_deal_by_clicking(page, shots)
     _check_end(page)
     if shots is not None:
@@ -181,8 +191,12 @@ def test_a_whole_deal_by_keyboard_with_large_four_colour_cards(server, browser):
     assert page.evaluate("document.body.classList.contains('large-cards') && document.body.classList.contains('four-colour')")
     page.keyboard.press("?")
     assert page.is_visible("#help")
+    assert "H" in page.locator("#help .help-keys kbd").all_inner_texts()
     page.keyboard.press("Escape")
     assert page.is_hidden("#help")
+    _wait_turn_or_end(page)
+    page.keyboard.press("h")  # a hint by keyboard
+    page.wait_for_selector("#status #hint-text")
     _play_deal_by_keyboard(page)
     _check_end(page)
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from ginrummy.cards import card_str, cards_of
@@ -308,3 +309,134 @@ def test_pages_and_options(client):
     assert set(opts["presets"]) >= {"standard", "hollywood", "oklahoma", "straight"}
     assert client.get("/static/style.css").status_code == 200
     assert client.get("/api/nothing").status_code == 404
+
+
+# -- hints (docs/protocol.md "hint") ------------------------------------------------------------
+
+def _expected_hint(tobj, target: int, level: str):
+    """The hint the server must give for ``target``'s move now: the ``level`` player given only
+    ``Match.view(target)``, drawing from the match seed and the step."""
+    import random
+
+    from ginrummy.web.tables import advise
+
+    rng = random.Random(int.from_bytes(hashlib.sha256(
+        tobj.row.seed + f"/hint/{target}/{tobj.seq}".encode()).digest()[:8], "big"))
+    return advise(level, rng, tobj.match.view(target))
+
+
+def test_hint_when_to_act_in_greek_legal_and_never_a_hidden_card(client):
+    from ginrummy.i18n import translate_error
+    from ginrummy.web.i18n_web import web_translator
+
+    t = new_table(client, HUMANS, rules={"scoring": "deal"})
+    tobj = client.app.state.manager.tables[t["id"]]
+    assert tobj.hint_level == "club"  # no computer seat
+    tok = [s["token"] for s in t["seats"]]
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={tok[0]}&lang=el") as a, \
+            client.websocket_connect(f"/ws/table/{t['id']}?seat={tok[1]}&lang=el") as b:
+        socks = {0: a, 1: b}
+        states = {0: _recv_state(a, tobj, 0)}
+        states[1] = _recv_state(b, tobj, 1)
+        states[0] = _recv_state(a, tobj, 0)
+        hints = 0
+        while not tobj.match.deal.is_over:
+            p = tobj.match.player_to_act()
+            assert states[p]["can_hint"] and not states[1 - p]["can_hint"]
+            assert states[p]["hint_level"] == "club"
+            socks[p].send_json({"type": "hint", "id": f"h{hints}"})
+            msg = socks[p].receive_json()
+            _check_msg(msg, tobj, p)
+            assert set(msg) == {"type", "action", "reason", "level", "seq", "reply_to"}
+            assert msg["type"] == "hint" and msg["reply_to"] == f"h{hints}" and msg["level"] == "club"
+            assert msg["seq"] == tobj.seq == states[p]["seq"]
+            assert msg["action"] in states[p]["view"]["legal_actions"]
+            action, reason = _expected_hint(tobj, p, "club")
+            assert msg["action"] == action.text
+            assert msg["reason"] == translate_error(reason, web_translator("el")) != str(reason)
+            assert re.search("[α-ω]", msg["reason"]) and "{" not in msg["reason"]
+            # asked again: the same hint (the same position gets the same answer)
+            socks[p].send_json({"type": "hint"})
+            again = socks[p].receive_json()
+            assert {k: v for k, v in again.items()} == {k: v for k, v in msg.items() if k != "reply_to"}
+            # the player not to act: refused in Greek, nothing changes
+            before = (tobj.seq, tobj.match.deal.hands, tobj.match.deal.pile, tobj.match.deal.phase)
+            socks[1 - p].send_json({"type": "hint", "id": 5})
+            err = socks[1 - p].receive_json()
+            assert err["type"] == "error" and err["code"] == "not_your_turn" and err["reply_to"] == 5
+            assert tobj.names[p] in err["message"] and re.search("[α-ω]", err["message"])
+            assert (tobj.seq, tobj.match.deal.hands, tobj.match.deal.pile, tobj.match.deal.phase) == before
+            # play the hinted move
+            socks[p].send_json({"type": "action", "action": msg["action"]})
+            for q in (0, 1):
+                states[q] = _recv_state(socks[q], tobj, q)
+            hints += 1
+            assert hints < 200
+        assert hints >= 3
+        assert not states[0]["can_hint"] and not states[1]["can_hint"]
+        a.send_json({"type": "hint"})
+        err = a.receive_json()
+        assert err["code"] == "not_your_turn"
+        a.send_json({"type": "hint", "card": "7H"})
+        assert a.receive_json()["code"] == "bad_message"
+
+
+def test_hint_level_follows_the_computer_opponent(client):
+    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                  rules={"scoring": "deal"})
+    tobj = client.app.state.manager.tables[t["id"]]
+    assert tobj.hint_level == "novice"
+    with _ws(client, t, 0) as ws:
+        n = 0
+        while True:
+            msg = ws.receive_json()
+            _check_msg(msg, tobj, 0)
+            if msg["type"] == "hint":
+                action, reason = _expected_hint(tobj, 0, "novice")
+                assert (msg["action"], msg["reason"], msg["level"]) == (action.text, str(reason), "novice")
+                ws.send_json({"type": "action", "action": msg["action"]})
+                n += 1
+                continue
+            if msg["type"] != "state" or msg["view"]["phase"] == "over":
+                if msg["type"] == "state":
+                    break
+                continue
+            if msg["your_turn"]:
+                ws.send_json({"type": "hint"})
+    assert n >= 2
+
+
+def test_three_hand_adviser_asks_for_the_captains_hint(client):
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
+    t = new_table(client, seats)
+    tobj = client.app.state.manager.tables[t["id"]]
+    box, captain, out = tobj.match.roles
+    with _ws(client, t, 0) as s0, _ws(client, t, 1) as s1, _ws(client, t, 2) as s2:
+        socks = [s0, s1, s2]
+        for i, count in enumerate((3, 2, 1)):
+            for _ in range(count):
+                _recv_state(socks[i], tobj, i)
+        seen = set()
+        for _ in range(12):
+            p = tobj.match.player_to_act()
+            socks[out].send_json({"type": "sync"})
+            st = _recv_state(socks[out], tobj, out)
+            socks[out].send_json({"type": "hint"})
+            got = socks[out].receive_json()
+            _check_msg(got, tobj, out)
+            if p == captain:
+                assert st["can_hint"] and got["type"] == "hint"
+                socks[captain].send_json({"type": "hint"})
+                mine = socks[captain].receive_json()
+                assert mine == got  # the same hint for the captain and his adviser
+                seen.add("captain")
+            else:
+                assert not st["can_hint"] and got["code"] == "not_your_turn"
+                seen.add("box")
+            legal = [x.text for x in tobj.match.deal.legal_actions()]
+            socks[p].send_json({"type": "action", "action": _pick(legal)})
+            for i in range(3):
+                _recv_state(socks[i], tobj, i)
+            if tobj.match.deal.is_over:
+                break
+        assert seen == {"captain", "box"}

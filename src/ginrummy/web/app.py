@@ -43,8 +43,8 @@ from ..i18n import translate_error
 from ..rules import _CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
-from .messages import (MAX_MESSAGE_BYTES, ActionMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg, SuggestMsg,
-                       SyncMsg, error_message, parse_inbound)
+from .messages import (MAX_MESSAGE_BYTES, ActionMsg, HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg,
+                       SuggestMsg, SyncMsg, error_message, hint_message, parse_inbound)
 from .store import Store, default_database_url
 from .tables import SeatSpec, TableError, TableManager, player_levels
 
@@ -270,6 +270,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     await ws.send_json({"type": "ack", "reply_to": msg.id, "seq": manager.tables[table.id].seq})
             elif isinstance(msg, SuggestMsg):
                 await manager.suggest(table, player, msg.text)
+            elif isinstance(msg, HintMsg):
+                seq, action, reason = await manager.hint(table, player)
+                level = manager.tables.get(table.id, table).hint_level
+                await ws.send_json(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
             elif isinstance(msg, SyncMsg):
                 state = manager.tables.get(table.id, table).state_for(player)
                 if msg.id is not None:

@@ -8,15 +8,19 @@ Inbound (client -> server), one JSON object per WebSocket text frame, at most
 * ``{"type": "next_deal"}`` - start the next deal once the deal is over.
 * ``{"type": "suggest", "text": "keep the 7s"}`` - the adviser's suggestion to the captain
   (three-hand gin, R10.2), at most :data:`MAX_SUGGESTION_CHARS` characters.
+* ``{"type": "hint"}`` - what would the table's hint player do here, and why?  Only from the
+  player to act, or from the adviser while the captain is to act (three-hand, R10.2); answered
+  by a ``hint`` message.
 * ``{"type": "sync"}`` - ask for the current state again.
 * ``{"type": "ping"}`` - answered by ``{"type": "pong"}``.
 * ``{"type": "set_lang", "lang": "el"}`` - say this connection's error messages in that language
   (one of :data:`ginrummy.i18n.LANGUAGES`); answered by ``{"type": "lang", "lang": "el"}``.
 
 Every inbound message may carry an ``"id"`` (a string or int up to 64 characters) that the
-answer (``state``/``error``/``pong``) echoes back as ``"reply_to"``.
+answer (``state``/``error``/``pong``/``hint``) echoes back as ``"reply_to"``.
 
-Outbound (server -> client): ``state``, ``error``, ``suggestion``, ``pong``, ``ack``, ``lang``.
+Outbound (server -> client): ``state``, ``error``, ``suggestion``, ``pong``, ``ack``, ``lang``,
+``hint`` (:func:`hint_message`).
 :func:`parse_inbound` never raises anything but :class:`MessageError`, whose ``code`` is one of
 ``too_large``, ``bad_json``, ``bad_message``; its message carries a key and parameters
 (:func:`ginrummy.web.i18n_web.W_`) so the server can say it in the seat's language.
@@ -34,7 +38,8 @@ from .i18n_web import W_
 
 __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MessageError", "ActionMsg", "NextDealMsg",
-    "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg", "Inbound", "parse_inbound", "error_message", "INBOUND_TYPES",
+    "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg", "HintMsg", "Inbound", "parse_inbound", "error_message",
+    "hint_message", "INBOUND_TYPES",
 ]
 
 MAX_MESSAGE_BYTES = 2048
@@ -43,7 +48,7 @@ MAX_MESSAGE_BYTES = 2048
 MAX_SUGGESTION_CHARS = 200
 """The longest suggestion text accepted, in characters."""
 
-INBOUND_TYPES = ("action", "next_deal", "suggest", "sync", "ping", "set_lang")
+INBOUND_TYPES = ("action", "next_deal", "suggest", "hint", "sync", "ping", "set_lang")
 
 
 class MessageError(ValueError):
@@ -109,12 +114,20 @@ class SetLangMsg:
     id: Any = None
 
 
-Inbound = Union[ActionMsg, NextDealMsg, SuggestMsg, SyncMsg, PingMsg, SetLangMsg]
+@dataclass(frozen=True)
+class HintMsg:
+    """What would the table's hint player do here, and why?"""
+
+    id: Any = None
+
+
+Inbound = Union[ActionMsg, NextDealMsg, SuggestMsg, HintMsg, SyncMsg, PingMsg, SetLangMsg]
 
 _ALLOWED_KEYS = {
     "action": {"type", "id", "action"},
     "next_deal": {"type", "id"},
     "suggest": {"type", "id", "text"},
+    "hint": {"type", "id"},
     "sync": {"type", "id"},
     "ping": {"type", "id"},
     "set_lang": {"type", "id", "lang"},
@@ -178,7 +191,18 @@ def parse_inbound(raw: str | bytes) -> Inbound:
             raise MessageError("bad_message", W_('a set_lang message needs "lang": one of {languages}',
                                                  languages=", ".join(LANGUAGES)), mid)
         return SetLangMsg(lang, mid)
-    return {"next_deal": NextDealMsg, "sync": SyncMsg, "ping": PingMsg}[kind](mid)
+    return {"next_deal": NextDealMsg, "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg}[kind](mid)
+
+
+def hint_message(action: str, reason: str, level: str, seq: int, *, reply_to: Any = None) -> dict[str, Any]:
+    """The outbound ``hint`` message: ``{"type": "hint", "action": "discard 7H", "reason": "...",
+    "level": "club", "seq": 12, "reply_to"?}`` - ``action`` in its text form (not translated),
+    ``reason`` in the connection's language, ``level`` the hint player's level, ``seq`` the step
+    the hint is about (a hint whose ``seq`` is not the state's is stale)."""
+    out: dict[str, Any] = {"type": "hint", "action": action, "reason": reason, "level": level, "seq": seq}
+    if reply_to is not None:
+        out["reply_to"] = reply_to
+    return out
 
 
 def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[str] | None = None) -> dict[str, Any]:

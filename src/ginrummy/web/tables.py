@@ -32,10 +32,11 @@ from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import PLAYER_LEVELS, _load_levels
 from ..rules import RuleSet
+from ..views import PlayerView
 from .i18n_web import W_, web_translator
 from .store import ActionRow, Store, TableRow
 
-__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "MAX_NAME_CHARS"]
+__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -52,10 +53,16 @@ class TableError(GinRummyError, ValueError):
         self.code = code
 
 
+_LEVEL_ORDER = ("random", "novice", "club", "expert")
+
+
 def player_levels() -> list[str]:
-    """The computer player levels registered now (random, novice, and any others loaded)."""
+    """The computer player levels registered now, weakest first: random, novice, club, expert,
+    then any others in the order they were registered (the same order whatever module was
+    imported first)."""
     _load_levels()
-    return list(PLAYER_LEVELS)
+    known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
+    return known + [x for x in PLAYER_LEVELS if x not in known]
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,25 @@ class SeatSpec:
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, str]:
+    """What a player of ``level`` (a name of :data:`~ginrummy.players.PLAYER_LEVELS`) would do
+    in ``view`` (a :class:`~ginrummy.views.PlayerView` whose seat is to act) and why:
+    ``(action, reason)``, the action one of ``view.legal`` and the reason a
+    :class:`~ginrummy.errors.Msg` to say in the asker's language.  The player sees only the
+    view (DESIGN principle 3) and draws from ``rng``; a player with a time budget
+    (``budget_ms``, the expert) is made without it, so the same position always gets the same
+    hint.  A level without a ``hint`` method is answered by the novice.
+
+    Raises :class:`~ginrummy.errors.GinRummyError` for an unknown level.
+    """
+    p: Any = make_player(level, rng)
+    if getattr(p, "budget_ms", None) is not None:
+        p = type(p)(rng, budget_ms=None)  # no clock: deterministic given rng
+    if not callable(getattr(p, "hint", None)):
+        p = make_player("novice", rng)
+    return p.hint(view, view.legal)
+
+
 @dataclass
 class Table:
     """One table: the stored row, the live :class:`Match`, and the in-memory extras.
@@ -81,6 +107,7 @@ class Table:
         seq: how many steps are stored.
         suggestions: the adviser's suggestions in the current deal (three-hand, R10.2).
         watchers: ``(player, send)`` of the open connections.
+        hints: the hint of the current step, ``{(seq, player): (action, reason)}`` (one entry).
     """
 
     row: TableRow
@@ -88,6 +115,7 @@ class Table:
     seq: int = 0
     suggestions: list[dict[str, Any]] = field(default_factory=list)
     watchers: list[tuple[int, Watcher]] = field(default_factory=list)
+    hints: dict[tuple[int, int], tuple[Action, str]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
 
     @property
@@ -104,6 +132,42 @@ class Table:
 
     def is_bot(self, player: int) -> bool:
         return self.row.seats[player].startswith("bot:")
+
+    @property
+    def hint_level(self) -> str:
+        """The level of the player that answers ``hint`` requests: the level of the first
+        computer seat (the computer opponent), else ``club``."""
+        for kind in self.row.seats:
+            if kind.startswith("bot:"):
+                return kind[4:]
+        return "club"
+
+    def hint_target(self, player: int) -> int:
+        """The player whose move a hint asked by ``player`` is about: ``player`` himself when he
+        is to act, or the captain when ``player`` sits out of the three-hand deal and advises
+        him (R10.2).  Raises :class:`NotYourTurnError` otherwise (another player is to act, the
+        deal or the match is over)."""
+        m = self.match
+        if m.finished:
+            raise NotYourTurnError(N_("the match is over"), "hint", [], m.seat_of(player), None)
+        to_act = m.player_to_act()
+        if to_act is None:
+            raise NotYourTurnError(W_("a hint is for a move in a deal, and this deal is over"), "hint", [],
+                                   m.seat_of(player), None)
+        if to_act == player:
+            return player
+        if m.roles is not None and m.roles[2] == player and to_act == m.roles[1]:
+            return to_act
+        raise NotYourTurnError(W_("a hint is only for the player to act, and {name} is to act",
+                                  name=self.names[to_act]), "hint", [], m.seat_of(player), m.deal.to_act)
+
+    def can_hint(self, player: int) -> bool:
+        """Whether ``player`` may ask for a hint now (see :meth:`hint_target`)."""
+        try:
+            self.hint_target(player)
+        except NotYourTurnError:
+            return False
+        return True
 
     def player_of(self, token: str | None) -> int:
         """The player index whose secret token is ``token``.  Raises :class:`TableError`
@@ -231,6 +295,8 @@ class Table:
             "can_next_deal": over and not m.finished,
             "suggestions": list(self.suggestions) if (is_adviser or is_captain) else [],
             "can_suggest": is_adviser and not over,
+            "can_hint": self.can_hint(player),
+            "hint_level": self.hint_level,
             "record_available": m.finished,
         }
         return state
@@ -376,6 +442,30 @@ class TableManager:
         for p, send in list(table.watchers):
             if p in (m.roles[1], m.roles[2]):
                 await self._send(table, p, send, entry)
+
+    async def hint(self, table: Table, player: int) -> tuple[int, Action, str]:
+        """What the table's hint player (:attr:`Table.hint_level`) would do for ``player`` now:
+        ``(seq, action, reason)``, ``seq`` the step it is about, ``reason`` a
+        :class:`~ginrummy.errors.Msg`.  The hint player is given only ``Match.view`` of the
+        player to act and its legal actions; its random choices come from the match seed and
+        the step, so the same position always gets the same hint (also for the adviser and the
+        captain, R10.2).  Nothing changes.  Raises :class:`NotYourTurnError` when ``player`` may
+        not ask (see :meth:`Table.hint_target`)."""
+        table = self.tables.get(table.id, table)
+        target = table.hint_target(player)
+        key = (table.seq, target)
+        if key not in table.hints:
+            rng = random.Random(int.from_bytes(hashlib.sha256(
+                table.row.seed + f"/hint/{target}/{table.seq}".encode()).digest()[:8], "big"))
+            view = table.match.view(target)
+            # off the event loop: the expert samples for a tenth of a second or so
+            action, reason = await asyncio.to_thread(advise, table.hint_level, rng, view)
+            table = self.tables.get(table.id, table)
+            if table.seq != key[0]:  # the deal moved on meanwhile: still the answer for that step
+                return key[0], action, reason
+            table.hints = {key: (action, reason)}
+        action, reason = table.hints[key]
+        return key[0], action, reason
 
     # -- watchers and bots ------------------------------------------------------------------------
 

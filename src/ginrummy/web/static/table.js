@@ -17,6 +17,8 @@ const ui = {
   ws: null,
   retry: 0,
   pending: false,
+  hint: null,           // the last "hint" message; shown while its seq is the state's
+  hintAsked: false,     // a hint was asked for and not answered yet
 };
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +38,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     ui.pending = false;
+    ui.hintAsked = false;
     if (ev.code === 4403 || ev.code === 4404) { $("conn").textContent = ""; return; }
     ui.retry = Math.min(ui.retry + 1, 6);
     $("conn").textContent = t("reconnecting...");
@@ -50,8 +53,13 @@ function send(msg) {
 
 function onMessage(msg) {
   if (msg.type === "state") { ui.pending = false; ui.state = msg; render(); }
-  else if (msg.type === "error") {
+  else if (msg.type === "hint") {
+    ui.hintAsked = false;
+    ui.hint = msg;
+    if (ui.state) render();
+  } else if (msg.type === "error") {
     ui.pending = false;
+    ui.hintAsked = false;
     if (msg.code === "bad_token" || msg.code === "not_found") {
       const lobby = el("a", { href: "/", style: "color:#fff" }, t("lobby"));
       $("status").replaceChildren(el("span", null, ...(msg.code === "bad_token"
@@ -111,6 +119,47 @@ function doCardAction(kind) {
   }
   const card = ui.selected && isLegal(`${kind} ${ui.selected}`) ? ui.selected : bestOf(kind);
   if (card) act(`${kind} ${card}`);
+}
+
+// ---------- hints (docs/protocol.md "hint") ----------
+/** The hint for the position on the table now, or null (a hint is about one step: seq). */
+function currentHint() { return ui.hint && ui.state && ui.hint.seq === ui.state.seq ? ui.hint : null; }
+
+function askHint() {
+  const s = S();
+  if (!s || !s.can_hint || ui.hintAsked || currentHint()) return;
+  ui.hintAsked = true;
+  send({ type: "hint" });
+  renderStatus();
+  renderButtons();
+}
+
+/** What a hinted action does: the button it is ("discard" for "discard 7H") and its card. */
+function hintTarget(action) {
+  const m = /^(discard|knock|gin) ([A2-9TJQK][CDHS])$/.exec(action || "");
+  return m ? { act: m[1], card: m[2] } : { act: action, card: null };
+}
+
+/** A hinted action (its text form, "discard 7H") in words, its card as a coloured card text. */
+function actionWords(action) {
+  const { act, card } = hintTarget(action);
+  if (card) {
+    const c = cardText(card);
+    return { discard: tEl("discard {card}", { card: c }), knock: tEl("knock, discarding {card}", { card: c }),
+             gin: tEl("go gin, discarding {card}", { card: c }) }[act];
+  }
+  return [{ "take upcard": t("take the upcard"), "pass": t("pass"), "draw stock": t("draw from the stock"),
+            "take discard": t("take the top discard"), "big gin": t("big gin") }[act] || action];
+}
+
+function hintLine() {
+  const h = currentHint();
+  if (h) {
+    return el("div", { class: "hint-line", id: "hint-text" }, ...tEl("Hint ({level}): {action}. {reason}", {
+      level: levelName(h.level), action: el("b", null, ...actionWords(h.action)),
+      reason: el("span", { class: "why" }, ...withCards(h.reason)) }));
+  }
+  return ui.hintAsked ? el("div", { class: "hint-line" }, t("Looking for a hint...")) : null;
 }
 
 // ---------- hand order ----------
@@ -243,6 +292,8 @@ function renderCenter() {
   for (let i = 0; i < n; i++) { const b = cardBack(); b.style.transform = `translate(${-i * 2}px, ${-i * 2}px)`; stock.append(b); }
   if (v.stock_size) stock.append(el("span", { class: "count-chip", id: "stock-count" }, fmtNumber(v.stock_size)));
   const canDraw = isLegal("draw stock");
+  const hinted = currentHint() ? currentHint().action : null;
+  stock.classList.toggle("hinted", hinted === "draw stock");
   stock.classList.toggle("glow", canDraw);
   stock.classList.toggle("clickable", canDraw);
   $("stock-label").textContent = t("Stock: {n}", { n: v.stock_size });
@@ -260,6 +311,7 @@ function renderCenter() {
   });
   const canTake = isLegal("take discard") || isLegal("take upcard");
   pile.classList.toggle("glow", canTake);
+  pile.classList.toggle("hinted", hinted === "take discard" || hinted === "take upcard");
   pile.classList.toggle("clickable", canTake);
   $("discard-label").textContent = p.length ? t("Discard pile: {n}", { n: p.length }) : t("Discard pile");
   const all = $("pile-all");
@@ -274,6 +326,7 @@ function renderHand() {
   const idx = meldIndex();
   const canPick = legal().some(a => /^(discard|knock|gin) /.test(a));
   const legalCards = new Set(legal().filter(a => /^(discard|knock|gin) /.test(a)).map(a => a.split(" ")[1]));
+  const hintCard = currentHint() ? hintTarget(currentHint().action).card : null;
   ui.cursor = Math.max(0, Math.min(ui.cursor, cards.length - 1));
   let pos = 0;
   const make = (c) => {
@@ -282,6 +335,7 @@ function renderHand() {
     e.tabIndex = -1;
     e.draggable = true;
     if (c === ui.selected) e.classList.add("selected");
+    if (c === hintCard) e.classList.add("hinted");
     if (i === ui.cursor && document.body.classList.contains("kbd")) e.classList.add("cursor");
     if (c === ui.newCard && v.hand.length === 11) { e.classList.add("new"); e.dataset.new = t("new"); }  // a badge (CSS attr)
     if (canPick && !legalCards.has(c)) { e.classList.add("illegal"); e.title = v.taken === c ? t("{card}: cannot be discarded now (just taken from the pile, R4.3)", { card: cardName(c) })
@@ -351,8 +405,13 @@ function renderButtons() {
     "next_deal": !!(s && s.can_next_deal),
   };
   const phase = s ? s.view.phase : "";
+  const hinted = currentHint() ? hintTarget(currentHint().action).act : null;
+  const hintBtn = $("hint-btn");
+  hintBtn.disabled = ui.pending || ui.hintAsked || !(s && s.can_hint);
+  hintBtn.hidden = !s || phase === "over";
   for (const b of document.querySelectorAll("#actions [data-act]")) {
     const a = b.dataset.act;
+    b.classList.toggle("hinted", a === hinted);
     b.disabled = ui.pending || !enabled[a];
     // hide what cannot happen in this phase, to keep the bar short
     const show = {
@@ -402,7 +461,8 @@ function renderStatus() {
     const info = who ? seatInfo(who) : null;
     parts.push(info && info.kind === "computer" ? t("{name} is thinking...", { name: who }) : t("Waiting for {name}...", { name: who }));
   }
-  st.replaceChildren(el("span", null, ...parts.flat().filter(x => x !== null)));
+  const line = hintLine();
+  st.replaceChildren(el("span", null, ...parts.flat().filter(x => x !== null)), ...(line ? [line] : []));
 }
 
 function renderPlayers() {
@@ -642,6 +702,7 @@ function onKey(ev) {
   if (key === "K") { doCardAction("knock"); return; }
   if (key === "G") { doCardAction("gin"); return; }
   if (key === "N") { if (S().can_next_deal) send({ type: "next_deal" }); return; }
+  if (key === "H") { askHint(); return; }
   if (key === "A") { togglePile(); return; }
   if (key === "R") { if (V().phase === "over") showResult(); return; }
 }
@@ -669,6 +730,7 @@ function init() {
   $("move-left").addEventListener("click", () => moveSelected(-1));
   $("move-right").addEventListener("click", () => moveSelected(1));
   $("help-btn").addEventListener("click", () => { $("help").hidden = false; });
+  $("hint-btn").addEventListener("click", askHint);
   $("help-close").addEventListener("click", () => { $("help").hidden = true; });
   $("show-result").addEventListener("click", showResult);
   $("suggest-form").addEventListener("submit", (ev) => {
