@@ -581,3 +581,28 @@ def test_defender_layout_matches_brute_force_r5_5(position: tuple[int, list[int]
     check_defender(defender, knocker, no_lay)
     assert no_lay.layoffs == ()
     assert no_lay.deadwood_value == bf_deadwood(defender)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=11, unique=True), st.integers(0, 51))
+def test_melds_with_matches_every_meld_of_the_deck(hand_cards, card):
+    """R2.1, R2.2: melds_with(card, hand) holds exactly when some set or run of any length that
+    holds ``card`` lies within hand + card (checked against every meld of the deck)."""
+    from ginrummy.melds import melds_with
+
+    hand = mask_of(c for c in hand_cards if c != card)
+    full = hand | (1 << card)
+    expected = any(m & full == m for m in MELDS_BY_CARD[card])
+    assert melds_with(card, hand) is expected
+
+
+def test_melds_with_examples():
+    """R1.2 ace low, R2.1 sets, R2.2 runs."""
+    from ginrummy.melds import melds_with
+
+    c = parse_cards
+    assert melds_with(c("7H")[0], mask_of(c("7C 7D")))
+    assert melds_with(c("7H")[0], mask_of(c("5H 6H")))
+    assert melds_with(c("AH")[0], mask_of(c("2H 3H")))
+    assert not melds_with(c("KH")[0], mask_of(c("AH 2H")))       # no wrap-around (R1.2)
+    assert not melds_with(c("7H")[0], mask_of(c("5H 8H 7S")))

@@ -36,6 +36,8 @@ __all__ = [
     "layoff_cards",
     "is_meld",
     "knock_arrangement",
+    "MELDS_BY_CARD",
+    "melds_with",
 ]
 
 _RANK_VALUES = tuple(min(r + 1, 10) for r in range(13))
@@ -578,3 +580,33 @@ def knock_arrangement(hand: int, unseen: int | None = None) -> Arrangement:
         return arrs[0]
     pool = ((1 << 52) - 1) & ~hand if unseen is None else unseen
     return min(arrs, key=lambda a: layoff_cards(pool, a.melds).bit_count())
+
+
+def _minimal_melds() -> list[int]:
+    """Every set of three or four and every run of three in the deck, as card-set masks."""
+    out = []
+    for r in range(13):
+        four = sum(1 << (s * 13 + r) for s in range(4))
+        out.append(four)
+        out.extend(four & ~(1 << (s * 13 + r)) for s in range(4))
+    for s in range(4):
+        out.extend(0b111 << (s * 13 + lo) for lo in range(11))
+    return out
+
+
+#: For each card (int 0..51): the masks of the sets (R2.1) and three-card runs (R2.2) that hold
+#: it.  A card belongs to some meld with a hand exactly when one of these lies in hand + card,
+#: since any longer run holding the card holds a run of three with it.
+MELDS_BY_CARD: tuple[tuple[int, ...], ...] = tuple(
+    tuple(m for m in _minimal_melds() if (m >> c) & 1) for c in range(52)
+)
+
+
+def melds_with(card: int, hand: int) -> bool:
+    """Whether ``card`` (an int) would belong to some meld made with cards of ``hand`` (a
+    card-set mask): a set (R2.1) or a run (R2.2, ace low)."""
+    full = hand | (1 << card)
+    for m in MELDS_BY_CARD[card]:
+        if m & full == m:
+            return True
+    return False

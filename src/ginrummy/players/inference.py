@@ -25,32 +25,12 @@ import random
 from dataclasses import dataclass
 
 from ..cards import CARD_VALUES, FULL_DECK, cards_of
-from ..melds import RUN_DW, best_discard_deadwood, deadwood
+from ..melds import MELDS_BY_CARD, RUN_DW, best_discard_deadwood, deadwood, melds_with
 from ..views import PlayerView
 
 __all__ = ["Knowledge", "read_view", "melds_with", "meld_partners", "card_weights", "sample_hands",
            "hand_likelihood", "MELDS_BY_CARD"]
 
-
-def _meld_masks() -> list[int]:
-    out = []
-    for r in range(13):
-        four = sum(1 << (s * 13 + r) for s in range(4))
-        out.append(four)
-        for s in range(4):
-            out.append(four & ~(1 << (s * 13 + r)))
-    for s in range(4):
-        for lo in range(11):
-            out.append(0b111 << (s * 13 + lo))  # runs of three are enough to test "makes a meld"
-    return out
-
-
-#: For each card: the masks of the three- and four-card sets and three-card runs that hold it.
-MELDS_BY_CARD: tuple[tuple[int, ...], ...] = tuple(
-    tuple(m for m in _meld_masks() if (m >> c) & 1 and m.bit_count() in (3, 4) and
-          (m.bit_count() == 3 or len({x % 13 for x in cards_of(m)}) == 1))
-    for c in range(52)
-)
 
 #: For each card: the mask of cards that can share a meld with it (same rank; same suit within 2).
 _PARTNERS: tuple[int, ...] = tuple(
@@ -58,15 +38,6 @@ _PARTNERS: tuple[int, ...] = tuple(
     | sum(1 << (c // 13 * 13 + r) for r in range(max(0, c % 13 - 2), min(13, c % 13 + 3)) if r != c % 13)
     for c in range(52)
 )
-
-
-def melds_with(card: int, hand: int) -> bool:
-    """Whether ``card`` (int) and two or more cards of ``hand`` (mask) form a meld (R2.1, R2.2)."""
-    full = hand | (1 << card)
-    for m in MELDS_BY_CARD[card]:
-        if m & full == m:
-            return True
-    return False
 
 
 def meld_partners(card: int) -> int:

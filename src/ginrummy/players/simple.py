@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..actions import Action
 from ..cards import card_str
 from ..errors import N_
-from ..melds import RUN_DW, deadwood
+from ..melds import RUN_DW, deadwood, melds_with
 from ..views import PlayerView
 from .base import register
 
@@ -32,36 +32,6 @@ class RandomPlayer:
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
         """The action and why: it is random."""
         return self.choose(view, legal), N_("a random legal move")
-
-
-def _meld_masks() -> list[int]:
-    """Every possible meld of the deck as a card-set mask (sets of 3-4 and runs of 3+)."""
-    out = []
-    for r in range(13):
-        four = sum(1 << (s * 13 + r) for s in range(4))
-        out.append(four)
-        for s in range(4):
-            out.append(four & ~(1 << (s * 13 + r)))
-    for s in range(4):
-        for lo in range(13):
-            for hi in range(lo + 3, 14):
-                out.append(((1 << (hi - lo)) - 1) << (s * 13 + lo))
-    return out
-
-
-_MELDS_BY_CARD: list[list[int]] = [[] for _ in range(52)]
-for _m in _meld_masks():
-    _x = _m
-    while _x:
-        _low = _x & -_x
-        _MELDS_BY_CARD[_low.bit_length() - 1].append(_m)
-        _x ^= _low
-
-
-def melds_with(card: int, hand: int) -> bool:
-    """Whether ``card`` would belong to some meld made with the cards of ``hand`` (a mask)."""
-    full = hand | (1 << card)
-    return any(m & full == m for m in _MELDS_BY_CARD[card])
 
 
 @register("novice")
