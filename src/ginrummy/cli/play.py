@@ -130,6 +130,17 @@ class _Stop(Exception):
         self.message = message
 
 
+def _discard_typed_ahead() -> None:
+    """Throw away what the person typed while a deal he sits out played itself (R10.2), so it
+    does not run later at another prompt.  Only for a terminal; a no-op where unsupported."""
+    try:
+        import termios
+
+        termios.tcflush(sys.stdin, termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError):
+        pass
+
+
 class PlayTable:
     """The terminal table of one match: reads the person's commands, runs the computer
     players, prints the screens.  ``run()`` returns the exit status (0)."""
@@ -491,6 +502,7 @@ class PlayTable:
             return
         if self.delay > 0:
             time.sleep(self.delay)
+            _discard_typed_ahead()
             return
         line = self.ask(self.tr._("Enter: next move · run: play out the deal · quit> ")).lower()
         if line in ("quit", "q", "exit"):
