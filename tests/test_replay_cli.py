@@ -157,7 +157,7 @@ def test_replay_record_summary(capsys):
         "deal 1: Ann deals; knock by Bob; Bob scores 7; totals Ann 0, Bob 7, Cy 0",
         "deal 2: Bob deals; knock by Cy; Cy scores 4; totals Ann 0, Bob 7, Cy 4",
         "deal 3: Cy deals; knock by Cy; Cy scores 30; totals Ann 0, Bob 7, Cy 34",
-        "deal 4: Cy deals; undercut by Bob; Cy scores 25; totals Ann 0, Bob 7, Cy 59",
+        "deal 4: Cy deals; Bob knocks, undercut by Cy; Cy scores 25; totals Ann 0, Bob 7, Cy 59",
         "match over: Cy wins; totals Ann 0, Bob 7, Cy 59",
     ]
 
@@ -212,3 +212,12 @@ def test_verify_missing_file(capsys, tmp_path):
 def test_replay_bad_record_exit_2(capsys, tmp_path):
     code, _, err = run(capsys, "replay", script(tmp_path, "gin-record 1\nplayers [\"A\"]\n", "b.gin"))
     assert code == 2 and err == "gin: error: line 2: players must be a JSON list of 2 or 3 distinct names\n"
+
+
+def test_verify_of_a_file_that_is_not_a_record_is_bad_input(capsys, tmp_path):
+    """Bad input exits 2 with one line (a mismatch in a real record exits 1)."""
+    f = tmp_path / "g.gin"
+    f.write_text("garbage\n")
+    code, out, err = run(capsys, "verify", str(f))
+    assert code == 2 and out == ""
+    assert err == "gin: error: line 1: a record starts with 'gin-record 1', not 'garbage'\n"

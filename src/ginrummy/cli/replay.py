@@ -40,7 +40,7 @@ from ..cards import card_str, cards_of, parse_cards
 from ..deal import DealState, new_deal
 from ..errors import IllegalActionError, RecordError
 from ..match import Match
-from ..record import dumps_deal, replay as replay_record, verify as verify_record
+from ..record import dumps_deal, loads as load_record, replay as replay_record, verify as verify_record
 from ..rules import PRESETS, RuleSet, parse_overrides, preset
 from .common import JsonOpt, SetOpt, bad_input, emit_json, fail
 from .main import app
@@ -170,8 +170,12 @@ def _print_summary(m: Match) -> None:
         if res.winner is None:
             what = f"draw ({res.reason})"
         else:
-            what = f"{res.outcome.replace('_', ' ')} by {names[d.seat_players[res.knocker or 0]]}; " \
-                   f"{names[d.seat_players[res.winner]]} scores {res.points}"
+            knocker = names[d.seat_players[res.knocker or 0]]
+            winner = names[d.seat_players[res.winner]]
+            if res.outcome == "undercut":  # the defender undercuts the knocker (R6.3)
+                what = f"{knocker} knocks, undercut by {winner}; {winner} scores {res.points}"
+            else:
+                what = f"{res.outcome.replace('_', ' ')} by {knocker}; {winner} scores {res.points}"
         print(f"{head}; {what}; totals " + ", ".join(f"{n} {t}" for n, t in zip(names, totals)))
     if m.finished:
         print("match over: " + (f"{names[m.winner]} wins" if m.winner is not None else "no winner") + "; totals "
@@ -240,9 +244,13 @@ def verify_command(
 ) -> None:
     """Recompute every deck from the revealed seed, check the commitments and replay the record.
 
-    Prints OK and what was checked; exits 1 naming the first mismatch."""
+    Prints OK and what was checked; exits 1 naming the first mismatch, and 2 (bad input) when
+    the file is not a game record at all."""
     _no_rules_for_records(preset_name, overrides)
-    report = verify_record(_read(file))
+    text = _read(file)
+    with bad_input():
+        load_record(text)
+    report = verify_record(text)
     if as_json:
         emit_json(report.to_dict())
     elif report.ok:
