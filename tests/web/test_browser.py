@@ -214,14 +214,20 @@ def test_two_people_from_two_browser_contexts(server, browser):
     ann.check("input[name='scoring'][value='deal']")
     ann.click("#open")
     ann.wait_for_selector("#ready:not([hidden])")
-    link = ann.input_value("#links input")
-    assert "/table/" in link and "?seat=" in link
+    # both links in full: Bob's invite and Ann's own (the way back to her seat), none cut off
+    link = ann.inner_text("#links .link-text[data-name='Bob']")
+    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?seat=\S{16,}", link)
+    assert ann.inner_text("#links .link-text[data-name='Ann']") == ann.get_attribute("#go", "href") != link
+    assert ann.evaluate("[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)")
     ann.click("#go")
     bob = _page(browser, errors)
     bob.goto(link)
     pages = {"Ann": ann, "Bob": bob}
-    for p in pages.values():
+    for name, p in pages.items():
         p.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.table.seats.every(s => s.connected)")
+        # a person gets no "computer: ..." badge, and never the word "null"
+        bar = p.inner_text("#opp-bar")
+        assert "null" not in bar and "computer" not in bar and bar.startswith("Bob" if name == "Ann" else "Ann"), bar
     # the player not to act sees no enabled action button
     for _ in range(400):
         to_act = ann.evaluate("ui.state.to_act")
@@ -255,3 +261,51 @@ def _play_one_click(page) -> None:
     else:
         card = page.evaluate(BEST_CARD)
         page.dblclick(f"#hand .card[data-card='{card}']")
+
+
+VISIBLE_ENABLED = """() => [...document.querySelectorAll('#actions button, .hand-tools button')]
+  .filter(b => !b.disabled && b.getClientRects().length > 0).map(b => b.textContent.trim())"""
+
+
+def test_a_wrong_or_missing_seat_token_shows_no_table_controls(server, browser):
+    errors: list[str] = []
+    page = _page(browser, errors)
+    r = page.request.post(server + "/api/tables", data={"preset": "standard", "rules": {}, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+    table_id = r.json()["id"]
+    page.goto(f"{server}/table/{table_id}?seat=WRONG")
+    page.wait_for_selector("#status >> text=This link's seat is not valid for this table")
+    assert page.evaluate(VISIBLE_ENABLED) == []
+    page.keyboard.press("s")  # no key acts either: there is no state to act on
+    assert page.evaluate("ui.state") is None
+    page.goto(f"{server}/table/{table_id}")
+    page.wait_for_selector("#status >> text=This page needs your seat link")
+    assert page.evaluate(VISIBLE_ENABLED) == []
+    assert errors == []
+
+
+def test_the_card_just_taken_from_the_pile_says_why_it_cannot_be_discarded(server, browser):
+    """R4.3 (discard_taken_card false): picking the taken card greys out Discard and the status
+    line says why (not only a tooltip); the deadwood line does not offer it as a discard."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/")
+    page.fill("#your-name", "Ann")
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/"))
+    phase = _wait_turn_or_end(page)
+    assert phase in ("upcard_offer", "draw")
+    page.click("#discard")  # takes the upcard or the top discard
+    page.wait_for_function("ui.state.view.phase === 'discard' && ui.state.your_turn && !ui.pending")
+    taken = page.evaluate("ui.state.view.taken")
+    assert taken and f"discard {taken}" not in page.evaluate("ui.state.view.legal_actions")
+    page.click(f"#hand .card[data-card='{taken}']")
+    assert page.evaluate("ui.selected") == taken
+    assert not page.is_enabled("#actions [data-act='discard']")
+    shown = page.evaluate(f"rankLabel('{taken[0]}') + SUIT_SYMBOL['{taken[1]}']")
+    assert page.inner_text("#why-not") == (f"{shown} was just taken from the discard pile: "
+                                           "it cannot be discarded this turn (R4.3).")
+    assert f"after discarding {shown}" not in page.inner_text("#deadwood")
+    page.click(f"#hand .card[data-card='{taken}']")  # unpicked: the reason goes
+    assert page.locator("#why-not").count() == 0
+    assert errors == []

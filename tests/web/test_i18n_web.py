@@ -219,6 +219,24 @@ def test_websocket_errors_in_the_seat_language_and_set_lang(client):
         assert err["code"] == "bad_token" and err["message"] == "tämän linkin paikkatunnus ei kelpaa tähän pöytään"
 
 
+def test_out_of_turn_names_the_player_to_act_in_the_seat_language(client):
+    """An out-of-turn action keeps the code not_your_turn and names who is to act (R4.1)."""
+    table = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    tobj = client.app.state.manager.tables[table["id"]]
+    waiting = 1 - tobj.match.player_to_act()
+    to_act = tobj.names[1 - waiting]
+    tok = table["seats"][waiting]["token"]
+    want = {"en": f"it is {to_act}'s turn", "el": f"σειρά έχει ο/η {to_act}", "fi": f"on pelaajan {to_act} vuoro",
+            "mt": f"imiss lil {to_act}"}
+    for lang, text in want.items():
+        with client.websocket_connect(f"/ws/table/{table['id']}?seat={tok}&lang={lang}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "action", "action": "pass", "id": 7})
+            err = ws.receive_json()
+            assert err == {"type": "error", "code": "not_your_turn", "message": text, "reply_to": 7}, lang
+    assert tobj.seq == 0
+
+
 def test_websocket_default_is_english(client):
     table = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
     tok = table["seats"][0]["token"]

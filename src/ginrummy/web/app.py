@@ -184,7 +184,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
 
         text = dumps(table.match, date=table.row.created[:10])
         return Response(text, media_type="text/plain; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="gin-{table.id}.txt"'})
+            "Content-Disposition": f'attachment; filename="gin-{table.id}.gin"'})
 
     async def sheet(request: Request) -> Response:
         """Scorekeeper: ``{"preset", "rules", "names": [a, b], "results": ["Ann:25", "draw"]}``."""

@@ -182,7 +182,8 @@ class Table:
 
     def check_action(self, player: int, text: str) -> Action:
         """Parse and verify ``player``'s action without changing anything.  Raises
-        :class:`IllegalActionError` / :class:`NotYourTurnError` saying why (R4-R9)."""
+        :class:`IllegalActionError` / :class:`NotYourTurnError` saying why (R4-R9); another
+        player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
         action = parse_action(text)
         m = self.match
         if m.finished:
@@ -191,6 +192,11 @@ class Table:
         if seat is None:
             raise NotYourTurnError(W_("{name} sits out this deal and advises the captain (R10.2)",
                                       name=self.names[player]), action.text, [], None, m.deal.to_act)
+        to_act = m.player_to_act()
+        if to_act is not None and to_act != player:
+            # the engine says "seat 0 cannot act now: seat 1 is to act"; a person is told a name
+            raise NotYourTurnError(W_("it is {name}'s turn", name=self.names[to_act]), action.text, [],
+                                   seat, m.deal.to_act)
         # DealState.apply is functional: a trial apply verifies everything (a knock's chosen
         # melds included) and leaves the state as it was.
         m.deal.apply(seat, action)

@@ -98,6 +98,23 @@ function languageSwitcher() {
 const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RANKS = "A23456789TJQK";
 
+/** A seat link shown in full (it wraps; click selects it all) with a Copy button:
+ *  <div class="field link-box"><b>label</b><div class="row"><div class="link-text" data-name>link</div><button>Copy</button></div></div> */
+function linkBox(label, link, name) {
+  const text = el("div", { class: "link-text mono", "data-name": name, tabindex: 0, "aria-label": label }, link);
+  const copy = el("button", { class: "btn secondary", type: "button", onclick: () => {
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    const done = () => { copy.textContent = t("Copied"); };
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(done, () => { if (document.execCommand("copy")) done(); });
+    else if (document.execCommand("copy")) done();
+  } }, t("Copy"));
+  return el("div", { class: "field link-box" }, el("b", null, label), el("div", { class: "row link-row" }, text, copy));
+}
+
 function rankLabel(r) { return r === "T" ? "10" : r; }
 function cardValue(code) { const i = RANKS.indexOf(code[0]); return i >= 9 ? 10 : i + 1; }
 function cardName(code) {

@@ -154,11 +154,9 @@ async function submit(ev) {
     SETTINGS.set("tables", list.slice(0, 20));
     const friends = tab.seats.slice(1).filter(s => s.link);
     if (friends.length === 0) { location.href = mine; return; }
-    $("links").replaceChildren(...friends.map(s => {
-      const inp = el("input", { type: "text", readonly: true, value: s.link, "aria-label": t("Link for {name}", { name: s.name }) });
-      const copy = el("button", { class: "btn secondary", type: "button", onclick: () => { inp.select(); navigator.clipboard?.writeText(s.link); copy.textContent = t("Copied"); } }, t("Copy"));
-      return el("div", { class: "field" }, el("b", null, t("Link for {name}", { name: s.name })), el("div", { class: "row" }, inp, copy));
-    }));
+    // every link in full (they wrap), the player's own one too: it is how he comes back to his seat
+    $("links").replaceChildren(...friends.map(s => linkBox(t("Link for {name}", { name: s.name }), s.link, s.name)),
+      linkBox(t("Your own link ({name}): keep it to come back to your seat", { name: tab.seats[0].name }), mine, tab.seats[0].name));
     $("go").href = mine;
     $("lobby").hidden = true;
     $("ready").hidden = false;

@@ -216,6 +216,8 @@ function render() {
   } else if (v.hand.length < ui.prevHand.length) ui.newCard = null;
   if (v.hand.join() !== ui.prevHand.join() && v.hand.length === 10 && ui.prevHand.length === 10) ui.newCard = null;
   ui.prevHand = v.hand.slice();
+  document.body.classList.remove("no-seat");  // the table controls: hidden until a state comes
+  $("actions").hidden = false;
   if (ui.selected && !v.hand.includes(ui.selected)) ui.selected = null;
   const names = S().table.names.join(" \u2013 ");
   document.title = S().your_turn ? t("\u25CF Your turn - Gin Rummy - {names}", { names }) : t("Gin Rummy - {names}", { names });
@@ -256,13 +258,13 @@ function renderOpponent() {
   const v = V(), s = S();
   const name = oppName();
   const info = seatInfo(name);
-  $("opp-bar").replaceChildren(
+  $("opp-bar").replaceChildren(...[
     el("span", { class: `dot${info && info.connected ? " on" : ""}`, title: info && info.connected ? t("connected") : t("not connected") }),
     el("span", { class: "name" }, name),
     info && info.kind === "computer" ? el("span", { class: "badge" }, t("computer: {level}", { level: levelName(info.level) })) : null,
     ...roleBadges(name),
     el("span", null, nt("{n} card", "{n} cards", v.opponent_count)),
-  );
+  ].filter(Boolean));  // a person gets no badge (replaceChildren would write a null as "null")
   const hand = $("opp-hand");
   const r = v.result;
   if (v.phase === "over" && r && r.knocker_layout) {
@@ -362,7 +364,7 @@ function renderHand() {
   const dw = $("deadwood");
   if (v.hand.length === 11 && arr.after_discard) {
     const best = Math.min(...Object.values(arr.after_discard));
-    const sel = ui.selected ? arr.after_discard[ui.selected] : null;
+    const sel = ui.selected && legalCards.has(ui.selected) ? arr.after_discard[ui.selected] : null;
     dw.replaceChildren(...tEl("Deadwood {n}", { n: el("b", null, fmtNumber(arr.deadwood_value)) }), " \u00b7 ",
       sel !== null && sel !== undefined ? t("after discarding {card}: {n}", { card: rankLabel(ui.selected[0]) + SUIT_SYMBOL[ui.selected[1]], n: sel })
         : t("best discard leaves {n}", { n: best }));
@@ -388,6 +390,7 @@ function pick(c, i) {
   if (i !== undefined) ui.cursor = i;
   renderHand();
   renderButtons();
+  if (S()) renderStatus();
 }
 
 function renderButtons() {
@@ -453,6 +456,11 @@ function renderStatus() {
       else if (L.some(a => a.startsWith("gin "))) parts.push(t("You can go gin (G)! Or pick a card to discard."));
       else if (L.some(a => a.startsWith("knock "))) parts.push(t("You can knock (K), or pick a card to discard (D)."));
       else parts.push(t("Pick a card to discard (D)."));
+      if (ui.selected && ui.selected === v.taken && !L.some(a => /^(discard|knock|gin) /.test(a) && a.endsWith(" " + ui.selected))) {
+        // R4.3 (discard_taken_card false): say why Discard is greyed out, not only in a tooltip
+        parts.push(" ", el("b", { id: "why-not" }, t("{card} was just taken from the discard pile: it cannot be discarded this turn (R4.3).",
+          { card: rankLabel(ui.selected[0]) + SUIT_SYMBOL[ui.selected[1]] })));
+      }
     } else if (v.phase === "wall") parts.push(tEl("Two cards left: take the {card} only to knock or go gin (T), or pass (P) for a draw (R7.2).", { card: cardText(top) }));
   } else if (s.role === "out") {
     parts.push(t("You sit out this deal: you see {name}'s hand and may suggest moves.", { name: mySeatName() }));
@@ -575,8 +583,7 @@ function renderInvites() {
   const mine = SETTINGS.get("tables", []).find(t => t.id === TABLE_ID);
   const inv = mine && mine.invites ? mine.invites : [];
   $("invite-panel").hidden = inv.length === 0;
-  $("invites").replaceChildren(...inv.map(x => el("div", { class: "field" }, el("b", null, x.name),
-    el("input", { type: "text", readonly: true, value: x.link, "aria-label": t("Link for {name}", { name: x.name }) }))));
+  $("invites").replaceChildren(...inv.map(x => linkBox(t("Link for {name}", { name: x.name }), x.link, x.name)));
 }
 
 // ---------- end of deal ----------
@@ -711,6 +718,7 @@ function togglePile() { $("pile-all").hidden = !$("pile-all").hidden; renderCent
 
 function init() {
   mountTopbar("");
+  document.body.classList.add("no-seat");
   if (!TOKEN) {
     $("status").textContent = t("This page needs your seat link (it ends with ?seat=...).");
   }
