@@ -171,10 +171,10 @@ def test_branching_from_an_older_state_keeps_every_log() -> None:
 
 
 def test_novice_deadwood_after_each_discard_is_the_meld_search() -> None:
-    """The novice's per-suit shortcut equals melds.deadwood for every discard (R2.4), on random
-    and set-rich 11-card hands."""
+    """melds.deadwood_after_discards (the per-suit shortcut that novice and the deal engine use)
+    equals melds.deadwood for every discard (R2.4), on random and set-rich 11-card hands."""
     from ginrummy.cards import cards_of
-    from ginrummy.players.simple import _deadwood_after
+    from ginrummy.melds import deadwood_after_discards
 
     rng = random.Random(7)
     for i in range(3000):
@@ -185,7 +185,7 @@ def test_novice_deadwood_after_each_discard_is_the_meld_search() -> None:
             cards = [r + 13 * s for s in rng.sample(range(4), 3)]
             cards += rng.sample([c for c in range(52) if c not in cards], 8)
         hand = sum(1 << c for c in cards)
-        assert _deadwood_after(hand, cards_of(hand)) == {c: deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
+        assert deadwood_after_discards(hand, cards_of(hand)) == {c: deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ from . import actions as A
 from .actions import Action
 from .cards import card_str, cards_of, mask_of
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
-from .melds import best_discard_deadwood, deadwood, is_big_gin
+from .melds import best_discard_deadwood, deadwood_after_discards, is_big_gin
 from .rules import RuleSet
 from .showdown import Showdown, showdown
 
@@ -432,16 +432,9 @@ def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knoc
     discards: list[Action] = []
     knocks: list[Action] = []
     gins: list[Action] = []
-    m = hand
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        if c == forbid:
-            continue
+    for c, d in deadwood_after_discards(hand, [c for c in cards_of(hand) if c != forbid]).items():
         if not must_knock:
             discards.append(_DISCARDS[c])
-        d = deadwood(hand ^ low)
         if d == 0:
             gins.append(_GINS[c])
         elif limit is not None and d <= limit:

@@ -30,6 +30,7 @@ __all__ = [
     "best_arrangement",
     "min_deadwood_arrangements",
     "discard_options",
+    "deadwood_after_discards",
     "best_discard_deadwood",
     "is_big_gin",
     "defender_layout",
@@ -335,16 +336,31 @@ def min_deadwood_arrangements(mask: int) -> list[Arrangement]:
     return out
 
 
+def deadwood_after_discards(hand: int, cards: Iterable[int]) -> dict[int, int]:
+    """``{c: deadwood points of hand without c}`` for each card ``c`` of ``cards`` (cards of
+    ``hand``, a card-set mask), R2.4, R5.1.
+
+    Speed: when no rank of ``hand`` is held three or four times, deadwood is the sum of the four
+    suits' runs-only deadwood (``RUN_DW``) and a discard changes only its own suit, so each card
+    costs two table reads; otherwise :func:`deadwood` per card.
+    """
+    s0, s1, s2, s3 = s = (hand & SUIT_MASK, (hand >> 13) & SUIT_MASK, (hand >> 26) & SUIT_MASK, hand >> 39)
+    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        return {c: deadwood(hand & ~(1 << c)) for c in cards}
+    t = RUN_DW
+    base = t[s0] + t[s1] + t[s2] + t[s3]
+    out = {}
+    for c in cards:
+        k = c // 13
+        sk = s[k]
+        out[c] = base - t[sk] + t[sk & ~(1 << (c - 13 * k))]
+    return out
+
+
 def discard_options(mask: int) -> list[tuple[int, int]]:
     """For each card of ``mask`` (an 11-card hand after the draw): ``(card, deadwood points of
     the other cards)``, in card order (R5.1)."""
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        out.append((low.bit_length() - 1, deadwood(mask ^ low)))
-        m ^= low
-    return out
+    return list(deadwood_after_discards(mask, cards_of(mask)).items())
 
 
 def best_discard_deadwood(mask: int) -> int:

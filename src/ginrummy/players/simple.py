@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ..actions import Action
 from ..cards import card_str
 from ..errors import N_
-from ..melds import RUN_DW, deadwood, melds_with
+from ..melds import deadwood_after_discards, melds_with
 from ..views import PlayerView
 from .base import register
 
@@ -85,7 +85,7 @@ class NovicePlayer:
         best = None
         candidates: list[int] = []
         allowed = sorted({a.card for a in legal if a.card is not None})
-        after = _deadwood_after(hand, allowed)
+        after = deadwood_after_discards(hand, allowed)
         for c in allowed:
             if c == view.taken:
                 continue
@@ -125,30 +125,6 @@ class NovicePlayer:
             drawn, pairs = _scan_history(history, 0, view.seat, None, set())
         self._scan = (history, drawn, pairs, view.seat)
         return drawn, pairs
-
-
-_SUIT_OF = tuple(c // 13 for c in range(52))
-
-
-def _deadwood_after(hand: int, cards: list[int]) -> dict[int, int]:
-    """``{c: deadwood(hand without c)}`` for each card ``c`` of ``cards`` (R2.4).
-
-    Speed: when no rank of ``hand`` is held three or four times, deadwood is the sum of the four
-    suits' run deadwood (``melds.RUN_DW``) and a discard changes only its own suit, so each card
-    costs two table reads; otherwise :func:`melds.deadwood` per card.
-    """
-    s = (hand & 8191, (hand >> 13) & 8191, (hand >> 26) & 8191, hand >> 39)
-    s0, s1, s2, s3 = s
-    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
-        return {c: deadwood(hand & ~(1 << c)) for c in cards}
-    t = RUN_DW
-    base = t[s0] + t[s1] + t[s2] + t[s3]
-    out = {}
-    for c in cards:
-        k = _SUIT_OF[c]
-        sk = s[k]
-        out[c] = base - t[sk] + t[sk & ~(1 << (c - 13 * k))]
-    return out
 
 
 def _drawn_and_pairs(view: PlayerView) -> tuple[int | None, set[tuple[int, int]]]:
