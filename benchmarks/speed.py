@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ginrummy.cards import CARD_VALUES, FULL_DECK, mask_of  # noqa: E402
+from ginrummy.cards import CARD_VALUES, mask_of  # noqa: E402
 from ginrummy.deal import new_deal  # noqa: E402
 from ginrummy.melds import best_discard_deadwood, deadwood, discard_options  # noqa: E402
 from ginrummy.players.simple import NovicePlayer, RandomPlayer  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from ginrummy.actions import DRAW_STOCK, PASS, TAKE_UPCARD, Action  # noqa: E402
+from ginrummy.actions import PASS, TAKE_UPCARD, Action  # noqa: E402
 from ginrummy.cards import mask_of, parse_card, parse_cards  # noqa: E402
 from ginrummy.interop.openspiel import (SeatObserver, card_to_os, meld_table, os_to_card,  # noqa: E402
                                         play_deal, play_deals)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -12,7 +12,6 @@ import random
 import pytest
 
 from ginrummy.actions import Action, parse_action
-from ginrummy.cards import mask_of
 from ginrummy.deal import new_deal
 from ginrummy.match import Match
 from ginrummy.players import make_player

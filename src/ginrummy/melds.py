@@ -35,6 +35,7 @@ __all__ = [
     "is_big_gin",
     "defender_layout",
     "layoff_cards",
+    "meld_extensions",
     "is_meld",
     "knock_arrangement",
     "MELDS_BY_CARD",
@@ -488,7 +489,7 @@ class DefenderLayout:
     deadwood_value: int
 
 
-def _meld_extensions(meld: int, pool: int) -> list[list[int]]:
+def meld_extensions(meld: int, pool: int) -> list[list[int]]:
     """The layoff chains the cards of ``pool`` allow on ``meld``: a list of directions, each a
     list of cards in the order they must be laid (nearest first)."""
     cards = cards_of(meld)
@@ -519,7 +520,7 @@ def layoff_cards(pool: int, melds: Sequence[int]) -> int:
     or as part of a chain from ``pool`` (R5.4).  Used to compare knock arrangements (R5.2)."""
     out = 0
     for meld in melds:
-        for chain in _meld_extensions(meld, pool):
+        for chain in meld_extensions(meld, pool):
             for c in chain:
                 out |= 1 << c
     return out
@@ -536,7 +537,7 @@ def defender_layout(defender: int, knocker_melds: Sequence[int], *, allow_layoff
     options: list[list[tuple[int, list[Layoff]]]] = []
     if allow_layoffs:
         for meld in knocker_melds:
-            dirs = _meld_extensions(meld, defender)
+            dirs = meld_extensions(meld, defender)
             is_set = len({c % 13 for c in cards_of(meld)}) == 1
             if is_set:
                 # a set of three takes at most one fourth card

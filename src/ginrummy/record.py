@@ -40,7 +40,6 @@ Pure code: no I/O and no clock (the date is given by the caller).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,7 +49,7 @@ from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
 from .deal import DealResult, DealState, Event, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
-from .match import DealRecord, Match, commitment, deal_seed
+from .match import DealRecord, Match, commitment
 from .rules import RuleSet
 from .scoring import ScoreSheet
 

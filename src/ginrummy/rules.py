@@ -17,9 +17,10 @@ from typing import Any
 from .cards import rank_of, suit_of, value_of
 from .errors import N_, RuleSetError
 
-__all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES"]
+__all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES", "CHOICES"]
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
+#: The allowed values of each field that takes one of a few values (R14).
+CHOICES: dict[str, tuple[Any, ...]] = {
     "variant": ("standard", "straight", "oklahoma"),
     "oklahoma_ace": ("gin", "one"),
     "stock_end": ("draw_at_two", "wall", "reshuffle"),
@@ -73,7 +74,7 @@ class RuleSet:
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
-        for key, allowed in _CHOICES.items():
+        for key, allowed in CHOICES.items():
             value = getattr(self, key)
             if type(value) is bool or value not in allowed:
                 raise RuleSetError(

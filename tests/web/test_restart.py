@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 import websockets
 
 GIN = [sys.executable, "-m", "ginrummy"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -49,7 +49,3 @@ def emit_json(data: Any) -> None:
     """Print ``data`` as indented JSON on stdout."""
     print(json.dumps(data, indent=2, ensure_ascii=False))
 
-
-def command(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Identity decorator, kept to mark command functions."""
-    return fn

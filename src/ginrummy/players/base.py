@@ -10,11 +10,7 @@ from ..actions import Action
 from ..errors import GinRummyError
 from ..views import PlayerView
 
-__all__ = ["Player", "PLAYER_LEVELS", "make_player", "register", "Hint"]
-
-
-class Hint(tuple):  # pragma: no cover - typing helper only
-    """(action, reason) pair returned by :meth:`Player.hint`."""
+__all__ = ["Player", "PLAYER_LEVELS", "make_player", "register", "load_levels"]
 
 
 @runtime_checkable
@@ -53,7 +49,7 @@ def make_player(level: str, rng: random.Random | int | None = None) -> Player:
 
     Raises :class:`GinRummyError` (also ``ValueError``) for an unknown level, naming the known ones.
     """
-    _load_levels()
+    load_levels()
     if not isinstance(rng, random.Random):
         rng = random.Random(0 if rng is None else rng)
     key = level.lower() if isinstance(level, str) else level
@@ -66,7 +62,8 @@ class UnknownPlayerError(GinRummyError, ValueError):
     """An unknown computer player level was asked for."""
 
 
-def _load_levels() -> None:
+def load_levels() -> None:
+    """Import the player modules so that every level registers itself in :data:`PLAYER_LEVELS`."""
     from . import simple  # noqa: F401  (registers random and novice)
 
     try:

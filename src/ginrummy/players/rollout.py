@@ -18,7 +18,7 @@ from itertools import product
 
 from ..cards import CARD_VALUES
 from ..cards import cards_of
-from ..melds import RUN_DW, _meld_extensions, deadwood, knock_arrangement
+from ..melds import RUN_DW, meld_extensions, deadwood, knock_arrangement
 from ..rules import RuleSet
 from .inference import MELDS_BY_CARD
 
@@ -115,7 +115,7 @@ def defender_deadwood(defender: int, knocker_melds: tuple[int, ...]) -> int:
     the value of :func:`ginrummy.melds.defender_layout` without building the layout."""
     options: list[list[int]] = []
     for meld in knocker_melds:
-        dirs = _meld_extensions(meld, defender)
+        dirs = meld_extensions(meld, defender)
         if not dirs:
             continue
         if len(dirs) == 1 or len({c % 13 for c in cards_of(meld)}) == 1:

@@ -40,7 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ..i18n import translate_error
-from ..rules import _CHOICES, FIELD_RULES, PRESETS, RuleSet
+from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
 from .messages import (MAX_MESSAGE_BYTES, ActionMsg, HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg,
@@ -125,7 +125,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         return JSONResponse({
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "fields": fields, "field_rules": FIELD_RULES, "levels": player_levels(),
-            "choices": {k: list(v) for k, v in _CHOICES.items()},
+            "choices": {k: list(v) for k, v in CHOICES.items()},
         })
 
     async def catalog(request: Request) -> Response:

@@ -30,7 +30,7 @@ from ..errors import N_, GinRummyError, IllegalActionError, NotYourTurnError
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
-from ..players.base import PLAYER_LEVELS, _load_levels
+from ..players.base import PLAYER_LEVELS, load_levels
 from ..rules import RuleSet
 from ..views import PlayerView
 from .i18n_web import W_, web_translator
@@ -60,7 +60,7 @@ def player_levels() -> list[str]:
     """The computer player levels registered now, weakest first: random, novice, club, expert,
     then any others in the order they were registered (the same order whatever module was
     imported first)."""
-    _load_levels()
+    load_levels()
     known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
     return known + [x for x in PLAYER_LEVELS if x not in known]
 
