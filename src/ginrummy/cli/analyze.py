@@ -17,20 +17,22 @@ from rich.text import Text
 from ..cards import card_str, cards_of, mask_of, parse_card, parse_cards
 from ..melds import Arrangement, best_arrangement, knock_arrangement
 from ..rules import RuleSet
-from .common import CARDS_HELP, JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
+from .common import (
+    CARDS_HELP,
+    JsonOpt,
+    PresetOpt,
+    SetOpt,
+    bad_input,
+    emit_json,
+    fail,
+    rules_from,
+)
 from .main import app
+from .render import card_text
 
-__all__ = ["analyze", "analyze_hand", "read_cards", "read_upcard", "card_text", "cards_text", "melds_text"]
-
-_SUIT_STYLE = {0: "bold", 1: "bold red", 2: "bold red", 3: "bold"}
-
+__all__ = ["analyze", "analyze_hand", "read_cards", "read_upcard", "cards_text", "melds_text"]
 
 # -- Rich helpers (shared with gin score) ----------------------------------------------------
-
-def card_text(c: int) -> Text:
-    """One card as Rich text, hearts and diamonds in red."""
-    return Text(card_str(c), style=_SUIT_STYLE[c // 13])
-
 
 def cards_text(cards: Iterable[int]) -> Text:
     """Cards separated by spaces, as Rich text (``-`` when there are none)."""
@@ -38,7 +40,7 @@ def cards_text(cards: Iterable[int]) -> Text:
     for i, c in enumerate(cards):
         if i:
             out.append(" ")
-        out.append_text(card_text(c))
+        out.append_text(card_text(c, typed=True))
     return out if out.plain else Text("-", style="dim")
 
 
@@ -201,7 +203,7 @@ def render_analysis(data: dict[str, Any], console: Console) -> None:
     table.add_column("knock")
     table.add_column("gin")
     for d in data["discards"]:
-        table.add_row(card_text(parse_card(d["discard"])), str(d["deadwood_value"]),
+        table.add_row(card_text(parse_card(d["discard"]), typed=True), str(d["deadwood_value"]),
                       melds_text(_parse_meld_lists(d["melds"])), _yes(d["can_knock"]), _yes(d["is_gin"]))
     console.print(table)
 

@@ -98,9 +98,10 @@ def _style(c: int) -> str:
     return "bold red" if suit_of(c) in (1, 2) else "bold"
 
 
-def card_text(c: int, *, highlight: bool = False) -> Text:
-    """Card ``c`` in its symbol form, red for hearts and diamonds (reverse video if ``highlight``)."""
-    return Text(card_label(c), style=_style(c) + (" reverse" if highlight else ""))
+def card_text(c: int, *, highlight: bool = False, typed: bool = False) -> Text:
+    """Card ``c`` in its symbol form (``typed``: its R1.4 text form, ``7H``), red for hearts and
+    diamonds (reverse video if ``highlight``)."""
+    return Text(card_str(c) if typed else card_label(c), style=_style(c) + (" reverse" if highlight else ""))
 
 
 def cards_text(cards: Iterable[int] | int, sep: str = " ") -> Text:
