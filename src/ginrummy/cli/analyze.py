@@ -17,6 +17,7 @@ from rich.text import Text
 from ..cards import card_str, cards_of, mask_of, parse_card, parse_cards
 from ..melds import Arrangement, best_arrangement, knock_arrangement
 from ..rules import RuleSet
+from ..showdown import arrangement_json
 from .common import (
     CARDS_HELP,
     JsonOpt,
@@ -94,10 +95,6 @@ def deal_limit(rules: RuleSet, upcard: int | None) -> int | None:
 
 # -- analysis --------------------------------------------------------------------------------
 
-def _arr_json(arr: Arrangement) -> tuple[list[list[str]], list[str]]:
-    return [[card_str(c) for c in cards_of(m)] for m in arr.melds], [card_str(c) for c in cards_of(arr.deadwood)]
-
-
 def _ten(hand: int, limit: int | None) -> tuple[Arrangement, bool, bool]:
     arr = knock_arrangement(hand)
     can_knock = limit is not None and arr.deadwood_value <= limit
@@ -138,26 +135,23 @@ def analyze_hand(cards: Sequence[int], rules: RuleSet, upcard: int | None = None
     out: dict[str, Any] = {"cards": [card_str(c) for c in cards_of(hand)]}
     if n == 10:
         arr, can_knock, is_gin = _ten(hand, limit)
-        melds, dead = _arr_json(arr)
-        out.update(melds=melds, deadwood=dead, deadwood_value=arr.deadwood_value, knock_limit=limit,
-                   can_knock=can_knock, is_gin=is_gin)
+        out.update(arrangement_json(arr), knock_limit=limit, can_knock=can_knock, is_gin=is_gin)
         return out
     full = best_arrangement(hand)
-    melds, dead = _arr_json(full)
     options = []
     for c in cards_of(hand):
         arr, can_knock, is_gin = _ten(hand & ~(1 << c), limit)
         options.append((arr.deadwood_value, c, {
             "discard": card_str(c),
             "deadwood_value": arr.deadwood_value,
-            "melds": _arr_json(arr)[0],
+            "melds": arrangement_json(arr)["melds"],
             "can_knock": can_knock,
             "is_gin": is_gin,
         }))
     options.sort(key=lambda t: (t[0], t[1]))
     discards = [o[2] for o in options]
     out.update(
-        melds=melds, deadwood=dead, deadwood_value=full.deadwood_value, knock_limit=limit,
+        **arrangement_json(full), knock_limit=limit,
         can_knock=any(d["can_knock"] for d in discards), is_gin=any(d["is_gin"] for d in discards),
         big_gin=full.deadwood_value == 0 and rules.big_gin_bonus is not None,
         discards=discards,
