@@ -25,7 +25,7 @@ from .cards import card_str, cards_of, mask_of
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
 from .melds import best_discard_deadwood, deadwood_after_discards, is_big_gin
 from .rules import RuleSet
-from .showdown import Showdown, showdown
+from .showdown import Showdown, check_arrangement, showdown
 
 __all__ = [
     "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES",
@@ -592,8 +592,6 @@ def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     hand = s.hands[seat] & ~(1 << c)
     if a.melds is not None:
         # validate the chosen arrangement before changing anything (the state is a copy anyway)
-        from .showdown import check_arrangement
-
         legal = [x.text for x in s.legal_actions()]
         try:
             arr = check_arrangement(hand, a.melds)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .actions import Action
 from .cards import rank_of
@@ -180,8 +180,6 @@ class Match:
             scores["roles"] = {"box": self.roles[0], "captain": self.roles[1], "out": self.roles[2]}
         if seat is None:
             v = view_of(self.deal, 1, scores=scores)
-            from dataclasses import replace
-
             return replace(v, legal=())
         return view_of(self.deal, seat, scores=scores)
 

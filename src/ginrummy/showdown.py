@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import cards_of, mask_value
+from .cards import card_str, cards_of, cards_str, mask_value
 from .errors import N_, IllegalActionError
 from .melds import Arrangement, DefenderLayout, best_arrangement, defender_layout, is_meld, knock_arrangement
 from .rules import RuleSet
@@ -45,8 +45,6 @@ class Showdown:
     def to_json(self) -> dict[str, Any]:
         """The ``gin score`` JSON form: outcome, both layouts (cards as text), winner, points,
         multiplier, bonus."""
-        from .cards import card_str
-
         return {
             "outcome": self.outcome,
             "knocker": arrangement_json(self.knocker),
@@ -68,8 +66,6 @@ class Showdown:
 
 def arrangement_json(arr: Arrangement) -> dict[str, Any]:
     """An arrangement as ``{"melds": [[card...]...], "deadwood": [card...], "deadwood_value"}``."""
-    from .cards import card_str
-
     return {
         "melds": [[card_str(c) for c in cards_of(m)] for m in arr.melds],
         "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
@@ -83,8 +79,6 @@ def check_arrangement(hand: int, melds: tuple[int, ...]) -> Arrangement:
 
     Raises :class:`IllegalActionError` saying which meld is wrong.
     """
-    from .cards import cards_str
-
     used = 0
     for m in melds:
         if not is_meld(m):
