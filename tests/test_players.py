@@ -16,7 +16,8 @@ from ginrummy.deal import new_deal
 from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.players.club import ClubPlayer, danger, knock_point
-from ginrummy.players.inference import (card_weights, hand_likelihood, melds_with, read_view,
+from ginrummy.players.inference import (NOT_KNOCKED, card_weights, hand_likelihood, hand_weight, last_discard,
+                                        melds_with, read_view,
                                         sample_hands)
 from ginrummy.rules import PRESETS, RuleSet
 from ginrummy.simulate import simulate
@@ -99,6 +100,27 @@ def test_hand_likelihood_and_sampling():
     assert hands == sample_hands(k, random.Random(5), 50)
 
 
+def test_hand_weight_counts_the_knock_he_did_not_make():
+    # he (seat 1) passed 7H, took 5S and threw KC, and did not knock (R5.1)
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    k = read_view(view_of(s, 0))
+    assert k.knock_limit == 10 and last_discard(k) == c("KC")
+    # 4S 5S 6S, 2D 3D 4D, 8C 9C TC and 3H: deadwood 3, a knock he would have made: weighted down
+    low = m("4S 5S 6S 2D 3D 4D 8C 9C TC 3H")
+    assert hand_likelihood(k, low) == 1.0
+    assert hand_weight(k, low) == pytest.approx(NOT_KNOCKED)
+    # the same with JD for 3H: deadwood 10, still a knock (R5.1)
+    assert hand_weight(k, m("4S 5S 6S 2D 3D 4D 8C 9C TC JD")) == pytest.approx(NOT_KNOCKED)
+    # with JH as well as JD (deadwood 20) he could not knock: weight 1
+    assert hand_weight(k, m("4S 5S 6S 2D 3D 4D 8C 9C JH JD")) == 1.0
+    # before he has discarded, no knock was possible: no such factor
+    s0 = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    k0 = read_view(view_of(act(s0, "pass", "pass"), 0))
+    assert last_discard(k0) == -1
+    assert hand_weight(k0, m("4S 6S 8S 2D 3D 4D 8C 9C TC 3H")) == 1.0
+
+
 # -- club rules ----------------------------------------------------------------------------
 
 def test_danger_exact():
@@ -135,6 +157,21 @@ def test_club_goes_gin_and_takes_a_meld_card():
     s2 = deal("AC 2C 3C 4D 5D 6D 9H 9S JC KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "9C", "9D 8D QD")
     v = view_of(s2, 0)
     assert p.choose(v, v.legal) == parse_action("take upcard")  # 9C makes 9C 9H 9S
+
+
+def test_club_knocks_at_once_when_one_deal_is_the_game():
+    # after drawing AH: AC 2C 3C, 4D 5D 6D, 9C 9H 9S and AH KS; knocking with KS leaves 1 (R5.1)
+    script = ("AC 2C 3C 4D 5D 6D 9H 9S 9C KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "QH", "AH 8D QD")
+    p = ClubPlayer(random.Random(0))
+    s = act(deal(*script), "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    a, why = p.hint(v, v.legal)
+    assert a.kind == "discard" and "play on for gin" in why  # a game to 100: 1 deadwood this early
+    single = RuleSet(name="single", scoring="deal")
+    s = act(deal(*script, rules=single), "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    a, why = p.hint(v, v.legal)
+    assert a == parse_action("knock KS") and "R11.1" in why  # the deal is the game: knock at once
 
 
 # -- no hidden information -----------------------------------------------------------------

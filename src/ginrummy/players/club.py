@@ -12,7 +12,8 @@
   the opponent what we collect).
 * Knocks (R5.1): the knock point falls as the stock shrinks (the opponent's hand improves and
   an undercut, R6.3, grows likelier); with very low deadwood early it plays on for gin (R6.1)
-  unless the score says a sure small win ends the game; gin is always taken.
+  unless the score says a sure small win ends the game; gin is always taken.  When one deal is
+  the whole game (``scoring="deal"``, R11.1) it knocks as soon as it may: only winning counts.
 """
 
 from __future__ import annotations
@@ -218,6 +219,11 @@ class ClubPlayer:
 
     def _should_knock(self, view: PlayerView, k: Knowledge, d: int) -> tuple[bool, Msg]:
         limit = view.knock_limit if view.knock_limit is not None else 0
+        if view.rules.scoring == "deal" and d <= limit:
+            # R11.1: the deal is the whole game, and only winning it counts: a gin or a bigger
+            # win is worth no more, while every turn played on gives the opponent a chance to
+            # knock first.
+            return True, N_("one deal is the whole game (R11.1): knock at once to win it")
         ctx = score_context(view)
         if ctx is not None:
             mine, theirs, target = ctx

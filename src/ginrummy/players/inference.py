@@ -29,7 +29,7 @@ from ..melds import MELDS_BY_CARD, RUN_DW, best_discard_deadwood, deadwood, meld
 from ..views import PlayerView
 
 __all__ = ["Knowledge", "read_view", "melds_with", "meld_partners", "card_weights", "sample_hands",
-           "hand_likelihood", "MELDS_BY_CARD"]
+           "hand_likelihood", "hand_weight", "last_discard", "MELDS_BY_CARD"]
 
 
 #: For each card: the mask of cards that can share a meld with it (same rank; same suit within 2).
@@ -68,6 +68,7 @@ class Knowledge:
             ``"take"``, ``"pass"`` or ``"discard"``.
         my_turns: how many times this seat has discarded (its turns completed).
         opp_draws: how many cards the opponent drew from the stock.
+        knock_limit: the deal's knock limit in points (R5.1), ``None`` when only gin ends it.
     """
 
     seat: int
@@ -85,6 +86,7 @@ class Knowledge:
     opp_events: tuple[tuple[str, int], ...]
     my_turns: int
     opp_draws: int = 0
+    knock_limit: int | None = None
 
 
 def read_view(view: PlayerView) -> Knowledge:
@@ -129,7 +131,7 @@ def read_view(view: PlayerView) -> Knowledge:
     unknown = FULL_DECK & ~view.hand & ~dead & ~known
     hidden = max(0, min(view.opponent_count - known.bit_count(), unknown.bit_count()))
     return Knowledge(seat, view.hand, vpile, dead, known, unknown, hidden, view.stock_size, took, passed,
-                     thrown, mine, tuple(events), my_turns, draws)
+                     thrown, mine, tuple(events), my_turns, draws, view.knock_limit)
 
 
 # -- per-card estimate (club) ---------------------------------------------------------------
@@ -209,6 +211,9 @@ IMPROVE_BASE = 1.5
 IMPROVE_RATE = 0.5
 #: Likelihood factor of a hand from which his last discard was not a least-deadwood discard.
 LAST_DISCARD_WORSE = 0.3
+#: Likelihood factor of a hand with which he could have knocked or gone gin after his last
+#: discard (R5.1, R6.1) but did not: most players knock at once; some play on for gin.
+NOT_KNOCKED = 0.15
 
 
 def _drop_worst(hand: int, pool: int, m: int) -> int:
@@ -250,6 +255,33 @@ def _drop_worst(hand: int, pool: int, m: int) -> int:
     return hand
 
 
+def last_discard(k: Knowledge) -> int:
+    """The opponent's last discard (a card int), or -1 if he has not discarded."""
+    for kind, c in reversed(k.opp_events):
+        if kind == "discard":
+            return c
+    return -1
+
+
+def hand_weight(k: Knowledge, opp_hand: int, last: int | None = None) -> float:
+    """The posterior weight (relative, 0 < w <= 1) of the opponent's hand ``opp_hand`` (a mask
+    of all his cards): :func:`hand_likelihood` of his takes, passes and discards, times
+    ``LAST_DISCARD_WORSE`` when his last discard ``last`` (default :func:`last_discard`) was not a
+    least-deadwood discard (R2.4) from ``opp_hand`` plus that card, times ``NOT_KNOCKED`` when
+    ``opp_hand`` could have knocked or gone gin after that discard (deadwood 0 or at most the
+    knock limit, R5.1, R6.1) and he played on."""
+    if last is None:
+        last = last_discard(k)
+    w = hand_likelihood(k, opp_hand) if k.opp_events else 1.0
+    if last >= 0:
+        dw = deadwood(opp_hand)
+        if dw > best_discard_deadwood(opp_hand | (1 << last)):
+            w *= LAST_DISCARD_WORSE
+        if dw == 0 or (k.knock_limit is not None and dw <= k.knock_limit):
+            w *= NOT_KNOCKED
+    return w
+
+
 def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3) -> list[int]:
     """``n`` opponent hands (masks of all his cards, known ones included), drawn from an
     approximate posterior given everything seen.
@@ -257,21 +289,16 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3) 
     Proposal: his hand is not a random one: he has seen ``opp_draws`` stock cards and kept the
     best.  So each proposal draws ``hidden + m`` unknown cards (``m = min(opp_draws,
     MAX_IMPROVE)``) and drops the ``m`` whose removal leaves the least deadwood (R2.4).
-    Weight: :func:`hand_likelihood` of his takes, passes and discards, times
-    ``LAST_DISCARD_WORSE`` when his last discard would not have been a least-deadwood discard
-    from the proposed hand.  ``n * oversample`` proposals are resampled (systematic resampling)
-    by weight.  Deterministic given ``rng``.  Raises ``ValueError`` if ``n < 1``.
+    Weight: :func:`hand_weight` (his takes, passes and discards, whether his last discard was a
+    least-deadwood one, and that he did not knock).  ``n * oversample`` proposals are resampled
+    (systematic resampling) by weight.  Deterministic given ``rng``.  Raises ``ValueError`` if ``n < 1``.
     """
     if n < 1:
         raise ValueError(f"n must be >= 1, not {n!r}")
     pool = cards_of(k.unknown)
     h = k.opp_hidden
     extra = max(0, min(int(IMPROVE_BASE + IMPROVE_RATE * k.opp_draws), MAX_IMPROVE, len(pool) - h))
-    last = -1
-    for kind, c in reversed(k.opp_events):
-        if kind == "discard":
-            last = c
-            break
+    last = last_discard(k)
     cands: list[int] = []
     weights: list[float] = []
     for _ in range(n * max(1, oversample)):
@@ -281,11 +308,8 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3) 
         m = k.known_opp | picked
         if extra:
             m = _drop_worst(m, picked, extra)
-        w = hand_likelihood(k, m) if k.opp_events else 1.0
-        if last >= 0 and deadwood(m) > best_discard_deadwood(m | (1 << last)):
-            w *= LAST_DISCARD_WORSE
         cands.append(m)
-        weights.append(w)
+        weights.append(hand_weight(k, m, last))
     total = sum(weights)
     step = total / n
     u = rng.random() * step
