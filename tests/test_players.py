@@ -319,6 +319,28 @@ def test_every_level_gives_a_hint(level):
     assert a in v.legal and why
 
 
+def test_expert_hint_says_when_it_keeps_the_club_move_and_shows_the_knock(monkeypatch):
+    # the expert keeps the club player's move unless another is clearly better: its hint must
+    # not call a move "best" beside a higher estimate, and a knock not taken is always shown
+    from ginrummy.players.expert import ExpertPlayer
+
+    single = RuleSet(name="single", scoring="deal")
+    s = act(deal("AC 2C 3C 4D 5D 6D 9H 9S 9C KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "QH", "AH 8D QD",
+                 rules=single), "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    p = ExpertPlayer(random.Random(0), budget_ms=None, samples=8)
+    ranked = [(parse_action("discard KS"), 0.58, 24), (parse_action("discard AH"), 0.59, 24),
+              (parse_action("discard 9C"), 0.31, 24), (parse_action("knock KS"), 0.4, 24)]
+    monkeypatch.setattr(p, "analyse", lambda view, legal: ranked)
+    a, why = p.hint(v, v.legal)
+    assert a == parse_action("discard KS")
+    assert why == ("discard KS: no other move is clearly better over 24 sampled deals (chance to win the deal: "
+                   "discard KS: 58%; discard AH: 59%; discard 9C: 31%; knock KS: 40%)")
+    ranked[1] = (parse_action("discard AH"), 0.5, 24)
+    a, why = p.hint(v, v.legal)
+    assert why.startswith("discard KS is best over 24 sampled deals (chance to win the deal: discard KS: 58%; ")
+
+
 def test_expert_default_budget():
     p = make_player("expert", 1)
     assert p.budget_ms == 150.0 and p.samples == 400

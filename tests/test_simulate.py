@@ -182,6 +182,7 @@ def test_cli_records(capsys, tmp_path):
         (["--players", "novice"], "give 2 or 3 computer levels"),
         (["--players", "novice,novice,novice,novice"], "give 2 or 3 computer levels"),
         (["--games", "-1"], "--games -1"),
+        (["--games", "0"], "--games 0: the number of games is 1 or more"),
         (["--games", "ten"], "--games"),
         (["--seed", "x"], "--seed"),
         (["--set", "players=3"], "three players"),

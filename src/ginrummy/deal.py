@@ -347,6 +347,11 @@ class DealState:
                 DISCARD: N_("after the draw, discard, knock or go gin (R4.1, R5.1)"),
                 WALL: N_("two cards are left: take the discard only to knock or go gin, or pass (R7.2)"),
             }[self.phase]
+        if action.kind == "big_gin":
+            if self.rules.big_gin_bonus is None:
+                return N_("big gin is not played under these rules (R6.5)")
+            if self.phase == DISCARD:
+                return N_("the eleven cards are not all melded (R6.5)")
         c = action.card
         if action.kind in ("discard", "knock", "gin") and self.phase == DISCARD and c is not None:
             if not (self.hands[self.to_act or 0] >> c) & 1:

@@ -78,7 +78,7 @@ def render_summary(summary: SimulationSummary, console: Console) -> None:
     console.print(table)
     d = summary.deals or 1
     console.print(
-        f"Deals {summary.deals}: knocks {summary.knocks} ({summary.knocks / d:.1%}), "
+        f"Deals {summary.deals}: knocks won {summary.knocks} ({summary.knocks / d:.1%}), "
         f"gins {summary.gins} ({summary.gins / d:.1%}), undercuts {summary.undercuts} "
         f"({summary.undercuts / d:.1%}), draws {summary.draws} ({summary.draws / d:.1%})"
     )
@@ -106,8 +106,8 @@ def simulate_command(
     """
     rules = rules_from(preset, overrides)
     levels = read_levels(players)
-    if games < 0:
-        fail(f"--games {games}: the number of games is 0 or more")
+    if games < 1:
+        fail(f"--games {games}: the number of games is 1 or more")
     if rules.players == 3 and len(levels) != 3:
         fail(f"the rules say three players (players=3) but --players names {len(levels)}: give three levels")
     if len(levels) == 3:

@@ -133,13 +133,23 @@ class ExpertPlayer:
         best = ranked[0]
         unit = (N_("chance to win the game") if self._ctx(view) is not None else
                 N_("chance to win the deal") if view.rules.scoring == "deal" else N_("points a deal"))
-        parts = [self._fmt(a, u, view) for a, u, _ in ranked[:3]]
+        shown = ranked[:3]
+        # a knock that was not chosen is always shown: why not knock is what a player asks first
+        shown += [r for r in ranked[3:] if r[0].kind == "knock"][:1]
+        parts = [self._fmt(a, u, view) for a, u, _ in shown]
         if len(parts) == 1:
             estimates = parts[0]
         elif len(parts) == 2:
             estimates = N_("{first}; {second}", first=parts[0], second=parts[1])
         else:
             estimates = N_("{first}; {second}; {third}", first=parts[0], second=parts[1], third=parts[2])
+            if len(parts) == 4:
+                estimates = N_("{first}; {second}", first=estimates, second=parts[3])
+        if any(u > best[1] for _, u, _ in ranked[1:]):
+            # the club player's move, kept because no other is better beyond the sampling error
+            return best[0], N_("{action}: no other move is clearly better over {n} sampled deals "
+                               "({unit}: {estimates})", action=best[0].text, n=best[2], unit=unit,
+                               estimates=estimates)
         return best[0], N_("{action} is best over {n} sampled deals ({unit}: {estimates})",
                            action=best[0].text, n=best[2], unit=unit, estimates=estimates)
 
