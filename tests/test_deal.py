@@ -388,16 +388,16 @@ def test_r6_5_big_gin():
     assert r.showdown.bonus == 31 and r.showdown.defender.layoffs == ()
     s = act(deal("AS 2S 3S 4H 4D 4C 7C 8C 9C TC", DL_HIGH, "5H", "JC"), "pass", "pass", "draw stock")
     assert "big gin" not in legal_texts(s)
-    with pytest.raises(IllegalActionError, match=r"big gin is not played under these rules \(R6\.5\)"):
+    with pytest.raises(IllegalActionError, match=r"big gin is not played under these rules \(big_gin_bonus is null, R6\.5\)"):
         s.apply(0, parse_action("big gin"))
 
 
 def test_r6_5_big_gin_not_legal_with_deadwood():
-    """R6.5: big gin needs all eleven cards melded: ND_KD drawing 5C is not big gin."""
+    """R6.5: big gin needs all eleven cards melded: ND_KD drawing 5C is not big gin (KD and 5C unmatched: 15)."""
     rules = STANDARD.replace(big_gin_bonus=31)
     s = act(deal(ND_KD, DL_HIGH, "5H", "5C", rules=rules), "pass", "pass", "draw stock")
     assert "big gin" not in legal_texts(s)
-    with pytest.raises(IllegalActionError, match=r"the eleven cards are not all melded \(R6\.5\)"):
+    with pytest.raises(IllegalActionError, match=r"big gin needs all 11 cards melded; deadwood is 15 \(R6\.5\)"):
         s.apply(0, parse_action("big gin"))
 
 

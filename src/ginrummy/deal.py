@@ -23,7 +23,7 @@ from . import actions as A
 from .actions import Action
 from .cards import card_str, cards_of, mask_of
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
-from .melds import best_discard_deadwood, deadwood_after_discards, is_big_gin
+from .melds import best_discard_deadwood, deadwood, deadwood_after_discards, is_big_gin
 from .rules import RuleSet
 from .showdown import Showdown, check_arrangement, showdown
 
@@ -349,9 +349,10 @@ class DealState:
             }[self.phase]
         if action.kind == "big_gin":
             if self.rules.big_gin_bonus is None:
-                return N_("big gin is not played under these rules (R6.5)")
+                return N_("big gin is not played under these rules (big_gin_bonus is null, R6.5)")
             if self.phase == DISCARD:
-                return N_("the eleven cards are not all melded (R6.5)")
+                return N_("big gin needs all 11 cards melded; deadwood is {deadwood} (R6.5)",
+                          deadwood=deadwood(self.hands[self.to_act or 0]))
         c = action.card
         if action.kind in ("discard", "knock", "gin") and self.phase == DISCARD and c is not None:
             if not (self.hands[self.to_act or 0] >> c) & 1:
