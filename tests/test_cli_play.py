@@ -192,6 +192,14 @@ def test_hint_prints_a_legal_action(monkeypatch, capsys):
     assert hint.group(1) in legal
 
 
+def test_header_names_the_target_only_when_there_is_one(monkeypatch, capsys):
+    status, out, _ = run_cli(monkeypatch, capsys, ["--seed", str(SEED)], ["quit"])
+    assert status == 0 and "Rules: standard (standard gin, game scoring, target 100)." in out
+    # R11.1: with deal scoring one deal is the whole game; there is no target to name
+    status, out, _ = run_cli(monkeypatch, capsys, ["--preset", "single", "--seed", str(SEED)], ["quit"])
+    assert status == 0 and "Rules: single (standard gin, deal scoring)." in out
+
+
 def test_auto_plays_the_hinted_move(monkeypatch, capsys):
     m = start()
     expected = hint_player("novice", SEED).hint(m.view(0), m.view(0).legal)[0].text

@@ -227,8 +227,12 @@ class PlayTable:
                    "straight": tr.p_("variant", "straight gin")}.get(r.variant, f"{r.variant} gin")
         scoring = {"game": tr.p_("scoring", "game scoring"), "deal": tr.p_("scoring", "deal scoring"),
                    "hollywood": tr.p_("scoring", "hollywood scoring")}.get(r.scoring, f"{r.scoring} scoring")
-        self.say(tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=r.name, variant=variant,
-                      scoring=scoring, target=r.target) + " "
+        if r.scoring == "deal":  # one deal is the whole game (R11.1): no target
+            rules_line = tr._("Rules: {rules} ({variant}, {scoring}).", rules=r.name, variant=variant, scoring=scoring)
+        else:
+            rules_line = tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=r.name, variant=variant,
+                              scoring=scoring, target=r.target)
+        self.say(rules_line + " "
                  + tr._("Seed {seed} (replay with --seed {seed}).", seed=str(self.seed)) + " "
                  + tr._("Type help for the commands."))
         m = self.match
