@@ -18,8 +18,8 @@ def serve(
         "", "--database-url",
         help="SQLAlchemy database URL (sqlite:///file.db or postgresql://user:pass@host/db); "
              "default: a SQLite file in the user's data folder."),
-    bot_delay: float = typer.Option(
-        -1.0, "--bot-delay",
+    bot_delay: float | None = typer.Option(
+        None, "--bot-delay", show_default=False,
         help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
 ) -> None:
@@ -33,9 +33,11 @@ def serve(
 
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
+    if bot_delay is not None and not bot_delay >= 0:
+        fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
     url = database_url or default_database_url()
     try:
-        web_app = create_app(url, bot_delay=None if bot_delay < 0 else bot_delay)
+        web_app = create_app(url, bot_delay=bot_delay)
     except Exception as exc:  # a bad URL or an unreachable database
         fail(f"cannot open the database {url!r}: {exc}")
     print(f"gin serve: http://{host}:{port}/  (database {url})", flush=True)
