@@ -155,7 +155,7 @@ function actionWords(action) {
 function hintLine() {
   const h = currentHint();
   if (h) {
-    return el("div", { class: "hint-line", id: "hint-text" }, ...tEl("Hint ({level}): {action}. {reason}", {
+    return el("div", { class: "hint-line", id: "hint-text" }, ...tEl("Hint ({level}): {action} ({reason})", {
       level: levelName(h.level), action: el("b", null, ...actionWords(h.action)),
       reason: el("span", { class: "why" }, ...withCards(h.reason)) }));
   }
