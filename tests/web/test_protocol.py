@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from contextlib import contextmanager
 from typing import Any
 
 from ginrummy.cards import card_str, cards_of
@@ -21,6 +22,22 @@ HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
 def _ws(client, table: dict[str, Any], i: int):
     return client.websocket_connect(f"/ws/table/{table['id']}?seat={table['seats'][i]['token']}")
+
+
+@contextmanager
+def _three_humans(client):
+    """A three-hand table of three people (R10), each connected: yields ``(table object, [socket
+    of player 0, 1, 2])`` once the connection broadcasts are drained (each connection broadcasts:
+    player 0 gets 3 states, player 1 two, player 2 one)."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
+    t = new_table(client, seats)
+    tobj = client.app.state.manager.tables[t["id"]]
+    with _ws(client, t, 0) as s0, _ws(client, t, 1) as s1, _ws(client, t, 2) as s2:
+        socks = [s0, s1, s2]
+        for i, count in enumerate((3, 2, 1)):
+            for _ in range(count):
+                _recv_state(socks[i], tobj, i)
+        yield tobj, socks
 
 
 def _forbidden(table_obj, player: int) -> set[str]:
@@ -233,16 +250,8 @@ def test_against_the_computer_a_whole_match_and_the_record_verifies(client):
 
 
 def test_three_hand_adviser_sees_the_captain_and_suggests(client):
-    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
-    t = new_table(client, seats)
-    tobj = client.app.state.manager.tables[t["id"]]
-    box, captain, out = tobj.match.roles
-    with _ws(client, t, 0) as s0, _ws(client, t, 1) as s1, _ws(client, t, 2) as s2:
-        socks = [s0, s1, s2]
-        # each connection broadcasts; drain: s0 gets 3 states, s1 2, s2 1
-        for i, count in enumerate((3, 2, 1)):
-            for _ in range(count):
-                st = _recv_state(socks[i], tobj, i)
+    with _three_humans(client) as (tobj, socks):
+        box, captain, out = tobj.match.roles
         adv = socks[out]
         adv.send_json({"type": "sync"})
         st = _recv_state(adv, tobj, out)
@@ -412,15 +421,8 @@ def test_hint_level_follows_the_computer_opponent(client):
 
 
 def test_three_hand_adviser_asks_for_the_captains_hint(client):
-    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
-    t = new_table(client, seats)
-    tobj = client.app.state.manager.tables[t["id"]]
-    box, captain, out = tobj.match.roles
-    with _ws(client, t, 0) as s0, _ws(client, t, 1) as s1, _ws(client, t, 2) as s2:
-        socks = [s0, s1, s2]
-        for i, count in enumerate((3, 2, 1)):
-            for _ in range(count):
-                _recv_state(socks[i], tobj, i)
+    with _three_humans(client) as (tobj, socks):
+        box, captain, out = tobj.match.roles
         seen = set()
         for _ in range(12):
             p = tobj.match.player_to_act()
