@@ -21,6 +21,7 @@ replaces the ``## Strength`` section of ``benchmarks/RESULTS.md`` and keeps the 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import platform
 import random
@@ -168,7 +169,7 @@ def write_section(text: str) -> None:
 
 
 OS_MERGED: dict[str, list[float]] = {}
-"""Our returns a deal inside OpenSpiel, by level, read by :func:`merge`."""
+"""Our returns a deal inside OpenSpiel, by level (and the expert's budget), read by :func:`merge`."""
 
 
 def os_row(level: str, returns: list[float], minutes: float | None) -> str:
@@ -193,10 +194,15 @@ def merge(paths: list[Path]) -> list[Pairing]:
                 continue
             r = json.loads(line)
             if "openspiel" in r:
-                okey = (r["openspiel"], "openspiel", -1, r["deal"])
+                # a deal is known by its seed and index; lines written before the seed was
+                # recorded are told apart by their file
+                level = r["openspiel"]
+                if r.get("budget_ms") is not None:
+                    level = f"{level} ({r['budget_ms']:g} ms)"
+                okey = (level, str(r.get("seed", path)), -1, r["deal"])
                 if okey not in seen:
                     seen.add(okey)
-                    OS_MERGED.setdefault(r["openspiel"], []).append(r["ours"])
+                    OS_MERGED.setdefault(level, []).append(r["ours"])
                 continue
             key = (r["pair"][0], r["pair"][1], r["seed"], r["game"])
             if key in seen:
@@ -261,16 +267,22 @@ def main(argv: list[str] | None = None) -> int:
         from ginrummy.interop.openspiel import play_deals
 
         player = None
-        if args.openspiel_level == "expert" and args.budget_ms is not None:
+        budget = None  # the expert's budget a decision (ms), recorded with each deal
+        if args.openspiel_level == "expert":
             from ginrummy.players.expert import ExpertPlayer
 
-            player = ExpertPlayer(random.Random(args.seed), budget_ms=args.budget_ms)
+            budget = args.budget_ms
+            if budget is None:
+                budget = inspect.signature(ExpertPlayer).parameters["budget_ms"].default
+            else:
+                player = ExpertPlayer(random.Random(args.seed), budget_ms=args.budget_ms)
         t0 = time.perf_counter()
 
         def on_deal(i: int, ours: float, theirs: float) -> None:
             if args.out is not None:
                 with args.out.open("a") as fh:
-                    fh.write(json.dumps({"openspiel": args.openspiel_level, "deal": i, "ours": ours,
+                    fh.write(json.dumps({"openspiel": args.openspiel_level, "seed": args.seed,
+                                         "budget_ms": budget, "deal": i, "ours": ours,
                                          "theirs": theirs}) + "\n")
 
         st = play_deals(args.openspiel_level, args.openspiel_deals, seed=args.seed, player=player, on_deal=on_deal)
