@@ -21,3 +21,31 @@ def test_bad_options_exit_2_with_one_line(capsys, argv, needle):
     assert status == 2
     assert out.out == ""
     assert out.err == f"gin: error: {needle}\n"
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(capsys, tmp_path):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        status = main(["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'g.db'}"])
+    out = capsys.readouterr()
+    assert status == 2
+    assert out.out == ""
+    assert out.err.startswith(f"gin: error: cannot listen on 127.0.0.1:{port}: ")
+    assert out.err.endswith("; choose another --port or --host\n")
+    assert out.err.count("\n") == 1
+
+
+def test_listen_on_port_0_gets_a_real_port():
+    from ginrummy.cli.serve import listen
+
+    sock = listen("127.0.0.1", 0)
+    try:
+        host, port = sock.getsockname()[:2]
+        assert host == "127.0.0.1"
+        assert 0 < port < 65536
+    finally:
+        sock.close()

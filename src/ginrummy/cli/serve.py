@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import socket
+
 import typer
 
 from .common import fail
 from .main import app
 
-__all__ = ["serve"]
+__all__ = ["serve", "listen"]
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host``:``port`` and listening (port 0: one the system picks).
+
+    Raises ``OSError`` with the system's reason when the address cannot be bound (the port is
+    in use, the host is not an address of this machine, a port below 1024 without the right)."""
+    family, kind, proto, _, addr = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                      flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 @app.command()
@@ -40,5 +60,13 @@ def serve(
         web_app = create_app(url, bot_delay=bot_delay)
     except Exception as exc:  # a bad URL or an unreachable database
         fail(f"cannot open the database {url!r}: {exc}")
-    print(f"gin serve: http://{host}:{port}/  (database {url})", flush=True)
-    uvicorn.run(web_app, host=host, port=port, log_level=log_level, ws_max_size=65536)
+    # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gin serve: http://{shown}:{bound}/  (database {url})", flush=True)
+    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=65536)
+    uvicorn.Server(config).run(sockets=[sock])
