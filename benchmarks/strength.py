@@ -25,6 +25,7 @@ import inspect
 import json
 import platform
 import random
+import shlex
 import statistics
 import sys
 import time
@@ -226,16 +227,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="index of the first game (to split a run in shards)")
     ap.add_argument("--merge", type=Path, nargs="*", default=None,
                     help="only summarise the games recorded in these --out files")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1,
+                    help="seed of the run: games use match_seed(seed, i), OpenSpiel deals their chance (default 1)")
     ap.add_argument("--pairs", default="expert:novice,club:novice,expert:club",
-                    help="comma-separated A:B pairings")
+                    help='comma-separated A:B pairings ("" for none; default: the round robin)')
     ap.add_argument("--budget-ms", type=float, default=None, help="expert time budget (default: its own, 150 ms)")
     ap.add_argument("--openspiel-deals", type=int, default=0, help="deals against OpenSpiel's simple bot")
-    ap.add_argument("--openspiel-level", default="expert")
+    ap.add_argument("--openspiel-level", default="expert",
+                    help="our level inside OpenSpiel: novice, club or expert (default expert)")
     ap.add_argument("--out", type=Path, default=None, help="append one JSON line per game")
     ap.add_argument("--write", action="store_true", help="replace the Strength section of RESULTS.md")
     args = ap.parse_args(argv)
-    command = "python benchmarks/strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = "python benchmarks/strength.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     pairings = []
     for item in args.pairs.split(","):
         if not item.strip():
@@ -243,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         a, _, b = item.strip().partition(":")
         pairings.append(Pairing((a, b)))
     if args.merge is not None:
+        missing = [str(path) for path in args.merge if not path.is_file()]
+        if missing:
+            ap.error(f"--merge: no such file: {', '.join(missing)}")
         pairings = merge(args.merge)
     for p in pairings if args.merge is None else []:
         t0 = time.perf_counter()
