@@ -100,3 +100,19 @@ def test_parse_non_text():
     """A non-string raises IllegalActionError, not TypeError."""
     with pytest.raises(IllegalActionError):
         parse_action(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["discard", "knock", "k", "gin", "  X  "])
+def test_card_word_without_card_asks_for_one(text):
+    """``discard`` (or knock, gin, their short forms) with no card says to name one card."""
+    with pytest.raises(IllegalActionError) as err:
+        parse_action(text)
+    assert str(err.value).startswith(f"bad action {text.strip()!r}: name exactly one card; actions: take upcard")
+
+
+def test_bad_card_is_echoed_as_typed():
+    """The card in the error keeps the case the player typed; the words are read in any case."""
+    with pytest.raises(IllegalActionError) as err:
+        parse_action("Discard 1S")
+    assert str(err.value).startswith("bad action 'Discard 1S': not a card: '1S' (")
+    assert parse_action("KNOCK 7h MELDS 2c 3c 4c") == parse_action("knock 7H melds 2C 3C 4C")

@@ -146,9 +146,15 @@ def parse_action(text: str) -> Action:
     if norm in _ALIASES:
         return _SIMPLE[_ALIASES[norm]]
     word, _, rest = norm.partition(" ")
-    if word in _CARD_WORDS and rest:
+    if word in _CARD_WORDS and not rest:
+        raise IllegalActionError(N_("bad action {text!r}: name exactly one card; actions: {actions}", text=text.strip(),
+                                    actions=ACTION_HELP))
+    if word in _CARD_WORDS:
         kind = _CARD_WORDS[word]
-        card_text, _, meld_text = rest.partition(" melds ")
+        # the cards as typed (their case kept for the error message); the words are read in any case
+        typed = re.sub(r"\s+", " ", text.strip().replace("_", " ")).partition(" ")[2]
+        m = re.search(r" melds ", typed, flags=re.IGNORECASE)
+        card_text, meld_text = (typed[:m.start()], typed[m.end():]) if m else (typed, "")
         try:
             cards = parse_cards(card_text)
         except CardParseError as exc:
