@@ -755,3 +755,20 @@ def test_invariants_over_seeded_deals(variant, stock_end):
             assert k == 0 and sd.base_points == 25 + d
         else:
             assert k == 0 and sd.base_points == 31 + d
+
+
+def test_r5_1_knock_refused_names_the_deadwood_left():
+    """R5.1: a knock whose discard leaves more than the knock limit names the deadwood it
+    leaves; one that leaves none says to go gin (R6.1).  Nothing changes."""
+    hand = "AS 2S 3S 4H 4D 4C 7C 8C 9C TC"
+    s = act(deal(hand, DL_HIGH, "5H", "KS"), "pass", "pass", "draw stock")
+    before = snapshot(s)
+    # after the draw: AS 2S 3S, 4H 4D 4C, 7C 8C 9C TC melded and KS; discarding AS leaves
+    # 2S 3S (5) + KS (10) = 15
+    with pytest.raises(IllegalActionError) as err:
+        s.apply(0, parse_action("knock AS"))
+    assert "(discarding AS leaves 15 deadwood, above the knock limit 10 (R5.1))" in str(err.value)
+    with pytest.raises(IllegalActionError) as err:
+        s.apply(0, parse_action("knock KS"))
+    assert "(discarding KS leaves no deadwood: that is gin, so go gin with it (R6.1))" in str(err.value)
+    assert snapshot(s) == before

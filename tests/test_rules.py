@@ -220,3 +220,17 @@ def test_rule_set_is_frozen():
     r = PRESETS["standard"]
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.target = 250  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("override, message", [
+    ("knock_limit=abc", "rule knock_limit='abc' is not a whole number; allowed: 0..10"),
+    ("knock_limit=true", "rule knock_limit=True is not a whole number; allowed: 0..10"),
+    ("target=1.5", "rule target=1.5 is not a whole number; allowed: an integer >= 1"),
+    ("knock_limit=11", "rule knock_limit=11 is out of range; allowed: 0..10"),
+])
+def test_a_number_rule_that_is_not_a_whole_number_says_so(override, message):
+    """R13: a points field given text, true/false or a fraction is named as not a whole number
+    (not as out of range)."""
+    with pytest.raises(RuleSetError) as err:
+        make_rules("standard", [override])
+    assert str(err.value) == message

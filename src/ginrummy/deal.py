@@ -364,8 +364,12 @@ class DealState:
             if action.kind == "knock":
                 if self.knock_limit is None:
                     return N_("knocking is not allowed in this deal: only gin (R8.1, R9.2)")
-                return N_("deadwood after that discard is above the knock limit {limit}, or zero (then go gin) (R5.1)",
-                          limit=self.knock_limit)
+                left = deadwood(self.hands[self.to_act or 0] & ~(1 << c))
+                if left == 0:
+                    return N_("discarding {card} leaves no deadwood: that is gin, so go gin with it (R6.1)",
+                              card=card_str(c))
+                return N_("discarding {card} leaves {deadwood} deadwood, above the knock limit {limit} (R5.1)",
+                          card=card_str(c), deadwood=left, limit=self.knock_limit)
             if action.kind == "gin":
                 return N_("the hand is not gin after that discard (R2.5)")
         return phase_help

@@ -99,7 +99,13 @@ class RuleSet:
 
     def _check_int(self, key: str, lo: int, hi: int | None) -> None:
         value = getattr(self, key)
-        if type(value) is not int or value < lo or (hi is not None and value > hi):
+        if type(value) is not int:
+            if hi is not None:
+                raise RuleSetError(N_("rule {key}={value!r} is not a whole number; allowed: {lo}..{hi}", key=key,
+                                      value=value, lo=lo, hi=hi))
+            raise RuleSetError(N_("rule {key}={value!r} is not a whole number; allowed: an integer >= {lo}",
+                                  key=key, value=value, lo=lo))
+        if value < lo or (hi is not None and value > hi):
             if hi is not None:
                 raise RuleSetError(N_("rule {key}={value!r} is out of range; allowed: {lo}..{hi}", key=key,
                                       value=value, lo=lo, hi=hi))
