@@ -142,7 +142,8 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise IllegalActionError(N_("not an action: {text!r}; actions: {actions}", text=text, actions=ACTION_HELP))
-    norm = re.sub(r"\s+", " ", text.strip().lower().replace("_", " "))
+    clean = re.sub(r"\s+", " ", text.strip().replace("_", " "))  # as typed: its cards are echoed in errors
+    norm = clean.lower()
     if norm in _ALIASES:
         return _SIMPLE[_ALIASES[norm]]
     word, _, rest = norm.partition(" ")
@@ -151,8 +152,7 @@ def parse_action(text: str) -> Action:
                                     actions=ACTION_HELP))
     if word in _CARD_WORDS:
         kind = _CARD_WORDS[word]
-        # the cards as typed (their case kept for the error message); the words are read in any case
-        typed = re.sub(r"\s+", " ", text.strip().replace("_", " ")).partition(" ")[2]
+        typed = clean.partition(" ")[2]  # the cards as typed; the words are read in any case
         m = re.search(r" melds ", typed, flags=re.IGNORECASE)
         card_text, meld_text = (typed[:m.start()], typed[m.end():]) if m else (typed, "")
         try:

@@ -338,6 +338,7 @@ class DealState:
                    legal=", ".join(a.text for a in legal)), action.text, [a.text for a in legal])
 
     def _why(self, action: Action) -> str:
+        hand = self.hands[self.to_act or 0]
         if self.phase == DRAW and self.stock_only:
             phase_help = N_("first draw a card (R4.1): from the stock, after both passed the upcard (R4.2)")
         else:
@@ -352,10 +353,10 @@ class DealState:
                 return N_("big gin is not played under these rules (big_gin_bonus is null, R6.5)")
             if self.phase == DISCARD:
                 return N_("big gin needs all 11 cards melded; deadwood is {deadwood} (R6.5)",
-                          deadwood=deadwood(self.hands[self.to_act or 0]))
+                          deadwood=deadwood(hand))
         c = action.card
         if action.kind in ("discard", "knock", "gin") and self.phase == DISCARD and c is not None:
-            if not (self.hands[self.to_act or 0] >> c) & 1:
+            if not (hand >> c) & 1:
                 return N_("{card} is not in the hand", card=card_str(c))
             if c == self.taken and not self.rules.discard_taken_card:
                 return N_("{card} was just taken from the discard pile (R4.3)", card=card_str(c))
@@ -364,7 +365,7 @@ class DealState:
             if action.kind == "knock":
                 if self.knock_limit is None:
                     return N_("knocking is not allowed in this deal: only gin (R8.1, R9.2)")
-                left = deadwood(self.hands[self.to_act or 0] & ~(1 << c))
+                left = deadwood(hand & ~(1 << c))
                 if left == 0:
                     return N_("discarding {card} leaves no deadwood: that is gin, so go gin with it (R6.1)",
                               card=card_str(c))
