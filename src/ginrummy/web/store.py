@@ -1,15 +1,22 @@
 """The table store: SQLAlchemy Core over SQLite (default) or PostgreSQL (by URL).
 
-Two tables:
+Three tables:
 
 ``gin_tables``
     one row per table: ``id`` (text), ``created`` (ISO time, UTC), ``rules`` (the RuleSet as
     JSON, R14), ``names`` (JSON list), ``seats`` (JSON list of seat kinds: ``"human"`` or
-    ``"bot:<level>"``), ``tokens`` (JSON list of the seats' secret tokens), ``seed`` (the match
-    seed, hex; secret).
+    ``"bot:<level>"``), ``tokens`` (``[]``; tables made before seat claims held the seats' secret
+    tokens here), ``seed`` (the match seed, hex; secret).
+``gin_seats``
+    one row per human seat: ``(table_id, player)`` is the primary key, ``token_hash`` (SHA-256
+    of the seat's secret token, hex; ``NULL`` until the seat is claimed), ``invite_hash``
+    (SHA-256 of the seat's one-time invite code, hex; ``NULL`` for the host's seat).  Only
+    hashes are stored, so the database alone opens no seat.
 ``gin_actions``
     append-only: ``(table_id, seq)`` is the primary key (seq 1, 2, 3... per table), ``player``
     (the player index, or ``None``), ``kind`` (``"action"`` for a deal action in its text form,
+    ``"client_seed"`` for a player's client seed of the next deal, ``text`` ``{"deal": K,
+    "seed": "..."}``; ``"deal"`` for dealing the first deal once every client seed is in;
     ``"next_deal"`` for the step to the next deal), ``text``, ``created``.
 
 The match is rebuilt by :meth:`Store.load` from the seed by re-applying the rows in ``seq``
@@ -21,15 +28,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, create_engine, event, insert,
-                        select)
+from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, and_, create_engine, event, insert,
+                        select, update)
 from sqlalchemy.engine import Engine
 
-__all__ = ["Store", "TableRow", "ActionRow", "default_database_url"]
+__all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url"]
 
 metadata = MetaData()
 
@@ -52,6 +60,15 @@ actions_t = Table(
     Column("kind", String(20), nullable=False),
     Column("text", String(200), nullable=False),
     Column("created", String(40), nullable=False),
+)
+
+
+seats_t = Table(
+    "gin_seats", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("player", Integer, primary_key=True, autoincrement=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("invite_hash", String(64), nullable=True),
 )
 
 
@@ -80,6 +97,17 @@ class TableRow:
     seats: list[str]
     tokens: list[str]
     seed: bytes
+
+
+@dataclass(frozen=True)
+class SeatSecret:
+    """A human seat's stored secrets: ``player`` index, ``token_hash`` (hex SHA-256 of its seat
+    token, ``None`` until claimed) and ``invite_hash`` (hex SHA-256 of its one-time invite
+    code, ``None`` for the host's seat)."""
+
+    player: int
+    token_hash: str | None
+    invite_hash: str | None
 
 
 @dataclass(frozen=True)
@@ -113,13 +141,36 @@ class Store:
                 cur.close()
         metadata.create_all(self.engine)
 
-    def create_table(self, row: TableRow) -> None:
-        """Insert a new table row."""
+    def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = ()) -> None:
+        """Insert a new table row and its human seats' secrets, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(insert(tables_t).values(
                 id=row.id, created=row.created or _now(), rules=json.dumps(row.rules, sort_keys=True),
                 names=json.dumps(row.names), seats=json.dumps(row.seats), tokens=json.dumps(row.tokens),
                 seed=row.seed.hex()))
+            for s in seats:
+                conn.execute(insert(seats_t).values(table_id=row.id, player=s.player, token_hash=s.token_hash,
+                                                    invite_hash=s.invite_hash))
+
+    def seat_secrets(self, table_id: str) -> list[SeatSecret]:
+        """The human seats' secrets of a table, by player (empty for tables made before claims)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.player)).all()
+        return [SeatSecret(r.player, r.token_hash, r.invite_hash) for r in rows]
+
+    def claim(self, table_id: str, invite_hash: str, token_hash: str) -> tuple[str, int | None]:
+        """Claim the seat whose invite code hashes to ``invite_hash``, giving it ``token_hash``:
+        atomically, so that of two claims of one invite exactly one wins (also across server
+        processes).  Returns ``("ok", player)``, ``("claimed", player)`` when the invite was
+        used already, or ``("unknown", None)``."""
+        where = and_(seats_t.c.table_id == table_id, seats_t.c.invite_hash == invite_hash)
+        with self.engine.begin() as conn:
+            row = conn.execute(select(seats_t.c.player).where(where)).first()
+            if row is None:
+                return "unknown", None
+            done = conn.execute(update(seats_t).where(and_(where, seats_t.c.token_hash.is_(None)))
+                                .values(token_hash=token_hash))
+            return ("ok" if done.rowcount == 1 else "claimed"), row.player
 
     def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str) -> None:
         """Append step ``seq`` (1-based, consecutive) of a table; committed on return.

@@ -1,22 +1,33 @@
 """Tables and seats of the web server, independent of HTTP.
 
-A :class:`Table` holds a :class:`~ginrummy.match.Match`, one seat per player (a person
-invited by a link with a secret token, or a computer player of a level of
-:data:`ginrummy.players.PLAYER_LEVELS`), and writes every accepted step to the
-:class:`~ginrummy.web.store.Store` *before* applying it, so a restart rebuilds the match
-exactly (DESIGN "The server").  :class:`TableManager` creates and loads tables, sends each
+A :class:`Table` holds a :class:`~ginrummy.match.Match`, one seat per player (a person with a
+secret seat token, or a computer player of a level of :data:`ginrummy.players.PLAYER_LEVELS`),
+and writes every accepted step to the :class:`~ginrummy.web.store.Store` *before* applying
+it, so a restart rebuilds the match exactly (DESIGN "The server").
+
+Seats no one can borrow: whoever opens a table gets the token of the first human seat only;
+every other human seat gets a one-time **invite** code, and the person who claims it
+(:meth:`TableManager.claim`) gets a newly minted token.  Only SHA-256 hashes of tokens and
+invite codes are stored; tokens are compared as bytes in constant time.
+
+A deal no one controls (``docs/record-format.md``): at a table with people, each deal (the
+first included) is dealt only once every person has sent a client seed for it
+(:meth:`TableManager.client_seed`); the deck comes from the server's deal seed and every
+client seed.  Before the first deal the table has no match yet (``Table.match`` is ``None``).  :class:`TableManager` creates and loads tables, sends each
 watcher its own state, and schedules the computer players' moves with asyncio (the engine
 stays synchronous and pure).
 
 What a seat is sent (:meth:`Table.state_for`) is built only from ``Match.view(player)``, the
 score sheet, the names and the deal commitments; a deal seed is included only once its deal is
-over (DESIGN "Fair shuffling"), the match seed never.
+revealed (:func:`ginrummy.record.revealable`: a scored deal when it ends, a drawn deal when
+the match ends), the match seed once the match is over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -27,25 +38,38 @@ from typing import Any
 from ..actions import Action, parse_action
 from ..cards import card_str, cards_of
 from ..errors import N_, GinRummyError, IllegalActionError, NotYourTurnError
-from ..match import Match
+from ..match import Match, commitment, deal_seed
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import PLAYER_LEVELS, load_levels
+from ..record import revealable
 from ..rules import RuleSet
+from ..scoring import ScoreSheet
 from ..views import PlayerView
 from .i18n_web import W_, web_translator
-from .store import ActionRow, Store, TableRow
+from .store import ActionRow, SeatSecret, Store, TableRow
 
-__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS"]
+__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
+           "secret_hash", "same_secret"]
 
 log = logging.getLogger("ginrummy.web")
 
 MAX_NAME_CHARS = 24
 
 
+def secret_hash(secret: str) -> str:
+    """SHA-256 of a seat token or invite code (its UTF-8 bytes; any text, non-ASCII too), hex."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def same_secret(a: str, b: str) -> bool:
+    """Whether two secrets (or hashes) are equal, compared as UTF-8 bytes in constant time."""
+    return secrets.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
+
+
 class TableError(GinRummyError, ValueError):
     """A table request was refused.  ``code``: ``not_found``, ``bad_token``, ``bad_request``,
-    ``not_allowed``, ``conflict``.  ``message`` is made with :func:`~ginrummy.web.i18n_web.W_`,
+    ``not_allowed``, ``conflict``, ``bad_invite``, ``claimed``.  ``message`` is made with :func:`~ginrummy.web.i18n_web.W_`,
     so ``key``/``params`` let the server say it in each seat's language."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -111,12 +135,57 @@ class Table:
     """
 
     row: TableRow
-    match: Match
+    match: Match | None
     seq: int = 0
     suggestions: list[dict[str, Any]] = field(default_factory=list)
     watchers: list[tuple[int, Watcher]] = field(default_factory=list)
     hints: dict[tuple[int, int], tuple[Action, str]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    seat_secrets: list[SeatSecret] = field(default_factory=list)
+    pending_seeds: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def fair(self) -> bool:
+        """Whether each deal waits for the people's client seeds (every table with a person,
+        made since client seeds exist)."""
+        return bool(self.seat_secrets)
+
+    @property
+    def humans(self) -> list[int]:
+        """The players who are people."""
+        return [i for i in range(len(self.names)) if not self.is_bot(i)]
+
+    @property
+    def next_deal_number(self) -> int | None:
+        """The number of the deal that may be dealt next: 1 before the first deal, K+1 when
+        deal K is over and the match goes on, else ``None``."""
+        m = self.match
+        if m is None:
+            return 1
+        if m.deal.is_over and not m.finished:
+            return m.record.number + 1
+        return None
+
+    @property
+    def waiting_for(self) -> list[int]:
+        """The people whose client seed for :attr:`next_deal_number` is not in yet."""
+        if not self.fair or self.next_deal_number is None:
+            return []
+        return [p for p in self.humans if p not in self.pending_seeds]
+
+    def client_seeds(self) -> list[str] | None:
+        """The client seeds of the next deal, one per player (``""`` for a computer seat), or
+        ``None`` at a table without client seeds."""
+        if not self.fair:
+            return None
+        return [self.pending_seeds.get(p, "") for p in range(len(self.names))]
+
+    def started_match(self) -> Match:
+        """The match; raises :class:`NotYourTurnError` before the first deal is dealt."""
+        if self.match is None:
+            raise NotYourTurnError(W_("the first deal is not dealt yet: it waits for the client seeds of {names}",
+                                      names=", ".join(self.names[p] for p in self.waiting_for)), "", [], None, None)
+        return self.match
 
     @property
     def id(self) -> str:
@@ -147,7 +216,7 @@ class Table:
         is to act, or the captain when ``player`` sits out of the three-hand deal and advises
         him (R10.2).  Raises :class:`NotYourTurnError` otherwise (another player is to act, the
         deal or the match is over)."""
-        m = self.match
+        m = self.started_match()
         if m.finished:
             raise NotYourTurnError(N_("the match is over"), "hint", [], m.seat_of(player), None)
         to_act = m.player_to_act()
@@ -170,11 +239,16 @@ class Table:
         return True
 
     def player_of(self, token: str | None) -> int:
-        """The player index whose secret token is ``token``.  Raises :class:`TableError`
-        (``bad_token``) otherwise; tokens are compared in constant time."""
-        if isinstance(token, str) and token:
-            for i, t in enumerate(self.row.tokens):
-                if secrets.compare_digest(t, token):
+        """The player index whose secret token is ``token`` (any text).  Raises
+        :class:`TableError` (``bad_token``) otherwise; tokens are compared as bytes in constant
+        time (their SHA-256 against the stored hashes)."""
+        if isinstance(token, str) and token and len(token) <= 200:
+            h = secret_hash(token)
+            for s in self.seat_secrets:
+                if s.token_hash is not None and same_secret(s.token_hash, h):
+                    return s.player
+            for i, t in enumerate(self.row.tokens):  # tables made before claims kept plain tokens
+                if same_secret(t, token):
                     return i
         raise TableError("bad_token", W_("this link's seat token is not valid for this table"))
 
@@ -185,7 +259,7 @@ class Table:
         :class:`IllegalActionError` / :class:`NotYourTurnError` saying why (R4-R9); another
         player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
         action = parse_action(text)
-        m = self.match
+        m = self.started_match()
         if m.finished:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
         seat = m.seat_of(player)
@@ -203,22 +277,56 @@ class Table:
         return action
 
     def check_next_deal(self) -> None:
-        """Raises :class:`IllegalActionError` while the deal is on or once the match is over."""
-        if self.match.finished:
+        """Raises :class:`IllegalActionError` while the deal is on or once the match is over, and
+        :class:`TableError` (``not_allowed``) while a person's client seed is missing."""
+        m = self.match
+        if m is None:
+            raise TableError("not_allowed", W_("the first deal is dealt as soon as every client seed is in"))
+        if m.finished:
             # the engine's own messages (messages domain)
             raise IllegalActionError(N_("the match is over"))
-        if not self.match.deal.is_over:
+        if not m.deal.is_over:
             raise IllegalActionError(N_("the deal is not over yet"))
+        if self.waiting_for:
+            raise TableError("not_allowed", W_("the next deal waits for the client seed of {names}",
+                                               names=", ".join(self.names[p] for p in self.waiting_for)))
+
+    def check_client_seed(self, player: int, deal: int) -> None:
+        """Raises :class:`TableError` (``not_allowed``) unless ``player`` may send a client seed
+        for deal ``deal`` now: a person, at a table with client seeds, and ``deal`` the next deal
+        to be dealt."""
+        if not self.fair or self.is_bot(player):
+            raise TableError("not_allowed", W_("this table takes no client seeds"))
+        nxt = self.next_deal_number
+        if nxt is None:
+            raise TableError("not_allowed", W_("no deal waits for client seeds now; send yours when the deal is over"))
+        if deal != nxt:
+            raise TableError("not_allowed", W_("deal {deal} is not the next deal; the next deal is {next}",
+                                               deal=deal, next=nxt))
+
+    def deal_next(self, kind: str) -> None:
+        """Deal the next deal with the client seeds in: the first (``kind`` ``"deal"``) or the
+        one after a deal that is over (``"next_deal"``)."""
+        seeds = self.client_seeds()
+        if kind == "deal":
+            self.match = Match.new(RuleSet.from_dict(dict(self.row.rules)), self.row.names, self.row.seed,
+                                   client_seeds=seeds)
+        else:
+            self.started_match().next_deal(seeds)
+        self.pending_seeds = {}
+        self.suggestions = []
 
     def replay(self, steps: list[ActionRow]) -> None:
         """Re-apply stored steps (at load time)."""
         for s in steps:
             if s.kind == "action":
                 assert s.player is not None
-                self.match.apply(s.player, parse_action(s.text))
-            elif s.kind == "next_deal":
-                self.match.next_deal()
-                self.suggestions = []
+                self.started_match().apply(s.player, parse_action(s.text))
+            elif s.kind in ("deal", "next_deal"):
+                self.deal_next(s.kind)
+            elif s.kind == "client_seed":
+                assert s.player is not None
+                self.pending_seeds[s.player] = json.loads(s.text)["seed"]
             else:  # pragma: no cover - never written
                 raise ValueError(f"unknown stored step kind {s.kind!r}")
             self.seq = s.seq
@@ -226,19 +334,26 @@ class Table:
     # -- what a seat sees ------------------------------------------------------------------
 
     def _deals(self) -> list[dict[str, Any]]:
-        out = []
+        out: list[dict[str, Any]] = []
         m = self.match
+        if m is None:
+            return out
         for d in m.deals:
             r = d.result
+            shown = revealable(m, d)
             entry: dict[str, Any] = {
                 "number": d.number, "commitment": d.commitment,
                 "players": [self.names[p] for p in d.seat_players],
                 "dealer": self.names[d.seat_players[d.dealer]],
-                "over": r is not None,
+                "dealer_seat": d.dealer, "seat_players": list(d.seat_players),
+                "client_seeds": None if d.client_seeds is None else list(d.client_seeds),
+                "over": r is not None, "revealed": shown,
             }
+            if shown:
+                entry["seed"] = d.seed.hex()
             if r is not None:
                 entry.update({
-                    "seed": d.seed.hex(), "outcome": r.outcome, "points": r.points,
+                    "outcome": r.outcome, "points": r.points,
                     "winner": None if r.winner is None else self.names[d.seat_players[r.winner]],
                     "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
                     "reason": r.reason, "actions": len(d.actions),
@@ -246,9 +361,45 @@ class Table:
             out.append(entry)
         return out
 
+    def _fair(self, player: int) -> dict[str, Any]:
+        """The ``fair`` part of a state: the match seed's commitment (and the seed once the
+        match is over) and the deal waiting for client seeds."""
+        m = self.match
+        finished = m is not None and m.finished
+        out: dict[str, Any] = {"commitment": commitment(self.row.seed),
+                               "match_seed": self.row.seed.hex() if finished else None, "pending": None}
+        nxt = self.next_deal_number
+        if self.fair and nxt is not None:
+            out["pending"] = {"deal": nxt, "commitment": commitment(deal_seed(self.row.seed, nxt)),
+                              "waiting_for": [self.names[p] for p in self.waiting_for],
+                              "yours": self.pending_seeds.get(player)}
+        return out
+
+    def _seats(self) -> list[dict[str, Any]]:
+        return [{"name": n, "kind": "human" if k == "human" else "computer",
+                 "level": None if k == "human" else k[4:],
+                 "connected": any(p == i for p, _ in self.watchers) or k != "human"}
+                for i, (n, k) in enumerate(zip(self.names, self.row.seats))]
+
+    def _waiting_state(self, player: int) -> dict[str, Any]:
+        """The state before the first deal: who is here, and whose client seed is missing."""
+        rules = RuleSet.from_dict(dict(self.row.rules))
+        return {
+            "type": "state", "started": False,
+            "table": {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": self._seats()},
+            "you": player, "role": None, "seat": None, "seq": self.seq, "seat_players": [],
+            "to_act": None, "your_turn": False, "roles": None, "view": None, "arrangement": None,
+            "deal": None, "deals": [], "sheet": ScoreSheet(rules, len(self.names)).to_dict(self.names),
+            "match": {"finished": False, "winner": None}, "can_next_deal": False, "suggestions": [],
+            "can_suggest": False, "can_hint": False, "hint_level": self.hint_level, "record_available": False,
+            "fair": self._fair(player),
+        }
+
     def state_for(self, player: int) -> dict[str, Any]:
         """The ``state`` message for ``player`` (see ``docs/protocol.md``)."""
         m = self.match
+        if m is None:
+            return self._waiting_state(player)
         view = m.view(player)
         v = view.to_json()
         hand = view.hand
@@ -271,14 +422,8 @@ class Table:
         is_captain = m.roles is not None and m.roles[1] == player
         to_act = m.player_to_act()
         state: dict[str, Any] = {
-            "type": "state",
-            "table": {
-                "id": self.id, "rules": m.rules.to_dict(), "names": list(self.names),
-                "seats": [{"name": n, "kind": "human" if k == "human" else "computer",
-                           "level": None if k == "human" else k[4:],
-                           "connected": any(p == i for p, _ in self.watchers) or k != "human"}
-                          for i, (n, k) in enumerate(zip(self.names, self.row.seats))],
-            },
+            "type": "state", "started": True,
+            "table": {"id": self.id, "rules": m.rules.to_dict(), "names": list(self.names), "seats": self._seats()},
             "you": player,
             "role": m.role_of(player),
             "seat": seat,
@@ -291,7 +436,7 @@ class Table:
             "arrangement": arrangement,
             "deal": {
                 "number": record.number, "commitment": record.commitment,
-                "seed": record.seed.hex() if over else None,
+                "seed": record.seed.hex() if revealable(m, record) else None,
                 "dealer": self.names[m.seat_players[m.deal.dealer]],
             },
             "deals": self._deals(),
@@ -303,7 +448,8 @@ class Table:
             "can_suggest": is_adviser and not over,
             "can_hint": self.can_hint(player),
             "hint_level": self.hint_level,
-            "record_available": m.finished,
+            "record_available": True,
+            "fair": self._fair(player),
         }
         return state
 
@@ -325,9 +471,17 @@ class TableManager:
 
     # -- creating and loading ------------------------------------------------------------------
 
-    def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None, lang: str = "en") -> Table:
+    def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None,
+               lang: str = "en") -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
+
+        Returns ``(table, secrets)``: ``secrets[player]`` is ``("token", TOKEN)`` for the first
+        human seat (whoever opens the table sits there) and ``("invite", CODE)`` for every
+        other human seat: a one-time code that :meth:`claim` turns into a new token.  Only
+        their hashes are stored; these values are shown once, to whoever opens the table.
+        At a table with a person the first deal waits for the client seeds; a table of
+        computer players is dealt at once.
         A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
         of whoever opens the table; names are then fixed for everyone).
 
@@ -362,11 +516,40 @@ class TableManager:
         seed = seed if seed is not None else secrets.token_bytes(32)
         match = Match.new(rules, names, seed)  # validates rules vs players
         row = TableRow(id=secrets.token_hex(6), created=Store.now(), rules=rules.to_dict(), names=names,
-                       seats=kinds, tokens=[secrets.token_urlsafe(18) for _ in seats], seed=seed)
-        self.store.create_table(row)
-        table = Table(row, match)
+                       seats=kinds, tokens=[], seed=seed)
+        shown: dict[int, tuple[str, str]] = {}
+        stored: list[SeatSecret] = []
+        for i, kind in enumerate(kinds):
+            if kind != "human":
+                continue
+            secret = secrets.token_urlsafe(18)
+            if not shown:
+                shown[i] = ("token", secret)
+                stored.append(SeatSecret(i, secret_hash(secret), None))
+            else:
+                shown[i] = ("invite", secret)
+                stored.append(SeatSecret(i, None, secret_hash(secret)))
+        self.store.create_table(row, stored)
+        table = Table(row, None if stored else match, seat_secrets=stored)
         self.tables[row.id] = table
-        return table
+        return table, shown
+
+    def claim(self, table_id: str, invite: str) -> tuple[Table, int, str]:
+        """Claim a human seat with its one-time invite code: ``(table, player, token)``, the
+        token minted now for whoever claims.  Raises :class:`TableError`: ``not_found``,
+        ``bad_invite`` for a code that is not this table's, ``claimed`` when the invite was
+        used already (also by another server process: the store decides atomically)."""
+        table = self.load(table_id)
+        token = secrets.token_urlsafe(18)
+        result, player = self.store.claim(table.id, secret_hash(invite), secret_hash(token))
+        if result == "unknown":
+            raise TableError("bad_invite", W_("this invite link is not valid for this table"))
+        if result == "claimed":
+            raise TableError("claimed", W_("this invite link was used already: each link seats one person, once; "
+                                           "ask whoever invited you for a new table"))
+        assert player is not None
+        table.seat_secrets = self.store.seat_secrets(table.id)
+        return table, player, token
 
     def load(self, table_id: str) -> Table:
         """The table ``table_id``, rebuilt from the store if not in memory.  Raises
@@ -380,7 +563,8 @@ class TableManager:
             raise TableError("not_found", W_("no table {table_id!r}", table_id=table_id))
         row, steps = loaded
         rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})
-        table = Table(row, Match.new(rules, row.names, row.seed))
+        secrets_ = self.store.seat_secrets(table_id)
+        table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed), seat_secrets=secrets_)
         table.replay(steps)
         self.tables[table_id] = table
         return table
@@ -412,6 +596,27 @@ class TableManager:
             fresh.watchers = table.watchers
             raise TableError("conflict", W_("the table changed elsewhere; here is its current state")) from None
 
+    async def client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
+        """Take ``player``'s client seed for deal ``deal`` (``docs/record-format.md``): store it
+        as a step, and deal the first deal once every person's seed is in.  Raises
+        :class:`TableError` (``not_allowed``) when no such seed is wanted now (nothing changes)."""
+        async with self._lock(table):
+            table = self.tables.get(table.id, table)
+            table.check_client_seed(player, deal)
+            if table.pending_seeds.get(player) != seed:
+                self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
+                table.pending_seeds[player] = seed
+                table.seq += 1
+            self._deal_first_if_ready(table)
+        await self.changed(table)
+
+    def _deal_first_if_ready(self, table: Table) -> None:
+        """Deal the first deal when every person's client seed is in (stored first)."""
+        if table.match is None and not table.waiting_for:
+            self._write(table, None, "deal", "deal")
+            table.deal_next("deal")
+            table.seq += 1
+
     async def act(self, table: Table, player: int, text: str) -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes)."""
@@ -419,7 +624,7 @@ class TableManager:
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
             self._write(table, player, "action", action.text)
-            table.match.apply(player, action)
+            table.started_match().apply(player, action)
             table.seq += 1
         await self.changed(table)
 
@@ -429,16 +634,15 @@ class TableManager:
             table = self.tables.get(table.id, table)
             table.check_next_deal()
             self._write(table, None, "next_deal", "next deal")
-            table.match.next_deal()
+            table.deal_next("next_deal")
             table.seq += 1
-            table.suggestions = []
         await self.changed(table)
 
     async def suggest(self, table: Table, player: int, text: str) -> None:
         """Record the adviser's suggestion for the captain (R10.2) and send it to both.
         Raises :class:`TableError` (``not_allowed``) for anyone but the adviser."""
         m = table.match
-        if m.roles is None or m.roles[2] != player:
+        if m is None or m.roles is None or m.roles[2] != player:
             raise TableError("not_allowed", W_("only the player sitting out advises the captain (R10.2)"))
         if m.deal.is_over:
             raise TableError("not_allowed", W_("the deal is over"))
@@ -463,7 +667,7 @@ class TableManager:
         if key not in table.hints:
             rng = random.Random(int.from_bytes(hashlib.sha256(
                 table.row.seed + f"/hint/{target}/{table.seq}".encode()).digest()[:8], "big"))
-            view = table.match.view(target)
+            view = table.started_match().view(target)
             # off the event loop: the expert samples for a tenth of a second or so
             action, reason = await asyncio.to_thread(advise, table.hint_level, rng, view)
             table = self.tables.get(table.id, table)
@@ -502,7 +706,7 @@ class TableManager:
         """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
         the deal is over and every seat is a computer, else ``None``."""
         m = table.match
-        if m.finished:
+        if m is None or m.finished:
             return None
         p = m.player_to_act()
         if p is not None:
@@ -542,15 +746,21 @@ class TableManager:
                 rng = random.Random(int.from_bytes(hashlib.sha256(
                     table.row.seed + f"/bot/{player}/{table.seq}".encode()).digest()[:8], "big"))
                 bot = make_player(level, rng)
-                view = table.match.view(player)
+                view = table.started_match().view(player)
                 action = bot.choose(view, view.legal)
                 await self.act(table, player, action.text)
         except Exception:
             log.exception("computer move failed at table %s", table.id)
 
     def start(self) -> None:
-        """Schedule every pending computer move (call from the running event loop)."""
+        """Deal every first deal whose client seeds are all in (a restart may have come between
+        the last seed and the deal) and schedule every pending computer move (call from the
+        running event loop)."""
         for t in list(self.tables.values()):
+            try:
+                self._deal_first_if_ready(t)
+            except TableError:  # pragma: no cover - another process dealt it first
+                pass
             self.schedule_bot(t)
 
     async def stop(self) -> None:
