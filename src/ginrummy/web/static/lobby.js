@@ -150,12 +150,14 @@ async function submit(ev) {
     const mine = tab.seats[0].link;
     const list = recentTables().filter(x => x.id !== tab.id);
     list.unshift({ id: tab.id, link: mine, names: tab.seats.map(s => s.name), variant: rules.variant, scoring: rules.scoring,
-                   opened: Date.now(), invites: tab.seats.slice(1).filter(s => s.link).map(s => ({ name: s.name, link: s.link })) });
+                   opened: Date.now(), invites: tab.seats.filter(s => s.invite).map(s => ({ name: s.name, link: s.invite })) });
     SETTINGS.set("tables", list.slice(0, 20));
-    const friends = tab.seats.slice(1).filter(s => s.link);
+    // a friend's seat has a one-time invite link: whoever opens it first gets the seat (and a
+    // token of his own); this page never holds anyone else's token
+    const friends = tab.seats.filter(s => s.invite);
     if (friends.length === 0) { location.href = mine; return; }
     // every link in full (they wrap), the player's own one too: it is how he comes back to his seat
-    $("links").replaceChildren(...friends.map(s => linkBox(t("Link for {name}", { name: s.name }), s.link, s.name)),
+    $("links").replaceChildren(...friends.map(s => linkBox(t("Link for {name}", { name: s.name }), s.invite, s.name)),
       linkBox(t("Your own link ({name}): keep it to come back to your seat", { name: tab.seats[0].name }), mine, tab.seats[0].name));
     $("go").href = mine;
     $("lobby").hidden = true;

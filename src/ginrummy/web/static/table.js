@@ -3,7 +3,8 @@
 "use strict";
 
 const TABLE_ID = location.pathname.split("/").filter(Boolean)[1];
-const TOKEN = new URLSearchParams(location.search).get("seat") || "";
+let TOKEN = new URLSearchParams(location.search).get("seat") || "";
+const INVITE = new URLSearchParams(location.search).get("invite") || "";
 
 const ui = {
   state: null,          // the last "state" message
@@ -52,7 +53,13 @@ function send(msg) {
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") { ui.pending = false; ui.state = msg; render(); }
+  if (msg.type === "state") {
+    ui.pending = false;
+    // the fair-deal panel sends this seat's client seed and checks each revealed deal (fair.js)
+    if (window.GinFair) GinFair.onState(msg, send);
+    if (!msg.started) { renderWaiting(msg); return; }
+    ui.state = msg; render();
+  }
   else if (msg.type === "hint") {
     ui.hintAsked = false;
     ui.hint = msg;
@@ -714,12 +721,35 @@ function onKey(ev) {
   if (key === "R") { if (V().phase === "over") showResult(); return; }
 }
 
+/** Before the first deal: who is here, and whose client seed the deal waits for. */
+function renderWaiting(s) {
+  const waiting = s.fair && s.fair.pending ? s.fair.pending.waiting_for : [];
+  $("status").textContent = waiting.length
+    ? t("The first deal is dealt when every player has joined; waiting for {names}.", { names: waiting.join(", ") })
+    : t("Dealing...");
+}
+
+/** An invite link (?invite=CODE): claim the seat once; the page then holds only its own new token. */
+async function claimInvite() {
+  $("status").textContent = t("Taking your seat...");
+  let r, body;
+  try {
+    r = await fetch(`/api/tables/${TABLE_ID}/claim?lang=${LANG}`, { method: "POST", headers: { "Content-Type": "application/json" },
+                                                                  body: JSON.stringify({ invite: INVITE }) });
+    body = await r.json();
+  } catch (e) { $("status").textContent = t("Not connected: reconnecting..."); return; }
+  if (!r.ok) { $("status").textContent = body.error || String(r.status); return; }
+  TOKEN = body.token;
+  history.replaceState(null, "", `/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);
+  connect();
+}
+
 function togglePile() { $("pile-all").hidden = !$("pile-all").hidden; renderCenter(); }
 
 function init() {
   mountTopbar("");
   document.body.classList.add("no-seat");
-  if (!TOKEN) {
+  if (!TOKEN && !INVITE) {
     $("status").textContent = t("This page needs your seat link (it ends with ?seat=...).");
   }
   setSort(ui.sort);
@@ -751,6 +781,7 @@ function init() {
   document.addEventListener("keydown", onKey);
   document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
   if (TOKEN) connect();
+  else if (INVITE) claimInvite();
 }
 
 init();
