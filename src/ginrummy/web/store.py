@@ -1,6 +1,6 @@
 """The table store: SQLAlchemy Core over SQLite (default) or PostgreSQL (by URL).
 
-Three tables:
+Four tables:
 
 ``gin_tables``
     one row per table: ``id`` (text), ``created`` (ISO time, UTC), ``rules`` (the RuleSet as
@@ -12,6 +12,9 @@ Three tables:
     of the seat's secret token, hex; ``NULL`` until the seat is claimed), ``invite_hash``
     (SHA-256 of the seat's one-time invite code, hex; ``NULL`` for the host's seat).  Only
     hashes are stored, so the database alone opens no seat.
+``gin_table_options``
+    one row per table made with options: ``table_id``, ``options`` (JSON: ``public``,
+    ``spectator_chat``, ``rematch_of``, ...).
 ``gin_actions``
     append-only: ``(table_id, seq)`` is the primary key (seq 1, 2, 3... per table), ``player``
     (the player index, or ``None``), ``kind`` (``"action"`` for a deal action in its text form,
@@ -69,6 +72,13 @@ seats_t = Table(
     Column("player", Integer, primary_key=True, autoincrement=False),
     Column("token_hash", String(64), nullable=True),
     Column("invite_hash", String(64), nullable=True),
+)
+
+
+options_t = Table(
+    "gin_table_options", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("options", Text, nullable=False),
 )
 
 
@@ -141,8 +151,8 @@ class Store:
                 cur.close()
         metadata.create_all(self.engine)
 
-    def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = ()) -> None:
-        """Insert a new table row and its human seats' secrets, in one transaction."""
+    def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = (), options: dict[str, Any] | None = None) -> None:
+        """Insert a new table row, its human seats' secrets and its options, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(insert(tables_t).values(
                 id=row.id, created=row.created or _now(), rules=json.dumps(row.rules, sort_keys=True),
@@ -151,6 +161,27 @@ class Store:
             for s in seats:
                 conn.execute(insert(seats_t).values(table_id=row.id, player=s.player, token_hash=s.token_hash,
                                                     invite_hash=s.invite_hash))
+            if options:
+                conn.execute(insert(options_t).values(table_id=row.id, options=json.dumps(options, sort_keys=True)))
+
+    def options(self, table_id: str) -> dict[str, Any]:
+        """A table's options (``{}`` when it has none)."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(options_t.c.options).where(options_t.c.table_id == table_id)).first()
+        return {} if r is None else json.loads(r[0])
+
+    def take_seat(self, table_id: str, player: int, token_hash: str, names: list[str]) -> bool:
+        """Give the free seat ``player`` (no token yet) the token hashing to ``token_hash`` and
+        store ``names`` (the seat's new name), atomically: of two people taking one seat, exactly
+        one gets it (``True``)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(seats_t).where(and_(seats_t.c.table_id == table_id, seats_t.c.player == player,
+                                                           seats_t.c.token_hash.is_(None)))
+                                .values(token_hash=token_hash))
+            if done.rowcount != 1:
+                return False
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
+            return True
 
     def seat_secrets(self, table_id: str) -> list[SeatSecret]:
         """The human seats' secrets of a table, by player (empty for tables made before claims)."""

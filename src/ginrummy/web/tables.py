@@ -45,12 +45,16 @@ from ..players.base import PLAYER_LEVELS, load_levels
 from ..record import revealable
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
-from ..views import PlayerView
+from ..views import PlayerView, spectator_json
 from .i18n_web import W_, web_translator
+from .room import RoomMixin
 from .store import ActionRow, SeatSecret, Store, TableRow
 
 __all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
-           "secret_hash", "same_secret"]
+           "secret_hash", "same_secret", "SPECTATOR"]
+
+SPECTATOR = -1
+"""The player index of a spectator's connection (a public table's watcher, who has no seat)."""
 
 log = logging.getLogger("ginrummy.web")
 
@@ -143,6 +147,24 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     seat_secrets: list[SeatSecret] = field(default_factory=list)
     pending_seeds: dict[int, str] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    rematch_votes: set[int] = field(default_factory=set)
+
+    @property
+    def public(self) -> bool:
+        """Whether the table is listed in the lobby, its free seats open to anyone, its play
+        open to spectators."""
+        return bool(self.options.get("public"))
+
+    @property
+    def spectators(self) -> int:
+        """How many spectators watch now."""
+        return sum(1 for p, _ in self.watchers if p == SPECTATOR)
+
+    def sees_chat(self, player: int) -> bool:
+        """Players always see the table chat; spectators only when the players allow it."""
+        return player != SPECTATOR or bool(self.options.get("spectator_chat"))
 
     @property
     def fair(self) -> bool:
@@ -310,7 +332,7 @@ class Table:
         seeds = self.client_seeds()
         if kind == "deal":
             self.match = Match.new(RuleSet.from_dict(dict(self.row.rules)), self.row.names, self.row.seed,
-                                   client_seeds=seeds)
+                                   client_seeds=seeds, first_dealer=self.options.get("first_dealer"))
         else:
             self.started_match().next_deal(seeds)
         self.pending_seeds = {}
@@ -395,23 +417,40 @@ class Table:
             "fair": self._fair(player),
         }
 
+    def _room(self, player: int) -> dict[str, Any]:
+        """The card-room part of every state: spectators, chat, rematch (``docs/protocol.md``)."""
+        m = self.match
+        done = m is not None and m.finished
+        return {
+            "public": self.public, "watchers": self.spectators,
+            "chat": list(self.chat) if self.sees_chat(player) else [],
+            "can_chat": player != SPECTATOR or bool(self.options.get("spectator_chat")),
+            "rematch": {"asked": [self.names[p] for p in sorted(self.rematch_votes)],
+                        "can_ask": done and player in self.humans and player not in self.rematch_votes},
+        }
+
     def state_for(self, player: int) -> dict[str, Any]:
-        """The ``state`` message for ``player`` (see ``docs/protocol.md``)."""
+        """The ``state`` message for ``player`` (see ``docs/protocol.md``); ``player``
+        :data:`SPECTATOR` gets only what is public (:func:`ginrummy.views.spectator_json`)."""
         m = self.match
         if m is None:
-            return self._waiting_state(player)
-        view = m.view(player)
-        v = view.to_json()
-        hand = view.hand
-        arr = best_arrangement(hand)
-        arrangement: dict[str, Any] = {
-            "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
-            "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
-            "deadwood_value": arr.deadwood_value,
-        }
-        if hand.bit_count() == 11:
-            # what each discard would leave: the legal knocks and gins already say when a knock is on
-            arrangement["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
+            return {**self._waiting_state(player), **self._room(player)}
+        arrangement: dict[str, Any] | None = None
+        if player == SPECTATOR:
+            v = spectator_json(m.deal)
+        else:
+            view = m.view(player)
+            v = view.to_json()
+            hand = view.hand
+            arr = best_arrangement(hand)
+            arrangement = {
+                "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
+                "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
+                "deadwood_value": arr.deadwood_value,
+            }
+            if hand.bit_count() == 11:
+                # what each discard would leave: the legal knocks and gins already say when a knock is on
+                arrangement["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
         record = m.record
         over = m.deal.is_over
         roles = None
@@ -424,8 +463,8 @@ class Table:
         state: dict[str, Any] = {
             "type": "state", "started": True,
             "table": {"id": self.id, "rules": m.rules.to_dict(), "names": list(self.names), "seats": self._seats()},
-            "you": player,
-            "role": m.role_of(player),
+            "you": None if player == SPECTATOR else player,
+            "role": None if player == SPECTATOR else m.role_of(player),
             "seat": seat,
             "seq": self.seq,
             "seat_players": [self.names[p] for p in m.seat_players],
@@ -446,16 +485,18 @@ class Table:
             "can_next_deal": over and not m.finished,
             "suggestions": list(self.suggestions) if (is_adviser or is_captain) else [],
             "can_suggest": is_adviser and not over,
-            "can_hint": self.can_hint(player),
+            "can_hint": player != SPECTATOR and self.can_hint(player),
             "hint_level": self.hint_level,
-            "record_available": True,
+            "record_available": player != SPECTATOR,
             "fair": self._fair(player),
+            **self._room(player),
         }
         return state
 
 
-class TableManager:
-    """Creates, loads and runs tables over one :class:`Store`.
+class TableManager(RoomMixin):
+    """Creates, loads and runs tables over one :class:`Store`; the card room (lobby, seats
+    taken from the lobby, spectators, chat, rematch) comes from :class:`RoomMixin`.
 
     ``bot_delay``: seconds a computer player waits before each move; ``None`` draws a natural
     delay uniformly from 0.7 to 1.2 seconds; ``0`` moves at once (tests).
@@ -468,11 +509,13 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        RoomMixin.__init__(self)
 
     # -- creating and loading ------------------------------------------------------------------
 
     def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None,
-               lang: str = "en") -> tuple[Table, dict[int, tuple[str, str]]]:
+               lang: str = "en", options: dict[str, Any] | None = None, seat_all: bool = False,
+               first_dealer: int | None = None) -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
 
@@ -481,7 +524,10 @@ class TableManager:
         other human seat: a one-time code that :meth:`claim` turns into a new token.  Only
         their hashes are stored; these values are shown once, to whoever opens the table.
         At a table with a person the first deal waits for the client seeds; a table of
-        computer players is dealt at once.
+        computer players is dealt at once.  ``options``: ``public`` (listed in the lobby, free
+        seats taken with one click, spectators), ``spectator_chat``; ``seat_all`` gives every
+        human seat a token (a rematch: the same people sit again); ``first_dealer`` (player 0
+        or 1) deals first instead of R3.1's random choice (a rematch goes on by R11.2).
         A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
         of whoever opens the table; names are then fixed for everyone).
 
@@ -514,7 +560,10 @@ class TableManager:
             kinds.append("human" if s.kind == "human" else f"bot:{s.level}")
         rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
         seed = seed if seed is not None else secrets.token_bytes(32)
-        match = Match.new(rules, names, seed)  # validates rules vs players
+        options = dict(options or {})
+        if first_dealer is not None:
+            options["first_dealer"] = first_dealer
+        match = Match.new(rules, names, seed, first_dealer=first_dealer)  # validates rules vs players
         row = TableRow(id=secrets.token_hex(6), created=Store.now(), rules=rules.to_dict(), names=names,
                        seats=kinds, tokens=[], seed=seed)
         shown: dict[int, tuple[str, str]] = {}
@@ -523,15 +572,17 @@ class TableManager:
             if kind != "human":
                 continue
             secret = secrets.token_urlsafe(18)
-            if not shown:
+            if not shown or seat_all:
                 shown[i] = ("token", secret)
                 stored.append(SeatSecret(i, secret_hash(secret), None))
             else:
                 shown[i] = ("invite", secret)
                 stored.append(SeatSecret(i, None, secret_hash(secret)))
-        self.store.create_table(row, stored)
-        table = Table(row, None if stored else match, seat_secrets=stored)
+        self.store.create_table(row, stored, options)
+        table = Table(row, None if stored else match, seat_secrets=stored, options=options)
         self.tables[row.id] = table
+        if table.public:
+            self.lobby_changed()
         return table, shown
 
     def claim(self, table_id: str, invite: str) -> tuple[Table, int, str]:
@@ -564,7 +615,9 @@ class TableManager:
         row, steps = loaded
         rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})
         secrets_ = self.store.seat_secrets(table_id)
-        table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed), seat_secrets=secrets_)
+        options = self.store.options(table_id)
+        table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
+                      seat_secrets=secrets_, options=options)
         table.replay(steps)
         self.tables[table_id] = table
         return table
@@ -701,6 +754,8 @@ class TableManager:
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
         self.schedule_bot(table)
+        if table.public:
+            self.lobby_changed()
 
     def bot_due(self, table: Table) -> tuple[int | None, str] | None:
         """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
