@@ -182,8 +182,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             rules_in.pop("name", None)
             rules = RuleSet.from_dict({"preset": body.preset, **rules_in})
             seats = [SeatSpec(kind=s.kind, name=s.name or "", level=s.level or "") for s in body.seats]
-            table, shown = manager.create(rules, seats, lang=tr.lang, options={
-                "public": body.public, "spectator_chat": body.spectator_chat} if body.public else None)
+            options: dict[str, Any] = {}
+            if body.public:
+                options.update(public=True, spectator_chat=body.spectator_chat)
+            if body.clock is not None:
+                options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
+            table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")

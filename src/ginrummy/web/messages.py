@@ -52,7 +52,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
     "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
-    "ClaimBody", "SitBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
+    "ClaimBody", "SitBody", "ClockBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
     "read_json", "error_message", "hint_message", "INBOUND_TYPES",
 ]
 
@@ -325,6 +325,14 @@ class SeatBody(_Body):
     level: Annotated[StrictStr, Field(max_length=40)] | None = ""
 
 
+class ClockBody(_Body):
+    """A table's clock (``ginrummy.web.clock``): ``move`` seconds for each move (5 to 600) and a
+    time ``bank`` in seconds for the match (0 to 3600)."""
+
+    move: Annotated[StrictInt, Field(ge=5, le=600)]
+    bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
+
+
 class CreateTableBody(_Body):
     """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``."""
 
@@ -333,6 +341,7 @@ class CreateTableBody(_Body):
     seats: Annotated[list[SeatBody], Field(min_length=2, max_length=3)]
     public: bool = False
     spectator_chat: bool = False
+    clock: ClockBody | None = None
 
 
 class SitBody(_Body):

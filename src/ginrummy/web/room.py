@@ -84,8 +84,7 @@ class RoomMixin:
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables whose match is not over, newest first (at most
         :data:`MAX_LOBBY_TABLES`): those with a free seat first."""
-        out = [self.lobby_entry(t) for t in self.tables.values()
-               if t.public and not (t.match is not None and t.match.finished)]
+        out = [self.lobby_entry(t) for t in self.tables.values() if t.public and not t.over]
         out.sort(key=lambda e: (not any(s["free"] for s in e["seats"]), e["id"]))
         return out[:MAX_LOBBY_TABLES]
 
@@ -198,7 +197,7 @@ class RoomMixin:
         from .tables import SeatSpec, TableError
 
         m = table.match
-        if m is None or not m.finished:
+        if m is None or not table.over:
             raise TableError("not_allowed", W_("a rematch can be asked for once the match is over"))
         if player not in table.humans:
             raise TableError("not_allowed", W_("only a player at the table can ask for a rematch"))
@@ -210,7 +209,7 @@ class RoomMixin:
                  for n, k in zip(table.names, table.row.seats)]
         options = {**table.options, "rematch_of": table.id}
         new, shown = self.create(m.rules, seats, options=options, seat_all=True,  # type: ignore[attr-defined]
-                                 first_dealer=m.next_dealer())
+                                 first_dealer=m.next_dealer() if m.finished else None)
         table.rematch_votes = set()
         table.options = {**table.options, "rematch": new.id}
         for p, send in list(table.watchers):

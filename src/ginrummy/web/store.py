@@ -20,7 +20,9 @@ Four tables:
     (the player index, or ``None``), ``kind`` (``"action"`` for a deal action in its text form,
     ``"client_seed"`` for a player's client seed of the next deal, ``text`` ``{"deal": K,
     "seed": "..."}``; ``"deal"`` for dealing the first deal once every client seed is in;
-    ``"next_deal"`` for the step to the next deal), ``text``, ``created``.
+    ``"next_deal"`` for the step to the next deal; ``"timeout"`` for an action the server made
+    for a person whose clock ran out), ``text``, ``created`` (ISO 8601, UTC, milliseconds: the
+    clocks are rebuilt from it).
 
 The match is rebuilt by :meth:`Store.load` from the seed by re-applying the rows in ``seq``
 order.  Rows are only ever inserted; a second writer racing for the same ``seq`` gets an
@@ -93,7 +95,7 @@ def default_database_url() -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ class ActionRow:
     player: int | None
     kind: str
     text: str
+    created: str = ""
 
 
 class Store:
@@ -203,12 +206,14 @@ class Store:
                                 .values(token_hash=token_hash))
             return ("ok" if done.rowcount == 1 else "claimed"), row.player
 
-    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str) -> None:
-        """Append step ``seq`` (1-based, consecutive) of a table; committed on return.
-        Raises ``sqlalchemy.exc.IntegrityError`` if that ``seq`` is already stored."""
+    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
+               created: str | None = None) -> None:
+        """Append step ``seq`` (1-based, consecutive) of a table at time ``created`` (ISO 8601,
+        UTC; now by default); committed on return.  Raises ``sqlalchemy.exc.IntegrityError`` if
+        that ``seq`` is already stored."""
         with self.engine.begin() as conn:
             conn.execute(insert(actions_t).values(table_id=table_id, seq=seq, player=player, kind=kind,
-                                                  text=text, created=_now()))
+                                                  text=text, created=created or _now()))
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
@@ -225,7 +230,7 @@ class Store:
                                  .order_by(actions_t.c.seq)).all()
         row = TableRow(id=r.id, created=r.created, rules=json.loads(r.rules), names=json.loads(r.names),
                        seats=json.loads(r.seats), tokens=json.loads(r.tokens), seed=bytes.fromhex(r.seed))
-        return row, [ActionRow(s.seq, s.player, s.kind, s.text) for s in steps]
+        return row, [ActionRow(s.seq, s.player, s.kind, s.text, s.created) for s in steps]
 
     def close(self) -> None:
         """Release the connection pool."""

@@ -31,6 +31,8 @@ import json
 import logging
 import random
 import secrets
+import time
+from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +48,7 @@ from ..record import revealable
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
 from ..views import PlayerView, spectator_json
+from .clock import Clock, parse_time
 from .i18n_web import W_, web_translator
 from .room import RoomMixin
 from .store import ActionRow, SeatSecret, Store, TableRow
@@ -150,6 +153,40 @@ class Table:
     options: dict[str, Any] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
     rematch_votes: set[int] = field(default_factory=set)
+    clock: Clock | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+    last_write: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.clock is None:
+            self.clock = Clock.from_options(self.options)
+
+    @property
+    def forfeit(self) -> int | None:
+        """The player who forfeited the match on time (three timeouts in a row), or ``None``."""
+        return None if self.clock is None else self.clock.forfeit
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is over: finished by the rules, or forfeited on time."""
+        return self.forfeit is not None or (self.match is not None and self.match.finished)
+
+    def stored(self, kind: str, player: int | None) -> None:
+        """A live step was stored (at :attr:`last_write`) and applied: count it, run the clocks."""
+        self.seq += 1
+        self.after_step(kind, player, self.last_write)
+
+    def after_step(self, kind: str, player: int | None, at: float) -> None:
+        """Run the clocks after a stored step at time ``at`` (seconds since the epoch): charge
+        the mover (a ``timeout`` step is a move the server made for him), then start the clock
+        of the person to act, if any."""
+        if self.clock is None:
+            return
+        if kind in ("action", "timeout") and player is not None:
+            self.clock.moved(player, at, timed_out=kind == "timeout")
+        m = self.match
+        to_act = None if m is None or self.over else m.player_to_act()
+        self.clock.start(to_act if to_act is not None and not self.is_bot(to_act) else None, at)
 
     @property
     def public(self) -> bool:
@@ -239,7 +276,7 @@ class Table:
         him (R10.2).  Raises :class:`NotYourTurnError` otherwise (another player is to act, the
         deal or the match is over)."""
         m = self.started_match()
-        if m.finished:
+        if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), "hint", [], m.seat_of(player), None)
         to_act = m.player_to_act()
         if to_act is None:
@@ -282,7 +319,7 @@ class Table:
         player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
         action = parse_action(text)
         m = self.started_match()
-        if m.finished:
+        if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
         seat = m.seat_of(player)
         if seat is None:
@@ -304,7 +341,7 @@ class Table:
         m = self.match
         if m is None:
             raise TableError("not_allowed", W_("the first deal is dealt as soon as every client seed is in"))
-        if m.finished:
+        if m.finished or self.forfeit is not None:
             # the engine's own messages (messages domain)
             raise IllegalActionError(N_("the match is over"))
         if not m.deal.is_over:
@@ -341,7 +378,7 @@ class Table:
     def replay(self, steps: list[ActionRow]) -> None:
         """Re-apply stored steps (at load time)."""
         for s in steps:
-            if s.kind == "action":
+            if s.kind in ("action", "timeout"):
                 assert s.player is not None
                 self.started_match().apply(s.player, parse_action(s.text))
             elif s.kind in ("deal", "next_deal"):
@@ -352,6 +389,7 @@ class Table:
             else:  # pragma: no cover - never written
                 raise ValueError(f"unknown stored step kind {s.kind!r}")
             self.seq = s.seq
+            self.after_step(s.kind, s.player, parse_time(s.created))
 
     # -- what a seat sees ------------------------------------------------------------------
 
@@ -417,11 +455,21 @@ class Table:
             "fair": self._fair(player),
         }
 
+    def _match_state(self) -> dict[str, Any]:
+        """``{"finished", "winner", "forfeit"}``: a forfeit on time (R: the table's clock) ends
+        the match for the other player."""
+        m = self.match
+        if self.forfeit is not None:
+            return {"finished": True, "winner": self.names[1 - self.forfeit] if len(self.names) == 2 else None,
+                    "forfeit": self.names[self.forfeit]}
+        return {"finished": m is not None and m.finished,
+                "winner": None if m is None or m.winner is None else self.names[m.winner], "forfeit": None}
+
     def _room(self, player: int) -> dict[str, Any]:
         """The card-room part of every state: spectators, chat, rematch (``docs/protocol.md``)."""
-        m = self.match
-        done = m is not None and m.finished
+        done = self.over
         return {
+            "clock": None if self.clock is None else self.clock.to_json(self.names, time.time()),
             "public": self.public, "watchers": self.spectators,
             "chat": list(self.chat) if self.sees_chat(player) else [],
             "can_chat": player != SPECTATOR or bool(self.options.get("spectator_chat")),
@@ -480,9 +528,8 @@ class Table:
             },
             "deals": self._deals(),
             "sheet": m.sheet.to_dict(self.names),
-            "match": {"finished": m.finished,
-                      "winner": None if m.winner is None else self.names[m.winner]},
-            "can_next_deal": over and not m.finished,
+            "match": self._match_state(),
+            "can_next_deal": over and not self.over,
             "suggestions": list(self.suggestions) if (is_adviser or is_captain) else [],
             "can_suggest": is_adviser and not over,
             "can_hint": player != SPECTATOR and self.can_hint(player),
@@ -503,9 +550,11 @@ class TableManager(RoomMixin):
     The async methods must run on one event loop; they never block on the network.
     """
 
-    def __init__(self, store: Store, bot_delay: float | None = None) -> None:
+    def __init__(self, store: Store, bot_delay: float | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.now = now
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -640,14 +689,17 @@ class TableManager(RoomMixin):
     def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
         """Store the step (committed), or raise :class:`TableError` ``conflict`` after
         reloading the table when another writer got there first."""
+        at = self.now()
         try:
-            self.store.append(table.id, table.seq + 1, player, kind, text)
+            self.store.append(table.id, table.seq + 1, player, kind, text,
+                              datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"))
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
             fresh = self.load(table.id)
             fresh.watchers = table.watchers
             raise TableError("conflict", W_("the table changed elsewhere; here is its current state")) from None
+        table.last_write = at
 
     async def client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
         """Take ``player``'s client seed for deal ``deal`` (``docs/record-format.md``): store it
@@ -659,7 +711,7 @@ class TableManager(RoomMixin):
             if table.pending_seeds.get(player) != seed:
                 self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
                 table.pending_seeds[player] = seed
-                table.seq += 1
+                table.stored("client_seed", player)
             self._deal_first_if_ready(table)
         await self.changed(table)
 
@@ -668,18 +720,58 @@ class TableManager(RoomMixin):
         if table.match is None and not table.waiting_for:
             self._write(table, None, "deal", "deal")
             table.deal_next("deal")
-            table.seq += 1
+            table.stored("deal", None)
 
-    async def act(self, table: Table, player: int, text: str) -> None:
+    async def act(self, table: Table, player: int, text: str, *, kind: str = "action") -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
-        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes)."""
+        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  ``kind``
+        ``"timeout"``: the server moves for a person whose clock ran out (:mod:`~ginrummy.web.clock`)."""
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            self._write(table, player, "action", action.text)
+            self._write(table, player, kind, action.text)
             table.started_match().apply(player, action)
-            table.seq += 1
+            table.stored(kind, player)
         await self.changed(table)
+
+    async def check_clock(self, table: Table) -> bool:
+        """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
+        move with the ``novice`` level (seeded by the match seed and the step, so a restart
+        makes the same move) and count it; the third in a row forfeits the match.  Returns
+        whether a move was made."""
+        table = self.tables.get(table.id, table)
+        deadline = None if table.clock is None else table.clock.deadline()
+        if deadline is None or self.now() < deadline or table.match is None:
+            return False
+        player = table.clock.turn
+        assert player is not None
+        rng = random.Random(int.from_bytes(hashlib.sha256(
+            table.row.seed + f"/timeout/{player}/{table.seq}".encode()).digest()[:8], "big"))
+        view = table.match.view(player)
+        if not view.legal:  # pragma: no cover - the clock only runs for the player to act
+            return False
+        action = make_player("novice", rng).choose(view, view.legal)
+        await self.act(table, player, action.text, kind="timeout")
+        return True
+
+    def schedule_clock(self, table: Table) -> None:
+        """(Re)arm the timer that times out the running clock of ``table``."""
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+        deadline = None if table.clock is None else table.clock.deadline()
+        if deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        table.clock_timer = loop.call_later(max(0.0, deadline - self.now()) + 0.01,
+                                            lambda: loop.create_task(self._clock_due(table)))
+
+    async def _clock_due(self, table: Table) -> None:
+        try:
+            if not await self.check_clock(table):
+                self.schedule_clock(self.tables.get(table.id, table))
+        except Exception:  # pragma: no cover - the move was refused: the table moved on meanwhile
+            log.exception("timeout move failed at table %s", table.id)
 
     async def next_deal(self, table: Table, player: int | None) -> None:
         """Start the next deal (any seat may ask once the deal is over)."""
@@ -688,7 +780,7 @@ class TableManager(RoomMixin):
             table.check_next_deal()
             self._write(table, None, "next_deal", "next deal")
             table.deal_next("next_deal")
-            table.seq += 1
+            table.stored("next_deal", None)
         await self.changed(table)
 
     async def suggest(self, table: Table, player: int, text: str) -> None:
@@ -754,6 +846,7 @@ class TableManager(RoomMixin):
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
         self.schedule_bot(table)
+        self.schedule_clock(table)
         if table.public:
             self.lobby_changed()
 
@@ -761,7 +854,7 @@ class TableManager(RoomMixin):
         """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
         the deal is over and every seat is a computer, else ``None``."""
         m = table.match
-        if m is None or m.finished:
+        if m is None or table.over:
             return None
         p = m.player_to_act()
         if p is not None:
@@ -809,17 +902,20 @@ class TableManager(RoomMixin):
 
     def start(self) -> None:
         """Deal every first deal whose client seeds are all in (a restart may have come between
-        the last seed and the deal) and schedule every pending computer move (call from the
-        running event loop)."""
+        the last seed and the deal), schedule every pending computer move and arm every running
+        clock (call from the running event loop)."""
         for t in list(self.tables.values()):
             try:
                 self._deal_first_if_ready(t)
             except TableError:  # pragma: no cover - another process dealt it first
                 pass
             self.schedule_bot(t)
+            self.schedule_clock(t)
 
     async def stop(self) -> None:
         """Cancel the pending computer moves."""
         for t in self.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
+            if t.clock_timer is not None:
+                t.clock_timer.cancel()
