@@ -145,6 +145,10 @@ async function submit(ev) {
   SETTINGS.set("name", $("your-name").value.trim());
   const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked,
                  spectator_chat: $("public").checked && $("spectator-chat").checked };
+  if ($("clock").value) {
+    const [move, bank] = $("clock").value.split("/").map(Number);
+    body.clock = { move, bank };
+  }
   $("open").disabled = true;
   try {
     const tab = await postJSON("/api/tables", body);

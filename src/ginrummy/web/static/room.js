@@ -26,8 +26,31 @@ const GinRoom = (() => {
     return el("div", { class: "chat-line" }, nameBtn, text);
   }
 
+  let tick = null;
+
+  /** The running clock, counted down here between states (the server keeps the real one). */
+  function renderClock(s) {
+    const box = $("clock");
+    if (!box) return;
+    if (tick) { clearInterval(tick); tick = null; }
+    const c = s.clock;
+    if (!c) { box.textContent = ""; return; }
+    const base = t("Clock: {move} s a move + a bank of {bank} s.", { move: c.move, bank: c.bank });
+    if (c.forfeit) { box.textContent = base + " " + t("{name} ran out of time three times in a row and forfeits.", { name: c.forfeit }); return; }
+    if (c.left === null || c.turn === null) { box.textContent = base; return; }
+    const start = Date.now();
+    const show = () => {
+      const left = Math.max(0, c.left - (Date.now() - start) / 1000);
+      box.textContent = base + " " + t("{name}: {left} s left (bank {bank} s).", { name: c.turn, left: Math.ceil(left), bank: Math.round(c.banks[c.turn]) });
+      box.classList.toggle("error-box", left < 10);
+    };
+    show();
+    tick = setInterval(show, 500);
+  }
+
   function render(s) {
     last = s;
+    renderClock(s);
     const panel = $("room-panel");
     if (!panel) return;
     panel.hidden = false;

@@ -61,7 +61,9 @@ function onMessage(msg) {
     if (window.GinFair) GinFair.onState(msg, send);
     if (window.GinRoom) msg = GinRoom.onState(msg, send);
     if (!msg.started) { renderWaiting(msg); return; }
+    const prev = ui.state;
     ui.state = msg; render();
+    if (window.GinEffects) GinEffects.onState(prev, msg);
   }
   else if (window.GinRoom && GinRoom.onMessage(msg)) return;
   else if (msg.type === "hint") {
