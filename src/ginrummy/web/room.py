@@ -122,7 +122,7 @@ class RoomMixin:
         at creation; empty keeps the seat's name): ``(table, token)``, a token minted now.
         Raises :class:`~ginrummy.web.tables.TableError`: ``not_found``, ``not_allowed`` for a
         private table or a seat that is not a person's, ``claimed`` when the seat is taken."""
-        from .tables import MAX_NAME_CHARS, TableError, secret_hash
+        from .seats import MAX_NAME_CHARS, TableError, secret_hash
 
         table = self.load(table_id)  # type: ignore[attr-defined]
         if not table.public:
@@ -154,7 +154,7 @@ class RoomMixin:
         """Post ``text`` (already folded and bounded by the schema) to the table chat as
         ``player`` (or a spectator, when allowed).  Raises ``TableError`` (``not_allowed``) for
         a spectator without the right or a sender over the rate limit."""
-        from .tables import SPECTATOR, TableError
+        from .seats import SPECTATOR, TableError
 
         if player == SPECTATOR and not table.options.get("spectator_chat"):
             raise TableError("not_allowed", W_("spectators cannot chat at this table"))
@@ -172,7 +172,7 @@ class RoomMixin:
     async def say_in_lobby(self, name: str, text: str, limiter: ChatLimiter) -> None:
         """Post ``text`` to the lobby chat as ``name`` (a guest's chosen name, at most 24
         characters).  Raises ``TableError`` (``not_allowed``) over the rate limit."""
-        from .tables import MAX_NAME_CHARS, TableError
+        from .seats import MAX_NAME_CHARS, TableError
 
         if not limiter.allow():
             raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
@@ -194,7 +194,7 @@ class RoomMixin:
         each person connected is sent ``{"type": "rematch", "id", "link"}`` with his own new
         seat link.  Raises ``TableError`` (``not_allowed``) before the match is over or for a
         spectator."""
-        from .tables import SeatSpec, TableError
+        from .seats import SeatSpec, TableError
 
         m = table.match
         if m is None or not table.over:

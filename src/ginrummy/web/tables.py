@@ -32,101 +32,30 @@ import logging
 import random
 import secrets
 import time
-from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from ..actions import Action, parse_action
-from ..cards import card_str, cards_of
-from ..errors import N_, GinRummyError, IllegalActionError, NotYourTurnError
-from ..match import Match, commitment, deal_seed
-from ..melds import best_arrangement, deadwood
+from ..errors import N_, IllegalActionError, NotYourTurnError
+from ..match import Match
 from ..players import make_player
-from ..players.base import PLAYER_LEVELS, load_levels
-from ..record import revealable
 from ..rules import RuleSet
-from ..scoring import ScoreSheet
-from ..views import PlayerView, spectator_json
 from .clock import Clock, parse_time
 from .i18n_web import W_, web_translator
 from .room import RoomMixin
+from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
+                    secret_hash)
+from .state import state_message
 from .store import ActionRow, SeatSecret, Store, TableRow
-
-__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
-           "secret_hash", "same_secret", "SPECTATOR"]
-
-SPECTATOR = -1
-"""The player index of a spectator's connection (a public table's watcher, who has no seat)."""
 
 log = logging.getLogger("ginrummy.web")
 
-MAX_NAME_CHARS = 24
-
-
-def secret_hash(secret: str) -> str:
-    """SHA-256 of a seat token or invite code (its UTF-8 bytes; any text, non-ASCII too), hex."""
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def same_secret(a: str, b: str) -> bool:
-    """Whether two secrets (or hashes) are equal, compared as UTF-8 bytes in constant time."""
-    return secrets.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
-
-
-class TableError(GinRummyError, ValueError):
-    """A table request was refused.  ``code``: ``not_found``, ``bad_token``, ``bad_request``,
-    ``not_allowed``, ``conflict``, ``bad_invite``, ``claimed``.  ``message`` is made with :func:`~ginrummy.web.i18n_web.W_`,
-    so ``key``/``params`` let the server say it in each seat's language."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-_LEVEL_ORDER = ("random", "novice", "club", "expert")
-
-
-def player_levels() -> list[str]:
-    """The computer player levels registered now, weakest first: random, novice, club, expert,
-    then any others in the order they were registered (the same order whatever module was
-    imported first)."""
-    load_levels()
-    known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
-    return known + [x for x in PLAYER_LEVELS if x not in known]
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """A seat asked for at table creation: ``kind`` ``"human"`` or ``"bot"``; ``level`` for a
-    bot; ``name`` shown at the table (defaulted if empty)."""
-
-    kind: str
-    name: str = ""
-    level: str = ""
-
-
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 
-
-def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, str]:
-    """What a player of ``level`` (a name of :data:`~ginrummy.players.PLAYER_LEVELS`) would do
-    in ``view`` (a :class:`~ginrummy.views.PlayerView` whose seat is to act) and why:
-    ``(action, reason)``, the action one of ``view.legal`` and the reason a
-    :class:`~ginrummy.errors.Msg` to say in the asker's language.  The player sees only the
-    view (DESIGN principle 3) and draws from ``rng``; a player with a time budget
-    (``budget_ms``, the expert) is made without it, so the same position always gets the same
-    hint.  A level without a ``hint`` method is answered by the novice.
-
-    Raises :class:`~ginrummy.errors.GinRummyError` for an unknown level.
-    """
-    p: Any = make_player(level, rng)
-    if getattr(p, "budget_ms", None) is not None:
-        p = type(p)(rng, budget_ms=None)  # no clock: deterministic given rng
-    if not callable(getattr(p, "hint", None)):
-        p = make_player("novice", rng)
-    return p.hint(view, view.legal)
-
+__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
+           "secret_hash", "same_secret", "SPECTATOR"]
 
 @dataclass
 class Table:
@@ -393,152 +322,10 @@ class Table:
 
     # -- what a seat sees ------------------------------------------------------------------
 
-    def _deals(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        m = self.match
-        if m is None:
-            return out
-        for d in m.deals:
-            r = d.result
-            shown = revealable(m, d)
-            entry: dict[str, Any] = {
-                "number": d.number, "commitment": d.commitment,
-                "players": [self.names[p] for p in d.seat_players],
-                "dealer": self.names[d.seat_players[d.dealer]],
-                "dealer_seat": d.dealer, "seat_players": list(d.seat_players),
-                "client_seeds": None if d.client_seeds is None else list(d.client_seeds),
-                "over": r is not None, "revealed": shown,
-            }
-            if shown:
-                entry["seed"] = d.seed.hex()
-            if r is not None:
-                entry.update({
-                    "outcome": r.outcome, "points": r.points,
-                    "winner": None if r.winner is None else self.names[d.seat_players[r.winner]],
-                    "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
-                    "reason": r.reason, "actions": len(d.actions),
-                })
-            out.append(entry)
-        return out
-
-    def _fair(self, player: int) -> dict[str, Any]:
-        """The ``fair`` part of a state: the match seed's commitment (and the seed once the
-        match is over) and the deal waiting for client seeds."""
-        m = self.match
-        finished = m is not None and m.finished
-        out: dict[str, Any] = {"commitment": commitment(self.row.seed),
-                               "match_seed": self.row.seed.hex() if finished else None, "pending": None}
-        nxt = self.next_deal_number
-        if self.fair and nxt is not None:
-            out["pending"] = {"deal": nxt, "commitment": commitment(deal_seed(self.row.seed, nxt)),
-                              "waiting_for": [self.names[p] for p in self.waiting_for],
-                              "yours": self.pending_seeds.get(player)}
-        return out
-
-    def _seats(self) -> list[dict[str, Any]]:
-        return [{"name": n, "kind": "human" if k == "human" else "computer",
-                 "level": None if k == "human" else k[4:],
-                 "connected": any(p == i for p, _ in self.watchers) or k != "human"}
-                for i, (n, k) in enumerate(zip(self.names, self.row.seats))]
-
-    def _waiting_state(self, player: int) -> dict[str, Any]:
-        """The state before the first deal: who is here, and whose client seed is missing."""
-        rules = RuleSet.from_dict(dict(self.row.rules))
-        return {
-            "type": "state", "started": False,
-            "table": {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": self._seats()},
-            "you": player, "role": None, "seat": None, "seq": self.seq, "seat_players": [],
-            "to_act": None, "your_turn": False, "roles": None, "view": None, "arrangement": None,
-            "deal": None, "deals": [], "sheet": ScoreSheet(rules, len(self.names)).to_dict(self.names),
-            "match": {"finished": False, "winner": None}, "can_next_deal": False, "suggestions": [],
-            "can_suggest": False, "can_hint": False, "hint_level": self.hint_level, "record_available": False,
-            "fair": self._fair(player),
-        }
-
-    def _match_state(self) -> dict[str, Any]:
-        """``{"finished", "winner", "forfeit"}``: a forfeit on time (R: the table's clock) ends
-        the match for the other player."""
-        m = self.match
-        if self.forfeit is not None:
-            return {"finished": True, "winner": self.names[1 - self.forfeit] if len(self.names) == 2 else None,
-                    "forfeit": self.names[self.forfeit]}
-        return {"finished": m is not None and m.finished,
-                "winner": None if m is None or m.winner is None else self.names[m.winner], "forfeit": None}
-
-    def _room(self, player: int) -> dict[str, Any]:
-        """The card-room part of every state: spectators, chat, rematch (``docs/protocol.md``)."""
-        done = self.over
-        return {
-            "clock": None if self.clock is None else self.clock.to_json(self.names, time.time()),
-            "public": self.public, "watchers": self.spectators,
-            "chat": list(self.chat) if self.sees_chat(player) else [],
-            "can_chat": player != SPECTATOR or bool(self.options.get("spectator_chat")),
-            "rematch": {"asked": [self.names[p] for p in sorted(self.rematch_votes)],
-                        "can_ask": done and player in self.humans and player not in self.rematch_votes},
-        }
-
     def state_for(self, player: int) -> dict[str, Any]:
-        """The ``state`` message for ``player`` (see ``docs/protocol.md``); ``player``
-        :data:`SPECTATOR` gets only what is public (:func:`ginrummy.views.spectator_json`)."""
-        m = self.match
-        if m is None:
-            return {**self._waiting_state(player), **self._room(player)}
-        arrangement: dict[str, Any] | None = None
-        if player == SPECTATOR:
-            v = spectator_json(m.deal)
-        else:
-            view = m.view(player)
-            v = view.to_json()
-            hand = view.hand
-            arr = best_arrangement(hand)
-            arrangement = {
-                "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
-                "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
-                "deadwood_value": arr.deadwood_value,
-            }
-            if hand.bit_count() == 11:
-                # what each discard would leave: the legal knocks and gins already say when a knock is on
-                arrangement["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
-        record = m.record
-        over = m.deal.is_over
-        roles = None
-        if m.roles is not None:
-            roles = {"box": self.names[m.roles[0]], "captain": self.names[m.roles[1]], "out": self.names[m.roles[2]]}
-        seat = m.seat_of(player)
-        is_adviser = m.roles is not None and m.roles[2] == player
-        is_captain = m.roles is not None and m.roles[1] == player
-        to_act = m.player_to_act()
-        state: dict[str, Any] = {
-            "type": "state", "started": True,
-            "table": {"id": self.id, "rules": m.rules.to_dict(), "names": list(self.names), "seats": self._seats()},
-            "you": None if player == SPECTATOR else player,
-            "role": None if player == SPECTATOR else m.role_of(player),
-            "seat": seat,
-            "seq": self.seq,
-            "seat_players": [self.names[p] for p in m.seat_players],
-            "to_act": None if to_act is None else self.names[to_act],
-            "your_turn": to_act == player,
-            "roles": roles,
-            "view": v,
-            "arrangement": arrangement,
-            "deal": {
-                "number": record.number, "commitment": record.commitment,
-                "seed": record.seed.hex() if revealable(m, record) else None,
-                "dealer": self.names[m.seat_players[m.deal.dealer]],
-            },
-            "deals": self._deals(),
-            "sheet": m.sheet.to_dict(self.names),
-            "match": self._match_state(),
-            "can_next_deal": over and not self.over,
-            "suggestions": list(self.suggestions) if (is_adviser or is_captain) else [],
-            "can_suggest": is_adviser and not over,
-            "can_hint": player != SPECTATOR and self.can_hint(player),
-            "hint_level": self.hint_level,
-            "record_available": player != SPECTATOR,
-            "fair": self._fair(player),
-            **self._room(player),
-        }
-        return state
+        """The ``state`` message for ``player`` (``docs/protocol.md``; built by
+        :func:`ginrummy.web.state.state_message`)."""
+        return state_message(self, player)
 
 
 class TableManager(RoomMixin):
