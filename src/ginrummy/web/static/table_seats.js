@@ -58,6 +58,13 @@ function renderAdvice() {
     $("suggest-form").hidden = true;
     return;
   }
+  const adviser = s.roles ? seatInfo(s.roles.out) : null;
+  if (s.role === "captain" && adviser && adviser.kind === "computer" && !s.suggestions.length) {
+    $("suggestions").replaceChildren(el("p", { class: "hint", id: "no-advice" },
+      t("{name} sits out and is a computer: it gives no advice (R10.2).", { name: s.roles.out })));
+    $("suggest-form").hidden = true;
+    return;
+  }
   const list = $("suggestions");
   list.replaceChildren(...(s.suggestions.length ? s.suggestions.map(x => el("div", { class: "s" }, el("b", null, x.from + ": "), ...withCards(x.text)))
     : [el("p", { class: "hint" }, s.role === "out" ? t("Suggest moves to the captain; he decides (R10.2).") : t("The player sitting out can suggest moves here."))]));
