@@ -255,3 +255,15 @@ def test_scorekeeper_refuses_an_impossible_deal_and_keeps_the_sheet(server, brow
     assert page.evaluate("JSON.parse(localStorage.getItem('gin.sheet.results'))") == [[0, 25]]
     assert page.input_value("#points") == "1000000000"  # kept, to be corrected
     assert errors == []
+
+
+def test_the_rules_page_links_the_numbered_rule_book(server, browser):
+    """docs/rules.md, served at /static/rules.md, opens as text from the Rules page (not a download)."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/rules")
+    page.click("#rule-book a")
+    page.wait_for_url(server + "/static/rules.md")
+    text = page.inner_text("body")
+    assert text.startswith("# The rules of ginrummy, numbered") and "- R10.1 " in text and "## R14. " in text
+    assert errors == []
