@@ -29,9 +29,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..actions import Action, parse_action
+from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import cards_of, parse_card, value_of
-from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
+from ..errors import N_, CardParseError, GinRummyError, IllegalActionError, Msg
 from ..i18n import LANGUAGES, Translator, lang_from_env, normalize, translate_error, translator
 from ..match import Match
 from ..melds import best_arrangement, deadwood
@@ -68,11 +68,22 @@ Cards: rank A 2-9 T (or 10) J Q K, then suit C D H S: AS, TD, 10H, KC.""")
 """The commands of the prompt (English; :func:`help_text` gives them in a language)."""
 
 
-def help_text(tr: Translator) -> str:
-    """:data:`HELP` in ``tr``'s language, with the suit letters named in it."""
+def help_text(tr: Translator, rules: RuleSet | None = None) -> str:
+    """:data:`HELP` in ``tr``'s language, with the suit letters named in it.  With ``rules``,
+    only the commands those rules allow: no ``big gin`` line when big gin is not played (R6.5),
+    and no ``knock`` line in Straight gin (R8.1).  (A command's line starts with its typed form, which every
+    language keeps.)"""
     suits = tr._("Suits: C {clubs}, D {diamonds}, H {hearts}, S {spades}.", clubs=R.suit_name(0, tr),
                  diamonds=R.suit_name(1, tr), hearts=R.suit_name(2, tr), spades=R.suit_name(3, tr))
-    return tr.gettext(HELP) + ("\n" + suits if tr.lang != "en" else "")
+    lines = tr.gettext(HELP).split("\n")
+    if rules is not None:
+        drop = []
+        if rules.big_gin_bonus is None:
+            drop.append("  big gin ")
+        if rules.variant == "straight":
+            drop.append("  k 7H, knock 7H ")
+        lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
+    return "\n".join(lines) + ("\n" + suits if tr.lang != "en" else "")
 
 
 def match_seed(seed: int) -> bytes:
@@ -119,6 +130,15 @@ def player_names(name: str, level: str, players: int, tr: Translator | None = No
 
 
 _NOT_LEGAL_KEY = "{action} is not legal now ({why}); legal: {legal}"
+
+
+def action_forms(rules: RuleSet) -> str:
+    """The typed action forms (``ACTION_HELP``) the rules allow: without ``big gin`` when big
+    gin is not played (R6.5), without ``knock CARD`` in Straight gin (R8.1)."""
+    drop = {"big gin"} if rules.big_gin_bonus is None else set()
+    if rules.variant == "straight":
+        drop.add("knock CARD")
+    return " | ".join(f for f in ACTION_HELP.split(" | ") if f not in drop)
 """The key of the engine's "not legal now" error (:meth:`ginrummy.deal.DealState.verify`)."""
 
 
@@ -228,9 +248,9 @@ class PlayTable:
         scoring = {"game": tr.p_("scoring", "game scoring"), "deal": tr.p_("scoring", "deal scoring"),
                    "hollywood": tr.p_("scoring", "hollywood scoring")}.get(r.scoring, f"{r.scoring} scoring")
         if r.scoring == "deal":  # one deal is the whole game (R11.1): no target
-            rules_line = tr._("Rules: {rules} ({variant}, {scoring}).", rules=r.name, variant=variant, scoring=scoring)
+            rules_line = tr._("Rules: {rules} ({variant}, {scoring}).", rules=R.rules_label(r), variant=variant, scoring=scoring)
         else:
-            rules_line = tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=r.name, variant=variant,
+            rules_line = tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=R.rules_label(r), variant=variant,
                               scoring=scoring, target=r.target)
         self.say(rules_line + " "
                  + tr._("Seed {seed} (replay with --seed {seed}).", seed=str(self.seed)) + " "
@@ -288,7 +308,7 @@ class PlayTable:
             self.console.clear()
         self.say(Text(tr._("Deal {number}", number=m.record.number) + " · " + self.roles_text(), style="bold cyan"))
         self.say(Text(self.limit_text(v), style="bold").append(
-            " · " + tr._("rules {rules} · seed {seed}", rules=self.rules.name, seed=str(self.seed)), style="dim"))
+            " · " + tr._("rules {rules} · seed {seed}", rules=R.rules_label(self.rules), seed=str(self.seed)), style="dim"))
         self.say(R.sheet_table(m.sheet, self.names, tr=tr))
         moves = self.last_moves(v)
         if moves:
@@ -370,7 +390,7 @@ class PlayTable:
             if word in ("quit", "q", "exit"):
                 raise _Stop(self.quit_message())
             if word in ("help", "?", "h"):
-                self.say(help_text(tr), markup=False)
+                self.say(help_text(tr, self.rules), markup=False)
                 continue
             if word == "pile":
                 self.say(Text(tr._("Discard pile, bottom to top:") + " ").append_text(R.pile_text(v.pile, tr)))
@@ -422,7 +442,8 @@ class PlayTable:
     def read_action(self, line: str, v: PlayerView) -> Action:
         """The action a command means (see :data:`HELP`).  Raises :class:`GinRummyError`
         explaining a malformed command or a bare ``knock``/``gin`` that is not possible."""
-        word = " ".join(line.lower().split())
+        typed = " ".join(line.split())  # as typed: a bad card is echoed the way it was written
+        word = typed.lower()
         if word in ("knock", "k"):
             return self.best_of(v, "knock")
         if word in ("gin", "g"):
@@ -430,12 +451,14 @@ class PlayTable:
         card_error: CardParseError | None = None
         if " " not in word:
             try:
-                return Action("discard", parse_card(word))
+                return Action("discard", parse_card(typed))
             except CardParseError as exc:
                 card_error = exc
         try:
             action = parse_action(line)
         except IllegalActionError as exc:
+            if exc.params.get("actions") == ACTION_HELP:  # list only the forms these rules allow
+                exc = IllegalActionError(Msg(exc.key, {**exc.params, "actions": action_forms(self.rules)}))
             if card_error is not None and 2 <= len(word) <= 3 and word[0] in "a123456789tjqk":
                 raise IllegalActionError(N_("{error}; type help for the commands", error=card_error)) from None
             raise IllegalActionError(N_("{error}; type help for the commands", error=exc)) from None
@@ -508,11 +531,22 @@ class PlayTable:
             time.sleep(self.delay)
             _discard_typed_ahead()
             return
-        line = self.ask(self.tr._("Enter: next move · run: play out the deal · quit> ")).lower()
-        if line in ("quit", "q", "exit"):
-            raise _Stop(self.quit_message())
-        if line == "run":
-            self._run_out = True
+        while True:
+            typed = self.ask(self.tr._("Enter: next move · run: play out the deal · quit> "))
+            line = typed.lower()
+            if line in ("", "n", "next", "c", "continue"):
+                return
+            if line in ("quit", "q", "exit"):
+                raise _Stop(self.quit_message())
+            if line == "run":
+                self._run_out = True
+                return
+            if line in ("help", "?"):
+                self.say(help_text(self.tr, self.rules), markup=False)
+                continue
+            # any other text is not taken for Enter: say what the prompt accepts
+            self.error(self.tr._("{line!r}: not a choice here; press Enter for the next move, or type run or quit",
+                                 line=typed))
 
     # -- ends ---------------------------------------------------------------------------------
 
@@ -544,7 +578,8 @@ class PlayTable:
         ``quit`` work too, anything else is not taken for a move of the next deal."""
         tr = self.tr
         while True:
-            line = self.ask(tr._("Enter for the next deal (sheet, quit)> ")).lower()
+            typed = self.ask(tr._("Enter for the next deal (sheet, quit)> "))
+            line = typed.lower()
             if line in ("", "n", "next", "auto", "c", "continue"):
                 return
             if line in ("quit", "q", "exit"):
@@ -553,9 +588,9 @@ class PlayTable:
                 self.say(R.sheet_table(self.match.sheet, self.names, title=tr._("Score sheet"), tr=tr))
                 continue
             if line in ("help", "?"):
-                self.say(help_text(tr), markup=False)
+                self.say(help_text(tr, self.rules), markup=False)
                 continue
-            self.error(tr._("{line!r}: the deal is over; press Enter for the next deal, or type sheet or quit", line=line))
+            self.error(tr._("{line!r}: the deal is over; press Enter for the next deal, or type sheet or quit", line=typed))
 
     def end_of_match(self) -> None:
         m, tr = self.match, self.tr
