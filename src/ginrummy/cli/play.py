@@ -176,6 +176,7 @@ class PlayTable:
         self._run_out = False
         self.record_path = record
         self.review_budget_ms = review_budget_ms
+        self.offer_review = self.interactive
 
     # -- input ------------------------------------------------------------------------------
 
@@ -240,8 +241,12 @@ class PlayTable:
                                  error=exc.strerror or str(exc)))
 
     def offer_match_review(self) -> None:
-        """At the end of the match: ``review`` shows the review of the person's decisions in
-        every deal; Enter (or the end of the input) finishes."""
+        """At the end of the match, when ``offer_review`` (by default: when reading from a
+        terminal, so that a script's output ends with the result): ``review`` shows the review of
+        the person's decisions in every deal; Enter (or the end of the input) finishes.  After
+        each deal the prompt takes ``review`` whatever the input."""
+        if not self.offer_review:
+            return
         try:
             line = self.ask(self.tr._("Type review for the expert's review of your match, or press Enter to finish> "))
         except _Stop:
