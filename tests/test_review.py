@@ -22,7 +22,7 @@ from ginrummy.match import Match
 from ginrummy.melds import best_discard_deadwood, melds_with
 from ginrummy.players import make_player
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.record import dumps, dumps_deal
+from ginrummy.record import dumps, dumps_deal, loads
 from ginrummy.review import THRESHOLDS, build_review, outcome_value, review_match, samples_for
 from ginrummy.rules import preset
 from ginrummy.scoring import ScoreSheet
@@ -291,3 +291,82 @@ def test_expert_play_loses_less_than_novice_play():
     mean = {k: sum(v) / len(v) for k, v in loss.items()}
     assert len(loss["expert"]) > 60 and len(loss["novice"]) > 60
     assert mean["expert"] < mean["novice"]
+
+
+# -- gin play: --record, the review after a deal and at the end -------------------------------------
+
+def _own_moves(seed: int, rules=None, whole: bool = False) -> int:
+    """How many lines the person (auto) types in deal 1 (or, ``whole``, the whole match, with
+    one Enter between deals) of ``gin play --seed SEED`` against the novice."""
+    from ginrummy.cli.play import computer_players, hint_player, match_seed, player_names
+    m = Match.new(rules or preset("standard"), player_names("You", "novice", 2), match_seed(seed))
+    bots, hinter = computer_players("novice", seed, 2), hint_player("novice", seed)
+    n = 0
+    while True:
+        if m.deal.is_over:
+            if not whole or m.finished:
+                return n
+            m.next_deal()
+            n += 1
+        p = m.player_to_act()
+        v = m.view(p)
+        n += p == 0
+        m.apply(p, hinter.hint(v, v.legal)[0] if p == 0 else bots[p].choose(v, v.legal))
+
+
+@pytest.mark.parametrize(("lang", "title", "hindsight"), [
+    ("en", "Deal 1: the expert's review", "Hindsight (all hands shown, not part of the review)"),
+    ("el", "Μοιρασιά 1: η ανάλυση του Ειδήμονα", "Εκ των υστέρων (με όλα τα φύλλα ανοιχτά, εκτός ανάλυσης)"),
+])
+def test_play_records_the_match_and_reviews_a_deal(monkeypatch, capsys, tmp_path, lang, title, hindsight):
+    import io
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("NO_COLOR", "1")
+    path = tmp_path / "played.gin"
+    lines = ["auto"] * _own_moves(18) + ["review", "quit"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(x + "\n" for x in lines)))
+    assert main(["play", "--seed", "18", "--lang", lang, "--record", str(path), "--review-budget-ms", "32"]) == 0
+    out = capsys.readouterr().out
+    assert title in out and hindsight in out
+    text = path.read_text(encoding="utf-8")
+    rec = loads(text)  # saved after deal 1 and again at the quit: one finished deal
+    assert len(rec.deals) == 1 and rec.deals[0].result is not None and rec.date is not None
+    you = "You" if lang == "en" else "Εσύ"
+    expected = review_match(text, player=you, deal=1, budget_ms=32, seed=18)["deals"][0]["decisions"]
+    table = out.split(title)[1].split(hindsight)[0]
+    rows = [r.split("│")[1:-1] for r in table.splitlines() if r.startswith("│")]
+    assert [int(r[0]) for r in rows] == [x["index"] for x in expected]  # the person's decisions only
+    assert [r[1].strip() for r in rows] == [x["played"] for x in expected]
+
+
+def test_play_bad_record_path_is_one_error_line(monkeypatch, capsys, tmp_path):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--seed", "1", "--record", str(tmp_path / "no" / "such" / "x.gin")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gin: error: --record {tmp_path / 'no' / 'such' / 'x.gin'}: the file cannot be written (")
+
+
+def test_play_offers_the_match_review_at_the_end(monkeypatch, capsys, tmp_path):
+    """At a terminal the end of the match offers the review of every deal (here forced on)."""
+    import io
+
+    from rich.console import Console
+
+    from ginrummy.cli.play import PlayTable
+    from ginrummy.i18n import translator
+    lines = _own_moves(8, preset("oklahoma"), whole=True)
+    monkeypatch.setattr("sys.stdin", io.StringIO("auto\n" * lines + "review\n"))
+    console = Console(file=io.StringIO(), width=120, no_color=True)
+    table = PlayTable(preset("oklahoma"), 8, "novice", "You", console=console, tr=translator("fi"),
+                      record=tmp_path / "m.gin", review_budget_ms=32)
+    table.offer_review = True
+    assert table.run() == 0
+    out = console.file.getvalue()
+    deals = len(table.match.deals)
+    assert deals == 3
+    assert capsys.readouterr().out.endswith("Kirjoita review, niin Mestari arvioi ottelusi, tai lopeta painamalla Enter> ")
+    assert all(f"Jako {n}: Mestarin arvio" in out for n in range(1, deals + 1))
+    assert out.count("Jälkiviisaus (kaikki kädet näkyvissä, ei osa arviota)") == deals
+    assert "Yhteenveto" in out
+    assert (tmp_path / "m.gin").read_text(encoding="utf-8").rstrip().splitlines()[-2] == "finished winner 0"
