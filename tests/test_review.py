@@ -121,8 +121,10 @@ def test_the_review_sees_no_hidden_card():
     a_text = dumps_deal(rules, 1, deck, actions, names=("Ann", "Bob"))
     b_text = dumps_deal(rules, 1, swapped, actions, names=("Ann", "Bob"))
     assert a_text != b_text
-    ann = [review_match(t, player="Ann", budget_ms=BUDGET, seed=3)["deals"][0]["decisions"] for t in (a_text, b_text)]
-    assert len(ann[0]) == 8 and ann[0] == ann[1]
+    ann = [review_match(t, player="Ann", budget_ms=BUDGET, seed=3)["deals"][0] for t in (a_text, b_text)]
+    assert len(ann[0]["decisions"]) == 8 and ann[0] == ann[1]
+    # the deal is not over: no hindsight, which would read the still secret cards
+    assert ann[0]["hindsight"]["over"] is False and ann[0]["hindsight"]["first_win"] == {"Ann": None}
     bob = [review_match(t, player="Bob", budget_ms=BUDGET, seed=3)["deals"][0]["decisions"] for t in (a_text, b_text)]
     assert bob[0] != bob[1]
 

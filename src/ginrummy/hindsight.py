@@ -55,8 +55,9 @@ class Hindsight:
         """One sentence per player, as :class:`Msg` (English, translatable)."""
         out = []
         for name, fw in self.first.items():
-            if fw is None and not self.over:
-                out.append(N_("{name} has had no winning knock so far; the deal is not over", name=name))
+            if not self.over:
+                out.append(N_("{name}: none while the deal is not over (its hidden cards are still secret)",
+                              name=name))
             elif fw is None:
                 out.append(N_("{name} could not have won this deal by knocking at any turn", name=name))
             elif self.winner == name and fw.move >= self.ended - 1:
@@ -118,7 +119,8 @@ def first_wins(states: Sequence[tuple[int, DealState]], seats: Sequence[int]) ->
 
 def hindsight(rules: RuleSet, deal: RecordedDeal, players: Sequence[tuple[str, int]]) -> Hindsight:
     """The hindsight line of recorded ``deal`` under ``rules`` for ``players`` (``(name, deal
-    seat)`` pairs).  The record must replay (see :func:`ginrummy.record.replay`)."""
+    seat)`` pairs).  The record must replay (see :func:`ginrummy.record.replay`).  A deal that
+    is not over gets no hindsight (``over`` false, no first win): its hidden cards are secret."""
     state = new_deal(rules, deal.dealer, deal.deck, seed=deal.deal_seed)
     states: list[tuple[int, DealState]] = []
     index = 0
@@ -130,6 +132,8 @@ def hindsight(rules: RuleSet, deal: RecordedDeal, players: Sequence[tuple[str, i
         index += 1
         states.append((index, state))
         state, _ = state.apply(ev.seat, ev.action)
+    if state.result is None:  # a deal in progress: its hidden cards are still secret, say nothing
+        return Hindsight({name: None for name, _ in players}, index, None, False)
     found = first_wins(states, [seat for _, seat in players])
     winner = None
     if state.result is not None and state.result.winner is not None:
