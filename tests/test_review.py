@@ -209,8 +209,9 @@ def test_bad_arguments_raise_clear_errors(two_deals):
         build_review(text, player="Cy")
     with pytest.raises(RecordError, match=r"no deal 3 in this record; deals: 1\.\.2"):
         build_review(text, deal=3)
-    with pytest.raises(ValueError, match="budget_ms must be a number > 0"):
-        build_review(text, budget_ms=0)
+    for bad in (0, -1, float("nan"), 60001, True, "100"):
+        with pytest.raises(ValueError, match="budget_ms must be a number > 0 and at most 60000"):
+            build_review(text, budget_ms=bad)
     with pytest.raises(RecordError, match="line 1"):
         build_review("not a record")
     assert samples_for(100) == 50 and samples_for(1) == 16
@@ -271,6 +272,7 @@ def test_gin_review_command(tmp_path, capsys, two_deals):
     assert main(["review", str(path), "--player", "Cy"]) == 2
     assert "no player 'Cy' in this record; players: Ann, Bob" in capsys.readouterr().err
     assert main(["review", str(path), "--budget-ms", "-1"]) == 2
+    assert capsys.readouterr().err.strip() == "gin: error: --budget-ms -1 must be a number > 0 and at most 60000"
 
 
 @pytest.mark.slow

@@ -45,7 +45,7 @@ from .rules import RuleSet
 from .scoring import ScoreSheet
 from .views import view_of
 
-__all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "NOISE_Z", "THRESHOLDS", "Decision",
+__all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "MAX_BUDGET_MS", "NOISE_Z", "THRESHOLDS", "Decision",
            "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "review_match", "value_kind",
            "outcome_value"]
 
@@ -56,6 +56,8 @@ DEFAULT_BUDGET_MS = 100.0
 SAMPLES_PER_MS = 0.5
 #: The fewest sampled deals a decision is given, whatever the budget.
 MIN_SAMPLES = 16
+#: The largest budget per decision accepted, in milliseconds (30,000 sampled deals).
+MAX_BUDGET_MS = 60000.0
 #: Standard errors of the paired difference that a loss must exceed to be marked.
 NOISE_Z = 2.0
 #: Loss thresholds per value kind: ``(inaccuracy, mistake, blunder)``, in percentage points of
@@ -72,10 +74,10 @@ Progress = Callable[[int, int], None]
 def samples_for(budget_ms: float) -> int:
     """The sampled deals per decision for a budget of ``budget_ms`` milliseconds:
     ``max(MIN_SAMPLES, round(budget_ms * SAMPLES_PER_MS))``.  Raises ``ValueError`` unless
-    ``budget_ms`` is a finite number > 0."""
+    ``budget_ms`` is a number > 0 and at most :data:`MAX_BUDGET_MS`."""
     if isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float)) or not math.isfinite(budget_ms) \
-            or budget_ms <= 0:
-        raise ValueError(f"budget_ms must be a number > 0, not {budget_ms!r}")
+            or not 0 < budget_ms <= MAX_BUDGET_MS:
+        raise ValueError(f"budget_ms must be a number > 0 and at most {MAX_BUDGET_MS:g}, not {budget_ms!r}")
     return max(MIN_SAMPLES, round(budget_ms * SAMPLES_PER_MS))
 
 

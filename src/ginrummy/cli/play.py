@@ -46,7 +46,7 @@ from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import Player
 from ..record import dumps
-from ..review import DEFAULT_BUDGET_MS
+from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
 from ..rules import RuleSet, make_rules
 from ..views import PlayerView
 from . import render as R
@@ -678,8 +678,9 @@ def play(
             bad(tr._("--name must not be empty"))
         if delay < 0:
             bad(tr._("--delay {delay} must be >= 0 seconds", delay=str(delay)))
-        if not review_budget_ms > 0 or review_budget_ms == float("inf"):
-            bad(tr._("--review-budget-ms {budget} must be a number > 0", budget=str(review_budget_ms)))
+        if not 0 < review_budget_ms <= MAX_BUDGET_MS:
+            bad(tr._("--review-budget-ms {budget} must be a number > 0 and at most {most}", budget=str(review_budget_ms),
+                     most=str(int(MAX_BUDGET_MS))))
         make_player(opponent)
     except GinRummyError as exc:
         bad(translate_error(exc, tr))

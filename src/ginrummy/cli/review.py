@@ -25,7 +25,7 @@ from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
 from ..match import Match
 from ..record import GameRecord
-from ..review import DEFAULT_BUDGET_MS, NOISE_Z, Review, build_review
+from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
 from .common import JsonOpt, emit_json, fail
 from .main import app
 
@@ -144,9 +144,9 @@ def review_command(
     seed: int = typer.Option(0, "--seed", help="Seed of the sampling: the same seed gives the same review."),
 ) -> None:
     """Review a played deal or match: the expert's move beside each move played, with marks."""
+    if not 0 < budget_ms <= MAX_BUDGET_MS:
+        fail(f"--budget-ms {budget_ms:g} must be a number > 0 and at most {MAX_BUDGET_MS:g}")
     text = _read(record)
-    if not budget_ms > 0 or budget_ms != budget_ms or budget_ms == float("inf"):
-        fail(f"--budget-ms {budget_ms} must be a number > 0")
     tr = translator("en")
     try:
         review = run_review(text, tr=tr, player=player, deal=deal, budget_ms=budget_ms, seed=seed)
