@@ -203,6 +203,18 @@ def test_progress_is_reported(two_deals):
     assert calls == [(i, n) for i in range(n + 1)]
 
 
+def test_reviews_in_worker_threads_agree_with_one_thread(two_deals):
+    """The web table runs the review off its event loop: two reviews at once in worker threads
+    give exactly what they give one after the other (no shared state)."""
+    from concurrent.futures import ThreadPoolExecutor
+    text = dumps(two_deals)
+    jobs = [dict(player="Ann", deal=1), dict(player="Bob", deal=1)]
+    alone = [review_match(text, budget_ms=BUDGET, seed=2, **j) for j in jobs]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        together = list(pool.map(lambda j: review_match(text, budget_ms=BUDGET, seed=2, **j), jobs))
+    assert together == alone and alone[0] != alone[1]
+
+
 def test_bad_arguments_raise_clear_errors(two_deals):
     text = dumps(two_deals)
     with pytest.raises(RecordError, match="no player 'Cy' in this record; players: Ann, Bob"):
