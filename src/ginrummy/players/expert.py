@@ -26,6 +26,10 @@ For each decision (from the :class:`PlayerView` alone):
    one candidate is clearly best (paired difference above ``z`` standard errors).
 
 With ``budget_ms=None`` the player never reads the clock and is deterministic given its ``rng``.
+
+For the review of played records (:mod:`ginrummy.review`), :meth:`ExpertPlayer.candidates` gives
+the moves weighed and :meth:`ExpertPlayer.outcomes` plays any legal moves on the same sampled
+deals (no pruning, no clock); neither changes how the expert plays.
 """
 
 from __future__ import annotations
