@@ -94,7 +94,7 @@ def test_text_at_next_deal_prompt_is_not_taken_for_enter(monkeypatch, capsys):
     status, out, _ = play(monkeypatch, capsys, ["--seed", "3"], ["auto"] * moves + ["Xyz", "", "quit"])
     first_end = out.index("Enter for the next deal")
     assert "Deal 2" not in out[:first_end]
-    assert "'Xyz': the deal is over; press Enter for the next deal, or type sheet or quit" in out[first_end:]
+    assert "'Xyz': the deal is over; press Enter for the next deal, or type review, sheet or quit" in out[first_end:]
     assert "Deal 2" in out[out.index("'Xyz': the deal is over"):]
 
 

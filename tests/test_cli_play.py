@@ -343,6 +343,6 @@ def test_between_deals_a_move_is_not_taken_for_enter(monkeypatch, capsys):
     lines = ["auto"] * own_moves + ["s", "sheet", "", "quit"]
     status, out, _ = run_cli(monkeypatch, capsys, ["--seed", "18"], lines)
     assert status == 0
-    assert "✗ 's': the deal is over; press Enter for the next deal, or type sheet or quit" in out
+    assert "✗ 's': the deal is over; press Enter for the next deal, or type review, sheet or quit" in out
     assert "── Deal 2 ──" in out and "── Deal 2 is over ──" not in out
     assert "You quit the match." in out

@@ -26,6 +26,10 @@ For each decision (from the :class:`PlayerView` alone):
    one candidate is clearly best (paired difference above ``z`` standard errors).
 
 With ``budget_ms=None`` the player never reads the clock and is deterministic given its ``rng``.
+
+For the review of played records (:mod:`ginrummy.review`), :meth:`ExpertPlayer.candidates` gives
+the moves weighed and :meth:`ExpertPlayer.outcomes` plays any legal moves on the same sampled
+deals (no pruning, no clock); neither changes how the expert plays.
 """
 
 from __future__ import annotations
@@ -273,6 +277,54 @@ class ExpertPlayer:
                 order.insert(0, d)
         return [(cands[i], means[i], len(results[i])) for i in order], {cands[i]: results[i] for i in order}
 
+    # -- the review's API (ginrummy.review) ------------------------------------------------------
+
+    def candidates(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """The moves the expert weighs for ``view`` (a subset of ``legal``, no duplicates): big
+        gin and gin when legal (R6.5, R6.1), the ``club`` player's move, then the candidates of
+        :meth:`analyse` (every draw option; after the draw the best knock and the
+        ``max_discards`` most promising discards).  Used by :mod:`ginrummy.review`; it does not
+        change how the expert plays.  Draws from ``rng`` only through the club player's
+        tie-breaks."""
+        legal = list(legal)
+        if len(legal) <= 1:
+            return legal
+        out = [a for a in legal if a.kind in ("big_gin", "gin")]
+        k = read_view(view)
+        for a in [self._club.choose(view, legal), *self._candidates(view, k, legal)]:
+            if a not in out:
+                out.append(a)
+        return out
+
+    def outcomes(self, view: PlayerView, actions: Sequence[Action],
+                 samples: int) -> list[list[tuple[int | None, int]]]:
+        """Play each of ``actions`` (legal in ``view``) on the same ``samples`` sampled deals and
+        return, per action, one ``(winner, points)`` per sampled deal, in sample order: winner 0
+        is the view's seat, 1 the opponent, ``None`` a drawn deal; points are deal points (R6,
+        multiplied by R9.3).  The sampled deals are those of :meth:`analyse` (opponent hands from
+        the posterior of :func:`~ginrummy.players.inference.sample_hands`, the rest of the unknown
+        cards shuffled as the stock), drawn from ``rng``; every action sees the same deals
+        (common random numbers), so differences between actions are paired.  No pruning and no
+        clock: the same ``rng`` state gives the same outcomes.  Only the view is read.
+
+        Raises ``ValueError`` when ``samples`` is not an int >= 1."""
+        if type(samples) is not int or samples < 1:
+            raise ValueError(f"samples must be an int >= 1, not {samples!r}")
+        k = read_view(view)
+        tab = Table.of(view.rules, view.knock_limit, view.multiplier)
+        pool = cards_of(k.unknown)
+        out: list[list[tuple[int | None, int]]] = [[] for _ in actions]
+        n = 0
+        while n < samples:
+            for opp in sample_hands(k, self.rng, min(8, samples - n)):
+                rest = [c for c in pool if not (opp >> c) & 1]
+                self.rng.shuffle(rest)
+                stock = rest[: view.stock_size]
+                for i, a in enumerate(actions):
+                    out[i].append(self._play(view, k, tab, a, opp, stock))
+                n += 1
+        return out
+
     def _clearly_better(self, a: list[float], b: list[float]) -> bool:
         """Whether the samples ``a`` beat ``b`` (paired, on their common samples) by more than
         ``override_z`` standard errors."""
@@ -330,7 +382,9 @@ class ExpertPlayer:
         hand = k.hand
         top = view.top_discard
         kind = a.kind
-        if kind == "knock":
+        if kind == "big_gin":  # R6.5: all eleven cards melded (only reached through :meth:`outcomes`)
+            return 0, ((tab.big_gin_bonus or 0) + deadwood(opp)) * tab.multiplier
+        if kind == "knock" or kind == "gin":  # gin (R6.1) is a knock with no deadwood
             c = a.card
             assert c is not None
             h = hand & ~(1 << c)
