@@ -304,6 +304,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/rules", _page("rules.html")),
         Route("/tips", _page("tips.html")),
         Route("/scorekeeper", _page("scorekeeper.html")),
+        Route("/fair", _page("fair.html")),
         Route("/api/options", options),
         Route("/api/i18n", catalog),
         Route("/api/i18n.js", catalog_script),

@@ -52,6 +52,7 @@ function send(msg) {
 }
 
 function onMessage(msg) {
+  if (msg.type === "state" && typeof GinFair !== "undefined") GinFair.onState(msg, send);  // fair.js: the fair-deal panel
   if (msg.type === "state") { ui.pending = false; ui.state = msg; render(); }
   else if (msg.type === "hint") {
     ui.hintAsked = false;
