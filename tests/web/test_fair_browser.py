@@ -468,3 +468,22 @@ def test_end_to_end_a_real_table_shows_the_check(server, browser):
     assert stored["commitment"] == page.evaluate(f"ui.state.deals[{number - 1}].commitment")
     assert stored["client_seeds_sent"][-1] == page.evaluate(f"ui.state.deals[{number - 1}].client_seeds[ui.state.you]")
     assert errors == []
+
+
+def test_without_webcrypto_the_pages_say_so_and_point_to_gin_verify(server, browser):
+    """Plain http on an address other than localhost has no crypto.subtle: nothing is claimed."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', {get() { return undefined; }, configurable: true})")
+    page.goto(server + "/fair")
+    assert page.evaluate("GinFair.hasCrypto()") is False
+    assert "gin verify" in page.inner_text("#verdict")
+    verdict, items = _check(page, dumps(_match(), public=True))
+    assert verdict == "unavailable" and [i["code"] for i in items] == ["no_crypto"]
+    m, views = _played()
+    r = page.evaluate("(x) => GinFair.checkDeal(x)", {"reveal": _reveal(m), "observed": _observed(m, views)})
+    assert r == {"available": False, "ok": None, "checks": [], "deck": None}
+    page.evaluate(PANEL)
+    page.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None))
+    assert "gin verify" in page.inner_text("#fair-panel")
+    assert errors == []
