@@ -503,3 +503,4 @@ const GinFair = (() => {
            seededShuffle, deckFromSeed, cardText, dealDeck, checkDeal, parseRecord, verifyRecordText, onState,
            _panel: panel };
 })();
+window.GinFair = GinFair;  // a top-level const is no property of window: table.js may test window.GinFair
