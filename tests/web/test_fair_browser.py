@@ -487,3 +487,17 @@ def test_without_webcrypto_the_pages_say_so_and_point_to_gin_verify(server, brow
     page.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None))
     assert "gin verify" in page.inner_text("#fair-panel")
     assert errors == []
+
+
+def test_plural_rules_are_parsed_without_eval(fair):
+    """common.js reads the catalogs' plural expressions with its own parser: the pages'
+    Content-Security-Policy (script-src 'self') forbids eval and new Function."""
+    import gettext
+
+    from ginrummy.web.i18n_web import web_catalog
+
+    for lang in ("en", "el", "fi", "mt"):
+        expr = re.search(r"plural\s*=\s*([^;]+)", web_catalog(lang)["plural_forms"]).group(1)
+        f = gettext.c2py(expr)
+        assert fair.evaluate("(e) => [...Array(230).keys()].map(pluralRule(e))", expr) == [f(n) for n in range(230)]
+    assert fair.evaluate("['n; alert(1)', '(n', 'n ? 1', 'x == 1'].map(pluralRule)") == [None] * 4

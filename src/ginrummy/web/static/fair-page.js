@@ -3,6 +3,7 @@
 "use strict";
 
 (() => {
+  mountTopbar("/fair");  // here, not inline in the page: the pages' Content-Security-Policy allows only script files
   const form = document.getElementById("fair-form");
   const file = document.getElementById("record-file");
   const verdict = document.getElementById("verdict");
