@@ -110,10 +110,10 @@ def test_fair_js_card_text_and_client_seed_rules(fair):
 # -- checkDeal --------------------------------------------------------------------------------------
 
 
-def _played(client_seeds=("c0ffee", ""), *, actions: int = 400):
+def _played(client_seeds=("c0ffee", ""), *, rules=None, actions: int = 400):
     """A two-hand deal with client seeds, played by two random players until it is over (or
     ``actions``), with every state player 0 saw along the way."""
-    m = Match.new(preset("standard"), ["Ann", "Bob"], SERVER, client_seeds=list(client_seeds))
+    m = Match.new(rules or preset("standard"), ["Ann", "Bob"], SERVER, client_seeds=list(client_seeds))
     ps = [make_player("random", random.Random(i)) for i in range(2)]
     views = [m.view(0).to_json()]
     for _ in range(actions):
@@ -135,7 +135,7 @@ def _observed(m: Match, views) -> dict:
     for before, after in zip(views, views[1:]):
         new = set(after["hand"]) - set(before["hand"])
         if after["history"] and after["history"][-1].startswith(f"{seat} draw stock"):
-            draws.append({"card": new.pop(), "stock_before": before["stock_size"], "after_reshuffle": False})
+            draws.append({"card": new.pop(), "stock_before": before["stock_size"], "reshuffle": 0})
     return {"commitment": rec.commitment, "player": 0, "client_seeds_sent": [rec.client_seeds[0]],
             "dealer": rec.dealer == seat, "hand": views[0]["hand"], "upcard": views[0]["upcard"], "draws": draws}
 
@@ -503,3 +503,45 @@ def test_plural_rules_are_parsed_without_eval(fair):
         f = gettext.c2py(expr)
         assert fair.evaluate("(e) => [...Array(230).keys()].map(pluralRule(e))", expr) == [f(n) for n in range(230)]
     assert fair.evaluate("['n; alert(1)', '(n', 'n ? 1', 'x == 1'].map(pluralRule)") == [None] * 4
+
+
+RESHUFFLING = preset("straight").replace(stock_end="reshuffle", max_reshuffles=2)
+
+
+@pytest.mark.parametrize("forged", [False, True])
+def test_panel_checks_draws_from_a_reshuffled_stock(fair, forged):
+    """R7.3: after a reshuffle the stock is the discard pile below its top card shuffled with
+    SHA-256(deck seed || "/reshuffle/" || r); the page rebuilds that pile from the public moves."""
+    fair.evaluate(PANEL)
+    first = Match.new(RESHUFFLING, ["Ann", "Bob"], SERVER).deals[0].commitment
+    pending = {"deal": 1, "commitment": first, "waiting_for": ["Ann"], "yours": None}
+    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
+    seed = fair.evaluate("window.sent")[0]["seed"]
+    m, views = _played((seed, ""), rules=RESHUFFLING)
+    assert views[-1]["history"].count("reshuffle") == 2  # random straight gin runs the stock out twice
+    for v in views:
+        fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=v))
+    stored = fair.evaluate("JSON.parse(localStorage.getItem('gin.fair.T1.0.1'))")
+    assert len(stored["reshuffles"]) == 2 and all(len(set(p)) == len(p) > 1 for p in stored["reshuffles"])
+    assert {d["reshuffle"] for d in stored["draws"]} == {0, 1, 2}
+    rec = m.deals[0]
+    if forged:  # a card drawn from the second rebuilt stock that the seed puts elsewhere
+        i = next(i for i, d in enumerate(stored["draws"]) if d["reshuffle"] == 2)
+        stored["draws"][i]["card"] = next(c for c in _deck_text(rec.seed, rec.client_seeds) if c != stored["draws"][i]["card"])
+        fair.evaluate("(o) => localStorage.setItem('gin.fair.T1.0.1', JSON.stringify(o))", stored)
+    observed = fair.evaluate("JSON.parse(localStorage.getItem('gin.fair.T1.0.1'))")
+    r = fair.evaluate("(x) => GinFair.checkDeal(x)", {"reveal": _reveal(m), "observed": observed})
+    draws = [c for c in r["checks"] if c["what"] == "draw"]
+    assert len(draws) == len(stored["draws"]) and {c.get("reshuffle", 0) for c in draws} == {0, 1, 2}
+    deal = {"number": 1, "commitment": rec.commitment, "revealed": True, "over": True, "seed": rec.seed.hex(),
+            "client_seeds": list(rec.client_seeds)}
+    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=views[-1], deals=[deal]))
+    fair.wait_for_selector("#fair-panel [data-deal='1']")
+    box = fair.locator("#fair-panel [data-deal='1']")
+    if not forged:
+        assert r["ok"] is True and all(c["ok"] is True for c in draws)
+        assert box.get_attribute("data-ok") == "true"
+    else:
+        assert r["ok"] is False and [c["reshuffle"] for c in draws if c["ok"] is False] == [2]
+        assert box.get_attribute("data-ok") == "false"
+        assert "of the stock rebuilt by reshuffle 2" in box.inner_text()

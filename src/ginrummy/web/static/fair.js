@@ -111,6 +111,19 @@ const GinFair = (() => {
   /** Card int -> text (R1.4): 0 -> "AC", 22 -> "TD", 51 -> "KS". */
   function cardText(c) { return RANK_CHARS[c % 13] + SUITS[Math.floor(c / 13)]; }
 
+  /** Card text (R1.4) -> int: "AC" -> 0, "KS" -> 51; -1 for anything else. */
+  function cardInt(text) {
+    const r = RANK_CHARS.indexOf(String(text)[0]), s = SUITS.indexOf(String(text)[1]);
+    return r < 0 || s < 0 || String(text).length !== 2 ? -1 : s * 13 + r;
+  }
+
+  /** The stock rebuilt by reshuffle r (R7.3): seededShuffle of the discard pile below its top
+   *  card (texts, bottom to top) with SHA-256(deck seed || "/reshuffle/" || r); texts, top first. */
+  async function reshuffledStock(deckSeedBytes, pile, r) {
+    const seed = await sha256(concat(deckSeedBytes, ascii("/reshuffle/" + String(r))));
+    return (await seededShuffle(pile.map(cardInt), seed)).map(cardText);
+  }
+
   /** The deck of a deal as card texts, from the server deal seed (hex) and its client seeds. */
   async function dealDeck(serverSeedHex, clientSeeds) {
     return (await deckFromSeed(await deckSeed(serverSeedHex, clientSeeds))).map(cardText);
@@ -124,9 +137,12 @@ const GinFair = (() => {
    *  observed: {commitment: the commitment seen BEFORE this browser sent its client seed (or null),
    *             player: this player's index, client_seeds_sent: [seeds this browser sent for the deal],
    *             dealer: true when this seat dealt, hand: the ten cards first seen (or null, e.g. sitting out),
-   *             upcard: text or null, draws: [{card, stock_before, after_reshuffle}]}
-   *  Returns {available, ok, checks: [{what, ok, card?, position?, expected?}], deck}: ok is true only
-   *  when no check failed and the commitment was checked; a check's ok is null when it could not be made.
+   *             upcard: text or null, draws: [{card, stock_before, reshuffle}] (reshuffle: 0 for the
+   *             first stock, r for the stock rebuilt by reshuffle r), reshuffles: [the discard pile below
+   *             its top card, bottom to top, at reshuffle 1, 2, ...]}
+   *  Returns {available, ok, checks: [{what, ok, card?, position?, reshuffle?, index?, expected?}], deck}:
+   *  ok is false when a check failed, null when a check could not be made (the commitment was not
+   *  seen first, a draw lacks its data), else true; a check's ok is null when it could not be made.
    *  available is false (and nothing checked) when this page has no crypto.subtle. */
   async function checkDeal({ reveal, observed }) {
     if (!hasCrypto()) return { available: false, ok: null, checks: [], deck: null };
@@ -144,7 +160,11 @@ const GinFair = (() => {
       const used = Array.isArray(reveal.client_seeds) ? reveal.client_seeds[observed.player] : undefined;
       checks.push({ what: "client_seed", ok: used !== undefined && sent.includes(used), expected: used === undefined ? null : used });
     }
-    try { deck = await dealDeck(reveal.seed, reveal.client_seeds ?? null); } catch (e) { deck = null; }
+    let seedBytes = null;
+    try {
+      seedBytes = await deckSeed(reveal.seed, reveal.client_seeds ?? null);
+      deck = (await deckFromSeed(seedBytes)).map(cardText);
+    } catch (e) { deck = null; }
     if (deck === null) {
       checks.push({ what: "deck", ok: false });
       return { available: true, ok: false, checks, deck };
@@ -155,17 +175,25 @@ const GinFair = (() => {
       checks.push({ what: "hand", ok: same, expected: dealt });
     }
     if (observed.upcard) checks.push({ what: "upcard", ok: observed.upcard === deck[20], card: observed.upcard, expected: deck[20] });
+    const rebuilt = new Map();  // reshuffle number -> the stock it made
     for (const d of observed.draws || []) {
-      const position = 21 + (STOCK_AT_START - d.stock_before);
-      if (d.after_reshuffle || position < 21 || position > 51) {
-        checks.push({ what: "draw", ok: null, card: d.card, position });
+      const r = d.reshuffle || 0;
+      if (r === 0) {
+        // the n-th card drawn from the first stock (n = 31 - stock size before the draw) is deck[21 + n]
+        const position = 21 + (STOCK_AT_START - d.stock_before);
+        if (!(position >= 21 && position <= 51)) { checks.push({ what: "draw", ok: null, card: d.card }); continue; }
+        checks.push({ what: "draw", ok: d.card === deck[position], card: d.card, position, expected: deck[position] });
         continue;
       }
-      checks.push({ what: "draw", ok: d.card === deck[position], card: d.card, position, expected: deck[position] });
+      const pile = (observed.reshuffles || [])[r - 1];
+      if (!Array.isArray(pile) || !pile.every(c => cardInt(c) >= 0)) { checks.push({ what: "draw", ok: null, card: d.card, reshuffle: r }); continue; }
+      if (!rebuilt.has(r)) rebuilt.set(r, await reshuffledStock(seedBytes, pile, r));
+      const stock = rebuilt.get(r), m = pile.length - d.stock_before;
+      const expected = m >= 0 && m < stock.length ? stock[m] : null;
+      checks.push({ what: "draw", ok: expected !== null && d.card === expected, card: d.card, reshuffle: r, index: m, expected });
     }
-    const failed = checks.some(c => c.ok === false);
-    const commitmentSeen = checks.some(c => c.what === "commitment" && c.ok === true);
-    return { available: true, ok: failed ? false : (commitmentSeen ? true : null), checks, deck };
+    const ok = checks.some(c => c.ok === false) ? false : checks.some(c => c.ok === null) ? null : true;
+    return { available: true, ok, checks, deck };
   }
 
   // ---- a whole record (the /fair page) ----
@@ -333,16 +361,24 @@ const GinFair = (() => {
     const obs = observedOf(state, k);
     const me = String(v.seat);
     const hand = new Set(v.hand);
-    const draws = [];
-    let stock = STOCK_AT_START, reshuffled = false;
+    const draws = [], piles = [];
+    let stock = STOCK_AT_START, r = 0;
+    let pile = v.upcard ? [v.upcard] : [];  // the discard pile, bottom to top: every move on it is public
     for (const h of v.history || []) {
       const parts = h.split(" ");
-      if (parts[0] === "reshuffle") { reshuffled = true; continue; }
+      if (parts[0] === "reshuffle") {  // R7.3: the pile below its top card becomes the stock
+        r += 1;
+        piles.push(pile.slice(0, -1));
+        stock = pile.length - 1;
+        pile = pile.slice(-1);
+        continue;
+      }
       const kind = parts.slice(1, 3).join(" ");
       if (kind === "draw stock") {
-        if (parts[0] === me && parts[3]) draws.push({ card: parts[3], stock_before: stock, after_reshuffle: reshuffled });
+        if (parts[0] === me && parts[3]) draws.push({ card: parts[3], stock_before: stock, reshuffle: r });
         stock -= 1;
-      }
+      } else if (kind === "take upcard" || kind === "take discard") pile.pop();
+      else if (["discard", "knock", "gin"].includes(parts[1]) && parts[2]) pile.push(parts[2]);
     }
     const mine = (v.history || []).filter(h => h.startsWith(me + " ")).map(h => h.split(" "));
     for (const p of mine.reverse()) {
@@ -354,6 +390,7 @@ const GinFair = (() => {
     if (!obs.hand && hand.size === 10) { obs.hand = [...hand].sort(); changed = true; }
     if (!obs.upcard && v.upcard) { obs.upcard = v.upcard; changed = true; }
     if (obs.dealer === null || obs.dealer === undefined) { obs.dealer = v.dealer === v.seat; changed = true; }
+    if ((obs.reshuffles || []).length < piles.length) { obs.reshuffles = piles; changed = true; }
     obs.draws = obs.draws || [];
     for (let i = obs.draws.length; i < draws.length; i++) { obs.draws.push(draws[i]); changed = true; }
     if (changed) store.set(key, obs);
@@ -413,6 +450,10 @@ const GinFair = (() => {
     if (c.what === "deck") return t("the revealed values do not give a deck");
     if (c.what === "hand") return t("your ten cards are not the ones this seed deals you");
     if (c.what === "upcard") return t("the upcard {card} is not the one this seed gives ({expected})", { card: c.card, expected: c.expected });
+    if (c.reshuffle) {
+      return t("the card you drew, {card}, is not card {n} of the stock rebuilt by reshuffle {r} ({expected})",
+        { card: c.card, n: String(c.index + 1), r: String(c.reshuffle), expected: c.expected ?? "-" });
+    }
     return t("the card you drew, {card}, is not stock card {n} of this seed ({expected})", { card: c.card, n: String(c.position - 20), expected: c.expected });
   }
 
@@ -425,7 +466,9 @@ const GinFair = (() => {
     }
     if (r.ok === null) {
       return el("div", { class: "fair-result", "data-deal": k, "data-ok": "unknown" },
-        t("Deal {number}: this browser did not see the commitment before its seed was sent, so it cannot check this deal. Check the record with gin verify.", { number: String(k) }));
+        r.checks.some(c => c.what === "commitment" && c.ok === null)
+          ? t("Deal {number}: this browser did not see the commitment before its seed was sent, so it cannot check this deal. Check the record with gin verify.", { number: String(k) })
+          : t("Deal {number}: this browser could not check every card you drew. Check the record with gin verify.", { number: String(k) }));
     }
     const seat = r.checks.some(c => c.what === "hand");
     return el("div", { class: "fair-result ok", "data-deal": k, "data-ok": "true" }, "\u2713 " + (seat
@@ -500,7 +543,7 @@ const GinFair = (() => {
   }
 
   return { hasCrypto, hexToBytes, bytesToHex, sha256, sha256hex, validClientSeed, newClientSeed, dealSeed, deckSeed,
-           seededShuffle, deckFromSeed, cardText, dealDeck, checkDeal, parseRecord, verifyRecordText, onState,
+           seededShuffle, deckFromSeed, cardText, cardInt, reshuffledStock, dealDeck, checkDeal, parseRecord, verifyRecordText, onState,
            _panel: panel };
 })();
 window.GinFair = GinFair;  // a top-level const is no property of window: table.js may test window.GinFair
