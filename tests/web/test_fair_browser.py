@@ -545,3 +545,14 @@ def test_panel_checks_draws_from_a_reshuffled_stock(fair, forged):
         assert r["ok"] is False and [c["reshuffle"] for c in draws if c["ok"] is False] == [2]
         assert box.get_attribute("data-ok") == "false"
         assert "of the stock rebuilt by reshuffle 2" in box.inner_text()
+
+
+@pytest.mark.parametrize("name", ["standard.gin", "three_hand.gin"])
+def test_fair_page_checks_the_golden_records(fair, name):
+    """Records without client seeds (the deck from the server's deal seed alone), two- and three-hand."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "golden" / "records" / name).read_text(encoding="utf-8")
+    verdict, items = _check(fair, text)
+    assert verdict == "ok"
+    assert len([i for i in items if i["code"] == "deal"]) == text.count("\ndeal ") > 0
