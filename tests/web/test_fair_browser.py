@@ -556,3 +556,11 @@ def test_fair_page_checks_the_golden_records(fair, name):
     verdict, items = _check(fair, text)
     assert verdict == "ok"
     assert len([i for i in items if i["code"] == "deal"]) == text.count("\ndeal ") > 0
+
+
+@pytest.mark.parametrize("bad", [{"type": "state"}, {"type": "state", "fair": {"commitment": "ab", "pending": {"deal": 1}}},
+                                 {"type": "state", "table": {"id": "T"}, "you": 0, "fair": {"commitment": "x"},
+                                  "deal": {"number": 1}, "seat": 0, "view": {"hand": "not a list"}, "deals": [{"revealed": True, "seed": "zz"}]}])
+def test_panel_never_throws_at_the_table_page(fair, bad):
+    fair.evaluate(PANEL)
+    assert fair.evaluate("(s) => { GinFair.onState(s, window.sendIt); return 'drawn'; }", bad) == "drawn"

@@ -402,7 +402,7 @@ const GinFair = (() => {
       const observed = observedOf(state, d.number);
       const p = checkDeal({ reveal: { seed: d.seed, client_seeds: d.client_seeds ?? null, commitment: d.commitment }, observed });
       panel.results.set(d.number, p);
-      p.then(r => { panel.shown.set(d.number, r); render(); });
+      p.then(r => { panel.shown.set(d.number, r); render(); }, e => console.error("fair-deal check:", e));
     }
     const f = state.fair;
     if (f.match_seed && panel.matchOk === null && hasCrypto()) {
@@ -412,8 +412,13 @@ const GinFair = (() => {
     }
   }
 
-  /** Called by table.js on every "state" message, with its send(msg) function. */
+  /** Called by table.js on every "state" message, with its send(msg) function.  Never throws:
+   *  a fault here must not stop the table page from drawing the state. */
   function onState(state, send) {
+    try { update(state, send); } catch (e) { console.error("fair-deal panel:", e); }
+  }
+
+  function update(state, send) {
     panel.state = state;
     panel.send = send;
     const box = document.getElementById("fair-panel");
