@@ -107,7 +107,7 @@ class _Observation(dict):
     __slots__ = ("_later",)
 
     def __init__(self, mask: np.ndarray, later: tuple) -> None:
-        super().__init__(action_mask=mask)
+        dict.__setitem__(self, "action_mask", mask)
         self._later = later
 
     def _build(self) -> None:
@@ -216,6 +216,7 @@ class GinRummyAEC(AECEnv):
         self.action_spaces = {a: action_space() for a in self.possible_agents}
         self._seeder: random.Random | None = None
         self._version = 0  # counts resets and steps: a view in infos is rebuilt when it changes
+        self._scored = False  # whether the last step gave rewards (so rewards must be cleared)
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -244,6 +245,7 @@ class GinRummyAEC(AECEnv):
         self._version += 1
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
+        self._scored = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -278,9 +280,16 @@ class GinRummyAEC(AECEnv):
         cum = self._cumulative_rewards
         cum[agent] = 0.0
         rw = self.rewards
-        for a, r in zip(self.possible_agents, rewards):
-            rw[a] = r
-            cum[a] += r
+        if rewards is core.no_rewards:  # the deal goes on: no one scores
+            if self._scored:
+                self._scored = False
+                for a in rw:
+                    rw[a] = 0.0
+        else:
+            self._scored = True
+            for a, r in zip(self.possible_agents, rewards):
+                rw[a] = r
+                cum[a] += r
         self._version += 1
         if core.done:
             for a in self.agents:

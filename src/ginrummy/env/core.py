@@ -11,7 +11,7 @@ the rule named in ``reward``.  The engine decides every rule; nothing here chang
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -102,6 +102,8 @@ class GameCore:
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.n = self.rules.players
+        #: what :meth:`step` returns while a deal goes on (one shared tuple: do not change it)
+        self.no_rewards: tuple[float, ...] = (0.0,) * self.n
         self.scale = score_scale(self.rules)
         self.match: Match | None = None
         self.done = True
@@ -133,7 +135,7 @@ class GameCore:
         seat = self.match.deal.to_act
         return None if seat is None else self.seat_players[seat]
 
-    def step(self, code: int) -> list[float]:
+    def step(self, code: int) -> Sequence[float]:
         """Apply the action of code ``code`` for the player to act; return each player's reward.
 
         Rewards (per player, zero-sum): ``"points"``: in scope ``"deal"`` the deal's points
@@ -177,7 +179,7 @@ class GameCore:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
         new = m.deal
         if new.phase != OVER:
-            return [0.0] * self.n
+            return self.no_rewards
         return self._end_of_deal(new)
 
     def _end_of_deal(self, deal) -> list[float]:
