@@ -262,3 +262,24 @@ def test_single_env_accepts_a_player_object_and_codes_map_to_actions():
     legal = {a.code for a in info["view"].legal}
     assert set(np.flatnonzero(obs["action_mask"]).tolist()) == legal
     assert Action.from_code(57 + parse_cards("7H")[0]).text == "knock 7H"
+
+
+def test_episode_is_what_match_apply_gives():
+    """The environment's match (deal records, results, score sheet) equals a Match driven by
+    Match.apply with the same actions: the environment's fast path records exactly as it does."""
+    from ginrummy.match import Match
+
+    env = GinRummyAEC(rules={"preset": "classic", "target": 40}, scope="game")
+    play(env, 8, 8)
+    m = env.core.match
+    assert m.finished and len(m.deals) > 1
+    again = Match.new(m.rules, m.names, m.seed)
+    for i, rec in enumerate(m.deals):
+        if i:
+            again.next_deal()
+        for seat, action in rec.actions:
+            again.apply(again.seat_players[seat], action)
+        assert again.record.result == rec.result
+    assert [r.actions for r in again.deals] == [r.actions for r in m.deals]
+    assert [r.result for r in again.deals] == [r.result for r in m.deals]
+    assert again.sheet.totals == m.sheet.totals and again.winner == m.winner

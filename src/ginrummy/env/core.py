@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import actions as A
 from ..actions import NUM_CODES, Action
-from ..deal import _DISCARDS, _GINS, _KNOCKS, DISCARD, OVER
+from ..deal import _DISCARDS, _GINS, _KNOCKS, DISCARD
 from ..errors import IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
@@ -164,8 +164,13 @@ class GameCore:
         deal = m.deal
         seat = deal.to_act
         player = self.seat_players[seat]
+        action = CODE_ACTIONS[code]
         try:
-            m.apply(player, CODE_ACTIONS[code])
+            # Speed: the deal state is immutable, so apply the action to it first; while the deal
+            # goes on, record it as Match.apply does (the new state and the action); an action
+            # that ends the deal goes through Match.apply itself, which applies it again (the
+            # same new state) and scores it on the sheet.
+            new, _ = deal.apply(seat, action)
         except IllegalActionError as exc:
             if self.illegal == "penalty":
                 out = [0.0] * self.n
@@ -177,10 +182,12 @@ class GameCore:
                 f"legal codes: {legal}", CODE_ACTIONS[code].text, [CODE_ACTIONS[c].text for c in legal]) from None
         if code >= 5:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
-        new = m.deal
-        if new.phase != OVER:
+        if new.result is None:
+            m.deal = new
+            m.record.actions.append((seat, action))
             return self.no_rewards
-        return self._end_of_deal(new)
+        m.apply(player, action)
+        return self._end_of_deal(m.deal)
 
     def _end_of_deal(self, deal) -> list[float]:
         m = self.match

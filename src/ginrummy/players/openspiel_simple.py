@@ -16,7 +16,9 @@ the other seat are filler the bot never sees), asks the bot, and maps its answer
 - the wall (R7.2): it takes the discard whenever that lets it knock (the bot's own rule).
 
 Where the bot's answer is not legal under our rules (it may throw the card it just took, which
-R4.3 forbids unless ``discard_taken_card``), the novice's choice is played instead.
+R4.3 forbids unless ``discard_taken_card``), the novice's choice is played instead.  The level
+has no ``hint`` of its own: the tables answer a hint with the novice's (the same strategy, and its
+reasons are translated).
 """
 
 from __future__ import annotations
@@ -78,13 +80,6 @@ class OpenSpielSimplePlayer:
             if code is not None and a.code == code:
                 return a
         return self._novice.choose(view, legal)
-
-    def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
-        """The move and why (the bot's rule)."""
-        from ..errors import N_
-
-        return self.choose(view, legal), N_("OpenSpiel's simple bot: take a card that melds or lets it knock, "
-                                            "throw the highest deadwood, knock at once")
 
     def _ask(self, view: PlayerView) -> int | None:
         knock = view.knock_limit if view.knock_limit is not None else 0
