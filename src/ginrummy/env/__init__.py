@@ -12,10 +12,16 @@ no plugin entry points).
 
 from __future__ import annotations
 
-from .aec import GinRummyAEC, action_space, env, observation_space
-from .core import CODE_ACTIONS, REWARDS, SCOPES, GameCore, make_env_rules, seed_bytes
-from .observation import OBS_SIZE, PLANES, SCALARS, encode_view, plane
-from .single import GinRummySingle
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the installation
+    raise ImportError(f"ginrummy.env needs pettingzoo and gymnasium ({exc}): pip install 'ginrummy[env]'") from exc
+
+from .aec import GinRummyAEC, action_space, env, observation_space  # noqa: E402
+from .core import CODE_ACTIONS, REWARDS, SCOPES, GameCore, make_env_rules, seed_bytes  # noqa: E402
+from .observation import OBS_SIZE, PLANES, SCALARS, encode_view, plane  # noqa: E402
+from .single import GinRummySingle  # noqa: E402
 
 __all__ = ["GinRummyAEC", "GinRummySingle", "GameCore", "env", "register_envs", "observation_space", "action_space",
            "OBS_SIZE", "PLANES", "SCALARS", "encode_view", "plane", "CODE_ACTIONS", "SCOPES", "REWARDS",
