@@ -39,6 +39,7 @@ from typing import Any
 
 from ..actions import Action, parse_action
 from ..errors import N_, IllegalActionError, NotYourTurnError
+from ..i18n import level_in_text
 from ..match import Match
 from ..players import make_player
 from ..rules import RuleSet
@@ -387,7 +388,7 @@ class TableManager(RoomMixin):
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
-                        else tr.t("Computer ({level})", level=tr.pgettext("level", s.level.capitalize()).lower()))
+                        else tr.t("Computer ({level})", level=level_in_text(s.level, tr)))
             base, k = name, 2
             while name.casefold() in (n.casefold() for n in names):
                 name = f"{base} {k}"
