@@ -45,6 +45,7 @@ from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
 from .messages import (MAX_MESSAGE_BYTES, ActionMsg, HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg,
                        SuggestMsg, SyncMsg, error_message, hint_message, parse_inbound)
+from .notify import Follower
 from .store import Store, default_database_url
 from .tables import SeatSpec, TableError, TableManager, player_levels
 
@@ -109,14 +110,19 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay)
+    follower = Follower(manager) if store.is_postgresql else None  # several servers on one PostgreSQL
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.load_all()
         manager.start()
+        if follower is not None:
+            follower.start()
         try:
             yield
         finally:
+            if follower is not None:
+                await follower.stop()
             await manager.stop()
             store.close()
 
@@ -229,6 +235,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         manager.watch(table, player, send)
         try:
             await manager.changed(table)  # everyone sees the new connection
+            await manager.catch_up(table.id)  # and then any step another server stored meanwhile
             while True:
                 raw = await ws.receive()
                 if raw.get("type") == "websocket.disconnect":
@@ -275,6 +282,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 level = manager.tables.get(table.id, table).hint_level
                 await ws.send_json(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
             elif isinstance(msg, SyncMsg):
+                await manager.catch_up(table.id)
                 state = manager.tables.get(table.id, table).state_for(player)
                 if msg.id is not None:
                     state["reply_to"] = msg.id

@@ -33,6 +33,7 @@ from ..players import make_player
 from ..players.base import PLAYER_LEVELS, load_levels
 from ..rules import RuleSet
 from ..views import PlayerView
+from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
 from .store import ActionRow, Store, TableRow
 
@@ -322,6 +323,8 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.committer = GroupCommitter(store)  # steps are written in group commits (web/commit.py)
+        self.follower: Any = None  # set by web/notify.py when several processes share PostgreSQL
 
     # -- creating and loading ------------------------------------------------------------------
 
@@ -400,11 +403,12 @@ class TableManager:
     def _lock(self, table: Table) -> asyncio.Lock:
         return self._locks.setdefault(table.id, asyncio.Lock())
 
-    def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
-        """Store the step (committed), or raise :class:`TableError` ``conflict`` after
-        reloading the table when another writer got there first."""
+    async def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
+        """Store the step (returns once its group commit has committed), or raise
+        :class:`TableError` ``conflict`` after reloading the table when another writer got
+        there first."""
         try:
-            self.store.append(table.id, table.seq + 1, player, kind, text)
+            await self.committer.append(table.id, table.seq + 1, player, kind, text)
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
@@ -412,23 +416,48 @@ class TableManager:
             fresh.watchers = table.watchers
             raise TableError("conflict", W_("the table changed elsewhere; here is its current state")) from None
 
+    async def catch_up(self, table_id: str) -> bool:
+        """Apply the steps another process stored for ``table_id`` since this one last saw it
+        (several servers on one PostgreSQL, web/notify.py); ``True`` if there were any.  No-op
+        without a follower or for a table not in memory."""
+        if self.follower is None or table_id not in self.tables:
+            return False
+        return bool(await self.follower.catch_up(table_id))
+
     async def act(self, table: Table, player: int, text: str) -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
-        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes)."""
+        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
+        action is tried once more after :meth:`catch_up` found steps from another process."""
+        try:
+            await self._act(table, player, text)
+        except (IllegalActionError, NotYourTurnError):
+            if not await self.catch_up(table.id):
+                raise
+            await self._act(table, player, text)
+
+    async def _act(self, table: Table, player: int, text: str) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            self._write(table, player, "action", action.text)
+            await self._write(table, player, "action", action.text)
             table.match.apply(player, action)
             table.seq += 1
         await self.changed(table)
 
     async def next_deal(self, table: Table, player: int | None) -> None:
         """Start the next deal (any seat may ask once the deal is over)."""
+        try:
+            await self._next_deal(table, player)
+        except IllegalActionError:
+            if not await self.catch_up(table.id):
+                raise
+            await self._next_deal(table, player)
+
+    async def _next_deal(self, table: Table, player: int | None) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             table.check_next_deal()
-            self._write(table, None, "next_deal", "next deal")
+            await self._write(table, None, "next_deal", "next deal")
             table.match.next_deal()
             table.seq += 1
             table.suggestions = []
@@ -554,7 +583,8 @@ class TableManager:
             self.schedule_bot(t)
 
     async def stop(self) -> None:
-        """Cancel the pending computer moves."""
+        """Cancel the pending computer moves; write the steps waiting for a commit."""
         for t in self.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
+        await self.committer.stop()
