@@ -1,0 +1,124 @@
+"""Two ``gin serve`` processes on one PostgreSQL, the seats of a table split between them
+(web/notify.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
+message), the two players play a whole match, and a process killed with SIGKILL mid-deal loses
+no acknowledged step.  The record of the match verifies (R2.2 fair shuffles)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+
+import httpx
+import pytest
+import websockets
+
+from ginrummy.record import loads, verify
+
+from .conftest import database_url
+from .test_restart import _free_port, _start
+
+
+@pytest.fixture
+def pg_url(tmp_path):
+    yield from database_url("postgresql", tmp_path)
+
+
+def _pick(legal: list[str]) -> str:
+    for kind in ("big gin", "gin", "knock"):
+        for a in legal:
+            if a.startswith(kind):
+                return a
+    for a in ("pass", "draw stock"):
+        if a in legal:
+            return a
+    return sorted(legal)[0]
+
+
+class Seat:
+    """A scripted person at one seat, connected to one server; counts its acknowledged steps."""
+
+    def __init__(self, url: str, player: int) -> None:
+        self.url, self.player = url, player
+        self.acked: list[int] = []  # the seq of every acknowledged step
+        self.last: dict = {}
+
+    async def play(self, until_seq: int | None = None) -> dict:
+        """Play until the match is over (or the table passed ``until_seq``); returns the last state."""
+        async with websockets.connect(self.url) as ws:
+            sent_for = -1
+            waiting = False  # a move sent and not yet answered
+            while True:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                if msg["type"] == "ack":
+                    self.acked.append(msg["seq"])
+                    waiting = False
+                elif msg["type"] == "error":
+                    # a move sent on a copy that was not yet fresh: the next state tells
+                    assert msg["code"] in ("not_your_turn", "conflict", "illegal"), msg
+                    sent_for, waiting = -1, False
+                elif msg["type"] == "state":
+                    self.last = msg
+                st = self.last
+                if waiting or not st:
+                    continue
+                if st["match"]["finished"] or (until_seq is not None and st["seq"] >= until_seq):
+                    return st
+                if st["seq"] == sent_for:
+                    continue
+                if st["your_turn"]:
+                    action = {"type": "action", "action": _pick(st["view"]["legal_actions"])}
+                elif st["can_next_deal"] and self.player == 0:
+                    action = {"type": "next_deal"}
+                else:
+                    continue
+                sent_for, waiting = st["seq"], True
+                await ws.send(json.dumps({**action, "id": st["seq"]}))
+
+
+def test_two_servers_play_a_whole_match_and_a_kill_loses_nothing(pg_url: str) -> None:
+    ports = [_free_port(), _free_port()]
+    procs = [_start(ports[0], pg_url), _start(ports[1], pg_url)]
+    try:
+        r = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json={
+            "preset": "standard", "rules": {"target": 25},
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+        assert r.status_code == 201, r.text
+        t = r.json()
+        tid, tokens = t["id"], [s["token"] for s in t["seats"]]
+        # Ann plays on server 0, Bob on server 1 (which never saw the table created)
+        ann = Seat(f"ws://127.0.0.1:{ports[0]}/ws/table/{tid}?seat={tokens[0]}", 0)
+        bob = Seat(f"ws://127.0.0.1:{ports[1]}/ws/table/{tid}?seat={tokens[1]}", 1)
+
+        async def first_part() -> None:
+            await asyncio.gather(ann.play(until_seq=12), bob.play(until_seq=12))
+
+        asyncio.run(first_part())
+        assert ann.last["seq"] >= 12 and bob.last["seq"] >= 12 and not ann.last["match"]["finished"]
+        acked_before_kill = sorted(ann.acked + bob.acked)
+        # kill Bob's server mid-deal and start it again
+        os.killpg(procs[1].pid, signal.SIGKILL)
+        procs[1].wait(10)
+        procs[1] = _start(ports[1], pg_url)
+
+        async def rest() -> None:
+            await asyncio.gather(ann.play(), bob.play())
+
+        asyncio.run(rest())
+        end = ann.last
+        assert end["match"]["finished"] and bob.last["match"]["finished"]
+        assert bob.last["seq"] == end["seq"] and bob.last["sheet"] == end["sheet"]
+        # every step of the match was acknowledged to one of the two, exactly once
+        acked = sorted(ann.acked + bob.acked)
+        assert acked == list(range(1, end["seq"] + 1))
+        assert acked[:len(acked_before_kill)] == acked_before_kill
+        rec = httpx.get(f"http://127.0.0.1:{ports[1]}/api/tables/{tid}/record", params={"seat": tokens[1]})
+        assert rec.status_code == 200
+        report = verify(rec.text)
+        assert report.ok, report.error
+        assert len(loads(rec.text).deals) == len(end["deals"])
+    finally:
+        for p in procs:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait(10)
