@@ -118,6 +118,8 @@ class Table:
     watchers: list[tuple[int, Watcher]] = field(default_factory=list)
     hints: dict[tuple[int, int], tuple[Action, str]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    # the entries of :meth:`_deals` for deals that are over (they never change): {index: (deal, entry)}
+    _over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     @property
     def id(self) -> str:
@@ -229,7 +231,11 @@ class Table:
     def _deals(self) -> list[dict[str, Any]]:
         out = []
         m = self.match
-        for d in m.deals:
+        for i, d in enumerate(m.deals):
+            cached = self._over_deals.get(i)
+            if cached is not None and cached[0] is d:
+                out.append(dict(cached[1]))
+                continue
             r = d.result
             entry: dict[str, Any] = {
                 "number": d.number, "commitment": d.commitment,
@@ -244,7 +250,8 @@ class Table:
                     "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
                     "reason": r.reason, "actions": len(d.actions),
                 })
-            out.append(entry)
+                self._over_deals[i] = (d, entry)
+            out.append(dict(entry))
         return out
 
     def state_for(self, player: int) -> dict[str, Any]:
