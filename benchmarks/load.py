@@ -214,8 +214,11 @@ class Player:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
             except asyncio.TimeoutError:
-                if waiting or b.slots[self.slot] is not table:
-                    return  # reconnect: the answer may have been lost with the old server
+                if b.slots[self.slot] is not table:
+                    return  # the match is over and a new table is open
+                if waiting and b.clock() - sent_at > 30:
+                    stats.errors["no answer in 30 s"] += 1
+                    return
                 continue
             now = b.clock()
             msg = json.loads(raw)
@@ -357,6 +360,10 @@ class Bench:
             "server_rss_mb": round(max(rss_samples or [0]) / 1024, 1),
             "server_peak_rss_mb": [round(p / 1024, 1) for p in peak],
             "generator_cpu_percent": round(100 * gen_cpu / secs, 1),
+            # CPU the servers spent per acknowledged move (the computer's reply included): what
+            # the rate would be on an idle core, whatever else the machine runs
+            "server_cpu_ms_per_acked_move": (round(1000 * sum(c1 - c0 for c0, c1 in zip(cpu0, cpu1)) / self.stats.acked, 2)
+                                             if self.stats.acked else None),
             "errors": dict(self.stats.errors), "reconnects": self.stats.reconnects,
             "matches_finished": self.stats.matches,
             "kills": kills, "acked_steps_checked": checked, "acked_steps_missing": missing,
@@ -446,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
                     s.kill()
         finally:
             drop()
+    out["load_average"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
     out["command"] = "python benchmarks/load.py " + " ".join(shlex.quote(x) for x in (argv if argv is not None else sys.argv[1:]))
     out["database"] = masked_url(a.database_url) if a.database_url else "a new SQLite file"
     out["command"] = out["command"].replace(a.database_url, out["database"]) if a.database_url else out["command"]
@@ -459,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
               f"  ack latency p50 {out['ack_p50_ms']} ms, p99 {out['ack_p99_ms']} ms\n"
               f"  server CPU (% of one core): {out['server_cpu_percent']}, RSS {out['server_rss_mb']} MB "
               f"(peak {out['server_peak_rss_mb']} MB); load generator CPU {out['generator_cpu_percent']}%\n"
+              f"  server CPU per acknowledged move: {out['server_cpu_ms_per_acked_move']} ms; "
+              f"load average at the end: {out['load_average']}\n"
               f"  errors {out['errors'] or 0}, reconnects {out['reconnects']}, matches finished {out['matches_finished']}\n"
               f"  kills {out['kills']}: acknowledged steps checked {out['acked_steps_checked']:,}, "
               f"missing {out['acked_steps_missing']}; stuck tables {out['stuck_tables']}")

@@ -74,6 +74,7 @@ class GroupCommitter:
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.steps = 0
+        self.written: dict[str, int] = {}  # table id -> the last seq this process stored
 
     async def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str) -> None:
         """Store step ``seq`` of a table; returns once its transaction has committed.
@@ -107,6 +108,8 @@ class GroupCommitter:
                             s.future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
                     raise
                 for s, err in zip(batch, errors):
+                    if err is None and s.seq > self.written.get(s.table_id, 0):
+                        self.written[s.table_id] = s.seq
                     if s.future.done():  # its waiter was cancelled
                         continue
                     if err is None:

@@ -117,6 +117,8 @@ class Follower:
         table = self.manager.tables.get(table_id)
         if table is None or table.seq >= seq or table_id in self._due:
             return
+        if self.manager.committer.written.get(table_id, 0) >= seq:
+            return  # our own step, being applied right now
         self._due.add(table_id)
 
         async def run() -> None:
