@@ -122,3 +122,56 @@ def test_two_servers_play_a_whole_match_and_a_kill_loses_nothing(pg_url: str) ->
         for p in procs:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait(10)
+
+
+def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(pg_url, monkeypatch) -> None:
+    """Two apps on one PostgreSQL that hear nothing from each other (no LISTEN, no poll): a
+    ``sync`` and a move on the stale copy each read the missing steps first."""
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from ginrummy.web import notify
+    from ginrummy.web.app import create_app
+
+    from .conftest import new_table
+
+    monkeypatch.setattr(notify, "POLL_SECONDS", 3600.0)
+    apps = [create_app(pg_url, bot_delay=0), create_app(pg_url, bot_delay=0)]
+    for a in apps:
+        a.state.follower.listen = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(apps[0]) as c0, TestClient(apps[1]) as c1:
+            t = new_table(c0, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+            clients = [c0, c1]  # Ann on server 0, Bob on server 1
+            socks = [clients[i].websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][i]['token']}")
+                     for i in (0, 1)]
+            with socks[0] as s0, socks[1] as s1:
+                ws = [s0, s1]
+                states = [s0.receive_json(), s1.receive_json()]
+                first = 0 if states[0]["your_turn"] else 1
+                other = 1 - first
+                assert states[first]["your_turn"] and not states[other]["your_turn"]
+                ws[first].send_json({"type": "action", "action": "pass", "id": 1})
+                assert ws[first].receive_json()["seq"] == 1  # the new state
+                assert ws[first].receive_json() == {"type": "ack", "reply_to": 1, "seq": 1}
+                # the other server heard nothing; sync reads the step first
+                ws[other].send_json({"type": "sync", "id": 2})
+                st = ws[other].receive_json()
+                if "reply_to" not in st:  # the catch-up's own broadcast comes first
+                    assert st["seq"] == 1
+                    st = ws[other].receive_json()
+                assert st["reply_to"] == 2 and st["seq"] == 1 and st["your_turn"]
+                ws[other].send_json({"type": "action", "action": "pass", "id": 3})
+                assert ws[other].receive_json()["seq"] == 2
+                assert ws[other].receive_json() == {"type": "ack", "reply_to": 3, "seq": 2}
+                # the first server's copy is stale now: its player's move is refused there,
+                # so it catches up and plays the move on the fresh copy
+                ws[first].send_json({"type": "action", "action": "draw stock", "id": 4})
+                msg = ws[first].receive_json()
+                while msg["type"] == "state" and msg["seq"] < 3:
+                    msg = ws[first].receive_json()
+                assert msg["type"] == "state" and msg["seq"] == 3
+                assert ws[first].receive_json() == {"type": "ack", "reply_to": 4, "seq": 3}
+            assert apps[0].state.follower.caught_up == 1 and apps[1].state.follower.caught_up == 1

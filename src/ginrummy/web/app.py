@@ -324,4 +324,5 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
     app.state.manager = manager
     app.state.store = store
+    app.state.follower = follower
     return app
