@@ -121,3 +121,29 @@ def test_a_step_that_lost_the_race_fails_alone(db_url: str) -> None:
         assert [(s.seq, s.text) for s in store.load("bb")[1]] == [(1, "pass"), (2, "pass")]  # type: ignore[index]
     finally:
         store.close()
+
+
+def test_postgresql_notifies_each_committed_step(db_url: str) -> None:
+    if not db_url.startswith("postgres"):
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+    import psycopg
+
+    store = Store(db_url)
+    listener = psycopg.connect(engine_url(db_url).set(drivername="postgresql").render_as_string(hide_password=False),
+                               autocommit=True)
+    try:
+        _table(store, "aa")
+        listener.execute("LISTEN gin_steps")
+        committer = GroupCommitter(store)
+
+        async def main() -> None:
+            await asyncio.gather(*(committer.append("aa", seq, 0, "action", "pass") for seq in (1, 2, 3)))
+            await committer.stop()
+
+        asyncio.run(main())
+        got = [(n.channel, n.payload) for n in listener.notifies(timeout=2.0, stop_after=3)]
+        assert got == [("gin_steps", "aa:1"), ("gin_steps", "aa:2"), ("gin_steps", "aa:3")]
+        assert committer.written == {"aa": 3}
+    finally:
+        listener.close()
+        store.close()

@@ -44,6 +44,14 @@ MAX_BATCH = 1000
 """The most steps one transaction takes; the rest wait for the next one."""
 
 
+_PG_INSERT_NOTIFY = text(
+    "WITH ins AS (INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
+    "SELECT t, q, p, k, x, CAST(:created AS varchar) FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[]), "
+    "CAST(:players AS integer[]), CAST(:kinds AS varchar[]), CAST(:texts AS varchar[])) AS u(t, q, p, k, x) "
+    "RETURNING table_id, seq) "
+    "SELECT count(pg_notify(:channel, table_id || ':' || seq)) FROM ins")
+
+
 @dataclass
 class PendingStep:
     """One step waiting for its transaction: the row of ``gin_actions`` (see
@@ -119,13 +127,17 @@ class GroupCommitter:
 
     def _insert(self, conn: Any, batch: list[PendingStep]) -> None:
         now = Store.now()
+        if self.notify:
+            # PostgreSQL: the rows and their notifications in one statement, one round trip for
+            # the whole batch; the notifications go out when the transaction commits
+            conn.execute(_PG_INSERT_NOTIFY, {
+                "channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
+                "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
+                "texts": [s.text for s in batch], "created": now})
+            return
         conn.execute(insert(actions_t), [
             {"table_id": s.table_id, "seq": s.seq, "player": s.player, "kind": s.kind, "text": s.text,
              "created": now} for s in batch])
-        if self.notify:
-            # one round trip for the whole batch; delivered when the transaction commits
-            conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"),
-                         {"channel": NOTIFY_CHANNEL, "payloads": [f"{s.table_id}:{s.seq}" for s in batch]})
 
     def _write(self, batch: list[PendingStep]) -> list[Exception | None]:
         """Write ``batch`` in one transaction (worker thread); on failure, each step alone.
