@@ -469,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
               f"(peak {out['server_peak_rss_mb']} MB); load generator CPU {out['generator_cpu_percent']}%\n"
               f"  server CPU per acknowledged move: {out['server_cpu_ms_per_acked_move']} ms; "
               f"load average at the end: {out['load_average']}\n"
-              f"  errors {out['errors'] or 0}, reconnects {out['reconnects']}, matches finished {out['matches_finished']}\n"
+              f"  errors {out['errors'] or 0}, reconnect attempts {out['reconnects']}, matches finished {out['matches_finished']}\n"
               f"  kills {out['kills']}: acknowledged steps checked {out['acked_steps_checked']:,}, "
               f"missing {out['acked_steps_missing']}; stuck tables {out['stuck_tables']}")
     return 0 if out["acked_steps_missing"] == 0 and out["stuck_tables"] == 0 else 1
