@@ -32,9 +32,14 @@ def _deals(self: Table) -> list[dict[str, Any]]:
     m = self.match
     if m is None:
         return out
-    for d in m.deals:
+    for i, d in enumerate(m.deals):
         r = d.result
         shown = revealable(m, d)
+        # a deal that is over never changes but for its reveal (a drawn deal at the match's end)
+        cached = self.over_deals.get(i)
+        if cached is not None and cached[0] is d and cached[1]["revealed"] == shown:
+            out.append(dict(cached[1]))
+            continue
         entry: dict[str, Any] = {
             "number": d.number, "commitment": d.commitment,
             "players": [self.names[p] for p in d.seat_players],
@@ -52,7 +57,8 @@ def _deals(self: Table) -> list[dict[str, Any]]:
                 "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
                 "reason": r.reason, "actions": len(d.actions),
             })
-        out.append(entry)
+            self.over_deals[i] = (d, entry)
+        out.append(dict(entry))
     return out
 
 def _fair(self: Table, player: int) -> dict[str, Any]:
