@@ -41,11 +41,14 @@ class FailingTask:
 
 def test_plan_shards_cuts_contiguous_ranges():
     assert plan_shards(7, 1, start=5, size=3) == [range(5, 8), range(8, 11), range(11, 12)]
-    # 10 games on 2 workers: ceil(10 / 16) = 1 game a shard
+    # 10 games on 2 workers: ceil(10 / 32) = 1 game a shard
     assert plan_shards(10, 2) == [range(k, k + 1) for k in range(10)]
-    # 1000 games on 2 workers: ceil(1000 / 16) = 63, capped at 50: 20 shards
+    # 100 games on 2 workers: ceil(100 / 32) = 4 a shard, the last shard the rest
+    shards = plan_shards(100, 2)
+    assert len(shards) == 25 and shards[0] == range(0, 4) and shards[-1] == range(96, 100)
+    # 1000 games on 2 workers: ceil(1000 / 32) = 32, capped at 25: 40 shards
     shards = plan_shards(1000, 2)
-    assert len(shards) == 20 and shards[0] == range(0, 50) and shards[-1] == range(950, 1000)
+    assert len(shards) == 40 and shards[0] == range(0, 25) and shards[-1] == range(975, 1000)
     assert plan_shards(0, 4) == []
     for bad in ((-1, 1), (5, 0), (5, 1, -2), (5, 1, 0, 0), (5.0, 1)):
         with pytest.raises(ShardError):

@@ -40,10 +40,10 @@ R = TypeVar("R")
 LOCAL = "local"
 
 #: Most games in one shard chosen by :func:`plan_shards` (progress and load balance).
-MAX_SHARD = 50
+MAX_SHARD = 25
 #: Shards per worker aimed at by :func:`plan_shards`, so that a slow shard does not leave
 #: the other workers idle at the end.
-SHARDS_PER_WORKER = 8
+SHARDS_PER_WORKER = 16
 
 
 class ShardError(ValueError):
