@@ -10,7 +10,11 @@ they ended, and mean deal points.
 Pure: no I/O, no clock, no global random state.  Everything follows from ``seed`` (an int):
 match ``i`` (0-based) is seeded with :func:`match_seed` ``(seed, i)``, and each player's
 ``random.Random`` with :func:`player_seed` of that match seed, so the same arguments always
-give the same summary.
+give the same summary.  A match depends on ``seed`` and its number alone, so the matches can be
+played in any order and in any process: :class:`SimulationTask` plays one and returns its small
+:class:`GameResult`, :func:`summarise` adds results up in any order, and
+:func:`ginrummy.shards.simulate_sharded` splits a simulation between local processes or Ray
+workers with the same summary as :func:`simulate`.
 
 Fairness: levels are given to the match's player indexes so that the first role rotates from
 game to game.  Two-hand: in game ``i`` the level ``levels[i % 2]`` is the first dealer
