@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shlex
 import statistics
 import subprocess
@@ -37,14 +38,18 @@ def gin_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "ginrummy.cli.main"]
 
 
-def timed_run(argv: list[str]) -> tuple[float, dict]:
-    """Seconds from start to exit of ``argv`` and the JSON it printed; exits on failure."""
+def timed_run(argv: list[str]) -> tuple[float, float, dict]:
+    """Seconds from start to exit of ``argv``, the CPU seconds (user + system) it and its worker
+    processes used, and the JSON it printed; exits on failure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
     seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         sys.exit(f"parallel.py: {shlex.join(argv)} failed ({done.returncode}): {done.stderr.strip()}")
-    return seconds, json.loads(done.stdout)
+    return seconds, cpu, json.loads(done.stdout)
 
 
 def write_section(text: str) -> None:
@@ -89,31 +94,37 @@ def main(argv: list[str] | None = None) -> int:
     shown = ["gin", *base[len(gin_command()):]]
     one_cmd, par_cmd = base, [*base, "--workers", str(args.workers)]
     times: dict[str, list[float]] = {"one": [], "par": []}
+    cpus: dict[str, list[float]] = {"one": [], "par": []}
     summaries: list[dict] = []
     for run in range(args.runs):
         for key, cmd in (("one", one_cmd), ("par", par_cmd)):
-            seconds, summary = timed_run(cmd)
+            seconds, cpu, summary = timed_run(cmd)
             times[key].append(seconds)
+            cpus[key].append(cpu)
             summaries.append(summary)
             print(f"run {run + 1} {'1 process' if key == 'one' else f'{args.workers} workers'}: "
-                  f"{seconds:.2f} s, {args.games / seconds:.1f} games/s", flush=True)
+                  f"{seconds:.2f} s, {args.games / seconds:.1f} games/s, {cpu:.2f} CPU s", flush=True)
     same = all(s == summaries[0] for s in summaries)
     med = {k: statistics.median(v) for k, v in times.items()}
     ratio = med["one"] / med["par"]
+    cpu_med = {k: statistics.median(v) for k, v in cpus.items()}
     s0 = summaries[0]
     lines = [
         SECTION, "", f"Command: `{command}`", "",
         f"_Run: {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {platform.machine()}, "
         f"{os.cpu_count()} cores shared with other work (load average at the end "
         f"{os.getloadavg()[0]:.1f})._", "",
-        "| command | runs | whole-process seconds (median) | games/s (median) | all runs (s) |",
-        "|---|---|---|---|---|",
+        "| command | runs | whole-process seconds (median) | games/s (median) | all runs (s) | CPU seconds (median) |",
+        "|---|---|---|---|---|---|",
         f"| `{shlex.join(shown)}` | {args.runs} | {med['one']:.2f} | {args.games / med['one']:.1f} | "
-        f"{', '.join(f'{t:.1f}' for t in times['one'])} |",
+        f"{', '.join(f'{t:.1f}' for t in times['one'])} | {cpu_med['one']:.2f} |",
         f"| `{shlex.join(shown + ['--workers', str(args.workers)])}` | {args.runs} | {med['par']:.2f} | "
-        f"{args.games / med['par']:.1f} | {', '.join(f'{t:.1f}' for t in times['par'])} |",
+        f"{args.games / med['par']:.1f} | {', '.join(f'{t:.1f}' for t in times['par'])} | {cpu_med['par']:.2f} |",
         "",
         f"- Speed-up with {args.workers} workers: **{ratio:.2f}x** games/s (ratio of the medians).",
+        f"- CPU seconds: user + system time of the command and its worker processes (medians); with "
+        f"{args.workers} workers the command uses {cpu_med['par'] / cpu_med['one']:.2f} times the CPU of one "
+        "process (the extra is the start-up of the spawned workers; on a busy machine CPU time varies too).",
         f"- Same results: {'yes' if same else 'NO'}: all {len(summaries)} runs printed the same JSON summary "
         f"({s0['games']} games, wins {s0['wins']}, {s0['deals']} deals, knocks {s0['knocks']}, gins {s0['gins']}, "
         f"undercuts {s0['undercuts']}, draws {s0['draws']}).",

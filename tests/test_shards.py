@@ -178,3 +178,17 @@ def test_ray_two_workers_equal_one_process(local_ray, capsys):
     out, _ = capsys.readouterr()
     assert json.loads(out) == want.to_json()
     assert local_ray.is_initialized()
+
+
+def test_progress_bar_on_a_terminal_only_without_json(capsys, monkeypatch):
+    # Rich treats stderr as a terminal when FORCE_COLOR is set (as it would a real TTY)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    argv = ["simulate", "--players", "novice,random", "--games", "3", "--set", "target=25"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "simulating (1 process)" in err and "3/3" in err
+    assert "1. novice" in out
+    assert main(argv + ["--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and json.loads(out)["games"] == 3

@@ -10,8 +10,9 @@ one process playing them in order.
 
 - :func:`run_shard` plays one shard ``[start, stop)`` and returns its results in order.  It is
   the one function every backend runs: this process (``workers=1``), local processes
-  (``workers=N``, :mod:`concurrent.futures` with the ``spawn`` start method, so it works the same
-  on Linux, macOS and Windows) and Ray (``ray_address``, as a remote function).
+  (``workers=N``: this process and ``N - 1`` others from :mod:`concurrent.futures` with the
+  ``spawn`` start method, so it works the same on Linux, macOS and Windows) and Ray
+  (``ray_address``, as a remote function).
 - :func:`iter_shards` yields ``(index, result)`` as each shard finishes (completion order, every
   index exactly once); :func:`run_shards` collects them in index order.
 - :func:`plan_shards` cuts the games into contiguous shards.
@@ -28,6 +29,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import socket
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
@@ -95,13 +97,14 @@ def iter_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, r
                 start: int = 0, shard_size: int | None = None) -> Iterator[tuple[int, R]]:
     """Play games ``start .. start + games - 1`` of ``task`` with ``seed``, in shards; yield
     ``(index, result)`` for each as its shard finishes (every index once, shards in the order
-    they finish, games of a shard in order).
+    they finish, games of a shard in order; with ``workers=1`` and no Ray, each game as it ends).
 
     Args:
         task: a :class:`GameTask` (picklable when ``workers > 1`` or with Ray).
         games: the number of games (an int >= 0); seed: an int passed to every ``play``.
-        workers: local processes (``1``: play in this process, no pool); with Ray and
-            ``ray_address=LOCAL``, the CPUs of the local Ray instance.
+        workers: local processes playing (``1``: this process alone; ``N``: this process and
+            ``N - 1`` spawned ones); with Ray and ``ray_address=LOCAL``, the CPUs of the local
+            Ray instance.
         ray_address: ``None`` (no Ray), :data:`LOCAL`, or a Ray cluster address.
         start: the first game's index; shard_size: games per shard (default: :func:`plan_shards`).
 
@@ -118,9 +121,10 @@ def iter_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, r
         yield from _ray(task, games, seed, workers, ray_address.strip(), start, shard_size)
         return
     shards = plan_shards(games, workers, start, shard_size)
-    if workers == 1:
+    if workers == 1:  # in this process: game by game (what run_shard does), for a smooth progress bar
         for shard in shards:
-            yield from zip(shard, run_shard(task, seed, shard.start, shard.stop))
+            for i in shard:
+                yield i, task.play(i, seed)
         return
     yield from _processes(task, seed, workers, shards)
 
@@ -136,17 +140,29 @@ def run_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, ra
 
 
 def _processes(task: GameTask[R], seed: int, workers: int, shards: list[range]) -> Iterator[tuple[int, R]]:
-    """Shards on a pool of ``workers`` spawned local processes."""
-    pool = ProcessPoolExecutor(max_workers=min(workers, max(1, len(shards))),
-                               mp_context=multiprocessing.get_context("spawn"))
+    """Shards on ``workers`` processes: this one and ``workers - 1`` spawned ones.
+
+    The spawned workers always have two shards each queued (so they never wait for this process);
+    between collecting their results this process plays the next shard itself.  Saving one
+    spawned process saves its start-up (a Python and the package imported anew).
+    """
+    queue = deque(shards)
+    helpers = workers - 1
+    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
+    pending: dict[Future[list[R]], range] = {}
     try:
-        pending: dict[Future[list[R]], range] = {
-            pool.submit(run_shard, task, seed, s.start, s.stop): s for s in shards}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: pending[f].start):
+        while queue or pending:
+            while queue and len(pending) < 2 * helpers:
+                shard = queue.popleft()
+                pending[pool.submit(run_shard, task, seed, shard.start, shard.stop)] = shard
+            for future in [f for f in pending if f.done()]:
                 shard = pending.pop(future)
                 yield from zip(shard, future.result())
+            if queue:
+                shard = queue.popleft()
+                yield from zip(shard, run_shard(task, seed, shard.start, shard.stop))
+            elif pending:
+                wait(pending, return_when=FIRST_COMPLETED)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
