@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from ginrummy.match import Match  # noqa: E402
-from ginrummy.shards import LOCAL, ShardError, iter_shards  # noqa: E402
+from ginrummy.shards import LOCAL, MAX_WORKERS, ShardError, iter_shards  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
 from ginrummy.simulate import _names, match_seed, player_seed, seat_levels, wilson_interval  # noqa: E402
@@ -282,8 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
                     help="play on Ray: alone, a Ray started on this machine; with ADDRESS, that cluster")
     args = ap.parse_args(argv)
-    if args.workers < 1:
-        ap.error(f"--workers {args.workers}: the number of worker processes is 1 or more")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        ap.error(f"--workers {args.workers}: the number of processes is from 1 to {MAX_WORKERS}")
     if args.start < 0 or args.games < 0 or args.openspiel_deals < 0:
         ap.error("--start, --games and --openspiel-deals are 0 or more")
     shards = {"workers": args.workers, "ray_address": args.ray}

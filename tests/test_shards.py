@@ -93,8 +93,9 @@ def test_two_worker_processes_equal_one_process():
 
 
 def test_bad_arguments_are_refused():
-    with pytest.raises(ShardError, match="workers"):
-        run_shards(SeedTask(), 3, 0, workers=0)
+    for bad in (0, 257, 2.0):
+        with pytest.raises(ShardError, match="workers"):
+            run_shards(SeedTask(), 3, 0, workers=bad)
     with pytest.raises(ShardError, match="seed"):
         run_shards(SeedTask(), 3, "1")
     with pytest.raises(ShardError, match="ray_address"):
@@ -140,7 +141,8 @@ def _closed_port() -> int:
 
 
 @pytest.mark.parametrize("extra, needle", [
-    (["--workers", "0"], "--workers 0: the number of worker processes is 1 or more"),
+    (["--workers", "0"], "--workers 0: the number of processes is from 1 to 256"),
+    (["--workers", "257"], "--workers 257: the number of processes is from 1 to 256"),
     (["--ray", ""], "--ray: give a Ray address"),
     (["--ray", "nowhere:port"], "is not auto, HOST:PORT or ray://HOST:PORT"),
     (["--ray", "127.0.0.1:{port}"], "cannot connect to the Ray cluster at '127.0.0.1:"),

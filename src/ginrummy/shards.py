@@ -30,17 +30,23 @@ import math
 import multiprocessing
 import socket
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-__all__ = ["GameTask", "LOCAL", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
+if TYPE_CHECKING:  # imported for real inside simulate_sharded (the runner itself is generic)
+    from .rules import RuleSet
+    from .simulate import GameResult, SimulationSummary
+
+__all__ = ["GameTask", "LOCAL", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
 
 R = TypeVar("R")
 
 #: ``ray_address`` value meaning "start a Ray instance on this machine for the run".
 LOCAL = "local"
 
+#: Most local processes (or local Ray CPUs) one run may ask for.
+MAX_WORKERS = 256
 #: Most games in one shard chosen by :func:`plan_shards` (progress and load balance).
 MAX_SHARD = 25
 #: Shards per worker aimed at by :func:`plan_shards`, so that a slow shard does not leave
@@ -89,8 +95,8 @@ def run_shard(task: GameTask[R], seed: int, start: int, stop: int) -> list[R]:
 
 
 def _check_workers(workers: int) -> None:
-    if type(workers) is not int or workers < 1:
-        raise ShardError(f"workers must be an int >= 1, not {workers!r}")
+    if type(workers) is not int or not 1 <= workers <= MAX_WORKERS:
+        raise ShardError(f"workers must be an int from 1 to {MAX_WORKERS}, not {workers!r}")
 
 
 def iter_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, ray_address: str | None = None,
@@ -228,9 +234,10 @@ def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, s
             ray.shutdown()
 
 
-def simulate_sharded(rules: Any, levels: Any, games: int, seed: int = 0, *, workers: int = 1,
-                     ray_address: str | None = None, records: bool = False, on_result: Any = None,
-                     shard_size: int | None = None) -> Any:
+def simulate_sharded(rules: RuleSet, levels: Sequence[str], games: int, seed: int = 0, *, workers: int = 1,
+                     ray_address: str | None = None, records: bool = False,
+                     on_result: Callable[[GameResult], None] | None = None,
+                     shard_size: int | None = None) -> SimulationSummary:
     """:func:`ginrummy.simulate.simulate` split into shards: the same
     :class:`~ginrummy.simulate.SimulationSummary`, equal field for field, for any ``workers``,
     ``ray_address`` and ``shard_size``.
@@ -246,7 +253,7 @@ def simulate_sharded(rules: Any, levels: Any, games: int, seed: int = 0, *, work
     _check(rules, levels, games, seed)
     task = SimulationTask.new(rules, levels, records)
 
-    def results() -> Iterator[Any]:
+    def results() -> Iterator[GameResult]:
         for _, result in iter_shards(task, games, seed, workers=workers, ray_address=ray_address,
                                      shard_size=shard_size):
             if on_result is not None:

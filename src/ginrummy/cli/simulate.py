@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..players import make_player
-from ..shards import ShardError, simulate_sharded
+from ..shards import MAX_WORKERS, ShardError, simulate_sharded
 from ..simulate import GameResult, SimulationSummary
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
 from .main import app
@@ -92,7 +92,7 @@ def simulate_command(
     games: int = typer.Option(100, "--games", help="Number of whole games (matches) to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole simulation: the same seed gives the same results."),
     records: str = typer.Option(None, "--records", help="Directory to save each game's record in (game-0001.gin, ...)."),
-    workers: int = typer.Option(1, "--workers", help="Local worker processes to split the games between (the results do not change); with --ray and no address, the CPUs of the local Ray."),
+    workers: int = typer.Option(1, "--workers", help="Local processes to play the games in, this one included (the results do not change); with --ray and no address, the CPUs of the local Ray."),
     ray_address: str = typer.Option(None, "--ray", metavar="[ADDRESS]", help="Run the games on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'."),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
@@ -117,8 +117,8 @@ def simulate_command(
         fail(f"--games {games}: the number of games is 1 or more")
     if rules.players == 3 and len(levels) != 3:
         fail(f"the rules say three players (players=3) but --players names {len(levels)}: give three levels")
-    if workers < 1:
-        fail(f"--workers {workers}: the number of worker processes is 1 or more")
+    if not 1 <= workers <= MAX_WORKERS:
+        fail(f"--workers {workers}: the number of processes is from 1 to {MAX_WORKERS}")
     if ray_address is not None and not ray_address.strip():
         fail("--ray: give a Ray address (auto, HOST:PORT, ray://HOST:10001) or no value for a local Ray")
     if len(levels) == 3:
