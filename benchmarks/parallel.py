@@ -121,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         f"| `{shlex.join(shown + ['--workers', str(args.workers)])}` | {args.runs} | {med['par']:.2f} | "
         f"{args.games / med['par']:.1f} | {', '.join(f'{t:.1f}' for t in times['par'])} | {cpu_med['par']:.2f} |",
         "",
-        f"- Speed-up with {args.workers} workers: **{ratio:.2f}x** games/s (ratio of the medians).",
+        f"- Speed-up with {args.workers} workers: **{ratio:.2f}x** games/s (ratio of the medians); run by "
+        f"run (each pair of runs back to back): {', '.join(f'{a / b:.2f}x' for a, b in zip(times['one'], times['par']))}, "
+        f"median **{statistics.median(a / b for a, b in zip(times['one'], times['par'])):.2f}x**.",
         f"- CPU seconds: user + system time of the command and its worker processes (medians); with "
         f"{args.workers} workers the command uses {cpu_med['par'] / cpu_med['one']:.2f} times the CPU of one "
         "process (the extra is the start-up of the spawned workers; on a busy machine CPU time varies too).",
