@@ -6,10 +6,13 @@ seat ``i`` is played by player ``seat_players[i]``.  Two-hand: ``seat_players`` 
 and the dealer changes by R11.2.  Three-hand (R10): seat 0 is the player in the **box**, who
 deals every deal (R10.3), seat 1 the **captain**; the third player sits out and advises.
 
-Chance: the caller passes a secret ``seed`` (bytes).  Deal ``k`` (1-based, drawn deals
-included) is shuffled from ``deal_seed(seed, k) = SHA-256(seed || "/deal/k")``; its
+Chance: the caller passes a secret ``seed`` (bytes).  The server's seed of deal ``k``
+(1-based, drawn deals included) is ``deal_seed(seed, k) = SHA-256(seed || "/deal/k")``; its
 commitment SHA-256(deal seed) may be shown before the deal and the deal seed revealed after
-it (DESIGN "Fair shuffling").  The first dealer (R3.1) and the three-hand role draw (R10.1)
+it (DESIGN "Fair shuffling").  Each deal may also take the players' **client seeds** (one
+short text per player, ``""`` for a computer seat): the deck is then shuffled from
+:func:`deck_seed` of the server's deal seed and every client seed, so that neither the server
+nor any one player chooses the cards (``docs/record-format.md``, "A deal no one controls").  The first dealer (R3.1) and the three-hand role draw (R10.1)
 come from the seed too.  The match is mutable, but every method that can fail checks
 everything before it changes anything.
 """
@@ -17,6 +20,7 @@ everything before it changes anything.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -28,12 +32,49 @@ from .rules import RuleSet
 from .scoring import ScoreSheet
 from .views import PlayerView, view_of
 
-__all__ = ["Match", "DealRecord", "deal_seed", "commitment", "draw_roles"]
+__all__ = ["Match", "DealRecord", "deal_seed", "deck_seed", "check_client_seeds", "commitment", "draw_roles",
+           "CLIENT_SEED_MAX_CHARS"]
+
+CLIENT_SEED_MAX_CHARS = 64
+"""The longest client seed, in characters (ASCII letters, digits, ``_`` and ``-``)."""
+
+_CLIENT_SEED_RE = re.compile(r"[0-9A-Za-z_-]{0,%d}" % CLIENT_SEED_MAX_CHARS)
 
 
 def deal_seed(seed: bytes, number: int) -> bytes:
     """The seed (32 bytes) of deal ``number`` (1-based) of a match seeded with ``seed``."""
     return hashlib.sha256(seed + b"/deal/" + str(number).encode()).digest()
+
+
+def check_client_seeds(client_seeds: Sequence[str], players: int) -> tuple[str, ...]:
+    """``client_seeds`` as a tuple after checking it: one text per player (``players`` = 2 or
+    3), each 0 to :data:`CLIENT_SEED_MAX_CHARS` characters of ``A-Z a-z 0-9 _ -`` (``""`` for a
+    computer seat).  Raises ``ValueError`` naming the first bad entry."""
+    if isinstance(client_seeds, (str, bytes)) or not isinstance(client_seeds, Sequence):
+        raise ValueError(f"client seeds are a list of {players} texts, one per player")
+    seeds = tuple(client_seeds)
+    if len(seeds) != players:
+        raise ValueError(f"client seeds are one per player: {players}, not {len(seeds)}")
+    for i, c in enumerate(seeds):
+        if not isinstance(c, str) or not _CLIENT_SEED_RE.fullmatch(c):
+            raise ValueError(f"client seed of player {i} must be 0 to {CLIENT_SEED_MAX_CHARS} characters of "
+                             "A-Z a-z 0-9 _ -")
+    return seeds
+
+
+def deck_seed(server_seed: bytes, client_seeds: Sequence[str] | None) -> bytes:
+    """The seed the deck of a deal is shuffled from (``docs/record-format.md``).
+
+    Without client seeds (``None``: simulations, deal scripts, old records) it is the server's
+    deal seed itself.  With them (one text per player, checked by :func:`check_client_seeds`)
+    it is ``SHA-256(server_seed || "/clients" || "/" c0 || "/" c1 [|| "/" c2])``, each client
+    seed written in ASCII; ``/`` cannot occur inside a client seed, so the encoding is
+    unambiguous."""
+    if client_seeds is None:
+        return bytes(server_seed)
+    n = len(client_seeds) if isinstance(client_seeds, Sequence) and not isinstance(client_seeds, str) else 0
+    seeds = check_client_seeds(client_seeds, n if n in (2, 3) else 2)
+    return hashlib.sha256(bytes(server_seed) + b"/clients" + b"".join(b"/" + c.encode("ascii") for c in seeds)).digest()
 
 
 def commitment(seed: bytes) -> str:
@@ -71,9 +112,12 @@ class DealRecord:
         number: 1-based deal number (drawn deals included).
         seat_players: (player at seat 0, player at seat 1).
         dealer: the dealer's deal seat.
-        seed: the deal seed (bytes); keep secret until the deal is over.
+        seed: the server's deal seed (bytes); keep secret until the deal is over (and, for a
+            drawn deal, until the match is over: its hands were never shown).
         actions: ``(seat, action)`` pairs in order.
         result: the result once over.
+        client_seeds: the players' client seeds of this deal (one text per player, ``""`` for
+            a computer seat), or ``None`` when the deck comes from the server's seed alone.
     """
 
     number: int
@@ -82,11 +126,18 @@ class DealRecord:
     seed: bytes
     actions: list[tuple[int, Action]] = field(default_factory=list)
     result: DealResult | None = None
+    client_seeds: tuple[str, ...] | None = None
 
     @property
     def commitment(self) -> str:
-        """SHA-256 of the deal seed, hex."""
+        """SHA-256 of the server's deal seed, hex (shown before the deal)."""
         return commitment(self.seed)
+
+    @property
+    def deck_seed(self) -> bytes:
+        """The seed the deck is shuffled from: :func:`deck_seed` of :attr:`seed` and
+        :attr:`client_seeds`."""
+        return deck_seed(self.seed, self.client_seeds)
 
 
 class Match:
@@ -96,7 +147,8 @@ class Match:
     what a player may see, :meth:`next_deal` after a deal is over.
     """
 
-    def __init__(self, rules: RuleSet, names: Sequence[str], seed: bytes) -> None:
+    def __init__(self, rules: RuleSet, names: Sequence[str], seed: bytes,
+                 client_seeds: Sequence[str] | None = None, first_dealer: int | None = None) -> None:
         n = len(names)
         if n not in (2, 3):
             raise RuleSetError(N_("a match has 2 or 3 players, not {n}", n=n))
@@ -104,6 +156,11 @@ class Match:
             rules = rules.replace(players=n)
         if not isinstance(seed, (bytes, bytearray)) or not seed:
             raise ValueError("a match seed is non-empty bytes")
+        if client_seeds is not None:
+            client_seeds = check_client_seeds(client_seeds, n)
+        if first_dealer is not None and (n != 2 or first_dealer not in (0, 1)):
+            raise ValueError("first_dealer is player 0 or 1 of a two-hand match")
+        self.first_dealer_given = first_dealer
         self.rules = rules
         self.names = tuple(names)
         self.seed = bytes(seed)
@@ -117,17 +174,38 @@ class Match:
             first_dealer = 0
         else:
             first_players = (0, 1)
-            first_dealer = hashlib.sha256(self.seed + b"/first-dealer").digest()[0] % 2
-        self.deal: DealState = self._start(1, first_players, first_dealer)
+            if first_dealer is None:  # R3.1: chosen at random (from the seed)
+                first_dealer = hashlib.sha256(self.seed + b"/first-dealer").digest()[0] % 2
+        self.deal: DealState = self._start(1, first_players, first_dealer, client_seeds)
 
     @classmethod
-    def new(cls, rules: RuleSet, names: Sequence[str], seed: bytes) -> Match:
-        """A new match of ``names`` (2 or 3 players) under ``rules`` with secret ``seed``."""
-        return cls(rules, names, seed)
+    def new(cls, rules: RuleSet, names: Sequence[str], seed: bytes,
+            client_seeds: Sequence[str] | None = None, first_dealer: int | None = None) -> Match:
+        """A new match of ``names`` (2 or 3 players) under ``rules`` with secret ``seed``; the
+        first deal's deck also depends on ``client_seeds`` when given (one text per player,
+        :func:`check_client_seeds`; ``ValueError`` for a bad one).  ``first_dealer`` (player 0
+        or 1 of a two-hand match) deals first instead of the random choice of R3.1: a rematch
+        goes on by R11.2 (:meth:`next_dealer`)."""
+        return cls(rules, names, seed, client_seeds, first_dealer)
 
-    def _start(self, number: int, seat_players: tuple[int, int], dealer: int) -> DealState:
-        seed = deal_seed(self.seed, number)
-        self.deals.append(DealRecord(number, seat_players, dealer, seed))
+    def next_dealer(self) -> int | None:
+        """The player who deals the next deal by R11.2 (the winner of a scored deal; after a
+        draw the same dealer; ``alternate``: the other player after a scored deal), or ``None``
+        while the deal is on or in three-hand gin (R10.3: the box deals)."""
+        if self.roles is not None or not self.deal.is_over:
+            return None
+        result = self.deal.result
+        assert result is not None
+        dealer = self.deal.dealer
+        if result.winner is not None:
+            dealer = result.winner if self.rules.next_dealer == "winner" else 1 - dealer
+        return self.seat_players[dealer]
+
+    def _start(self, number: int, seat_players: tuple[int, int], dealer: int,
+               client_seeds: tuple[str, ...] | None = None) -> DealState:
+        rec = DealRecord(number, seat_players, dealer, deal_seed(self.seed, number), client_seeds=client_seeds)
+        self.deals.append(rec)
+        seed = rec.deck_seed
         return new_deal(self.rules, dealer, deck_from_seed(seed), seed=seed)
 
     # -- reading -----------------------------------------------------------------------------
@@ -213,15 +291,19 @@ class Match:
             self.sheet = self.sheet.add(winner, new.result.points)
         return events
 
-    def next_deal(self) -> DealState:
+    def next_deal(self, client_seeds: Sequence[str] | None = None) -> DealState:
         """Start the next deal after one is over: dealer by R11.2 (winner deals; after a draw
         the same dealer; ``alternate`` passes the deal after every scored deal), three-hand
-        roles by R10.4.  Raises :class:`IllegalActionError` while the deal is still on or when
-        the match is over."""
+        roles by R10.4.  ``client_seeds``: the players' client seeds of the new deal (one text
+        per player, see :func:`deck_seed`), or ``None``.  Raises :class:`IllegalActionError`
+        while the deal is still on or when the match is over, ``ValueError`` for bad client
+        seeds; nothing changes when it raises."""
         if not self.deal.is_over:
             raise IllegalActionError(N_("the deal is not over yet"))
         if self.finished:
             raise IllegalActionError(N_("the match is over"))
+        if client_seeds is not None:
+            client_seeds = check_client_seeds(client_seeds, len(self.names))
         result = self.deal.result
         assert result is not None
         sp = self.seat_players
@@ -233,10 +315,9 @@ class Match:
                     self.roles = (box, out, captain)
                 else:
                     self.roles = (captain, out, box)
-            self.deal = self._start(number, (self.roles[0], self.roles[1]), 0)
+            self.deal = self._start(number, (self.roles[0], self.roles[1]), 0, client_seeds)
             return self.deal
-        dealer = self.deal.dealer
-        if result.winner is not None:
-            dealer = result.winner if self.rules.next_dealer == "winner" else 1 - dealer
-        self.deal = self._start(number, sp, dealer)
+        dealer = self.next_dealer()
+        assert dealer is not None and sp == (0, 1)
+        self.deal = self._start(number, sp, dealer, client_seeds)
         return self.deal

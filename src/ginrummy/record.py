@@ -8,6 +8,7 @@ replay and verify (DESIGN "The game record", "Fair shuffling").  The format is s
     rules {"big_gin_bonus":null,...}
     seed-commitment <SHA-256 of the match seed, hex>
     deal 1 dealer 1 seats 0 1 commitment <SHA-256 of the deal seed, hex>
+    client-seeds ["9f3a...","",...]               (when the players contributed to the deck)
     deck <52 cards, R1.4 text>
     0 pass
     1 take upcard 7H
@@ -31,6 +32,11 @@ Three kinds of record:
   still holds the deck of the current deal, so it is the table's private storage, not
   something to show a player.  :func:`replay` rebuilds it; to continue playing from it, pass
   the secret ``seed=`` (checked against the commitment);
+* a **public record** (:func:`dumps` with ``public=True``), which a player may download at
+  any point of a match: a deal whose seed may not be revealed yet (the deal in progress, and
+  a drawn deal until the match is over: its hands were never shown) is written ``sealed``:
+  its deal line, client seeds, result and score, but no deck, no actions and no seed.
+  :func:`verify` checks every other deal in full;
 * a **single deal from a deal script** (:func:`dumps_deal`): no ``seed-commitment`` line and
   one deal without a commitment; its deck is taken as given (there is no seed to check), and
   a reshuffle (R7.3) follows :func:`ginrummy.deal.new_deal`'s default (SHA-256 of the deck).
@@ -47,9 +53,9 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
-from .deal import DealResult, DealState, Event, deck_from_seed, new_deal
+from .deal import OVER, DealResult, DealState, Event, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
-from .match import DealRecord, Match, commitment
+from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
 from .rules import RuleSet
 from .scoring import ScoreSheet
 
@@ -119,6 +125,14 @@ class RecordedDeal:
     score_line: int = 0
     deal_seed: bytes | None = None
     deal_seed_line: int = 0
+    client_seeds: tuple[str, ...] | None = None
+    sealed: bool = False
+
+    @property
+    def deck_seed(self) -> bytes | None:
+        """The seed the deck was shuffled from (:func:`ginrummy.match.deck_seed`), once the deal
+        seed is revealed."""
+        return None if self.deal_seed is None else deck_seed(self.deal_seed, self.client_seeds)
 
 
 @dataclass
@@ -142,6 +156,7 @@ class GameRecord:
     seed_line: int = 0
     finished: tuple[int, int | None] | None = None
     header_lines: dict[str, int] = field(default_factory=dict)
+    first_dealer: int | None = None
 
     @property
     def is_script(self) -> bool:
@@ -215,27 +230,51 @@ def _header(rules: RuleSet, names: Sequence[str], date: str | None) -> list[str]
     return lines
 
 
-def dumps(match: Match, *, date: str | None = None) -> str:
+def revealable(match: Match, rec: DealRecord) -> bool:
+    """Whether the seed and deck of deal ``rec`` of ``match`` may be shown to the players: once
+    no card they expose is still hidden by the rules.  A scored deal is revealed when it ends
+    (both hands were laid down, R5); a drawn deal (R7) only when the match is over, since its
+    hands were never shown; the deal in progress never."""
+    if rec.result is None:
+        return False
+    return match.finished or rec.result.outcome != "draw"
+
+
+def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str:
     """The record (text, lines ending in ``\\n``) of ``match``, finished or in progress.
 
     A finished match reveals every deal seed and the match seed.  A match in progress reveals
     the seeds of its finished deals only; the current deal's deck is written (the record is
-    the table's private storage).  ``date`` is any one line of text (the engine has no clock).
-    Raises :class:`RecordError` for a bad date.
+    the table's private storage).  With ``public=True`` (what a player may download at any
+    point) every deal that is not :func:`revealable` is written ``sealed``: its deal line,
+    client seeds, result and score only.  ``date`` is any one line of text (the engine has no
+    clock).  Raises :class:`RecordError` for a bad date.
     """
     lines = _header(match.rules, match.names, date)
     lines.append(f"seed-commitment {commitment(match.seed)}")
+    if match.first_dealer_given is not None:  # a rematch: the first dealer by R11.2, not R3.1
+        lines.append(f"first-dealer {match.first_dealer_given}")
     if match.roles is not None:  # the roles of the first deal (R10.1); later ones follow R10.4
         box, captain = match.deals[0].seat_players
         lines.append(f"roles {box} {captain} {3 - box - captain}")
         lines += ["role-draw " + _cards_text(d) for d in match.role_draws]
     sheet = ScoreSheet(match.rules, len(match.names))
     for rec in match.deals:
-        deck = deck_from_seed(rec.seed)
         lines.append(f"deal {rec.number} dealer {rec.dealer} seats {rec.seat_players[0]} {rec.seat_players[1]} "
                      f"commitment {rec.commitment}")
+        if rec.client_seeds is not None:
+            lines.append("client-seeds " + json.dumps(list(rec.client_seeds)))
+        if public and not revealable(match, rec):
+            lines.append("sealed")
+            if rec.result is not None:  # a drawn deal: no points, the totals stay
+                lines.append(f"result draw reason {rec.result.reason or '-'}")
+                sheet = sheet.add(None, 0)
+                lines.append("score " + " ".join(str(t) for t in sheet.totals))
+            continue
+        seed = rec.deck_seed
+        deck = deck_from_seed(seed)
         lines.append("deck " + _cards_text(deck))
-        body, state = _deal_lines(new_deal(match.rules, rec.dealer, deck, seed=rec.seed), rec.actions)
+        body, state = _deal_lines(new_deal(match.rules, rec.dealer, deck, seed=seed), rec.actions)
         lines += body
         if state.result is not None:
             winner = None if state.result.winner is None else rec.seat_players[state.result.winner]
@@ -405,6 +444,9 @@ def loads(text: str) -> GameRecord:
             if word == "seed-commitment":
                 header["seed_commitment"] = _hex(no, args, "seed-commitment", 32)
                 continue
+            if word == "first-dealer":
+                header["first_dealer"] = _int(no, args, "first dealer", 0, 1)
+                continue
             if word == "roles":
                 parts = args.split()
                 if sorted(parts) != ["0", "1", "2"]:
@@ -457,6 +499,30 @@ def loads(text: str) -> GameRecord:
             continue
         if deal is None:
             raise _err(no, f"{s!r} is outside a deal")
+        if word == "client-seeds":
+            if deal.deck or deal.sealed or deal.client_seeds is not None:
+                raise _err(no, "a client-seeds line comes once, right after its deal line")
+            try:
+                deal.client_seeds = check_client_seeds(json.loads(args), len(rec.names))
+            except (json.JSONDecodeError, ValueError) as exc:
+                raise _err(no, f"client-seeds must be a JSON list of {len(rec.names)} client seeds: {exc}") from None
+            continue
+        if word == "sealed":
+            if deal.deck or deal.sealed or args:
+                raise _err(no, "a sealed line stands alone, instead of the deal's deck and actions")
+            if rec.is_script:
+                raise _err(no, "a deal-script record has no sealed deal")
+            deal.sealed = True
+            continue
+        if deal.sealed:
+            if word == "result" and args.split()[:1] == ["draw"]:
+                deal.result = _parse_result(no, args)
+            elif word == "score" and deal.result is not None:
+                deal.score = tuple(_int(no, p, "score") for p in args.split())
+                deal.score_line = no
+            else:
+                raise _err(no, f"a sealed deal has only a draw's result and score lines, not {s!r}")
+            continue
         if word == "deck":
             if deal.deck:
                 raise _err(no, "a second deck line in one deal")
@@ -492,8 +558,13 @@ def loads(text: str) -> GameRecord:
             raise _err(1, "empty record (a record starts with 'gin-record 1')")
         raise _err(len(lines), "the record has no deal")
     for d in rec.deals:
-        if not d.deck:
+        if not d.deck and not d.sealed:
             raise _err(d.line, f"deal {d.number} has no deck line")
+        if d.sealed and d.result is None and d is not rec.deals[-1]:
+            raise _err(d.line, f"deal {d.number} is sealed with no result, so it is in progress, but deal "
+                       f"{d.number + 1} follows it")
+    if rec.seed is not None and any(d.sealed for d in rec.deals):
+        raise _err(rec.seed_line, "a record that reveals the match seed has no sealed deal")
     if rec.is_script and (len(rec.deals) != 1 or rec.seed is not None):
         raise _err(rec.deals[-1].line, "a record without a seed-commitment is a single deal from a deal script")
     return rec
@@ -514,7 +585,7 @@ class _RecordMatch(Match):
     def build(cls, rec: GameRecord) -> _RecordMatch:
         m = cls.__new__(cls)
         m._rec, m._sealed = rec, False
-        m.rules, m.names, m.seed = rec.rules, rec.names, b""
+        m.rules, m.names, m.seed, m.first_dealer_given = rec.rules, rec.names, b"", rec.first_dealer
         m.sheet = ScoreSheet(rec.rules, len(rec.names))
         m.deals = []
         m.roles, m.role_draws = rec.roles, [list(d) for d in rec.role_draws]
@@ -524,13 +595,16 @@ class _RecordMatch(Match):
         m.deal = m._start(1, first.seat_players, first.dealer)
         return m
 
-    def _start(self, number: int, seat_players: tuple[int, int], dealer: int) -> DealState:
+    def _start(self, number: int, seat_players: tuple[int, int], dealer: int,
+               client_seeds: tuple[str, ...] | None = None) -> DealState:
         if self._sealed or number > len(self._rec.deals):
             raise RecordError(f"deal {number} cannot start: the match seed is not revealed, so its deck is "
                               "unknown; replay the record with seed= to continue the match")
         d = self._rec.deals[number - 1]
-        self.deals.append(DealRecord(number, seat_players, dealer, d.deal_seed or b""))
-        return new_deal(self.rules, dealer, d.deck, seed=d.deal_seed)
+        self.deals.append(DealRecord(number, seat_players, dealer, d.deal_seed or b"", client_seeds=d.client_seeds))
+        if d.sealed:  # its cards are secret: a stand-in deck, never played (see _skip_sealed)
+            return new_deal(self.rules, dealer, range(52))
+        return new_deal(self.rules, dealer, d.deck, seed=d.deck_seed)
 
     def apply(self, player: int, action: Action) -> list[Event]:
         if self._sealed and not self._rec.is_script and not self.record.seed:
@@ -569,11 +643,32 @@ def _check_deal_seed(d: RecordedDeal, checks: list[str]) -> None:
     if d.commitment is not None and commitment(d.deal_seed) != d.commitment:
         raise _err(d.deal_seed_line, f"deal {d.number}: SHA-256 of the revealed deal seed is "
                    f"{commitment(d.deal_seed)}, not the commitment {d.commitment} of line {d.line}")
-    deck = deck_from_seed(d.deal_seed)
+    assert d.deck_seed is not None
+    deck = deck_from_seed(d.deck_seed)
     if deck != d.deck:
-        raise _err(d.deck_line, f"deal {d.number}: the deck is not the one its deal seed gives "
-                   f"({_first_difference(d.deck, deck)})")
-    checks.append(f"deal {d.number}: SHA-256(deal seed) equals its commitment; the deck is the one the deal seed gives")
+        raise _err(d.deck_line, f"deal {d.number}: the deck is not the one its deal seed"
+                   + (" and client seeds give" if d.client_seeds is not None else " gives")
+                   + f" ({_first_difference(d.deck, deck)})")
+    checks.append(f"deal {d.number}: SHA-256(deal seed) equals its commitment; the deck is the one the deal seed"
+                  + (" and the client seeds give" if d.client_seeds is not None else " gives"))
+
+
+def _skip_sealed(m: Match, d: RecordedDeal, checks: list[str]) -> None:
+    """A sealed deal of a public record: its cards are secret, so only what is public is
+    checked: a drawn deal (R7) leaves the totals as they were; the deal in progress, nothing."""
+    if d.result is None:
+        checks.append(f"deal {d.number}: sealed (in progress): its cards are still secret, commitment {d.commitment}")
+        return
+    st = m.deal._copy()
+    st.phase, st.to_act = OVER, None
+    st.result = DealResult("draw", None, 0, None, None, d.result.reason)
+    m.deal = st
+    m.sheet = m.sheet.add(None, 0)
+    if d.score is not None and d.score != m.sheet.totals:
+        raise _err(d.score_line, f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
+                   f"after a drawn deal the totals stay {' '.join(map(str, m.sheet.totals))}")
+    checks.append(f"deal {d.number}: sealed drawn deal ({d.result.reason}): its hands stay secret until the match "
+                  "is over; the totals are unchanged")
 
 
 def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, checks: list[str]) -> None:
@@ -582,14 +677,18 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
         raise _err(d.line, f"deal {d.number}: by the rules (R11.2, R10.4) the dealer is seat {r.dealer} and the "
                    f"seats are players {r.seat_players[0]} {r.seat_players[1]}; the record has dealer "
                    f"{d.dealer}, players {d.seat_players[0]} {d.seat_players[1]}")
+    if d.sealed:
+        _skip_sealed(m, d, checks)
+        return
     if seeded:
         if d.commitment != r.commitment:
             raise _err(d.line, f"deal {d.number}: the commitment is not SHA-256 of the deal seed "
                        f"SHA-256(match seed || '/deal/{d.number}') = {r.commitment}")
-        deck = deck_from_seed(r.seed)
+        deck = deck_from_seed(r.deck_seed)
         if d.deck != deck:
-            raise _err(d.deck_line, f"deal {d.number}: the deck is not the one the match seed gives "
-                       f"({_first_difference(d.deck, deck)})")
+            raise _err(d.deck_line, f"deal {d.number}: the deck is not the one the match seed"
+                       + (" and client seeds give" if d.client_seeds is not None else " gives")
+                       + f" ({_first_difference(d.deck, deck)})")
         if d.deal_seed is not None and d.deal_seed != r.seed:
             raise _err(d.deal_seed_line, f"deal {d.number}: the deal seed is not SHA-256(match seed || '/deal/{d.number}')")
         checks.append(f"deal {d.number}: deck and commitment recomputed from the match seed")
@@ -667,7 +766,8 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
             raise _err(line, f"the seed does not match the seed-commitment: SHA-256(seed) is "
                        f"{commitment(bytes(seed))}, the record committed to {rec.seed_commitment}")
         checks.append("SHA-256 of the match seed equals the seed-commitment")
-        m = Match.new(rec.rules, rec.names, bytes(seed))
+        m = Match.new(rec.rules, rec.names, bytes(seed), client_seeds=rec.deals[0].client_seeds,
+                      first_dealer=rec.first_dealer)
         if m.rules != rec.rules:
             raise _err(rec.header_lines.get("rules", 0), "the rules do not match the number of players")
         if (m.roles, m.role_draws) != (rec.roles, [list(x) for x in rec.role_draws]):
@@ -680,7 +780,7 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
     for i, d in enumerate(rec.deals):
         if i:
             try:
-                m.next_deal()
+                m.next_deal(d.client_seeds)
             except GinRummyError as exc:
                 raise _err(d.line, f"deal {d.number} cannot start: {exc}") from None
         _replay_deal(m, rec, d, seeded, checks)
@@ -711,6 +811,9 @@ def replay(record_or_text: GameRecord | str, *, seed: bytes | None = None) -> Ma
     first mismatch.
     """
     rec = loads(record_or_text) if isinstance(record_or_text, str) else record_or_text
+    if rec.deals and rec.deals[-1].sealed and rec.deals[-1].result is None:
+        raise _err(rec.deals[-1].line, f"deal {rec.deals[-1].number} is sealed: it is in progress and its cards are "
+                   "still secret, so the match cannot be rebuilt; gin verify checks the deals before it")
     return _replay(rec, seed, [])
 
 
@@ -730,7 +833,7 @@ def verify(text: str) -> VerifyReport:
     if rec.is_script:
         checks.append("the deck was given by a deal script: there is no seed to check it against")
     elif rec.seed is None:
-        unrevealed = [d.number for d in rec.deals if d.deal_seed is None]
+        unrevealed = [d.number for d in rec.deals if d.deal_seed is None or d.sealed]
         checks.append("the match seed is not revealed (match in progress)"
                       + (f"; deck of deal {', '.join(map(str, unrevealed))} not checked: its deal seed is secret"
                          if unrevealed else ""))

@@ -32,11 +32,42 @@ def client(db_url: str):
             yield c
 
 
+def claim_all(client: TestClient, table: dict[str, Any]) -> dict[str, Any]:
+    """Claim every invite of ``table`` (the answer of ``POST /api/tables``), as the invited
+    people would: each such seat gets the ``token`` and ``link`` minted for its claimer."""
+    for seat in table["seats"]:
+        if "invite" in seat:
+            code = seat["invite"].split("invite=", 1)[1]
+            r = client.post(f"/api/tables/{table['id']}/claim", json={"invite": code})
+            assert r.status_code == 200, r.text
+            seat["token"], seat["link"] = r.json()["token"], r.json()["link"]
+    return table
+
+
+def send_client_seeds(client: TestClient, table: dict[str, Any], deal: int = 1) -> None:
+    """Every person of ``table`` sends a client seed for ``deal`` over the WebSocket (the
+    browser does this by itself); the deal is dealt once the last one is in."""
+    for i, seat in enumerate(table["seats"]):
+        if seat["kind"] != "human":
+            continue
+        with client.websocket_connect(f"/ws/table/{table['id']}?seat={seat['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            ws.send_json({"type": "client_seed", "deal": deal, "seed": f"test{i}deal{deal}", "id": "seed"})
+            while (msg := ws.receive_json()).get("reply_to") != "seed":
+                assert msg["type"] == "state", msg
+            assert msg["type"] == "ack", msg
+
+
 def new_table(client: TestClient, seats: list[dict[str, Any]], preset: str = "standard",
-              rules: dict[str, Any] | None = None) -> dict[str, Any]:
+              rules: dict[str, Any] | None = None, *, deal: bool = True) -> dict[str, Any]:
+    """Open a table, claim its invites (:func:`claim_all`) and, with ``deal``, send every
+    person's client seed so that the first deal is dealt (:func:`send_client_seeds`)."""
     r = client.post("/api/tables", json={"preset": preset, "rules": rules or {}, "seats": seats})
     assert r.status_code == 201, r.text
-    return r.json()
+    table = claim_all(client, r.json())
+    if deal:
+        send_client_seeds(client, table)
+    return table
 
 
 def cards_in(obj: Any) -> set[str]:

@@ -48,8 +48,15 @@ def browser():
         b.close()
 
 
-def _page(browser, errors: list[str], **kw):
+def _page(browser, errors: list[str], confirm: bool = False, **kw):
+    """A page in a new context.  ``confirm=False`` turns off the table's "ask before a discard /
+    knock" settings (on for a new player), so the tests that play whole deals act at once."""
+    # bypass_csp: Playwright's string predicates (wait_for_function) run through eval, which the
+    # server's content security policy forbids to every page (test_csp_* checks the policy itself)
+    kw.setdefault("bypass_csp", True)
     ctx = browser.new_context(viewport=kw.pop("viewport", {"width": 1280, "height": 860}), **kw)
+    if not confirm:
+        ctx.add_init_script("localStorage.setItem('gin.confirmDiscard', 'false'); localStorage.setItem('gin.confirmKnock', 'false');")
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(15000)
@@ -214,14 +221,22 @@ def test_two_people_from_two_browser_contexts(server, browser):
     ann.check("input[name='scoring'][value='deal']")
     ann.click("#open")
     ann.wait_for_selector("#ready:not([hidden])")
-    # both links in full: Bob's invite and Ann's own (the way back to her seat), none cut off
+    # both links in full: Bob's one-time invite and Ann's own (the way back to her seat), none cut off
     link = ann.inner_text("#links .link-text[data-name='Bob']")
-    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?seat=\S{16,}", link)
+    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?invite=\S{16,}", link)
     assert ann.inner_text("#links .link-text[data-name='Ann']") == ann.get_attribute("#go", "href") != link
     assert ann.evaluate("[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)")
     ann.click("#go")
     bob = _page(browser, errors)
     bob.goto(link)
+    # the invite is claimed once: Bob's page now holds a token minted for him, which Ann never saw
+    bob.wait_for_url(re.compile(r".*\?seat=\S{16,}$"))
+    bob_token = bob.url.split("seat=")[1]
+    assert bob_token not in ann.content() and bob_token not in ann.evaluate("JSON.stringify(localStorage)")
+    third = _page(browser, errors)
+    third.goto(link)  # the same invite a second time: refused, and no seat
+    third.wait_for_function("document.getElementById('status').textContent.includes('used already')")
+    assert "seat=" not in third.url
     pages = {"Ann": ann, "Bob": bob}
     for name, p in pages.items():
         p.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.table.seats.every(s => s.connected)")

@@ -23,8 +23,8 @@ from .conftest import new_table
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "src" / "ginrummy" / "locale"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
-PAGES = ["lobby.html", "table.html", "rules.html", "tips.html", "scorekeeper.html"]
-SCRIPTS = ["common.js", "lobby.js", "table.js", "scorekeeper.js"]
+PAGES = ["lobby.html", "table.html", "rules.html", "tips.html", "scorekeeper.html", "fair.html"]
+SCRIPTS = ["common.js", "lobby.js", "table.js", "scorekeeper.js", "fair.js", "fair-page.js"]
 
 
 def _po(lang: str, domain: str = "web"):
@@ -234,7 +234,7 @@ def test_out_of_turn_names_the_player_to_act_in_the_seat_language(client):
             ws.send_json({"type": "action", "action": "pass", "id": 7})
             err = ws.receive_json()
             assert err == {"type": "error", "code": "not_your_turn", "message": text, "reply_to": 7}, lang
-    assert tobj.seq == 0
+    assert tobj.seq == 3  # the two client seeds and the deal
 
 
 def test_websocket_default_is_english(client):
@@ -244,4 +244,4 @@ def test_websocket_default_is_english(client):
         ws.receive_json()
         ws.send_json({"type": "frobnicate"})
         assert ws.receive_json()["message"] == ("unknown message type 'frobnicate'; types: "
-                                                "action, next_deal, suggest, hint, sync, ping, set_lang")
+                                                "action, next_deal, client_seed, suggest, chat, rematch, hint, sync, ping, set_lang")

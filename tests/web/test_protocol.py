@@ -60,10 +60,13 @@ def _forbidden(table_obj, player: int) -> set[str]:
 
 
 def _secrets(table_obj) -> list[str]:
+    """The seeds no seat may have yet: the match seed until the match is over, the deal seed
+    of the deal in progress and of every drawn deal until then (R7)."""
     m = table_obj.match
+    if m.finished:
+        return []
     out = [m.seed.hex()]
-    if not m.deal.is_over:
-        out.append(m.record.seed.hex())
+    out += [d.seed.hex() for d in m.deals if d.result is None or d.result.outcome == "draw"]
     return out
 
 
@@ -127,6 +130,8 @@ def test_full_deal_between_two_people_and_every_message_is_clean(client):
         states[0] = _recv_state(a, tobj, 0)
         first = states[0]["deal"]["commitment"]
         assert first == tobj.match.record.commitment and states[0]["deal"]["seed"] is None
+        base = tobj.seq  # the two client seeds and the deal (docs/protocol.md)
+        assert base == 3 and states[0]["started"] and states[0]["deals"][0]["client_seeds"] == ["test0deal1", "test1deal1"]
         steps = 0
         while not tobj.match.deal.is_over:
             p = tobj.match.player_to_act()
@@ -136,19 +141,23 @@ def test_full_deal_between_two_people_and_every_message_is_clean(client):
             for q in (0, 1):
                 states[q] = _recv_state(socks[q], tobj, q)
             ack = socks[p].receive_json()
-            assert ack == {"type": "ack", "reply_to": steps, "seq": steps + 1}
+            assert ack == {"type": "ack", "reply_to": steps, "seq": base + steps + 1}
             steps += 1
         end = states[0]
         assert end["view"]["phase"] == "over" and end["can_next_deal"] in (True, False)
+        r = tobj.match.record.result
+        if r.outcome == "draw":  # R7: a drawn deal's hands stay hidden, so its seed too
+            assert end["deal"]["seed"] is None and "seed" not in end["deals"][0] and not end["deals"][0]["revealed"]
+            return
         seed = bytes.fromhex(end["deal"]["seed"])
         assert hashlib.sha256(seed).hexdigest() == first == commitment(seed)
-        assert end["deals"][0]["seed"] == seed.hex()
+        assert end["deals"][0]["seed"] == seed.hex() and end["deals"][0]["revealed"]
         r = tobj.match.record.result
         if r.winner is not None:
             winner = tobj.names[tobj.match.seat_players[r.winner]]
             assert end["sheet"]["games"][0]["points"][winner] == r.points > 0
             assert end["view"]["result"]["points"] == r.points
-        assert tobj.seq == steps
+        assert tobj.seq == base + steps
 
 
 def test_out_of_turn_illegal_malformed_and_oversized_change_nothing(client):
@@ -198,7 +207,7 @@ def test_out_of_turn_illegal_malformed_and_oversized_change_nothing(client):
         assert socks[p].receive_json() == {"type": "pong", "reply_to": 7}
         socks[p].send_json({"type": "sync", "id": "s"})
         st = socks[p].receive_json()
-        assert st["type"] == "state" and st["reply_to"] == "s" and st["seq"] == 0
+        assert st["type"] == "state" and st["reply_to"] == "s" and st["seq"] == 3
 
 
 def test_wrong_token_and_unknown_table(client):
@@ -221,7 +230,9 @@ def test_against_the_computer_a_whole_match_and_the_record_verifies(client):
                   preset="standard", rules={"scoring": "deal"})
     tobj = client.app.state.manager.tables[t["id"]]
     r = client.get(f"/api/tables/{t['id']}/record?seat={t['seats'][0]['token']}")
-    assert r.status_code == 409
+    # at any point: the public record, its deal in progress sealed (docs/record-format.md)
+    assert r.status_code == 200 and "\nsealed\n" in r.text and "\ndeck " not in r.text
+    assert verify(r.text).ok and tobj.match.seed.hex() not in r.text
     n = 0
     with _ws(client, t, 0) as ws:
         while True:
@@ -263,7 +274,7 @@ def test_three_hand_adviser_sees_the_captain_and_suggests(client):
         assert err["code"] == "not_your_turn" and "R10.2" in err["message"]
         adv.send_json({"type": "suggest", "text": "  take   the upcard "})
         sug = adv.receive_json()
-        assert sug == {"type": "suggestion", "from": tobj.names[out], "text": "take the upcard", "seq": 0}
+        assert sug == {"type": "suggestion", "from": tobj.names[out], "text": "take the upcard", "seq": 4}
         assert socks[captain].receive_json() == sug
         socks[captain].send_json({"type": "sync"})
         st = _recv_state(socks[captain], tobj, captain)
@@ -300,7 +311,7 @@ def test_restart_in_process_rebuilds_the_table(db_url):
             hands, pile, seq = tobj.match.deal.hands, tobj.match.deal.pile, tobj.seq
         with TestClient(create_app(db_url, bot_delay=0)) as c:
             again = c.app.state.manager.tables[t["id"]]
-            assert (again.match.deal.hands, again.match.deal.pile, again.seq) == (hands, pile, seq) and seq == 5
+            assert (again.match.deal.hands, again.match.deal.pile, again.seq) == (hands, pile, seq) and seq == 3 + 5
 
 
 def test_scorekeeper_endpoint_r12_worked_example(client):

@@ -63,6 +63,11 @@ async def _play(url: str, steps: int | None) -> dict:
     async with websockets.connect(url) as ws:
         st = await _state(ws)
         done = 0
+        while not st["started"]:  # the first deal waits for this seat's client seed
+            pending = st["fair"]["pending"]
+            if pending["yours"] is None:
+                await ws.send(json.dumps({"type": "client_seed", "deal": pending["deal"], "seed": "restart0"}))
+            st = await _state(ws)
         while st["view"]["phase"] != "over" and (steps is None or done < steps):
             if not st["your_turn"]:
                 st = await _state(ws)
@@ -112,7 +117,8 @@ def test_sigkill_and_restart_resumes_the_deal(tmp_path: Path) -> None:
             assert again["view"]["discard_pile"] == before["view"]["discard_pile"]
         end = asyncio.run(_play(url, None))
         assert end["view"]["phase"] == "over"
-        assert end["deal"]["seed"] is not None and end["deals"][0]["over"]
+        assert end["deals"][0]["over"]
+        assert (end["deal"]["seed"] is not None) == (end["deals"][0]["outcome"] != "draw")  # R7: a draw stays sealed
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)

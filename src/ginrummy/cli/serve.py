@@ -48,7 +48,8 @@ def serve(
     table (players reconnect with their links)."""
     import uvicorn
 
-    from ..web.app import create_app
+    from ..web.app import MAX_FRAME_BYTES, create_app
+    from ..web.security import install_log_redaction, mask_url, redact
     from ..web.store import default_database_url
 
     if log_level not in ("critical", "error", "warning", "info", "debug"):
@@ -59,7 +60,8 @@ def serve(
     try:
         web_app = create_app(url, bot_delay=bot_delay)
     except Exception as exc:  # a bad URL or an unreachable database
-        fail(f"cannot open the database {url!r}: {exc}")
+        # the password of a database URL is never shown (mask_url), nor inside the driver's message
+        fail(f"cannot open the database {mask_url(url)!r}: {redact(str(exc))}")
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
     try:
         sock = listen(host, port)
@@ -67,6 +69,8 @@ def serve(
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    print(f"gin serve: http://{shown}:{bound}/  (database {url})", flush=True)
-    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=65536)
+    print(f"gin serve: http://{shown}:{bound}/  (database {mask_url(url)})", flush=True)
+    # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
+    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES)
+    install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     uvicorn.Server(config).run(sockets=[sock])

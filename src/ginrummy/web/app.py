@@ -5,14 +5,22 @@ Routes:
 * ``GET /`` lobby; ``GET /table/{id}?seat=TOKEN`` the table page; ``GET /rules``,
   ``GET /tips``, ``GET /scorekeeper`` help pages; ``/static/...`` the front end files.
 * ``GET /api/options``: presets (R13), rule fields (R14) and computer levels.
-* ``POST /api/tables``: open a table; answers the seats' links.
-* ``GET /api/tables/{id}/record?seat=TOKEN``: the game record (``ginrummy.record.dumps``) of a
-  finished match, as a download.
+* ``POST /api/tables``: open a table; answers the host's seat link and the other seats' one-time
+  invite links.
+* ``POST /api/tables/{id}/claim``: claim a seat with its invite code; answers a new seat token.
+* ``GET /api/tables/{id}/record?seat=TOKEN``: the public game record
+  (``ginrummy.record.dumps(match, public=True)``) at any point of the match, as a download.
+* ``GET /fair``: the fair-deal page (the scheme in plain words; checks a record in the browser).
 * ``POST /api/sheet``: the scorekeeper (``ScoreSheet`` of ``gin sheet``).
 * ``GET /api/i18n`` and ``GET /api/i18n.js``: the browser catalog of the request's language
   (:func:`ginrummy.web.i18n_web.web_catalog`) as JSON, or as a script setting
   ``window.GIN_I18N`` (loaded by every page before its own scripts).
 * ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
+
+Everything read from the network goes through :mod:`ginrummy.web.messages` (one schema, sizes
+and depths bounded); bodies are capped while they are read (:mod:`ginrummy.web.security`);
+each connection has a bounded outbound queue, so a client that stops reading is dropped
+(close code 4408) instead of slowing its table.
 
 Every page, API error and WebSocket error is in the language of the request
 (:func:`~ginrummy.web.i18n_web.request_lang`: ``?lang=``, else the ``gin_lang`` cookie set by the
@@ -23,6 +31,7 @@ Create it with :func:`create_app`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -32,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -40,13 +50,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ..i18n import translate_error
+from ..match import commitment
+from ..record import dumps
 from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
-from .messages import (MAX_MESSAGE_BYTES, ActionMsg, HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg,
-                       SuggestMsg, SyncMsg, error_message, hint_message, parse_inbound)
+from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
+                       CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
+                       SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
+                       parse_inbound, parse_lobby)
+from .room import ChatLimiter
+from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
-from .tables import SeatSpec, TableError, TableManager, player_levels
+from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -54,7 +70,13 @@ log = logging.getLogger("ginrummy.web")
 
 STATIC_DIR = Path(str(resources.files("ginrummy.web") / "static"))
 
-MAX_BODY_BYTES = 8192
+OUTBOUND_QUEUE = 64
+"""Messages that may wait for one connection; a client that lets more pile up is dropped."""
+
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+"""WebSocket frames up to this size are read and answered (``too_large`` above
+:data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`); larger ones are closed by the protocol layer
+with code 1009 (``gin serve`` passes this as uvicorn's ``ws_max_size``)."""
 
 
 _PAGES: dict[tuple[str, str, float], str] = {}
@@ -80,21 +102,34 @@ def _page(name: str) -> Any:
     return endpoint
 
 
-async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise TableError("bad_request", W_("request body too large; the limit is {limit} bytes", limit=MAX_BODY_BYTES))
+def _too_large(limit: int) -> Any:
+    return W_("request body too large; the limit is {limit} bytes", limit=limit)
+
+
+async def _body(request: Request, model: Any) -> Any:
+    """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
+    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``)."""
+    raw = await read_body(request.stream(), MAX_BODY_BYTES)
+    if raw is None:
+        raise MessageError("too_large", _too_large(MAX_BODY_BYTES))
     try:
-        return json.loads(body or b"null")
-    except ValueError:
-        raise TableError("bad_request", W_("request body is not valid JSON")) from None
+        return parse_body(raw, model)
+    except MessageError as exc:
+        if exc.code == "bad_json" and exc.key and "nested" not in exc.key:
+            raise MessageError("bad_json", W_("request body is not valid JSON")) from None
+        raise
 
 
-def _bad(message: Any, tr: WebTranslator, status: int = 400) -> JSONResponse:
-    """``{"error": message}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg` or text)
-    in ``tr``'s language."""
-    return JSONResponse({"error": translate_error(message, tr)}, status_code=status,
-                        headers={"Content-Language": tr.lang})
+def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = None) -> JSONResponse:
+    """``{"error": message, "code"?}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
+    or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413."""
+    if isinstance(message, MessageError) and message.code == "too_large":
+        status = 413
+    body: dict[str, Any] = {"error": translate_error(message, tr)}
+    code = code or getattr(message, "code", None)
+    if code:
+        body["code"] = code
+    return JSONResponse(body, status_code=status, headers={"Content-Language": tr.lang})
 
 
 def create_app(database_url: str | None = None, bot_delay: float | None = None) -> Starlette:
@@ -142,93 +177,92 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     async def create_table(request: Request) -> Response:
         tr = web_translator(request_lang(request))
         try:
-            data = await _json_body(request)
-            if not isinstance(data, dict):
-                return _bad(W_('send {example}', example='{"preset": ..., "rules": {...}, "seats": [...]}'), tr)
-            rules_in = data.get("rules") or {}
-            if not isinstance(rules_in, dict):
-                return _bad(W_("rules must be an object of RuleSet fields (R14)"), tr)
-            rules_in = dict(rules_in)
+            body = await _body(request, CreateTableBody)
+            rules_in = dict(body.rules or {})
             rules_in.pop("name", None)
-            rules = RuleSet.from_dict({"preset": data.get("preset", "standard"), **rules_in})
-            seats_in = data.get("seats")
-            if not isinstance(seats_in, list) or not all(isinstance(s, dict) for s in seats_in):
-                return _bad(W_("seats must be a list of 2 or 3 objects like {example}",
-                               example='{"kind": "human", "name": "Ann"}'), tr)
-            seats = [SeatSpec(kind=str(s.get("kind", "")), name=str(s.get("name", "") or ""),
-                              level=str(s.get("level", "") or "")) for s in seats_in]
-            table = manager.create(rules, seats, lang=tr.lang)
-        except (TableError, GinRummyError) as exc:
+            rules = RuleSet.from_dict({"preset": body.preset, **rules_in})
+            seats = [SeatSpec(kind=s.kind, name=s.name or "", level=s.level or "") for s in body.seats]
+            options: dict[str, Any] = {}
+            if body.public:
+                options.update(public=True, spectator_chat=body.spectator_chat)
+            if body.clock is not None:
+                options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
+            table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
+        except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")
         out = []
         for i, name in enumerate(table.names):
             entry: dict[str, Any] = {"name": name, "kind": "human" if not table.is_bot(i) else "computer"}
-            if not table.is_bot(i):
-                entry["link"] = f"{base}/table/{table.id}?seat={table.row.tokens[i]}"
-                entry["token"] = table.row.tokens[i]
+            if i in shown:
+                what, secret = shown[i]
+                if what == "token":
+                    entry["link"] = f"{base}/table/{table.id}?seat={secret}"
+                    entry["token"] = secret
+                else:
+                    entry["invite"] = f"{base}/table/{table.id}?invite={secret}"
             out.append(entry)
-        return JSONResponse({"id": table.id, "seats": out}, status_code=201)
+        return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out}, status_code=201)
 
-    async def record(request: Request) -> Response:
+    async def claim(request: Request) -> Response:
+        """One-time invite: the seat's new token for whoever claims it first."""
         tr = web_translator(request_lang(request))
         try:
-            table = manager.load(request.path_params["table_id"])
-            table.player_of(request.query_params.get("seat"))
+            body = await _body(request, ClaimBody)
+            table, player, token = manager.claim(request.path_params["table_id"], body.invite)
         except TableError as exc:
-            return _bad(exc, tr, 404 if exc.code == "not_found" else 403)
-        if not table.match.finished:
-            return _bad(W_("the record can be downloaded once the match is finished "
-                           "(before that it would reveal the current deck)"), tr, 409)
-        from ..record import dumps
-
-        text = dumps(table.match, date=table.row.created[:10])
-        return Response(text, media_type="text/plain; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="gin-{table.id}.gin"'})
-
-    async def sheet(request: Request) -> Response:
-        """Scorekeeper: ``{"preset", "rules", "names": [a, b], "results": ["Ann:25", "draw"]}``."""
-        tr = web_translator(request_lang(request))
-        try:
-            data = await _json_body(request)
-            if not isinstance(data, dict):
-                return _bad(W_('send {example}', example='{"names": [...], "results": [...], "preset": ..., "rules": {...}}'), tr)
-            names = data.get("names")
-            results = data.get("results", [])
-            if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-                return _bad(W_("names must be a list of 2 (or 3) non-empty names"), tr)
-            if not isinstance(results, list) or len(results) > 500:
-                return _bad(W_("results must be a list (at most 500) of NAME:POINTS or draw"), tr)
-            rules_in = data.get("rules") or {}
-            if not isinstance(rules_in, dict):
-                return _bad(W_("rules must be an object of RuleSet fields (R14)"), tr)
-            names = [n.strip() for n in names]
-            rules = RuleSet.from_dict({"preset": data.get("preset", "standard"), **rules_in, "players": len(names)})
-            parsed = parse_results([str(r) for r in results], names)
-            s = ScoreSheet(rules, len(names))
-            for w, p in parsed:
-                s = s.add(w, p)
-            return JSONResponse(s.to_dict(names))
-        except (TableError, GinRummyError) as exc:
+            status = {"not_found": 404, "claimed": 409, "bad_invite": 403}.get(exc.code, 400)
+            return _bad(exc, tr, status)
+        except (GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
+        base = str(request.base_url).rstrip("/")
+        await manager.changed(table)
+        return JSONResponse({"id": table.id, "seat": player, "name": table.names[player], "token": token,
+                             "link": f"{base}/table/{table.id}?seat={token}"})
 
-    async def game_socket(ws: WebSocket) -> None:
-        await ws.accept()
-        conn = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
+    async def sit(request: Request) -> Response:
+        """A free seat of a public table, taken from the lobby with one click."""
+        tr = web_translator(request_lang(request))
         try:
-            table = manager.load(ws.path_params["table_id"])
-            player = table.player_of(ws.query_params.get("seat"))
+            body = await _body(request, SitBody)
+            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name)
         except TableError as exc:
-            await ws.send_json(error_message(exc.code, translate_error(exc, conn["tr"])))
-            await ws.close(code=4404 if exc.code == "not_found" else 4403)
-            return
+            return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
+        except (GinRummyError, MessageError) as exc:
+            return _bad(exc, tr)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"id": table.id, "seat": body.seat, "name": table.names[body.seat], "token": token,
+                             "link": f"{base}/table/{table.id}?seat={token}"})
+
+    async def lobby_list(request: Request) -> Response:
+        return JSONResponse({"tables": manager.lobby(), "chat": manager.lobby_chat})
+
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby, live: ``{"type": "lobby", "tables": [...]}`` on every change, and the
+        lobby chat (``{"type": "chat", "name", "text"}`` in, ``{"type": "chat", "from", "text"}``
+        out)."""
+        await ws.accept()
+        tr = web_translator(request_lang(ws))
+        limiter = ChatLimiter()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(OUTBOUND_QUEUE)
 
         async def send(msg: dict[str, Any]) -> None:
-            await ws.send_json(msg)
+            try:
+                queue.put_nowait(msg)
+            except asyncio.QueueFull:
+                raise ConnectionError("too slow") from None
 
-        manager.watch(table, player, send)
+        async def writer() -> None:
+            with contextlib.suppress(Exception):
+                while True:
+                    await ws.send_json(await queue.get())
+
+        task = asyncio.get_running_loop().create_task(writer())
+        manager.watch_lobby(send)
         try:
-            await manager.changed(table)  # everyone sees the new connection
+            await send({"type": "lobby", "tables": manager.lobby()})
+            for entry in manager.lobby_chat:
+                await send(entry)
             while True:
                 raw = await ws.receive()
                 if raw.get("type") == "websocket.disconnect":
@@ -237,60 +271,192 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 if text is None:
                     data = raw.get("bytes") or b""
                     text = data if len(data) > MAX_MESSAGE_BYTES else data.decode("utf-8", "replace")
+                try:
+                    msg = parse_lobby(text)
+                    if isinstance(msg, LobbyChatMsg):
+                        await manager.say_in_lobby(msg.name, msg.text, limiter)
+                    else:
+                        await send({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
+                except MessageError as exc:
+                    await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
+                except TableError as exc:
+                    await send(error_message(exc.code, translate_error(exc, tr)))
+        except (WebSocketDisconnect, ConnectionError, RuntimeError):
+            pass
+        finally:
+            manager.unwatch_lobby(send)
+            task.cancel()
+
+    async def record(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        try:
+            table = manager.load(request.path_params["table_id"])
+            table.player_of(request.query_params.get("seat"))
+        except TableError as exc:
+            return _bad(exc, tr, 404 if exc.code == "not_found" else 403)
+        if table.match is None:
+            return _bad(W_("the record can be downloaded once the first deal is dealt"), tr, 409)
+        # public: a deal whose cards the rules still hide is sealed (docs/record-format.md)
+        text = dumps(table.match, date=table.row.created[:10], public=True)
+        return Response(text, media_type="text/plain; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="gin-{table.id}.gin"', "Cache-Control": "no-store"})
+
+    async def sheet(request: Request) -> Response:
+        """Scorekeeper: ``{"preset", "rules", "names": [a, b], "results": ["Ann:25", "draw"]}``."""
+        tr = web_translator(request_lang(request))
+        try:
+            body = await _body(request, SheetBody)
+            names = [n.strip() for n in body.names]
+            rules = RuleSet.from_dict({"preset": body.preset, **dict(body.rules or {}), "players": len(names)})
+            parsed = parse_results(list(body.results), names)
+            s = ScoreSheet(rules, len(names))
+            for w, p in parsed:
+                s = s.add(w, p)
+            return JSONResponse(s.to_dict(names))
+        except (TableError, GinRummyError, MessageError) as exc:
+            return _bad(exc, tr)
+
+    async def game_socket(ws: WebSocket) -> None:
+        await ws.accept()
+        conn: dict[str, Any] = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
+        try:
+            table = manager.load(ws.path_params["table_id"])
+            if ws.query_params.get("watch") and not ws.query_params.get("seat"):
+                if not table.public:
+                    raise TableError("not_allowed", W_("only a public table can be watched"))
+                player = SPECTATOR
+            else:
+                player = table.player_of(ws.query_params.get("seat"))
+        except TableError as exc:
+            await ws.send_json(error_message(exc.code, translate_error(exc, conn["tr"])))
+            await ws.close(code=4404 if exc.code == "not_found" else 4403)
+            return
+
+        # one writer per connection, behind a bounded queue: a client that stops reading
+        # fills its own queue and is dropped; it never makes the table wait
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(OUTBOUND_QUEUE)
+        closing = asyncio.Event()
+
+        async def writer() -> None:
+            try:
+                while True:
+                    msg = await queue.get()
+                    if msg is None:
+                        break
+                    await ws.send_json(msg)
+            except Exception:  # the socket is gone: the reader loop ends too
+                pass
+            finally:
+                closing.set()
+
+        async def send(msg: dict[str, Any]) -> None:
+            if closing.is_set():
+                raise ConnectionError("connection closed")
+            try:
+                queue.put_nowait(msg)
+            except asyncio.QueueFull:
+                closing.set()
+                log.warning("table %s: a connection stopped reading; dropped", table.id)
+                asyncio.get_running_loop().create_task(_drop_slow(ws, conn["tr"]))
+                raise ConnectionError("too slow") from None
+
+        conn["send"] = send
+        conn["limiter"] = ChatLimiter()
+        conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+        task = asyncio.get_running_loop().create_task(writer())
+        manager.watch(table, player, send)
+        try:
+            await manager.changed(table)  # everyone sees the new connection
+            while not closing.is_set():
+                raw = await ws.receive()
+                if raw.get("type") == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None:
+                    data = raw.get("bytes") or b""
+                    text = data if len(data) > MAX_MESSAGE_BYTES else data.decode("utf-8", "replace")
                 table = manager.tables.get(table.id, table)
-                await _handle(ws, table, player, text, conn)
-        except WebSocketDisconnect:
+                try:
+                    await _handle(table, player, text, conn)
+                except ConnectionError:
+                    break
+                except Exception:  # a fault of ours must not drop the connection without a word
+                    log.exception("table %s: message handling failed", table.id)
+                    await send(error_message("internal", conn["tr"].t("the server could not handle this message; "
+                                                                      "nothing changed")))
+        except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:
             manager.unwatch(table, player, send)
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
+            if closing.is_set():
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 5)
             try:
                 await manager.changed(manager.tables.get(table.id, table))
             except Exception:  # pragma: no cover
                 pass
 
-    async def _handle(ws: WebSocket, table: Any, player: int, raw: str | bytes, conn: dict[str, Any]) -> None:
+    async def _drop_slow(ws: WebSocket, tr: WebTranslator) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"), 5)
+
+    async def _handle(table: Any, player: int, raw: str | bytes, conn: dict[str, Any]) -> None:
         tr: WebTranslator = conn["tr"]
+        send = conn["send"]
         try:
             msg = parse_inbound(raw)
         except MessageError as exc:
-            await ws.send_json(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
+            await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
+            return
+        mid = {"reply_to": msg.id} if msg.id is not None else {}
+        if player == SPECTATOR and not isinstance(msg, (SetLangMsg, SyncMsg, PingMsg, ChatMsg)):
+            await send(error_message("not_allowed", translate_error(W_("a spectator only watches (and chats when the "
+                                                                          "players allow it)"), tr), reply_to=msg.id))
             return
         if isinstance(msg, SetLangMsg):
             conn["tr"] = web_translator(msg.lang)
-            await ws.send_json({"type": "lang", "lang": msg.lang, **({"reply_to": msg.id} if msg.id is not None else {})})
+            await send({"type": "lang", "lang": msg.lang, **mid})
             return
         try:
             if isinstance(msg, ActionMsg):
                 await manager.act(table, player, msg.action)
-                if msg.id is not None:
-                    await ws.send_json({"type": "ack", "reply_to": msg.id, "seq": manager.tables[table.id].seq})
+                if mid:
+                    await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
             elif isinstance(msg, NextDealMsg):
                 await manager.next_deal(table, player)
-                if msg.id is not None:
-                    await ws.send_json({"type": "ack", "reply_to": msg.id, "seq": manager.tables[table.id].seq})
+                if mid:
+                    await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
+            elif isinstance(msg, ClientSeedMsg):
+                await manager.client_seed(table, player, msg.deal, msg.seed)
+                if mid:
+                    await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
             elif isinstance(msg, SuggestMsg):
                 await manager.suggest(table, player, msg.text)
+            elif isinstance(msg, ChatMsg):
+                await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"])
+            elif isinstance(msg, RematchMsg):
+                await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
             elif isinstance(msg, HintMsg):
                 seq, action, reason = await manager.hint(table, player)
                 level = manager.tables.get(table.id, table).hint_level
-                await ws.send_json(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
+                await send(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
             elif isinstance(msg, SyncMsg):
-                state = manager.tables.get(table.id, table).state_for(player)
-                if msg.id is not None:
-                    state["reply_to"] = msg.id
-                await ws.send_json(state)
+                await send({**manager.tables.get(table.id, table).state_for(player), **mid})
             elif isinstance(msg, PingMsg):
-                await ws.send_json({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
+                await send({"type": "pong", **mid})
         except NotYourTurnError as exc:
-            await ws.send_json(error_message("not_your_turn", translate_error(exc, tr), reply_to=msg.id))
+            await send(error_message("not_your_turn", translate_error(exc, tr), reply_to=msg.id))
         except IllegalActionError as exc:
-            await ws.send_json(error_message("illegal", translate_error(exc, tr), reply_to=msg.id, legal=exc.legal or None))
+            await send(error_message("illegal", translate_error(exc, tr), reply_to=msg.id, legal=exc.legal or None))
         except TableError as exc:
-            await ws.send_json(error_message(exc.code, translate_error(exc, tr), reply_to=msg.id))
+            await send(error_message(exc.code, translate_error(exc, tr), reply_to=msg.id))
             if exc.code == "conflict":
-                await ws.send_json(manager.tables[table.id].state_for(player))
+                await send(manager.tables[table.id].state_for(player))
         except GinRummyError as exc:
-            await ws.send_json(error_message("illegal", translate_error(exc, tr), reply_to=msg.id))
+            await send(error_message("illegal", translate_error(exc, tr), reply_to=msg.id))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         tr = web_translator(request_lang(request))
@@ -304,16 +470,26 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/rules", _page("rules.html")),
         Route("/tips", _page("tips.html")),
         Route("/scorekeeper", _page("scorekeeper.html")),
+        Route("/fair", _page("fair.html")),
         Route("/api/options", options),
         Route("/api/i18n", catalog),
         Route("/api/i18n.js", catalog_script),
         Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/claim", claim, methods=["POST"]),
+        Route("/api/tables/{table_id}/sit", sit, methods=["POST"]),
+        Route("/api/lobby", lobby_list),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/sheet", sheet, methods=["POST"]),
         WebSocketRoute("/ws/table/{table_id}", game_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
+    def too_large(scope: Any, limit: int) -> str:
+        return translate_error(_too_large(limit), web_translator(request_lang(Request(scope))))
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found},
+                    middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large)])
     app.state.manager = manager
     app.state.store = store
+    install_log_redaction()
     return app

@@ -1,58 +1,87 @@
-"""Typed messages of the web table protocol (see ``docs/protocol.md``).
+"""The one schema of everything the web table reads from the network (see ``docs/protocol.md``).
 
-Inbound (client -> server), one JSON object per WebSocket text frame, at most
+Every WebSocket message and every JSON request body is read by :func:`read_json` (size and
+nesting depth bounded *before* the JSON is decoded) and then validated by a pydantic v2 model
+(strict types, no unknown field, every string, list and integer bounded).  Nothing else in
+the server looks at raw input.
+
+Inbound WebSocket messages (client -> server), one JSON object per text frame, at most
 :data:`MAX_MESSAGE_BYTES` bytes:
 
 * ``{"type": "action", "action": "discard 7H"}`` - a deal action in its text form
   (:func:`ginrummy.actions.parse_action`; short forms accepted).
 * ``{"type": "next_deal"}`` - start the next deal once the deal is over.
+* ``{"type": "client_seed", "deal": 2, "seed": "9f3a..."}`` - this seat's client seed for the
+  next deal (``docs/record-format.md``, "A deal no one controls").
 * ``{"type": "suggest", "text": "keep the 7s"}`` - the adviser's suggestion to the captain
   (three-hand gin, R10.2), at most :data:`MAX_SUGGESTION_CHARS` characters.
-* ``{"type": "hint"}`` - what would the table's hint player do here, and why?  Only from the
-  player to act, or from the adviser while the captain is to act (three-hand, R10.2); answered
-  by a ``hint`` message.
+* ``{"type": "chat", "text": "good game"}`` - say something at the table (at most
+  :data:`MAX_CHAT_CHARS` characters; in the lobby also ``"name"``).
+* ``{"type": "rematch"}`` - once the match is over: ask for a rematch.
+* ``{"type": "hint"}`` - what would the table's hint player do here, and why?
 * ``{"type": "sync"}`` - ask for the current state again.
 * ``{"type": "ping"}`` - answered by ``{"type": "pong"}``.
-* ``{"type": "set_lang", "lang": "el"}`` - say this connection's error messages in that language
-  (one of :data:`ginrummy.i18n.LANGUAGES`); answered by ``{"type": "lang", "lang": "el"}``.
+* ``{"type": "set_lang", "lang": "el"}`` - say this connection's error messages in that language.
 
-Every inbound message may carry an ``"id"`` (a string or int up to 64 characters) that the
-answer (``state``/``error``/``pong``/``hint``) echoes back as ``"reply_to"``.
+Every inbound message may carry an ``"id"`` (a string of at most 64 characters or an integer of
+at most 18 digits) that the answer echoes back as ``"reply_to"``.
 
-Outbound (server -> client): ``state``, ``error``, ``suggestion``, ``pong``, ``ack``, ``lang``,
-``hint`` (:func:`hint_message`).
-:func:`parse_inbound` never raises anything but :class:`MessageError`, whose ``code`` is one of
-``too_large``, ``bad_json``, ``bad_message``; its message carries a key and parameters
-(:func:`ginrummy.web.i18n_web.W_`) so the server can say it in the seat's language.
+JSON bodies: :class:`CreateTableBody` (``POST /api/tables``), :class:`SheetBody`
+(``POST /api/sheet``), :class:`ClaimBody` (``POST /api/tables/{id}/claim``), each at most
+:data:`MAX_BODY_BYTES` bytes and :data:`MAX_BODY_DEPTH` levels deep.
+
+:func:`parse_inbound` and :func:`parse_body` never raise anything but :class:`MessageError`,
+whose ``code`` is ``too_large``, ``bad_json`` or ``bad_message`` and whose message is a
+:class:`~ginrummy.errors.Msg` (:func:`ginrummy.web.i18n_web.W_`), said in the seat's language.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any, Union
+import re
+from typing import Annotated, Any, Literal, TypeVar, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from ..errors import Msg
 from ..i18n import LANGUAGES
+from ..match import CLIENT_SEED_MAX_CHARS
 from .i18n_web import W_
 
 __all__ = [
-    "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MessageError", "ActionMsg", "NextDealMsg",
-    "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg", "HintMsg", "Inbound", "parse_inbound", "error_message",
-    "hint_message", "INBOUND_TYPES",
+    "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
+    "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
+    "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
+    "ClaimBody", "SitBody", "ClockBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
+    "read_json", "error_message", "hint_message", "INBOUND_TYPES",
 ]
 
 MAX_MESSAGE_BYTES = 2048
-"""The largest inbound message accepted, in bytes of UTF-8."""
+"""The largest inbound WebSocket message accepted, in bytes of UTF-8."""
+
+MAX_MESSAGE_DEPTH = 3
+"""The deepest nesting of arrays and objects in a WebSocket message (a message is one flat object)."""
+
+MAX_BODY_BYTES = 8192
+"""The largest JSON request body accepted, in bytes; larger bodies are refused while they are read."""
+
+MAX_BODY_DEPTH = 4
+"""The deepest nesting of arrays and objects in a JSON request body."""
 
 MAX_SUGGESTION_CHARS = 200
 """The longest suggestion text accepted, in characters."""
 
-INBOUND_TYPES = ("action", "next_deal", "suggest", "hint", "sync", "ping", "set_lang")
+MAX_INT = 10**18 - 1
+"""The largest integer (in absolute value) any message or body may carry."""
+
+MAX_CHAT_CHARS = 200
+"""The longest chat message accepted, in characters (after whitespace runs are folded)."""
+
+INBOUND_TYPES = ("action", "next_deal", "client_seed", "suggest", "chat", "rematch", "hint", "sync", "ping", "set_lang")
 
 
 class MessageError(ValueError):
-    """An inbound message was rejected before it reached the game.
+    """An inbound message or body was rejected before it reached the game.
 
     Attributes:
         code: ``too_large``, ``bad_json`` or ``bad_message``.
@@ -69,68 +98,154 @@ class MessageError(ValueError):
         self.params: dict[str, Any] = dict(message.params) if isinstance(message, Msg) else {}
 
 
-@dataclass(frozen=True)
-class ActionMsg:
-    """Play ``action`` (its text form, not yet parsed)."""
+# -- reading JSON with bounded size and depth --------------------------------------------------
 
-    action: str
-    id: Any = None
+_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"?', re.S)
 
 
-@dataclass(frozen=True)
-class NextDealMsg:
+def _depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` outside strings (an over-estimate for broken JSON)."""
+    depth = deepest = 0
+    for ch in _STRING_RE.sub("", text):
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
+    """Decode ``raw`` (text or UTF-8 bytes) as JSON after checking its size (at most ``limit``
+    bytes) and its nesting (at most ``max_depth`` levels), so that neither memory nor the
+    decoder's recursion depends on what a client sends.  ``NaN`` and ``Infinity`` are refused.
+
+    Raises :class:`MessageError` ``too_large`` or ``bad_json``."""
+    size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
+    if size > limit:
+        raise MessageError("too_large", W_("message of {size} bytes is too large; the limit is {limit} bytes",
+                                           size=size, limit=limit))
+    try:
+        text = raw if isinstance(raw, str) else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MessageError("bad_json", W_("message is not valid UTF-8 text")) from None
+    if _depth(text) > max_depth:
+        raise MessageError("bad_json", W_("JSON nested more than {depth} levels deep is refused", depth=max_depth))
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
+                                          example='{"type": "action", "action": "draw stock"}')) from None
+
+
+# -- the WebSocket messages -----------------------------------------------------------------
+
+MessageId = Union[Annotated[StrictStr, Field(max_length=64)], Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)], None]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    id: MessageId = None
+
+
+class ActionMsg(_Msg):
+    """Play ``action`` (its text form, not yet parsed; at most 120 characters)."""
+
+    type: Literal["action"] = "action"
+    action: Annotated[StrictStr, Field(min_length=1, max_length=120, pattern=r"\S")]
+
+
+class NextDealMsg(_Msg):
     """Start the next deal (R11.2, R10.4)."""
 
-    id: Any = None
+    type: Literal["next_deal"] = "next_deal"
 
 
-@dataclass(frozen=True)
-class SuggestMsg:
-    """The adviser's suggestion (R10.2)."""
+class ClientSeedMsg(_Msg):
+    """This seat's client seed for deal ``deal`` (``docs/record-format.md``): 1 to 64
+    characters of ``A-Z a-z 0-9 _ -``."""
 
-    text: str
-    id: Any = None
+    type: Literal["client_seed"] = "client_seed"
+    deal: Annotated[StrictInt, Field(ge=1, le=100_000)]
+    seed: Annotated[StrictStr, Field(min_length=1, max_length=CLIENT_SEED_MAX_CHARS, pattern=r"^[0-9A-Za-z_-]+$")]
 
 
-@dataclass(frozen=True)
-class SyncMsg:
+class SuggestMsg(_Msg):
+    """The adviser's suggestion (R10.2); whitespace runs are folded to one space."""
+
+    type: Literal["suggest"] = "suggest"
+    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
+
+
+class ChatMsg(_Msg):
+    """A chat message (text only; whitespace runs folded to one space)."""
+
+    type: Literal["chat"] = "chat"
+    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
+
+
+class LobbyChatMsg(_Msg):
+    """A lobby chat message: the guest's ``name`` (1 to 24 characters) and ``text``."""
+
+    type: Literal["chat"] = "chat"
+    name: Annotated[StrictStr, Field(min_length=1, max_length=24, pattern=r"\S")]
+    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
+
+
+class RematchMsg(_Msg):
+    """Ask for a rematch once the match is over."""
+
+    type: Literal["rematch"] = "rematch"
+
+
+class SyncMsg(_Msg):
     """Send me the state again."""
 
-    id: Any = None
+    type: Literal["sync"] = "sync"
 
 
-@dataclass(frozen=True)
-class PingMsg:
+class PingMsg(_Msg):
     """Keep-alive."""
 
-    id: Any = None
+    type: Literal["ping"] = "ping"
 
 
-@dataclass(frozen=True)
-class SetLangMsg:
+class SetLangMsg(_Msg):
     """Say this connection's errors in ``lang`` (a code of :data:`ginrummy.i18n.LANGUAGES`)."""
 
-    lang: str
-    id: Any = None
+    type: Literal["set_lang"] = "set_lang"
+    lang: StrictStr
 
 
-@dataclass(frozen=True)
-class HintMsg:
+class HintMsg(_Msg):
     """What would the table's hint player do here, and why?"""
 
-    id: Any = None
+    type: Literal["hint"] = "hint"
 
 
-Inbound = Union[ActionMsg, NextDealMsg, SuggestMsg, HintMsg, SyncMsg, PingMsg, SetLangMsg]
+Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, ChatMsg, RematchMsg, HintMsg, SyncMsg, PingMsg,
+                SetLangMsg]
 
-_ALLOWED_KEYS = {
-    "action": {"type", "id", "action"},
-    "next_deal": {"type", "id"},
-    "suggest": {"type", "id", "text"},
-    "hint": {"type", "id"},
-    "sync": {"type", "id"},
-    "ping": {"type", "id"},
-    "set_lang": {"type", "id", "lang"},
+_MODELS: dict[str, type[_Msg]] = {
+    "action": ActionMsg, "next_deal": NextDealMsg, "client_seed": ClientSeedMsg, "suggest": SuggestMsg,
+    "chat": ChatMsg, "rematch": RematchMsg, "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg, "set_lang": SetLangMsg,
+}
+
+LOBBY_TYPES = ("chat", "ping")
+_LOBBY_MODELS: dict[str, type[_Msg]] = {"chat": LobbyChatMsg, "ping": PingMsg}
+
+# what a message of each type needs, said when its own field is missing or wrong
+_FIELD_HELP: dict[str, Any] = {
+    "action": lambda: W_('an action message needs "action": a text such as "discard 7H"'),
+    "suggest": lambda: W_('a suggest message needs "text": a non-empty string'),
+    "set_lang": lambda: W_('a set_lang message needs "lang": one of {languages}', languages=", ".join(LANGUAGES)),
+    "chat": lambda: W_('a chat message needs "text": a non-empty string'),
+    "client_seed": lambda: W_('a client_seed message needs "deal": the deal number, and "seed": 1 to {limit} '
+                              'characters of A-Z a-z 0-9 _ -', limit=CLIENT_SEED_MAX_CHARS),
 }
 
 
@@ -138,60 +253,179 @@ def _read_id(data: dict[str, Any]) -> Any:
     mid = data.get("id")
     if mid is None:
         return None
-    if isinstance(mid, bool) or not isinstance(mid, (str, int)) or len(str(mid)) > 64:
+    if isinstance(mid, bool) or not isinstance(mid, (str, int)) or len(str(mid)) > 64 \
+            or (isinstance(mid, int) and abs(mid) > MAX_INT):
         raise MessageError("bad_message", W_("id must be a string or an integer of at most 64 characters"))
     return mid
 
 
-def parse_inbound(raw: str | bytes) -> Inbound:
-    """Read one inbound message (see the module docstring).
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None) -> Inbound:
+    """Read one inbound WebSocket message (see the module docstring).
 
     Raises :class:`MessageError`: ``too_large`` above :data:`MAX_MESSAGE_BYTES` bytes,
-    ``bad_json`` if it is not a JSON object, ``bad_message`` for an unknown ``type``, an unknown
-    or missing field, or a field of the wrong type.
+    ``bad_json`` if it is not a JSON object (or nests deeper than :data:`MAX_MESSAGE_DEPTH`),
+    ``bad_message`` for an unknown ``type``, an unknown or missing field, or a field of the
+    wrong type or size.
     """
-    size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
-    if size > MAX_MESSAGE_BYTES:
-        raise MessageError("too_large", W_("message of {size} bytes is too large; the limit is {limit} bytes",
-                                           size=size, limit=MAX_MESSAGE_BYTES))
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
-                                          example='{"type": "action", "action": "draw stock"}')) from None
+    models = _MODELS if models is None else models
+    data = read_json(raw, limit=MAX_MESSAGE_BYTES, max_depth=MAX_MESSAGE_DEPTH)
     if not isinstance(data, dict):
         raise MessageError("bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}'))
     mid = _read_id(data)
     kind = data.get("type")
-    if kind not in _ALLOWED_KEYS:
+    if not isinstance(kind, str) or kind not in models:
         raise MessageError("bad_message", W_("unknown message type {kind!r}; types: {types}",
-                                             kind=kind, types=", ".join(INBOUND_TYPES)), mid)
-    extra = set(data) - _ALLOWED_KEYS[kind]
+                                             kind=_short(kind) if not isinstance(kind, str) else kind[:40],
+                                             types=", ".join(models)), mid)
+    model = models[kind]
+    extra = set(data) - set(model.model_fields)
     if extra:
         raise MessageError("bad_message", W_("unknown field(s) {extra} in a {kind} message; fields: {fields}",
-                                             extra=", ".join(sorted(map(str, extra))), kind=kind,
-                                             fields=", ".join(sorted(_ALLOWED_KEYS[kind]))), mid)
-    if kind == "action":
-        action = data.get("action")
-        if not isinstance(action, str) or not action.strip():
-            raise MessageError("bad_message", W_('an action message needs "action": a text such as "discard 7H"'), mid)
-        return ActionMsg(action, mid)
-    if kind == "suggest":
-        text = data.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise MessageError("bad_message", W_('a suggest message needs "text": a non-empty string'), mid)
-        text = " ".join(text.split())
-        if len(text) > MAX_SUGGESTION_CHARS:
-            raise MessageError("bad_message", W_("a suggestion has at most {limit} characters",
-                                                 limit=MAX_SUGGESTION_CHARS), mid)
-        return SuggestMsg(text, mid)
-    if kind == "set_lang":
-        lang = data.get("lang")
-        if not isinstance(lang, str) or lang not in LANGUAGES:
-            raise MessageError("bad_message", W_('a set_lang message needs "lang": one of {languages}',
-                                                 languages=", ".join(LANGUAGES)), mid)
-        return SetLangMsg(lang, mid)
-    return {"next_deal": NextDealMsg, "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg}[kind](mid)
+                                             extra=", ".join(sorted(x[:40] for x in extra)), kind=kind,
+                                             fields=", ".join(sorted(model.model_fields))), mid)
+    if kind in ("suggest", "chat") and isinstance(data.get("text"), str):
+        data = {**data, "text": " ".join(data["text"].split())}
+    try:
+        msg = model.model_validate(data)
+    except ValidationError:
+        help_ = _FIELD_HELP.get(kind)
+        raise MessageError("bad_message", help_() if help_ else W_("a {kind} message has only the fields {fields}",
+                                                                   kind=kind, fields="type, id"), mid) from None
+    if isinstance(msg, SuggestMsg) and len(msg.text) > MAX_SUGGESTION_CHARS:
+        raise MessageError("bad_message", W_("a suggestion has at most {limit} characters",
+                                             limit=MAX_SUGGESTION_CHARS), mid)
+    if isinstance(msg, (ChatMsg, LobbyChatMsg)) and len(msg.text) > MAX_CHAT_CHARS:
+        raise MessageError("bad_message", W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid)
+    if isinstance(msg, SetLangMsg) and msg.lang not in LANGUAGES:
+        raise MessageError("bad_message", _FIELD_HELP["set_lang"](), mid)
+    return msg
+
+
+# -- the JSON bodies ------------------------------------------------------------------------
+
+RuleValue = Union[Annotated[StrictStr, Field(max_length=40)], Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)],
+                  bool, None]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class SeatBody(_Body):
+    """A seat asked for at table creation: ``kind`` ``human`` or ``bot``, ``name`` (cut to the
+    table's name limit), ``level`` for a bot."""
+
+    kind: Annotated[StrictStr, Field(max_length=20)] = ""
+    name: Annotated[StrictStr, Field(max_length=200)] | None = ""
+    level: Annotated[StrictStr, Field(max_length=40)] | None = ""
+
+
+class ClockBody(_Body):
+    """A table's clock (``ginrummy.web.clock``): ``move`` seconds for each move (5 to 600) and a
+    time ``bank`` in seconds for the match (0 to 3600)."""
+
+    move: Annotated[StrictInt, Field(ge=5, le=600)]
+    bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
+
+
+class CreateTableBody(_Body):
+    """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``."""
+
+    preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
+    seats: Annotated[list[SeatBody], Field(min_length=2, max_length=3)]
+    public: bool = False
+    spectator_chat: bool = False
+    clock: ClockBody | None = None
+
+
+class SitBody(_Body):
+    """``POST /api/tables/{id}/sit``: take the free ``seat`` (player index) of a public table as
+    ``name`` (empty keeps the seat's name)."""
+
+    seat: Annotated[StrictInt, Field(ge=0, le=2)]
+    name: Annotated[StrictStr, Field(max_length=200)] = ""
+
+
+class SheetBody(_Body):
+    """``POST /api/sheet``: the scorekeeper: 2 (or 3) ``names`` and up to 500 ``results``
+    (``NAME:POINTS`` or ``draw``, as ``gin sheet``)."""
+
+    preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
+    names: Annotated[list[Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"\S")]],
+                     Field(min_length=2, max_length=3)]
+    results: Annotated[list[Annotated[StrictStr, Field(max_length=60)]], Field(max_length=500)] = []
+
+
+class ClaimBody(_Body):
+    """``POST /api/tables/{id}/claim``: the one-time ``invite`` code of a seat's invite link."""
+
+    invite: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+
+
+_B = TypeVar("_B", bound=_Body)
+
+_BODY_HELP: dict[type[_Body], Any] = {
+    CreateTableBody: lambda: W_("seats must be a list of 2 or 3 objects like {example}",
+                                example='{"kind": "human", "name": "Ann"}'),
+    SheetBody: lambda: W_("names must be a list of 2 (or 3) non-empty names"),
+    ClaimBody: lambda: W_('send {example}', example='{"invite": "..."}'),
+    SitBody: lambda: W_('send {example}', example='{"seat": 1, "name": "Ann"}'),
+}
+
+
+def _problem(err: dict[str, Any]) -> Msg:
+    """One pydantic error as a translatable phrase."""
+    kind = err.get("type", "")
+    ctx = err.get("ctx") or {}
+    if kind == "missing":
+        return W_("is missing")
+    if kind == "extra_forbidden":
+        return W_("is not a field here")
+    if kind in ("string_too_long", "too_long"):
+        return W_("is longer than {limit} (characters or items)", limit=ctx.get("max_length", "?"))
+    if kind in ("string_too_short", "too_short"):
+        return W_("is shorter than {limit} (characters or items)", limit=ctx.get("min_length", "?"))
+    if kind in ("less_than_equal", "greater_than_equal"):
+        return W_("is out of range")
+    if kind == "string_pattern_mismatch":
+        return W_("has characters that are not allowed")
+    return W_("has the wrong type")
+
+
+def parse_body(raw: bytes, model: type[_B]) -> _B:
+    """Decode and validate a JSON request body (at most :data:`MAX_BODY_BYTES` bytes and
+    :data:`MAX_BODY_DEPTH` levels) as ``model``.  Raises :class:`MessageError` saying which
+    field was wrong and how (for example ``seats.0.name: is longer than 200``)."""
+    data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
+    if not isinstance(data, dict):
+        raise MessageError("bad_message", _BODY_HELP[model]())
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in err.get("loc", ()))[:80] or "body"
+        if where.split(".")[0] == "rules":
+            raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
+        if where.split(".")[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
+            raise MessageError("bad_message", _BODY_HELP[model]()) from None
+        if where.split(".")[0] == "results":
+            raise MessageError("bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")) from None
+        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None
+
+
+# -- outbound -------------------------------------------------------------------------------
+
+def parse_lobby(raw: str | bytes) -> Inbound:
+    """Read one message of the lobby WebSocket: ``chat`` (with ``name``) or ``ping``; errors as
+    :func:`parse_inbound`."""
+    return parse_inbound(raw, _LOBBY_MODELS)
 
 
 def hint_message(action: str, reason: str, level: str, seq: int, *, reply_to: Any = None) -> dict[str, Any]:
@@ -210,7 +444,9 @@ def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[
 
     Codes: ``too_large``, ``bad_json``, ``bad_message`` (the message itself), ``illegal``
     (the engine refused the action), ``not_your_turn``, ``not_allowed`` (e.g. a suggestion from
-    a seat that is not the adviser), ``conflict`` (another server wrote first; state resent).
+    a seat that is not the adviser, a client seed for a deal that is not next), ``conflict``
+    (another server wrote first; state resent), ``too_slow`` (this connection did not read its
+    messages; it is closed with code 4408).
     """
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if legal is not None:

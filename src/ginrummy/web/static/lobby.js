@@ -138,24 +138,33 @@ async function submit(ev) {
   ev.preventDefault();
   $("error").textContent = "";
   const n = playerCount();
-  const seats = [{ kind: "human", name: $("your-name").value.trim() || tm("You") }];
+  const seats = [{ kind: "human", name: $("your-name").value.trim() }];
   for (let i = 1; i < n; i++) {
     seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
   }
+  // "You" only where nobody else reads it: with a friend at the table the server says "Player 1"
+  if (!seats[0].name && seats.every((x, i) => i === 0 || x.kind !== "human")) seats[0].name = tm("You");
   SETTINGS.set("name", $("your-name").value.trim());
-  const body = { preset: $("preset").value, rules: { ...rules }, seats };
+  const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked,
+                 spectator_chat: $("public").checked && $("spectator-chat").checked };
+  if ($("clock").value) {
+    const [move, bank] = $("clock").value.split("/").map(Number);
+    body.clock = { move, bank };
+  }
   $("open").disabled = true;
   try {
     const tab = await postJSON("/api/tables", body);
     const mine = tab.seats[0].link;
     const list = recentTables().filter(x => x.id !== tab.id);
     list.unshift({ id: tab.id, link: mine, names: tab.seats.map(s => s.name), variant: rules.variant, scoring: rules.scoring,
-                   opened: Date.now(), invites: tab.seats.slice(1).filter(s => s.link).map(s => ({ name: s.name, link: s.link })) });
+                   opened: Date.now(), invites: tab.seats.filter(s => s.invite).map(s => ({ name: s.name, link: s.invite })) });
     SETTINGS.set("tables", list.slice(0, 20));
-    const friends = tab.seats.slice(1).filter(s => s.link);
+    // a friend's seat has a one-time invite link: whoever opens it first gets the seat (and a
+    // token of his own); this page never holds anyone else's token
+    const friends = tab.seats.filter(s => s.invite);
     if (friends.length === 0) { location.href = mine; return; }
     // every link in full (they wrap), the player's own one too: it is how he comes back to his seat
-    $("links").replaceChildren(...friends.map(s => linkBox(t("Link for {name}", { name: s.name }), s.link, s.name)),
+    $("links").replaceChildren(...friends.map(s => linkBox(t("Link for {name}", { name: s.name }), s.invite, s.name)),
       linkBox(t("Your own link ({name}): keep it to come back to your seat", { name: tab.seats[0].name }), mine, tab.seats[0].name));
     $("go").href = mine;
     $("lobby").hidden = true;
@@ -169,6 +178,7 @@ async function submit(ev) {
 
 async function init() {
   mountTopbar("/");
+  $("public").addEventListener("change", () => { $("spectator-chat-row").hidden = !$("public").checked; });
   OPTIONS = await (await fetch("/api/options")).json();
   const sel = $("preset");
   for (const name of Object.keys(OPTIONS.presets)) sel.append(el("option", { value: name }, PRESET_NAMES[name] || name));

@@ -1,0 +1,130 @@
+"""What keeps the web table's secrets and memory safe whatever a client sends.
+
+* :class:`BodyLimit` and :func:`read_body`: a request body above a limit is refused *while it is
+  read*: at once by its ``Content-Length`` (the middleware), and by counting the bytes of a
+  chunked body (``read_body``), so the server never holds more than the limit of any one body
+  (answer ``413`` with a JSON error).
+* :class:`RedactSecrets`: a logging filter that masks seat tokens and invite codes in URLs
+  (``?seat=...``, ``?invite=...``) and the password of database URLs, for uvicorn's access and
+  error logs and ours.
+* :func:`mask_url`: a database URL with its password replaced by ``***``, to show anywhere.
+* :data:`SECURITY_HEADERS`: sent with every HTTP answer: no referrer (a table URL holds a seat
+  token), no framing, no MIME sniffing, and a content security policy that runs only the
+  server's own scripts (so nothing a person types can run as a script).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+__all__ = ["BodyLimit", "RedactSecrets", "mask_url", "redact", "read_body", "SECURITY_HEADERS",
+           "install_log_redaction"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SECURITY_HEADERS: dict[str, str] = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                                "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+                                "base-uri 'none'; form-action 'self'"),
+}
+
+_URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)(?P<pw>[^@\s]*)(?P<at>@)")
+_QUERY_SECRET = re.compile(r"(?P<key>[?&](?:seat|invite|token)=)[^&\s\"']*")
+
+
+def mask_url(url: str) -> str:
+    """``url`` with the password of its user part replaced by ``***``
+    (``postgresql://gin:***@127.0.0.1/gin``); other text is unchanged."""
+    return _URL_PASSWORD.sub(lambda m: m.group("head") + "***" + m.group("at"), str(url))
+
+
+def redact(text: str) -> str:
+    """``text`` with database passwords and the values of ``seat``, ``invite`` and ``token``
+    query parameters replaced by ``***``."""
+    return _QUERY_SECRET.sub(lambda m: m.group("key") + "***", mask_url(text))
+
+
+class RedactSecrets(logging.Filter):
+    """A logging filter that applies :func:`redact` to a record's message and arguments."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()}
+        return True
+
+
+def install_log_redaction() -> None:
+    """Add :class:`RedactSecrets` to uvicorn's loggers and ours (and to their handlers, so
+    records from child loggers are masked too).  Idempotent."""
+    for name in ("uvicorn", "uvicorn.access", "uvicorn.error", "ginrummy", "ginrummy.web"):
+        logger = logging.getLogger(name)
+        for target in [logger, *logger.handlers]:
+            if not any(isinstance(f, RedactSecrets) for f in target.filters):
+                target.addFilter(RedactSecrets())
+
+
+async def read_body(receive_stream: Any, limit: int) -> bytes | None:
+    """Read a request body from ``receive_stream`` (Starlette's ``request.stream()``), at most
+    ``limit`` bytes: ``None`` as soon as it passes the limit (the rest is never read)."""
+    chunks: list[bytes] = []
+    seen = 0
+    async for chunk in receive_stream:
+        seen += len(chunk)
+        if seen > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class BodyLimit:
+    """ASGI middleware for every HTTP request: a declared ``Content-Length`` above ``limit``
+    bytes is answered ``413`` before any of the body is read (``message(scope, limit)`` makes
+    the JSON error text, in the request's language); every answer gets
+    :data:`SECURITY_HEADERS`.  A body without a length (chunked) is capped as it is read by
+    :func:`read_body`, so memory stays flat whatever is sent."""
+
+    def __init__(self, app: ASGIApp, limit: int, message: Callable[[Scope, int], str]) -> None:
+        self.app = app
+        self.limit = limit
+        self.message = message
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", ()):
+            if key == b"content-length":
+                text = value.decode("latin-1").strip()
+                if not text.isdigit() or len(text) > 12 or int(text) > self.limit:
+                    body = json.dumps({"error": self.message(scope, self.limit)}, ensure_ascii=False).encode()
+                    await send({"type": "http.response.start", "status": 413,
+                                "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
+                                            (b"content-length", str(len(body)).encode())] + _HEADERS})
+                    await send({"type": "http.response.body", "body": body})
+                    return
+
+        async def send_with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg = dict(msg)
+                msg["headers"] = list(msg.get("headers", [])) + _HEADERS
+            await send(msg)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+_HEADERS = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
