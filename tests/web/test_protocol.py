@@ -15,7 +15,7 @@ from ginrummy.match import commitment
 from ginrummy.record import loads, verify
 from ginrummy.web.messages import MAX_MESSAGE_BYTES
 
-from .conftest import cards_in, new_table
+from .conftest import cards_in, new_table, with_csrf
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -296,7 +296,7 @@ def test_restart_in_process_rebuilds_the_table(db_url):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TestClient(create_app(db_url, bot_delay=0)) as c:
-            t = new_table(c, HUMANS)
+            t = new_table(with_csrf(c), HUMANS)
             tobj = c.app.state.manager.tables[t["id"]]
             with _ws(c, t, 0) as a, _ws(c, t, 1) as b:
                 socks = {0: a, 1: b}

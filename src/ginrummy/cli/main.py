@@ -25,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_MODULES = ("analyze", "score", "sheet", "replay", "simulate", "play", "serve")
+_MODULES = ("analyze", "score", "sheet", "replay", "simulate", "play", "serve", "ladder")
 
 
 def _load() -> None:

@@ -58,6 +58,11 @@ from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catal
 from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ClaimBody, ClientSeedMsg, CreateTableBody,
                        HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg, SheetBody, SuggestMsg, SyncMsg,
                        error_message, hint_message, parse_body, parse_inbound)
+from .accounts import CsrfGuard
+from .player_api import current_account, player_routes
+from .players import Players
+from .ratings import rateable
+from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
 from .tables import SeatSpec, TableError, TableManager, player_levels
@@ -142,10 +147,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay)
+    players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.load_all()
+        players.restore()
         manager.start()
         try:
             yield
@@ -180,7 +187,15 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             rules_in.pop("name", None)
             rules = RuleSet.from_dict({"preset": body.preset, **rules_in})
             seats = [SeatSpec(kind=s.kind, name=s.name or "", level=s.level or "") for s in body.seats]
+            account = current_account(request, players)
+            if body.rated and (account is None or len(seats) != 2 or seats[0].kind != "human"
+                               or not rateable(rules.replace(players=2))):
+                return _bad(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
+                               "signed-in person in the first seat"), tr, 400, "not_rateable")
             table, shown = manager.create(rules, seats, lang=tr.lang)
+            host = next((i for i in shown if shown[i][0] == "token"), None)
+            players.table_opened(table, None if account is None or host is None else (host, account.id),
+                                 body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")
@@ -195,14 +210,23 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 else:
                     entry["invite"] = f"{base}/table/{table.id}?invite={secret}"
             out.append(entry)
-        return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out}, status_code=201)
+        return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out,
+                             "rated": body.rated}, status_code=201)
 
     async def claim(request: Request) -> Response:
         """One-time invite: the seat's new token for whoever claims it first."""
         tr = web_translator(request_lang(request))
         try:
             body = await _body(request, ClaimBody)
+            account = current_account(request, players)
+            if players.is_rated(request.path_params["table_id"]):
+                if account is None:
+                    return _bad(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
+                if account.id in players.accounts.seats(request.path_params["table_id"]).values():
+                    return _bad(W_("you sit at this table already"), tr, 409, "seated")
             table, player, token = manager.claim(request.path_params["table_id"], body.invite)
+            if account is not None:
+                players.accounts.sit(table.id, player, account.id)
         except TableError as exc:
             status = {"not_found": 404, "claimed": 409, "bad_invite": 403}.get(exc.code, 400)
             return _bad(exc, tr, status)
@@ -390,14 +414,18 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/api/tables/{table_id}/record", record),
         Route("/api/sheet", sheet, methods=["POST"]),
         WebSocketRoute("/ws/table/{table_id}", game_socket),
+        *player_routes(players, manager, _body, _bad, _page),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     def too_large(scope: Any, limit: int) -> str:
         return translate_error(_too_large(limit), web_translator(request_lang(Request(scope))))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found},
-                    middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large)])
+                    middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
+                                           larger={"/api/replays": MAX_RECORD_BYTES}),
+                                Middleware(CsrfGuard)])
     app.state.manager = manager
+    app.state.players = players
     app.state.store = store
     install_log_redaction()
     return app

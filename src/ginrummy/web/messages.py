@@ -24,7 +24,9 @@ Every inbound message may carry an ``"id"`` (a string of at most 64 characters o
 at most 18 digits) that the answer echoes back as ``"reply_to"``.
 
 JSON bodies: :class:`CreateTableBody` (``POST /api/tables``), :class:`SheetBody`
-(``POST /api/sheet``), :class:`ClaimBody` (``POST /api/tables/{id}/claim``), each at most
+(``POST /api/sheet``), :class:`ClaimBody` (``POST /api/tables/{id}/claim``), :class:`AccountBody`
+(``POST /api/account``, ``POST /api/session``), :class:`DeleteAccountBody`
+(``DELETE /api/account``), each at most
 :data:`MAX_BODY_BYTES` bytes and :data:`MAX_BODY_DEPTH` levels deep.
 
 :func:`parse_inbound` and :func:`parse_body` never raise anything but :class:`MessageError`,
@@ -48,7 +50,8 @@ from .i18n_web import W_
 __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
-    "HintMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody", "ClaimBody", "parse_inbound", "parse_body",
+    "HintMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody", "ClaimBody", "AccountBody",
+    "DeleteAccountBody", "parse_inbound", "parse_body",
     "read_json", "error_message", "hint_message", "INBOUND_TYPES",
 ]
 
@@ -290,11 +293,13 @@ class SeatBody(_Body):
 
 
 class CreateTableBody(_Body):
-    """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``."""
+    """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``;
+    ``rated`` (a two-hand match on the ladder, ``docs/accounts.md``)."""
 
     preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
     rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
     seats: Annotated[list[SeatBody], Field(min_length=2, max_length=3)]
+    rated: bool = False
 
 
 class SheetBody(_Body):
@@ -314,6 +319,20 @@ class ClaimBody(_Body):
     invite: Annotated[StrictStr, Field(min_length=1, max_length=100)]
 
 
+class AccountBody(_Body):
+    """``POST /api/account`` (sign up) and ``POST /api/session`` (sign in): ``name`` and
+    ``password`` (their rules are checked by :mod:`ginrummy.web.accounts`)."""
+
+    name: Annotated[StrictStr, Field(max_length=100)]
+    password: Annotated[StrictStr, Field(max_length=1000)]
+
+
+class DeleteAccountBody(_Body):
+    """``DELETE /api/account``: the account's ``password``, to confirm."""
+
+    password: Annotated[StrictStr, Field(max_length=1000)]
+
+
 _B = TypeVar("_B", bound=_Body)
 
 _BODY_HELP: dict[type[_Body], Any] = {
@@ -321,6 +340,8 @@ _BODY_HELP: dict[type[_Body], Any] = {
                                 example='{"kind": "human", "name": "Ann"}'),
     SheetBody: lambda: W_("names must be a list of 2 (or 3) non-empty names"),
     ClaimBody: lambda: W_('send {example}', example='{"invite": "..."}'),
+    AccountBody: lambda: W_('send {example}', example='{"name": "...", "password": "..."}'),
+    DeleteAccountBody: lambda: W_('send {example}', example='{"password": "..."}'),
 }
 
 

@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, and_, create_engine, event, insert,
                         select, update)
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url"]
 
@@ -172,12 +172,17 @@ class Store:
                                 .values(token_hash=token_hash))
             return ("ok" if done.rowcount == 1 else "claimed"), row.player
 
-    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str) -> None:
+    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
+               also: Callable[[Connection], None] | None = None) -> None:
         """Append step ``seq`` (1-based, consecutive) of a table; committed on return.
+        ``also(conn)``, when given, runs in the same transaction after the insert (a match's
+        last step and its rating are stored together, or neither is).
         Raises ``sqlalchemy.exc.IntegrityError`` if that ``seq`` is already stored."""
         with self.engine.begin() as conn:
             conn.execute(insert(actions_t).values(table_id=table_id, seq=seq, player=player, kind=kind,
                                                   text=text, created=_now()))
+            if also is not None:
+                also(conn)
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""

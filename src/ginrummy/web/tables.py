@@ -143,6 +143,9 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     seat_secrets: list[SeatSecret] = field(default_factory=list)
     pending_seeds: dict[int, str] = field(default_factory=dict)
+    rating: dict[str, Any] | None = None
+    """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
+    every started state as ``"rating"``."""
 
     @property
     def fair(self) -> bool:
@@ -450,6 +453,7 @@ class Table:
             "hint_level": self.hint_level,
             "record_available": True,
             "fair": self._fair(player),
+            "rating": self.rating,
         }
         return state
 
@@ -468,6 +472,10 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.on_finish: Callable[[Table, int, Action], Callable[[Any], None] | None] | None = None
+        """Called before storing an action with ``(table, player, action)``; it may return a
+        function of the open connection to run in the same transaction as the step (the
+        ladder's hook for the step that ends a match, :mod:`ginrummy.web.players`)."""
 
     # -- creating and loading ------------------------------------------------------------------
 
@@ -584,11 +592,16 @@ class TableManager:
     def _lock(self, table: Table) -> asyncio.Lock:
         return self._locks.setdefault(table.id, asyncio.Lock())
 
-    def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
-        """Store the step (committed), or raise :class:`TableError` ``conflict`` after
-        reloading the table when another writer got there first."""
+    def _write(self, table: Table, player: int | None, kind: str, text: str,
+               also: Callable[[Any], None] | None = None) -> None:
+        """Store the step (committed; ``also(conn)`` in the same transaction), or raise
+        :class:`TableError` ``conflict`` after reloading the table when another writer got
+        there first."""
         try:
-            self.store.append(table.id, table.seq + 1, player, kind, text)
+            if also is None:
+                self.store.append(table.id, table.seq + 1, player, kind, text)
+            else:
+                self.store.append(table.id, table.seq + 1, player, kind, text, also=also)
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
@@ -623,7 +636,8 @@ class TableManager:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            self._write(table, player, "action", action.text)
+            also = self.on_finish(table, player, action) if self.on_finish is not None else None
+            self._write(table, player, "action", action.text, also)
             table.started_match().apply(player, action)
             table.seq += 1
         await self.changed(table)

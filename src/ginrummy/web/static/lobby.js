@@ -143,7 +143,7 @@ async function submit(ev) {
     seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
   }
   SETTINGS.set("name", $("your-name").value.trim());
-  const body = { preset: $("preset").value, rules: { ...rules }, seats };
+  const body = { preset: $("preset").value, rules: { ...rules }, seats, rated: $("rated").checked };
   $("open").disabled = true;
   try {
     const tab = await postJSON("/api/tables", body);
