@@ -18,7 +18,32 @@ const PLURAL = (() => {
   const expr = m ? m[1] : "n != 1";
   // a C expression of n: digits, n, comparisons, %, &&, ||, ?:, parentheses - nothing else
   if (!/^[\sn0-9()%=!<>&|?:]+$/.test(expr)) return (n) => (n !== 1 ? 1 : 0);
-  return new Function("n", `return Number(${expr});`);
+  // evaluated by a small parser, not eval/new Function (the content security policy forbids them)
+  const tokens = expr.match(/n|\d+|==|!=|<=|>=|&&|\|\||[<>%?:()!]/g) || [];
+  return (n) => {
+    let i = 0;
+    const peek = () => tokens[i], take = () => tokens[i++];
+    const primary = () => {
+      const tok = take();
+      if (tok === "(") { const v = ternary(); take(); return v; }
+      if (tok === "!") return primary() ? 0 : 1;
+      return tok === "n" ? n : Number(tok);
+    };
+    const mod = () => { let v = primary(); while (peek() === "%") { take(); v %= primary(); } return v; };
+    const rel = () => {
+      let v = mod();
+      while (["<", ">", "<=", ">="].includes(peek())) {
+        const op = take(), r = mod();
+        v = Number(op === "<" ? v < r : op === ">" ? v > r : op === "<=" ? v <= r : v >= r);
+      }
+      return v;
+    };
+    const eq = () => { let v = rel(); while (peek() === "==" || peek() === "!=") { const op = take(), r = rel(); v = Number(op === "==" ? v === r : v !== r); } return v; };
+    const and = () => { let v = eq(); while (peek() === "&&") { take(); const r = eq(); v = Number(v && r); } return v; };
+    const or = () => { let v = and(); while (peek() === "||") { take(); const r = and(); v = Number(v || r); } return v; };
+    const ternary = () => { const c = or(); if (peek() !== "?") return c; take(); const a = ternary(); take(); const b = ternary(); return c ? a : b; };
+    return Number(ternary());
+  };
 })();
 
 function fmtNumber(n) { return NUMBER.format(n); }

@@ -9,8 +9,7 @@ window.GinRating = {
     if (!info) { if (box) box.remove(); return; }
     if (!box) {
       box = el("div", { id: "rating-banner", class: "rating-banner", role: "status" });
-      const anchor = document.querySelector("main") || document.body;
-      anchor.prepend(box);
+      document.body.append(box);
     }
     const over = state.match && state.match.finished;
     if (!over || !info.changes.length) { box.replaceChildren(t("A rated match: the result moves both players' ratings.")); return; }

@@ -25,10 +25,12 @@ function step(delta) {
 }
 
 function outcomeText(r) {
-  const names = { knock: t("knock"), undercut: t("undercut"), gin: t("gin"), big_gin: t("big gin"), draw: t("drawn deal") };
-  if (r.outcome === "draw") return t("Drawn deal ({rule}): nobody scores.", { rule: r.reason });
-  return t("{outcome} by {knocker}: {winner} scores {points}.", { outcome: names[r.outcome] || r.outcome, knocker: r.knocker,
-    winner: r.winner, points: r.points });
+  const p = { knocker: r.knocker, winner: r.winner, points: r.points, rule: r.reason };
+  if (r.outcome === "draw") return t("Drawn deal ({rule}): nobody scores.", p);
+  if (r.outcome === "undercut") return t("{knocker} knocks and is undercut: {winner} scores {points}.", p);
+  if (r.outcome === "gin") return t("{knocker} goes gin and scores {points}.", p);
+  if (r.outcome === "big_gin") return t("{knocker} goes big gin and scores {points}.", p);
+  return t("{knocker} knocks and scores {points}.", p);
 }
 
 function layout(label, lay) {
