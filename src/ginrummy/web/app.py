@@ -55,9 +55,11 @@ from ..record import dumps
 from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
-from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ClaimBody, ClientSeedMsg, CreateTableBody,
-                       HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg, SheetBody, SuggestMsg, SyncMsg,
-                       error_message, hint_message, parse_body, parse_inbound)
+from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
+                       CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
+                       SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
+                       parse_inbound, parse_lobby)
+from .room import ChatLimiter
 from .accounts import CsrfGuard
 from .player_api import current_account, player_routes
 from .players import Players
@@ -65,7 +67,7 @@ from .ratings import rateable
 from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
-from .tables import SeatSpec, TableError, TableManager, player_levels
+from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -187,15 +189,19 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             rules_in.pop("name", None)
             rules = RuleSet.from_dict({"preset": body.preset, **rules_in})
             seats = [SeatSpec(kind=s.kind, name=s.name or "", level=s.level or "") for s in body.seats]
+            options: dict[str, Any] = {}
+            if body.public:
+                options.update(public=True, spectator_chat=body.spectator_chat)
+            if body.clock is not None:
+                options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
             account = current_account(request, players)
             if body.rated and (account is None or len(seats) != 2 or seats[0].kind != "human"
                                or not rateable(rules.replace(players=2))):
                 return _bad(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
                                "signed-in person in the first seat"), tr, 400, "not_rateable")
-            table, shown = manager.create(rules, seats, lang=tr.lang)
+            table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
             host = next((i for i in shown if shown[i][0] == "token"), None)
-            players.table_opened(table, None if account is None or host is None else (host, account.id),
-                                 body.rated)
+            players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")
@@ -213,20 +219,32 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out,
                              "rated": body.rated}, status_code=201)
 
+    def _seat_refused(request: Request, tr: WebTranslator) -> Response | None:
+        """At a rated table a seat is taken only by a signed-in person who has no seat there yet."""
+        if not players.is_rated(request.path_params["table_id"]):
+            return None
+        account = current_account(request, players)
+        if account is None:
+            return _bad(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
+        if account.id in players.accounts.seats(request.path_params["table_id"]).values():
+            return _bad(W_("you sit at this table already"), tr, 409, "seated")
+        return None
+
+    def _seated(request: Request, table_id: str, player: int) -> None:
+        account = current_account(request, players)
+        if account is not None:
+            players.accounts.sit(table_id, player, account.id)
+
     async def claim(request: Request) -> Response:
         """One-time invite: the seat's new token for whoever claims it first."""
         tr = web_translator(request_lang(request))
         try:
             body = await _body(request, ClaimBody)
-            account = current_account(request, players)
-            if players.is_rated(request.path_params["table_id"]):
-                if account is None:
-                    return _bad(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
-                if account.id in players.accounts.seats(request.path_params["table_id"]).values():
-                    return _bad(W_("you sit at this table already"), tr, 409, "seated")
+            refused = _seat_refused(request, tr)
+            if refused is not None:
+                return refused
             table, player, token = manager.claim(request.path_params["table_id"], body.invite)
-            if account is not None:
-                players.accounts.sit(table.id, player, account.id)
+            _seated(request, table.id, player)
         except TableError as exc:
             status = {"not_found": 404, "claimed": 409, "bad_invite": 403}.get(exc.code, 400)
             return _bad(exc, tr, status)
@@ -236,6 +254,77 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         await manager.changed(table)
         return JSONResponse({"id": table.id, "seat": player, "name": table.names[player], "token": token,
                              "link": f"{base}/table/{table.id}?seat={token}"})
+
+    async def sit(request: Request) -> Response:
+        """A free seat of a public table, taken from the lobby with one click."""
+        tr = web_translator(request_lang(request))
+        try:
+            body = await _body(request, SitBody)
+            refused = _seat_refused(request, tr)
+            if refused is not None:
+                return refused
+            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name)
+            _seated(request, table.id, body.seat)
+        except TableError as exc:
+            return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
+        except (GinRummyError, MessageError) as exc:
+            return _bad(exc, tr)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"id": table.id, "seat": body.seat, "name": table.names[body.seat], "token": token,
+                             "link": f"{base}/table/{table.id}?seat={token}"})
+
+    async def lobby_list(request: Request) -> Response:
+        return JSONResponse({"tables": manager.lobby(), "chat": manager.lobby_chat})
+
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby, live: ``{"type": "lobby", "tables": [...]}`` on every change, and the
+        lobby chat (``{"type": "chat", "name", "text"}`` in, ``{"type": "chat", "from", "text"}``
+        out)."""
+        await ws.accept()
+        tr = web_translator(request_lang(ws))
+        limiter = ChatLimiter()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(OUTBOUND_QUEUE)
+
+        async def send(msg: dict[str, Any]) -> None:
+            try:
+                queue.put_nowait(msg)
+            except asyncio.QueueFull:
+                raise ConnectionError("too slow") from None
+
+        async def writer() -> None:
+            with contextlib.suppress(Exception):
+                while True:
+                    await ws.send_json(await queue.get())
+
+        task = asyncio.get_running_loop().create_task(writer())
+        manager.watch_lobby(send)
+        try:
+            await send({"type": "lobby", "tables": manager.lobby()})
+            for entry in manager.lobby_chat:
+                await send(entry)
+            while True:
+                raw = await ws.receive()
+                if raw.get("type") == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None:
+                    data = raw.get("bytes") or b""
+                    text = data if len(data) > MAX_MESSAGE_BYTES else data.decode("utf-8", "replace")
+                try:
+                    msg = parse_lobby(text)
+                    if isinstance(msg, LobbyChatMsg):
+                        await manager.say_in_lobby(msg.name, msg.text, limiter)
+                    else:
+                        await send({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
+                except MessageError as exc:
+                    await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
+                except TableError as exc:
+                    await send(error_message(exc.code, translate_error(exc, tr)))
+        except (WebSocketDisconnect, ConnectionError, RuntimeError):
+            pass
+        finally:
+            manager.unwatch_lobby(send)
+            task.cancel()
 
     async def record(request: Request) -> Response:
         tr = web_translator(request_lang(request))
@@ -271,7 +360,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         conn: dict[str, Any] = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
         try:
             table = manager.load(ws.path_params["table_id"])
-            player = table.player_of(ws.query_params.get("seat"))
+            if ws.query_params.get("watch") and not ws.query_params.get("seat"):
+                if not table.public:
+                    raise TableError("not_allowed", W_("only a public table can be watched"))
+                player = SPECTATOR
+            else:
+                player = table.player_of(ws.query_params.get("seat"))
         except TableError as exc:
             await ws.send_json(error_message(exc.code, translate_error(exc, conn["tr"])))
             await ws.close(code=4404 if exc.code == "not_found" else 4403)
@@ -306,6 +400,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 raise ConnectionError("too slow") from None
 
         conn["send"] = send
+        conn["limiter"] = ChatLimiter()
+        conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
         task = asyncio.get_running_loop().create_task(writer())
         manager.watch(table, player, send)
         try:
@@ -355,6 +451,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
             return
         mid = {"reply_to": msg.id} if msg.id is not None else {}
+        if player == SPECTATOR and not isinstance(msg, (SetLangMsg, SyncMsg, PingMsg, ChatMsg)):
+            await send(error_message("not_allowed", translate_error(W_("a spectator only watches (and chats when the "
+                                                                          "players allow it)"), tr), reply_to=msg.id))
+            return
         if isinstance(msg, SetLangMsg):
             conn["tr"] = web_translator(msg.lang)
             await send({"type": "lang", "lang": msg.lang, **mid})
@@ -374,6 +474,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
             elif isinstance(msg, SuggestMsg):
                 await manager.suggest(table, player, msg.text)
+            elif isinstance(msg, ChatMsg):
+                await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"])
+            elif isinstance(msg, RematchMsg):
+                await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
             elif isinstance(msg, HintMsg):
                 seq, action, reason = await manager.hint(table, player)
                 level = manager.tables.get(table.id, table).hint_level
@@ -411,9 +515,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/api/i18n.js", catalog_script),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/claim", claim, methods=["POST"]),
+        Route("/api/tables/{table_id}/sit", sit, methods=["POST"]),
+        Route("/api/lobby", lobby_list),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/sheet", sheet, methods=["POST"]),
         WebSocketRoute("/ws/table/{table_id}", game_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         *player_routes(players, manager, _body, _bad, _page),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
