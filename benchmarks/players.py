@@ -8,7 +8,8 @@ It fills a fresh SQLite database (in a temporary folder) with ``--players`` acco
 ``--matches`` recorded rated matches between random pairs of them (two ``gin_result_players``
 rows a match), starts ``gin serve`` on it (127.0.0.1, a free port), and asks, one request at a
 time over one kept-alive connection, ``GET /api/leaderboard?limit=50&offset=K`` for random
-pages and ``GET /api/players/NAME`` for random players.  Each request's time is taken by the
+pages and ``GET /api/players/NAME`` for random players, and, for comparison, ``GET /api/me`` of
+a guest (an answer without database work: what the machine and the HTTP stack cost).  Each request's time is taken by the
 client from sending it to having read the whole answer (so it includes HTTP, JSON and the
 loopback); the figures are the median, the 99th percentile and the slowest, per endpoint,
 after 50 warm-up requests of each.  ``--write`` replaces the section "Players" of
@@ -107,13 +108,13 @@ def percentile(values: list[float], q: float) -> float:
 def measure(base: str, names: list[str], requests: int, seed: int) -> dict[str, list[float]]:
     """Milliseconds per request for each endpoint (after 50 warm-up requests of each)."""
     rng = random.Random(seed + 1)
-    out: dict[str, list[float]] = {"leaderboard": [], "player": []}
+    out: dict[str, list[float]] = {"leaderboard": [], "player": [], "baseline": []}
     pages = max(1, len(names) // 50)
     with httpx.Client(base_url=base, timeout=30) as c:
         for k in range(requests + 50):
-            for what in ("leaderboard", "player"):
+            for what in ("leaderboard", "player", "baseline"):
                 url = (f"/api/leaderboard?limit=50&offset={50 * rng.randrange(pages)}" if what == "leaderboard"
-                       else f"/api/players/{rng.choice(names)}")
+                       else f"/api/players/{rng.choice(names)}" if what == "player" else "/api/me")
                 t0 = time.perf_counter()
                 r = c.get(url)
                 r.read()
@@ -166,11 +167,12 @@ def main(argv: list[str] | None = None) -> int:
              f"{os.cpu_count()} cores shared with other work, {datetime.now(timezone.utc):%Y-%m-%d}.", "",
              "| endpoint | median ms | p99 ms | slowest ms | goal |", "|---|---|---|---|---|"]
     for what, label in (("leaderboard", "`GET /api/leaderboard?limit=50&offset=K` (random page)"),
-                        ("player", "`GET /api/players/NAME` (random player: stats, 20 recent, rating history)")):
+                        ("player", "`GET /api/players/NAME` (random player: stats, 20 recent, rating history)"),
+                        ("baseline", "for comparison: `GET /api/me` of a guest (no database work)")):
         v = got[what]
         p99 = percentile(v, 0.99)
-        lines.append(f"| {label} | {percentile(v, 0.5):.1f} | {p99:.1f} | {max(v):.1f} | "
-                     f"p99 < 100 ms: {'met' if p99 < 100 else 'not met'} |")
+        goal = "-" if what == "baseline" else f"p99 < 100 ms: {'met' if p99 < 100 else 'not met'}"
+        lines.append(f"| {label} | {percentile(v, 0.5):.1f} | {p99:.1f} | {max(v):.1f} | {goal} |")
     lines += ["", "Indexes: `gin_accounts (deleted, ordinal)` for the ladder order, the unique `name_key` for a name, "
               "`gin_result_players (account_id, finished)` for a player's statistics, recent matches and history.", ""]
     text = "\n".join(lines)

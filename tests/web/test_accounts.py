@@ -220,3 +220,28 @@ def test_account_deletion(client):
 def test_deleting_needs_a_session(client):
     r = client.request("DELETE", "/api/account", json={"password": "correct horse"})
     assert (r.status_code, r.json()["code"]) == (401, "not_signed_in")
+
+
+def test_a_free_seat_of_a_rated_open_table_is_for_a_signed_in_person(client):
+    _signup(client, "Ann")
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                                         "public": True, "rated": True})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Ann"})
+    assert (r.status_code, r.json()["code"]) == (409, "seated")
+    client.delete("/api/session")
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Guest"})
+    assert (r.status_code, r.json()["code"]) == (403, "sign_in")
+    _signup(client, "Bob")
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Bob"})
+    assert r.status_code == 200, r.text
+    bob = client.app.state.players.accounts.account_of(client.cookies["gin_session"]).id
+    assert client.app.state.players.accounts.seats(t["id"])[1] == bob
+
+
+def test_leaderboard_paging_is_checked(client):
+    assert client.get("/api/leaderboard?limit=201").json()["error"] == "limit must be a whole number from 0 to 200"
+    assert client.get("/api/leaderboard?offset=-1").status_code == 400
+    assert client.get("/api/leaderboard?limit=5&offset=0").json() == []
+    assert client.get("/api/players/nobody").status_code == 404

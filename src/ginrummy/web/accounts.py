@@ -77,7 +77,8 @@ accounts_t = Table(
     Column("sigma", Float, nullable=False),
     Column("ordinal", Float, nullable=False),
     Column("matches", Integer, nullable=False, default=0),
-    Index("gin_accounts_board", "deleted", "ordinal"),
+    # the ladder order, covering its filter: a page at any offset is read from the index alone
+    Index("gin_accounts_board", "deleted", "ordinal", "id", "matches"),
 )
 
 sessions_t = Table(

@@ -157,11 +157,13 @@ class Players:
     def leaderboard(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
         """``[{"name", "kind", "rating", "mu", "sigma", "matches", "provisional"}]`` of the
         accounts (people and computer levels, deleted ones left out) that played a rated
-        match, best first (by ``mu - 3 sigma``, then name)."""
+        match, best first (by ``mu - 3 sigma``; of two equal, the newer account first)."""
         a = accounts_t
-        q = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches)
-             .where(and_(a.c.deleted == 0, a.c.matches > 0))
-             .order_by(a.c.ordinal.desc(), a.c.id).limit(limit).offset(offset))
+        # the page's ids from the covering index (gin_accounts_board), then their rows
+        page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
+                .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(limit).offset(offset).subquery())
+        q = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
+             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
         with self.engine.connect() as conn:
             rows = conn.execute(q).all()
         return [{"name": r.name, "kind": r.kind, "rating": display_rating(r.mu, r.sigma), "mu": round(r.mu, 4),
