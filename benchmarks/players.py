@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         p99 = percentile(v, 0.99)
         goal = "-" if what == "baseline" else f"p99 < 100 ms: {'met' if p99 < 100 else 'not met'}"
         lines.append(f"| {label} | {percentile(v, 0.5):.1f} | {p99:.1f} | {max(v):.1f} | {goal} |")
-    lines += ["", "Indexes: `gin_accounts (deleted, ordinal)` for the ladder order, the unique `name_key` for a name, "
+    lines += ["", "Indexes: `gin_accounts (deleted, ordinal, id, matches)` for the ladder order (a page's ids come from this index alone, then their 50 rows), the unique `name_key` for a name, "
               "`gin_result_players (account_id, finished)` for a player's statistics, recent matches and history.", ""]
     text = "\n".join(lines)
     print(text)

@@ -293,7 +293,7 @@ class Accounts:
         """Delete ``account`` after checking its password: its name is freed, its password
         hash and sessions are gone; its matches stay, shown under "deleted player".  Raises
         :class:`AccountError` (``wrong_password``, ``rate_limited``)."""
-        self.verify(account.name, password, address="delete")
+        self.verify(account.name, password, address=f"delete:{account.id}")
         with self.engine.begin() as conn:
             conn.execute(update(accounts_t).where(accounts_t.c.id == account.id).values(
                 name=None, name_key=None, password_hash=None, deleted=1))

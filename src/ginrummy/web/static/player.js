@@ -63,7 +63,9 @@ async function load() {
     stat(t("mean deadwood at a knock"), p.mean_knock_deadwood === null ? "-" : fmtNumber(p.mean_knock_deadwood), "st-kd"));
   const body = $("recent").querySelector("tbody");
   body.replaceChildren(...p.recent.map(m => el("tr", null, el("td", null, m.date.slice(0, 10)), el("td", null, opponentLabel(m)),
-    el("td", null, RESULT[m.result]()), el("td", null, el("a", { href: "/replay/" + encodeURIComponent(m.id) }, t("replay"))))));
+    el("td", null, RESULT[m.result]()),
+    // a ladder match (gin ladder) was played by the computer alone: it has no table to replay
+    el("td", null, m.id.startsWith("ladder-") ? "" : el("a", { href: "/replay/" + encodeURIComponent(m.id) }, t("replay"))))));
   if (!p.recent.length) body.append(el("tr", null, el("td", { colspan: 4, class: "hint" }, t("No finished match yet."))));
 }
 
