@@ -13,37 +13,46 @@ const I18N = window.GIN_I18N || { lang: "en", name: "English", languages: { en: 
                                   plural_forms: "nplurals=2; plural=(n != 1);", messages: {} };
 const LANG = I18N.lang;
 const NUMBER = new Intl.NumberFormat(LANG);
+/** A gettext plural expression of n as a function, parsed here rather than eval'd (the pages'
+ *  Content-Security-Policy forbids eval): integers, n, ( ), !, %, < <= > >=, == !=, &&, ||, ?:
+ *  with C's precedence.  null for anything else. */
+function pluralRule(expr) {
+  const toks = expr.match(/\d+|n|&&|\|\||[=!<>]=|[()?:%<>!]/g) || [];
+  if (toks.join("") !== expr.replace(/\s+/g, "")) return null;
+  let i = 0;
+  const b = (f) => (x, y) => (n) => (f(x(n), y(n)) ? 1 : 0);
+  const OPS = { "||": b((x, y) => x || y), "&&": b((x, y) => x && y), "==": b((x, y) => x === y), "!=": b((x, y) => x !== y),
+                "<": b((x, y) => x < y), "<=": b((x, y) => x <= y), ">": b((x, y) => x > y), ">=": b((x, y) => x >= y),
+                "%": (x, y) => (n) => x(n) % y(n) };
+  const LEVELS = [["||"], ["&&"], ["==", "!="], ["<", "<=", ">", ">="], ["%"]];
+  function unary() {
+    const tk = toks[i++];
+    if (tk === "!") { const a = unary(); return (n) => (a(n) ? 0 : 1); }
+    if (tk === "(") { const e = ternary(); if (toks[i++] !== ")") throw new Error(")"); return e; }
+    if (tk === "n") return (n) => n;
+    if (/^\d+$/.test(tk || "")) { const v = Number(tk); return () => v; }
+    throw new Error("plural");
+  }
+  function binary(level) {
+    if (level === LEVELS.length) return unary();
+    let left = binary(level + 1);
+    while (LEVELS[level].includes(toks[i])) { const op = toks[i++]; left = OPS[op](left, binary(level + 1)); }
+    return left;
+  }
+  function ternary() {
+    const c = binary(0);
+    if (toks[i] !== "?") return c;
+    i++;
+    const a = ternary();
+    if (toks[i++] !== ":") throw new Error(":");
+    const z = ternary();
+    return (n) => (c(n) ? a(n) : z(n));
+  }
+  try { const f = ternary(); return i === toks.length ? f : null; } catch (e) { return null; }
+}
 const PLURAL = (() => {
   const m = /plural\s*=\s*([^;]+)/.exec(I18N.plural_forms || "");
-  const expr = m ? m[1] : "n != 1";
-  // a C expression of n: digits, n, comparisons, %, &&, ||, ?:, parentheses - nothing else
-  if (!/^[\sn0-9()%=!<>&|?:]+$/.test(expr)) return (n) => (n !== 1 ? 1 : 0);
-  // evaluated by a small parser, not eval/new Function (the content security policy forbids them)
-  const tokens = expr.match(/n|\d+|==|!=|<=|>=|&&|\|\||[<>%?:()!]/g) || [];
-  return (n) => {
-    let i = 0;
-    const peek = () => tokens[i], take = () => tokens[i++];
-    const primary = () => {
-      const tok = take();
-      if (tok === "(") { const v = ternary(); take(); return v; }
-      if (tok === "!") return primary() ? 0 : 1;
-      return tok === "n" ? n : Number(tok);
-    };
-    const mod = () => { let v = primary(); while (peek() === "%") { take(); v %= primary(); } return v; };
-    const rel = () => {
-      let v = mod();
-      while (["<", ">", "<=", ">="].includes(peek())) {
-        const op = take(), r = mod();
-        v = Number(op === "<" ? v < r : op === ">" ? v > r : op === "<=" ? v <= r : v >= r);
-      }
-      return v;
-    };
-    const eq = () => { let v = rel(); while (peek() === "==" || peek() === "!=") { const op = take(), r = rel(); v = Number(op === "==" ? v === r : v !== r); } return v; };
-    const and = () => { let v = eq(); while (peek() === "&&") { take(); const r = eq(); v = Number(v && r); } return v; };
-    const or = () => { let v = and(); while (peek() === "||") { take(); const r = and(); v = Number(v || r); } return v; };
-    const ternary = () => { const c = or(); if (peek() !== "?") return c; take(); const a = ternary(); take(); const b = ternary(); return c ? a : b; };
-    return Number(ternary());
-  };
+  return pluralRule(m ? m[1] : "n != 1") || ((n) => (n !== 1 ? 1 : 0));
 })();
 
 function fmtNumber(n) { return NUMBER.format(n); }
