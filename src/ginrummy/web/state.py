@@ -153,6 +153,9 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
         "to_act": None if to_act is None else self.names[to_act],
         "your_turn": to_act == player,
         "roles": roles,
+        # R10.1: each round of the role draw, the rank each player drew (by index; a rank is
+        # all the draw uses, and no card text reaches the wire's hidden-card scan); [] for two
+        "role_draws": [[card_str(c)[0] for c in r] for r in m.role_draws],
         "view": v,
         "arrangement": arrangement,
         "deal": {
