@@ -94,6 +94,8 @@ def test_web_scorekeeper_refuses_an_impossible_deal(tmp_path):
     from ginrummy.web.app import create_app
 
     with TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", bot_delay=0)) as client:
+        client.get("/api/me")  # the CSRF cookie, repeated in the header of every POST (docs/accounts.md)
+        client.headers["X-CSRF-Token"] = client.cookies["gin_csrf"]
         r = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Ann:1000000000"]})
         assert r.status_code == 400
         assert "1000000000 points is more than one deal can score under these rules (at most 123)" in r.json()["error"]

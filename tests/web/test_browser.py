@@ -285,8 +285,10 @@ VISIBLE_ENABLED = """() => [...document.querySelectorAll('#actions button, .hand
 def test_a_wrong_or_missing_seat_token_shows_no_table_controls(server, browser):
     errors: list[str] = []
     page = _page(browser, errors)
+    page.goto(server + "/rules")  # a first page gives the browser its CSRF cookie
+    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "gin_csrf")
     r = page.request.post(server + "/api/tables", data={"preset": "standard", "rules": {}, "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}, headers={"X-CSRF-Token": csrf})
     table_id = r.json()["id"]
     page.goto(f"{server}/table/{table_id}?seat=WRONG")
     page.wait_for_selector("#status >> text=This link's seat is not valid for this table")

@@ -23,7 +23,9 @@ READY = "typeof ui !== 'undefined' && ui.state"
 
 
 def _table(server: str, seats: list[dict], lang: str = "en", **body) -> dict:
-    r = httpx.post(server + "/api/tables", json={"seats": seats, **body}, headers={"Accept-Language": lang}, timeout=10)
+    csrf = "newuser-test-csrf-token-0123"  # the double-submit pair (docs/accounts.md)
+    r = httpx.post(server + "/api/tables", json={"seats": seats, **body}, timeout=10, cookies={"gin_csrf": csrf},
+                   headers={"Accept-Language": lang, "X-CSRF-Token": csrf})
     assert r.status_code == 201, r.text
     table = r.json()
     for seat in table["seats"]:  # an invited person's page claims the seat itself

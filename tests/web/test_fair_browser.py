@@ -427,8 +427,10 @@ def _server_deals_fairly(server: str) -> bool:
     Playwright sync API already runs an event loop in this thread)."""
     from websockets.sync.client import connect
 
+    csrf = "fair-probe-csrf-token-0123"  # the double-submit pair (docs/accounts.md)
     r = httpx.post(server + "/api/tables", json={"preset": "standard", "rules": {},
-                                                 "seats": [{"kind": "human", "name": "Probe"}, {"kind": "bot", "level": "random"}]})
+                                                 "seats": [{"kind": "human", "name": "Probe"}, {"kind": "bot", "level": "random"}]},
+                   cookies={"gin_csrf": csrf}, headers={"X-CSRF-Token": csrf})
     seat = r.json()["seats"][0]
     token = seat.get("token") or re.search(r"seat=([^&]+)", seat["link"]).group(1)
     with connect(server.replace("http", "ws") + f"/ws/table/{r.json()['id']}?seat={token}", open_timeout=10) as ws:

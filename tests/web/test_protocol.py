@@ -17,7 +17,7 @@ from ginrummy.web.messages import MAX_MESSAGE_BYTES
 
 import pytest
 
-from .conftest import STORES, cards_in, database_url, new_table
+from .conftest import STORES, cards_in, database_url, new_table, with_csrf
 
 
 @pytest.fixture(params=STORES)
@@ -304,7 +304,7 @@ def test_restart_in_process_rebuilds_the_table(db_url):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TestClient(create_app(db_url, bot_delay=0)) as c:
-            t = new_table(c, HUMANS)
+            t = new_table(with_csrf(c), HUMANS)
             tobj = c.app.state.manager.tables[t["id"]]
             with _ws(c, t, 0) as a, _ws(c, t, 1) as b:
                 socks = {0: a, 1: b}

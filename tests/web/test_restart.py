@@ -98,7 +98,8 @@ def test_sigkill_and_restart_resumes_the_deal(db_url: str) -> None:
     port = _free_port()
     proc = _start(port, db)
     try:
-        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={
+        csrf = {"gin_csrf": "restart-test-csrf-token-0123"}  # the double-submit pair (docs/accounts.md)
+        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", cookies=csrf, headers={"X-CSRF-Token": csrf["gin_csrf"]}, json={
             "preset": "standard", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
         t = r.json()
         token = t["seats"][0]["token"]

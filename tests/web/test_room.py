@@ -88,20 +88,28 @@ def test_a_spectator_sees_no_hidden_card_and_the_players_see_how_many_watch(clie
         spec.send_json({"type": "action", "action": "draw stock", "id": 1})
         err = spec.receive_json()
         assert err["code"] == "not_allowed" and err["reply_to"] == 1
-        # Ann plays the deal out; the spectator's every message is scanned
-        while not tobj.match.deal.is_over:
-            if mine["your_turn"]:
+        # Ann plays the deal out (acting once per new state); the spectator's every message is
+        # scanned, and it follows the table step by step
+        acted = -1
+        for _ in range(400):
+            if tobj.match.deal.is_over:
+                break
+            if mine["type"] == "state" and mine["your_turn"] and mine["seq"] > acted:
                 legal = mine["view"]["legal_actions"]
                 move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or \
                     ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
                 ann.send_json({"type": "action", "action": move})
+                acted = mine["seq"]
             mine = ann.receive_json()
-            while mine["type"] != "state":
-                mine = ann.receive_json()
-            msg = spec.receive_json()
-            hidden = _hidden_from_spectators(tobj)
-            assert not (cards_in(msg) & hidden), f"a spectator was sent {cards_in(msg) & hidden}"
-            seen.append(msg)
+            if mine["type"] != "state":
+                continue
+            while True:  # the spectator's messages up to the same step
+                msg = spec.receive_json()
+                hidden = _hidden_from_spectators(tobj)
+                assert not (cards_in(msg) & hidden), f"a spectator was sent {cards_in(msg) & hidden}"
+                seen.append(msg)
+                if msg.get("type") == "state" and msg["seq"] >= mine["seq"]:
+                    break
         assert tobj.match.seed.hex() not in json.dumps(seen)
         assert all(tok["token"] not in json.dumps(seen) for tok in t["seats"] if "token" in tok)
 

@@ -148,7 +148,7 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
     from ginrummy.web import notify
     from ginrummy.web.app import create_app
 
-    from .conftest import new_table
+    from .conftest import new_table, with_csrf
 
     monkeypatch.setattr(notify, "POLL_SECONDS", 3600.0)
     apps = [create_app(pg_url, bot_delay=0), create_app(pg_url, bot_delay=0)]
@@ -157,6 +157,7 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TestClient(apps[0]) as c0, TestClient(apps[1]) as c1:
+            c0, c1 = with_csrf(c0), with_csrf(c1)  # as the pages do (docs/accounts.md)
             t = new_table(c0, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
             clients = [c0, c1]  # Ann on server 0, Bob on server 1
             socks = [clients[i].websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][i]['token']}")

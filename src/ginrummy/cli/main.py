@@ -25,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve")
+_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder")
 
 #: Options whose value may be left out (Typer has no such options), and the value they take
 #: then: ``gin simulate --ray`` alone means a Ray started on this machine.

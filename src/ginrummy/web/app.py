@@ -61,6 +61,11 @@ from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, Cl
                        parse_inbound, parse_lobby)
 from .notify import Follower
 from .room import ChatLimiter
+from .accounts import CsrfGuard
+from .player_api import current_account, player_routes
+from .players import Players
+from .ratings import rateable
+from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
 from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
@@ -146,10 +151,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay)
     follower = Follower(manager) if store.is_postgresql else None  # several servers on one PostgreSQL
+    players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.load_all()
+        players.restore()
         manager.start()
         if follower is not None:
             follower.start()
@@ -193,7 +200,14 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 options.update(public=True, spectator_chat=body.spectator_chat)
             if body.clock is not None:
                 options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
+            account = current_account(request, players)
+            if body.rated and (account is None or len(seats) != 2 or seats[0].kind != "human"
+                               or not rateable(rules.replace(players=2))):
+                return _bad(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
+                               "signed-in person in the first seat"), tr, 400, "not_rateable")
             table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
+            host = next((i for i in shown if shown[i][0] == "token"), None)
+            players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")
@@ -208,14 +222,35 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 else:
                     entry["invite"] = f"{base}/table/{table.id}?invite={secret}"
             out.append(entry)
-        return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out}, status_code=201)
+        return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out,
+                             "rated": body.rated}, status_code=201)
+
+    def _seat_refused(request: Request, tr: WebTranslator) -> Response | None:
+        """At a rated table a seat is taken only by a signed-in person who has no seat there yet."""
+        if not players.is_rated(request.path_params["table_id"]):
+            return None
+        account = current_account(request, players)
+        if account is None:
+            return _bad(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
+        if account.id in players.accounts.seats(request.path_params["table_id"]).values():
+            return _bad(W_("you sit at this table already"), tr, 409, "seated")
+        return None
+
+    def _seated(request: Request, table_id: str, player: int) -> None:
+        account = current_account(request, players)
+        if account is not None:
+            players.accounts.sit(table_id, player, account.id)
 
     async def claim(request: Request) -> Response:
         """One-time invite: the seat's new token for whoever claims it first."""
         tr = web_translator(request_lang(request))
         try:
             body = await _body(request, ClaimBody)
+            refused = _seat_refused(request, tr)
+            if refused is not None:
+                return refused
             table, player, token = manager.claim(request.path_params["table_id"], body.invite)
+            _seated(request, table.id, player)
         except TableError as exc:
             status = {"not_found": 404, "claimed": 409, "bad_invite": 403}.get(exc.code, 400)
             return _bad(exc, tr, status)
@@ -231,7 +266,11 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         tr = web_translator(request_lang(request))
         try:
             body = await _body(request, SitBody)
+            refused = _seat_refused(request, tr)
+            if refused is not None:
+                return refused
             table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name)
+            _seated(request, table.id, body.seat)
         except TableError as exc:
             return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
         except (GinRummyError, MessageError) as exc:
@@ -490,14 +529,18 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/api/sheet", sheet, methods=["POST"]),
         WebSocketRoute("/ws/table/{table_id}", game_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),
+        *player_routes(players, manager, _body, _bad, _page),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     def too_large(scope: Any, limit: int) -> str:
         return translate_error(_too_large(limit), web_translator(request_lang(Request(scope))))
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found},
-                    middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large)])
+                    middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
+                                           larger={"/api/replays": MAX_RECORD_BYTES}),
+                                Middleware(CsrfGuard)])
     app.state.manager = manager
+    app.state.players = players
     app.state.store = store
     app.state.follower = follower
     install_log_redaction()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,7 @@ class PendingStep:
     text: str
     created: str
     future: asyncio.Future[None] = field(repr=False)
+    also: Callable[[Any], None] | None = field(default=None, repr=False)
 
 
 class GroupCommitter:
@@ -87,7 +89,7 @@ class GroupCommitter:
         self.written: dict[str, int] = {}  # table id -> the last seq this process stored
 
     async def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
-                     created: str | None = None) -> None:
+                     created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
         """Store step ``seq`` of a table at time ``created`` (ISO 8601, UTC; now by default);
         returns once its transaction has committed.
 
@@ -99,7 +101,7 @@ class GroupCommitter:
             self._wake = asyncio.Event()
             self._task = loop.create_task(self._run(), name="gin-group-commit")
         fut: asyncio.Future[None] = loop.create_future()
-        self._pending.append(PendingStep(table_id, seq, player, kind, text, created or Store.now(), fut))
+        self._pending.append(PendingStep(table_id, seq, player, kind, text, created or Store.now(), fut, also))
         assert self._wake is not None
         self._wake.set()
         await fut
@@ -130,6 +132,12 @@ class GroupCommitter:
                         s.future.set_exception(err)
 
     def _insert(self, conn: Any, batch: list[PendingStep]) -> None:
+        self._insert_rows(conn, batch)
+        for s in batch:  # work that belongs to a step's transaction (a rated match's result)
+            if s.also is not None:
+                s.also(conn)
+
+    def _insert_rows(self, conn: Any, batch: list[PendingStep]) -> None:
         if self.notify:
             # PostgreSQL: the rows and their notifications in one statement, one round trip for
             # the whole batch; the notifications go out when the transaction commits

@@ -27,7 +27,9 @@ Every inbound message may carry an ``"id"`` (a string of at most 64 characters o
 at most 18 digits) that the answer echoes back as ``"reply_to"``.
 
 JSON bodies: :class:`CreateTableBody` (``POST /api/tables``), :class:`SheetBody`
-(``POST /api/sheet``), :class:`ClaimBody` (``POST /api/tables/{id}/claim``), each at most
+(``POST /api/sheet``), :class:`ClaimBody` (``POST /api/tables/{id}/claim``), :class:`AccountBody`
+(``POST /api/account``, ``POST /api/session``), :class:`DeleteAccountBody`
+(``DELETE /api/account``), each at most
 :data:`MAX_BODY_BYTES` bytes and :data:`MAX_BODY_DEPTH` levels deep.
 
 :func:`parse_inbound` and :func:`parse_body` never raise anything but :class:`MessageError`,
@@ -52,7 +54,7 @@ __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
     "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
-    "ClaimBody", "SitBody", "ClockBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
+    "ClaimBody", "SitBody", "ClockBody", "AccountBody", "DeleteAccountBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
     "read_json", "error_message", "hint_message", "INBOUND_TYPES",
 ]
 
@@ -334,7 +336,8 @@ class ClockBody(_Body):
 
 
 class CreateTableBody(_Body):
-    """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``."""
+    """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``;
+    ``rated`` (a two-hand match on the ladder, ``docs/accounts.md``)."""
 
     preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
     rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
@@ -342,6 +345,7 @@ class CreateTableBody(_Body):
     public: bool = False
     spectator_chat: bool = False
     clock: ClockBody | None = None
+    rated: bool = False
 
 
 class SitBody(_Body):
@@ -369,6 +373,20 @@ class ClaimBody(_Body):
     invite: Annotated[StrictStr, Field(min_length=1, max_length=100)]
 
 
+class AccountBody(_Body):
+    """``POST /api/account`` (sign up) and ``POST /api/session`` (sign in): ``name`` and
+    ``password`` (their rules are checked by :mod:`ginrummy.web.accounts`)."""
+
+    name: Annotated[StrictStr, Field(max_length=100)]
+    password: Annotated[StrictStr, Field(max_length=1000)]
+
+
+class DeleteAccountBody(_Body):
+    """``DELETE /api/account``: the account's ``password``, to confirm."""
+
+    password: Annotated[StrictStr, Field(max_length=1000)]
+
+
 _B = TypeVar("_B", bound=_Body)
 
 _BODY_HELP: dict[type[_Body], Any] = {
@@ -377,6 +395,8 @@ _BODY_HELP: dict[type[_Body], Any] = {
     SheetBody: lambda: W_("names must be a list of 2 (or 3) non-empty names"),
     ClaimBody: lambda: W_('send {example}', example='{"invite": "..."}'),
     SitBody: lambda: W_('send {example}', example='{"seat": 1, "name": "Ann"}'),
+    AccountBody: lambda: W_('send {example}', example='{"name": "...", "password": "..."}'),
+    DeleteAccountBody: lambda: W_('send {example}', example='{"password": "..."}'),
 }
 
 

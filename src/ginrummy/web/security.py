@@ -98,20 +98,24 @@ class BodyLimit:
     :data:`SECURITY_HEADERS`.  A body without a length (chunked) is capped as it is read by
     :func:`read_body`, so memory stays flat whatever is sent."""
 
-    def __init__(self, app: ASGIApp, limit: int, message: Callable[[Scope, int], str]) -> None:
+    def __init__(self, app: ASGIApp, limit: int, message: Callable[[Scope, int], str],
+                 larger: dict[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
         self.message = message
+        self.larger = dict(larger or {})
+        """Paths whose bodies may be larger (an uploaded record): ``{path: limit}``."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         for key, value in scope.get("headers", ()):
             if key == b"content-length":
                 text = value.decode("latin-1").strip()
-                if not text.isdigit() or len(text) > 12 or int(text) > self.limit:
-                    body = json.dumps({"error": self.message(scope, self.limit)}, ensure_ascii=False).encode()
+                if not text.isdigit() or len(text) > 12 or int(text) > limit:
+                    body = json.dumps({"error": self.message(scope, limit)}, ensure_ascii=False).encode()
                     await send({"type": "http.response.start", "status": 413,
                                 "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
                                             (b"content-length", str(len(body)).encode())] + _HEADERS})

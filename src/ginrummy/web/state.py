@@ -179,6 +179,7 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
         "hint_level": self.hint_level,
         "record_available": player != SPECTATOR,
         "fair": _fair(self, player),
+        "rating": self.rating,
         **_room(self, player),
     }
     return state

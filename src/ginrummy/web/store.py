@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, and_, create_engine, event, insert,
                         select, update)
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 
 __all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url", "engine_url", "masked_url"]
@@ -233,13 +233,17 @@ class Store:
             return ("ok" if done.rowcount == 1 else "claimed"), row.player
 
     def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
-               created: str | None = None) -> None:
+               created: str | None = None, also: Callable[[Connection], None] | None = None) -> None:
         """Append step ``seq`` (1-based, consecutive) of a table at time ``created`` (ISO 8601,
-        UTC; now by default); committed on return.  Raises ``sqlalchemy.exc.IntegrityError`` if
-        that ``seq`` is already stored."""
+        UTC; now by default); committed on return.  ``also(conn)``, when given, runs in the same
+        transaction after the insert (a match's last step and its rating are stored together,
+        or neither is).  Raises ``sqlalchemy.exc.IntegrityError`` if that ``seq`` is already
+        stored."""
         with self.engine.begin() as conn:
             conn.execute(insert(actions_t).values(table_id=table_id, seq=seq, player=player, kind=kind,
                                                   text=text, created=created or _now()))
+            if also is not None:
+                also(conn)
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""

@@ -89,6 +89,9 @@ class Table:
     last_write: float = 0.0
     # the state entries of deals that are over (they never change): {index: (deal, entry)}
     over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    rating: dict[str, Any] | None = None
+    """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
+    every started state as ``"rating"``."""
 
     def __post_init__(self) -> None:
         if self.clock is None:
@@ -351,6 +354,10 @@ class TableManager(RoomMixin):
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        self.on_finish: Callable[[Table, int, Action], Callable[[Any], None] | None] | None = None
+        """Called before storing an action with ``(table, player, action)``; it may return a
+        function of the open connection to run in the same transaction as the step (the
+        ladder's hook for the step that ends a match, :mod:`ginrummy.web.players`)."""
         RoomMixin.__init__(self)
 
     # -- creating and loading ------------------------------------------------------------------
@@ -479,14 +486,17 @@ class TableManager(RoomMixin):
     def _lock(self, table: Table) -> asyncio.Lock:
         return self._locks.setdefault(table.id, asyncio.Lock())
 
-    async def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
-        """Store the step (returns once its group commit has committed), or raise
-        :class:`TableError` ``conflict`` after reloading the table when another writer got
-        there first.  The step's time is :attr:`now` (the clocks are rebuilt from it)."""
+    async def _write(self, table: Table, player: int | None, kind: str, text: str,
+                     also: Callable[[Any], None] | None = None) -> None:
+        """Store the step (returns once its group commit has committed; ``also(conn)`` runs in
+        the same transaction), or raise :class:`TableError` ``conflict`` after reloading the
+        table when another writer got there first.  The step's time is :attr:`now` (the clocks
+        are rebuilt from it)."""
         at = self.now()
         try:
             await self.committer.append(table.id, table.seq + 1, player, kind, text,
-                                        datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"))
+                                        datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"),
+                                        also=also)
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
@@ -541,7 +551,8 @@ class TableManager(RoomMixin):
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            await self._write(table, player, kind, action.text)
+            also = self.on_finish(table, player, action) if self.on_finish is not None else None
+            await self._write(table, player, kind, action.text, also)
             table.started_match().apply(player, action)
             table.stored(kind, player)
         await self.changed(table)

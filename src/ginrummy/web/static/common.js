@@ -292,12 +292,44 @@ function brandWords() {
 
 function topbar(current) {
   const nav = el("nav", null,
-    ...[["/", t("Play")], ["/rules", t("Rules")], ["/tips", t("Strategy tips")], ["/scorekeeper", t("Scorekeeper")]].map(([href, label]) =>
+    ...[["/", t("Play")], ["/rules", t("Rules")], ["/tips", t("Strategy tips")], ["/scorekeeper", t("Scorekeeper")],
+        ["/leaderboard", t("Leaderboard")]].map(([href, label]) =>
       el("a", { href, "aria-current": current === href ? "page" : null }, label)));
   return el("header", { class: "topbar" },
     el("a", { class: "brand", href: "/" }, ...brandWords()), nav,
-    el("div", { class: "spacer" }), ...settingsControls(), languageSwitcher());
+    el("div", { class: "spacer" }), accountLink(current), ...settingsControls(), languageSwitcher());
 }
+
+// ---- accounts (docs/accounts.md): the top bar's sign-in link, the CSRF header ----
+/** The top bar's account link: "Sign in" for a guest, the name (a link to the account page) once /api/me answers. */
+function accountLink(current) {
+  const a = el("a", { class: "account-link", id: "account-link", href: "/account", "aria-current": current === "/account" ? "page" : null }, t("Sign in"));
+  fetch("/api/me").then(r => r.json()).then(me => {
+    if (me && me.signed_in) { a.textContent = me.name; a.title = t("Your account"); }
+  }).catch(() => {});
+  return a;
+}
+
+/** The CSRF token (the gin_csrf cookie) that every POST/PUT/PATCH/DELETE repeats in the X-CSRF-Token header. */
+function csrfToken() {
+  const c = document.cookie.split(";").map(x => x.trim()).find(x => x.startsWith("gin_csrf="));
+  return c ? c.slice("gin_csrf=".length) : "";
+}
+
+// Every state-changing fetch of this origin carries the CSRF header (pages need not remember it).
+(function csrfFetch() {
+  const plain = window.fetch.bind(window);
+  window.fetch = (input, init = {}) => {
+    const method = ((init && init.method) || (input instanceof Request ? input.method : "GET")).toUpperCase();
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (method !== "GET" && method !== "HEAD" && url.origin === location.origin) {
+      const headers = new Headers((init && init.headers) || (input instanceof Request ? input.headers : undefined));
+      headers.set("X-CSRF-Token", csrfToken());
+      init = Object.assign({}, init, { headers });
+    }
+    return plain(input, init);
+  };
+})();
 
 function mountTopbar(current) {
   applySettings();

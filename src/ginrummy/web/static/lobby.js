@@ -145,7 +145,7 @@ async function submit(ev) {
   // "You" only where nobody else reads it: with a friend at the table the server says "Player 1"
   if (!seats[0].name && seats.every((x, i) => i === 0 || x.kind !== "human")) seats[0].name = tm("You");
   SETTINGS.set("name", $("your-name").value.trim());
-  const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked,
+  const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked, rated: $("rated").checked,
                  spectator_chat: $("public").checked && $("spectator-chat").checked };
   if ($("clock").value) {
     const [move, bank] = $("clock").value.split("/").map(Number);

@@ -70,6 +70,7 @@ function onMessage(msg) {
     ui.pending = false;
     // the fair-deal panel sends this seat's client seed and checks each revealed deal (fair.js)
     if (window.GinFair) GinFair.onState(msg, send);
+    if (window.GinRating) GinRating.onState(msg);  // rated tables: the rating change at the end (rating.js)
     if (window.GinRoom) msg = GinRoom.onState(msg, send);
     if (!msg.started) { renderWaiting(msg); return; }
     const prev = ui.state;

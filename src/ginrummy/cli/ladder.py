@@ -1,0 +1,67 @@
+"""``gin ladder``: the computer levels play each other and their ratings are written to the
+web server's database (``docs/accounts.md``), so ``gin serve`` on that database shows
+calibrated computer players on its leaderboard.  The loop is
+:func:`ginrummy.web.ladder.run_ladder` (matches from :func:`ginrummy.simulate.play_game`)."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..players import make_player
+from ..web.security import mask_url, redact
+from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
+from .main import app
+
+__all__ = ["ladder_command"]
+
+
+@app.command("ladder")
+def ladder_command(
+    games: int = typer.Option(60, "--games", help="Matches to play (at least 0), shared out among every pair of levels in turn.", min=0),
+    levels: str = typer.Option("random,novice,club,expert", "--levels",
+                               help="Computer levels on the ladder, separated by commas (expert thinks 150 ms a move, so its matches are slow)."),
+    seed: int = typer.Option(0, "--seed", help="Simulation seed: match i uses the seed of gin simulate's match i."),
+    database_url: str = typer.Option("", "--database-url", help="The web server's database (as gin serve); default the SQLite file in your user data folder."),
+    preset: str = PresetOpt,
+    overrides: list[str] = SetOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Play the computer levels against each other and write their ratings (OpenSkill) to the
+    web server's database."""
+    from sqlalchemy import create_engine
+
+    from ..web.ladder import run_ladder
+    from ..web.store import default_database_url
+
+    rules = rules_from(preset, overrides)
+    names = [x.strip().lower() for x in levels.split(",") if x.strip()]
+    if len(set(names)) < 2:
+        fail(f"--levels {levels!r}: give at least two different computer levels, e.g. novice,club")
+    for lv in names:
+        with bad_input():
+            make_player(lv)
+    url = database_url or default_database_url()
+    try:
+        engine = create_engine(url)
+        with engine.connect():
+            pass
+    except Exception as exc:
+        fail(f"cannot open the database {mask_url(url)!r}: {redact(str(exc))}")
+    try:
+        with bad_input():
+            board = run_ladder(engine, rules, names, games, seed)
+    except ValueError as exc:
+        fail(str(exc))
+    finally:
+        engine.dispose()
+    if as_json:
+        emit_json({"games": games, "seed": seed, "levels": [e.to_json() for e in board]})
+        return
+    table = Table(title=f"Ladder after {games} matches (seed {seed})")
+    for col in ("level", "rating", "mu", "sigma", "rated matches"):
+        table.add_column(col, justify="left" if col == "level" else "right")
+    for e in board:
+        table.add_row(e.level, f"{e.rating}{'?' if e.provisional else ''}", f"{e.mu:.2f}", f"{e.sigma:.2f}", str(e.matches))
+    Console().print(table)

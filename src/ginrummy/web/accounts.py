@@ -1,0 +1,437 @@
+"""Player accounts of the web table: names, passwords, server-side sessions and CSRF tokens.
+
+Tables (created by ``metadata.create_all`` on the table store's engine):
+
+``gin_accounts``
+    one row per ladder entry: ``id`` (integer key), ``name`` (as typed, 2-20 characters, shown
+    as text only), ``name_key`` (the name case-folded and NFKC-normalised: unique, ``NULL`` once
+    deleted), ``kind`` (``"human"`` or ``"computer"``: a computer level, named by its level),
+    ``password_hash`` (argon2id, PHC string; ``NULL`` for computers and deleted accounts),
+    ``created`` (ISO time, UTC), ``deleted`` (0/1), and the rating (``mu``, ``sigma``,
+    ``ordinal``, ``matches``: see :mod:`ginrummy.web.ratings`).
+``gin_sessions``
+    ``token_hash`` (SHA-256 of the session cookie's value, hex, the key), ``account_id``,
+    ``created``, ``expires``.  Only the hash is stored; signing out deletes the row, so the
+    cookie opens nothing afterwards.
+``gin_seat_accounts``
+    ``(table_id, player)`` key, ``account_id``: who sits at a table's seat (the host at
+    creation, an invited person at the claim), when signed in.
+
+Cookies: ``gin_session`` (HttpOnly, SameSite=Lax, ``Secure`` over https) holds the session
+token; ``gin_csrf`` (readable by the page's script, SameSite=Strict) holds the CSRF token that
+every ``POST``/``PUT``/``PATCH``/``DELETE`` must repeat in the ``X-CSRF-Token`` header
+(:class:`CsrfGuard`, a double-submit check: another site can make a browser send the cookie
+but cannot read it to write the header).
+
+Passwords are hashed with argon2-cffi's :class:`argon2.PasswordHasher` (argon2id).  Failed
+sign-ins are limited per name and per client address (:class:`RateLimiter`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import time
+import unicodedata
+from collections import deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import (Column, Float, Index, Integer, MetaData, String, Table, Text, and_, delete, insert, select,
+                        update)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from .i18n_web import W_, request_lang, web_translator
+
+__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
+           "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
+           "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
+
+SESSION_COOKIE = "gin_session"
+CSRF_COOKIE = "gin_csrf"
+CSRF_HEADER = "x-csrf-token"
+NAME_MIN, NAME_MAX = 2, 20
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+SESSION_DAYS = 30
+"""A session ends this many days after sign-in (or at sign-out, or when the account is deleted)."""
+
+metadata = MetaData()
+
+accounts_t = Table(
+    "gin_accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(80), nullable=True),
+    Column("name_key", String(80), nullable=True, unique=True),
+    Column("kind", String(10), nullable=False),
+    Column("password_hash", Text, nullable=True),
+    Column("created", String(40), nullable=False),
+    Column("deleted", Integer, nullable=False, default=0),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ordinal", Float, nullable=False),
+    Column("matches", Integer, nullable=False, default=0),
+    # the ladder order, covering its filter: a page at any offset is read from the index alone
+    Index("gin_accounts_board", "deleted", "ordinal", "id", "matches"),
+)
+
+sessions_t = Table(
+    "gin_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("created", String(40), nullable=False),
+    Column("expires", String(40), nullable=False),
+)
+
+seat_accounts_t = Table(
+    "gin_seat_accounts", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("player", Integer, primary_key=True, autoincrement=False),
+    Column("account_id", Integer, nullable=False),
+)
+
+
+class AccountError(ValueError):
+    """A refused account request.  ``code``: ``bad_name``, ``bad_password``, ``name_taken``,
+    ``wrong_password`` (also for an unknown name: the answer does not say which),
+    ``rate_limited`` (``retry_after`` seconds), ``not_signed_in``.  ``message`` is a
+    :class:`~ginrummy.errors.Msg` (:func:`~ginrummy.web.i18n_web.W_`)."""
+
+    def __init__(self, code: str, message: Any, retry_after: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+_BAD_CHARS = re.compile(r"[/\\]")
+
+
+def name_key(name: str) -> str:
+    """The uniqueness key of a name: NFKC-normalised and case-folded (``"Ann"`` and ``"ANN"``
+    are one name)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_name(name: Any) -> str:
+    """The name as it will be stored: whitespace collapsed, NFC.  Raises :class:`AccountError`
+    (``bad_name``) unless it is text of :data:`NAME_MIN`-:data:`NAME_MAX` characters without
+    control characters or slashes.  Any other character is allowed (``<b>`` too): names are
+    only ever shown as text."""
+    if not isinstance(name, str):
+        raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
+    clean = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not NAME_MIN <= len(clean) <= NAME_MAX:
+        raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
+    if _BAD_CHARS.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
+        raise AccountError("bad_name", W_("a name may not hold slashes or control characters"))
+    return clean
+
+
+def check_password(password: Any) -> str:
+    """Raises :class:`AccountError` (``bad_password``) unless ``password`` is text of
+    :data:`PASSWORD_MIN`-:data:`PASSWORD_MAX` characters."""
+    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise AccountError("bad_password", W_("a password is {lo} to {hi} characters long",
+                                              lo=PASSWORD_MIN, hi=PASSWORD_MAX))
+    return password
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _iso(t: datetime) -> str:
+    return t.isoformat(timespec="seconds")
+
+
+def token_hash(token: str) -> str:
+    """SHA-256 of a session token (its UTF-8 bytes), hex."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class RateLimiter:
+    """At most ``limit`` events per key in any ``window`` seconds (a sliding window kept in
+    memory; ``clock`` returns seconds, ``time.monotonic`` by default)."""
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def _events(self, key: str) -> deque[float]:
+        now = self.clock()
+        q = self._seen.setdefault(key, deque())
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if not q:
+            self._seen.pop(key, None)
+            if len(self._seen) > 100_000:  # bounded memory under a flood of names
+                self._seen.clear()
+            q = self._seen.setdefault(key, deque())
+        return q
+
+    def retry_after(self, key: str) -> int:
+        """0 if another event of ``key`` is allowed now, else whole seconds to wait."""
+        q = self._events(key)
+        if len(q) < self.limit:
+            return 0
+        return max(1, int(q[0] + self.window - self.clock()) + 1)
+
+    def hit(self, key: str) -> None:
+        """Count one event of ``key``."""
+        self._events(key).append(self.clock())
+
+
+@dataclass(frozen=True)
+class Account:
+    """A signed-in person (or a computer level): ``id``, ``name``, ``kind``."""
+
+    id: int
+    name: str
+    kind: str
+
+
+class Accounts:
+    """Accounts, sessions and seat owners over the table store's SQLAlchemy ``engine``.
+
+    ``hasher``: an argon2 :class:`~argon2.PasswordHasher` (defaults to argon2-cffi's
+    recommended parameters).  ``clock``: seconds for the sign-in rate limits.  Failed sign-ins:
+    at most :attr:`PER_NAME` per name and :attr:`PER_ADDRESS` per client address in
+    :attr:`WINDOW` seconds; more are refused with ``rate_limited`` without checking the
+    password.
+    """
+
+    PER_NAME = 5
+    PER_ADDRESS = 20
+    WINDOW = 300.0
+
+    def __init__(self, engine: Engine, *, hasher: PasswordHasher | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        from .ratings import INITIAL  # the starting rating of a new account
+
+        self.engine = engine
+        self.hasher = hasher or PasswordHasher()
+        self.by_name = RateLimiter(self.PER_NAME, self.WINDOW, clock)
+        self.by_address = RateLimiter(self.PER_ADDRESS, self.WINDOW, clock)
+        self._initial = INITIAL
+        metadata.create_all(engine)
+        self._dummy = self.hasher.hash(secrets.token_hex(16))  # same work for unknown names
+
+    # -- accounts ---------------------------------------------------------------------------
+
+    def _new_row(self, name: str, kind: str, password_hash: str | None) -> dict[str, Any]:
+        mu, sigma, ordinal = self._initial
+        return {"name": name, "name_key": name_key(name), "kind": kind, "password_hash": password_hash,
+                "created": _iso(_now()), "deleted": 0, "mu": mu, "sigma": sigma, "ordinal": ordinal, "matches": 0}
+
+    def sign_up(self, name: Any, password: Any) -> Account:
+        """Make a person's account.  Raises :class:`AccountError`: ``bad_name``,
+        ``bad_password``, ``name_taken`` (names are unique case-insensitively, and computer
+        levels' names are taken)."""
+        clean = check_name(name)
+        check_password(password)
+        hashed = self.hasher.hash(password)
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(insert(accounts_t).values(**self._new_row(clean, "human", hashed)))
+                new_id = int(res.inserted_primary_key[0])
+        except IntegrityError:
+            raise AccountError("name_taken", W_("the name {name} is taken; choose another", name=clean)) from None
+        return Account(new_id, clean, "human")
+
+    def computer(self, level: str, conn: Connection | None = None) -> int:
+        """The account id of computer level ``level`` (made on first use)."""
+        def run(c: Connection) -> int:
+            row = c.execute(select(accounts_t.c.id).where(and_(accounts_t.c.name_key == name_key(level),
+                                                                accounts_t.c.kind == "computer"))).first()
+            if row is not None:
+                return int(row.id)
+            return int(c.execute(insert(accounts_t).values(**self._new_row(level, "computer", None)))
+                       .inserted_primary_key[0])
+        if conn is not None:
+            return run(conn)
+        with self.engine.begin() as c:
+            return run(c)
+
+    def verify(self, name: Any, password: Any, address: str = "") -> Account:
+        """The account whose name and password these are.  Raises :class:`AccountError`:
+        ``rate_limited`` after too many failures (per name or address), else
+        ``wrong_password`` for an unknown name or a wrong password (one answer for both)."""
+        key = name_key(name) if isinstance(name, str) else ""
+        wait = max(self.by_name.retry_after("n:" + key), self.by_address.retry_after("a:" + address))
+        if wait:
+            raise AccountError("rate_limited", W_("too many sign-in attempts; try again in {seconds} seconds",
+                                                  seconds=wait), retry_after=wait)
+        wrong = AccountError("wrong_password", W_("that name and password do not match an account"))
+        row = None
+        if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(accounts_t).where(and_(
+                    accounts_t.c.name_key == name_key(" ".join(name.split())), accounts_t.c.kind == "human",
+                    accounts_t.c.deleted == 0))).first()
+        ok = False
+        try:
+            ok = self.hasher.verify(row.password_hash if row is not None else self._dummy,
+                                    password if isinstance(password, str) else "")
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            ok = False
+        if not ok or row is None:
+            self.by_name.hit("n:" + key)
+            self.by_address.hit("a:" + address)
+            raise wrong
+        return Account(int(row.id), str(row.name), "human")
+
+    def delete(self, account: Account, password: Any) -> None:
+        """Delete ``account`` after checking its password: its name is freed, its password
+        hash and sessions are gone; its matches stay, shown under "deleted player".  Raises
+        :class:`AccountError` (``wrong_password``, ``rate_limited``)."""
+        self.verify(account.name, password, address=f"delete:{account.id}")
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_t).where(accounts_t.c.id == account.id).values(
+                name=None, name_key=None, password_hash=None, deleted=1))
+            conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account.id))
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    def open_session(self, account: Account) -> str:
+        """A new session for ``account``: the token to put in the session cookie (only its
+        hash is stored)."""
+        token = secrets.token_urlsafe(32)
+        now = _now()
+        with self.engine.begin() as conn:
+            conn.execute(insert(sessions_t).values(token_hash=token_hash(token), account_id=account.id,
+                                                   created=_iso(now), expires=_iso(now + timedelta(days=SESSION_DAYS))))
+        return token
+
+    def close_session(self, token: str | None) -> None:
+        """End the session of ``token`` (nothing if there is none)."""
+        if token and len(token) <= 200:
+            with self.engine.begin() as conn:
+                conn.execute(delete(sessions_t).where(sessions_t.c.token_hash == token_hash(token)))
+
+    def account_of(self, token: str | None) -> Account | None:
+        """The signed-in account of a session token, or ``None`` (no, unknown or expired session)."""
+        if not token or len(token) > 200:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.kind, sessions_t.c.expires)
+                               .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
+                               .where(and_(sessions_t.c.token_hash == token_hash(token),
+                                           accounts_t.c.deleted == 0))).first()
+        if row is None or row.expires < _iso(_now()):
+            return None
+        return Account(int(row.id), str(row.name), str(row.kind))
+
+    # -- seats --------------------------------------------------------------------------------
+
+    def sit(self, table_id: str, player: int, account_id: int) -> None:
+        """Record that ``account_id`` sits at ``player`` of table ``table_id``."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(seat_accounts_t).values(table_id=table_id, player=player, account_id=account_id))
+
+    def seats(self, table_id: str) -> dict[int, int]:
+        """``{player: account_id}`` of a table's signed-in seats."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id)).all()
+        return {int(r.player): int(r.account_id) for r in rows}
+
+
+# -- CSRF ---------------------------------------------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
+
+_UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
+
+
+def _cookies(scope: Scope) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in scope.get("headers", ()):
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                k, _, v = part.strip().partition("=")
+                if k and k not in out:
+                    out[k] = v
+    return out
+
+
+class CsrfGuard:
+    """ASGI middleware: every ``POST``/``PUT``/``PATCH``/``DELETE`` from a browser (a request
+    that carries our ``gin_csrf`` or ``gin_session`` cookie) must carry the header
+    ``X-CSRF-Token`` equal to the ``gin_csrf`` cookie (compared in constant time), else it is
+    answered ``403 {"error", "code": "csrf"}`` (in the request's language) before anything
+    runs; a request with none of our cookies acts for no one and is not checked.  Any answer to a request without a well-formed ``gin_csrf`` cookie sets a new one
+    (SameSite=Strict, readable by the page's script, which sends it back: ``common.js``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cookies = _cookies(scope)
+        cookie = cookies.get(CSRF_COOKIE, "")
+        has = bool(_TOKEN_RE.match(cookie))
+        # A request with none of our cookies is a program's (a script, a benchmark, curl): it can
+        # act for no one, since a session rides on its cookie, so there is nothing to forge.  A
+        # browser that has been here carries gin_csrf, and a signed-in one gin_session: those
+        # are checked.  (A cross-site request gets neither: SameSite keeps them at home.)
+        browser = CSRF_COOKIE in cookies or SESSION_COOKIE in cookies
+        if scope.get("method", "GET") in _UNSAFE and browser:
+            header = ""
+            for key, value in scope.get("headers", ()):
+                if key == CSRF_HEADER.encode():
+                    header = value.decode("latin-1")
+            if not (has and secrets.compare_digest(header.encode(), cookie.encode())):
+                from starlette.requests import Request
+
+                tr = web_translator(request_lang(Request(scope)))
+                body = json.dumps({"error": tr.t("this request did not carry its CSRF token; load the page again "
+                                                 "and retry"), "code": "csrf"}, ensure_ascii=False).encode()
+                await send({"type": "http.response.start", "status": 403, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+                    + ([] if has else [_set_csrf(scope)])})
+                await send({"type": "http.response.body", "body": body})
+                return
+        if has:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookie(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg = dict(msg)
+                msg["headers"] = list(msg.get("headers", [])) + [_set_csrf(scope)]
+            await send(msg)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def _secure(scope: Scope) -> str:
+    return "; Secure" if scope.get("scheme") == "https" else ""
+
+
+def _set_csrf(scope: Scope) -> tuple[bytes, bytes]:
+    value = f"{CSRF_COOKIE}={secrets.token_urlsafe(24)}; Path=/; SameSite=Strict{_secure(scope)}"
+    return (b"set-cookie", value.encode())
+
+
+def session_cookie(token: str, secure: bool) -> str:
+    """The ``Set-Cookie`` value of a new session (HttpOnly, SameSite=Lax, 30 days)."""
+    return (f"{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_DAYS * 86400}"
+            + ("; Secure" if secure else ""))
+
+
+def cleared_session_cookie(secure: bool) -> str:
+    """The ``Set-Cookie`` value that removes the session cookie."""
+    return f"{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0" + ("; Secure" if secure else "")

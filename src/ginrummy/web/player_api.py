@@ -1,0 +1,199 @@
+"""HTTP endpoints of accounts, the leaderboard, player pages and replays (``docs/accounts.md``).
+
+* ``POST /api/account`` ``{"name", "password"}``: sign up (and in): ``201 {"name"}``, or
+  ``400 {"error", "code": "bad_name" | "bad_password" | ...}``, ``409 {"code": "name_taken"}``.
+* ``DELETE /api/account`` ``{"password"}``: delete the signed-in account (its matches stay,
+  under "deleted player").
+* ``POST /api/session`` ``{"name", "password"}``: sign in (``200 {"name"}``; ``401``
+  ``wrong_password``; ``429`` ``rate_limited`` with ``Retry-After``).
+* ``DELETE /api/session``: sign out (the session row is deleted; the cookie is cleared).
+* ``GET /api/me``: ``{"signed_in": false}`` or ``{"signed_in": true, "name", "kind", "rating",
+  "provisional", "matches"}``.
+* ``GET /api/leaderboard?limit=&offset=`` and ``GET /api/players/NAME``
+  (:meth:`~ginrummy.web.players.Players.leaderboard`, :meth:`~ginrummy.web.players.Players.player`).
+* ``GET /api/replays/ID``: the replay of a recorded finished match (public, or one you played);
+  ``POST /api/replays``: the replay of an uploaded record (text body, at most
+  :data:`~ginrummy.web.replays.MAX_RECORD_BYTES`).
+* Pages: ``/account``, ``/leaderboard``, ``/players/NAME``, ``/replay`` (upload) and
+  ``/replay/ID``.
+
+Every state-changing request also passes :class:`~ginrummy.web.accounts.CsrfGuard`.
+Password hashing runs off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..errors import GinRummyError
+from ..i18n import translate_error
+from ..record import dumps
+from .accounts import SESSION_COOKIE, Account, AccountError, cleared_session_cookie, session_cookie
+from .i18n_web import W_, request_lang, web_translator
+from .messages import AccountBody, DeleteAccountBody, MessageError
+from .players import Players
+from .replays import MAX_RECORD_BYTES, replay_frames
+from .security import read_body
+from .tables import TableError, TableManager
+
+__all__ = ["player_routes", "current_account"]
+
+_STATUS = {"bad_name": 400, "bad_password": 400, "name_taken": 409, "wrong_password": 401, "rate_limited": 429,
+           "not_signed_in": 401}
+
+
+def current_account(request: Request, players: Players) -> Account | None:
+    """The signed-in account of ``request`` (its session cookie), or ``None``."""
+    return players.accounts.account_of(request.cookies.get(SESSION_COOKIE))
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def player_routes(players: Players, manager: TableManager, body: Callable[..., Any], bad: Callable[..., Response],
+                  page: Callable[[str], Any]) -> list[Route]:
+    """The routes of this module; ``body``/``bad``/``page`` are the app's body reader, error
+    answer and page renderer."""
+
+    def account_error(exc: AccountError, tr: Any) -> Response:
+        r = bad(exc.message, tr, _STATUS.get(exc.code, 400), exc.code)
+        if exc.retry_after:
+            r.headers["Retry-After"] = str(exc.retry_after)
+        return r
+
+    def signed_in(request: Request, account: Account, status: int = 200) -> Response:
+        token = players.accounts.open_session(account)
+        r = JSONResponse({"name": account.name}, status_code=status)
+        r.headers["Set-Cookie"] = session_cookie(token, request.url.scheme == "https")
+        r.headers["Cache-Control"] = "no-store"
+        return r
+
+    async def sign_up(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        try:
+            b = await body(request, AccountBody)
+            account = await asyncio.to_thread(players.accounts.sign_up, b.name, b.password)
+        except MessageError as exc:
+            return bad(exc, tr)
+        except AccountError as exc:
+            return account_error(exc, tr)
+        return signed_in(request, account, 201)
+
+    async def delete_account(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        account = current_account(request, players)
+        if account is None:
+            return bad(W_("sign in first"), tr, 401, "not_signed_in")
+        try:
+            b = await body(request, DeleteAccountBody)
+            await asyncio.to_thread(players.accounts.delete, account, b.password)
+        except MessageError as exc:
+            return bad(exc, tr)
+        except AccountError as exc:
+            return account_error(exc, tr)
+        r = JSONResponse({"deleted": True})
+        r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
+        return r
+
+    async def sign_in(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        try:
+            b = await body(request, AccountBody)
+            account = await asyncio.to_thread(players.accounts.verify, b.name, b.password, _client(request))
+        except MessageError as exc:
+            return bad(exc, tr)
+        except AccountError as exc:
+            return account_error(exc, tr)
+        return signed_in(request, account)
+
+    async def sign_out(request: Request) -> Response:
+        players.accounts.close_session(request.cookies.get(SESSION_COOKIE))
+        r = JSONResponse({"signed_in": False})
+        r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
+        return r
+
+    async def me(request: Request) -> Response:
+        account = current_account(request, players)
+        out = {"signed_in": False} if account is None else players.me(account.id)
+        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
+    def _int(request: Request, key: str, default: int, hi: int) -> int:
+        raw = request.query_params.get(key, "")
+        if not raw:
+            return default
+        if not raw.isdigit() or len(raw) > 9 or int(raw) > hi:
+            raise ValueError(key)
+        return int(raw)
+
+    async def leaderboard(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        try:
+            limit = _int(request, "limit", 50, 200)
+            offset = _int(request, "offset", 0, 10**8)
+        except ValueError as exc:
+            return bad(W_("{field} must be a whole number from 0 to {hi}", field=str(exc),
+                          hi=200 if str(exc) == "limit" else 10**8), tr)
+        return JSONResponse(players.leaderboard(limit, offset))
+
+    async def player(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        name = request.path_params["name"]
+        out = players.player(name) if 0 < len(name) <= 80 else None
+        if out is None:
+            return bad(W_("no player is called {name}", name=name[:80]), tr, 404, "not_found")
+        return JSONResponse(out)
+
+    async def replay_of(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        rid = request.path_params["result_id"]
+        account = current_account(request, players)
+        if not players.result_public(rid, None if account is None else account.id):
+            return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
+        try:
+            table = manager.load(rid)
+        except TableError as exc:
+            return bad(exc, tr, 404, "not_found")
+        if table.match is None or not table.match.finished:  # pragma: no cover - recorded means finished
+            return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
+        text = dumps(table.match, date=table.row.created[:10], public=True)
+        out = await asyncio.to_thread(replay_frames, text)
+        return JSONResponse({"id": rid, **out})
+
+    async def replay_upload(request: Request) -> Response:
+        tr = web_translator(request_lang(request))
+        raw = await read_body(request.stream(), MAX_RECORD_BYTES)
+        if raw is None:
+            return bad(W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413,
+                       "too_large")
+        try:
+            text = raw.decode("utf-8")
+            out = await asyncio.to_thread(replay_frames, text)
+        except UnicodeDecodeError:
+            return bad(W_("a record is UTF-8 text"), tr, 400, "bad_record")
+        except (GinRummyError, ValueError) as exc:
+            return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
+        return JSONResponse(out)
+
+    return [
+        Route("/account", page("account.html")),
+        Route("/leaderboard", page("leaderboard.html")),
+        Route("/players/{name}", page("player.html")),
+        Route("/replay", page("replay.html")),
+        Route("/replay/{result_id}", page("replay.html")),
+        Route("/api/account", sign_up, methods=["POST"]),
+        Route("/api/account", delete_account, methods=["DELETE"]),
+        Route("/api/session", sign_in, methods=["POST"]),
+        Route("/api/session", sign_out, methods=["DELETE"]),
+        Route("/api/me", me),
+        Route("/api/leaderboard", leaderboard),
+        Route("/api/players/{name}", player),
+        Route("/api/replays/{result_id}", replay_of),
+        Route("/api/replays", replay_upload, methods=["POST"]),
+    ]

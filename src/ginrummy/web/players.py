@@ -1,0 +1,242 @@
+"""The players' side of the web server: who sits at a table, rated tables, the ladder, the
+leaderboard and player statistics.
+
+:class:`Players` joins :class:`~ginrummy.web.accounts.Accounts` and
+:mod:`~ginrummy.web.ratings` to the :class:`~ginrummy.web.tables.TableManager`:
+
+* a table opened with ``"rated": true`` (two seats, a game to 100/250 or Hollywood, every human
+  seat a signed-in person) is kept in ``gin_rated_tables``;
+* the manager's ``on_finish`` hook returns, for the step that ends a match, a function that
+  :func:`~ginrummy.web.ratings.record_match` runs in the step's own transaction; matches with
+  at least one signed-in person are recorded (for statistics and replays), rated tables also
+  move the ratings;
+* :meth:`Players.leaderboard` and :meth:`Players.player` answer the JSON of
+  ``GET /api/leaderboard`` and ``GET /api/players/NAME`` (``docs/accounts.md``).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Column, Integer, String, Table, and_, case, func, insert, select
+from sqlalchemy.engine import Connection, Engine
+
+from ..actions import Action
+from .accounts import Accounts, accounts_t, metadata, name_key, seat_accounts_t
+from .ratings import (display_rating, is_provisional, rateable, rating_change, record_match, result_players_t,
+                      results_t)
+from .tables import Table as GameTable
+from .tables import TableManager
+
+__all__ = ["Players", "rated_tables_t", "RECENT"]
+
+log = logging.getLogger("ginrummy.web")
+
+RECENT = 20
+"""How many recent matches a player page lists."""
+
+rated_tables_t = Table(
+    "gin_rated_tables", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("rated", Integer, nullable=False),
+)
+
+
+class Players:
+    """Accounts, seats and ratings over ``engine`` (the table store's), hooked into ``manager``
+    (``manager.on_finish``).  ``accounts``: an :class:`Accounts` (made here by default)."""
+
+    def __init__(self, engine: Engine, manager: TableManager | None = None, accounts: Accounts | None = None) -> None:
+        self.engine = engine
+        self.accounts = accounts or Accounts(engine)
+        metadata.create_all(engine)
+        self.manager = manager
+        if manager is not None:
+            manager.on_finish = self.on_finish
+
+    # -- tables -------------------------------------------------------------------------------
+
+    def table_opened(self, table: GameTable, host: tuple[int, int] | None, rated: bool) -> None:
+        """Note a new table: ``host`` ``(player, account_id)`` of a signed-in host, and whether
+        it is rated (its states then say so: ``"rating"``)."""
+        table_id = table.id
+        if rated:
+            table.rating = {"rated": True, "changes": []}
+        with self.engine.begin() as conn:
+            if host is not None:
+                conn.execute(insert(seat_accounts_t).values(table_id=table_id, player=host[0], account_id=host[1]))
+            if rated:
+                conn.execute(insert(rated_tables_t).values(table_id=table_id, rated=1))
+
+    def is_rated(self, table_id: str) -> bool:
+        """Whether a table was opened as rated."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == table_id)).first() \
+                is not None
+
+    def seat_accounts(self, table: GameTable) -> list[int | None]:
+        """The account id at each player index of ``table``: a signed-in person's, a computer
+        level's, or ``None`` for a guest."""
+        seated = self.accounts.seats(table.id)
+        out: list[int | None] = []
+        for p in range(len(table.names)):
+            if table.is_bot(p):
+                out.append(self.accounts.computer(table.seat_kind(p)[4:]))
+            else:
+                out.append(seated.get(p))
+        return out
+
+    def on_finish(self, table: GameTable, player: int, action: Action) -> Callable[[Connection], None] | None:
+        """The ``TableManager.on_finish`` hook: for the action that ends a two-hand match with a
+        signed-in person at the table, the function that records it (and rates it, at a rated
+        table) inside the step's transaction; else ``None``.  The action is tried on a copy of
+        the match; nothing changes here."""
+        m = table.match
+        if m is None or len(table.names) != 2:
+            return None
+        seat = m.seat_of(player)
+        if seat is None:
+            return None
+        new, _events = m.deal.apply(seat, action)
+        if new.result is None:
+            return None
+        winner = None if new.result.winner is None else m.seat_players[new.result.winner]
+        if not m.sheet.add(winner, new.result.points).finished:
+            return None
+        seated = self.accounts.seats(table.id)
+        if not seated:
+            return None
+        done = copy.deepcopy(m)
+        done.apply(player, action)
+        rated = self.is_rated(table.id) and rateable(done.rules)
+        accounts = self.seat_accounts(table)
+        if rated and any(a is None for a in accounts):
+            rated = False
+
+        def also(conn: Connection) -> None:
+            change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated)
+            if rated:
+                table.rating = self._rating_state(table, change)
+
+        return also
+
+    def _rating_state(self, table: GameTable, change: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        return {"rated": True, "changes": [{"name": table.names[p], **change[p]} for p in sorted(change)]}
+
+    def restore(self) -> None:
+        """After the manager loaded its tables: every rated table says so in its state, with
+        the rating change once its match is recorded; a finished match with a signed-in person
+        that is not recorded yet (a table finished before this server knew accounts) is
+        recorded now, once."""
+        if self.manager is None:
+            return
+        with self.engine.connect() as conn:
+            rated = {r.table_id for r in conn.execute(select(rated_tables_t.c.table_id))}
+            seated = {r.table_id for r in conn.execute(select(seat_accounts_t.c.table_id).distinct())}
+        for table in list(self.manager.tables.values()):
+            m = table.match
+            if table.id in rated:
+                table.rating = {"rated": True, "changes": []}
+            if m is None or not m.finished or table.id not in seated or len(table.names) != 2:
+                continue
+            with self.engine.begin() as conn:
+                change = rating_change(conn, table.id)
+                known = conn.execute(select(results_t.c.id).where(results_t.c.id == table.id)).first()
+                if known is None:
+                    accounts = self.seat_accounts(table)
+                    ok = table.id in rated and rateable(m.rules) and None not in accounts
+                    change = record_match(conn, table.id, m, accounts, rated=ok, source="table", public=ok)
+            if change:
+                table.rating = self._rating_state(table, change)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def leaderboard(self, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        """``[{"name", "kind", "rating", "mu", "sigma", "matches", "provisional"}]`` of the
+        accounts (people and computer levels, deleted ones left out) that played a rated
+        match, best first (by ``mu - 3 sigma``; of two equal, the newer account first)."""
+        a = accounts_t
+        # the page's ids from the covering index (gin_accounts_board), then their rows
+        page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
+                .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(limit).offset(offset).subquery())
+        q = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
+             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        return [{"name": r.name, "kind": r.kind, "rating": display_rating(r.mu, r.sigma), "mu": round(r.mu, 4),
+                 "sigma": round(r.sigma, 4), "matches": int(r.matches), "provisional": is_provisional(r.sigma)}
+                for r in rows]
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        """The player page's JSON (``GET /api/players/NAME``), or ``None`` for no such
+        (or a deleted) player.  ``history`` is the rating after each rated match, oldest
+        first: ``[{"date", "rating"}]``."""
+        a, rp = accounts_t, result_players_t
+        with self.engine.connect() as conn:
+            acc = conn.execute(select(a).where(and_(a.c.name_key == name_key(" ".join(name.split())),
+                                                    a.c.deleted == 0))).first()
+            if acc is None:
+                return None
+            sums = conn.execute(select(
+                func.count(), func.sum(case((rp.c.outcome == "win", 1), else_=0)), func.sum(rp.c.deals), func.sum(rp.c.deals_won),
+                func.sum(rp.c.knocks), func.sum(rp.c.gins), func.sum(rp.c.undercuts_made),
+                func.sum(rp.c.undercuts_suffered), func.sum(rp.c.points), func.sum(rp.c.knock_deadwood))
+                .where(rp.c.account_id == acc.id)).one()
+            opp = accounts_t.alias("opp")
+            recent = conn.execute(
+                select(rp.c.result_id, rp.c.outcome, rp.c.finished, rp.c.opponent_name, opp.c.name.label("opp_name"),
+                       opp.c.kind.label("opp_kind"), opp.c.deleted.label("opp_deleted"), rp.c.opponent_id)
+                .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
+                .where(rp.c.account_id == acc.id).order_by(rp.c.finished.desc(), rp.c.result_id.desc())
+                .limit(RECENT)).all()
+            history = conn.execute(
+                select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
+                .where(and_(rp.c.account_id == acc.id, rp.c.mu_after.is_not(None)))
+                .order_by(rp.c.finished, rp.c.result_id)).all()
+        matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
+        out_recent = []
+        for r in recent:
+            if r.opponent_id is None:
+                opponent, kind = r.opponent_name, "guest"
+            elif r.opp_deleted:
+                opponent, kind = None, "deleted"
+            else:
+                opponent, kind = r.opp_name, r.opp_kind
+            out_recent.append({"id": r.result_id, "opponent": opponent, "opponent_kind": kind, "result": r.outcome,
+                               "date": r.finished})
+        return {
+            "name": acc.name, "kind": acc.kind, "rating": display_rating(acc.mu, acc.sigma),
+            "provisional": is_provisional(acc.sigma), "mu": round(acc.mu, 4), "sigma": round(acc.sigma, 4),
+            "rated_matches": int(acc.matches),
+            "matches": matches, "wins": wins, "deals": deals, "deals_won": deals_won, "knocks": knocks,
+            "gins": gins, "undercuts_made": um, "undercuts_suffered": us,
+            "points_per_deal": round(points / deals, 3) if deals else 0.0,
+            "mean_knock_deadwood": round(kd / knocks, 3) if knocks else None,
+            "recent": out_recent,
+            "history": [{"date": h.finished, "rating": display_rating(h.mu_after, h.sigma_after)} for h in history],
+        }
+
+    def me(self, account_id: int) -> dict[str, Any]:
+        """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches."""
+        with self.engine.connect() as conn:
+            acc = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).one()
+        return {"signed_in": True, "name": acc.name, "kind": acc.kind, "rating": display_rating(acc.mu, acc.sigma),
+                "provisional": is_provisional(acc.sigma), "matches": int(acc.matches)}
+
+    def result_public(self, result_id: str, account_id: int | None) -> bool:
+        """Whether match ``result_id`` may be replayed by ``account_id`` (``None``: anyone):
+        a recorded public match, or one the account played."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(results_t.c.public).where(results_t.c.id == result_id)).first()
+            if r is None:
+                return False
+            if r.public:
+                return True
+            if account_id is None:
+                return False
+            return conn.execute(select(result_players_t.c.player).where(and_(
+                result_players_t.c.result_id == result_id, result_players_t.c.account_id == account_id))).first() \
+                is not None

@@ -1,0 +1,60 @@
+// The account page: sign up, sign in, sign out, delete (docs/accounts.md). Names are shown as text only.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+async function call(method, url, data) {
+  const r = await fetch(url, { method, headers: { "Content-Type": "application/json" }, body: data ? JSON.stringify(data) : undefined });
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = { error: t("server answered {status}", { status: String(r.status) }) }; }
+  if (!r.ok) throw new Error(body.error || t("server answered {status}", { status: String(r.status) }));
+  return body;
+}
+
+async function show() {
+  const me = await (await fetch("/api/me")).json();
+  $("guest").hidden = !!me.signed_in;
+  $("member").hidden = !me.signed_in;
+  if (me.signed_in) {
+    const rating = el("b", { id: "my-rating" }, fmtNumber(me.rating) + (me.provisional ? "?" : ""));
+    $("who").replaceChildren(...tEl("Signed in as {name}. Rating {rating} after {n} rated matches.",
+      { name: el("b", { id: "my-name" }, me.name), rating, n: me.matches }));
+    $("my-page").href = "/players/" + encodeURIComponent(me.name);
+    const link = $("account-link");
+    if (link) link.textContent = me.name;
+  } else {
+    const link = $("account-link");
+    if (link) link.textContent = t("Sign in");
+  }
+}
+
+function guard(fn) {
+  return async (ev) => {
+    if (ev) ev.preventDefault();
+    $("error").textContent = "";
+    try { await fn(); } catch (e) { $("error").textContent = e.message; }
+  };
+}
+
+function init() {
+  mountTopbar("/account");
+  $("signin").addEventListener("submit", guard(async () => {
+    await call("POST", "/api/session", { name: $("in-name").value, password: $("in-password").value });
+    $("in-password").value = "";
+    await show();
+  }));
+  $("signup").addEventListener("submit", guard(async () => {
+    await call("POST", "/api/account", { name: $("up-name").value, password: $("up-password").value });
+    $("up-password").value = "";
+    await show();
+  }));
+  $("signout").addEventListener("click", guard(async () => { await call("DELETE", "/api/session"); await show(); }));
+  $("delete").addEventListener("click", guard(async () => {
+    if (!confirm(t("Delete your account? This cannot be undone."))) return;
+    await call("DELETE", "/api/account", { password: $("del-password").value });
+    $("del-password").value = "";
+    await show();
+  }));
+  show();
+}
+init();

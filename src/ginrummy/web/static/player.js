@@ -1,0 +1,73 @@
+// A player page: GET /api/players/NAME: rating (with an SVG plot drawn here), statistics, recent matches.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const NAME = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** The rating after each rated match as a line: x the match, y the rating (axis labels in the page's number format). */
+function plot(history) {
+  const box = $("plot");
+  if (history.length < 1) { box.replaceChildren(el("p", { class: "hint" }, t("No rated match yet."))); return; }
+  const W = 600, H = 220, L = 48, R = 10, T = 10, B = 24;
+  const ys = history.map(h => h.rating);
+  let lo = Math.min(...ys), hi = Math.max(...ys);
+  if (hi - lo < 20) { lo -= 10; hi += 10; }
+  const x = (i) => L + (history.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (history.length - 1));
+  const y = (v) => T + (hi - v) * (H - T - B) / (hi - lo);
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("Rating over time"), id: "rating-plot" });
+  s.append(svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }), svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
+  for (const v of [lo, (lo + hi) / 2, hi]) s.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, fmtNumber(Math.round(v))));
+  s.append(svg("text", { x: L, y: H - 6 }, history[0].date.slice(0, 10)));
+  s.append(svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, history[history.length - 1].date.slice(0, 10)));
+  s.append(svg("polyline", { class: "line", points: history.map((h, i) => `${x(i).toFixed(1)},${y(h.rating).toFixed(1)}`).join(" ") }));
+  history.forEach((h, i) => s.append(svg("circle", { cx: x(i).toFixed(1), cy: y(h.rating).toFixed(1), r: 3, fill: "#0e6ba8" })));
+  box.replaceChildren(s);
+}
+
+function stat(label, value, id) { return el("div", { id }, el("b", null, value), label); }
+
+function opponentLabel(r) {
+  if (r.opponent_kind === "deleted") return el("i", null, t("deleted player"));
+  if (r.opponent_kind === "computer") return el("a", { href: "/players/" + encodeURIComponent(r.opponent) }, t("Computer ({level})", { level: levelName(r.opponent) }));
+  if (r.opponent_kind === "guest") return el("span", null, r.opponent, " ", el("span", { class: "hint" }, t("(guest)")));
+  return el("a", { href: "/players/" + encodeURIComponent(r.opponent) }, r.opponent);
+}
+
+const RESULT = { win: () => t("won"), loss: () => t("lost"), draw: () => t("no winner") };
+
+async function load() {
+  const r = await fetch("/api/players/" + encodeURIComponent(NAME));
+  const p = await r.json();
+  if (!r.ok) { $("name").textContent = NAME; $("error").textContent = p.error; return; }
+  document.title = t("Gin Rummy - {name}", { name: p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name });
+  $("name").textContent = p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name;
+  $("summary").replaceChildren(...tEl("Rating {rating} after {n} rated matches.", {
+    rating: el("b", { id: "rating" }, fmtNumber(p.rating) + (p.provisional ? "?" : "")), n: p.rated_matches }),
+    p.provisional ? el("span", { class: "hint" }, " " + t("(provisional)")) : "");
+  plot(p.history);
+  const pct = (a, b) => (b ? fmtNumber(Math.round(100 * a / b)) + "%" : "-");
+  $("stats").replaceChildren(
+    stat(t("matches"), fmtNumber(p.matches), "st-matches"), stat(t("matches won"), `${fmtNumber(p.wins)} (${pct(p.wins, p.matches)})`, "st-wins"),
+    stat(t("deals"), fmtNumber(p.deals), "st-deals"), stat(t("deals won"), `${fmtNumber(p.deals_won)} (${pct(p.deals_won, p.deals)})`, "st-deals-won"),
+    stat(t("knocks"), fmtNumber(p.knocks), "st-knocks"), stat(t("gins"), fmtNumber(p.gins), "st-gins"),
+    stat(t("undercuts made"), fmtNumber(p.undercuts_made), "st-um"), stat(t("undercuts suffered"), fmtNumber(p.undercuts_suffered), "st-us"),
+    stat(t("points a deal"), fmtNumber(p.points_per_deal), "st-ppd"),
+    stat(t("mean deadwood at a knock"), p.mean_knock_deadwood === null ? "-" : fmtNumber(p.mean_knock_deadwood), "st-kd"));
+  const body = $("recent").querySelector("tbody");
+  body.replaceChildren(...p.recent.map(m => el("tr", null, el("td", null, m.date.slice(0, 10)), el("td", null, opponentLabel(m)),
+    el("td", null, RESULT[m.result]()),
+    // a ladder match (gin ladder) was played by the computer alone: it has no table to replay
+    el("td", null, m.id.startsWith("ladder-") ? "" : el("a", { href: "/replay/" + encodeURIComponent(m.id) }, t("replay"))))));
+  if (!p.recent.length) body.append(el("tr", null, el("td", { colspan: 4, class: "hint" }, t("No finished match yet."))));
+}
+
+mountTopbar("");
+load().catch(e => { $("error").textContent = e.message; });

@@ -1,0 +1,266 @@
+"""Accounts (docs/accounts.md): sign up, in and out with server-side sessions, names, the
+sign-in rate limit, CSRF on every state-changing request, seats of signed-in people, account
+deletion keeping the matches."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from starlette.testclient import TestClient
+
+from ginrummy.web.accounts import AccountError, Accounts, RateLimiter, check_name
+from ginrummy.web.app import create_app
+
+from .conftest import new_table, with_csrf
+
+
+def _signup(c: TestClient, name: str, password: str = "correct horse") -> dict:
+    r = c.post("/api/account", json={"name": name, "password": password})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_sign_up_signs_in_with_an_httponly_samesite_session_cookie(client):
+    r = client.post("/api/account", json={"name": "Ann", "password": "correct horse"})
+    assert r.status_code == 201 and r.json() == {"name": "Ann"}
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith("gin_session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    me = client.get("/api/me").json()
+    assert me == {"signed_in": True, "name": "Ann", "kind": "human", "rating": 1000, "provisional": True, "matches": 0}
+
+
+def test_sign_out_ends_the_session_on_the_server(client):
+    _signup(client, "Ann")
+    token = client.cookies["gin_session"]
+    r = client.delete("/api/session")
+    assert r.status_code == 200 and r.json() == {"signed_in": False}
+    assert client.get("/api/me").json() == {"signed_in": False}
+    client.cookies.set("gin_session", token)  # the old cookie, replayed, opens nothing
+    assert client.get("/api/me").json() == {"signed_in": False}
+
+
+def test_sign_in_and_wrong_password(client):
+    _signup(client, "Ann")
+    client.delete("/api/session")
+    r = client.post("/api/session", json={"name": "ann", "password": "wrong horse"})
+    assert r.status_code == 401 and r.json()["code"] == "wrong_password"
+    r = client.post("/api/session", json={"name": "nobody", "password": "correct horse"})
+    assert r.status_code == 401 and r.json()["error"] == "that name and password do not match an account"
+    r = client.post("/api/session", json={"name": "ANN", "password": "correct horse"})  # names are case-insensitive
+    assert r.status_code == 200 and r.json() == {"name": "Ann"}
+    assert client.get("/api/me").json()["name"] == "Ann"
+
+
+@pytest.mark.parametrize("name,code,status", [
+    ("A", "bad_name", 400), ("x" * 21, "bad_name", 400), ("a/b", "bad_name", 400), ("nul\u0000x", "bad_name", 400), ("zero\u200bwidth", "bad_name", 400),
+    ("ANN", "name_taken", 409), ("ann", "name_taken", 409), ("novice", "name_taken", 409),
+])
+def test_duplicate_and_bad_names(client, name, code, status):
+    _signup(client, "Ann")
+    client.app.state.players.accounts.computer("novice")
+    r = client.post("/api/account", json={"name": name, "password": "correct horse"})
+    assert (r.status_code, r.json()["code"]) == (status, code), r.text
+
+
+def test_bad_passwords_and_bodies(client):
+    r = client.post("/api/account", json={"name": "Ann", "password": "short"})
+    assert (r.status_code, r.json()["code"]) == (400, "bad_password")
+    r = client.post("/api/account", json={"name": "Ann"})
+    assert (r.status_code, r.json()["error"]) == (400, "password: is missing")
+    r = client.post("/api/account", json={"name": "Ann", "password": "correct horse", "admin": True})
+    assert (r.status_code, r.json()["error"]) == (400, "admin: is not a field here")
+    assert client.get("/api/me").json() == {"signed_in": False}
+
+
+def test_names_are_stored_as_typed_and_any_text_is_allowed():
+    assert check_name("  <script>alert(1)  ") == "<script>alert(1)"
+    assert check_name("Ελένη  Κ") == "Ελένη Κ"
+    with pytest.raises(AccountError) as e:
+        check_name(None)
+    assert e.value.code == "bad_name"
+
+
+def test_a_name_with_markup_is_kept_as_text_in_the_api(client):
+    _signup(client, "<img src=x onerror=>")
+    assert client.get("/api/me").json()["name"] == "<img src=x onerror=>"
+
+
+def test_sign_in_rate_limit_per_name_then_allowed_after_the_window(db_url):
+    now = [1000.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(db_url, bot_delay=0)
+        with TestClient(app) as c:
+            with_csrf(c)
+            accounts = app.state.players.accounts
+            accounts.by_name = RateLimiter(Accounts.PER_NAME, Accounts.WINDOW, lambda: now[0])
+            accounts.by_address = RateLimiter(Accounts.PER_ADDRESS, Accounts.WINDOW, lambda: now[0])
+            _signup(c, "Ann")
+            c.delete("/api/session")
+            for _ in range(Accounts.PER_NAME):
+                assert c.post("/api/session", json={"name": "Ann", "password": "wrong horse"}).status_code == 401
+            r = c.post("/api/session", json={"name": "Ann", "password": "correct horse"})  # right, but too soon
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+            assert r.headers["retry-after"] == str(int(Accounts.WINDOW) + 1)
+            assert c.get("/api/me").json() == {"signed_in": False}
+            now[0] += Accounts.WINDOW + 1
+            assert c.post("/api/session", json={"name": "Ann", "password": "correct horse"}).status_code == 200
+
+
+def test_rate_limit_per_address_covers_many_names():
+    now = [0.0]
+    limiter = RateLimiter(3, 60, lambda: now[0])
+    for _ in range(3):
+        assert limiter.retry_after("a:1.2.3.4") == 0
+        limiter.hit("a:1.2.3.4")
+    assert limiter.retry_after("a:1.2.3.4") == 61
+    assert limiter.retry_after("a:5.6.7.8") == 0
+    now[0] = 60.5
+    assert limiter.retry_after("a:1.2.3.4") == 0
+
+
+@pytest.mark.parametrize("method,path,body", [
+    ("POST", "/api/tables", {"seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]}),
+    ("POST", "/api/sheet", {"names": ["A", "B"], "results": []}),
+    ("POST", "/api/tables/abc/claim", {"invite": "x"}),
+    ("POST", "/api/account", {"name": "Ann", "password": "correct horse"}),
+    ("POST", "/api/session", {"name": "Ann", "password": "correct horse"}),
+    ("DELETE", "/api/session", None),
+    ("DELETE", "/api/account", {"password": "correct horse"}),
+    ("POST", "/api/replays", None),
+])
+def test_csrf_refused_without_the_header_or_with_a_wrong_one(client, method, path, body):
+    good = client.headers.pop("X-CSRF-Token")
+    try:
+        r = client.request(method, path, json=body)
+        assert (r.status_code, r.json()["code"]) == (403, "csrf"), r.text
+        r = client.request(method, path, json=body, headers={"X-CSRF-Token": good[:-1] + ("A" if good[-1] != "A" else "B")})
+        assert (r.status_code, r.json()["code"]) == (403, "csrf")
+    finally:
+        client.headers["X-CSRF-Token"] = good
+    assert client.get("/api/me").json() == {"signed_in": False}  # nothing happened
+
+
+def test_csrf_cookie_is_set_on_pages_and_readable_by_the_page(db_url):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(db_url, bot_delay=0)) as c:
+            r = c.get("/")
+            cookie = r.headers["set-cookie"]
+            assert cookie.startswith("gin_csrf=") and "SameSite=Strict" in cookie and "HttpOnly" not in cookie
+            r = c.post("/api/sheet", json={"names": ["A", "B"]})  # a cookie alone is not enough
+            assert r.status_code == 403
+            r = c.post("/api/sheet", json={"names": ["A", "B"]}, headers={"X-CSRF-Token": c.cookies["gin_csrf"]})
+            assert r.status_code == 200
+
+
+def test_csrf_error_in_the_language_of_the_request(client):
+    good = client.headers.pop("X-CSRF-Token")
+    try:
+        r = client.post("/api/sheet", json={"names": ["A", "B"]}, headers={"Accept-Language": "fi"})
+    finally:
+        client.headers["X-CSRF-Token"] = good
+    assert r.status_code == 403 and "CSRF" in r.json()["error"]
+    assert r.json()["error"] != "this request did not carry its CSRF token; load the page again and retry"
+
+
+def test_guests_still_open_tables_and_seats_remember_signed_in_people(client):
+    t = new_table(client, [{"kind": "human", "name": "Guest"}, {"kind": "bot", "level": "novice"}], deal=False)
+    assert client.app.state.players.accounts.seats(t["id"]) == {}
+    _signup(client, "Ann")
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+    t = r.json()
+    ann_id = client.app.state.players.accounts.account_of(client.cookies["gin_session"]).id
+    client.delete("/api/session")
+    _signup(client, "Bob")
+    bob_id = client.app.state.players.accounts.account_of(client.cookies["gin_session"]).id
+    code = t["seats"][1]["invite"].split("invite=", 1)[1]
+    assert client.post(f"/api/tables/{t['id']}/claim", json={"invite": code}).status_code == 200
+    assert client.app.state.players.accounts.seats(t["id"]) == {0: ann_id, 1: bob_id}
+
+
+def test_rated_tables_need_signed_in_people(client):
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    r = client.post("/api/tables", json={"seats": seats, "rated": True})
+    assert (r.status_code, r.json()["code"]) == (400, "not_rateable")  # a guest may not open one
+    _signup(client, "Ann")
+    r = client.post("/api/tables", json={"seats": seats, "preset": "single", "rated": True})
+    assert (r.status_code, r.json()["code"]) == (400, "not_rateable")  # one deal is not rated
+    r = client.post("/api/tables", json={"seats": seats + [{"kind": "human"}], "rated": True})
+    assert (r.status_code, r.json()["code"]) == (400, "not_rateable")  # nor three-hand gin
+    r = client.post("/api/tables", json={"seats": seats, "preset": "hollywood", "rated": True})
+    assert r.status_code == 201 and r.json()["rated"] is True
+    t = r.json()
+    code = t["seats"][1]["invite"].split("invite=", 1)[1]
+    r = client.post(f"/api/tables/{t['id']}/claim", json={"invite": code})  # Ann cannot take Bob's seat
+    assert (r.status_code, r.json()["code"]) == (409, "seated")
+    client.delete("/api/session")
+    r = client.post(f"/api/tables/{t['id']}/claim", json={"invite": code})  # nor a guest
+    assert (r.status_code, r.json()["code"]) == (403, "sign_in")
+    _signup(client, "Bob")
+    assert client.post(f"/api/tables/{t['id']}/claim", json={"invite": code}).status_code == 200
+    r = client.post(f"/api/tables/{t['id']}/claim", json={"invite": code})
+    assert r.status_code in (409,)  # the invite is used
+
+
+def test_account_deletion(client):
+    _signup(client, "Ann")
+    r = client.request("DELETE", "/api/account", json={"password": "wrong horse"})
+    assert (r.status_code, r.json()["code"]) == (401, "wrong_password")
+    r = client.request("DELETE", "/api/account", json={"password": "correct horse"})
+    assert r.status_code == 200 and r.json() == {"deleted": True}
+    assert client.get("/api/me").json() == {"signed_in": False}
+    r = client.post("/api/session", json={"name": "Ann", "password": "correct horse"})
+    assert r.status_code == 401
+    assert client.get("/api/players/Ann").status_code == 404
+    _signup(client, "ann")  # the name is free again
+
+
+def test_deleting_needs_a_session(client):
+    r = client.request("DELETE", "/api/account", json={"password": "correct horse"})
+    assert (r.status_code, r.json()["code"]) == (401, "not_signed_in")
+
+
+def test_a_free_seat_of_a_rated_open_table_is_for_a_signed_in_person(client):
+    _signup(client, "Ann")
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                                         "public": True, "rated": True})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Ann"})
+    assert (r.status_code, r.json()["code"]) == (409, "seated")
+    client.delete("/api/session")
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Guest"})
+    assert (r.status_code, r.json()["code"]) == (403, "sign_in")
+    _signup(client, "Bob")
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Bob"})
+    assert r.status_code == 200, r.text
+    bob = client.app.state.players.accounts.account_of(client.cookies["gin_session"]).id
+    assert client.app.state.players.accounts.seats(t["id"])[1] == bob
+
+
+def test_leaderboard_paging_is_checked(client):
+    assert client.get("/api/leaderboard?limit=201").json()["error"] == "limit must be a whole number from 0 to 200"
+    assert client.get("/api/leaderboard?offset=-1").status_code == 400
+    assert client.get("/api/leaderboard?limit=5&offset=0").json() == []
+    assert client.get("/api/players/nobody").status_code == 404
+
+
+def test_a_program_without_our_cookies_is_not_asked_for_a_csrf_token_and_acts_for_no_one(db_url):
+    """A script (no cookie of ours) may open a table as a guest; it cannot act for anyone, since
+    a session rides on its cookie.  A browser's request (with gin_csrf) is checked."""
+    import httpx
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(db_url, bot_delay=0)) as c:
+            c.cookies.clear()
+            r = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Bot script"},
+                                                      {"kind": "bot", "level": "novice"}]},
+                       headers={"Cookie": ""})
+            assert r.status_code == 201, r.text
+            assert c.app.state.players.accounts.seats(r.json()["id"]) == {}  # a guest's table
+            c.get("/")  # now a browser: the cookie is set, and the check applies
+            assert c.post("/api/sheet", json={"names": ["A", "B"]}).status_code == 403
+    assert httpx  # the module is there for the scripts that use it (benchmarks/load.py)

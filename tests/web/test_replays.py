@@ -1,0 +1,59 @@
+"""Replays (docs/accounts.md): a record turned into frames, deal by deal and move by move with
+both hands open; uploads checked completely (R1-R12 through ginrummy.record.replay)."""
+
+from __future__ import annotations
+
+from ginrummy.cards import card_str
+from ginrummy.record import dumps
+from ginrummy.rules import preset
+from ginrummy.simulate import play_game
+from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
+
+
+def test_frames_follow_every_action_with_both_hands_open():
+    g = play_game(preset("standard"), ["novice", "random"], 0, 1)
+    rep = replay_frames(dumps(g.match))
+    m = g.match
+    assert rep["names"] == list(m.names) and rep["finished"] is True
+    assert rep["winner"] == m.names[m.winner] and rep["totals"] == list(m.sheet.totals)
+    assert [len(d["frames"]) for d in rep["deals"]] == [len(d.actions) + 1 for d in m.deals]
+    for d, rec in zip(rep["deals"], m.deals):
+        first = d["frames"][0]
+        assert first["action"] is None and [len(h) for h in first["hands"]] == [10, 10]
+        assert first["stock"] == 31 and len(first["pile"]) == 1  # 52 - 20 - the upcard (R3.2)
+        assert [f["action"] for f in d["frames"][1:]] == [a.text for _, a in rec.actions]
+        assert d["result"]["outcome"] == rec.result.outcome and d["result"]["points"] == rec.result.points
+        for f in d["frames"]:  # every card is somewhere exactly once
+            assert len(f["hands"][0]) + len(f["hands"][1]) + len(f["pile"]) + f["stock"] == 52
+    last = rep["deals"][-1]["frames"][-1]
+    assert last["to_act"] is None and last["phase"] == "over"
+    assert rep["deals"][-1]["score"] == list(m.sheet.totals)
+
+
+def test_upload_a_record_and_bad_ones(client):
+    g = play_game(preset("standard"), ["novice", "novice"], 2, 5)
+    text = dumps(g.match)
+    r = client.post("/api/replays", content=text.encode(), headers={"Content-Type": "text/plain"})
+    assert r.status_code == 200 and r.json() == replay_frames(text)
+    broken = text.replace("discard", "discrad", 1)
+    r = client.post("/api/replays", content=broken.encode())
+    assert r.status_code == 400 and r.json()["code"] == "bad_record" and "line" in r.json()["error"]
+    r = client.post("/api/replays", content=b"\xff\xfe not text")
+    assert (r.status_code, r.json()["code"]) == (400, "bad_record")
+    r = client.post("/api/replays", content=b"x" * (MAX_RECORD_BYTES + 1))
+    assert r.status_code == 413
+    assert client.get("/api/replays/nosuchtable").status_code == 404
+
+
+def test_hands_in_frames_are_the_dealt_cards():
+    g = play_game(preset("oklahoma"), ["novice", "random"], 1, 9)
+    rep = replay_frames(dumps(g.match))
+    d0 = g.match.deals[0]
+    from ginrummy.deal import deck_from_seed
+
+    deck = deck_from_seed(d0.deck_seed)
+    first = rep["deals"][0]["frames"][0]
+    non_dealer = 1 - d0.dealer
+    assert sorted(first["hands"][non_dealer]) == sorted(card_str(c) for c in deck[0:10])
+    assert sorted(first["hands"][d0.dealer]) == sorted(card_str(c) for c in deck[10:20])
+    assert first["pile"] == [card_str(deck[20])]
