@@ -57,8 +57,9 @@ from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
 from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
                        CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
-                       SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
+                       ReviewMsg, SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
                        parse_inbound, parse_lobby)
+from .review_web import ReviewError, ReviewService
 from .room import ChatLimiter
 from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
@@ -144,6 +145,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay)
+    reviews = ReviewService()  # the expert's reviews, in a worker process (review_web.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -152,6 +154,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         try:
             yield
         finally:
+            reviews.close()
             await manager.stop()
             store.close()
 
@@ -387,6 +390,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:
+            reviews.forget(id(conn))
             manager.unwatch(table, player, send)
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(None)
@@ -443,6 +447,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 seq, action, reason = await manager.hint(table, player)
                 level = manager.tables.get(table.id, table).hint_level
                 await send(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
+            elif isinstance(msg, ReviewMsg):
+                t = manager.tables.get(table.id, table)
+                await reviews.start(id(conn), t.match, t.over, player, list(t.names), msg.deal, send,
+                                    lambda: conn["tr"], msg.id)
             elif isinstance(msg, SyncMsg):
                 await send({**manager.tables.get(table.id, table).state_for(player), **mid})
             elif isinstance(msg, PingMsg):
@@ -451,7 +459,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             await send(error_message("not_your_turn", translate_error(exc, tr), reply_to=msg.id))
         except IllegalActionError as exc:
             await send(error_message("illegal", translate_error(exc, tr), reply_to=msg.id, legal=exc.legal or None))
-        except TableError as exc:
+        except (TableError, ReviewError) as exc:
             await send(error_message(exc.code, translate_error(exc, tr), reply_to=msg.id))
             if exc.code == "conflict":
                 await send(manager.tables[table.id].state_for(player))
@@ -491,5 +499,6 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large)])
     app.state.manager = manager
     app.state.store = store
+    app.state.reviews = reviews
     install_log_redaction()
     return app
