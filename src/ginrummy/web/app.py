@@ -52,6 +52,7 @@ from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ..i18n import translate_error
 from ..match import commitment
 from ..record import dumps
+from ..review import DEFAULT_BUDGET_MS
 from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
@@ -133,19 +134,22 @@ def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = 
     return JSONResponse(body, status_code=status, headers={"Content-Language": tr.lang})
 
 
-def create_app(database_url: str | None = None, bot_delay: float | None = None) -> Starlette:
+def create_app(database_url: str | None = None, bot_delay: float | None = None,
+               review_budget_ms: float = DEFAULT_BUDGET_MS) -> Starlette:
     """The ASGI app.
 
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///file``, ``postgresql://...``); default a
             SQLite file in the user's data folder.
         bot_delay: seconds computer players wait before moving; ``None`` a natural 0.7-1.2 s.
+        review_budget_ms: the budget per decision of the expert's review
+            (:func:`ginrummy.review.samples_for`; ``gin serve --review-budget-ms``).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay)
-    reviews = ReviewService()  # the expert's reviews, in a worker process (review_web.py)
+    reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process (review_web.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
