@@ -125,8 +125,12 @@ def test_review_of_a_drawn_deal_shows_only_what_the_seat_saw(client):
     review = result["result"]
     n = len(review["deals"][0]["decisions"])
     assert n >= 10
-    assert progress[0]["done"] == 0 and progress[-1]["done"] == progress[-1]["total"] == n
-    assert [m["done"] for m in progress] == sorted(m["done"] for m in progress)
+    # the first report answers the request; then done counts up to the decisions (the result is
+    # always the last message, so a last report that would come after it is not sent)
+    assert (progress[0]["done"], progress[0]["total"], progress[0]["reply_to"]) == (0, None, "r")
+    counted = progress[1:]
+    assert counted and all(m["total"] == n for m in counted)
+    assert [m["done"] for m in counted] == sorted(m["done"] for m in counted) and counted[-1]["done"] <= n
     assert review["players"] == ["Ann"] and list(review["summary"]) == ["Ann"]
     assert {x["player"] for x in review["deals"][0]["decisions"]} == {"Ann"}
     assert review["value"] == "win_chance" and review["method"]["samples"] == 16
@@ -198,3 +202,31 @@ def test_the_server_runs_a_bounded_number_of_reviews(client):
         b.send_json({"type": "review", "deal": 1, "id": "b2"})
         msg = _until(b, lambda m: m["type"] in ("review", "error"))
         assert msg["type"] == "review" and msg["result"]["players"] == ["Bob"]
+
+
+def test_a_closed_connection_frees_its_review_slot(client):
+    """A connection that closes while its review runs: the review ends in the worker, its result
+    goes nowhere, and the server's slot is free again (``server_busy`` until then)."""
+    import time
+
+    t = new_table(client, HUMANS)
+    tobj = client.app.state.manager.tables[t["id"]]
+    reviews = client.app.state.reviews
+    reviews.budget_ms, reviews.max_jobs = BUDGET_MS, 1
+    _play_drawn_deal(client, t, tobj)
+    with _ws(client, t, 0) as a:
+        a.send_json({"type": "review", "deal": 1, "id": "a"})
+        _until(a, lambda m: m["type"] == "review_progress")
+    answers = []
+    with _ws(client, t, 1) as b:
+        for i in range(600):
+            b.send_json({"type": "review", "deal": 1, "id": i})
+            msg = _until(b, lambda m, i=i: m.get("reply_to") == i)
+            answers.append(msg.get("code", msg["type"]))
+            if msg["type"] == "review_progress":
+                break
+            time.sleep(0.05)
+        result = _until(b, lambda m: m["type"] in ("review", "error"))
+    assert answers[-1] == "review_progress" and set(answers[:-1]) <= {"server_busy"}
+    assert result["type"] == "review" and result["result"]["players"] == ["Bob"]
+    assert reviews.running == 0

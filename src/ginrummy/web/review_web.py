@@ -181,7 +181,17 @@ class ReviewService:
                 continue  # its connection has closed
             msg = {"type": "review_progress", "deal": deal, "done": done, "total": total}
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                loop.call_soon_threadsafe(lambda m=msg, s=send: loop.create_task(_quiet(s, m)))
+                loop.call_soon_threadsafe(self._progress, job, send, msg)
+
+    def _progress(self, job: int, send: Send, msg: dict[str, Any]) -> None:
+        """On the event loop: send a progress report, unless the job has ended meanwhile (its
+        result is always the last message of a review)."""
+        if job in self._futures:
+            asyncio.get_running_loop().create_task(self._send_if(job, send, msg))
+
+    async def _send_if(self, job: int, send: Send, msg: dict[str, Any]) -> None:
+        if job in self._futures:
+            await _quiet(send, msg)
 
     async def start(self, key: int, match: Match | None, over: bool, player: int, names: list[str],
                     deal: int | None, send: Send, tr: Callable[[], WebTranslator], reply_to: Any = None) -> None:
