@@ -12,6 +12,16 @@ const GinReview = (() => {
   let sendFn = null;
   let asked = undefined;  // the deal asked for (null: the match) while a review runs
   let shownFor = null;    // the deal number whose buttons are shown
+  let askedOn = null;     // the WebSocket the running review was asked on (table.js ui.ws)
+  const socket = () => (typeof ui !== "undefined" ? ui.ws : null);
+
+  /** A review asked on a connection that has closed since is lost with it: ask again. */
+  function dropIfReconnected() {
+    if (asked === undefined || askedOn === socket()) return;
+    asked = undefined;
+    const status = $("review-status");
+    if (status) status.textContent = t("The connection was lost during the review; ask for it again.");
+  }
 
   function svgEl(tag, attrs, text) {
     const e = document.createElementNS(SVG, tag);
@@ -42,8 +52,10 @@ const GinReview = (() => {
   /** Ask for the review of deal ``deal`` (a number), or of the match (null). */
   function request(deal) {
     if (!sendFn) return;
+    dropIfReconnected();
     if (asked !== undefined) { $("review").hidden = false; return; }  // one at a time: show the running one
     asked = deal;
+    askedOn = socket();
     const box = open(deal === null ? t("Review of the match") : t("Review of deal {n}", { n: deal }));
     box.append(el("p", { class: "hint" }, t("The expert values each of your decisions from what you could see then. This takes a little while; you may go on playing.")),
       el("progress", { id: "review-progress", max: "1", value: "0" }), el("div", { id: "review-status", class: "hint" }, t("Starting the review...")),
@@ -170,6 +182,7 @@ const GinReview = (() => {
   function onState(s, send) {
     sendFn = send;
     try {
+      dropIfReconnected();
       const panel = $("review-panel");
       if (!panel) return;
       const d = s.started ? s.deal : null;
