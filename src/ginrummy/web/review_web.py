@@ -147,6 +147,7 @@ class ReviewService:
         self._futures: dict[int, concurrent.futures.Future[Review]] = {}
         self._by_conn: dict[int, int] = {}
         self._ids = itertools.count(1)
+        self._closing = False
 
     @property
     def running(self) -> int:
@@ -230,6 +231,8 @@ class ReviewService:
         except asyncio.CancelledError:
             return
         except Exception:
+            if self._closing:  # the server stops: its worker was stopped with it
+                return
             log.exception("a review failed")
             msg = {"type": "error", "code": "internal",
                    "message": tr().t("the review could not be made; nothing changed")}
@@ -252,13 +255,19 @@ class ReviewService:
             future.cancel()  # a review still queued never starts; a running one ends and is dropped
 
     def close(self) -> None:
-        """Shut the pool down (queued reviews are cancelled; the worker exits after its review)."""
+        """Shut the pool down: queued reviews are cancelled and a review still running is
+        stopped (its worker process is terminated), so the server stops at once."""
         if self._pool is not None:
+            self._closing = True
+            workers = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                with contextlib.suppress(Exception):
+                    proc.terminate()
             with contextlib.suppress(Exception):
                 self._queue.put(None)
             if self._reader is not None:
-                self._reader.join(timeout=5)
+                self._reader.join(timeout=1)  # a daemon thread: it never holds the server up
             self._pool = None
 
 
