@@ -230,3 +230,26 @@ def test_a_closed_connection_frees_its_review_slot(client):
     assert answers[-1] == "review_progress" and set(answers[:-1]) <= {"server_busy"}
     assert result["type"] == "review" and result["result"]["players"] == ["Bob"]
     assert reviews.running == 0
+
+
+def test_a_worker_that_dies_is_an_internal_error_and_the_next_review_works(client):
+    """The review's worker process is killed during a review: the asker gets ``internal``
+    (nothing at the table changed), and the next review starts a new worker."""
+    t = new_table(client, HUMANS)
+    tobj = client.app.state.manager.tables[t["id"]]
+    reviews = client.app.state.reviews
+    reviews.budget_ms = 20000.0  # long enough to be killed while it runs
+    _play_drawn_deal(client, t, tobj)
+    seq = tobj.seq
+    with _ws(client, t, 0) as a:
+        a.send_json({"type": "review", "deal": 1, "id": "a"})
+        _until(a, lambda m: m["type"] == "review_progress" and m["total"] is not None)
+        for proc in list(reviews._pool._processes.values()):
+            proc.kill()
+        msg = _until(a, lambda m: m["type"] in ("review", "error"))
+        assert (msg["type"], msg["code"], msg["reply_to"]) == ("error", "internal", "a")
+        reviews.budget_ms = BUDGET_MS
+        a.send_json({"type": "review", "deal": 1, "id": "b"})
+        msg = _until(a, lambda m: m["type"] in ("review", "error"))
+        assert msg["type"] == "review" and msg["result"]["players"] == ["Ann"]
+    assert tobj.seq == seq and reviews.running == 0

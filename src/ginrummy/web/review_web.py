@@ -33,6 +33,7 @@ import threading
 from collections.abc import Awaitable, Callable
 import concurrent.futures
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..errors import Msg
@@ -212,7 +213,8 @@ class ReviewService:
         self._jobs[job] = (loop, send, deal)
         self._by_conn[key] = job
         try:
-            work = self._start_pool().submit(_work, job, text, names[player], deal, self.budget_ms, self.seed)
+            pool = self._start_pool()
+            work = pool.submit(_work, job, text, names[player], deal, self.budget_ms, self.seed)
             self._futures[job] = work
             future = asyncio.wrap_future(work, loop=loop)
         except Exception:
@@ -221,19 +223,22 @@ class ReviewService:
             raise
         await send({"type": "review_progress", "deal": deal, "done": 0, "total": None,
                     **({"reply_to": reply_to} if reply_to is not None else {})})
-        loop.create_task(self._finish(key, job, future, match, deal, send, tr, reply_to))
+        loop.create_task(self._finish(key, job, future, pool, match, deal, send, tr, reply_to))
 
-    async def _finish(self, key: int, job: int, future: Awaitable[Review], match: Match, deal: int | None,
+    async def _finish(self, key: int, job: int, future: Awaitable[Review], pool: ProcessPoolExecutor,
+                      match: Match, deal: int | None,
                       send: Send, tr: Callable[[], WebTranslator], reply_to: Any) -> None:
         try:
             review = await future
             msg: dict[str, Any] = {"type": "review", "deal": deal, "result": review_json(review, match, tr())}
         except asyncio.CancelledError:
             return
-        except Exception:
+        except Exception as exc:
             if self._closing:  # the server stops: its worker was stopped with it
                 return
             log.exception("a review failed")
+            if isinstance(exc, BrokenProcessPool) and self._pool is pool:
+                self._stop_pool()  # the worker died: the next review starts a new one
             msg = {"type": "error", "code": "internal",
                    "message": tr().t("the review could not be made; nothing changed")}
         finally:
@@ -257,8 +262,11 @@ class ReviewService:
     def close(self) -> None:
         """Shut the pool down: queued reviews are cancelled and a review still running is
         stopped (its worker process is terminated), so the server stops at once."""
+        self._closing = True
+        self._stop_pool()
+
+    def _stop_pool(self) -> None:
         if self._pool is not None:
-            self._closing = True
             workers = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
             for proc in workers:
