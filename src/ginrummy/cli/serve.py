@@ -66,6 +66,9 @@ def serve(
     bot_delay: float | None = typer.Option(
         None, "--bot-delay", show_default=False,
         help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once."),
+    review_budget_ms: float = typer.Option(
+        100.0, "--review-budget-ms",
+        help="The expert's review at the table: milliseconds of budget per decision (sampled deals, docs/review.md)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
@@ -81,9 +84,14 @@ def serve(
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
     if bot_delay is not None and not bot_delay >= 0:
         fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
+    from ..review import samples_for
+    try:
+        samples_for(review_budget_ms)
+    except ValueError as exc:
+        fail(f"--review-budget-ms: {exc}")
     url = database_url or default_database_url()
     try:
-        web_app = create_app(url, bot_delay=bot_delay)
+        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port

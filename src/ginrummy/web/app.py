@@ -52,14 +52,16 @@ from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ..i18n import translate_error
 from ..match import commitment
 from ..record import dumps
+from ..review import DEFAULT_BUDGET_MS
 from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
 from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
                        CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
-                       SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
+                       ReviewMsg, SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
                        parse_inbound, parse_lobby)
 from .notify import Follower
+from .review_web import ReviewError, ReviewService
 from .room import ChatLimiter
 from .accounts import CsrfGuard
 from .player_api import current_account, player_routes
@@ -138,13 +140,16 @@ def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = 
     return JSONResponse(body, status_code=status, headers={"Content-Language": tr.lang})
 
 
-def create_app(database_url: str | None = None, bot_delay: float | None = None) -> Starlette:
+def create_app(database_url: str | None = None, bot_delay: float | None = None,
+               review_budget_ms: float = DEFAULT_BUDGET_MS) -> Starlette:
     """The ASGI app.
 
     Args:
         database_url: a SQLAlchemy URL (``sqlite:///file``, ``postgresql://...``); default a
             SQLite file in the user's data folder.
         bot_delay: seconds computer players wait before moving; ``None`` a natural 0.7-1.2 s.
+        review_budget_ms: the budget per decision of the expert's review
+            (:func:`ginrummy.review.samples_for`; ``gin serve --review-budget-ms``).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -152,6 +157,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     manager = TableManager(store, bot_delay=bot_delay)
     follower = Follower(manager) if store.is_postgresql else None  # several servers on one PostgreSQL
     players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
+    reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process (review_web.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -165,6 +171,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         finally:
             if follower is not None:
                 await follower.stop()
+            reviews.close()
             await manager.stop()
             store.close()
 
@@ -433,6 +440,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:
+            reviews.forget(id(conn))
             manager.unwatch(table, player, send)
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(None)
@@ -489,6 +497,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 seq, action, reason = await manager.hint(table, player)
                 level = manager.tables.get(table.id, table).hint_level
                 await send(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
+            elif isinstance(msg, ReviewMsg):
+                t = manager.tables.get(table.id, table)
+                await reviews.start(id(conn), t.match, t.over, player, list(t.names), msg.deal, send,
+                                    lambda: conn["tr"], msg.id)
             elif isinstance(msg, SyncMsg):
                 await manager.catch_up(table.id)
                 await send({**manager.tables.get(table.id, table).state_for(player), **mid})
@@ -498,7 +510,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             await send(error_message("not_your_turn", translate_error(exc, tr), reply_to=msg.id))
         except IllegalActionError as exc:
             await send(error_message("illegal", translate_error(exc, tr), reply_to=msg.id, legal=exc.legal or None))
-        except TableError as exc:
+        except (TableError, ReviewError) as exc:
             await send(error_message(exc.code, translate_error(exc, tr), reply_to=msg.id))
             if exc.code == "conflict":
                 await send(manager.tables[table.id].state_for(player))
@@ -543,5 +555,6 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     app.state.players = players
     app.state.store = store
     app.state.follower = follower
+    app.state.reviews = reviews
     install_log_redaction()
     return app

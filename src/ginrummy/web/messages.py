@@ -19,6 +19,8 @@ Inbound WebSocket messages (client -> server), one JSON object per text frame, a
   :data:`MAX_CHAT_CHARS` characters; in the lobby also ``"name"``).
 * ``{"type": "rematch"}`` - once the match is over: ask for a rematch.
 * ``{"type": "hint"}`` - what would the table's hint player do here, and why?
+* ``{"type": "review", "deal": 3}`` - the expert's review of my decisions in deal 3 (over), or
+  ``"deal": null`` of the whole match (over); ``ginrummy.web.review_web``.
 * ``{"type": "sync"}`` - ask for the current state again.
 * ``{"type": "ping"}`` - answered by ``{"type": "pong"}``.
 * ``{"type": "set_lang", "lang": "el"}`` - say this connection's error messages in that language.
@@ -55,7 +57,7 @@ __all__ = [
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
     "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
     "ClaimBody", "SitBody", "ClockBody", "AccountBody", "DeleteAccountBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
-    "read_json", "error_message", "hint_message", "INBOUND_TYPES",
+    "read_json", "error_message", "hint_message", "INBOUND_TYPES", "ReviewMsg",
 ]
 
 MAX_MESSAGE_BYTES = 2048
@@ -79,7 +81,8 @@ MAX_INT = 10**18 - 1
 MAX_CHAT_CHARS = 200
 """The longest chat message accepted, in characters (after whitespace runs are folded)."""
 
-INBOUND_TYPES = ("action", "next_deal", "client_seed", "suggest", "chat", "rematch", "hint", "sync", "ping", "set_lang")
+INBOUND_TYPES = ("action", "next_deal", "client_seed", "suggest", "chat", "rematch", "hint", "review", "sync", "ping",
+                 "set_lang")
 
 
 class MessageError(ValueError):
@@ -229,12 +232,21 @@ class HintMsg(_Msg):
     type: Literal["hint"] = "hint"
 
 
-Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, ChatMsg, RematchMsg, HintMsg, SyncMsg, PingMsg,
-                SetLangMsg]
+class ReviewMsg(_Msg):
+    """The expert's review of my own decisions: in deal number ``deal`` (1 to 100,000; the deal
+    must be over), or in the whole match when ``deal`` is ``null`` (the match must be over)."""
+
+    type: Literal["review"] = "review"
+    deal: Annotated[StrictInt, Field(ge=1, le=100_000)] | None
+
+
+Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, ChatMsg, RematchMsg, HintMsg, ReviewMsg, SyncMsg,
+                PingMsg, SetLangMsg]
 
 _MODELS: dict[str, type[_Msg]] = {
     "action": ActionMsg, "next_deal": NextDealMsg, "client_seed": ClientSeedMsg, "suggest": SuggestMsg,
     "chat": ChatMsg, "rematch": RematchMsg, "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg, "set_lang": SetLangMsg,
+    "review": ReviewMsg,
 }
 
 LOBBY_TYPES = ("chat", "ping")
@@ -246,6 +258,7 @@ _FIELD_HELP: dict[str, Any] = {
     "suggest": lambda: W_('a suggest message needs "text": a non-empty string'),
     "set_lang": lambda: W_('a set_lang message needs "lang": one of {languages}', languages=", ".join(LANGUAGES)),
     "chat": lambda: W_('a chat message needs "text": a non-empty string'),
+    "review": lambda: W_('a review message needs "deal": a deal number (1 or more), or null for the whole match'),
     "client_seed": lambda: W_('a client_seed message needs "deal": the deal number, and "seed": 1 to {limit} '
                               'characters of A-Z a-z 0-9 _ -', limit=CLIENT_SEED_MAX_CHARS),
 }
@@ -465,7 +478,8 @@ def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[
     Codes: ``too_large``, ``bad_json``, ``bad_message`` (the message itself), ``illegal``
     (the engine refused the action), ``not_your_turn``, ``not_allowed`` (e.g. a suggestion from
     a seat that is not the adviser, a client seed for a deal that is not next), ``conflict``
-    (another server wrote first; state resent), ``too_slow`` (this connection did not read its
+    (another server wrote first; state resent), the review's ``not_over``, ``bad_deal``, ``busy``
+    and ``server_busy`` (``ginrummy.web.review_web``), ``too_slow`` (this connection did not read its
     messages; it is closed with code 4408).
     """
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}

@@ -72,6 +72,7 @@ function onMessage(msg) {
     if (window.GinFair) GinFair.onState(msg, send);
     if (window.GinRating) GinRating.onState(msg);  // rated tables: the rating change at the end (rating.js)
     if (window.GinRoom) msg = GinRoom.onState(msg, send);
+    if (window.GinReview) GinReview.onState(msg, send);  // the expert's review (review.js)
     if (!msg.started) { renderWaiting(msg); return; }
     const prev = ui.state;
     ui.names = localNames(msg);
@@ -81,6 +82,7 @@ function onMessage(msg) {
     if (window.GinEffects) GinEffects.onState(prev, ui.state);
   }
   else if (window.GinRoom && GinRoom.onMessage(msg)) return;
+  else if (window.GinReview && GinReview.onMessage(msg)) return;
   else if (msg.type === "hint") {
     ui.hintAsked = false;
     ui.hint = msg;
@@ -680,6 +682,7 @@ function showResult() {
   } else if (s.can_next_deal) {
     buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, t("Next deal (N)")));
   }
+  if (window.GinReview) GinReview.addButtons(buttons, s);
   buttons.append(el("button", { class: "btn secondary", type: "button", id: "look-at-table", onclick: () => { $("result").hidden = true; } }, t("Look at the table")));
   box.append(buttons);
   $("result").hidden = false;
