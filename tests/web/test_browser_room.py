@@ -67,6 +67,11 @@ def test_two_browsers_meet_in_the_lobby_a_third_watches_and_chat_is_text(browser
     cy.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started")
     ann.wait_for_function("ui.state.watchers === 1")
     assert cy.evaluate("ui.state.you") is None and cy.locator("#hand .card.back, #hand .back").count() >= 10
+    # the spectator's side is Ann's, named so, and he has no move or arranging controls
+    assert cy.locator("#me-bar").inner_text().startswith("Ann\n(you are watching)") or \
+        cy.locator("#me-bar").inner_text().startswith("Ann (you are watching)")
+    assert cy.locator("#actions").is_hidden() and cy.locator("#fair-seed-form").is_hidden()
+    assert cy.locator("[data-sort='melds']").is_hidden()
 
     # play a few moves from both seats; the spectator's view updates
     for _ in range(3):
@@ -176,6 +181,7 @@ def test_rematch_both_ask_and_the_new_table_is_dealt_by_the_last_winner_r11_2(br
         p.wait_for_selector("#rematch-link", timeout=30000)
         assert p.locator("#rematch-link").inner_text() == "Go to the rematch"
         links.append(p.locator("#rematch-link").get_attribute("href"))
+        assert p.locator("#rematch").is_hidden()  # asked and answered: only the link is left
     new_ids = {link.split("/table/")[1].split("?")[0] for link in links}
     assert len(new_ids) == 1 and t["id"] not in new_ids
     assert links[0].split("seat=")[1] != links[1].split("seat=")[1]  # each his own seat
@@ -213,7 +219,6 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
     assert page.locator("#clock").inner_text().startswith("Clock: 5 s a move + a bank of 0 s. Ann: ")
     shots = _shots()
     if shots is not None:
-        page.locator("#clock").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "room-clock.png"))
     # the first state after the timeout: the server moved for Ann, once
     got = page.wait_for_function(
@@ -250,7 +255,8 @@ def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser
     _play_a_few_vs_novice(page, server)
     assert page.evaluate("window.effectClasses") == []  # prefers-reduced-motion: no motion at all
     assert "turn" in page.evaluate("GinEffects.played")
-    assert page.locator("#effects").inner_text().count("(your system asks for reduced motion)") == 1
+    assert [x.strip() for x in page.locator("#effects > *").all_inner_texts()] == \
+        ["Sound", "Motion", "(your system asks for reduced motion)"]
     # the toggles are remembered across a reload
     assert page.is_checked("#effect-sound") and page.is_checked("#effect-motion")
     page.uncheck("#effect-sound")
@@ -269,4 +275,6 @@ def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser
     _play_a_few_vs_novice(moving, server)
     assert "land" in moving.evaluate("window.effectClasses")
     assert "turn" in moving.evaluate("GinEffects.played")
+    assert [x.strip() for x in moving.locator("#effects > *").all_inner_texts()] == ["Sound", "Motion"]
+    assert moving.locator("#effects").inner_text().split() == ["Sound", "Motion"]  # nothing else (once "null")
     assert not errors, errors

@@ -62,7 +62,7 @@ const GinRoom = (() => {
     $("chat-list").scrollTop = $("chat-list").scrollHeight;
     $("chat-form").hidden = !s.can_chat;
     const r = s.rematch || { asked: [], can_ask: false };
-    $("rematch").hidden = !(s.match && s.match.finished) || s.you === null;
+    $("rematch").hidden = !(s.match && s.match.finished) || s.you === null || rematchLink !== null;
     $("rematch").disabled = !r.can_ask;
     // the link to the new table, once sent, stays (the states that follow it must not wipe it)
     if (rematchLink) $("rematch-note").replaceChildren(el("a", { class: "btn", href: rematchLink, id: "rematch-link" }, t("Go to the rematch")));

@@ -248,6 +248,7 @@ function render() {
   if (v.hand.join() !== ui.prevHand.join() && v.hand.length === 10 && ui.prevHand.length === 10) ui.newCard = null;
   ui.prevHand = v.hand.slice();
   document.body.classList.remove("no-seat");  // the table controls: hidden until a state comes
+  document.body.classList.toggle("spectator", S().you === null);  // a spectator has no controls (style.css)
   $("actions").hidden = false;
   if (ui.selected && !v.hand.includes(ui.selected)) ui.selected = null;
   const names = S().table.names.join(" \u2013 ");
