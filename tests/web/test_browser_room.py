@@ -1,6 +1,9 @@
 """The card room in Chromium (docs/protocol.md, "The card room"): two browsers find each other
 through the lobby's open tables and play; a third watches, and the wire scan finds no hidden
-card in anything it received; chat with markup is shown as text; a rematch."""
+card in anything it received; chat with markup is shown as text; a rematch whose first dealer
+follows R11.2; a clock running out makes the novice move; the sound and motion toggles and
+prefers-reduced-motion.  With ``GIN_SCREENSHOTS=DIR`` the room's screenshots (``room-*.png`` in
+docs/screenshots/) are saved there."""
 
 from __future__ import annotations
 
