@@ -77,7 +77,7 @@ const GinEffects = (() => {
       return el("label", { style: "margin-right:12px" }, input, " " + label);
     };
     box.replaceChildren(make("sound", t("Sound")), make("motion", t("Motion")),
-      reduced() ? el("span", { class: "hint" }, t("(your system asks for reduced motion)")) : null);
+      ...(reduced() ? [el("span", { class: "hint" }, t("(your system asks for reduced motion)"))] : []));
   }
 
   document.addEventListener("DOMContentLoaded", toggles);

@@ -28,7 +28,10 @@
       return label;
     });
     const what = el("span", { class: "hint" });
-    what.textContent = `${r.name || r.variant} \u00b7 ${r.scoring}${r.scoring === "game" ? " " + r.target : ""}`;
+    // in the page's language (the names of lobby.js): "standard · game to 100"
+    const scoring = r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target })
+      : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal");
+    what.textContent = `${PRESET_NAMES[r.name] || CHOICE_LABELS[r.variant] || r.variant} \u00b7 ${scoring}`;
     return el("li", { "data-table": x.id }, what, ...seats,
       el("a", { class: "btn secondary", href: `/table/${x.id}?watch=1` }, t("Watch")),
       x.watchers ? el("span", { class: "hint" }, nt("{n} watching", "{n} watching", x.watchers)) : null);
@@ -46,6 +49,7 @@
     const text = el("span");
     text.textContent = msg.text;
     const box = $("lobby-chat");
+    box.querySelectorAll(".hint").forEach(h => h.remove());
     box.append(el("div", { class: "chat-line" }, who, text));
     while (box.childNodes.length > 50) box.firstChild.remove();
     box.scrollTop = box.scrollHeight;
@@ -54,7 +58,7 @@
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/lobby?lang=${LANG}`);
-    ws.onopen = () => { retry = 0; $("lobby-chat").replaceChildren(); };
+    ws.onopen = () => { retry = 0; $("lobby-chat").replaceChildren(el("p", { class: "hint" }, t("No message yet."))); };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }

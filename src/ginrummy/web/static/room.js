@@ -7,6 +7,7 @@ const GinRoom = (() => {
   const $ = (id) => document.getElementById(id);
   let sendFn = null;
   let last = null;
+  let rematchLink = null;  // this person's seat link at the new table, once every player asked
   const muted = () => new Set(SETTINGS.get("muted", []));
 
   function toggleMute(name) {
@@ -61,9 +62,11 @@ const GinRoom = (() => {
     $("chat-list").scrollTop = $("chat-list").scrollHeight;
     $("chat-form").hidden = !s.can_chat;
     const r = s.rematch || { asked: [], can_ask: false };
-    $("rematch").hidden = !(s.match && s.match.finished) || s.you === null;
+    $("rematch").hidden = !(s.match && s.match.finished) || s.you === null || rematchLink !== null;
     $("rematch").disabled = !r.can_ask;
-    $("rematch-note").textContent = r.asked.length ? t("Asked for a rematch: {names}", { names: r.asked.join(", ") }) : "";
+    // the link to the new table, once sent, stays (the states that follow it must not wipe it)
+    if (rematchLink) $("rematch-note").replaceChildren(el("a", { class: "btn", href: rematchLink, id: "rematch-link" }, t("Go to the rematch")));
+    else $("rematch-note").textContent = r.asked.length ? t("Asked for a rematch: {names}", { names: r.asked.join(", ") }) : "";
   }
 
   /** Called by table.js with every state; returns the state to render (a spectator's view is
@@ -82,7 +85,8 @@ const GinRoom = (() => {
       return true;
     }
     if (msg.type === "rematch") {
-      $("rematch-note").replaceChildren(el("a", { class: "btn", href: msg.link, id: "rematch-link" }, t("Go to the rematch")));
+      rematchLink = msg.link;
+      if (last) render(last);
       return true;
     }
     return false;

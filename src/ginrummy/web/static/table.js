@@ -251,6 +251,7 @@ function render() {
   if (v.hand.join() !== ui.prevHand.join() && v.hand.length === 10 && ui.prevHand.length === 10) ui.newCard = null;
   ui.prevHand = v.hand.slice();
   document.body.classList.remove("no-seat");  // the table controls: hidden until a state comes
+  document.body.classList.toggle("spectator", S().you === null);  // a spectator has no controls (style.css)
   $("actions").hidden = false;
   if (ui.selected && !v.hand.includes(ui.selected)) ui.selected = null;
   const names = S().table.names.join(" \u2013 ");
@@ -677,6 +678,11 @@ function showResult() {
   const buttons = el("div", { class: "row", style: "margin-top:10px" });
   if (s.match.finished) {
     box.append(el("p", { class: "points-big" }, s.match.winner ? t("{name} wins the match!", { name: s.match.winner }) : t("The match is over.")));
+    // the Rematch button of the room panel is behind this dialog: ask here, then show the panel
+    if (s.rematch && s.rematch.can_ask) {
+      buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
+        send({ type: "rematch" }); $("result").hidden = true; $("room-panel").scrollIntoView({ block: "nearest" }); } }, t("Rematch")));
+    }
     buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")),
       el("a", { class: "btn secondary", href: "/" }, t("New table")));
   } else if (s.can_next_deal) {

@@ -20,10 +20,12 @@ function roleBadges(name) {
  *  sits out; dealer; to play).  The player sitting out sees the captain's hand: it says so. */
 function renderMe() {
   const s = S();
-  const me = s.table.names[s.you];
+  const watching = s.you === null;  // a spectator sees seat 0's side, face down
+  const me = watching ? s.seat_players[V().seat] : s.table.names[s.you];
   const holder = s.role === "out" ? mySeatName() : null;
   $("me-bar").replaceChildren(...[
-    el("span", { class: "name", id: "me-name" }, me), el("span", { class: "hint", style: "color:#d8efe0" }, t("(you)")),
+    el("span", { class: "name", id: "me-name" }, me),
+    el("span", { class: "hint", style: "color:#d8efe0" }, watching ? t("(you are watching)") : t("(you)")),
     ...roleBadges(me),
     holder ? el("span", { class: "hint", style: "color:#d8efe0" }, t("the hand below is {name}'s (R10.2)", { name: holder })) : null,
   ].filter(Boolean));
