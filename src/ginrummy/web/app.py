@@ -71,6 +71,10 @@ STATIC_DIR = Path(str(resources.files("ginrummy.web") / "static"))
 OUTBOUND_QUEUE = 64
 """Messages that may wait for one connection; a client that lets more pile up is dropped."""
 
+SLOW_CLOSE_SECONDS = 30.0
+"""How long a dropped slow reader has to read what its socket already holds before the close
+frame 4408 behind it is given up (nothing can reach a client that never reads again)."""
+
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 """WebSocket frames up to this size are read and answered (``too_large`` above
 :data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`); larger ones are closed by the protocol layer
@@ -278,7 +282,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             except asyncio.QueueFull:
                 closing.set()
                 log.warning("table %s: a connection stopped reading; dropped", table.id)
-                asyncio.get_running_loop().create_task(_drop_slow(ws, conn["tr"]))
+                conn["drop"] = asyncio.get_running_loop().create_task(_drop_slow(ws, task))
                 raise ConnectionError("too slow") from None
 
         conn["send"] = send
@@ -307,6 +311,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             pass
         finally:
             manager.unwatch(table, player, send)
+            if "drop" in conn:  # the close frame 4408 first: returning now would close without it
+                with contextlib.suppress(Exception):
+                    await conn["drop"]
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(None)
             if closing.is_set():
@@ -318,9 +325,13 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             except Exception:  # pragma: no cover
                 pass
 
-    async def _drop_slow(ws: WebSocket, tr: WebTranslator) -> None:
+    async def _drop_slow(ws: WebSocket, writer: asyncio.Task[None]) -> None:
+        """Close a connection that stopped reading with code 4408: its writer (waiting for the
+        socket to drain) is cancelled, so the close frame is the next thing written once the
+        client reads what its socket already holds (at most :data:`SLOW_CLOSE_SECONDS`)."""
+        writer.cancel()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"), 5)
+            await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"), SLOW_CLOSE_SECONDS)
 
     async def _handle(table: Any, player: int, raw: str | bytes, conn: dict[str, Any]) -> None:
         tr: WebTranslator = conn["tr"]
