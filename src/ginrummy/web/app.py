@@ -307,19 +307,21 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     log.exception("table %s: message handling failed", table.id)
                     await send(error_message("internal", conn["tr"].t("the server could not handle this message; "
                                                                       "nothing changed")))
+                # let the writer send the answer now: messages that arrive together are read
+                # without a pause, and their answers must not fill the queue of a client that reads
+                await asyncio.sleep(0)
         except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:
             manager.unwatch(table, player, send)
             if "drop" in conn:  # the close frame 4408 first: returning now would close without it
-                with contextlib.suppress(Exception):
-                    await conn["drop"]
+                await asyncio.wait([conn["drop"]])
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(None)
             if closing.is_set():
                 task.cancel()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, 5)
+            # asyncio.wait, not wait_for: a cancelled writer must not raise out of the handler
+            await asyncio.wait([task], timeout=5)
             try:
                 await manager.changed(manager.tables.get(table.id, table))
             except Exception:  # pragma: no cover
