@@ -268,6 +268,24 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
     assert result["code"] == 4408
     assert result["after"] >= 5  # the table went on after the drop
     assert server.proc.poll() is None
+    assert "Exception in ASGI application" not in server.log.read_text()
+
+
+def test_a_burst_of_messages_read_promptly_is_not_a_slow_reader(server):
+    """1,000 messages in one write (far more than the 64 answers a connection may have
+    waiting): every answer comes, in order, and the connection stays open."""
+    t = server.table()
+    ws = RawWS(server.port, f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}")
+    try:
+        assert json.loads(ws.recv()[1])["type"] == "state"
+        ws.sock.sendall(b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000))
+                        + frame(b'{"type": []}') * 500)
+        replies = [json.loads(ws.recv()[1]) for _ in range(1500)]
+    finally:
+        ws.close()
+    assert replies[:1000] == [{"type": "pong", "reply_to": i} for i in range(1000)]
+    assert {(m["type"], m["code"]) for m in replies[1000:]} == {("error", "bad_message")}
+    assert f"table {t['id']}: a connection stopped reading" not in server.log.read_text()
 
 
 def test_database_password_is_masked_in_errors_and_the_start_line(tmp_path):
