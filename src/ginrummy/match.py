@@ -148,7 +148,7 @@ class Match:
     """
 
     def __init__(self, rules: RuleSet, names: Sequence[str], seed: bytes,
-                 client_seeds: Sequence[str] | None = None) -> None:
+                 client_seeds: Sequence[str] | None = None, first_dealer: int | None = None) -> None:
         n = len(names)
         if n not in (2, 3):
             raise RuleSetError(N_("a match has 2 or 3 players, not {n}", n=n))
@@ -158,6 +158,9 @@ class Match:
             raise ValueError("a match seed is non-empty bytes")
         if client_seeds is not None:
             client_seeds = check_client_seeds(client_seeds, n)
+        if first_dealer is not None and (n != 2 or first_dealer not in (0, 1)):
+            raise ValueError("first_dealer is player 0 or 1 of a two-hand match")
+        self.first_dealer_given = first_dealer
         self.rules = rules
         self.names = tuple(names)
         self.seed = bytes(seed)
@@ -171,16 +174,32 @@ class Match:
             first_dealer = 0
         else:
             first_players = (0, 1)
-            first_dealer = hashlib.sha256(self.seed + b"/first-dealer").digest()[0] % 2
+            if first_dealer is None:  # R3.1: chosen at random (from the seed)
+                first_dealer = hashlib.sha256(self.seed + b"/first-dealer").digest()[0] % 2
         self.deal: DealState = self._start(1, first_players, first_dealer, client_seeds)
 
     @classmethod
     def new(cls, rules: RuleSet, names: Sequence[str], seed: bytes,
-            client_seeds: Sequence[str] | None = None) -> Match:
+            client_seeds: Sequence[str] | None = None, first_dealer: int | None = None) -> Match:
         """A new match of ``names`` (2 or 3 players) under ``rules`` with secret ``seed``; the
         first deal's deck also depends on ``client_seeds`` when given (one text per player,
-        :func:`check_client_seeds`; ``ValueError`` for a bad one)."""
-        return cls(rules, names, seed, client_seeds)
+        :func:`check_client_seeds`; ``ValueError`` for a bad one).  ``first_dealer`` (player 0
+        or 1 of a two-hand match) deals first instead of the random choice of R3.1: a rematch
+        goes on by R11.2 (:meth:`next_dealer`)."""
+        return cls(rules, names, seed, client_seeds, first_dealer)
+
+    def next_dealer(self) -> int | None:
+        """The player who deals the next deal by R11.2 (the winner of a scored deal; after a
+        draw the same dealer; ``alternate``: the other player after a scored deal), or ``None``
+        while the deal is on or in three-hand gin (R10.3: the box deals)."""
+        if self.roles is not None or not self.deal.is_over:
+            return None
+        result = self.deal.result
+        assert result is not None
+        dealer = self.deal.dealer
+        if result.winner is not None:
+            dealer = result.winner if self.rules.next_dealer == "winner" else 1 - dealer
+        return self.seat_players[dealer]
 
     def _start(self, number: int, seat_players: tuple[int, int], dealer: int,
                client_seeds: tuple[str, ...] | None = None) -> DealState:
@@ -298,8 +317,7 @@ class Match:
                     self.roles = (captain, out, box)
             self.deal = self._start(number, (self.roles[0], self.roles[1]), 0, client_seeds)
             return self.deal
-        dealer = self.deal.dealer
-        if result.winner is not None:
-            dealer = result.winner if self.rules.next_dealer == "winner" else 1 - dealer
+        dealer = self.next_dealer()
+        assert dealer is not None and sp == (0, 1)
         self.deal = self._start(number, sp, dealer, client_seeds)
         return self.deal

@@ -156,6 +156,7 @@ class GameRecord:
     seed_line: int = 0
     finished: tuple[int, int | None] | None = None
     header_lines: dict[str, int] = field(default_factory=dict)
+    first_dealer: int | None = None
 
     @property
     def is_script(self) -> bool:
@@ -251,6 +252,8 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
     """
     lines = _header(match.rules, match.names, date)
     lines.append(f"seed-commitment {commitment(match.seed)}")
+    if match.first_dealer_given is not None:  # a rematch: the first dealer by R11.2, not R3.1
+        lines.append(f"first-dealer {match.first_dealer_given}")
     if match.roles is not None:  # the roles of the first deal (R10.1); later ones follow R10.4
         box, captain = match.deals[0].seat_players
         lines.append(f"roles {box} {captain} {3 - box - captain}")
@@ -441,6 +444,9 @@ def loads(text: str) -> GameRecord:
             if word == "seed-commitment":
                 header["seed_commitment"] = _hex(no, args, "seed-commitment", 32)
                 continue
+            if word == "first-dealer":
+                header["first_dealer"] = _int(no, args, "first dealer", 0, 1)
+                continue
             if word == "roles":
                 parts = args.split()
                 if sorted(parts) != ["0", "1", "2"]:
@@ -579,7 +585,7 @@ class _RecordMatch(Match):
     def build(cls, rec: GameRecord) -> _RecordMatch:
         m = cls.__new__(cls)
         m._rec, m._sealed = rec, False
-        m.rules, m.names, m.seed = rec.rules, rec.names, b""
+        m.rules, m.names, m.seed, m.first_dealer_given = rec.rules, rec.names, b"", rec.first_dealer
         m.sheet = ScoreSheet(rec.rules, len(rec.names))
         m.deals = []
         m.roles, m.role_draws = rec.roles, [list(d) for d in rec.role_draws]
@@ -760,7 +766,8 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
             raise _err(line, f"the seed does not match the seed-commitment: SHA-256(seed) is "
                        f"{commitment(bytes(seed))}, the record committed to {rec.seed_commitment}")
         checks.append("SHA-256 of the match seed equals the seed-commitment")
-        m = Match.new(rec.rules, rec.names, bytes(seed), client_seeds=rec.deals[0].client_seeds)
+        m = Match.new(rec.rules, rec.names, bytes(seed), client_seeds=rec.deals[0].client_seeds,
+                      first_dealer=rec.first_dealer)
         if m.rules != rec.rules:
             raise _err(rec.header_lines.get("rules", 0), "the rules do not match the number of players")
         if (m.roles, m.role_draws) != (rec.roles, [list(x) for x in rec.role_draws]):

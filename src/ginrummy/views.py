@@ -17,7 +17,7 @@ from .cards import card_str, cards_of
 from .deal import OVER, DealResult, DealState, Event
 from .rules import RuleSet
 
-__all__ = ["PlayerView", "view_of"]
+__all__ = ["PlayerView", "view_of", "spectator_json"]
 
 
 @dataclass(frozen=True)
@@ -148,3 +148,32 @@ def view_of(state: DealState, seat: int, *, scores: dict[str, Any] | None = None
 
 
 _NEW = object.__new__
+
+
+def spectator_json(state: DealState) -> dict[str, Any]:
+    """What a spectator may see of a deal, JSON-ready, in the shape of
+    :meth:`PlayerView.to_json` (``seat`` ``None``, ``hand`` empty, no legal actions): the
+    discard pile, the stock count, both hands' card counts (``hand_counts``), the cards each
+    seat was seen taking from the pile and still holds (``seen``, R4), the history with every
+    stock draw hidden, and the result once over (the layouts are then public, R5.2-R5.5).
+    Never a card of a hand that was not shown."""
+    return {
+        "seat": None,
+        "phase": state.phase,
+        "to_act": state.to_act,
+        "dealer": state.dealer,
+        "hand": [],
+        "hand_counts": [state.hands[0].bit_count(), state.hands[1].bit_count()],
+        "seen": [[card_str(c) for c in cards_of(state.seen[s])] for s in (0, 1)],
+        "discard_pile": [card_str(c) for c in state.pile],
+        "stock_size": state.stock_size,
+        "opponent_count": state.hands[1].bit_count(),
+        "opponent_seen": [card_str(c) for c in cards_of(state.seen[1])],
+        "upcard": card_str(state.upcard),
+        "knock_limit": state.knock_limit,
+        "multiplier": state.multiplier,
+        "taken": None,
+        "legal_actions": [],
+        "history": [e.seen_by(None).text for e in state.log],
+        "result": None if state.result is None else state.result.to_json(),
+    }

@@ -55,12 +55,14 @@ from ..record import dumps
 from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
-from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ClaimBody, ClientSeedMsg, CreateTableBody,
-                       HintMsg, MessageError, NextDealMsg, PingMsg, SetLangMsg, SheetBody, SuggestMsg, SyncMsg,
-                       error_message, hint_message, parse_body, parse_inbound)
+from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
+                       CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
+                       SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
+                       parse_inbound, parse_lobby)
+from .room import ChatLimiter
 from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
-from .tables import SeatSpec, TableError, TableManager, player_levels
+from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -184,7 +186,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             rules_in.pop("name", None)
             rules = RuleSet.from_dict({"preset": body.preset, **rules_in})
             seats = [SeatSpec(kind=s.kind, name=s.name or "", level=s.level or "") for s in body.seats]
-            table, shown = manager.create(rules, seats, lang=tr.lang)
+            options: dict[str, Any] = {}
+            if body.public:
+                options.update(public=True, spectator_chat=body.spectator_chat)
+            if body.clock is not None:
+                options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
+            table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
         base = str(request.base_url).rstrip("/")
@@ -216,6 +223,73 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         await manager.changed(table)
         return JSONResponse({"id": table.id, "seat": player, "name": table.names[player], "token": token,
                              "link": f"{base}/table/{table.id}?seat={token}"})
+
+    async def sit(request: Request) -> Response:
+        """A free seat of a public table, taken from the lobby with one click."""
+        tr = web_translator(request_lang(request))
+        try:
+            body = await _body(request, SitBody)
+            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name)
+        except TableError as exc:
+            return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
+        except (GinRummyError, MessageError) as exc:
+            return _bad(exc, tr)
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse({"id": table.id, "seat": body.seat, "name": table.names[body.seat], "token": token,
+                             "link": f"{base}/table/{table.id}?seat={token}"})
+
+    async def lobby_list(request: Request) -> Response:
+        return JSONResponse({"tables": manager.lobby(), "chat": manager.lobby_chat})
+
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby, live: ``{"type": "lobby", "tables": [...]}`` on every change, and the
+        lobby chat (``{"type": "chat", "name", "text"}`` in, ``{"type": "chat", "from", "text"}``
+        out)."""
+        await ws.accept()
+        tr = web_translator(request_lang(ws))
+        limiter = ChatLimiter()
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(OUTBOUND_QUEUE)
+
+        async def send(msg: dict[str, Any]) -> None:
+            try:
+                queue.put_nowait(msg)
+            except asyncio.QueueFull:
+                raise ConnectionError("too slow") from None
+
+        async def writer() -> None:
+            with contextlib.suppress(Exception):
+                while True:
+                    await ws.send_json(await queue.get())
+
+        task = asyncio.get_running_loop().create_task(writer())
+        manager.watch_lobby(send)
+        try:
+            await send({"type": "lobby", "tables": manager.lobby()})
+            for entry in manager.lobby_chat:
+                await send(entry)
+            while True:
+                raw = await ws.receive()
+                if raw.get("type") == "websocket.disconnect":
+                    break
+                text = raw.get("text")
+                if text is None:
+                    data = raw.get("bytes") or b""
+                    text = data if len(data) > MAX_MESSAGE_BYTES else data.decode("utf-8", "replace")
+                try:
+                    msg = parse_lobby(text)
+                    if isinstance(msg, LobbyChatMsg):
+                        await manager.say_in_lobby(msg.name, msg.text, limiter)
+                    else:
+                        await send({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
+                except MessageError as exc:
+                    await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
+                except TableError as exc:
+                    await send(error_message(exc.code, translate_error(exc, tr)))
+        except (WebSocketDisconnect, ConnectionError, RuntimeError):
+            pass
+        finally:
+            manager.unwatch_lobby(send)
+            task.cancel()
 
     async def record(request: Request) -> Response:
         tr = web_translator(request_lang(request))
@@ -251,7 +325,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         conn: dict[str, Any] = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
         try:
             table = manager.load(ws.path_params["table_id"])
-            player = table.player_of(ws.query_params.get("seat"))
+            if ws.query_params.get("watch") and not ws.query_params.get("seat"):
+                if not table.public:
+                    raise TableError("not_allowed", W_("only a public table can be watched"))
+                player = SPECTATOR
+            else:
+                player = table.player_of(ws.query_params.get("seat"))
         except TableError as exc:
             await ws.send_json(error_message(exc.code, translate_error(exc, conn["tr"])))
             await ws.close(code=4404 if exc.code == "not_found" else 4403)
@@ -286,6 +365,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 raise ConnectionError("too slow") from None
 
         conn["send"] = send
+        conn["limiter"] = ChatLimiter()
+        conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
         task = asyncio.get_running_loop().create_task(writer())
         manager.watch(table, player, send)
         try:
@@ -344,6 +425,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
             await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
             return
         mid = {"reply_to": msg.id} if msg.id is not None else {}
+        if player == SPECTATOR and not isinstance(msg, (SetLangMsg, SyncMsg, PingMsg, ChatMsg)):
+            await send(error_message("not_allowed", translate_error(W_("a spectator only watches (and chats when the "
+                                                                          "players allow it)"), tr), reply_to=msg.id))
+            return
         if isinstance(msg, SetLangMsg):
             conn["tr"] = web_translator(msg.lang)
             await send({"type": "lang", "lang": msg.lang, **mid})
@@ -363,6 +448,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
             elif isinstance(msg, SuggestMsg):
                 await manager.suggest(table, player, msg.text)
+            elif isinstance(msg, ChatMsg):
+                await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"])
+            elif isinstance(msg, RematchMsg):
+                await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
             elif isinstance(msg, HintMsg):
                 seq, action, reason = await manager.hint(table, player)
                 level = manager.tables.get(table.id, table).hint_level
@@ -400,9 +489,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         Route("/api/i18n.js", catalog_script),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}/claim", claim, methods=["POST"]),
+        Route("/api/tables/{table_id}/sit", sit, methods=["POST"]),
+        Route("/api/lobby", lobby_list),
         Route("/api/tables/{table_id}/record", record),
         Route("/api/sheet", sheet, methods=["POST"]),
         WebSocketRoute("/ws/table/{table_id}", game_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     def too_large(scope: Any, limit: int) -> str:

@@ -15,6 +15,9 @@ Inbound WebSocket messages (client -> server), one JSON object per text frame, a
   next deal (``docs/record-format.md``, "A deal no one controls").
 * ``{"type": "suggest", "text": "keep the 7s"}`` - the adviser's suggestion to the captain
   (three-hand gin, R10.2), at most :data:`MAX_SUGGESTION_CHARS` characters.
+* ``{"type": "chat", "text": "good game"}`` - say something at the table (at most
+  :data:`MAX_CHAT_CHARS` characters; in the lobby also ``"name"``).
+* ``{"type": "rematch"}`` - once the match is over: ask for a rematch.
 * ``{"type": "hint"}`` - what would the table's hint player do here, and why?
 * ``{"type": "sync"}`` - ask for the current state again.
 * ``{"type": "ping"}`` - answered by ``{"type": "pong"}``.
@@ -48,7 +51,8 @@ from .i18n_web import W_
 __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
-    "HintMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody", "ClaimBody", "parse_inbound", "parse_body",
+    "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
+    "ClaimBody", "SitBody", "ClockBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
     "read_json", "error_message", "hint_message", "INBOUND_TYPES",
 ]
 
@@ -70,7 +74,10 @@ MAX_SUGGESTION_CHARS = 200
 MAX_INT = 10**18 - 1
 """The largest integer (in absolute value) any message or body may carry."""
 
-INBOUND_TYPES = ("action", "next_deal", "client_seed", "suggest", "hint", "sync", "ping", "set_lang")
+MAX_CHAT_CHARS = 200
+"""The longest chat message accepted, in characters (after whitespace runs are folded)."""
+
+INBOUND_TYPES = ("action", "next_deal", "client_seed", "suggest", "chat", "rematch", "hint", "sync", "ping", "set_lang")
 
 
 class MessageError(ValueError):
@@ -174,6 +181,27 @@ class SuggestMsg(_Msg):
     text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
 
 
+class ChatMsg(_Msg):
+    """A chat message (text only; whitespace runs folded to one space)."""
+
+    type: Literal["chat"] = "chat"
+    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
+
+
+class LobbyChatMsg(_Msg):
+    """A lobby chat message: the guest's ``name`` (1 to 24 characters) and ``text``."""
+
+    type: Literal["chat"] = "chat"
+    name: Annotated[StrictStr, Field(min_length=1, max_length=24, pattern=r"\S")]
+    text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
+
+
+class RematchMsg(_Msg):
+    """Ask for a rematch once the match is over."""
+
+    type: Literal["rematch"] = "rematch"
+
+
 class SyncMsg(_Msg):
     """Send me the state again."""
 
@@ -199,18 +227,23 @@ class HintMsg(_Msg):
     type: Literal["hint"] = "hint"
 
 
-Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, HintMsg, SyncMsg, PingMsg, SetLangMsg]
+Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, ChatMsg, RematchMsg, HintMsg, SyncMsg, PingMsg,
+                SetLangMsg]
 
 _MODELS: dict[str, type[_Msg]] = {
     "action": ActionMsg, "next_deal": NextDealMsg, "client_seed": ClientSeedMsg, "suggest": SuggestMsg,
-    "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg, "set_lang": SetLangMsg,
+    "chat": ChatMsg, "rematch": RematchMsg, "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg, "set_lang": SetLangMsg,
 }
+
+LOBBY_TYPES = ("chat", "ping")
+_LOBBY_MODELS: dict[str, type[_Msg]] = {"chat": LobbyChatMsg, "ping": PingMsg}
 
 # what a message of each type needs, said when its own field is missing or wrong
 _FIELD_HELP: dict[str, Any] = {
     "action": lambda: W_('an action message needs "action": a text such as "discard 7H"'),
     "suggest": lambda: W_('a suggest message needs "text": a non-empty string'),
     "set_lang": lambda: W_('a set_lang message needs "lang": one of {languages}', languages=", ".join(LANGUAGES)),
+    "chat": lambda: W_('a chat message needs "text": a non-empty string'),
     "client_seed": lambda: W_('a client_seed message needs "deal": the deal number, and "seed": 1 to {limit} '
                               'characters of A-Z a-z 0-9 _ -', limit=CLIENT_SEED_MAX_CHARS),
 }
@@ -231,7 +264,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def parse_inbound(raw: str | bytes) -> Inbound:
+def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None) -> Inbound:
     """Read one inbound WebSocket message (see the module docstring).
 
     Raises :class:`MessageError`: ``too_large`` above :data:`MAX_MESSAGE_BYTES` bytes,
@@ -239,22 +272,23 @@ def parse_inbound(raw: str | bytes) -> Inbound:
     ``bad_message`` for an unknown ``type``, an unknown or missing field, or a field of the
     wrong type or size.
     """
+    models = _MODELS if models is None else models
     data = read_json(raw, limit=MAX_MESSAGE_BYTES, max_depth=MAX_MESSAGE_DEPTH)
     if not isinstance(data, dict):
         raise MessageError("bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}'))
     mid = _read_id(data)
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in _MODELS:
+    if not isinstance(kind, str) or kind not in models:
         raise MessageError("bad_message", W_("unknown message type {kind!r}; types: {types}",
                                              kind=_short(kind) if not isinstance(kind, str) else kind[:40],
-                                             types=", ".join(INBOUND_TYPES)), mid)
-    model = _MODELS[kind]
+                                             types=", ".join(models)), mid)
+    model = models[kind]
     extra = set(data) - set(model.model_fields)
     if extra:
         raise MessageError("bad_message", W_("unknown field(s) {extra} in a {kind} message; fields: {fields}",
                                              extra=", ".join(sorted(x[:40] for x in extra)), kind=kind,
                                              fields=", ".join(sorted(model.model_fields))), mid)
-    if kind == "suggest" and isinstance(data.get("text"), str):
+    if kind in ("suggest", "chat") and isinstance(data.get("text"), str):
         data = {**data, "text": " ".join(data["text"].split())}
     try:
         msg = model.model_validate(data)
@@ -265,6 +299,8 @@ def parse_inbound(raw: str | bytes) -> Inbound:
     if isinstance(msg, SuggestMsg) and len(msg.text) > MAX_SUGGESTION_CHARS:
         raise MessageError("bad_message", W_("a suggestion has at most {limit} characters",
                                              limit=MAX_SUGGESTION_CHARS), mid)
+    if isinstance(msg, (ChatMsg, LobbyChatMsg)) and len(msg.text) > MAX_CHAT_CHARS:
+        raise MessageError("bad_message", W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid)
     if isinstance(msg, SetLangMsg) and msg.lang not in LANGUAGES:
         raise MessageError("bad_message", _FIELD_HELP["set_lang"](), mid)
     return msg
@@ -289,12 +325,31 @@ class SeatBody(_Body):
     level: Annotated[StrictStr, Field(max_length=40)] | None = ""
 
 
+class ClockBody(_Body):
+    """A table's clock (``ginrummy.web.clock``): ``move`` seconds for each move (5 to 600) and a
+    time ``bank`` in seconds for the match (0 to 3600)."""
+
+    move: Annotated[StrictInt, Field(ge=5, le=600)]
+    bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
+
+
 class CreateTableBody(_Body):
     """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``."""
 
     preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
     rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
     seats: Annotated[list[SeatBody], Field(min_length=2, max_length=3)]
+    public: bool = False
+    spectator_chat: bool = False
+    clock: ClockBody | None = None
+
+
+class SitBody(_Body):
+    """``POST /api/tables/{id}/sit``: take the free ``seat`` (player index) of a public table as
+    ``name`` (empty keeps the seat's name)."""
+
+    seat: Annotated[StrictInt, Field(ge=0, le=2)]
+    name: Annotated[StrictStr, Field(max_length=200)] = ""
 
 
 class SheetBody(_Body):
@@ -321,6 +376,7 @@ _BODY_HELP: dict[type[_Body], Any] = {
                                 example='{"kind": "human", "name": "Ann"}'),
     SheetBody: lambda: W_("names must be a list of 2 (or 3) non-empty names"),
     ClaimBody: lambda: W_('send {example}', example='{"invite": "..."}'),
+    SitBody: lambda: W_('send {example}', example='{"seat": 1, "name": "Ann"}'),
 }
 
 
@@ -365,6 +421,12 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
 
 
 # -- outbound -------------------------------------------------------------------------------
+
+def parse_lobby(raw: str | bytes) -> Inbound:
+    """Read one message of the lobby WebSocket: ``chat`` (with ``name``) or ``ping``; errors as
+    :func:`parse_inbound`."""
+    return parse_inbound(raw, _LOBBY_MODELS)
+
 
 def hint_message(action: str, reason: str, level: str, seq: int, *, reply_to: Any = None) -> dict[str, Any]:
     """The outbound ``hint`` message: ``{"type": "hint", "action": "discard 7H", "reason": "...",

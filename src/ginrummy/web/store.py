@@ -1,6 +1,6 @@
 """The table store: SQLAlchemy Core over SQLite (default) or PostgreSQL (by URL).
 
-Three tables:
+Four tables:
 
 ``gin_tables``
     one row per table: ``id`` (text), ``created`` (ISO time, UTC), ``rules`` (the RuleSet as
@@ -12,12 +12,17 @@ Three tables:
     of the seat's secret token, hex; ``NULL`` until the seat is claimed), ``invite_hash``
     (SHA-256 of the seat's one-time invite code, hex; ``NULL`` for the host's seat).  Only
     hashes are stored, so the database alone opens no seat.
+``gin_table_options``
+    one row per table made with options: ``table_id``, ``options`` (JSON: ``public``,
+    ``spectator_chat``, ``rematch_of``, ...).
 ``gin_actions``
     append-only: ``(table_id, seq)`` is the primary key (seq 1, 2, 3... per table), ``player``
     (the player index, or ``None``), ``kind`` (``"action"`` for a deal action in its text form,
     ``"client_seed"`` for a player's client seed of the next deal, ``text`` ``{"deal": K,
     "seed": "..."}``; ``"deal"`` for dealing the first deal once every client seed is in;
-    ``"next_deal"`` for the step to the next deal), ``text``, ``created``.
+    ``"next_deal"`` for the step to the next deal; ``"timeout"`` for an action the server made
+    for a person whose clock ran out), ``text``, ``created`` (ISO 8601, UTC, milliseconds: the
+    clocks are rebuilt from it).
 
 The match is rebuilt by :meth:`Store.load` from the seed by re-applying the rows in ``seq``
 order.  Rows are only ever inserted; a second writer racing for the same ``seq`` gets an
@@ -72,6 +77,13 @@ seats_t = Table(
 )
 
 
+options_t = Table(
+    "gin_table_options", metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("options", Text, nullable=False),
+)
+
+
 def default_database_url() -> str:
     """``sqlite:///<user data folder>/ginrummy.sqlite3`` (platformdirs ``user_data_dir("ginrummy")``),
     creating the folder."""
@@ -83,7 +95,7 @@ def default_database_url() -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,7 @@ class ActionRow:
     player: int | None
     kind: str
     text: str
+    created: str = ""
 
 
 class Store:
@@ -141,8 +154,8 @@ class Store:
                 cur.close()
         metadata.create_all(self.engine)
 
-    def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = ()) -> None:
-        """Insert a new table row and its human seats' secrets, in one transaction."""
+    def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = (), options: dict[str, Any] | None = None) -> None:
+        """Insert a new table row, its human seats' secrets and its options, in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(insert(tables_t).values(
                 id=row.id, created=row.created or _now(), rules=json.dumps(row.rules, sort_keys=True),
@@ -151,6 +164,27 @@ class Store:
             for s in seats:
                 conn.execute(insert(seats_t).values(table_id=row.id, player=s.player, token_hash=s.token_hash,
                                                     invite_hash=s.invite_hash))
+            if options:
+                conn.execute(insert(options_t).values(table_id=row.id, options=json.dumps(options, sort_keys=True)))
+
+    def options(self, table_id: str) -> dict[str, Any]:
+        """A table's options (``{}`` when it has none)."""
+        with self.engine.connect() as conn:
+            r = conn.execute(select(options_t.c.options).where(options_t.c.table_id == table_id)).first()
+        return {} if r is None else json.loads(r[0])
+
+    def take_seat(self, table_id: str, player: int, token_hash: str, names: list[str]) -> bool:
+        """Give the free seat ``player`` (no token yet) the token hashing to ``token_hash`` and
+        store ``names`` (the seat's new name), atomically: of two people taking one seat, exactly
+        one gets it (``True``)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(seats_t).where(and_(seats_t.c.table_id == table_id, seats_t.c.player == player,
+                                                           seats_t.c.token_hash.is_(None)))
+                                .values(token_hash=token_hash))
+            if done.rowcount != 1:
+                return False
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
+            return True
 
     def seat_secrets(self, table_id: str) -> list[SeatSecret]:
         """The human seats' secrets of a table, by player (empty for tables made before claims)."""
@@ -172,12 +206,14 @@ class Store:
                                 .values(token_hash=token_hash))
             return ("ok" if done.rowcount == 1 else "claimed"), row.player
 
-    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str) -> None:
-        """Append step ``seq`` (1-based, consecutive) of a table; committed on return.
-        Raises ``sqlalchemy.exc.IntegrityError`` if that ``seq`` is already stored."""
+    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
+               created: str | None = None) -> None:
+        """Append step ``seq`` (1-based, consecutive) of a table at time ``created`` (ISO 8601,
+        UTC; now by default); committed on return.  Raises ``sqlalchemy.exc.IntegrityError`` if
+        that ``seq`` is already stored."""
         with self.engine.begin() as conn:
             conn.execute(insert(actions_t).values(table_id=table_id, seq=seq, player=player, kind=kind,
-                                                  text=text, created=_now()))
+                                                  text=text, created=created or _now()))
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
@@ -194,7 +230,7 @@ class Store:
                                  .order_by(actions_t.c.seq)).all()
         row = TableRow(id=r.id, created=r.created, rules=json.loads(r.rules), names=json.loads(r.names),
                        seats=json.loads(r.seats), tokens=json.loads(r.tokens), seed=bytes.fromhex(r.seed))
-        return row, [ActionRow(s.seq, s.player, s.kind, s.text) for s in steps]
+        return row, [ActionRow(s.seq, s.player, s.kind, s.text, s.created) for s in steps]
 
     def close(self) -> None:
         """Release the connection pool."""

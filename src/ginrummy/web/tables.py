@@ -31,95 +31,31 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from ..actions import Action, parse_action
-from ..cards import card_str, cards_of
-from ..errors import N_, GinRummyError, IllegalActionError, NotYourTurnError
-from ..match import Match, commitment, deal_seed
-from ..melds import best_arrangement, deadwood
+from ..errors import N_, IllegalActionError, NotYourTurnError
+from ..match import Match
 from ..players import make_player
-from ..players.base import PLAYER_LEVELS, load_levels
-from ..record import revealable
 from ..rules import RuleSet
-from ..scoring import ScoreSheet
-from ..views import PlayerView
+from .clock import Clock, parse_time
 from .i18n_web import W_, web_translator
+from .room import RoomMixin
+from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
+                    secret_hash)
+from .state import state_message
 from .store import ActionRow, SeatSecret, Store, TableRow
-
-__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
-           "secret_hash", "same_secret"]
 
 log = logging.getLogger("ginrummy.web")
 
-MAX_NAME_CHARS = 24
-
-
-def secret_hash(secret: str) -> str:
-    """SHA-256 of a seat token or invite code (its UTF-8 bytes; any text, non-ASCII too), hex."""
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def same_secret(a: str, b: str) -> bool:
-    """Whether two secrets (or hashes) are equal, compared as UTF-8 bytes in constant time."""
-    return secrets.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
-
-
-class TableError(GinRummyError, ValueError):
-    """A table request was refused.  ``code``: ``not_found``, ``bad_token``, ``bad_request``,
-    ``not_allowed``, ``conflict``, ``bad_invite``, ``claimed``.  ``message`` is made with :func:`~ginrummy.web.i18n_web.W_`,
-    so ``key``/``params`` let the server say it in each seat's language."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-_LEVEL_ORDER = ("random", "novice", "club", "expert")
-
-
-def player_levels() -> list[str]:
-    """The computer player levels registered now, weakest first: random, novice, club, expert,
-    then any others in the order they were registered (the same order whatever module was
-    imported first)."""
-    load_levels()
-    known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
-    return known + [x for x in PLAYER_LEVELS if x not in known]
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """A seat asked for at table creation: ``kind`` ``"human"`` or ``"bot"``; ``level`` for a
-    bot; ``name`` shown at the table (defaulted if empty)."""
-
-    kind: str
-    name: str = ""
-    level: str = ""
-
-
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 
-
-def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, str]:
-    """What a player of ``level`` (a name of :data:`~ginrummy.players.PLAYER_LEVELS`) would do
-    in ``view`` (a :class:`~ginrummy.views.PlayerView` whose seat is to act) and why:
-    ``(action, reason)``, the action one of ``view.legal`` and the reason a
-    :class:`~ginrummy.errors.Msg` to say in the asker's language.  The player sees only the
-    view (DESIGN principle 3) and draws from ``rng``; a player with a time budget
-    (``budget_ms``, the expert) is made without it, so the same position always gets the same
-    hint.  A level without a ``hint`` method is answered by the novice.
-
-    Raises :class:`~ginrummy.errors.GinRummyError` for an unknown level.
-    """
-    p: Any = make_player(level, rng)
-    if getattr(p, "budget_ms", None) is not None:
-        p = type(p)(rng, budget_ms=None)  # no clock: deterministic given rng
-    if not callable(getattr(p, "hint", None)):
-        p = make_player("novice", rng)
-    return p.hint(view, view.legal)
-
+__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
+           "secret_hash", "same_secret", "SPECTATOR"]
 
 @dataclass
 class Table:
@@ -143,6 +79,58 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     seat_secrets: list[SeatSecret] = field(default_factory=list)
     pending_seeds: dict[int, str] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    rematch_votes: set[int] = field(default_factory=set)
+    clock: Clock | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+    last_write: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.clock is None:
+            self.clock = Clock.from_options(self.options)
+
+    @property
+    def forfeit(self) -> int | None:
+        """The player who forfeited the match on time (three timeouts in a row), or ``None``."""
+        return None if self.clock is None else self.clock.forfeit
+
+    @property
+    def over(self) -> bool:
+        """Whether the match is over: finished by the rules, or forfeited on time."""
+        return self.forfeit is not None or (self.match is not None and self.match.finished)
+
+    def stored(self, kind: str, player: int | None) -> None:
+        """A live step was stored (at :attr:`last_write`) and applied: count it, run the clocks."""
+        self.seq += 1
+        self.after_step(kind, player, self.last_write)
+
+    def after_step(self, kind: str, player: int | None, at: float) -> None:
+        """Run the clocks after a stored step at time ``at`` (seconds since the epoch): charge
+        the mover (a ``timeout`` step is a move the server made for him), then start the clock
+        of the person to act, if any."""
+        if self.clock is None:
+            return
+        if kind in ("action", "timeout") and player is not None:
+            self.clock.moved(player, at, timed_out=kind == "timeout")
+        m = self.match
+        to_act = None if m is None or self.over else m.player_to_act()
+        self.clock.start(to_act if to_act is not None and not self.is_bot(to_act) else None, at)
+
+    @property
+    def public(self) -> bool:
+        """Whether the table is listed in the lobby, its free seats open to anyone, its play
+        open to spectators."""
+        return bool(self.options.get("public"))
+
+    @property
+    def spectators(self) -> int:
+        """How many spectators watch now."""
+        return sum(1 for p, _ in self.watchers if p == SPECTATOR)
+
+    def sees_chat(self, player: int) -> bool:
+        """Players always see the table chat; spectators only when the players allow it."""
+        return player != SPECTATOR or bool(self.options.get("spectator_chat"))
 
     @property
     def fair(self) -> bool:
@@ -217,7 +205,7 @@ class Table:
         him (R10.2).  Raises :class:`NotYourTurnError` otherwise (another player is to act, the
         deal or the match is over)."""
         m = self.started_match()
-        if m.finished:
+        if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), "hint", [], m.seat_of(player), None)
         to_act = m.player_to_act()
         if to_act is None:
@@ -260,7 +248,7 @@ class Table:
         player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
         action = parse_action(text)
         m = self.started_match()
-        if m.finished:
+        if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
         seat = m.seat_of(player)
         if seat is None:
@@ -282,7 +270,7 @@ class Table:
         m = self.match
         if m is None:
             raise TableError("not_allowed", W_("the first deal is dealt as soon as every client seed is in"))
-        if m.finished:
+        if m.finished or self.forfeit is not None:
             # the engine's own messages (messages domain)
             raise IllegalActionError(N_("the match is over"))
         if not m.deal.is_over:
@@ -310,7 +298,7 @@ class Table:
         seeds = self.client_seeds()
         if kind == "deal":
             self.match = Match.new(RuleSet.from_dict(dict(self.row.rules)), self.row.names, self.row.seed,
-                                   client_seeds=seeds)
+                                   client_seeds=seeds, first_dealer=self.options.get("first_dealer"))
         else:
             self.started_match().next_deal(seeds)
         self.pending_seeds = {}
@@ -319,7 +307,7 @@ class Table:
     def replay(self, steps: list[ActionRow]) -> None:
         """Re-apply stored steps (at load time)."""
         for s in steps:
-            if s.kind == "action":
+            if s.kind in ("action", "timeout"):
                 assert s.player is not None
                 self.started_match().apply(s.player, parse_action(s.text))
             elif s.kind in ("deal", "next_deal"):
@@ -330,149 +318,40 @@ class Table:
             else:  # pragma: no cover - never written
                 raise ValueError(f"unknown stored step kind {s.kind!r}")
             self.seq = s.seq
+            self.after_step(s.kind, s.player, parse_time(s.created))
 
     # -- what a seat sees ------------------------------------------------------------------
 
-    def _deals(self) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        m = self.match
-        if m is None:
-            return out
-        for d in m.deals:
-            r = d.result
-            shown = revealable(m, d)
-            entry: dict[str, Any] = {
-                "number": d.number, "commitment": d.commitment,
-                "players": [self.names[p] for p in d.seat_players],
-                "dealer": self.names[d.seat_players[d.dealer]],
-                "dealer_seat": d.dealer, "seat_players": list(d.seat_players),
-                "client_seeds": None if d.client_seeds is None else list(d.client_seeds),
-                "over": r is not None, "revealed": shown,
-            }
-            if shown:
-                entry["seed"] = d.seed.hex()
-            if r is not None:
-                entry.update({
-                    "outcome": r.outcome, "points": r.points,
-                    "winner": None if r.winner is None else self.names[d.seat_players[r.winner]],
-                    "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
-                    "reason": r.reason, "actions": len(d.actions),
-                })
-            out.append(entry)
-        return out
-
-    def _fair(self, player: int) -> dict[str, Any]:
-        """The ``fair`` part of a state: the match seed's commitment (and the seed once the
-        match is over) and the deal waiting for client seeds."""
-        m = self.match
-        finished = m is not None and m.finished
-        out: dict[str, Any] = {"commitment": commitment(self.row.seed),
-                               "match_seed": self.row.seed.hex() if finished else None, "pending": None}
-        nxt = self.next_deal_number
-        if self.fair and nxt is not None:
-            out["pending"] = {"deal": nxt, "commitment": commitment(deal_seed(self.row.seed, nxt)),
-                              "waiting_for": [self.names[p] for p in self.waiting_for],
-                              "yours": self.pending_seeds.get(player)}
-        return out
-
-    def _seats(self) -> list[dict[str, Any]]:
-        return [{"name": n, "kind": "human" if k == "human" else "computer",
-                 "level": None if k == "human" else k[4:],
-                 "connected": any(p == i for p, _ in self.watchers) or k != "human"}
-                for i, (n, k) in enumerate(zip(self.names, self.row.seats))]
-
-    def _waiting_state(self, player: int) -> dict[str, Any]:
-        """The state before the first deal: who is here, and whose client seed is missing."""
-        rules = RuleSet.from_dict(dict(self.row.rules))
-        return {
-            "type": "state", "started": False,
-            "table": {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": self._seats()},
-            "you": player, "role": None, "seat": None, "seq": self.seq, "seat_players": [],
-            "to_act": None, "your_turn": False, "roles": None, "view": None, "arrangement": None,
-            "deal": None, "deals": [], "sheet": ScoreSheet(rules, len(self.names)).to_dict(self.names),
-            "match": {"finished": False, "winner": None}, "can_next_deal": False, "suggestions": [],
-            "can_suggest": False, "can_hint": False, "hint_level": self.hint_level, "record_available": False,
-            "fair": self._fair(player),
-        }
-
     def state_for(self, player: int) -> dict[str, Any]:
-        """The ``state`` message for ``player`` (see ``docs/protocol.md``)."""
-        m = self.match
-        if m is None:
-            return self._waiting_state(player)
-        view = m.view(player)
-        v = view.to_json()
-        hand = view.hand
-        arr = best_arrangement(hand)
-        arrangement: dict[str, Any] = {
-            "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
-            "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
-            "deadwood_value": arr.deadwood_value,
-        }
-        if hand.bit_count() == 11:
-            # what each discard would leave: the legal knocks and gins already say when a knock is on
-            arrangement["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
-        record = m.record
-        over = m.deal.is_over
-        roles = None
-        if m.roles is not None:
-            roles = {"box": self.names[m.roles[0]], "captain": self.names[m.roles[1]], "out": self.names[m.roles[2]]}
-        seat = m.seat_of(player)
-        is_adviser = m.roles is not None and m.roles[2] == player
-        is_captain = m.roles is not None and m.roles[1] == player
-        to_act = m.player_to_act()
-        state: dict[str, Any] = {
-            "type": "state", "started": True,
-            "table": {"id": self.id, "rules": m.rules.to_dict(), "names": list(self.names), "seats": self._seats()},
-            "you": player,
-            "role": m.role_of(player),
-            "seat": seat,
-            "seq": self.seq,
-            "seat_players": [self.names[p] for p in m.seat_players],
-            "to_act": None if to_act is None else self.names[to_act],
-            "your_turn": to_act == player,
-            "roles": roles,
-            "view": v,
-            "arrangement": arrangement,
-            "deal": {
-                "number": record.number, "commitment": record.commitment,
-                "seed": record.seed.hex() if revealable(m, record) else None,
-                "dealer": self.names[m.seat_players[m.deal.dealer]],
-            },
-            "deals": self._deals(),
-            "sheet": m.sheet.to_dict(self.names),
-            "match": {"finished": m.finished,
-                      "winner": None if m.winner is None else self.names[m.winner]},
-            "can_next_deal": over and not m.finished,
-            "suggestions": list(self.suggestions) if (is_adviser or is_captain) else [],
-            "can_suggest": is_adviser and not over,
-            "can_hint": self.can_hint(player),
-            "hint_level": self.hint_level,
-            "record_available": True,
-            "fair": self._fair(player),
-        }
-        return state
+        """The ``state`` message for ``player`` (``docs/protocol.md``; built by
+        :func:`ginrummy.web.state.state_message`)."""
+        return state_message(self, player)
 
 
-class TableManager:
-    """Creates, loads and runs tables over one :class:`Store`.
+class TableManager(RoomMixin):
+    """Creates, loads and runs tables over one :class:`Store`; the card room (lobby, seats
+    taken from the lobby, spectators, chat, rematch) comes from :class:`RoomMixin`.
 
     ``bot_delay``: seconds a computer player waits before each move; ``None`` draws a natural
     delay uniformly from 0.7 to 1.2 seconds; ``0`` moves at once (tests).
     The async methods must run on one event loop; they never block on the network.
     """
 
-    def __init__(self, store: Store, bot_delay: float | None = None) -> None:
+    def __init__(self, store: Store, bot_delay: float | None = None,
+                 now: Callable[[], float] = time.time) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.now = now
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        RoomMixin.__init__(self)
 
     # -- creating and loading ------------------------------------------------------------------
 
     def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None,
-               lang: str = "en") -> tuple[Table, dict[int, tuple[str, str]]]:
+               lang: str = "en", options: dict[str, Any] | None = None, seat_all: bool = False,
+               first_dealer: int | None = None) -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
 
@@ -481,7 +360,10 @@ class TableManager:
         other human seat: a one-time code that :meth:`claim` turns into a new token.  Only
         their hashes are stored; these values are shown once, to whoever opens the table.
         At a table with a person the first deal waits for the client seeds; a table of
-        computer players is dealt at once.
+        computer players is dealt at once.  ``options``: ``public`` (listed in the lobby, free
+        seats taken with one click, spectators), ``spectator_chat``; ``seat_all`` gives every
+        human seat a token (a rematch: the same people sit again); ``first_dealer`` (player 0
+        or 1) deals first instead of R3.1's random choice (a rematch goes on by R11.2).
         A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
         of whoever opens the table; names are then fixed for everyone).
 
@@ -514,7 +396,10 @@ class TableManager:
             kinds.append("human" if s.kind == "human" else f"bot:{s.level}")
         rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
         seed = seed if seed is not None else secrets.token_bytes(32)
-        match = Match.new(rules, names, seed)  # validates rules vs players
+        options = dict(options or {})
+        if first_dealer is not None:
+            options["first_dealer"] = first_dealer
+        match = Match.new(rules, names, seed, first_dealer=first_dealer)  # validates rules vs players
         row = TableRow(id=secrets.token_hex(6), created=Store.now(), rules=rules.to_dict(), names=names,
                        seats=kinds, tokens=[], seed=seed)
         shown: dict[int, tuple[str, str]] = {}
@@ -523,15 +408,17 @@ class TableManager:
             if kind != "human":
                 continue
             secret = secrets.token_urlsafe(18)
-            if not shown:
+            if not shown or seat_all:
                 shown[i] = ("token", secret)
                 stored.append(SeatSecret(i, secret_hash(secret), None))
             else:
                 shown[i] = ("invite", secret)
                 stored.append(SeatSecret(i, None, secret_hash(secret)))
-        self.store.create_table(row, stored)
-        table = Table(row, None if stored else match, seat_secrets=stored)
+        self.store.create_table(row, stored, options)
+        table = Table(row, None if stored else match, seat_secrets=stored, options=options)
         self.tables[row.id] = table
+        if table.public:
+            self.lobby_changed()
         return table, shown
 
     def claim(self, table_id: str, invite: str) -> tuple[Table, int, str]:
@@ -564,7 +451,9 @@ class TableManager:
         row, steps = loaded
         rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})
         secrets_ = self.store.seat_secrets(table_id)
-        table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed), seat_secrets=secrets_)
+        options = self.store.options(table_id)
+        table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
+                      seat_secrets=secrets_, options=options)
         table.replay(steps)
         self.tables[table_id] = table
         return table
@@ -587,14 +476,17 @@ class TableManager:
     def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
         """Store the step (committed), or raise :class:`TableError` ``conflict`` after
         reloading the table when another writer got there first."""
+        at = self.now()
         try:
-            self.store.append(table.id, table.seq + 1, player, kind, text)
+            self.store.append(table.id, table.seq + 1, player, kind, text,
+                              datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"))
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
             fresh = self.load(table.id)
             fresh.watchers = table.watchers
             raise TableError("conflict", W_("the table changed elsewhere; here is its current state")) from None
+        table.last_write = at
 
     async def client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
         """Take ``player``'s client seed for deal ``deal`` (``docs/record-format.md``): store it
@@ -606,7 +498,7 @@ class TableManager:
             if table.pending_seeds.get(player) != seed:
                 self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
                 table.pending_seeds[player] = seed
-                table.seq += 1
+                table.stored("client_seed", player)
             self._deal_first_if_ready(table)
         await self.changed(table)
 
@@ -615,18 +507,58 @@ class TableManager:
         if table.match is None and not table.waiting_for:
             self._write(table, None, "deal", "deal")
             table.deal_next("deal")
-            table.seq += 1
+            table.stored("deal", None)
 
-    async def act(self, table: Table, player: int, text: str) -> None:
+    async def act(self, table: Table, player: int, text: str, *, kind: str = "action") -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
-        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes)."""
+        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  ``kind``
+        ``"timeout"``: the server moves for a person whose clock ran out (:mod:`~ginrummy.web.clock`)."""
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            self._write(table, player, "action", action.text)
+            self._write(table, player, kind, action.text)
             table.started_match().apply(player, action)
-            table.seq += 1
+            table.stored(kind, player)
         await self.changed(table)
+
+    async def check_clock(self, table: Table) -> bool:
+        """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
+        move with the ``novice`` level (seeded by the match seed and the step, so a restart
+        makes the same move) and count it; the third in a row forfeits the match.  Returns
+        whether a move was made."""
+        table = self.tables.get(table.id, table)
+        deadline = None if table.clock is None else table.clock.deadline()
+        if deadline is None or self.now() < deadline or table.match is None:
+            return False
+        player = table.clock.turn
+        assert player is not None
+        rng = random.Random(int.from_bytes(hashlib.sha256(
+            table.row.seed + f"/timeout/{player}/{table.seq}".encode()).digest()[:8], "big"))
+        view = table.match.view(player)
+        if not view.legal:  # pragma: no cover - the clock only runs for the player to act
+            return False
+        action = make_player("novice", rng).choose(view, view.legal)
+        await self.act(table, player, action.text, kind="timeout")
+        return True
+
+    def schedule_clock(self, table: Table) -> None:
+        """(Re)arm the timer that times out the running clock of ``table``."""
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+        deadline = None if table.clock is None else table.clock.deadline()
+        if deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        table.clock_timer = loop.call_later(max(0.0, deadline - self.now()) + 0.01,
+                                            lambda: loop.create_task(self._clock_due(table)))
+
+    async def _clock_due(self, table: Table) -> None:
+        try:
+            if not await self.check_clock(table):
+                self.schedule_clock(self.tables.get(table.id, table))
+        except Exception:  # pragma: no cover - the move was refused: the table moved on meanwhile
+            log.exception("timeout move failed at table %s", table.id)
 
     async def next_deal(self, table: Table, player: int | None) -> None:
         """Start the next deal (any seat may ask once the deal is over)."""
@@ -635,7 +567,7 @@ class TableManager:
             table.check_next_deal()
             self._write(table, None, "next_deal", "next deal")
             table.deal_next("next_deal")
-            table.seq += 1
+            table.stored("next_deal", None)
         await self.changed(table)
 
     async def suggest(self, table: Table, player: int, text: str) -> None:
@@ -701,12 +633,15 @@ class TableManager:
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
         self.schedule_bot(table)
+        self.schedule_clock(table)
+        if table.public:
+            self.lobby_changed()
 
     def bot_due(self, table: Table) -> tuple[int | None, str] | None:
         """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
         the deal is over and every seat is a computer, else ``None``."""
         m = table.match
-        if m is None or m.finished:
+        if m is None or table.over:
             return None
         p = m.player_to_act()
         if p is not None:
@@ -754,17 +689,20 @@ class TableManager:
 
     def start(self) -> None:
         """Deal every first deal whose client seeds are all in (a restart may have come between
-        the last seed and the deal) and schedule every pending computer move (call from the
-        running event loop)."""
+        the last seed and the deal), schedule every pending computer move and arm every running
+        clock (call from the running event loop)."""
         for t in list(self.tables.values()):
             try:
                 self._deal_first_if_ready(t)
             except TableError:  # pragma: no cover - another process dealt it first
                 pass
             self.schedule_bot(t)
+            self.schedule_clock(t)
 
     async def stop(self) -> None:
         """Cancel the pending computer moves."""
         for t in self.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
+            if t.clock_timer is not None:
+                t.clock_timer.cancel()

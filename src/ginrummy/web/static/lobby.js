@@ -143,7 +143,12 @@ async function submit(ev) {
     seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
   }
   SETTINGS.set("name", $("your-name").value.trim());
-  const body = { preset: $("preset").value, rules: { ...rules }, seats };
+  const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked,
+                 spectator_chat: $("public").checked && $("spectator-chat").checked };
+  if ($("clock").value) {
+    const [move, bank] = $("clock").value.split("/").map(Number);
+    body.clock = { move, bank };
+  }
   $("open").disabled = true;
   try {
     const tab = await postJSON("/api/tables", body);
@@ -171,6 +176,7 @@ async function submit(ev) {
 
 async function init() {
   mountTopbar("/");
+  $("public").addEventListener("change", () => { $("spectator-chat-row").hidden = !$("public").checked; });
   OPTIONS = await (await fetch("/api/options")).json();
   const sel = $("preset");
   for (const name of Object.keys(OPTIONS.presets)) sel.append(el("option", { value: name }, PRESET_NAMES[name] || name));

@@ -5,6 +5,7 @@
 const TABLE_ID = location.pathname.split("/").filter(Boolean)[1];
 let TOKEN = new URLSearchParams(location.search).get("seat") || "";
 const INVITE = new URLSearchParams(location.search).get("invite") || "";
+const WATCH = !TOKEN && new URLSearchParams(location.search).get("watch") === "1";  // a spectator (public tables)
 
 const ui = {
   state: null,          // the last "state" message
@@ -28,7 +29,8 @@ const $ = (id) => document.getElementById(id);
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   // lang: the server says its error messages in the page's language (docs/protocol.md)
-  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}&lang=${LANG}`);
+  const who = WATCH ? "watch=1" : `seat=${encodeURIComponent(TOKEN)}`;
+  const ws = new WebSocket(`${proto}://${location.host}/ws/table/${TABLE_ID}?${who}&lang=${LANG}`);
   ui.ws = ws;
   $("conn").textContent = t("connecting...");
   ws.onopen = () => { ui.retry = 0; $("conn").textContent = ""; };
@@ -57,9 +59,13 @@ function onMessage(msg) {
     ui.pending = false;
     // the fair-deal panel sends this seat's client seed and checks each revealed deal (fair.js)
     if (window.GinFair) GinFair.onState(msg, send);
+    if (window.GinRoom) msg = GinRoom.onState(msg, send);
     if (!msg.started) { renderWaiting(msg); return; }
+    const prev = ui.state;
     ui.state = msg; render();
+    if (window.GinEffects) GinEffects.onState(prev, msg);
   }
+  else if (window.GinRoom && GinRoom.onMessage(msg)) return;
   else if (msg.type === "hint") {
     ui.hintAsked = false;
     ui.hint = msg;
@@ -329,6 +335,7 @@ function renderCenter() {
 
 function renderHand() {
   const v = V();
+  if (S().you === null) { GinRoom.renderSpectatorHand($("hand"), v); return; }  // a spectator
   const { cards, groups } = handOrder();
   const hand = $("hand");
   hand.replaceChildren();
@@ -749,7 +756,7 @@ function togglePile() { $("pile-all").hidden = !$("pile-all").hidden; renderCent
 function init() {
   mountTopbar("");
   document.body.classList.add("no-seat");
-  if (!TOKEN && !INVITE) {
+  if (!TOKEN && !INVITE && !WATCH) {
     $("status").textContent = t("This page needs your seat link (it ends with ?seat=...).");
   }
   setSort(ui.sort);
@@ -780,7 +787,7 @@ function init() {
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
-  if (TOKEN) connect();
+  if (TOKEN || WATCH) connect();
   else if (INVITE) claimInvite();
 }
 

@@ -1,0 +1,219 @@
+"""The card room around the tables: the lobby of open tables, seats taken from it, spectators,
+chat and rematch (``docs/protocol.md``, "The card room").
+
+:class:`RoomMixin` is a part of :class:`~ginrummy.web.tables.TableManager` (kept here so that
+each concern has its own module); it uses the manager's ``tables``, ``store``, ``load``,
+``create`` and ``changed``.
+
+* A **public** table is listed in the lobby (:meth:`RoomMixin.lobby`) until the match is over;
+  anyone can take a free seat with one click (:meth:`RoomMixin.sit`) and anyone can watch it
+  as a spectator, who is sent only what is public (:func:`ginrummy.views.spectator_json`).
+* **Chat**: at most :data:`MAX_CHAT_CHARS` characters a message and :data:`CHAT_BURST`
+  messages per :data:`CHAT_WINDOW` seconds per connection; text only (the pages show it with
+  ``textContent``, and the content security policy runs no inline script); spectators neither
+  read nor write the table chat unless the players allowed it when they made the table.  Chat
+  is not stored: the last :data:`CHAT_KEPT` messages of a table live in memory.
+* **Rematch**: once the match is over each person may ask; when every person has asked, a new
+  table with the same rules and seats opens, its first dealer by R11.2 (the player who would
+  deal the next deal), and each person is sent his own new seat link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .i18n_web import W_
+
+__all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES"]
+
+MAX_CHAT_CHARS = 200
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+CHAT_KEPT = 50
+MAX_LOBBY_TABLES = 100
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class ChatLimiter:
+    """At most :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds (monotonic clock)."""
+
+    def __init__(self) -> None:
+        self.times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        while self.times and now - self.times[0] > CHAT_WINDOW:
+            self.times.popleft()
+        if len(self.times) >= CHAT_BURST:
+            return False
+        self.times.append(now)
+        return True
+
+
+class RoomMixin:
+    """Lobby, seats from the lobby, spectators' chat rights, table and lobby chat, rematch."""
+
+    tables: dict[str, Any]
+    store: Any
+
+    def __init__(self) -> None:
+        self.lobby_watchers: list[Send] = []
+        self.lobby_chat: list[dict[str, Any]] = []
+        self._lobby_pending = False
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    def lobby_entry(self, table: Any) -> dict[str, Any]:
+        """One open table as the lobby lists it: ``{"id", "rules": {"preset"...}, "seats":
+        [{"name", "kind", "level", "free"}], "started", "watchers", "rated"}``."""
+        free = {s.player for s in table.seat_secrets if s.token_hash is None}
+        return {
+            "id": table.id, "rules": {k: table.row.rules.get(k) for k in ("name", "variant", "scoring", "target")},
+            "seats": [{"name": n, "kind": "human" if k == "human" else "computer",
+                       "level": None if k == "human" else k[4:], "free": i in free}
+                      for i, (n, k) in enumerate(zip(table.names, table.row.seats))],
+            "started": table.match is not None, "watchers": table.spectators, "rated": False,
+        }
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The public tables whose match is not over, newest first (at most
+        :data:`MAX_LOBBY_TABLES`): those with a free seat first."""
+        out = [self.lobby_entry(t) for t in self.tables.values() if t.public and not t.over]
+        out.sort(key=lambda e: (not any(s["free"] for s in e["seats"]), e["id"]))
+        return out[:MAX_LOBBY_TABLES]
+
+    def watch_lobby(self, send: Send) -> None:
+        self.lobby_watchers.append(send)
+
+    def unwatch_lobby(self, send: Send) -> None:
+        if send in self.lobby_watchers:
+            self.lobby_watchers.remove(send)
+
+    def lobby_changed(self) -> None:
+        """Send the lobby list to every lobby watcher soon (many changes in one loop turn are
+        sent once)."""
+        if self._lobby_pending or not self.lobby_watchers:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not on the event loop (a table made by a script): no one to tell
+            return
+        self._lobby_pending = True
+        loop.create_task(self._send_lobby())
+
+    async def _send_lobby(self) -> None:
+        await asyncio.sleep(0)
+        self._lobby_pending = False
+        msg = {"type": "lobby", "tables": self.lobby()}
+        for send in list(self.lobby_watchers):
+            try:
+                await send(msg)
+            except Exception:
+                self.unwatch_lobby(send)
+
+    async def sit(self, table_id: str, player: int, name: str) -> tuple[Any, str]:
+        """Take the free seat ``player`` of a public table as ``name`` (cut and made unique as
+        at creation; empty keeps the seat's name): ``(table, token)``, a token minted now.
+        Raises :class:`~ginrummy.web.tables.TableError`: ``not_found``, ``not_allowed`` for a
+        private table or a seat that is not a person's, ``claimed`` when the seat is taken."""
+        from .seats import MAX_NAME_CHARS, TableError, secret_hash
+
+        table = self.load(table_id)  # type: ignore[attr-defined]
+        if not table.public:
+            raise TableError("not_allowed", W_("this table is private: its seats are taken only by invite links"))
+        free = {s.player for s in table.seat_secrets if s.token_hash is None}
+        if player not in {s.player for s in table.seat_secrets}:
+            raise TableError("not_allowed", W_("seat {seat} is not a free seat for a person", seat=player + 1))
+        if player not in free or table.match is not None:
+            raise TableError("claimed", W_("that seat is taken"))
+        names = list(table.names)
+        wanted = " ".join(name.split())[:MAX_NAME_CHARS]
+        if wanted:
+            base, k = wanted, 2
+            while wanted.casefold() in (n.casefold() for i, n in enumerate(names) if i != player):
+                wanted = f"{base} {k}"
+                k += 1
+            names[player] = wanted
+        token = secrets.token_urlsafe(18)
+        if not self.store.take_seat(table.id, player, secret_hash(token), names):
+            raise TableError("claimed", W_("that seat is taken"))
+        table.row = type(table.row)(**{**table.row.__dict__, "names": names})
+        table.seat_secrets = self.store.seat_secrets(table.id)
+        await self.changed(table)  # type: ignore[attr-defined]
+        return table, token
+
+    # -- chat ------------------------------------------------------------------------------
+
+    async def say(self, table: Any, player: int, text: str, limiter: ChatLimiter) -> None:
+        """Post ``text`` (already folded and bounded by the schema) to the table chat as
+        ``player`` (or a spectator, when allowed).  Raises ``TableError`` (``not_allowed``) for
+        a spectator without the right or a sender over the rate limit."""
+        from .seats import SPECTATOR, TableError
+
+        if player == SPECTATOR and not table.options.get("spectator_chat"):
+            raise TableError("not_allowed", W_("spectators cannot chat at this table"))
+        if not limiter.allow():
+            raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
+                                                n=CHAT_BURST, s=int(CHAT_WINDOW)))
+        entry = {"type": "chat", "from": None if player == SPECTATOR else table.names[player],
+                 "spectator": player == SPECTATOR, "text": text, "seq": table.seq}
+        table.chat.append(entry)
+        del table.chat[:-CHAT_KEPT]
+        for p, send in list(table.watchers):
+            if table.sees_chat(p):
+                await self._send(table, p, send, entry)  # type: ignore[attr-defined]
+
+    async def say_in_lobby(self, name: str, text: str, limiter: ChatLimiter) -> None:
+        """Post ``text`` to the lobby chat as ``name`` (a guest's chosen name, at most 24
+        characters).  Raises ``TableError`` (``not_allowed``) over the rate limit."""
+        from .seats import MAX_NAME_CHARS, TableError
+
+        if not limiter.allow():
+            raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
+                                                n=CHAT_BURST, s=int(CHAT_WINDOW)))
+        entry = {"type": "chat", "from": " ".join(name.split())[:MAX_NAME_CHARS] or "?", "text": text}
+        self.lobby_chat.append(entry)
+        del self.lobby_chat[:-CHAT_KEPT]
+        for send in list(self.lobby_watchers):
+            try:
+                await send(entry)
+            except Exception:
+                self.unwatch_lobby(send)
+
+    # -- rematch ---------------------------------------------------------------------------
+
+    async def ask_rematch(self, table: Any, player: int, base_url: str) -> None:
+        """``player`` asks for a rematch.  When every person at the table has asked, a new table
+        opens with the same rules, seats and options, its first dealer by R11.2 (two-hand), and
+        each person connected is sent ``{"type": "rematch", "id", "link"}`` with his own new
+        seat link.  Raises ``TableError`` (``not_allowed``) before the match is over or for a
+        spectator."""
+        from .seats import SeatSpec, TableError
+
+        m = table.match
+        if m is None or not table.over:
+            raise TableError("not_allowed", W_("a rematch can be asked for once the match is over"))
+        if player not in table.humans:
+            raise TableError("not_allowed", W_("only a player at the table can ask for a rematch"))
+        table.rematch_votes.add(player)
+        if set(table.humans) - table.rematch_votes:
+            await self.changed(table)  # type: ignore[attr-defined]
+            return
+        seats = [SeatSpec(kind="human" if k == "human" else "bot", name=n, level="" if k == "human" else k[4:])
+                 for n, k in zip(table.names, table.row.seats)]
+        options = {**table.options, "rematch_of": table.id}
+        new, shown = self.create(m.rules, seats, options=options, seat_all=True,  # type: ignore[attr-defined]
+                                 first_dealer=m.next_dealer() if m.finished else None)
+        table.rematch_votes = set()
+        table.options = {**table.options, "rematch": new.id}
+        for p, send in list(table.watchers):
+            if p in shown:
+                await self._send(table, p, send, {  # type: ignore[attr-defined]
+                    "type": "rematch", "id": new.id, "link": f"{base_url}/table/{new.id}?seat={shown[p][1]}"})
+        await self.changed(table)  # type: ignore[attr-defined]

@@ -1,0 +1,80 @@
+// The lobby's open tables and lobby chat, live over /ws/lobby (docs/protocol.md, "The card room").
+// Every name and message is put in the page as text (textContent), never as HTML.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  let ws = null;
+  let retry = 0;
+
+  function myName() { return ($("your-name") && $("your-name").value.trim()) || SETTINGS.get("name", "") || tm("You"); }
+
+  async function sit(id, seat) {
+    try {
+      const r = await fetch(`/api/tables/${id}/sit?lang=${LANG}`, { method: "POST", headers: { "Content-Type": "application/json" },
+                                                                  body: JSON.stringify({ seat, name: myName() }) });
+      const body = await r.json();
+      if (!r.ok) { $("error").textContent = body.error || String(r.status); return; }
+      location.href = body.link;
+    } catch (e) { $("error").textContent = String(e); }
+  }
+
+  function entry(x) {
+    const r = x.rules;
+    const seats = x.seats.map((s, i) => {
+      if (s.free) return el("button", { class: "btn", type: "button", "data-sit": `${x.id}:${i}`, onclick: () => sit(x.id, i) }, t("Sit here"));
+      const label = el("span");
+      label.textContent = s.kind === "computer" ? t("{name} (computer)", { name: s.name }) : s.name;
+      return label;
+    });
+    const what = el("span", { class: "hint" });
+    what.textContent = `${r.name || r.variant} \u00b7 ${r.scoring}${r.scoring === "game" ? " " + r.target : ""}`;
+    return el("li", { "data-table": x.id }, what, ...seats,
+      el("a", { class: "btn secondary", href: `/table/${x.id}?watch=1` }, t("Watch")),
+      x.watchers ? el("span", { class: "hint" }, nt("{n} watching", "{n} watching", x.watchers)) : null);
+  }
+
+  function showTables(list) {
+    $("open-tables").replaceChildren(...(list.length ? list.map(entry) : [el("li", { class: "hint" }, t("No open table now: open one above."))]));
+  }
+
+  function showChat(msg) {
+    const muted = new Set(SETTINGS.get("muted", []));
+    if (muted.has(msg.from)) return;
+    const who = el("b");
+    who.textContent = msg.from + ": ";
+    const text = el("span");
+    text.textContent = msg.text;
+    const box = $("lobby-chat");
+    box.append(el("div", { class: "chat-line" }, who, text));
+    while (box.childNodes.length > 50) box.firstChild.remove();
+    box.scrollTop = box.scrollHeight;
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${proto}://${location.host}/ws/lobby?lang=${LANG}`);
+    ws.onopen = () => { retry = 0; $("lobby-chat").replaceChildren(); };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      if (msg.type === "lobby") showTables(msg.tables);
+      else if (msg.type === "chat") showChat(msg);
+      else if (msg.type === "error") showChat({ from: "!", text: msg.message });
+    };
+    ws.onclose = () => { retry = Math.min(retry + 1, 6); setTimeout(connect, 500 * retry); };
+  }
+
+  function init() {
+    if (!$("open-tables")) return;
+    $("lobby-chat-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = $("lobby-chat-text").value.trim();
+      if (text && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "chat", name: myName().slice(0, 24), text }));
+      $("lobby-chat-text").value = "";
+    });
+    connect();
+  }
+
+  init();
+})();

@@ -1,0 +1,114 @@
+// The card room on the table page (docs/protocol.md, "The card room"): how many watch, the
+// table chat (text only: every message is put in the page with textContent), a mute per name,
+// the rematch button, and the spectator's view (a spectator sees both hands face down).
+"use strict";
+
+const GinRoom = (() => {
+  const $ = (id) => document.getElementById(id);
+  let sendFn = null;
+  let last = null;
+  const muted = () => new Set(SETTINGS.get("muted", []));
+
+  function toggleMute(name) {
+    const m = muted();
+    if (m.has(name)) m.delete(name); else m.add(name);
+    SETTINGS.set("muted", [...m]);
+    if (last) render(last);
+  }
+
+  function line(x) {
+    const who = x.spectator ? t("spectator") : (x.from || "?");
+    const nameBtn = el("button", { class: "linkish", type: "button", title: t("Mute or unmute {name}", { name: who }),
+                                   onclick: () => toggleMute(who) });
+    nameBtn.textContent = who + ":";
+    const text = el("span");
+    text.textContent = " " + x.text;  // text only: nothing anyone types is read as HTML
+    return el("div", { class: "chat-line" }, nameBtn, text);
+  }
+
+  let tick = null;
+
+  /** The running clock, counted down here between states (the server keeps the real one). */
+  function renderClock(s) {
+    const box = $("clock");
+    if (!box) return;
+    if (tick) { clearInterval(tick); tick = null; }
+    const c = s.clock;
+    if (!c) { box.textContent = ""; return; }
+    const base = t("Clock: {move} s a move + a bank of {bank} s.", { move: c.move, bank: c.bank });
+    if (c.forfeit) { box.textContent = base + " " + t("{name} ran out of time three times in a row and forfeits.", { name: c.forfeit }); return; }
+    if (c.left === null || c.turn === null) { box.textContent = base; return; }
+    const start = Date.now();
+    const show = () => {
+      const left = Math.max(0, c.left - (Date.now() - start) / 1000);
+      box.textContent = base + " " + t("{name}: {left} s left (bank {bank} s).", { name: c.turn, left: Math.ceil(left), bank: Math.round(c.banks[c.turn]) });
+      box.classList.toggle("error-box", left < 10);
+    };
+    show();
+    tick = setInterval(show, 500);
+  }
+
+  function render(s) {
+    last = s;
+    renderClock(s);
+    const panel = $("room-panel");
+    if (!panel) return;
+    panel.hidden = false;
+    $("watchers").textContent = s.public ? nt("{n} watching", "{n} watching", s.watchers || 0) : "";
+    const m = muted();
+    const shown = (s.chat || []).filter(x => !m.has(x.spectator ? t("spectator") : x.from));
+    $("chat-list").replaceChildren(...(shown.length ? shown.map(line) : [el("p", { class: "hint" }, t("No message yet."))]));
+    $("chat-list").scrollTop = $("chat-list").scrollHeight;
+    $("chat-form").hidden = !s.can_chat;
+    const r = s.rematch || { asked: [], can_ask: false };
+    $("rematch").hidden = !(s.match && s.match.finished) || s.you === null;
+    $("rematch").disabled = !r.can_ask;
+    $("rematch-note").textContent = r.asked.length ? t("Asked for a rematch: {names}", { names: r.asked.join(", ") }) : "";
+  }
+
+  /** Called by table.js with every state; returns the state to render (a spectator's view is
+   *  drawn from seat 0's side, with both hands face down). */
+  function onState(s, send) {
+    sendFn = send;
+    if (s.you === null && s.view) s.view.seat = 0;
+    render(s);
+    return s;
+  }
+
+  /** Messages that are the room's: chat lines and the rematch link. True when handled. */
+  function onMessage(msg) {
+    if (msg.type === "chat") {
+      if (last) { last.chat = [...(last.chat || []), msg].slice(-50); render(last); }
+      return true;
+    }
+    if (msg.type === "rematch") {
+      $("rematch-note").replaceChildren(el("a", { class: "btn", href: msg.link, id: "rematch-link" }, t("Go to the rematch")));
+      return true;
+    }
+    return false;
+  }
+
+  /** A spectator's own side of the table: seat 0's cards face down, and those seen taken. */
+  function renderSpectatorHand(box, v) {
+    const seen = (v.seen && v.seen[0]) || [];
+    const backs = Math.max(0, ((v.hand_counts && v.hand_counts[0]) || 0) - seen.length);
+    box.replaceChildren(...seen.map(c => cardEl(c)), ...Array.from({ length: backs }, () => cardBack()));
+  }
+
+  function init() {
+    const form = $("chat-form");
+    if (!form) return;
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const box = $("chat-text");
+      const text = box.value.trim();
+      if (text && sendFn) sendFn({ type: "chat", text });
+      box.value = "";
+    });
+    $("rematch").addEventListener("click", () => { if (sendFn) sendFn({ type: "rematch" }); });
+  }
+
+  document.addEventListener("DOMContentLoaded", init);
+  if (document.readyState !== "loading") init();
+  return { onState, onMessage, renderSpectatorHand };
+})();

@@ -1,0 +1,191 @@
+"""The card room (docs/protocol.md, "The card room"): open tables in the lobby, a seat taken
+with one click, spectators who see only what is public (the wire scan), chat, rematch with the
+first dealer by R11.2."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ginrummy.cards import card_str, cards_of
+
+from .conftest import cards_in, send_client_seeds
+
+ANN_VS_FREE = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": ""}]
+
+
+def _open(client, seats, **extra) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"preset": "standard", "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def _hidden_from_spectators(tobj) -> set[str]:
+    """Cards no spectator may see: the stock and every card of a hand that was never face up."""
+    d = tobj.match.deal
+    if d.is_over:
+        return set()
+    public = set(d.pile) | {d.upcard}
+    for e in d.log:
+        if e.kind in ("take_discard", "take_upcard", "discard") and e.card is not None:
+            public.add(e.card)
+    hidden = set(d.stock[d.drawn:]) | set(cards_of(d.hands[0])) | set(cards_of(d.hands[1]))
+    return {card_str(c) for c in hidden - public}
+
+
+def test_a_public_table_is_listed_and_a_free_seat_is_taken_with_one_click(client):
+    t = _open(client, ANN_VS_FREE, public=True)
+    with client.websocket_connect("/ws/lobby") as lobby:
+        first = lobby.receive_json()
+        assert first["type"] == "lobby"
+        entry = next(e for e in first["tables"] if e["id"] == t["id"])
+        assert [s["free"] for s in entry["seats"]] == [False, True] and not entry["started"]
+        r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Zoë <b>"})
+        assert r.status_code == 200, r.text
+        sat = r.json()
+        assert sat["name"] == "Zoë <b>" and sat["token"] and sat["link"].endswith(sat["token"])
+        update = lobby.receive_json()  # the lobby is told at once
+        assert update["type"] == "lobby"
+        entry = next(e for e in update["tables"] if e["id"] == t["id"])
+        assert [s["free"] for s in entry["seats"]] == [False, False] and entry["seats"][1]["name"] == "Zoë <b>"
+    again = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Yan"})
+    assert again.status_code == 409 and again.json()["code"] == "claimed"
+    host = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 0, "name": "Yan"})
+    assert host.status_code == 409
+    # the seat is a real seat: its token opens it, and the deal comes once both seeds are in
+    t["seats"][1]["token"] = sat["token"]
+    send_client_seeds(client, t)
+    tobj = client.app.state.manager.tables[t["id"]]
+    assert tobj.match is not None and tobj.names == ["Ann", "Zoë <b>"]
+
+
+def test_private_tables_are_not_listed_watched_or_sat_at(client):
+    t = _open(client, ANN_VS_FREE)
+    assert all(e["id"] != t["id"] for e in client.get("/api/lobby").json()["tables"])
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1})
+    assert r.status_code == 403
+    with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as ws:
+        assert ws.receive_json()["code"] == "not_allowed"
+    for bad in ({"seat": 5}, {"seat": "1"}, {"seat": 1, "name": "x" * 300}, {"seat": 1, "extra": 1}):
+        assert client.post(f"/api/tables/{t['id']}/sit", json=bad).status_code == 400, bad
+
+
+def test_a_spectator_sees_no_hidden_card_and_the_players_see_how_many_watch(client):
+    t = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], public=True)
+    send_client_seeds(client, t)
+    tobj = client.app.state.manager.tables[t["id"]]
+    seen: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec, \
+            client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann:
+        st = spec.receive_json()
+        seen.append(st)
+        assert st["you"] is None and st["view"]["hand"] == [] and st["view"]["legal_actions"] == []
+        assert st["arrangement"] is None and not st["record_available"]
+        assert sum(st["view"]["hand_counts"]) in (20, 21)
+        mine = ann.receive_json()
+        assert mine["watchers"] == 1
+        spec.receive_json()  # Ann's connection is news to everyone
+        spec.send_json({"type": "action", "action": "draw stock", "id": 1})
+        err = spec.receive_json()
+        assert err["code"] == "not_allowed" and err["reply_to"] == 1
+        # Ann plays the deal out; the spectator's every message is scanned
+        while not tobj.match.deal.is_over:
+            if mine["your_turn"]:
+                legal = mine["view"]["legal_actions"]
+                move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or \
+                    ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
+                ann.send_json({"type": "action", "action": move})
+            mine = ann.receive_json()
+            while mine["type"] != "state":
+                mine = ann.receive_json()
+            msg = spec.receive_json()
+            hidden = _hidden_from_spectators(tobj)
+            assert not (cards_in(msg) & hidden), f"a spectator was sent {cards_in(msg) & hidden}"
+            seen.append(msg)
+        assert tobj.match.seed.hex() not in json.dumps(seen)
+        assert all(tok["token"] not in json.dumps(seen) for tok in t["seats"] if "token" in tok)
+
+
+def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed(client):
+    t = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], public=True)
+    send_client_seeds(client, t)
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann, \
+            client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec:
+        ann.receive_json(); ann.receive_json(); spec.receive_json()
+        ann.send_json({"type": "chat", "text": "  <img src=x onerror=alert(1)>   hi "})
+        msg = ann.receive_json()
+        assert msg == {"type": "chat", "from": "Ann", "spectator": False,
+                       "text": "<img src=x onerror=alert(1)> hi", "seq": msg["seq"]}
+        spec.send_json({"type": "chat", "text": "hello"})
+        assert spec.receive_json()["code"] == "not_allowed"
+        spec.send_json({"type": "sync"})
+        assert spec.receive_json()["chat"] == []  # spectators do not read it either
+        ann.send_json({"type": "chat", "text": "x" * 201})
+        assert ann.receive_json()["code"] == "bad_message"
+        for _ in range(4):
+            ann.send_json({"type": "chat", "text": "again"})
+            assert ann.receive_json()["type"] == "chat"
+        ann.send_json({"type": "chat", "text": "one too many"})
+        err = ann.receive_json()
+        assert err["code"] == "not_allowed" and "5" in err["message"]
+    allowed = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                    public=True, spectator_chat=True)
+    send_client_seeds(client, allowed)
+    with client.websocket_connect(f"/ws/table/{allowed['id']}?watch=1") as spec:
+        spec.receive_json()
+        spec.send_json({"type": "chat", "text": "nice knock"})
+        got = spec.receive_json()
+        while got["type"] == "state":  # the computer may move meanwhile
+            got = spec.receive_json()
+        seq = got.pop("seq")
+        assert got == {"type": "chat", "from": None, "spectator": True, "text": "nice knock"}
+        assert isinstance(seq, int) and seq >= 2
+
+
+def test_lobby_chat_and_its_limits(client):
+    with client.websocket_connect("/ws/lobby") as a, client.websocket_connect("/ws/lobby") as b:
+        a.receive_json(); b.receive_json()
+        a.send_json({"type": "chat", "name": "Ann", "text": "<script>x</script> anyone?"})
+        assert b.receive_json() == {"type": "chat", "from": "Ann", "text": "<script>x</script> anyone?"}
+        assert a.receive_json()["from"] == "Ann"
+        a.send_json({"type": "chat", "text": "no name"})
+        assert a.receive_json()["code"] == "bad_message"
+        a.send_json({"type": "action", "action": "pass"})
+        assert a.receive_json()["code"] == "bad_message"
+        a.send_json({"type": []})
+        assert a.receive_json()["code"] == "bad_message"
+        a.send_json({"type": "ping", "id": 3})
+        assert a.receive_json() == {"type": "pong", "reply_to": 3}
+
+
+def test_rematch_opens_a_new_table_with_the_first_dealer_by_r11_2(client):
+    t = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], rules={"scoring": "deal"})
+    send_client_seeds(client, t)
+    tobj = client.app.state.manager.tables[t["id"]]
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann:
+        st = ann.receive_json()
+        ann.send_json({"type": "rematch"})
+        assert ann.receive_json()["code"] == "not_allowed"  # the match is not over
+        while not st.get("match", {}).get("finished"):
+            if st.get("type") == "state" and st["your_turn"]:
+                legal = st["view"]["legal_actions"]
+                move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or \
+                    ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
+                ann.send_json({"type": "action", "action": move})
+            st = ann.receive_json()
+        assert st["rematch"] == {"asked": [], "can_ask": True}
+        expected_dealer = tobj.match.next_dealer()
+        ann.send_json({"type": "rematch", "id": "r"})
+        got = ann.receive_json()
+        while got["type"] != "rematch":
+            got = ann.receive_json()
+        assert got["link"].endswith(got["link"].split("seat=")[1]) and got["id"] != t["id"]
+    new = client.app.state.manager.tables[got["id"]]
+    assert new.names == tobj.names and new.row.seats == tobj.row.seats and new.row.rules == tobj.row.rules
+    token = got["link"].split("seat=")[1]
+    send_client_seeds(client, {"id": new.id, "seats": [{"kind": "human", "token": token}, {"kind": "computer"}]})
+    assert new.match.deal.dealer == expected_dealer  # R11.2, not R3.1's random choice
+    assert new.player_of(token) == 0
+    # the new match's record says who dealt first, and verifies
+    from ginrummy.record import dumps, verify
+    assert f"first-dealer {expected_dealer}" in dumps(new.match) and verify(dumps(new.match, public=True)).ok
