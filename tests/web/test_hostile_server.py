@@ -72,9 +72,9 @@ class Server:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def table(self, seats: list[dict[str, Any]] = HUMAN_VS_BOT) -> dict[str, Any]:
+    def table(self, seats: list[dict[str, Any]] = HUMAN_VS_BOT, rules: dict[str, Any] | None = None) -> dict[str, Any]:
         """A new table (answer of ``POST /api/tables``) with its first deal dealt."""
-        r = httpx.post(self.url("/api/tables"), json={"preset": "standard", "seats": seats})
+        r = httpx.post(self.url("/api/tables"), json={"preset": "standard", "seats": seats, "rules": rules or {}})
         assert r.status_code == 201, r.text
         t = r.json()
 
@@ -223,11 +223,11 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
     connection of the same seat sends ``sync`` after ``sync`` and never reads: every move is
     still acknowledged, the stalled connection is dropped (the server says so) and, when it
     reads again, finds the close code 4408 after what was sent before it."""
-    t = server.table()
+    t = server.table(rules={"target": 1000})  # a long match: it must go on after the drop
     token = t["seats"][0]["token"]
     stalled = RawWS(server.port, f"/ws/table/{t['id']}?seat={token}", rcvbuf=4096)
     stalled.sock.settimeout(5)
-    syncs = frame(b'{"type": "sync"}') * 50
+    syncs = frame(b'{"type": "sync"}') * 200
     dropped_line = f"table {t['id']}: a connection stopped reading; dropped"
     result: dict[str, Any] = {"code": "never dropped", "after": 0, "before": 0}
 
@@ -235,13 +235,14 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
         moves = 0
         async with websockets.connect(server.ws(t), max_size=None) as ws:
             st = await _until(ws, lambda m: m["type"] == "state")
-            for _ in range(500):  # rounds: the stalled client sends 50 syncs, the person moves once
+            for _ in range(500):  # rounds: the stalled client sends 200 syncs, the person moves once
                 if result["code"] == "never dropped":
                     with contextlib.suppress(OSError):
                         stalled.sock.sendall(syncs)
                 if st["started"] and st["view"]["phase"] == "over":
                     pending = st["fair"]["pending"]
                     if pending is None:
+                        result["end"] = st["match"]
                         break  # the match is over
                     if pending["yours"] is None:
                         await ws.send(json.dumps({"type": "client_seed", "deal": pending["deal"], "seed": "slow"}))
@@ -265,8 +266,8 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
         asyncio.run(play())
     finally:
         stalled.close()
-    assert result["code"] == 4408
-    assert result["after"] >= 5  # the table went on after the drop
+    assert result["code"] == 4408, result
+    assert result["after"] >= 5, result  # the table went on after the drop
     assert server.proc.poll() is None
     assert "Exception in ASGI application" not in server.log.read_text()
 
