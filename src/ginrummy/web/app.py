@@ -42,7 +42,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -112,8 +112,12 @@ def _too_large(limit: int) -> Any:
 
 async def _body(request: Request, model: Any) -> Any:
     """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
-    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``)."""
-    raw = await read_body(request.stream(), MAX_BODY_BYTES)
+    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``;
+    ``bad_json`` too when the client hangs up before its body ends: no one hears the answer)."""
+    try:
+        raw = await read_body(request.stream(), MAX_BODY_BYTES)
+    except ClientDisconnect:
+        raise MessageError("bad_json", W_("request body is not valid JSON")) from None
     if raw is None:
         raise MessageError("too_large", _too_large(MAX_BODY_BYTES))
     try:
