@@ -350,3 +350,16 @@ def test_seat_tokens_and_invites_never_reach_the_log(server):
     assert f'"GET /table/{t["id"]}?seat=*** HTTP/1.1" 200' in log
     assert f'"GET /table/{t["id"]}?invite=***&lang=el HTTP/1.1" 200' in log
     assert f'"WebSocket /ws/table/{t["id"]}?seat=***" [accepted]' in log
+
+
+def test_a_client_that_hangs_up_in_the_middle_of_its_body_is_no_server_error(server):
+    for path in ("/api/tables", "/api/sheet", "/api/tables/abc123/claim"):
+        for head in (b"Content-Length: 100\r\n\r\n", b"Transfer-Encoding: chunked\r\n\r\n5\r\n[1, 2\r\n"):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+                sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                             + head + b'{"seats"')
+                time.sleep(0.1)
+    time.sleep(1.0)  # the server notices the hang-ups
+    assert httpx.get(server.url("/api/options")).status_code == 200
+    log = server.log.read_text()
+    assert "ClientDisconnect" not in log and "Exception in ASGI application" not in log
