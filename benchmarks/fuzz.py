@@ -53,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ginrummy.web.messages import ActionMsg, MessageError, parse_inbound  # noqa: E402
+from ginrummy.web.messages import ActionMsg, ChatMsg, MessageError, parse_inbound  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -193,11 +193,21 @@ class WS:
                     break
                 payload = bytes(buf[at + hl:at + hl + n])
                 at += hl + n
-                if b0 & 0x0F == 8:
+                opcode = b0 & 0x0F
+                if opcode == 8:
                     self.close_code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
                     self.wake.set()
                     return
-                msg = json.loads(payload)
+                if opcode == 9:  # the server's keep-alive ping: answered, as every client must
+                    self.writer.write(frame(payload, 10))
+                    continue
+                if opcode == 10:
+                    continue
+                try:
+                    msg = json.loads(payload)
+                except ValueError:
+                    self.internal.append(f"an answer that is not JSON: {payload[:80]!r}")
+                    continue
                 kind = msg["type"] if msg["type"] != "error" else "error:" + msg["code"]
                 self.kinds[kind] = self.kinds.get(kind, 0) + 1
                 if msg["type"] == "error" and msg["code"] == "internal":
@@ -221,12 +231,11 @@ VALID = [
     {"type": "next_deal", "id": "n"}, {"type": "client_seed", "deal": 2, "seed": "0123456789abcdef"},
     {"type": "client_seed", "deal": 1, "seed": "abc"}, {"type": "suggest", "text": "keep the sevens"},
     {"type": "hint", "id": 1}, {"type": "ping", "id": "p"}, {"type": "set_lang", "lang": "el"},
-    {"type": "sync"},
+    {"type": "sync"}, {"type": "chat", "text": "hello"}, {"type": "rematch", "id": 5},
 ]
 VALID_TEXT = [json.dumps(m) for m in VALID]
 ODD = [None, True, False, 0, -1, 1.5, 1e308, -0.0, 10**30, -(10**60), "", " ", "é", "\u0000", "\ud7ff", "x" * 300,
        [], {}, [[[]]], {"a": {"b": {"c": 1}}}, [1, "2", None], "discard 7H" * 20, "🂡", "<script>alert(1)</script>"]
-TYPES = ["action", "next_deal", "client_seed", "suggest", "hint", "sync", "ping", "set_lang"]
 CHARS = "{}[]\":,\\ 0123456789abcdefxyzé€\u0000\t\n-+.eE" + "".join(chr(c) for c in range(0x20, 0x7F))
 
 
@@ -247,9 +256,9 @@ class Mutator:
         while True:
             f = self.rng.choices(self.funcs, self.weights)[0]
             payload, opcode = f()
-            if b"ction" in payload or b"\\u" in payload:  # would it be a legal move? never send one
-                try:
-                    if isinstance(parse_inbound(payload), ActionMsg):
+            if b"ction" in payload or b"chat" in payload or b"\\u" in payload:
+                try:  # a legal move (or a chat line) would change the table: never sent
+                    if isinstance(parse_inbound(payload), (ActionMsg, ChatMsg)):
                         self.skipped_legal += 1
                         continue
                 except MessageError:
@@ -335,7 +344,8 @@ class Mutator:
         return self.rng.choice([b'{"type": "next_deal"}', b'{"type": "client_seed", "deal": 1, "seed": "x"}',
                                 b'{"type": "client_seed", "deal": 7, "seed": "x"}', b'{"type": "suggest", "text": "hi"}',
                                 b'{"type": "hint"}', b'{"type": "ping"}', b'{"type": "set_lang", "lang": "fi"}',
-                                b'{"type": "set_lang", "lang": "xx"}', b'{"type": "sync"}']), 1
+                                b'{"type": "set_lang", "lang": "xx"}', b'{"type": "sync"}', b'{"type": "rematch"}',
+                                b'{"type": "chat", "text": ""}']), 1
 
     def oversized(self) -> tuple[bytes, int]:
         size = self.rng.choice([2049, 4096, 65536, 300_000, 1_048_576])
@@ -379,7 +389,7 @@ class HttpMutator:
             f"/api/tables/{t}/record?seat={junk}", f"/api/tables/{junk}/record", f"/table/{t}?seat={junk}",
             f"/table/{junk}", f"/api/i18n?lang={junk}", f"/api/i18n.js?lang={junk}", f"/static/{junk}",
             "/static/../../../etc/passwd", "//", f"/?{'&'.join(['a=' + junk] * 50)}", f"/ws/table/{t}?seat={junk}",
-            f"/api/tables/{t}/claim", "/api/options?" + junk, "/fair?lang=" + junk, "*", "http://x/", f"/{junk}"])
+            f"/api/tables/{t}/claim", "/api/options?" + junk, "/rules?lang=" + junk, "*", "http://x/", f"/{junk}"])
 
     def next(self) -> bytes:
         rng = self.rng
@@ -555,14 +565,15 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
     for c in conns:
         c.close()
     await asyncio.wait(readers, timeout=10)
-    print(f"  WebSocket: {sum(sent):,} messages in {ws_seconds:.0f} s; protocol probes ...", flush=True)
-    probes = await protocol_probes(port, other_path)
-
-    print(f"  HTTP: {args.http:,} requests ...", flush=True)
+    print(f"  WebSocket: {sum(sent):,} messages in {ws_seconds:.0f} s; HTTP: {args.http:,} requests ...", flush=True)
     h0 = time.monotonic()
     statuses = await http_fuzz(port, args.http, HttpMutator(random.Random(rng.getrandbits(64)), t["id"], muts[0]),
                                args.http_workers, deadline)
     http_seconds = time.monotonic() - h0
+    await asyncio.sleep(1.0)
+    text = log.read_text(errors="replace")  # the log before the protocol probes (uvicorn logs one of them)
+    print("  protocol probes ...", flush=True)
+    probes = await protocol_probes(port, other_path)
     await asyncio.sleep(2.0)
     after_state = await public_state(port, path)
     kinds: dict[str, int] = {}
@@ -573,7 +584,6 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
     for m in muts:
         for k, v in m.families.items():
             families[k] = families.get(k, 0) + v
-    text = log.read_text(errors="replace")
     return {
         "messages": sum(sent), "ws_seconds": ws_seconds, "connections": len(conns),
         "unanswered": sum(s + 1 - (a - 0) for s, a in zip(sent, answered)),
