@@ -289,7 +289,14 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
                 except TableError as exc:
                     await send(error_message(exc.code, translate_error(exc, tr)))
-        except (WebSocketDisconnect, ConnectionError, RuntimeError):
+                await asyncio.sleep(0)  # the writer sends the answer now (see game_socket)
+        except ConnectionError:  # its queue is full: a client that stops reading, closed 4408
+            manager.unwatch_lobby(send)
+            task.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"),
+                                       SLOW_CLOSE_SECONDS)
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             manager.unwatch_lobby(send)
