@@ -363,3 +363,21 @@ def test_a_client_that_hangs_up_in_the_middle_of_its_body_is_no_server_error(ser
     assert httpx.get(server.url("/api/options")).status_code == 200
     log = server.log.read_text()
     assert "ClientDisconnect" not in log and "Exception in ASGI application" not in log
+
+
+def test_lobby_burst_of_messages_read_promptly_is_answered_in_full(server):
+    """The lobby's WebSocket too: 1,000 pings and 300 bad messages in one write, every answer."""
+    ws = RawWS(server.port, "/ws/lobby")
+    try:
+        assert json.loads(ws.recv()[1])["type"] == "lobby"
+        ws.sock.sendall(b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000))
+                        + frame(b'{"type": []}') * 300)
+        replies = []
+        for _ in range(1300):
+            msg = json.loads(ws.recv()[1])
+            if msg["type"] in ("pong", "error"):
+                replies.append(msg)
+    finally:
+        ws.close()
+    assert replies[:1000] == [{"type": "pong", "reply_to": i} for i in range(1000)]
+    assert {(m["type"], m["code"]) for m in replies[1000:]} == {("error", "bad_message")}
