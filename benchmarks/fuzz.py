@@ -9,8 +9,8 @@ It starts ``gin serve`` on a free port of 127.0.0.1 with a temporary SQLite file
 ``--bot-delay 0``, opens a table (a person against the novice computer), sends the person's
 client seed so that the first deal is dealt, and waits until the person is to act.  Then:
 
-* **WebSocket**: ``--connections`` connections of the person's seat each send their share of
-  ``--messages`` messages from a seeded generator of mutations (random bytes, truncated and
+* **WebSocket**: ``--connections`` connections of the person's seat and one of the lobby
+  (``/ws/lobby``) each send their share of ``--messages`` messages from a seeded generator of mutations (random bytes, truncated and
   garbled valid messages, fields of the wrong type, deep nesting, huge numbers, unknown types,
   oversized frames now and then, text that is not UTF-8, well-formed requests the table must
   refuse), in batches, while reading every answer concurrently.  A generated message that would
@@ -20,7 +20,7 @@ client seed so that the first deal is dealt, and waits until the person is to ac
   A few extra connections send what the WebSocket protocol layer itself must refuse (a frame
   over 4 MiB: close 1009; a text frame that is not UTF-8: close 1007) and check the close code.
 * **HTTP**: ``--http`` requests, a new connection each, several at once: bad bodies to every
-  POST endpoint, bodies over the limit (with and without Content-Length), odd methods, paths,
+  POST endpoint (tables, sheet, claim, sit), bodies over the limit (with and without Content-Length), odd methods, paths,
   query strings (non-ASCII and broken percent-escapes included) and headers.  No answer may be
   a 5xx.
 
@@ -53,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ginrummy.web.messages import ActionMsg, ChatMsg, MessageError, parse_inbound  # noqa: E402
+from ginrummy.web.messages import ActionMsg, ChatMsg, LobbyChatMsg, MessageError, parse_inbound, parse_lobby  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -208,6 +208,8 @@ class WS:
                 except ValueError:
                     self.internal.append(f"an answer that is not JSON: {payload[:80]!r}")
                     continue
+                if msg["type"] == "lobby":  # the lobby's own news, not an answer
+                    continue
                 kind = msg["type"] if msg["type"] != "error" else "error:" + msg["code"]
                 self.kinds[kind] = self.kinds.get(kind, 0) + 1
                 if msg["type"] == "error" and msg["code"] == "internal":
@@ -232,6 +234,7 @@ VALID = [
     {"type": "client_seed", "deal": 1, "seed": "abc"}, {"type": "suggest", "text": "keep the sevens"},
     {"type": "hint", "id": 1}, {"type": "ping", "id": "p"}, {"type": "set_lang", "lang": "el"},
     {"type": "sync"}, {"type": "chat", "text": "hello"}, {"type": "rematch", "id": 5},
+    {"type": "chat", "name": "Ann", "text": "hello"},
 ]
 VALID_TEXT = [json.dumps(m) for m in VALID]
 ODD = [None, True, False, 0, -1, 1.5, 1e308, -0.0, 10**30, -(10**60), "", " ", "é", "\u0000", "\ud7ff", "x" * 300,
@@ -259,6 +262,12 @@ class Mutator:
             if b"ction" in payload or b"chat" in payload or b"\\u" in payload:
                 try:  # a legal move (or a chat line) would change the table: never sent
                     if isinstance(parse_inbound(payload), (ActionMsg, ChatMsg)):
+                        self.skipped_legal += 1
+                        continue
+                except MessageError:
+                    pass
+                try:  # nor a lobby chat line, on the lobby's connection
+                    if isinstance(parse_lobby(payload), LobbyChatMsg):
                         self.skipped_legal += 1
                         continue
                 except MessageError:
@@ -374,7 +383,8 @@ class HttpMutator:
                  "seats": self.rng.choice(ODD + [[{"kind": "bot", "level": "zz"}] * 2, [{"kind": "human"}] * 4])}
             return json.dumps(v).encode()
         if r == 4:
-            return json.dumps({"invite": self.rng.choice(ODD)}).encode()
+            return json.dumps(self.rng.choice([{"invite": self.rng.choice(ODD)}, {"seat": self.rng.choice(ODD + [1, 3]),
+                                                "name": self.rng.choice(ODD)}])).encode()
         if r == 5:
             return self.msgs.next()[0]
         if r == 6:
@@ -389,14 +399,14 @@ class HttpMutator:
             f"/api/tables/{t}/record?seat={junk}", f"/api/tables/{junk}/record", f"/table/{t}?seat={junk}",
             f"/table/{junk}", f"/api/i18n?lang={junk}", f"/api/i18n.js?lang={junk}", f"/static/{junk}",
             "/static/../../../etc/passwd", "//", f"/?{'&'.join(['a=' + junk] * 50)}", f"/ws/table/{t}?seat={junk}",
-            f"/api/tables/{t}/claim", "/api/options?" + junk, "/rules?lang=" + junk, "*", "http://x/", f"/{junk}"])
+            f"/api/tables/{t}/claim", "/api/options?" + junk, "/api/lobby?" + junk, "/ws/lobby", "/rules?lang=" + junk, "*", "http://x/", f"/{junk}"])
 
     def next(self) -> bytes:
         rng = self.rng
         method = rng.choice(["POST", "POST", "POST", "GET", "GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD",
                              "TRACE", "FOO", "G\xe9T", "post", ""])
         path = rng.choice(["/api/tables", "/api/sheet", f"/api/tables/{self.table_id}/claim",
-                           "/api/tables/ffffffffffff/claim"]) if method == "POST" and rng.random() < 0.8 else self.path()
+                           "/api/tables/ffffffffffff/claim", f"/api/tables/{self.table_id}/sit"]) if method == "POST" and rng.random() < 0.8 else self.path()
         version = rng.choice(["HTTP/1.1"] * 8 + ["HTTP/1.0", "HTTP/9.9", "HTTP/1.1 extra", ""])
         body = self.body() if method in ("POST", "PUT", "PATCH") or rng.random() < 0.1 else b""
         headers = [f"Host: {HOST}", "Connection: close"]
@@ -542,7 +552,8 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
     started = time.monotonic()
     deadline = started + args.time_limit
 
-    conns = [await WS.open(port, path) for _ in range(args.connections)]
+    # the person's seat on --connections connections, and one more on the lobby
+    conns = [await WS.open(port, path) for _ in range(args.connections)] + [await WS.open(port, "/ws/lobby")]
     readers = [asyncio.create_task(c.read_loop()) for c in conns]
     await asyncio.sleep(1.0)  # every connection's arrival is broadcast to the others: let it settle
     muts = [Mutator(random.Random(rng.getrandbits(64))) for _ in conns]
