@@ -2,7 +2,7 @@
 changes state": arbitrary JSON values, near-valid messages with fields of any type, text and
 bytes of any kind, deep nesting and oversized frames, sent over the WebSocket (Starlette's
 TestClient) and to every POST endpoint, find no 500, no ``internal`` error, no connection
-closed (each message is followed by a ping that must get its pong) and no change to the table
+closed, the lobby's included (each message is followed by a ping that must get its pong) and no change to the table
 (seq, hands, discard pile, stock position, pending client seeds, stored steps).
 
 Derandomized (the same examples on every run) and kept to a modest number of examples; the
@@ -62,7 +62,7 @@ frames = st.one_of(
 
 # a reply to a bad (or well-formed but refused) message may be one of these, never "internal"
 ERROR_CODES = {"too_large", "bad_json", "bad_message", "illegal", "not_your_turn", "not_allowed"}
-REPLY_TYPES = {"error", "state", "pong", "lang", "hint"}
+REPLY_TYPES = {"error", "state", "pong", "lang", "hint", "chat"}
 
 
 @pytest.fixture
@@ -120,12 +120,13 @@ def test_websocket_arbitrary_frames_change_nothing_and_never_drop(fuzz_client):
     assert snapshot(client, t["id"]) == before
 
 
-ENDPOINTS = ("/api/tables", "/api/sheet", "/api/tables/{id}/claim", "/api/tables/ffffffffffff/claim")
+ENDPOINTS = ("/api/tables", "/api/sheet", "/api/tables/{id}/claim", "/api/tables/ffffffffffff/claim",
+             "/api/tables/{id}/sit")
 body_fields = st.fixed_dictionaries({}, optional={
     k: json_values | st.sampled_from([[{"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}],
                                       ["Ann", "Bob"], ["Ann:25", "draw", "a:" + "9" * 5000], "standard",
                                       "oklahoma", {"box_bonus": 10**30}, {"target": "x"}])
-    for k in ("preset", "rules", "seats", "names", "results", "invite", "extra")})
+    for k in ("preset", "rules", "seats", "names", "results", "invite", "seat", "name", "extra")})
 bodies = st.one_of(
     json_values.map(lambda v: json.dumps(v).encode()),
     body_fields.map(lambda v: json.dumps(v).encode()),
@@ -157,6 +158,41 @@ def test_every_post_endpoint_answers_4xx_never_500_and_changes_nothing(fuzz_clie
     one()
     assert {400, 413} <= seen
     assert snapshot(client, t["id"]) == before
+
+
+def test_lobby_websocket_arbitrary_frames_never_drop(fuzz_client):
+    client = fuzz_client
+    count = {"n": 0}
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert ws.receive_json()["type"] == "lobby"
+
+        @settings(max_examples=150, **SETTINGS)
+        @given(frames)
+        @example('{"type": []}')
+        @example(_deep(1020))
+        def one(raw: str | bytes) -> None:
+            count["n"] += 1
+            if isinstance(raw, bytes):
+                ws.send_bytes(raw)
+            else:
+                ws.send_text(raw)
+            mid = f"p{count['n']}"
+            ws.send_json({"type": "ping", "id": mid})
+            try:
+                for _ in range(5):
+                    msg = ws.receive_json()
+                    assert msg["type"] in {"error", "pong", "chat", "lobby"}, msg
+                    if msg["type"] == "error":
+                        assert msg["code"] in ERROR_CODES, msg
+                    if msg == {"type": "pong", "reply_to": mid}:
+                        break
+                else:
+                    raise AssertionError("no pong")
+            except WebSocketDisconnect as exc:  # pragma: no cover - the failure being looked for
+                raise AssertionError(f"lobby connection closed ({exc.code}) after {raw!r:.80}") from None
+
+        one()
+    assert count["n"] >= 150
 
 
 def test_arbitrary_seat_texts_are_refused_on_record_and_websocket(fuzz_client):
