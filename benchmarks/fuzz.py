@@ -83,15 +83,20 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], int, Path]:
                              "--log-level", "warning"],
                             stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"gin serve ended at start:\n{log.read_text()}")
-        try:
-            with socket.create_connection((HOST, port), timeout=1):
-                return proc, port, log
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("gin serve did not start in 60 s")
+    try:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise SystemExit(f"gin serve ended at start:\n{log.read_text()}")
+            try:
+                with socket.create_connection((HOST, port), timeout=1):
+                    return proc, port, log
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit("gin serve did not start in 60 s")
+    except BaseException:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        raise
 
 
 async def http(port: int, raw: bytes, timeout: float = 10.0) -> tuple[int | None, bytes]:
@@ -664,6 +669,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--time-limit", type=float, default=1800.0, help="seconds for the whole run (bounded)")
     args = p.parse_args(argv)
     command = "python benchmarks/fuzz.py " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    # SIGTERM ends the run like Ctrl-C: the server is stopped on the way out
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with tempfile.TemporaryDirectory(prefix="gin-fuzz-") as tmp:
         proc, port, log = start_server(Path(tmp))
         print(f"gin serve (pid {proc.pid}) on {HOST}:{port}; sending {args.messages:,} messages and "
