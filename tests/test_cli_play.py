@@ -150,7 +150,7 @@ def test_rejected_commands_explain_and_change_nothing(monkeypatch, capsys):
     # out of phase: discarding at the upcard offer (R4.2)
     assert "✗ discard 7H is not legal now (the upcard offer: take upcard or pass (R4.2))" in out
     assert "✗ not an action: 'zz'" in out
-    assert "✗ not a card: '1h'" in out
+    assert "✗ not a card: '1H'" in out  # echoed as typed
     # drawing twice (R4.1)
     assert "✗ draw stock is not legal now (after the draw, discard, knock or go gin (R4.1, R5.1))" in out
     assert f"✗ discard {absent_text} is not legal now ({absent_text} is not in the hand)" in out
@@ -343,6 +343,6 @@ def test_between_deals_a_move_is_not_taken_for_enter(monkeypatch, capsys):
     lines = ["auto"] * own_moves + ["s", "sheet", "", "quit"]
     status, out, _ = run_cli(monkeypatch, capsys, ["--seed", "18"], lines)
     assert status == 0
-    assert "✗ 's': the deal is over; press Enter for the next deal, or type sheet or quit" in out
+    assert "✗ 's': the deal is over; press Enter for the next deal, or type review, sheet or quit" in out
     assert "── Deal 2 ──" in out and "── Deal 2 is over ──" not in out
     assert "You quit the match." in out

@@ -153,7 +153,7 @@ def test_replay_record_summary(capsys):
     code, out, err = run(capsys, "replay", str(GOLDEN / "records" / "three_hand.gin"))
     assert code == 0 and err == ""
     assert out.splitlines() == [
-        "Ann vs Bob vs Cy; rules standard+custom; 4 deal(s)",
+        "Ann vs Bob vs Cy; rules standard, target=50; 4 deal(s)",  # what differs from the preset (R13, R14)
         "deal 1: Ann deals; knock by Bob; Bob scores 7; totals Ann 0, Bob 7, Cy 0",
         "deal 2: Bob deals; knock by Cy; Cy scores 4; totals Ann 0, Bob 7, Cy 4",
         "deal 3: Cy deals; knock by Cy; Cy scores 30; totals Ann 0, Bob 7, Cy 34",

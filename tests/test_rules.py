@@ -223,8 +223,8 @@ def test_rule_set_is_frozen():
 
 
 @pytest.mark.parametrize("override, message", [
-    ("knock_limit=abc", "rule knock_limit='abc' is not a whole number; allowed: 0..10"),
-    ("knock_limit=true", "rule knock_limit=True is not a whole number; allowed: 0..10"),
+    ("knock_limit=abc", "rule knock_limit=\"abc\" is not a whole number; allowed: 0..10"),
+    ("knock_limit=true", "rule knock_limit=true is not a whole number; allowed: 0..10"),
     ("target=1.5", "rule target=1.5 is not a whole number; allowed: an integer >= 1"),
     ("knock_limit=11", "rule knock_limit=11 is out of range; allowed: 0..10"),
 ])

@@ -78,12 +78,12 @@ class RuleSet:
             value = getattr(self, key)
             if type(value) is bool or value not in allowed:
                 raise RuleSetError(
-                    N_("rule {key}={value!r} is not allowed; allowed: {allowed}", key=key, value=value,
-                       allowed=", ".join(map(repr, allowed)))
+                    N_("rule {key}={value} is not allowed; allowed: {allowed}", key=key, value=shown(value),
+                       allowed=", ".join(map(shown, allowed)))
                 )
         for key in ("spade_doubles", "discard_taken_card", "shutout_doubles"):
             if not isinstance(getattr(self, key), bool):
-                raise RuleSetError(N_("rule {key}={value!r} must be true or false", key=key, value=getattr(self, key)))
+                raise RuleSetError(N_("rule {key}={value} must be true or false", key=key, value=shown(getattr(self, key))))
         self._check_int("knock_limit", 0, 10)
         for key in ("gin_bonus", "undercut_bonus", "max_reshuffles", "game_bonus", "box_bonus"):
             self._check_int(key, 0, None)
@@ -101,16 +101,16 @@ class RuleSet:
         value = getattr(self, key)
         if type(value) is not int:
             if hi is not None:
-                raise RuleSetError(N_("rule {key}={value!r} is not a whole number; allowed: {lo}..{hi}", key=key,
-                                      value=value, lo=lo, hi=hi))
-            raise RuleSetError(N_("rule {key}={value!r} is not a whole number; allowed: an integer >= {lo}",
-                                  key=key, value=value, lo=lo))
+                raise RuleSetError(N_("rule {key}={value} is not a whole number; allowed: {lo}..{hi}", key=key,
+                                      value=shown(value), lo=lo, hi=hi))
+            raise RuleSetError(N_("rule {key}={value} is not a whole number; allowed: an integer >= {lo}",
+                                  key=key, value=shown(value), lo=lo))
         if value < lo or (hi is not None and value > hi):
             if hi is not None:
-                raise RuleSetError(N_("rule {key}={value!r} is out of range; allowed: {lo}..{hi}", key=key,
-                                      value=value, lo=lo, hi=hi))
-            raise RuleSetError(N_("rule {key}={value!r} is out of range; allowed: an integer >= {lo}", key=key,
-                                  value=value, lo=lo))
+                raise RuleSetError(N_("rule {key}={value} is out of range; allowed: {lo}..{hi}", key=key,
+                                      value=shown(value), lo=lo, hi=hi))
+            raise RuleSetError(N_("rule {key}={value} is out of range; allowed: an integer >= {lo}", key=key,
+                                  value=shown(value), lo=lo))
 
     # -- derived values -------------------------------------------------------------------
 
@@ -200,6 +200,16 @@ def preset(name: str) -> RuleSet:
     if not isinstance(name, str) or name.lower() not in PRESETS:
         raise RuleSetError(N_("unknown preset {name!r}; presets: {presets}", name=name, presets=", ".join(PRESETS)))
     return PRESETS[name.lower()]
+
+
+def shown(value: Any) -> str:
+    """A rule value as it is written on the command line and in JSON (``true``, ``null``,
+    ``"wall"``, ``31``), so an error echoes ``gin_bonus=true`` the way it was typed, not Python's
+    ``True``.  A value JSON cannot write (an object) is shown with ``repr``."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _parse_value(text: str) -> Any:

@@ -42,10 +42,44 @@ from typing import Any
 from .errors import N_, IllegalActionError, RecordError, RuleSetError
 from .rules import RuleSet
 
-__all__ = ["GameSheet", "ScoreSheet", "parse_results", "Result"]
+__all__ = ["GameSheet", "ScoreSheet", "max_deal_score", "parse_results", "Result", "MAX_DEADWOOD"]
 
 Result = tuple[int | None, int]
 """One deal on the sheet: ``(winner index or None for a draw, points)``."""
+
+#: The largest deadwood value ten cards can have (R1.3, R2.4): two of each of the ranks 10, J,
+#: Q, K arranged so that no three make a run (for example 10C 10D QC QD JH JS KH KS: 80), and
+#: two nines that meld with nothing (9H 9S: 18).  A third card of a ten-valued rank would make a
+#: set (R2.1), so ten cards hold at most eight worth 10, and the next best are nines: 98.
+MAX_DEADWOOD = 98
+
+
+def max_deal_score(rules: RuleSet) -> int:
+    """The most points one deal can score under ``rules`` (whole game points, bonuses of R6
+    included, the game and box bonuses of R11.3 not: they are not deal scores).
+
+    With ``D = MAX_DEADWOOD`` (98, the defender's deadwood at most, R2.4) and ``L`` the highest
+    knock limit a deal can have (``knock_limit`` in standard gin, R5.1; 10 in Oklahoma, R9.1;
+    none in Straight gin, R8.1, where nobody knocks and there is no undercut)::
+
+        max(gin_bonus + D,                         # gin (R6.1)
+            big_gin_bonus + D     if big gin is on, # big gin (R6.5)
+            undercut_bonus + L    if knocking)      # undercut: K - D <= L (R6.3)
+        * 2 if Oklahoma with spade_doubles (R9.3), else * 1
+
+    A won knock scores D - K <= 97 (R6.2), never more than gin.  Every term is reached by some
+    deal, so this is the bound, not an estimate.  The scorekeeper
+    (:class:`ScoreSheet`, ``gin sheet``, the web scorekeeper) refuses any deal above it.
+    """
+    candidates = [rules.gin_bonus + MAX_DEADWOOD]
+    if rules.big_gin_bonus is not None:
+        candidates.append(rules.big_gin_bonus + MAX_DEADWOOD)
+    if rules.variant != "straight":
+        limit = 10 if rules.variant == "oklahoma" else rules.knock_limit
+        candidates.append(rules.undercut_bonus + limit)
+    factor = 2 if rules.variant == "oklahoma" and rules.spade_doubles else 1
+    return max(candidates) * factor
+
 
 #: How many games each mode has on the sheet (R11.1, R12.1).
 _GAME_COUNT = {"deal": 1, "game": 1, "hollywood": 3}
@@ -190,6 +224,13 @@ class ScoreSheet:
                 N_("deal result {text!r}: points {points!r} must be an integer >= 0", text=text, points=points),
                 action=text
             )
+        if points > max_deal_score(self.rules):
+            raise IllegalActionError(
+                N_("deal result {text!r}: {points} points is more than one deal can score under these rules "
+                   "(at most {most})",
+                   text=text, points=points, most=max_deal_score(self.rules)),
+                action=text,
+            )
         if winner is None and points != 0:
             raise IllegalActionError(
                 N_("deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
@@ -237,8 +278,8 @@ class ScoreSheet:
 
         Raises:
             IllegalActionError: the match is finished (R11.1, R12.5); ``winner`` is not
-                ``None`` or an index 0..players-1; ``points`` is not an int >= 0; or a draw has
-                nonzero points.  IllegalActionError is also a ValueError.
+                ``None`` or an index 0..players-1; ``points`` is not an int >= 0, or is above
+                :func:`max_deal_score` of the rules; or a draw has nonzero points.  IllegalActionError is also a ValueError.
         """
         self._check(winner, points)
         if self.finished:
@@ -344,13 +385,15 @@ class ScoreSheet:
 _POINTS = re.compile(r"[0-9]+")
 
 
-def parse_results(args: Sequence[str], names: Sequence[str]) -> list[Result]:
+def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | None = None) -> list[Result]:
     """Read the RESULT arguments of ``gin sheet``: each ``NAME:POINTS`` or ``draw``.
 
     NAME is matched case-insensitively (surrounding spaces ignored) against ``names``; the
     result's winner is that name's index.  POINTS is a non-negative integer in ASCII digits.
     ``draw`` (any case) is a drawn deal, ``(None, 0)`` (R6.4, R7).  The text is split at its
-    last ``:``, so a name may itself contain ``:``.
+    last ``:``, so a name may itself contain ``:``.  With ``rules``, POINTS above
+    :func:`max_deal_score` (the most one deal can score under them) is refused here, naming the
+    argument; :class:`ScoreSheet` refuses it anyway.
 
     Returns one ``(winner index or None, points)`` pair per argument, in order.
 
@@ -383,5 +426,11 @@ def parse_results(args: Sequence[str], names: Sequence[str]) -> list[Result]:
             raise RecordError(
                 f"result {arg!r}: points {points!r} must be a whole number >= 0; {form}"
             )
-        out.append((matches[0], int(points)))
+        value = int(points)
+        if rules is not None and value > max_deal_score(rules):
+            raise RecordError(
+                f"result {arg!r}: {value} points is more than one deal can score under these rules "
+                f"(at most {max_deal_score(rules)}: docs/rules.md, R6 and R9.3)"
+            )
+        out.append((matches[0], value))
     return out

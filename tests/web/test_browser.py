@@ -48,8 +48,15 @@ def browser():
         b.close()
 
 
-def _page(browser, errors: list[str], **kw):
+def _page(browser, errors: list[str], confirm: bool = False, **kw):
+    """A page in a new context.  ``confirm=False`` turns off the table's "ask before a discard /
+    knock" settings (on for a new player), so the tests that play whole deals act at once."""
+    # bypass_csp: Playwright's string predicates (wait_for_function) run through eval, which the
+    # server's content security policy forbids to every page (test_csp_* checks the policy itself)
+    kw.setdefault("bypass_csp", True)
     ctx = browser.new_context(viewport=kw.pop("viewport", {"width": 1280, "height": 860}), **kw)
+    if not confirm:
+        ctx.add_init_script("localStorage.setItem('gin.confirmDiscard', 'false'); localStorage.setItem('gin.confirmKnock', 'false');")
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(15000)

@@ -23,8 +23,8 @@ from .conftest import new_table
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "src" / "ginrummy" / "locale"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
-PAGES = ["lobby.html", "table.html", "rules.html", "tips.html", "scorekeeper.html"]
-SCRIPTS = ["common.js", "lobby.js", "table.js", "scorekeeper.js"]
+PAGES = ["lobby.html", "table.html", "rules.html", "tips.html", "scorekeeper.html", "fair.html"]
+SCRIPTS = ["common.js", "lobby.js", "table.js", "scorekeeper.js", "fair.js", "fair-page.js"]
 
 
 def _po(lang: str, domain: str = "web"):

@@ -1,5 +1,5 @@
 """The ``gin`` command line: ``gin play``, ``gin serve``, ``gin simulate``, ``gin analyze``,
-``gin score``, ``gin sheet``, ``gin replay``, ``gin verify``.
+``gin score``, ``gin sheet``, ``gin replay``, ``gin verify``, ``gin review``.
 
 Each subcommand lives in its own module of this package and registers itself on :data:`app`.
 Bad input exits with status 2 and one line on stderr (see :mod:`ginrummy.cli.common`).
@@ -25,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_MODULES = ("analyze", "score", "sheet", "replay", "simulate", "play", "serve")
+_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve")
 
 
 def _load() -> None:

@@ -10,6 +10,12 @@ was chosen at random), computer player ``i`` draws from ``random.Random(f"{seed}
 and the hint player (``hint``, ``auto``) from ``random.Random(f"{seed}/hint")``; see
 :func:`match_seed`, :func:`computer_players` and :func:`hint_player`.
 
+Record and review: ``--record FILE`` saves the match's record (:func:`ginrummy.record.dumps`,
+``docs/record-format.md``) after every deal and when the match ends or is stopped, for
+``gin review`` and ``gin verify``.  After each deal the prompt takes ``review`` (the person's
+decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.review`), and
+at the end of the match the table offers the review of the whole match.
+
 Language: ``--lang el`` (or ``fi``, ``mt``, ``en``), by default the terminal's
 (``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``, English when it is none of these): every
 word on the screen goes through a :class:`~ginrummy.i18n.Translator`.  The commands a person
@@ -19,29 +25,34 @@ explains them in the table's language.
 
 from __future__ import annotations
 
+import datetime
 import random
 import secrets
 import sys
 import time
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..actions import Action, parse_action
+from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import cards_of, parse_card, value_of
-from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
+from ..errors import N_, CardParseError, GinRummyError, IllegalActionError, Msg
 from ..i18n import LANGUAGES, Translator, lang_from_env, normalize, translate_error, translator
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import Player
+from ..record import dumps
+from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
 from ..rules import RuleSet, make_rules
 from ..views import PlayerView
 from . import render as R
 from .common import PresetOpt, SetOpt, fail
 from .main import app
+from .review import run_review, show_review
 
 __all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "level_name", "PlayTable",
            "HELP", "help_text"]
@@ -68,11 +79,22 @@ Cards: rank A 2-9 T (or 10) J Q K, then suit C D H S: AS, TD, 10H, KC.""")
 """The commands of the prompt (English; :func:`help_text` gives them in a language)."""
 
 
-def help_text(tr: Translator) -> str:
-    """:data:`HELP` in ``tr``'s language, with the suit letters named in it."""
+def help_text(tr: Translator, rules: RuleSet | None = None) -> str:
+    """:data:`HELP` in ``tr``'s language, with the suit letters named in it.  With ``rules``,
+    only the commands those rules allow: no ``big gin`` line when big gin is not played (R6.5),
+    and no ``knock`` line in Straight gin (R8.1).  (A command's line starts with its typed form, which every
+    language keeps.)"""
     suits = tr._("Suits: C {clubs}, D {diamonds}, H {hearts}, S {spades}.", clubs=R.suit_name(0, tr),
                  diamonds=R.suit_name(1, tr), hearts=R.suit_name(2, tr), spades=R.suit_name(3, tr))
-    return tr.gettext(HELP) + ("\n" + suits if tr.lang != "en" else "")
+    lines = tr.gettext(HELP).split("\n")
+    if rules is not None:
+        drop = []
+        if rules.big_gin_bonus is None:
+            drop.append("  big gin ")
+        if rules.variant == "straight":
+            drop.append("  k 7H, knock 7H ")
+        lines = [line for line in lines if not any(line.startswith(d) for d in drop)]
+    return "\n".join(lines) + ("\n" + suits if tr.lang != "en" else "")
 
 
 def match_seed(seed: int) -> bytes:
@@ -119,6 +141,15 @@ def player_names(name: str, level: str, players: int, tr: Translator | None = No
 
 
 _NOT_LEGAL_KEY = "{action} is not legal now ({why}); legal: {legal}"
+
+
+def action_forms(rules: RuleSet) -> str:
+    """The typed action forms (``ACTION_HELP``) the rules allow: without ``big gin`` when big
+    gin is not played (R6.5), without ``knock CARD`` in Straight gin (R8.1)."""
+    drop = {"big gin"} if rules.big_gin_bonus is None else set()
+    if rules.variant == "straight":
+        drop.add("knock CARD")
+    return " | ".join(f for f in ACTION_HELP.split(" | ") if f not in drop)
 """The key of the engine's "not legal now" error (:meth:`ginrummy.deal.DealState.verify`)."""
 
 
@@ -146,7 +177,8 @@ class PlayTable:
     players, prints the screens.  ``run()`` returns the exit status (0)."""
 
     def __init__(self, rules: RuleSet, seed: int, level: str, name: str, *, console: Console,
-                 delay: float = 1.0, clear: bool = True, tr: Translator | None = None) -> None:
+                 delay: float = 1.0, clear: bool = True, tr: Translator | None = None,
+                 record: Path | None = None, review_budget_ms: float = DEFAULT_BUDGET_MS) -> None:
         n = rules.players
         self.tr = tr = tr or translator("en")
         self.rules = rules
@@ -162,6 +194,9 @@ class PlayTable:
         self.clear = clear and self.interactive and console.is_terminal
         self._hint: tuple[tuple[int, int], Action, str] | None = None
         self._run_out = False
+        self.record_path = record
+        self.review_budget_ms = review_budget_ms
+        self.offer_review = self.interactive
 
     # -- input ------------------------------------------------------------------------------
 
@@ -190,8 +225,10 @@ class PlayTable:
             while True:
                 if m.deal.is_over:
                     self.end_of_deal()
+                    self.save_record()
                     if m.finished:
                         self.end_of_match()
+                        self.offer_match_review()
                         return 0
                     self.between_deals()
                     m.next_deal()
@@ -207,7 +244,43 @@ class PlayTable:
         except _Stop as stop:
             self.say(stop.message)
             self.say(R.sheet_table(m.sheet, self.names, title=self.tr._("Score sheet"), tr=self.tr))
+            self.save_record()
             return 0
+
+    # -- record and review ------------------------------------------------------------------
+
+    def save_record(self) -> None:
+        """Write the match's record to ``--record`` (if given), dated today; a failure is said
+        on the screen and the match goes on."""
+        if self.record_path is None:
+            return
+        try:
+            self.record_path.write_text(dumps(self.match, date=datetime.date.today().isoformat()), encoding="utf-8")
+        except OSError as exc:
+            self.error(self.tr._("The record could not be saved to {path}: {error}", path=str(self.record_path),
+                                 error=exc.strerror or str(exc)))
+
+    def offer_match_review(self) -> None:
+        """At the end of the match, when ``offer_review`` (by default: when reading from a
+        terminal, so that a script's output ends with the result): ``review`` shows the review of
+        the person's decisions in every deal; Enter (or the end of the input) finishes.  After
+        each deal the prompt takes ``review`` whatever the input."""
+        if not self.offer_review:
+            return
+        try:
+            line = self.ask(self.tr._("Type review for the expert's review of your match, or press Enter to finish> "))
+        except _Stop:
+            return
+        if line.lower() in ("review", "r"):
+            self.review(None)
+
+    def review(self, deal: int | None) -> None:
+        """Show the expert's review of the person's decisions in deal number ``deal`` (``None``:
+        the whole match), with a progress bar while it runs."""
+        tr = self.tr
+        review = run_review(self.match, tr=tr, player=self.names[HUMAN], deal=deal, budget_ms=self.review_budget_ms,
+                            seed=self.seed, console=self.console)
+        show_review(review, self.console, tr)
 
     def you(self, player: int = HUMAN) -> bool:
         """Whether player ``player`` is addressed as "you" (the person, under the name You)."""
@@ -228,9 +301,9 @@ class PlayTable:
         scoring = {"game": tr.p_("scoring", "game scoring"), "deal": tr.p_("scoring", "deal scoring"),
                    "hollywood": tr.p_("scoring", "hollywood scoring")}.get(r.scoring, f"{r.scoring} scoring")
         if r.scoring == "deal":  # one deal is the whole game (R11.1): no target
-            rules_line = tr._("Rules: {rules} ({variant}, {scoring}).", rules=r.name, variant=variant, scoring=scoring)
+            rules_line = tr._("Rules: {rules} ({variant}, {scoring}).", rules=R.rules_label(r), variant=variant, scoring=scoring)
         else:
-            rules_line = tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=r.name, variant=variant,
+            rules_line = tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=R.rules_label(r), variant=variant,
                               scoring=scoring, target=r.target)
         self.say(rules_line + " "
                  + tr._("Seed {seed} (replay with --seed {seed}).", seed=str(self.seed)) + " "
@@ -288,7 +361,7 @@ class PlayTable:
             self.console.clear()
         self.say(Text(tr._("Deal {number}", number=m.record.number) + " · " + self.roles_text(), style="bold cyan"))
         self.say(Text(self.limit_text(v), style="bold").append(
-            " · " + tr._("rules {rules} · seed {seed}", rules=self.rules.name, seed=str(self.seed)), style="dim"))
+            " · " + tr._("rules {rules} · seed {seed}", rules=R.rules_label(self.rules), seed=str(self.seed)), style="dim"))
         self.say(R.sheet_table(m.sheet, self.names, tr=tr))
         moves = self.last_moves(v)
         if moves:
@@ -370,7 +443,7 @@ class PlayTable:
             if word in ("quit", "q", "exit"):
                 raise _Stop(self.quit_message())
             if word in ("help", "?", "h"):
-                self.say(help_text(tr), markup=False)
+                self.say(help_text(tr, self.rules), markup=False)
                 continue
             if word == "pile":
                 self.say(Text(tr._("Discard pile, bottom to top:") + " ").append_text(R.pile_text(v.pile, tr)))
@@ -422,7 +495,8 @@ class PlayTable:
     def read_action(self, line: str, v: PlayerView) -> Action:
         """The action a command means (see :data:`HELP`).  Raises :class:`GinRummyError`
         explaining a malformed command or a bare ``knock``/``gin`` that is not possible."""
-        word = " ".join(line.lower().split())
+        typed = " ".join(line.split())  # as typed: a bad card is echoed the way it was written
+        word = typed.lower()
         if word in ("knock", "k"):
             return self.best_of(v, "knock")
         if word in ("gin", "g"):
@@ -430,12 +504,14 @@ class PlayTable:
         card_error: CardParseError | None = None
         if " " not in word:
             try:
-                return Action("discard", parse_card(word))
+                return Action("discard", parse_card(typed))
             except CardParseError as exc:
                 card_error = exc
         try:
             action = parse_action(line)
         except IllegalActionError as exc:
+            if exc.params.get("actions") == ACTION_HELP:  # list only the forms these rules allow
+                exc = IllegalActionError(Msg(exc.key, {**exc.params, "actions": action_forms(self.rules)}))
             if card_error is not None and 2 <= len(word) <= 3 and word[0] in "a123456789tjqk":
                 raise IllegalActionError(N_("{error}; type help for the commands", error=card_error)) from None
             raise IllegalActionError(N_("{error}; type help for the commands", error=exc)) from None
@@ -508,11 +584,22 @@ class PlayTable:
             time.sleep(self.delay)
             _discard_typed_ahead()
             return
-        line = self.ask(self.tr._("Enter: next move · run: play out the deal · quit> ")).lower()
-        if line in ("quit", "q", "exit"):
-            raise _Stop(self.quit_message())
-        if line == "run":
-            self._run_out = True
+        while True:
+            typed = self.ask(self.tr._("Enter: next move · run: play out the deal · quit> "))
+            line = typed.lower()
+            if line in ("", "n", "next", "c", "continue"):
+                return
+            if line in ("quit", "q", "exit"):
+                raise _Stop(self.quit_message())
+            if line == "run":
+                self._run_out = True
+                return
+            if line in ("help", "?"):
+                self.say(help_text(self.tr, self.rules), markup=False)
+                continue
+            # any other text is not taken for Enter: say what the prompt accepts
+            self.error(self.tr._("{line!r}: not a choice here; press Enter for the next move, or type run or quit",
+                                 line=typed))
 
     # -- ends ---------------------------------------------------------------------------------
 
@@ -540,11 +627,13 @@ class PlayTable:
             self.say(R.sheet_table(m.sheet, self.names, title=tr._("Score sheet"), tr=tr))
 
     def between_deals(self) -> None:
-        """Wait for Enter (or ``next``/``auto``) before the next deal; ``sheet``, ``help`` and
-        ``quit`` work too, anything else is not taken for a move of the next deal."""
+        """Wait for Enter (or ``next``/``auto``) before the next deal; ``review`` (the expert's
+        review of the person's decisions in the deal just played), ``sheet``, ``help`` and ``quit``
+        work too, anything else is not taken for a move of the next deal."""
         tr = self.tr
         while True:
-            line = self.ask(tr._("Enter for the next deal (sheet, quit)> ")).lower()
+            typed = self.ask(tr._("Enter for the next deal (review, sheet, quit)> "))
+            line = typed.lower()
             if line in ("", "n", "next", "auto", "c", "continue"):
                 return
             if line in ("quit", "q", "exit"):
@@ -552,10 +641,14 @@ class PlayTable:
             if line == "sheet":
                 self.say(R.sheet_table(self.match.sheet, self.names, title=tr._("Score sheet"), tr=tr))
                 continue
-            if line in ("help", "?"):
-                self.say(help_text(tr), markup=False)
+            if line in ("review", "r"):
+                self.review(self.match.record.number)
                 continue
-            self.error(tr._("{line!r}: the deal is over; press Enter for the next deal, or type sheet or quit", line=line))
+            if line in ("help", "?"):
+                self.say(help_text(tr, self.rules), markup=False)
+                continue
+            self.error(tr._("{line!r}: the deal is over; press Enter for the next deal, or type review, sheet or quit",
+                            line=typed))
 
     def end_of_match(self) -> None:
         m, tr = self.match, self.tr
@@ -589,6 +682,8 @@ def play(
     players: int | None = typer.Option(None, "--players", help="2, or 3 for three-hand gin (R10); same as --set players=N."),
     delay: float = typer.Option(1.0, "--delay", help="Seconds between moves when you sit out a three-hand deal; 0: wait for Enter."),
     no_clear: bool = typer.Option(False, "--no-clear", help="Do not clear the terminal between turns."),
+    record: str | None = typer.Option(None, "--record", help="Save the record of the match to this file after every deal (for gin review, gin verify)."),
+    review_budget_ms: float = typer.Option(DEFAULT_BUDGET_MS, "--review-budget-ms", help="Budget per decision of the review offered after each deal, in ms (it fixes the sampled deals)."),
     lang: str | None = typer.Option(None, "--lang", help="Language of the table: en, el, fi, mt (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English."),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""
@@ -618,13 +713,25 @@ def play(
             bad(tr._("--name must not be empty"))
         if delay < 0:
             bad(tr._("--delay {delay} must be >= 0 seconds", delay=str(delay)))
+        if not 0 < review_budget_ms <= MAX_BUDGET_MS:
+            bad(tr._("--review-budget-ms {budget} must be a number > 0 and at most {most}", budget=str(review_budget_ms),
+                     most=str(int(MAX_BUDGET_MS))))
         make_player(opponent)
     except GinRummyError as exc:
         bad(translate_error(exc, tr))
+    path = None
+    if record is not None:
+        path = Path(record)
+        try:
+            with path.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            bad(tr._("--record {path}: the file cannot be written ({error})", path=record, error=exc.strerror or str(exc)))
     if seed is None:
         seed = secrets.randbelow(10**9)
     console = Console(highlight=False)
-    table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear, tr=tr)
+    table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear, tr=tr,
+                      record=path, review_budget_ms=review_budget_ms)
     status = table.run()
     raise typer.Exit(status)
 

@@ -26,6 +26,7 @@ from ..cards import card_str, cards_of, rank_of, suit_of
 from ..deal import DealResult, Event
 from ..i18n import Translator, translator
 from ..melds import best_arrangement
+from ..rules import PRESETS, RuleSet, shown
 from ..scoring import ScoreSheet
 
 __all__ = [
@@ -54,6 +55,20 @@ SUIT_SYMBOLS = "♣♦♥♠"
 """Suit symbols in the suit order of :mod:`ginrummy.cards` (clubs, diamonds, hearts, spades)."""
 
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def rules_label(rules: RuleSet) -> str:
+    """The rule set's name as a player reads it: the preset (R13), then every field that
+    differs from it as ``KEY=VALUE`` (R14, written as typed on the command line):
+    ``"standard"``, ``"standard, gin_bonus=30"``.  The number of players (R10) is not a rule
+    choice: three-hand standard gin is ``"standard"``, not ``"standard+custom"``."""
+    base_name = rules.name.removesuffix("+custom")
+    base = PRESETS.get(base_name)
+    if base is None:
+        return rules.name
+    changed = [f"{k}={shown(v)}" for k, v in rules.to_dict().items()
+               if k not in ("name", "players") and getattr(base, k) != v]
+    return ", ".join([base_name, *changed])
 
 
 def _tr(tr: Translator | None) -> Translator:

@@ -43,6 +43,7 @@ from ..match import Match
 from ..record import dumps_deal, loads as load_record, replay as replay_record, verify as verify_record
 from ..rules import PRESETS, RuleSet, parse_overrides, preset
 from .common import JsonOpt, SetOpt, bad_input, emit_json, fail
+from .render import rules_label
 from .main import app
 
 __all__ = ["replay_command", "verify_command", "run_script", "load_script", "state_json"]
@@ -160,7 +161,7 @@ def _match_summary(m: Match) -> dict[str, Any]:
 
 def _print_summary(m: Match) -> None:
     names = list(m.names)
-    print(f"{' vs '.join(names)}; rules {m.rules.name}; {len(m.deals)} deal(s)")
+    print(f"{' vs '.join(names)}; rules {rules_label(m.rules)}; {len(m.deals)} deal(s)")
     for d, totals in zip(m.deals, _running_totals(m)):
         res = d.result
         head = f"deal {d.number}: {names[d.seat_players[d.dealer]]} deals"

@@ -128,7 +128,7 @@ def sheet(
     if rules.players != len(names) and rules.players == 3:
         fail(f"the rules say three players (players=3) but {len(names)} are named ({', '.join(names)})")
     with bad_input():
-        parsed = parse_results(results, names)
+        parsed = parse_results(results, names, rules)
         if rules.players != len(names):
             rules = rules.replace(players=len(names))
         score_sheet = ScoreSheet(rules, len(names), tuple(parsed))

@@ -26,6 +26,10 @@ For each decision (from the :class:`PlayerView` alone):
    one candidate is clearly best (paired difference above ``z`` standard errors).
 
 With ``budget_ms=None`` the player never reads the clock and is deterministic given its ``rng``.
+
+For the review of played records (:mod:`ginrummy.review`), :meth:`ExpertPlayer.candidates` gives
+the moves weighed and :meth:`ExpertPlayer.outcomes` plays any legal moves on the same sampled
+deals (no pruning, no clock); neither changes how the expert plays.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from .club import DANGER_WEIGHT, ClubPlayer, danger, score_context
 from .inference import Knowledge, card_weights, read_view, sample_hands
 from .rollout import Table, greedy_discard, knock_points, playout, take_by_policy
 
-__all__ = ["ExpertPlayer", "game_win_table"]
+__all__ = ["ExpertPlayer", "action_words", "game_win_table"]
 
 #: Points distribution of a won deal in the model of :func:`game_win_table`: (points, chance).
 _DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0.08), (32, 0.09),
@@ -73,6 +77,27 @@ def game_win_table(target: int) -> tuple[tuple[float, ...], ...]:
             lose = sum(p * v[a][min(t, b + x)] for x, p in _DEAL_POINTS)
             v[a][b] = 0.5 * win + 0.5 * lose
     return tuple(tuple(row) for row in v)
+
+
+def action_words(a: Action) -> Msg:
+    """A move in plain words, as a :class:`~ginrummy.errors.Msg` (``take the upcard``,
+    ``discard 7H``, ``knock, discarding 7H``); its card in the R1.4 text form."""
+    card = card_str(a.card) if a.card is not None else ""
+    return {"take_upcard": N_("take the upcard"), "pass": N_("pass"), "draw_stock": N_("draw from the stock"),
+            "take_discard": N_("take the discard"), "discard": N_("discard {card}", card=card),
+            "knock": N_("knock, discarding {card}", card=card), "gin": N_("go gin, discarding {card}", card=card),
+            "big_gin": N_("big gin")}.get(a.kind, Msg(a.text, {}))
+
+
+def _paired_se(a: list[float], b: list[float]) -> float:
+    """The standard error of the mean paired difference of ``a`` and ``b`` (their common
+    samples); 0 with fewer than two."""
+    n = min(len(a), len(b))
+    if n < 2:
+        return 0.0
+    diffs = [x - y for x, y in zip(a[:n], b[:n])]
+    mu = sum(diffs) / n
+    return math.sqrt(sum((d - mu) ** 2 for d in diffs) / (n - 1) / n)
 
 
 @register("expert")
@@ -117,9 +142,15 @@ class ExpertPlayer:
         return self.hint(view, legal)[0]
 
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
-        """The expert move and why (the estimated chances of the best candidates), the reason a
-        :class:`~ginrummy.errors.Msg` (English text that :func:`ginrummy.i18n.translate_error` says
-        in another language; actions in their text form, ``discard 7H``)."""
+        """The expert move and why, the reason a :class:`~ginrummy.errors.Msg` (English text
+        that :func:`ginrummy.i18n.translate_error` says in another language).
+
+        The reason never contradicts the move: the move's estimate comes first, and when another
+        move's estimate is higher (the ``club`` player's move is kept unless another is clearly
+        better, module docstring, step 5) the reason says that the difference is within the
+        sampling error and gives that error (``override_z`` standard errors of the paired
+        difference).  Moves are in words (``take the upcard``, ``discard 7H``), estimates as a
+        chance in percent or as points a deal."""
         legal = list(legal)
         if len(legal) == 1:
             return legal[0], N_("the only legal move")
@@ -129,38 +160,44 @@ class ExpertPlayer:
         for a in legal:
             if a.kind == "gin":
                 return a, N_("discarding {card} leaves gin (R6.1)", card=card_str(a.card))  # type: ignore[arg-type]
-        ranked = self.analyse(view, legal)
+        ranked, samples = self._analyse(view, legal)
         best = ranked[0]
+        percent = self._ctx(view) is not None or view.rules.scoring == "deal"
         unit = (N_("chance to win the game") if self._ctx(view) is not None else
                 N_("chance to win the deal") if view.rules.scoring == "deal" else N_("points a deal"))
         shown = ranked[:3]
         # a knock that was not chosen is always shown: why not knock is what a player asks first
         shown += [r for r in ranked[3:] if r[0].kind == "knock"][:1]
-        parts = [self._fmt(a, u, view) for a, u, _ in shown]
-        if len(parts) == 1:
-            estimates = parts[0]
-        elif len(parts) == 2:
-            estimates = N_("{first}; {second}", first=parts[0], second=parts[1])
-        else:
-            estimates = N_("{first}; {second}; {third}", first=parts[0], second=parts[1], third=parts[2])
-            if len(parts) == 4:
-                estimates = N_("{first}; {second}", first=estimates, second=parts[3])
-        if any(u > best[1] for _, u, _ in ranked[1:]):
+        estimates: Msg = self._fmt(*shown[0][:2], view)
+        for a, u, _ in shown[1:]:
+            estimates = N_("{first}, {second}", first=estimates, second=self._fmt(a, u, view))
+        higher = [r for r in ranked[1:] if self._figure(r[1], percent) > self._figure(best[1], percent)]
+        if higher:
             # the club player's move, kept because no other is better beyond the sampling error
-            return best[0], N_("{action}: no other move is clearly better over {n} sampled deals "
-                               "({unit}: {estimates})", action=best[0].text, n=best[2], unit=unit,
-                               estimates=estimates)
-        return best[0], N_("{action} is best over {n} sampled deals ({unit}: {estimates})",
-                           action=best[0].text, n=best[2], unit=unit, estimates=estimates)
+            top = max(higher, key=lambda r: r[1])
+            margin = self.override_z * _paired_se(samples[top[0]], samples[best[0]])
+            error = (N_("{percent}%", percent=max(1, round(100 * margin))) if percent
+                     else N_("{points} points", points=max(0.1, round(margin, 1))))
+            return best[0], N_("the usual play, as no other move did clearly better over {n} sampled deals; "
+                               "{unit}: {estimates}, differences within the sampling error of about {error}",
+                               n=best[2], unit=unit, estimates=estimates, error=error)
+        return best[0], N_("the best estimate over {n} sampled deals; {unit}: {estimates}",
+                           n=best[2], unit=unit, estimates=estimates)
+
+    @staticmethod
+    def _figure(u: float, percent: bool) -> float:
+        """An estimate as the hint writes it: a whole percent, or points to one decimal."""
+        return round(100 * min(1.0, max(0.0, u))) if percent else round(u, 1) + 0.0
 
     def _fmt(self, a: Action, u: float, view: PlayerView) -> Msg:
-        """``"discard 7H: 45%"`` (a chance) or ``"discard 7H: +1.5"`` (points a deal), as a Msg."""
+        """``"discard 7H 45%"`` (a chance) or ``"discard 7H +1.5"`` (points a deal), as a Msg."""
+        words = action_words(a)
         if self._ctx(view) is not None or view.rules.scoring == "deal":
-            return N_("{action}: {percent}%", action=a.text, percent=round(100 * min(1.0, max(0.0, u))))
-        points = round(u, 1) + 0.0
+            return N_("{action} {percent}%", action=words, percent=self._figure(u, True))
+        points = self._figure(u, False)
         if points >= 0:
-            return N_("{action}: +{points}", action=a.text, points=points)
-        return N_("{action}: {points}", action=a.text, points=points)
+            return N_("{action} +{points}", action=words, points=points)
+        return N_("{action} {points}", action=words, points=points)
 
     @staticmethod
     def _ctx(view: PlayerView) -> tuple[int, int, int] | None:
@@ -193,6 +230,12 @@ class ExpertPlayer:
         chance of winning the game (0..1) when the view has a game score; under single-deal
         scoring the chance of winning the deal (plus points / 1000); else the mean deal points
         won (negative: lost)."""
+        return self._analyse(view, legal)[0]
+
+    def _analyse(self, view: PlayerView, legal: Sequence[Action]
+                 ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
+        """:meth:`analyse`, and each candidate's value on every sampled deal (paired: the same
+        deals in the same order)."""
         legal = list(legal)
         k = read_view(view)
         default = self._club.choose(view, legal)
@@ -200,7 +243,7 @@ class ExpertPlayer:
         if default not in cands:
             cands.insert(0, default)
         if len(cands) == 1:
-            return [(cands[0], 0.0, 0)]
+            return [(cands[0], 0.0, 0)], {cands[0]: []}
         tab = Table.of(view.rules, view.knock_limit, view.multiplier)
         util = self._utility(view)
         start = self.clock() if self.budget_ms is not None else 0.0
@@ -232,7 +275,55 @@ class ExpertPlayer:
             if order[0] != d and not self._clearly_better(results[order[0]], results[d]):
                 order.remove(d)
                 order.insert(0, d)
-        return [(cands[i], means[i], len(results[i])) for i in order]
+        return [(cands[i], means[i], len(results[i])) for i in order], {cands[i]: results[i] for i in order}
+
+    # -- the review's API (ginrummy.review) ------------------------------------------------------
+
+    def candidates(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """The moves the expert weighs for ``view`` (a subset of ``legal``, no duplicates): big
+        gin and gin when legal (R6.5, R6.1), the ``club`` player's move, then the candidates of
+        :meth:`analyse` (every draw option; after the draw the best knock and the
+        ``max_discards`` most promising discards).  Used by :mod:`ginrummy.review`; it does not
+        change how the expert plays.  Draws from ``rng`` only through the club player's
+        tie-breaks."""
+        legal = list(legal)
+        if len(legal) <= 1:
+            return legal
+        out = [a for a in legal if a.kind in ("big_gin", "gin")]
+        k = read_view(view)
+        for a in [self._club.choose(view, legal), *self._candidates(view, k, legal)]:
+            if a not in out:
+                out.append(a)
+        return out
+
+    def outcomes(self, view: PlayerView, actions: Sequence[Action],
+                 samples: int) -> list[list[tuple[int | None, int]]]:
+        """Play each of ``actions`` (legal in ``view``) on the same ``samples`` sampled deals and
+        return, per action, one ``(winner, points)`` per sampled deal, in sample order: winner 0
+        is the view's seat, 1 the opponent, ``None`` a drawn deal; points are deal points (R6,
+        multiplied by R9.3).  The sampled deals are those of :meth:`analyse` (opponent hands from
+        the posterior of :func:`~ginrummy.players.inference.sample_hands`, the rest of the unknown
+        cards shuffled as the stock), drawn from ``rng``; every action sees the same deals
+        (common random numbers), so differences between actions are paired.  No pruning and no
+        clock: the same ``rng`` state gives the same outcomes.  Only the view is read.
+
+        Raises ``ValueError`` when ``samples`` is not an int >= 1."""
+        if type(samples) is not int or samples < 1:
+            raise ValueError(f"samples must be an int >= 1, not {samples!r}")
+        k = read_view(view)
+        tab = Table.of(view.rules, view.knock_limit, view.multiplier)
+        pool = cards_of(k.unknown)
+        out: list[list[tuple[int | None, int]]] = [[] for _ in actions]
+        n = 0
+        while n < samples:
+            for opp in sample_hands(k, self.rng, min(8, samples - n)):
+                rest = [c for c in pool if not (opp >> c) & 1]
+                self.rng.shuffle(rest)
+                stock = rest[: view.stock_size]
+                for i, a in enumerate(actions):
+                    out[i].append(self._play(view, k, tab, a, opp, stock))
+                n += 1
+        return out
 
     def _clearly_better(self, a: list[float], b: list[float]) -> bool:
         """Whether the samples ``a`` beat ``b`` (paired, on their common samples) by more than
@@ -291,7 +382,9 @@ class ExpertPlayer:
         hand = k.hand
         top = view.top_discard
         kind = a.kind
-        if kind == "knock":
+        if kind == "big_gin":  # R6.5: all eleven cards melded (only reached through :meth:`outcomes`)
+            return 0, ((tab.big_gin_bonus or 0) + deadwood(opp)) * tab.multiplier
+        if kind == "knock" or kind == "gin":  # gin (R6.1) is a knock with no deadwood
             c = a.card
             assert c is not None
             h = hand & ~(1 << c)

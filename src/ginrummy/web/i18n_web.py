@@ -43,7 +43,7 @@ from ..i18n import LANGUAGES, SOURCE, Translator, catalog_json, lang_from_accept
 
 __all__ = [
     "WEB_DOMAIN", "COOKIE", "W_", "WebTranslator", "web_translator", "request_lang", "web_catalog",
-    "html_key", "html_messages", "translate_html", "extract_html",
+    "html_key", "html_messages", "translate_html", "extract_html", "seat_name_forms",
 ]
 
 WEB_DOMAIN = "web"
@@ -168,7 +168,28 @@ def web_catalog(lang: str) -> dict[str, Any]:
     messages.update(own)
     out["messages"] = dict(sorted(messages.items()))
     out["plural_forms"] = _plural_forms(web) or out["plural_forms"]
+    out["seat_names"] = {code: seat_name_forms(code) for code in LANGUAGES}
     return out
+
+
+@lru_cache(maxsize=None)
+def seat_name_forms(lang: str) -> dict[str, Any]:
+    """The names a table gives a seat nobody named, in ``lang``: ``{"you": "You",
+    "player": "Player {n}", "computer": {level: "Computer (novice)"}}``, exactly as the lobby
+    (``You``) and :meth:`ginrummy.web.tables.TableManager.create` (the other two) make them.
+
+    A table's names are fixed when it opens, in its opener's language; the browser gets these
+    forms for every language (``web_catalog(...)["seat_names"]``) so that it can show such a
+    name in the reader's language (``localSeatName`` in ``common.js``)."""
+    from .tables import player_levels  # tables imports this module
+
+    tr = web_translator(lang)
+    return {
+        "you": tr.t("You"),
+        "player": tr.t("Player {n}", n="{n}"),
+        "computer": {lv: tr.t("Computer ({level})", level=tr.pgettext("level", lv.capitalize()).lower())
+                     for lv in player_levels()},
+    }
 
 
 # -- HTML ---------------------------------------------------------------------------------------

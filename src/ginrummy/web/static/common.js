@@ -13,12 +13,46 @@ const I18N = window.GIN_I18N || { lang: "en", name: "English", languages: { en: 
                                   plural_forms: "nplurals=2; plural=(n != 1);", messages: {} };
 const LANG = I18N.lang;
 const NUMBER = new Intl.NumberFormat(LANG);
+/** A gettext plural expression of n as a function, parsed here rather than eval'd (the pages'
+ *  Content-Security-Policy forbids eval): integers, n, ( ), !, %, < <= > >=, == !=, &&, ||, ?:
+ *  with C's precedence.  null for anything else. */
+function pluralRule(expr) {
+  const toks = expr.match(/\d+|n|&&|\|\||[=!<>]=|[()?:%<>!]/g) || [];
+  if (toks.join("") !== expr.replace(/\s+/g, "")) return null;
+  let i = 0;
+  const b = (f) => (x, y) => (n) => (f(x(n), y(n)) ? 1 : 0);
+  const OPS = { "||": b((x, y) => x || y), "&&": b((x, y) => x && y), "==": b((x, y) => x === y), "!=": b((x, y) => x !== y),
+                "<": b((x, y) => x < y), "<=": b((x, y) => x <= y), ">": b((x, y) => x > y), ">=": b((x, y) => x >= y),
+                "%": (x, y) => (n) => x(n) % y(n) };
+  const LEVELS = [["||"], ["&&"], ["==", "!="], ["<", "<=", ">", ">="], ["%"]];
+  function unary() {
+    const tk = toks[i++];
+    if (tk === "!") { const a = unary(); return (n) => (a(n) ? 0 : 1); }
+    if (tk === "(") { const e = ternary(); if (toks[i++] !== ")") throw new Error(")"); return e; }
+    if (tk === "n") return (n) => n;
+    if (/^\d+$/.test(tk || "")) { const v = Number(tk); return () => v; }
+    throw new Error("plural");
+  }
+  function binary(level) {
+    if (level === LEVELS.length) return unary();
+    let left = binary(level + 1);
+    while (LEVELS[level].includes(toks[i])) { const op = toks[i++]; left = OPS[op](left, binary(level + 1)); }
+    return left;
+  }
+  function ternary() {
+    const c = binary(0);
+    if (toks[i] !== "?") return c;
+    i++;
+    const a = ternary();
+    if (toks[i++] !== ":") throw new Error(":");
+    const z = ternary();
+    return (n) => (c(n) ? a(n) : z(n));
+  }
+  try { const f = ternary(); return i === toks.length ? f : null; } catch (e) { return null; }
+}
 const PLURAL = (() => {
   const m = /plural\s*=\s*([^;]+)/.exec(I18N.plural_forms || "");
-  const expr = m ? m[1] : "n != 1";
-  // a C expression of n: digits, n, comparisons, %, &&, ||, ?:, parentheses - nothing else
-  if (!/^[\sn0-9()%=!<>&|?:]+$/.test(expr)) return (n) => (n !== 1 ? 1 : 0);
-  return new Function("n", `return Number(${expr});`);
+  return pluralRule(m ? m[1] : "n != 1") || ((n) => (n !== 1 ? 1 : 0));
 })();
 
 function fmtNumber(n) { return NUMBER.format(n); }
@@ -93,6 +127,45 @@ function languageSwitcher() {
     ...Object.entries(I18N.languages).map(([code, name]) => el("option", { value: code, lang: code, selected: code === LANG }, name)));
   sel.addEventListener("change", () => setLanguage(sel.value));
   return sel;
+}
+
+// ---- names the table made ("You", "Player 2", "Computer (novice)") in the reader's language ----
+// A table's names are fixed in its opener's language; GIN_I18N.seat_names has the forms of every
+// language (ginrummy.web.i18n_web.seat_name_forms), so such a name is shown in this page's one.
+// A name a person typed is never changed.
+function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+/** seat: {name, kind: "human"|"computer", level}; mine: it is the reader's own seat. */
+function localSeatName(seat, mine) {
+  const forms = I18N.seat_names;
+  if (!forms || !forms[LANG]) return seat.name;
+  const here = forms[LANG];
+  for (const f of Object.values(forms)) {
+    // a repeated name gets " 2", " 3" (TableManager.create): keep that suffix
+    const rest = (form) => { const m = new RegExp("^" + escapeRe(form) + "((?: \\d+)?)$").exec(seat.name); return m ? m[1] : null; };
+    if (seat.kind === "computer" && f.computer && f.computer[seat.level] && here.computer[seat.level]) {
+      const r = rest(f.computer[seat.level]);
+      if (r !== null) return here.computer[seat.level] + r;
+    }
+    if (seat.kind === "human") {
+      if (mine) { const r = rest(f.you); if (r !== null) return here.you + r; }
+      const m = new RegExp("^" + escapeRe(f.player).replace("\\{n\\}", "(\\d+)") + "((?: \\d+)?)$").exec(seat.name);
+      if (m) return here.player.replace("{n}", fmtNumber(Number(m[1]))) + m[2];
+    }
+  }
+  return seat.name;
+}
+
+/** A copy of obj with every string equal to a key of names, and every such object key, renamed. */
+function renameDeep(obj, names) {
+  if (typeof obj === "string") return Object.prototype.hasOwnProperty.call(names, obj) ? names[obj] : obj;
+  if (Array.isArray(obj)) return obj.map(x => renameDeep(x, names));
+  if (obj && typeof obj === "object") {
+    const out = {};
+    for (const [k, v] of Object.entries(obj)) out[Object.prototype.hasOwnProperty.call(names, k) ? names[k] : k] = renameDeep(v, names);
+    return out;
+  }
+  return obj;
 }
 
 const SUIT_SYMBOL = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
@@ -245,10 +318,17 @@ function renderSheet(box, sheet) {
     const label = sheet.scoring === "hollywood" ? ptm("sheet", "Game {number}", { number: g.number }) : ptm("sheet", "Points");
     body.append(el("tr", null, el("td", null, label, g.finished ? el("span", { class: "hint" }, " " + t("(over)")) : ""),
       ...names.map(n => el("td", null, fmtNumber(g.points[n]), g.winner === n ? el("span", { class: "winner-mark", title: t("won this game") }, " \u2605") : ""))));
-    if (g.finished && names.some(n => g.bonuses[n].game || g.bonuses[n].box)) {
-      body.append(el("tr", null, el("td", { class: "hint" }, t("bonuses")),
-        ...names.map(n => el("td", { class: "hint", title: t("game bonus {game}, box bonus {box}", { game: g.bonuses[n].game, box: g.bonuses[n].box }) },
-          `+${fmtNumber(g.bonuses[n].game)} +${fmtNumber(g.bonuses[n].box)}`))));
+    // R11.3: one row per bonus, each named (a bare "+100 +75" does not say which is which)
+    if (g.finished && names.some(n => g.bonuses[n].game)) {
+      const shutout = names.some(n => n !== g.winner && g.points[n] === 0);
+      body.append(el("tr", { class: "bonus-row", "data-bonus": "game" }, el("td", { class: "hint" }, t("game bonus")),
+        ...names.map(n => el("td", { class: "hint" }, g.bonuses[n].game
+          ? (shutout ? t("+{points} (shutout)", { points: g.bonuses[n].game }) : `+${fmtNumber(g.bonuses[n].game)}`) : ""))));
+    }
+    if (g.finished && names.some(n => g.bonuses[n].box)) {
+      body.append(el("tr", { class: "bonus-row", "data-bonus": "box" }, el("td", { class: "hint" }, t("box bonus")),
+        ...names.map(n => el("td", { class: "hint", title: nt("{n} deal won", "{n} deals won", g.deals_won[n]) },
+          g.bonuses[n].box ? `+${fmtNumber(g.bonuses[n].box)}` : ""))));
     }
   }
   body.append(el("tr", { class: "total" }, el("td", null, ptm("sheet", "Total")), ...names.map(n => el("td", null, fmtNumber(sheet.totals[n])))));

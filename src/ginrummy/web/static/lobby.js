@@ -138,10 +138,12 @@ async function submit(ev) {
   ev.preventDefault();
   $("error").textContent = "";
   const n = playerCount();
-  const seats = [{ kind: "human", name: $("your-name").value.trim() || tm("You") }];
+  const seats = [{ kind: "human", name: $("your-name").value.trim() }];
   for (let i = 1; i < n; i++) {
     seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
   }
+  // "You" only where nobody else reads it: with a friend at the table the server says "Player 1"
+  if (!seats[0].name && seats.every((x, i) => i === 0 || x.kind !== "human")) seats[0].name = tm("You");
   SETTINGS.set("name", $("your-name").value.trim());
   const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked,
                  spectator_chat: $("public").checked && $("spectator-chat").checked };

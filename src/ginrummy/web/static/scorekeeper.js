@@ -14,22 +14,29 @@ function renderWinners() {
     el("input", { type: "radio", name: "winner", value: i, checked: i === keep }), n)));
 }
 
-async function update() {
+/** Score the deals (results, or candidate: results with one more deal) on the server; a list
+ *  the server refuses (a deal no deal can score, R6 and docs/rules.md) is not kept.  Returns
+ *  whether it was accepted. */
+async function update(candidate) {
   $("error").textContent = "";
-  SETTINGS.set("sheet.results", results);
+  const list = candidate || results;
   SETTINGS.set("sheet.setup", { p1: $("p1").value, p2: $("p2").value, mode: $("mode").value, target: $("target").value, bonuses: $("bonuses").checked });
   const ns = names();
-  const text = results.map(r => r === "draw" ? "draw" : `${ns[r[0]]}:${r[1]}`);
-  const shown = results.map(r => r === "draw" ? t("draw") : `${ns[r[0]]} ${fmtNumber(r[1])}`);
-  $("results").textContent = shown.length ? t("Deals: {list}", { list: shown.join(", ") }) : t("No deal yet.");
+  const text = list.map(r => r === "draw" ? "draw" : `${ns[r[0]]}:${r[1]}`);
   const on = $("bonuses").checked;
   try {
     const sheet = await postJSON("/api/sheet", { preset: $("mode").value === "hollywood" ? "hollywood" : "standard", names: ns, results: text,
       rules: { target: Number($("target").value), game_bonus: on ? 100 : 0, box_bonus: on ? 25 : 0 } });
+    results = list;
+    SETTINGS.set("sheet.results", results);
+    const shown = results.map(r => r === "draw" ? t("draw") : `${ns[r[0]]} ${fmtNumber(r[1])}`);
+    $("results").textContent = shown.length ? t("Deals: {list}", { list: shown.join(", ") }) : t("No deal yet.");
     renderSheet($("sheet"), sheet);
     $("add").disabled = $("draw").disabled = sheet.finished;
+    return true;
   } catch (e) {
     $("error").textContent = e.message;
+    return false;
   }
 }
 
@@ -45,12 +52,12 @@ function init() {
     const w = Number(document.querySelector("#winner input:checked").value);
     const p = Number($("points").value);
     if (!Number.isInteger(p) || p < 0 || $("points").value === "") { $("error").textContent = t("Enter the points the winner scored (a whole number, 0 or more)."); return; }
-    results.push([w, p]); $("points").value = ""; update();
+    update([...results, [w, p]]).then(ok => { if (ok) $("points").value = ""; });
   });
   $("points").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("add").click(); });
-  $("draw").addEventListener("click", () => { results.push("draw"); update(); });
-  $("undo").addEventListener("click", () => { results.pop(); update(); });
-  $("clear").addEventListener("click", () => { results = []; update(); });
+  $("draw").addEventListener("click", () => { update([...results, "draw"]); });
+  $("undo").addEventListener("click", () => { update(results.slice(0, -1)); });
+  $("clear").addEventListener("click", () => { update([]); });
   update();
 }
 

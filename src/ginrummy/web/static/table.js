@@ -21,6 +21,7 @@ const ui = {
   pending: false,
   hint: null,           // the last "hint" message; shown while its seq is the state's
   hintAsked: false,     // a hint was asked for and not answered yet
+  names: {},            // table-made names shown in this page's language (localNames)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -54,6 +55,16 @@ function send(msg) {
   ui.ws.send(JSON.stringify(msg));
 }
 
+/** Names the table made ("You", "Computer (novice)") in this page's language (localSeatName),
+ *  unless two seats would then read alike: {raw name: shown name}. */
+function localNames(msg) {
+  const seats = msg.table.seats;
+  const names = {};
+  seats.forEach((s, i) => { const n = localSeatName(s, i === msg.you); if (n !== s.name) names[s.name] = n; });
+  const shown = seats.map(s => (names[s.name] || s.name).toLocaleLowerCase(LANG));
+  return new Set(shown).size === shown.length ? names : {};
+}
+
 function onMessage(msg) {
   if (msg.type === "state") {
     ui.pending = false;
@@ -62,8 +73,11 @@ function onMessage(msg) {
     if (window.GinRoom) msg = GinRoom.onState(msg, send);
     if (!msg.started) { renderWaiting(msg); return; }
     const prev = ui.state;
-    ui.state = msg; render();
-    if (window.GinEffects) GinEffects.onState(prev, msg);
+    ui.names = localNames(msg);
+    ui.state = renameDeep(msg, ui.names);
+    if (pendingConfirm && !isLegal(pendingConfirm)) closeConfirm();
+    render();
+    if (window.GinEffects) GinEffects.onState(prev, ui.state);
   }
   else if (window.GinRoom && GinRoom.onMessage(msg)) return;
   else if (msg.type === "hint") {
@@ -82,6 +96,7 @@ function onMessage(msg) {
     toast(msg.message);
     render();
   } else if (msg.type === "suggestion") {
+    msg = renameDeep(msg, ui.names || {});
     if (ui.state) { ui.state.suggestions = [...(ui.state.suggestions || []), msg]; renderAdvice(); }
     if (ui.state && ui.state.role === "captain") toast(t("{name} suggests: {text}", { name: msg.from, text: msg.text }), "info");
   }
@@ -109,7 +124,7 @@ function nameOfSeat(seat) { return S().seat_players[seat]; }
 function seatInfo(name) { return S().table.seats.find(s => s.name === name); }
 
 function act(text) {
-  if (!isLegal(text)) return false;
+  if (!isLegal(text)) { sayWhyNot(text); return false; }
   ui.pending = true;
   send({ type: "action", action: text });
   if (/^(discard|knock|gin) /.test(text)) ui.selected = null;
@@ -125,13 +140,16 @@ function bestOf(kind) {
   return cards[0] || null;
 }
 
+/** The Discard, Knock and Gin buttons and keys: the picked card (a knock or gin without one:
+ *  the best card); asks first when the player's confirm setting says so (table_input.js). */
 function doCardAction(kind) {
   if (kind === "discard") {
-    if (ui.selected) act(`discard ${ui.selected}`); else toast(t("Pick a card to discard first (click it, or use the arrow keys and Enter)."));
+    if (ui.selected && isLegal(`discard ${ui.selected}`)) confirmThen(`discard ${ui.selected}`);
+    else sayWhyNot("discard");
     return;
   }
   const card = ui.selected && isLegal(`${kind} ${ui.selected}`) ? ui.selected : bestOf(kind);
-  if (card) act(`${kind} ${card}`);
+  if (card) confirmThen(`${kind} ${card}`); else sayWhyNot(kind);
 }
 
 // ---------- hints (docs/protocol.md "hint") ----------
@@ -235,6 +253,7 @@ function render() {
   const names = S().table.names.join(" \u2013 ");
   document.title = S().your_turn ? t("\u25CF Your turn - Gin Rummy - {names}", { names }) : t("Gin Rummy - {names}", { names });
   renderOpponent();
+  renderMe();
   renderCenter();
   renderHand();
   renderButtons();
@@ -252,19 +271,6 @@ function render() {
   }
   if (v.phase !== "over") $("result").hidden = true;
   $("show-result").hidden = v.phase !== "over";
-}
-
-function roleBadges(name) {
-  const s = S();
-  const out = [];
-  if (s.roles) {
-    if (s.roles.box === name) out.push(el("span", { class: "badge gold" }, t("in the box")));
-    if (s.roles.captain === name) out.push(el("span", { class: "badge" }, t("captain")));
-    if (s.roles.out === name) out.push(el("span", { class: "badge off" }, t("sits out, advises")));
-  }
-  if (s.deal.dealer === name) out.push(el("span", { class: "badge" }, t("dealer")));
-  if (s.to_act === name) out.push(el("span", { class: "badge gold" }, t("to play")));
-  return out;
 }
 
 function renderOpponent() {
@@ -359,7 +365,10 @@ function renderHand() {
     if (idx[c] !== undefined) e.append(el("span", { class: "meld-bar", style: `background:${MELD_COLOURS[idx[c] % 4]}` }));
     if (i < 11) e.append(el("span", { class: "keynum" }, i < 9 ? String(i + 1) : i === 9 ? "0" : "-"));
     e.addEventListener("click", () => { pick(c, i); });
-    e.addEventListener("dblclick", () => { if (isLegal(`discard ${c}`)) act(`discard ${c}`); });
+    e.addEventListener("dblclick", () => {
+      ui.selected = c;
+      if (isLegal(`discard ${c}`)) confirmThen(`discard ${c}`); else { renderHand(); renderButtons(); sayWhyNot("discard"); }
+    });
     e.addEventListener("dragstart", (ev) => { ev.dataTransfer.setData("text/plain", c); e.classList.add("dragging"); });
     e.addEventListener("dragend", () => e.classList.remove("dragging"));
     e.addEventListener("dragover", (ev) => { ev.preventDefault(); e.classList.add("drop-before"); });
@@ -492,34 +501,25 @@ function renderPlayers() {
   const box = $("players");
   box.replaceChildren();
   s.table.seats.forEach((p, i) => {
-    box.append(el("div", { class: "row", style: "justify-content:space-between;flex-wrap:nowrap" },
-      el("span", null, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " " + t("(you)") : "",
-         p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : ""),
-      el("span", { class: "mono", style: "font-size:.9rem" }, fmtNumber(s.sheet.totals[p.name]))));
+    // the name may wrap, the score never does (a score is one number: no "1 / 4")
+    box.append(el("div", { class: "player-row", "data-seat": i },
+      el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " " + t("(you)") : "",
+         p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : "",
+         ...(s.roles ? roleBadges(p.name).map(b => [" ", b]).flat() : [])),
+      el("span", { class: "score" }, fmtNumber(s.sheet.totals[p.name]))));
   });
+  if (s.role_draws && s.role_draws.length) box.append(roleDrawLine(s));
   const r = s.table.rules;
   const desc = [r.variant === "standard" ? t("knock {n}", { n: r.knock_limit }) : r.variant === "straight" ? t("Straight (gin only)") : pt("variant", "Oklahoma"),
     r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target }) : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal"),
     t("gin {n}", { n: r.gin_bonus }), t("undercut {n}", { n: r.undercut_bonus }),
     r.big_gin_bonus !== null ? t("big gin {n}", { n: r.big_gin_bonus }) : null,
-    r.game_bonus || r.box_bonus ? t("bonuses {game}/{box}", { game: r.game_bonus, box: r.box_bonus }) : t("no bonuses"),
+    r.game_bonus || r.box_bonus ? t("game bonus {game}, box bonus {box}", { game: r.game_bonus, box: r.box_bonus }) : t("no bonuses"),
     { draw_at_two: t("draw at two"), wall: t("wall"), reshuffle: t("reshuffle") }[r.stock_end]].filter(Boolean).join(" \u00b7 ");
   const dl = V().knock_limit;
   const thisDeal = dl === null ? t("this deal: gin only") : t("this deal: knock {n}", { n: dl });
   box.append(el("p", { class: "hint", style: "margin:6px 0 0" }, desc,
     r.variant !== "standard" ? " \u00b7 " + (V().multiplier > 1 ? t("{limit}, doubled", { limit: thisDeal }) : thisDeal) : ""));
-}
-
-function renderAdvice() {
-  const s = S();
-  const show = !!s.roles && (s.role === "captain" || s.role === "out");
-  $("advice-panel").hidden = !show;
-  if (!show) return;
-  const list = $("suggestions");
-  list.replaceChildren(...(s.suggestions.length ? s.suggestions.map(x => el("div", { class: "s" }, el("b", null, x.from + ": "), ...withCards(x.text)))
-    : [el("p", { class: "hint" }, s.role === "out" ? t("Suggest moves to the captain; he decides (R10.2).") : t("The player sitting out can suggest moves here."))]));
-  list.scrollTop = list.scrollHeight;
-  $("suggest-form").hidden = !s.can_suggest;
 }
 
 async function sha256hex(hex) {
@@ -684,50 +684,6 @@ function showResult() {
   $("result").hidden = false;
 }
 
-// ---------- input ----------
-function onKey(ev) {
-  if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT")) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  const k = ev.key;
-  const help = $("help");
-  if (k === "?") { help.hidden = !help.hidden; ev.preventDefault(); return; }
-  if (k === "Escape") { help.hidden = true; $("result").hidden = true; ui.selected = null; if (S()) { renderHand(); renderButtons(); } return; }
-  if (!S()) return;
-  const cards = handOrder().cards;
-  document.body.classList.add("kbd");
-  if (k === "ArrowLeft" || k === "ArrowRight") {
-    ev.preventDefault();
-    const d = k === "ArrowLeft" ? -1 : 1;
-    if (ev.shiftKey) { moveSelected(d); return; }
-    ui.cursor = (ui.cursor + d + cards.length) % cards.length;
-    renderHand();
-    return;
-  }
-  if (k === "Enter" || k === " ") {
-    ev.preventDefault();
-    if (!$("result").hidden && S().can_next_deal) { send({ type: "next_deal" }); return; }
-    if (cards[ui.cursor]) pick(cards[ui.cursor], ui.cursor);
-    return;
-  }
-  if (/^[0-9-]$/.test(k)) {
-    const i = k === "0" ? 9 : k === "-" ? 10 : Number(k) - 1;
-    if (cards[i]) { ui.cursor = i; pick(cards[i], i); if (ui.selected !== cards[i]) pick(cards[i], i); }
-    return;
-  }
-  // the key's place on the keyboard, so the letters work with a Greek (or any) layout too
-  const key = /^Key[A-Z]$/.test(ev.code || "") ? ev.code.slice(3) : k.toUpperCase();
-  const map = { S: "draw stock", U: "take upcard", P: "pass", B: "big gin" };
-  if (map[key]) { act(map[key]); return; }
-  if (key === "T") { act(isLegal("take upcard") ? "take upcard" : "take discard"); return; }
-  if (key === "D") { doCardAction("discard"); return; }
-  if (key === "K") { doCardAction("knock"); return; }
-  if (key === "G") { doCardAction("gin"); return; }
-  if (key === "N") { if (S().can_next_deal) send({ type: "next_deal" }); return; }
-  if (key === "H") { askHint(); return; }
-  if (key === "A") { togglePile(); return; }
-  if (key === "R") { if (V().phase === "over") showResult(); return; }
-}
-
 /** Before the first deal: who is here, and whose client seed the deal waits for. */
 function renderWaiting(s) {
   const waiting = s.fair && s.fair.pending ? s.fair.pending.waiting_for : [];
@@ -751,8 +707,6 @@ async function claimInvite() {
   connect();
 }
 
-function togglePile() { $("pile-all").hidden = !$("pile-all").hidden; renderCenter(); }
-
 function init() {
   mountTopbar("");
   document.body.classList.add("no-seat");
@@ -766,6 +720,7 @@ function init() {
       const a = b.dataset.act;
       if (a === "next_deal") send({ type: "next_deal" });
       else if (a === "discard" || a === "knock" || a === "gin") doCardAction(a);
+      else if (a === "big gin") confirmThen(a);
       else act(a);
     });
   }
@@ -785,6 +740,8 @@ function init() {
     if (text) send({ type: "suggest", text });
     box.value = "";
   });
+  confirmControls();
+  $("confirm").addEventListener("click", (ev) => { if (ev.target === $("confirm")) answerConfirm(false); });
   document.addEventListener("keydown", onKey);
   document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
   if (TOKEN || WATCH) connect();

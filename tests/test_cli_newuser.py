@@ -1,0 +1,109 @@
+"""What a new user tripped on at the terminal (issue 14, item 7): values and cards echoed as
+typed, help and action lists offering only what the rules allow (R6.5, R8.1), prompts that do
+not take any text for Enter, and the rules named by preset and changes (R13, R14)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ginrummy.cli import render as R
+from ginrummy.cli.main import main
+from ginrummy.cli.play import action_forms, help_text
+from ginrummy.i18n import translator
+from ginrummy.rules import make_rules, preset
+
+
+@pytest.fixture(autouse=True)
+def _plain_terminal(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+
+
+class _Tty(io.StringIO):
+    """Typed lines, as from a terminal (the prompts between computer moves are asked)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def play(monkeypatch, capsys, args, lines, tty=False):
+    text = "".join(line + "\n" for line in lines)
+    monkeypatch.setattr("sys.stdin", _Tty(text) if tty else io.StringIO(text))
+    status = main(["play", "--delay", "0", "--no-clear", *args])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.mark.parametrize("override, shown", [
+    ("gin_bonus=true", "rule gin_bonus=true is not a whole number"),
+    ("knock_limit=null", "rule knock_limit=null is not a whole number"),
+    ("spade_doubles=1", "rule spade_doubles=1 must be true or false"),
+    ("stock_end=Wall", 'rule stock_end="Wall" is not allowed; allowed: "draw_at_two", "wall", "reshuffle"'),
+])
+def test_rule_values_are_echoed_as_typed(capsys, override, shown):
+    """R14: a --set value is echoed in the command line's (JSON) form, never Python's True/None."""
+    assert main(["sheet", "--set", override]) == 2
+    err = capsys.readouterr().err
+    assert shown in err and "True" not in err and "None" not in err
+
+
+def test_a_bad_card_is_echoed_as_typed(monkeypatch, capsys):
+    """R1.4: '11H' is not a card, and the error quotes '11H', not a lower-cased '11h'."""
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "1"], ["11H", "Kx", "quit"])
+    assert "not a card: '11H'" in out and "'11h'" not in out
+    assert "not a card: 'Kx'" in out and "'kx'" not in out
+
+
+def test_help_offers_only_what_the_rules_allow():
+    tr = translator("en")
+    standard = help_text(tr, preset("standard"))
+    assert "big gin" not in standard and "k 7H, knock 7H" in standard           # R6.5 off by default
+    assert "  big gin " in help_text(tr, make_rules("standard", ["big_gin_bonus=31"]))
+    straight = help_text(tr, preset("straight"))
+    assert "knock 7H" not in straight and "g 7H, gin 7H" in straight              # R8.1: no knocking
+    for lang in ("el", "fi", "mt"):
+        text = help_text(translator(lang), preset("straight"))
+        assert "big gin" not in text and "knock 7H" not in text and "g 7H, gin 7H" in text
+        assert "  big gin " in help_text(translator(lang), make_rules("straight", ["big_gin_bonus=31"]))
+    assert action_forms(preset("standard")).endswith("knock CARD | gin CARD")
+    assert action_forms(preset("straight")) == "take upcard | pass | draw stock | take discard | discard CARD | gin CARD"
+
+
+def test_not_an_action_lists_only_allowed_forms(monkeypatch, capsys):
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "1"], ["xyz", "help", "quit"])
+    assert "not an action: 'xyz'; actions: take upcard | pass | draw stock | take discard | discard CARD | knock CARD | gin CARD;" in out
+    assert "big gin" not in out
+
+
+def test_text_at_an_enter_prompt_is_not_taken_for_enter(monkeypatch, capsys):
+    """Seed 4, three-hand (R10.1): the person sits out the first deal, so the table asks for
+    Enter between the computers' moves; other text is refused and asked again."""
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "4", "--players", "3"], ["xyz", "quit"], tty=True)
+    assert "'xyz': not a choice here; press Enter for the next move, or type run or quit" in out
+    assert "You quit the match." in out
+
+
+def test_text_at_next_deal_prompt_is_not_taken_for_enter(monkeypatch, capsys):
+    """After a deal (played out by 'auto'), 'xyz' at "Enter for the next deal" is refused and
+    echoed as typed; Enter then starts deal 2."""
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "3"], ["auto"] * 80)
+    moves = out[:out.index("Enter for the next deal")].count("Auto: ")  # the person's moves in deal 1
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "3"], ["auto"] * moves + ["Xyz", "", "quit"])
+    first_end = out.index("Enter for the next deal")
+    assert "Deal 2" not in out[:first_end]
+    assert "'Xyz': the deal is over; press Enter for the next deal, or type review, sheet or quit" in out[first_end:]
+    assert "Deal 2" in out[out.index("'Xyz': the deal is over"):]
+
+
+def test_rules_are_named_by_preset_and_changes(monkeypatch, capsys):
+    """R10, R13, R14: three players are not a change of rules; a changed field is named."""
+    assert R.rules_label(preset("standard").replace(players=3)) == "standard"
+    assert R.rules_label(make_rules("oklahoma", ["gin_bonus=30", "big_gin_bonus=31"])) == "oklahoma, gin_bonus=30, big_gin_bonus=31"
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "1", "--players", "3"], ["quit"])
+    assert "Rules: standard (standard gin, game scoring, target 100)." in out
+    assert "+custom" not in out
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "1", "--set", "stock_end=wall"], ["quit"])
+    assert 'rules standard, stock_end="wall" · seed 1' in out
