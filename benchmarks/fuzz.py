@@ -404,7 +404,8 @@ class HttpMutator:
             f"/api/tables/{t}/record?seat={junk}", f"/api/tables/{junk}/record", f"/table/{t}?seat={junk}",
             f"/table/{junk}", f"/api/i18n?lang={junk}", f"/api/i18n.js?lang={junk}", f"/static/{junk}",
             "/static/../../../etc/passwd", "//", f"/?{'&'.join(['a=' + junk] * 50)}", f"/ws/table/{t}?seat={junk}",
-            f"/api/tables/{t}/claim", "/api/options?" + junk, "/api/lobby?" + junk, "/ws/lobby", "/rules?lang=" + junk, "*", "http://x/", f"/{junk}"])
+            f"/api/tables/{t}/claim", "/api/options?" + junk, "/api/lobby?" + junk, "/ws/lobby", "/rules?lang=" + junk,
+            "/fair?lang=" + junk, "*", "http://x/", f"/{junk}"])
 
     def next(self) -> bytes:
         rng = self.rng
@@ -646,7 +647,7 @@ Command: `{command}`
 | protocol-layer refusals (own connections) | {', '.join(f'{k}: {v}' for k, v in r['probes'].items())} | 1009, 1007, 1002 |
 
 - Answers by kind: {top}.
-- Messages by mutation family: {fams}; {r['skipped_legal']} generated messages were legal moves and were not sent.
+- Messages by mutation family: {fams}; {r['skipped_legal']:,} generated messages were legal moves or chat lines and were not sent.
 - HTTP answers by status: {codes} ("no answer": the server closed the connection at once, e.g. after a 413 while the body was still being sent).
 - {'PASS' if ok else 'FAIL'}: whole-process run on 127.0.0.1 (client and server on the same machine).
 """)
