@@ -223,7 +223,7 @@ def test_two_people_from_two_browser_contexts(server, browser):
     ann.wait_for_selector("#ready:not([hidden])")
     # both links in full: Bob's invite and Ann's own (the way back to her seat), none cut off
     link = ann.inner_text("#links .link-text[data-name='Bob']")
-    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?seat=\S{16,}", link)
+    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?invite=\S{16,}", link)  # a one-time claim, not a token
     assert ann.inner_text("#links .link-text[data-name='Ann']") == ann.get_attribute("#go", "href") != link
     assert ann.evaluate("[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)")
     ann.click("#go")
