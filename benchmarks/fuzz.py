@@ -382,7 +382,8 @@ class HttpMutator:
             n = self.rng.randrange(1, 4100)
             return b"[" * n + b"]" * n
         if r == 2:
-            return json.dumps({"names": ["Ann", "Bob"], "results": ["a:" + "9" * self.rng.randrange(10, 5000)]}).encode()
+            who = self.rng.choice(["a", "Ann", "bob", "draw"])
+            return json.dumps({"names": ["Ann", "Bob"], "results": [who + ":" + "9" * self.rng.randrange(2, 5000)]}).encode()
         if r == 3:
             v = {"preset": self.rng.choice(ODD + ["standard"]), "rules": self.rng.choice(ODD + [{"target": 10**40}]),
                  "seats": self.rng.choice(ODD + [[{"kind": "bot", "level": "zz"}] * 2, [{"kind": "human"}] * 4])}

@@ -124,7 +124,7 @@ ENDPOINTS = ("/api/tables", "/api/sheet", "/api/tables/{id}/claim", "/api/tables
              "/api/tables/{id}/sit")
 body_fields = st.fixed_dictionaries({}, optional={
     k: json_values | st.sampled_from([[{"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}],
-                                      ["Ann", "Bob"], ["Ann:25", "draw", "a:" + "9" * 5000], "standard",
+                                      ["Ann", "Bob"], ["Ann:25", "draw", "a:" + "9" * 5000], ["Ann:" + "9" * 50], "standard",
                                       "oklahoma", {"box_bonus": 10**30}, {"target": "x"}])
     for k in ("preset", "rules", "seats", "names", "results", "invite", "seat", "name", "extra")})
 bodies = st.one_of(
