@@ -6,6 +6,7 @@ Run from the repository root:
     python benchmarks/strength.py [--games 200] [--seed 1] [--pairs expert:novice,club:novice,expert:club]
                                   [--budget-ms 150] [--openspiel-deals 0] [--openspiel-level expert]
                                   [--start 0] [--out FILE.jsonl] [--merge FILE.jsonl ...] [--write]
+                                  [--workers N] [--ray [ADDRESS]]
 
 Each pairing plays ``--games`` games to 100 (preset ``eaai``: no bonuses, the deal alternates,
 R13), the first dealer alternating from game to game and every game from a fixed seed
@@ -16,6 +17,11 @@ percentile, decisions with more than one legal action) of each level.  ``--out``
 JSON line per finished game so partial figures survive an interrupted run; a long run can be
 split in shards (``--start``, ``--games``) run side by side and summed with ``--merge``.  ``--write``
 replaces the ``## Strength`` section of ``benchmarks/RESULTS.md`` and keeps the other sections.
+
+``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
+Ray (a local Ray without ADDRESS), with :mod:`ginrummy.shards`: every game and deal is seeded
+from ``--seed`` and its number alone, so the results are those of one process (except for the
+expert, whose time budget makes its play depend on the machine's speed).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from ginrummy.match import Match  # noqa: E402
+from ginrummy.shards import LOCAL, MAX_WORKERS, ShardError, iter_shards  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
 from ginrummy.simulate import _names, match_seed, player_seed, seat_levels, wilson_interval  # noqa: E402
@@ -79,23 +86,34 @@ class Pairing:
     times: list[list[float]] = field(default_factory=lambda: [[], []])
     seconds: float = 0.0
 
+    def add(self, r: dict) -> None:
+        """Count one game's JSON line (as ``--out`` writes it)."""
+        self.games += 1
+        self.deals += r["deals"]
+        self.seconds += r["seconds"]
+        for j in range(2):
+            self.wins[j] += r["won"][j]
+            self.deals_won[j] += r["deals_won"][j]
+            self.points[j] += r["points"][j]
+            self.times[j].extend(r["times"][j])
 
-def play_game(p: Pairing, index: int, seed: int, budget_ms: float | None) -> None:
-    """Play game ``index`` of pairing ``p`` (same seeding as ginrummy.simulate.play_game)."""
+
+def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float | None) -> dict:
+    """Play game ``index`` of a pairing (same seeding as ginrummy.simulate.play_game); its JSON
+    line: ``{"pair", "seed", "game", "won", "deals", "deals_won", "points", "times", "seconds"}``."""
+    t0 = time.perf_counter()
     rules = preset("eaai")
-    levels = list(p.levels)
     mseed = match_seed(seed, index)
     order = seat_levels(rules, levels, index, mseed)
     names = [""] * 2
-    seat_level = [""] * 2
     for j, name in enumerate(_names(levels)):
         names[order[j]] = name
-        seat_level[order[j]] = levels[j]
     match = Match.new(rules, names, mseed)
+    times: list[list[float]] = [[], []]
     players = {}
     for j in range(2):
         pl = build(levels[j], random.Random(player_seed(mseed, order[j])), budget_ms)
-        players[order[j]] = Timed(pl, p.times[j])
+        players[order[j]] = Timed(pl, times[j])
     while not match.finished:
         if match.deal.is_over:
             match.next_deal()
@@ -103,16 +121,45 @@ def play_game(p: Pairing, index: int, seed: int, budget_ms: float | None) -> Non
         who = match.player_to_act()
         view = match.view(who)
         match.apply(who, players[who].choose(view, view.legal))
-    p.games += 1
+    won, deals_won, points = [0, 0], [0, 0], [0, 0]
     if match.winner is not None:
-        p.wins[order.index(match.winner)] += 1
+        won[order.index(match.winner)] += 1
     for rec in match.deals:
-        p.deals += 1
         r = rec.result
         if r is not None and r.winner is not None:
             j = order.index(rec.seat_players[r.winner])
-            p.deals_won[j] += 1
-            p.points[j] += r.points
+            deals_won[j] += 1
+            points[j] += r.points
+    return {"pair": list(levels), "seed": seed, "game": index, "won": won, "deals": len(match.deals),
+            "deals_won": deals_won, "points": points, "times": times, "seconds": time.perf_counter() - t0}
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """The games of one pairing, as a task for :mod:`ginrummy.shards` (picklable)."""
+
+    levels: tuple[str, str]
+    budget_ms: float | None
+
+    def play(self, index: int, seed: int) -> dict:
+        return play_game(self.levels, index, seed, self.budget_ms)
+
+
+@dataclass(frozen=True)
+class OpenSpielTask:
+    """Deals of our ``level`` against OpenSpiel's simple bot, as a task: deal ``i`` is
+    :func:`ginrummy.interop.openspiel.play_indexed_deal` ``(level, seed, i)``."""
+
+    level: str
+    budget_ms: float | None
+
+    def play(self, index: int, seed: int) -> tuple[float, float]:
+        from ginrummy.interop.openspiel import play_indexed_deal
+
+        return play_indexed_deal(self.level, seed, index, self.make)
+
+    def make(self, rng: random.Random):
+        return build(self.level, rng, self.budget_ms)
 
 
 def pct(x: float) -> str:
@@ -210,14 +257,7 @@ def merge(paths: list[Path]) -> list[Pairing]:
                 continue
             seen.add(key)
             p = by.setdefault((r["pair"][0], r["pair"][1]), Pairing((r["pair"][0], r["pair"][1])))
-            p.games += 1
-            p.deals += r["deals"]
-            p.seconds += r["seconds"]
-            for j in range(2):
-                p.wins[j] += r["won"][j]
-                p.deals_won[j] += r["deals_won"][j]
-                p.points[j] += r["points"][j]
-                p.times[j].extend(r["times"][j])
+            p.add(r)
     return list(by.values())
 
 
@@ -237,7 +277,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="our level inside OpenSpiel: novice, club or expert (default expert)")
     ap.add_argument("--out", type=Path, default=None, help="append one JSON line per game")
     ap.add_argument("--write", action="store_true", help="replace the Strength section of RESULTS.md")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="local processes to split the games and deals between (same results; default 1)")
+    ap.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
+                    help="play on Ray: alone, a Ray started on this machine; with ADDRESS, that cluster")
     args = ap.parse_args(argv)
+    if not 1 <= args.workers <= MAX_WORKERS:
+        ap.error(f"--workers {args.workers}: the number of processes is from 1 to {MAX_WORKERS}")
+    if args.start < 0 or args.games < 0 or args.openspiel_deals < 0:
+        ap.error("--start, --games and --openspiel-deals are 0 or more")
+    shards = {"workers": args.workers, "ray_address": args.ray}
     command = "python benchmarks/strength.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     pairings = []
     for item in args.pairs.split(","):
@@ -250,53 +299,41 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             ap.error(f"--merge: no such file: {', '.join(missing)}")
         pairings = merge(args.merge)
-    for p in pairings if args.merge is None else []:
-        t0 = time.perf_counter()
-        for i in range(args.start, args.start + args.games):
-            before = (list(p.wins), p.deals, list(p.deals_won), list(p.points), [len(x) for x in p.times])
-            t1 = time.perf_counter()
-            play_game(p, i, args.seed, args.budget_ms)
-            p.seconds = time.perf_counter() - t0
-            if args.out is not None:
-                rec = {"pair": list(p.levels), "seed": args.seed, "game": i,
-                       "won": [p.wins[j] - before[0][j] for j in range(2)], "deals": p.deals - before[1],
-                       "deals_won": [p.deals_won[j] - before[2][j] for j in range(2)],
-                       "points": [p.points[j] - before[3][j] for j in range(2)],
-                       "times": [p.times[j][before[4][j]:] for j in range(2)],
-                       "seconds": time.perf_counter() - t1}
-                with args.out.open("a") as fh:
-                    fh.write(json.dumps(rec) + "\n")
-            if (i + 1 - args.start) % 50 == 0 or i + 1 == args.start + args.games:
-                print(summary_row(p), flush=True)
-    os_line = ""
-    if args.openspiel_deals:
-        from ginrummy.interop.openspiel import play_deals
+    try:
+        for p in pairings if args.merge is None else []:
+            done = 0
+            for _, rec in iter_shards(PairTask(p.levels, args.budget_ms), args.games, args.seed, start=args.start,
+                                      **shards):
+                p.add(rec)
+                done += 1
+                if args.out is not None:
+                    with args.out.open("a") as fh:
+                        fh.write(json.dumps(rec) + "\n")
+                if done % 50 == 0 or done == args.games:
+                    print(summary_row(p), flush=True)
+        os_line = ""
+        if args.openspiel_deals:
+            budget = None  # the expert's budget a decision (ms), recorded with each deal
+            if args.openspiel_level == "expert":
+                from ginrummy.players.expert import ExpertPlayer
 
-        player = None
-        budget = None  # the expert's budget a decision (ms), recorded with each deal
-        if args.openspiel_level == "expert":
-            from ginrummy.players.expert import ExpertPlayer
-
-            budget = args.budget_ms
-            if budget is None:
-                budget = inspect.signature(ExpertPlayer).parameters["budget_ms"].default
-            else:
-                player = ExpertPlayer(random.Random(args.seed), budget_ms=args.budget_ms)
-        t0 = time.perf_counter()
-
-        def on_deal(i: int, ours: float, theirs: float) -> None:
-            if args.out is not None:
-                with args.out.open("a") as fh:
-                    fh.write(json.dumps({"openspiel": args.openspiel_level, "seed": args.seed,
-                                         "budget_ms": budget, "deal": i, "ours": ours,
-                                         "theirs": theirs}) + "\n")
-
-        st = play_deals(args.openspiel_level, args.openspiel_deals, seed=args.seed, player=player, on_deal=on_deal)
-        lo, hi = wilson_interval(st.won, st.deals)
-        os_line = (f"| {st.level} vs OpenSpiel simple bot | {st.deals} | {st.won} ({pct(st.win_rate)}) | "
-                   f"{pct(lo)}-{pct(hi)} | {st.lost} | {st.drawn} | {st.points_per_deal:+.2f} | "
-                   f"{(time.perf_counter() - t0) / 60:.1f} |")
-        print(os_line, flush=True)
+                budget = args.budget_ms
+                if budget is None:
+                    budget = inspect.signature(ExpertPlayer).parameters["budget_ms"].default
+            t0 = time.perf_counter()
+            returns: list[float] = []
+            task = OpenSpielTask(args.openspiel_level, args.budget_ms)
+            for i, (ours, theirs) in iter_shards(task, args.openspiel_deals, args.seed, **shards):
+                returns.append(ours)
+                if args.out is not None:
+                    with args.out.open("a") as fh:
+                        fh.write(json.dumps({"openspiel": args.openspiel_level, "seed": args.seed,
+                                             "budget_ms": budget, "deal": i, "ours": ours,
+                                             "theirs": theirs}) + "\n")
+            os_line = os_row(args.openspiel_level, returns, (time.perf_counter() - t0) / 60)
+            print(os_line, flush=True)
+    except ShardError as exc:
+        ap.error(str(exc))
     if args.merge is not None and OS_MERGED:
         os_line = "\n".join(os_row(lv, rs, None) for lv, rs in OS_MERGED.items())
     lines = ["## Strength", "", f"Command: `{command}`", "",

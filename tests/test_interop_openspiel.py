@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from ginrummy.actions import PASS, TAKE_UPCARD, Action  # noqa: E402
 from ginrummy.cards import mask_of, parse_card, parse_cards  # noqa: E402
 from ginrummy.interop.openspiel import (SeatObserver, card_to_os, meld_table, os_to_card,  # noqa: E402
-                                        play_deal, play_deals)
+                                        play_deal, play_deals, play_indexed_deal)
 from ginrummy.melds import is_meld  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 
@@ -114,3 +114,15 @@ def test_expert_plays_inside_openspiel():
         bot = pyspiel.make_simple_gin_rummy_bot(GAME.get_parameters(), 1 - seat)
         ours, theirs = play_deal(GAME, ExpertPlayer(random.Random(seat), budget_ms=None, samples=8), seat, bot, rng)
         assert ours == -theirs
+
+
+def test_deals_are_seeded_by_number_so_shards_match():
+    # each deal depends on (seed, index) alone: deals 2..4 played on their own are deals 2..4 of a run
+    whole: list[tuple[int, float, float]] = []
+    part: list[tuple[int, float, float]] = []
+    play_deals("novice", 5, seed=7, on_deal=lambda i, a, b: whole.append((i, a, b)))
+    stats = play_deals("novice", 3, seed=7, start=2, on_deal=lambda i, a, b: part.append((i, a, b)))
+    assert part == whole[2:] and stats.deals == 3
+    assert [play_indexed_deal("novice", 7, i) for i in range(5)] == [(a, b) for _, a, b in whole]
+    with pytest.raises(ValueError, match="start"):
+        play_deals("novice", 1, start=-1)

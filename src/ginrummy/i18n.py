@@ -57,6 +57,8 @@ __all__ = [
     "lang_from_accept_language",
     "catalog_json",
     "placeholders",
+    "level_name",
+    "level_in_text",
 ]
 
 SOURCE = "en"
@@ -329,3 +331,20 @@ def catalog_json(lang: str) -> dict[str, Any]:
         "number": {"decimal": get_decimal_symbol(loc), "group": get_group_symbol(loc)},
         "messages": dict(sorted(messages.items())),
     }
+
+
+def level_name(level: str, tr: Translator | None = None) -> str:
+    """The computer player ``level``'s name in ``tr``'s language (``novice`` -> ``Novice``,
+    Greek ``Αρχάριος``); an unknown level is capitalized."""
+    tr = tr or translator("en")
+    names = {"random": tr.p_("level", "Random"), "novice": tr.p_("level", "Novice"),
+             "club": tr.p_("level", "Club"), "expert": tr.p_("level", "Expert"),
+             "openspiel-simple": tr.p_("level", "OpenSpiel simple bot")}
+    return names.get(level.lower(), level.capitalize())
+
+
+def level_in_text(level: str, tr: Translator | None = None) -> str:
+    """:func:`level_name` as it stands inside a sentence: lower case (``Computer (novice)``),
+    unless the name holds a proper noun (``OpenSpiel simple bot`` keeps its capitals)."""
+    name = level_name(level, tr)
+    return name if any(ch.isupper() for ch in name[1:]) else name.lower()

@@ -145,8 +145,10 @@ class RuleSet:
     # -- conversion ------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields (R14) as a JSON-ready dict, the preset name under ``"name"``."""
-        return dataclasses.asdict(self)
+        """All fields (R14) as a JSON-ready dict, the preset name under ``"name"``.  Every field
+        is a scalar, so a flat copy is the same as ``dataclasses.asdict`` and many times cheaper
+        (the web table sends it in every state)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def to_json(self) -> str:
         """The rule set as one line of JSON (used in game records)."""

@@ -10,7 +10,11 @@ they ended, and mean deal points.
 Pure: no I/O, no clock, no global random state.  Everything follows from ``seed`` (an int):
 match ``i`` (0-based) is seeded with :func:`match_seed` ``(seed, i)``, and each player's
 ``random.Random`` with :func:`player_seed` of that match seed, so the same arguments always
-give the same summary.
+give the same summary.  A match depends on ``seed`` and its number alone, so the matches can be
+played in any order and in any process: :class:`SimulationTask` plays one and returns its small
+:class:`GameResult`, :func:`summarise` adds results up in any order, and
+:func:`ginrummy.shards.simulate_sharded` splits a simulation between local processes or Ray
+workers with the same summary as :func:`simulate`.
 
 Fairness: levels are given to the match's player indexes so that the first role rotates from
 game to game.  Two-hand: in game ``i`` the level ``levels[i % 2]`` is the first dealer
@@ -24,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +40,10 @@ from .rules import RuleSet
 __all__ = [
     "SimulationSummary",
     "GameOutcome",
+    "GameResult",
+    "SimulationTask",
     "simulate",
+    "summarise",
     "play_game",
     "wilson_interval",
     "match_seed",
@@ -242,6 +249,123 @@ class SimulationSummary:
         }
 
 
+def _check(rules: RuleSet, levels: Sequence[str], games: int, seed: int) -> tuple[RuleSet, list[str]]:
+    """Validate the arguments of :func:`simulate`; the rules with ``players = len(levels)``."""
+    levels = list(levels)
+    if len(levels) not in (2, 3):
+        raise RuleSetError(f"a simulation has 2 or 3 players, not {len(levels)} ({', '.join(map(str, levels))})")
+    if type(games) is not int or games < 0:
+        raise ValueError(f"games must be an int >= 0, not {games!r}")
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an int, not {seed!r}")
+    if rules.players != len(levels):
+        rules = rules.replace(players=len(levels))
+    for lv in levels:  # fail early on an unknown level
+        make_player(lv, random.Random(0))
+    return rules, levels
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What one simulated match adds to a :class:`SimulationSummary`: small and picklable, so
+    that worker processes send it back instead of the whole :class:`Match`.
+
+    Attributes:
+        index: the match's 0-based number in the simulation.
+        winner: the level position that won the match, or ``None``.
+        outcomes: how many of its deals ended in each of :data:`OUTCOMES` (same order).
+        points: deal points scored by each level position (as in :class:`SimulationSummary`).
+        record: the match's record (:func:`ginrummy.record.dumps`) when asked for, else ``None``.
+    """
+
+    index: int
+    winner: int | None
+    outcomes: tuple[int, ...]
+    points: tuple[int, ...]
+    record: str | None = None
+
+    @property
+    def deals(self) -> int:
+        """Deals played in the match, drawn deals included."""
+        return sum(self.outcomes)
+
+    @classmethod
+    def of(cls, game: GameOutcome, record: bool = False) -> GameResult:
+        """The result of a finished :class:`GameOutcome` (with its record text if ``record``)."""
+        counts = dict.fromkeys(OUTCOMES, 0)
+        points = [0] * len(game.order)
+        for deal in game.match.deals:
+            result = deal.result
+            assert result is not None
+            counts[result.outcome] += 1
+            if result.winner is not None:
+                points[game.order.index(deal.seat_players[result.winner])] += result.points
+        text = None
+        if record:
+            from .record import dumps
+
+            text = dumps(game.match)
+        return cls(game.index, game.winner, tuple(counts[o] for o in OUTCOMES), tuple(points), text)
+
+
+@dataclass(frozen=True)
+class SimulationTask:
+    """One simulation's games as a task for :mod:`ginrummy.shards` (picklable).
+
+    ``play(index, seed)`` plays match ``index`` with :func:`play_game` and returns its
+    :class:`GameResult` (with the record text when ``records``).  Build it with
+    :meth:`SimulationTask.new`, which checks the arguments as :func:`simulate` does.
+    """
+
+    rules: RuleSet
+    levels: tuple[str, ...]
+    records: bool = False
+
+    @classmethod
+    def new(cls, rules: RuleSet, levels: Sequence[str], records: bool = False) -> SimulationTask:
+        """A checked task; raises as :func:`simulate` does for bad ``rules`` or ``levels``."""
+        rules, checked = _check(rules, levels, 0, 0)
+        return cls(rules, tuple(checked), records)
+
+    def play(self, index: int, seed: int) -> GameResult:
+        """Play match ``index`` of the simulation seeded with ``seed``; its :class:`GameResult`."""
+        return GameResult.of(play_game(self.rules, self.levels, index, seed), self.records)
+
+
+def summarise(levels: Sequence[str], games: int, seed: int, results: Iterable[GameResult]) -> SimulationSummary:
+    """The :class:`SimulationSummary` of ``results`` (one :class:`GameResult` per match, in any
+    order: the sums do not depend on it).  Raises ``ValueError`` if the number of results is not
+    ``games``."""
+    n = len(levels)
+    wins = [0] * n
+    points = [0] * n
+    counts = [0] * len(OUTCOMES)
+    played = 0
+    for game in results:
+        played += 1
+        if game.winner is not None:
+            wins[game.winner] += 1
+        for k in range(n):
+            points[k] += game.points[k]
+        for k, c in enumerate(game.outcomes):
+            counts[k] += c
+    if played != games:
+        raise ValueError(f"summarise: {played} results for {games} games")
+    by = dict(zip(OUTCOMES, counts))
+    return SimulationSummary(
+        players=tuple(levels),
+        games=games,
+        wins=tuple(wins),
+        deals=sum(counts),
+        knocks=by["knock"],
+        gins=by["gin"] + by["big_gin"],
+        undercuts=by["undercut"],
+        draws=by["draw"],
+        points=tuple(points),
+        seed=seed,
+    )
+
+
 def simulate(
     rules: RuleSet,
     levels: Sequence[str],
@@ -249,7 +373,9 @@ def simulate(
     seed: int = 0,
     on_game: Callable[[GameOutcome], None] | None = None,
 ) -> SimulationSummary:
-    """Play ``games`` whole matches between computer players of ``levels`` under ``rules``.
+    """Play ``games`` whole matches between computer players of ``levels`` under ``rules``,
+    in this process, in order (:func:`ginrummy.shards.simulate_sharded` splits them between
+    processes or Ray workers and gives the same summary).
 
     Args:
         rules: the rule set; its ``players`` field is set to ``len(levels)`` (R10).
@@ -267,46 +393,13 @@ def simulate(
         GinRummyError: an unknown level (the message names the known ones).
         ValueError: ``games`` or ``seed`` is not a suitable int.
     """
-    levels = list(levels)
-    if len(levels) not in (2, 3):
-        raise RuleSetError(f"a simulation has 2 or 3 players, not {len(levels)} ({', '.join(map(str, levels))})")
-    if type(games) is not int or games < 0:
-        raise ValueError(f"games must be an int >= 0, not {games!r}")
-    if type(seed) is not int:
-        raise ValueError(f"seed must be an int, not {seed!r}")
-    n = len(levels)
-    if rules.players != n:
-        rules = rules.replace(players=n)
-    for lv in levels:  # fail early on an unknown level
-        make_player(lv, random.Random(0))
-    wins = [0] * n
-    points = [0] * n
-    counts = dict.fromkeys(OUTCOMES, 0)
-    deals = 0
-    for i in range(games):
-        game = play_game(rules, levels, i, seed)
-        if game.winner is not None:
-            wins[game.winner] += 1
-        for record in game.match.deals:
-            result = record.result
-            assert result is not None
-            deals += 1
-            counts[result.outcome] += 1
-            if result.winner is not None:
-                player = record.seat_players[result.winner]
-                points[game.order.index(player)] += result.points
-        if on_game is not None:
-            on_game(game)
-    return SimulationSummary(
-        players=tuple(levels),
-        games=games,
-        wins=tuple(wins),
-        deals=deals,
-        knocks=counts["knock"],
-        gins=counts["gin"] + counts["big_gin"],
-        undercuts=counts["undercut"],
-        draws=counts["draw"],
-        points=tuple(points),
-        seed=seed,
-    )
+    rules, levels = _check(rules, levels, games, seed)
 
+    def results() -> Iterator[GameResult]:
+        for i in range(games):
+            game = play_game(rules, levels, i, seed)
+            if on_game is not None:
+                on_game(game)
+            yield GameResult.of(game)
+
+    return summarise(levels, games, seed, results())

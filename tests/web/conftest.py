@@ -1,10 +1,18 @@
 """Shared helpers of the web tests: an app on a temp SQLite file, table creation, and a
-websocket reader that records every message for the visibility scans."""
+websocket reader that records every message for the visibility scans.
+
+:func:`database_url` makes a fresh store of either kind: a SQLite file, or a schema of its
+own in the PostgreSQL of ``GIN_TEST_DATABASE_URL`` (``./dev test`` starts a throw-away
+cluster and sets it; without it the PostgreSQL cases are skipped).  Modules that run against
+both stores override ``db_url`` with ``params=STORES``."""
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,6 +24,35 @@ from starlette.testclient import TestClient  # noqa: E402
 from ginrummy.web.app import create_app  # noqa: E402
 
 CARD_RE = re.compile(r"\b([A2-9TJQK][CDHS])\b")
+
+
+STORES = ["sqlite", "postgresql"]
+
+
+def database_url(kind: str, tmp_path: Any) -> Iterator[str]:
+    """Yield the URL of an empty store of ``kind`` (``"sqlite"`` or ``"postgresql"``), and drop
+    the PostgreSQL schema afterwards.  Skips the test when no PostgreSQL is configured."""
+    if kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+        return
+    base = os.environ.get("GIN_TEST_DATABASE_URL")
+    if not base:
+        pytest.skip("no PostgreSQL for the tests: GIN_TEST_DATABASE_URL is not set (./dev test starts one)")
+    from sqlalchemy import create_engine, text
+
+    from ginrummy.web.store import engine_url
+
+    schema = "t_" + secrets.token_hex(6)
+    engine = create_engine(engine_url(base))
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        engine.dispose()
 
 
 @pytest.fixture

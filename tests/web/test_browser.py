@@ -221,14 +221,22 @@ def test_two_people_from_two_browser_contexts(server, browser):
     ann.check("input[name='scoring'][value='deal']")
     ann.click("#open")
     ann.wait_for_selector("#ready:not([hidden])")
-    # both links in full: Bob's invite and Ann's own (the way back to her seat), none cut off
+    # both links in full: Bob's one-time invite and Ann's own (the way back to her seat), none cut off
     link = ann.inner_text("#links .link-text[data-name='Bob']")
-    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?invite=\S{16,}", link)  # a one-time claim, not a token
+    assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?invite=\S{16,}", link)
     assert ann.inner_text("#links .link-text[data-name='Ann']") == ann.get_attribute("#go", "href") != link
     assert ann.evaluate("[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)")
     ann.click("#go")
     bob = _page(browser, errors)
     bob.goto(link)
+    # the invite is claimed once: Bob's page now holds a token minted for him, which Ann never saw
+    bob.wait_for_url(re.compile(r".*\?seat=\S{16,}$"))
+    bob_token = bob.url.split("seat=")[1]
+    assert bob_token not in ann.content() and bob_token not in ann.evaluate("JSON.stringify(localStorage)")
+    third = _page(browser, errors)
+    third.goto(link)  # the same invite a second time: refused, and no seat
+    third.wait_for_function("document.getElementById('status').textContent.includes('used already')")
+    assert "seat=" not in third.url
     pages = {"Ann": ann, "Bob": bob}
     for name, p in pages.items():
         p.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.table.seats.every(s => s.connected)")

@@ -26,7 +26,7 @@ pytestmark = [
 
 # Latin-script words that may show on a Greek page: the hash's name, a preset's acronym, the
 # gin command named in the rules, the key names on the keyboard.
-ALLOWED_LATIN = {"SHA", "EAAI", "gin", "verify", "sheet", "Enter", "Esc", "Shift",
+ALLOWED_LATIN = {"SHA", "EAAI", "OpenSpiel", "gin", "verify", "sheet", "Enter", "Esc", "Shift",
                  "English", "Suomi", "Malti"}  # the language switcher names each language in itself
 
 # the page's text, with the badges drawn by CSS from data-new ("new" on the card just drawn)

@@ -25,12 +25,18 @@ READY = "typeof ui !== 'undefined' && ui.state"
 def _table(server: str, seats: list[dict], lang: str = "en", **body) -> dict:
     r = httpx.post(server + "/api/tables", json={"seats": seats, **body}, headers={"Accept-Language": lang}, timeout=10)
     assert r.status_code == 201, r.text
-    return r.json()
+    table = r.json()
+    for seat in table["seats"]:  # an invited person's page claims the seat itself
+        seat.setdefault("link", seat.get("invite"))
+    return table
 
 
-def _open(page, link: str) -> None:
+def _open(page, link: str, wait: bool = True) -> None:
+    """Open a seat's page; with ``wait``, until the table is drawn (the first deal is dealt
+    once every person at the table has opened his page and sent his client seed)."""
     page.goto(link)
-    page.wait_for_function(READY)
+    if wait:
+        page.wait_for_function(READY)
 
 
 def test_a_score_stays_on_one_line(server, browser):
@@ -116,8 +122,9 @@ def test_keys_out_of_turn_say_why(server, browser):
     errors: list[str] = []
     tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
     ann, bob = _page(browser, errors), _page(browser, errors)
-    _open(ann, tab["seats"][0]["link"])
+    _open(ann, tab["seats"][0]["link"], wait=False)
     _open(bob, tab["seats"][1]["link"])
+    ann.wait_for_function(READY)
     to_act = ann.evaluate("ui.state.to_act")
     waiting, acting = (bob, ann) if to_act == "Ann" else (ann, bob)
     waiting.wait_for_function(READY + " && !ui.state.your_turn")
@@ -230,6 +237,8 @@ def test_table_made_names_are_shown_in_the_readers_language(server, browser):
     assert "Computer" not in page.inner_text("#players") and "You" not in page.inner_text("#players")
     tab = _table(server, [{"kind": "human"}, {"kind": "human"}], lang="fi")
     assert [s["name"] for s in tab["seats"]] == ["Pelaaja 1", "Pelaaja 2"]
+    host = _page(browser, errors)
+    _open(host, tab["seats"][0]["link"], wait=False)  # the deal waits for both people's seeds
     page = _page(browser, errors, locale="mt-MT")
     _open(page, tab["seats"][1]["link"])
     assert page.evaluate("ui.state.table.names") == ["Plejer 1", "Plejer 2"]

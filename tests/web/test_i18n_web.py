@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po
 
 from ginrummy.i18n import LANGUAGES, catalog_json, placeholders
 from ginrummy.web.app import STATIC_DIR
+from ginrummy.web.tables import player_levels
 from ginrummy.web.i18n_web import html_key, html_messages, translate_html, web_catalog, web_translator
 
 from .conftest import new_table
@@ -178,7 +179,8 @@ def test_api_errors_and_default_names_in_the_request_language(client):
     r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "grandmaster"}]},
                     headers={"Accept-Language": "fi"})
     assert r.status_code == 400
-    assert r.json()["error"] == "paikka 2: tuntematon tietokoneen taso 'grandmaster'; tasot: random, novice, club, expert"
+    levels = "random, novice, club, expert" + (", openspiel-simple" if "openspiel-simple" in player_levels() else "")
+    assert r.json()["error"] == f"paikka 2: tuntematon tietokoneen taso 'grandmaster'; tasot: {levels}"
     r = client.post("/api/sheet", json={"names": "Ann"}, headers={"Accept-Language": "el"})
     assert r.json()["error"] == "το names πρέπει να είναι λίστα 2 (ή 3) μη κενών ονομάτων"
     r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}, headers={"Accept-Language": "el"})

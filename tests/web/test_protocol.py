@@ -15,7 +15,15 @@ from ginrummy.match import commitment
 from ginrummy.record import loads, verify
 from ginrummy.web.messages import MAX_MESSAGE_BYTES
 
-from .conftest import cards_in, new_table
+import pytest
+
+from .conftest import STORES, cards_in, database_url, new_table
+
+
+@pytest.fixture(params=STORES)
+def db_url(request, tmp_path):
+    """Every protocol test runs against a SQLite file and a PostgreSQL schema."""
+    yield from database_url(request.param, tmp_path)
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 

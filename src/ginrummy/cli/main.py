@@ -27,6 +27,24 @@ app = typer.Typer(
 
 _MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve")
 
+#: Options whose value may be left out (Typer has no such options), and the value they take
+#: then: ``gin simulate --ray`` alone means a Ray started on this machine.
+OPTIONAL_VALUES = {"--ray": "local"}
+
+
+def _fill_optional_values(args: list[str]) -> list[str]:
+    """``args`` with each option of :data:`OPTIONAL_VALUES` that has no value (it is last, or
+    the next word is an option) written as ``--option=VALUE``."""
+    out: list[str] = []
+    for k, word in enumerate(args):
+        if word == "--":
+            out.extend(args[k:])
+            break
+        if word in OPTIONAL_VALUES and (k + 1 == len(args) or args[k + 1].startswith("-")):
+            word = f"{word}={OPTIONAL_VALUES[word]}"
+        out.append(word)
+    return out
+
 
 def _load() -> None:
     for name in _MODULES:
@@ -51,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     command = typer.main.get_command(app)
     try:
         # with standalone_mode=False, Click returns the code of a typer.Exit raised in a command
-        status = command.main(args=argv if argv is not None else sys.argv[1:], prog_name="gin", standalone_mode=False)
+        args = _fill_optional_values(list(argv if argv is not None else sys.argv[1:]))
+        status = command.main(args=args, prog_name="gin", standalone_mode=False)
     except _cx.NoArgsIsHelpError as exc:
         print(exc.ctx.get_help() if exc.ctx else "")
         return 0

@@ -40,7 +40,7 @@ from rich.text import Text
 from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import cards_of, parse_card, value_of
 from ..errors import N_, CardParseError, GinRummyError, IllegalActionError, Msg
-from ..i18n import LANGUAGES, Translator, lang_from_env, normalize, translate_error, translator
+from ..i18n import LANGUAGES, Translator, lang_from_env, level_name, normalize, translate_error, translator
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
@@ -118,15 +118,6 @@ def hint_player(level: str, seed: int) -> Any:
     if not callable(getattr(p, "hint", None)):
         p = make_player("novice", random.Random(f"{seed}/hint"))
     return p
-
-
-def level_name(level: str, tr: Translator | None = None) -> str:
-    """The computer player ``level``'s name in ``tr``'s language (``novice`` -> ``Novice``,
-    Greek ``Αρχάριος``); an unknown level is capitalized."""
-    tr = tr or translator("en")
-    names = {"random": tr.p_("level", "Random"), "novice": tr.p_("level", "Novice"),
-             "club": tr.p_("level", "Club"), "expert": tr.p_("level", "Expert")}
-    return names.get(level.lower(), level.capitalize())
 
 
 def player_names(name: str, level: str, players: int, tr: Translator | None = None) -> list[str]:

@@ -9,7 +9,31 @@ import typer
 from .common import fail
 from .main import app
 
-__all__ = ["serve", "listen"]
+__all__ = ["serve", "listen", "database_error"]
+
+
+def database_error(url: str, exc: BaseException) -> str:
+    """One line saying why the database at ``url`` could not be opened, never showing its
+    password: the URL is shown masked (``masked_url``) and the password is cut from the
+    driver's message too.  A missing PostgreSQL driver says which extra to install."""
+    from sqlalchemy.engine import make_url
+
+    from ..web.store import masked_url
+
+    shown = masked_url(url)
+    if isinstance(exc, ModuleNotFoundError) and "psycopg" in str(exc):
+        return (f"cannot open the database {shown}: PostgreSQL needs the psycopg driver; "
+                'install it with: pip install "ginrummy[postgres]"')
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    text = text.replace(url, shown)
+    try:
+        password = make_url(url).password
+    except Exception:
+        password = None
+        text = f"{type(exc).__name__}: not a database URL (sqlite:///file.db or postgresql://user:pass@host/db)"
+    if password:
+        text = text.replace(str(password), "***")
+    return f"cannot open the database {shown}: {text}"
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -36,8 +60,9 @@ def serve(
     port: int = typer.Option(8000, "--port", help="TCP port to listen on.", min=0, max=65535),
     database_url: str = typer.Option(
         "", "--database-url",
-        help="SQLAlchemy database URL (sqlite:///file.db or postgresql://user:pass@host/db); "
-             "default: a SQLite file in the user's data folder."),
+        help="SQLAlchemy database URL (sqlite:///file.db, or postgresql://user:pass@host/db with the "
+             "ginrummy[postgres] extra; postgres:// works too); default: a SQLite file in the user's "
+             "data folder.  Several servers may share one PostgreSQL database (docs/deploy.md)."),
     bot_delay: float | None = typer.Option(
         None, "--bot-delay", show_default=False,
         help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once."),
@@ -49,8 +74,8 @@ def serve(
     import uvicorn
 
     from ..web.app import MAX_FRAME_BYTES, create_app
-    from ..web.security import install_log_redaction, mask_url, redact
-    from ..web.store import default_database_url
+    from ..web.security import install_log_redaction
+    from ..web.store import default_database_url, masked_url
 
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
@@ -59,9 +84,8 @@ def serve(
     url = database_url or default_database_url()
     try:
         web_app = create_app(url, bot_delay=bot_delay)
-    except Exception as exc:  # a bad URL or an unreachable database
-        # the password of a database URL is never shown (mask_url), nor inside the driver's message
-        fail(f"cannot open the database {mask_url(url)!r}: {redact(str(exc))}")
+    except Exception as exc:  # a bad URL, a missing driver or an unreachable database
+        fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
     try:
         sock = listen(host, port)
@@ -69,7 +93,7 @@ def serve(
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    print(f"gin serve: http://{shown}:{bound}/  (database {mask_url(url)})", flush=True)
+    print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES)
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked

@@ -1,14 +1,14 @@
 """``gin simulate``: computer against computer, whole matches, with a summary.
 
-The loop is :func:`ginrummy.simulate.simulate`; this module reads the options, shows a
-progress bar on stderr (only on a terminal and without ``--json``), saves records and prints
-the summary.
+The games are played by :func:`ginrummy.shards.simulate_sharded`: in this process, in
+``--workers N`` local processes, or on Ray (``--ray [ADDRESS]``); every split gives the same
+summary.  This module reads the options, shows a progress bar on stderr (only on a terminal and
+without ``--json``), saves records and prints the summary.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..players import make_player
-from ..simulate import GameOutcome, SimulationSummary, simulate as run_simulation
+from ..shards import MAX_WORKERS, ShardError, simulate_sharded
+from ..simulate import GameResult, SimulationSummary
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
 from .main import app
 
@@ -51,10 +52,11 @@ def _record_writer(directory: str) -> Any:
     if not path.is_dir():
         fail(f"--records {directory!r} is not a directory")
 
-    def write(game: GameOutcome) -> None:
+    def write(game: GameResult) -> None:
         target = path / f"game-{game.index + 1:04d}.gin"
+        assert game.record is not None
         try:
-            target.write_text(record.dumps(game.match), encoding="utf-8")
+            target.write_text(game.record, encoding="utf-8")
         except OSError as exc:
             fail(f"--records: cannot write {target} ({exc.strerror or exc})")
 
@@ -90,6 +92,8 @@ def simulate_command(
     games: int = typer.Option(100, "--games", help="Number of whole games (matches) to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole simulation: the same seed gives the same results."),
     records: str = typer.Option(None, "--records", help="Directory to save each game's record in (game-0001.gin, ...)."),
+    workers: int = typer.Option(1, "--workers", help="Local processes to play the games in, this one included (the results do not change); with --ray and no address, the CPUs of the local Ray."),
+    ray_address: str = typer.Option(None, "--ray", metavar="[ADDRESS]", help="Run the games on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'."),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
@@ -103,6 +107,9 @@ def simulate_command(
     (drawn deals included, bonuses not).  JSON keys: players, games, wins, win_rate,
     interval95, deals, knocks, gins, undercuts, draws, points_per_deal (lists in the order of
     --players).
+
+    Every game is seeded from --seed and its number alone, so --workers N (local processes)
+    and --ray [ADDRESS] give the same summary, game for game, as one process.
     """
     rules = rules_from(preset, overrides)
     levels = read_levels(players)
@@ -110,25 +117,34 @@ def simulate_command(
         fail(f"--games {games}: the number of games is 1 or more")
     if rules.players == 3 and len(levels) != 3:
         fail(f"the rules say three players (players=3) but --players names {len(levels)}: give three levels")
+    if not 1 <= workers <= MAX_WORKERS:
+        fail(f"--workers {workers}: the number of processes is from 1 to {MAX_WORKERS}")
+    if ray_address is not None and not ray_address.strip():
+        fail("--ray: give a Ray address (auto, HOST:PORT, ray://HOST:10001) or no value for a local Ray")
     if len(levels) == 3:
         with bad_input():
             rules = rules.replace(players=3)
     writer = _record_writer(records) if records is not None else None
-    show = not as_json and sys.stderr.isatty()
+    console = Console(stderr=True)
+    where = "on Ray" if ray_address is not None else f"{workers} workers" if workers > 1 else "1 process"
     progress = Progress(
-        TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), disable=not show, transient=True,
+        TextColumn(f"simulating ({where})"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TimeRemainingColumn(), console=console, disable=as_json or not console.is_terminal, transient=True,
     )
     with progress:
         task = progress.add_task("games", total=games)
 
-        def on_game(game: GameOutcome) -> None:
+        def on_result(game: GameResult) -> None:
             if writer is not None:
                 writer(game)
             progress.advance(task)
 
         with bad_input():
-            summary = run_simulation(rules, levels, games, seed, on_game=on_game)
+            try:
+                summary = simulate_sharded(rules, levels, games, seed, workers=workers, ray_address=ray_address,
+                                           records=writer is not None, on_result=on_result)
+            except ShardError as exc:
+                fail(f"--ray: {exc}" if ray_address is not None else str(exc))
     if as_json:
         emit_json(summary.to_json())
     else:

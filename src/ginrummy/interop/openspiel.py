@@ -21,15 +21,19 @@ use our exact best layout, R5.5).  Differences from our rules: a tie in deadwood
 scores nothing there (an undercut in R6.3), and OpenSpiel ends a deal when a card is taken and
 thrown back twice in a row or after 50 upcard draws.
 
-Use :func:`play_deals` for a match of deals against ``pyspiel.make_simple_gin_rummy_bot``.
+Use :func:`play_deals` for a match of deals against ``pyspiel.make_simple_gin_rummy_bot``; each
+deal is seeded from the run's seed and its number (:func:`deal_rngs`, :func:`play_indexed_deal`), so a
+run can be split into shards (``benchmarks/strength.py --workers N``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..actions import DRAW_STOCK, PASS, TAKE_DISCARD, TAKE_UPCARD, Action, discard, gin, knock
@@ -40,7 +44,7 @@ from ..rules import RuleSet
 from ..views import PlayerView
 
 __all__ = ["OPENSPIEL_RULES", "os_to_card", "card_to_os", "meld_table", "SeatObserver", "DealStats",
-           "play_deal", "play_deals"]
+           "play_deal", "play_deals", "play_indexed_deal", "deal_rngs"]
 
 DRAW_UPCARD_ACTION = 52
 DRAW_STOCK_ACTION = 53
@@ -384,30 +388,59 @@ class DealStats:
         return self.points / self.deals if self.deals else 0.0
 
 
-def play_deals(level: str, deals: int, seed: int = 0, player: Player | None = None,
-               on_deal: Any = None) -> DealStats:
-    """Play ``deals`` OpenSpiel deals of our ``level`` against OpenSpiel's simple bot,
-    alternating the first seat (ours is seat ``i % 2`` in deal ``i``); chance from ``seed``.
+def deal_rngs(seed: int, index: int) -> tuple[random.Random, random.Random]:
+    """The two generators of deal ``index`` (0-based) of a run seeded with ``seed`` (an int):
+    ``(chance, player)``, seeded from SHA-256 of ``"ginrummy/openspiel/<seed>/<index>"`` (its
+    first and second 8 bytes).  A deal depends on nothing else, so a run split into shards plays
+    the same deals as one process."""
+    digest = hashlib.sha256(f"ginrummy/openspiel/{seed}/{index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big")), random.Random(int.from_bytes(digest[8:16], "big"))
 
-    ``player`` overrides the player made by ``make_player(level, seed)``.  ``on_deal(i, ours,
-    theirs)`` is called after each deal.  Raises ``ValueError`` for ``deals < 0``.
-    """
+
+@lru_cache(maxsize=1)
+def _game() -> Any:
+    import pyspiel
+
+    meld_table()
+    return pyspiel.load_game("gin_rummy")
+
+
+def play_indexed_deal(level: str, seed: int, index: int,
+                      make: Callable[[random.Random], Player] | None = None) -> tuple[float, float]:
+    """Play deal ``index`` of a run seeded with ``seed``: our player (``make(rng)``, or
+    ``make_player(level, rng)``, with the player generator of :func:`deal_rngs`) at seat
+    ``index % 2`` against OpenSpiel's simple bot, chance from the chance generator.  Returns
+    ``(ours, theirs)`` as :func:`play_deal`.  Raises ``ValueError`` for an unknown level."""
     import pyspiel
 
     from ..players import make_player
 
+    game = _game()
+    chance, rng = deal_rngs(seed, index)
+    player = make(rng) if make is not None else make_player(level, rng)
+    seat = index % 2
+    bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - seat)
+    return play_deal(game, player, seat, bot, chance)
+
+
+def play_deals(level: str, deals: int, seed: int = 0, player: Player | None = None,
+               on_deal: Any = None, start: int = 0) -> DealStats:
+    """Play OpenSpiel deals ``start .. start + deals - 1`` of our ``level`` against OpenSpiel's
+    simple bot with :func:`play_indexed_deal` (ours is seat ``i % 2`` in deal ``i``; each deal
+    seeded from ``seed`` and ``i`` alone).
+
+    ``player`` overrides the player made for each deal (one player then plays every deal, so
+    its own random choices depend on the deals before).  ``on_deal(i, ours, theirs)`` is called
+    after each deal.  Raises ``ValueError`` for ``deals < 0`` or ``start < 0``.
+    """
     if type(deals) is not int or deals < 0:
         raise ValueError(f"deals must be an int >= 0, not {deals!r}")
-    game = pyspiel.load_game("gin_rummy")
-    meld_table()
-    pl = player if player is not None else make_player(level, random.Random(seed))
-    rng = random.Random(seed + 1_000_003)
+    if type(start) is not int or start < 0:
+        raise ValueError(f"start must be an int >= 0, not {start!r}")
     won = lost = drawn = 0
     points = 0.0
-    for i in range(deals):
-        seat = i % 2
-        bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - seat)
-        ours, theirs = play_deal(game, pl, seat, bot, rng)
+    for i in range(start, start + deals):
+        ours, theirs = play_indexed_deal(level, seed, i, None if player is None else (lambda _rng: player))
         points += ours
         if ours > 0:
             won += 1

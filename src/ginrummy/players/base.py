@@ -74,3 +74,7 @@ def load_levels() -> None:
         from . import expert  # noqa: F401
     except ImportError:  # pragma: no cover
         pass
+    try:
+        from . import openspiel_simple  # noqa: F401  (openspiel-simple: only with open-spiel installed)
+    except ImportError:  # pragma: no cover - open-spiel is optional
+        pass

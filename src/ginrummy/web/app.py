@@ -59,6 +59,7 @@ from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, Cl
                        CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
                        SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
                        parse_inbound, parse_lobby)
+from .notify import Follower
 from .room import ChatLimiter
 from .security import BodyLimit, install_log_redaction, read_body
 from .store import Store, default_database_url
@@ -152,14 +153,19 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay)
+    follower = Follower(manager) if store.is_postgresql else None  # several servers on one PostgreSQL
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.load_all()
         manager.start()
+        if follower is not None:
+            follower.start()
         try:
             yield
         finally:
+            if follower is not None:
+                await follower.stop()
             await manager.stop()
             store.close()
 
@@ -382,6 +388,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
         manager.watch(table, player, send)
         try:
             await manager.changed(table)  # everyone sees the new connection
+            await manager.catch_up(table.id)  # and then any step another server stored meanwhile
             while not closing.is_set():
                 raw = await ws.receive()
                 if raw.get("type") == "websocket.disconnect":
@@ -468,6 +475,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                 level = manager.tables.get(table.id, table).hint_level
                 await send(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
             elif isinstance(msg, SyncMsg):
+                await manager.catch_up(table.id)
                 await send({**manager.tables.get(table.id, table).state_for(player), **mid})
             elif isinstance(msg, PingMsg):
                 await send({"type": "pong", **mid})
@@ -515,5 +523,6 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None) 
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large)])
     app.state.manager = manager
     app.state.store = store
+    app.state.follower = follower
     install_log_redaction()
     return app

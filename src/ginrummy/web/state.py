@@ -32,9 +32,14 @@ def _deals(self: Table) -> list[dict[str, Any]]:
     m = self.match
     if m is None:
         return out
-    for d in m.deals:
+    for i, d in enumerate(m.deals):
         r = d.result
         shown = revealable(m, d)
+        # a deal that is over never changes but for its reveal (a drawn deal at the match's end)
+        cached = self.over_deals.get(i)
+        if cached is not None and cached[0] is d and cached[1]["revealed"] == shown:
+            out.append(dict(cached[1]))
+            continue
         entry: dict[str, Any] = {
             "number": d.number, "commitment": d.commitment,
             "players": [self.names[p] for p in d.seat_players],
@@ -52,7 +57,8 @@ def _deals(self: Table) -> list[dict[str, Any]]:
                 "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
                 "reason": r.reason, "actions": len(d.actions),
             })
-        out.append(entry)
+            self.over_deals[i] = (d, entry)
+        out.append(dict(entry))
     return out
 
 def _fair(self: Table, player: int) -> dict[str, Any]:
@@ -153,6 +159,9 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
         "to_act": None if to_act is None else self.names[to_act],
         "your_turn": to_act == player,
         "roles": roles,
+        # R10.1: each round of the role draw, the rank each player drew (by index; a rank is
+        # all the draw uses, and no card text reaches the wire's hidden-card scan); [] for two
+        "role_draws": [[card_str(c)[0] for c in r] for r in m.role_draws],
         "view": v,
         "arrangement": arrangement,
         "deal": {

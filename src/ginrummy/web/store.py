@@ -40,9 +40,10 @@ from typing import Any
 
 from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, and_, create_engine, event, insert,
                         select, update)
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine.url import URL
 
-__all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url"]
+__all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url", "engine_url", "masked_url"]
 
 metadata = MetaData()
 
@@ -94,6 +95,28 @@ def default_database_url() -> str:
     return "sqlite:///" + os.path.join(folder, "ginrummy.sqlite3")
 
 
+def engine_url(url: str) -> URL:
+    """The SQLAlchemy URL for a ``--database-url``: ``postgres://`` and ``postgresql://`` (no
+    driver named) mean PostgreSQL through psycopg 3 (``postgresql+psycopg://``, the
+    ``ginrummy[postgres]`` extra); anything else is taken as it is.  Raises
+    ``sqlalchemy.exc.ArgumentError`` for text that is not a URL (its message may quote the
+    text: show :func:`masked_url` instead)."""
+    u = make_url(url.strip())
+    if u.drivername in ("postgres", "postgresql"):
+        u = u.set(drivername="postgresql+psycopg")
+    return u
+
+
+def masked_url(url: str | URL) -> str:
+    """``url`` fit to print: the password replaced by ``***``; text that is not a URL at all
+    is shown as ``<not a database URL>`` (it might hold a password)."""
+    try:
+        u = make_url(url) if isinstance(url, str) else url
+    except Exception:
+        return "<not a database URL>"
+    return u.render_as_string(hide_password=True)
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -141,11 +164,14 @@ class Store:
 
     def __init__(self, url: str) -> None:
         kwargs: dict[str, Any] = {}
-        if url.startswith("sqlite"):
+        u = engine_url(url)
+        self.is_sqlite = u.get_backend_name() == "sqlite"
+        self.is_postgresql = u.get_backend_name() == "postgresql"
+        if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False}
         self.url = url
-        self.engine: Engine = create_engine(url, **kwargs)
-        if url.startswith("sqlite"):
+        self.engine: Engine = create_engine(u, **kwargs)
+        if self.is_sqlite:
             @event.listens_for(self.engine, "connect")
             def _pragmas(conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
                 cur = conn.cursor()

@@ -39,10 +39,12 @@ from typing import Any
 
 from ..actions import Action, parse_action
 from ..errors import N_, IllegalActionError, NotYourTurnError
+from ..i18n import level_in_text
 from ..match import Match
 from ..players import make_player
 from ..rules import RuleSet
 from .clock import Clock, parse_time
+from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
@@ -85,6 +87,8 @@ class Table:
     clock: Clock | None = None
     clock_timer: asyncio.TimerHandle | None = None
     last_write: float = 0.0
+    # the state entries of deals that are over (they never change): {index: (deal, entry)}
+    over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.clock is None:
@@ -342,6 +346,8 @@ class TableManager(RoomMixin):
         self.store = store
         self.bot_delay = bot_delay
         self.now = now
+        self.committer = GroupCommitter(store)  # steps are written in group commits (web/commit.py)
+        self.follower: Any = None  # set by web/notify.py when several processes share PostgreSQL
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -387,7 +393,7 @@ class TableManager(RoomMixin):
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
-                        else tr.t("Computer ({level})", level=tr.pgettext("level", s.level.capitalize()).lower()))
+                        else tr.t("Computer ({level})", level=level_in_text(s.level, tr)))
             base, k = name, 2
             while name.casefold() in (n.casefold() for n in names):
                 name = f"{base} {k}"
@@ -473,13 +479,14 @@ class TableManager(RoomMixin):
     def _lock(self, table: Table) -> asyncio.Lock:
         return self._locks.setdefault(table.id, asyncio.Lock())
 
-    def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
-        """Store the step (committed), or raise :class:`TableError` ``conflict`` after
-        reloading the table when another writer got there first."""
+    async def _write(self, table: Table, player: int | None, kind: str, text: str) -> None:
+        """Store the step (returns once its group commit has committed), or raise
+        :class:`TableError` ``conflict`` after reloading the table when another writer got
+        there first.  The step's time is :attr:`now` (the clocks are rebuilt from it)."""
         at = self.now()
         try:
-            self.store.append(table.id, table.seq + 1, player, kind, text,
-                              datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"))
+            await self.committer.append(table.id, table.seq + 1, player, kind, text,
+                                        datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"))
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
@@ -496,27 +503,45 @@ class TableManager(RoomMixin):
             table = self.tables.get(table.id, table)
             table.check_client_seed(player, deal)
             if table.pending_seeds.get(player) != seed:
-                self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
+                await self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
                 table.pending_seeds[player] = seed
                 table.stored("client_seed", player)
-            self._deal_first_if_ready(table)
+            await self._deal_first_if_ready(table)
         await self.changed(table)
 
-    def _deal_first_if_ready(self, table: Table) -> None:
+    async def _deal_first_if_ready(self, table: Table) -> None:
         """Deal the first deal when every person's client seed is in (stored first)."""
         if table.match is None and not table.waiting_for:
-            self._write(table, None, "deal", "deal")
+            await self._write(table, None, "deal", "deal")
             table.deal_next("deal")
             table.stored("deal", None)
 
+    async def catch_up(self, table_id: str) -> bool:
+        """Apply the steps another process stored for ``table_id`` since this one last saw it
+        (several servers on one PostgreSQL, web/notify.py); ``True`` if there were any.  No-op
+        without a follower or for a table not in memory."""
+        if self.follower is None or table_id not in self.tables:
+            return False
+        return bool(await self.follower.catch_up(table_id))
+
     async def act(self, table: Table, player: int, text: str, *, kind: str = "action") -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
-        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  ``kind``
-        ``"timeout"``: the server moves for a person whose clock ran out (:mod:`~ginrummy.web.clock`)."""
+        :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
+        action is tried once more after :meth:`catch_up` found steps from another process.
+        ``kind`` ``"timeout"``: the server moves for a person whose clock ran out
+        (:mod:`~ginrummy.web.clock`)."""
+        try:
+            await self._act(table, player, text, kind)
+        except (IllegalActionError, NotYourTurnError):
+            if not await self.catch_up(table.id):
+                raise
+            await self._act(table, player, text, kind)
+
+    async def _act(self, table: Table, player: int, text: str, kind: str) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            self._write(table, player, kind, action.text)
+            await self._write(table, player, kind, action.text)
             table.started_match().apply(player, action)
             table.stored(kind, player)
         await self.changed(table)
@@ -561,11 +586,20 @@ class TableManager(RoomMixin):
             log.exception("timeout move failed at table %s", table.id)
 
     async def next_deal(self, table: Table, player: int | None) -> None:
-        """Start the next deal (any seat may ask once the deal is over)."""
+        """Start the next deal (any seat may ask once the deal is over); tried once more after
+        :meth:`catch_up` found steps from another process."""
+        try:
+            await self._next_deal(table, player)
+        except IllegalActionError:
+            if not await self.catch_up(table.id):
+                raise
+            await self._next_deal(table, player)
+
+    async def _next_deal(self, table: Table, player: int | None) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             table.check_next_deal()
-            self._write(table, None, "next_deal", "next deal")
+            await self._write(table, None, "next_deal", "next deal")
             table.deal_next("next_deal")
             table.stored("next_deal", None)
         await self.changed(table)
@@ -691,18 +725,26 @@ class TableManager(RoomMixin):
         """Deal every first deal whose client seeds are all in (a restart may have come between
         the last seed and the deal), schedule every pending computer move and arm every running
         clock (call from the running event loop)."""
+        loop = asyncio.get_running_loop()
         for t in list(self.tables.values()):
-            try:
-                self._deal_first_if_ready(t)
-            except TableError:  # pragma: no cover - another process dealt it first
-                pass
+            if t.match is None and t.fair and not t.waiting_for:
+                loop.create_task(self._deal_when_started(t))
             self.schedule_bot(t)
             self.schedule_clock(t)
 
+    async def _deal_when_started(self, table: Table) -> None:
+        try:
+            async with self._lock(table):
+                await self._deal_first_if_ready(self.tables.get(table.id, table))
+            await self.changed(table)
+        except TableError:  # pragma: no cover - another process dealt it first
+            pass
+
     async def stop(self) -> None:
-        """Cancel the pending computer moves."""
+        """Cancel the pending computer moves; write the steps waiting for a commit."""
         for t in self.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
             if t.clock_timer is not None:
                 t.clock_timer.cancel()
+        await self.committer.stop()

@@ -198,8 +198,12 @@ function cardName(code) {
 }
 /** A computer level's name ("novice"), from the terminal table's level names. */
 function levelName(level) {
-  const names = { random: ptm("level", "Random"), novice: ptm("level", "Novice"), club: ptm("level", "Club"), expert: ptm("level", "Expert") };
-  return names[level] ? names[level].toLocaleLowerCase(LANG) : level;
+  const names = { random: ptm("level", "Random"), novice: ptm("level", "Novice"), club: ptm("level", "Club"), expert: ptm("level", "Expert"),
+                  "openspiel-simple": ptm("level", "OpenSpiel simple bot") };
+  const name = names[level];
+  if (!name) return level;
+  // "novice" in running text; a name with a proper noun inside ("OpenSpiel") keeps its capitals
+  return /\p{Lu}/u.test(name.slice(1)) ? name : name.toLocaleLowerCase(LANG);
 }
 function rankIndex(code) { return RANKS.indexOf(code[0]); }
 function suitIndex(code) { return "CDHS".indexOf(code[1]); }

@@ -84,3 +84,4 @@ const GinEffects = (() => {
   if (document.readyState !== "loading") toggles();
   return { onState, play, played, motionOn };
 })();
+window.GinEffects = GinEffects;

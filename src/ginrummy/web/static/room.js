@@ -112,3 +112,4 @@ const GinRoom = (() => {
   if (document.readyState !== "loading") init();
   return { onState, onMessage, renderSpectatorHand };
 })();
+window.GinRoom = GinRoom;

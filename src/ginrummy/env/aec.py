@@ -1,0 +1,317 @@
+"""``GinRummyAEC``: the PettingZoo AEC environment over the engine (``docs/env.md``)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..actions import NUM_CODES
+from ..rules import RuleSet
+from .core import GameCore, seed_bytes
+from .observation import OBS_SIZE
+
+__all__ = ["GinRummyAEC", "observation_space", "action_space", "env"]
+
+
+def observation_space() -> spaces.Dict:
+    """``Dict(observation=Box(0, 1, (433,), float32), action_mask=Box(0, 1, (161,), int8))``."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (NUM_CODES,), dtype=np.int8),
+    })
+
+
+def action_space() -> spaces.Discrete:
+    """``Discrete(161)``: the engine's action codes (:mod:`ginrummy.actions`)."""
+    return spaces.Discrete(NUM_CODES)
+
+
+class _ViewInfo(dict):
+    """One agent's info, ``{"view": PlayerView}``, the view built when read: a view costs more
+    than the rest of a step, and most training loops never read it.  It always shows the
+    environment as it is when read."""
+
+    __slots__ = ("_env", "_agent", "_built")
+
+    def __init__(self, env: GinRummyAEC, agent: str) -> None:
+        super().__init__()
+        self._env = env
+        self._agent = agent
+        self._built = -1
+
+    def _build(self) -> None:
+        version = self._env._version
+        if self._built != version:
+            self._built = version
+            dict.__setitem__(self, "view", self._env._view_of(self._agent))
+
+    def __getitem__(self, key: str) -> Any:
+        self._build()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._build()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._build()
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._build()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._build()
+        return dict.__len__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._build()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._build()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._build()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+        self._build()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._build()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._build()
+        return dict.__repr__(self)
+
+
+class _Observation(dict):
+    """``{"observation": float32[433], "action_mask": int8[161]}`` whose observation vector is
+    encoded when first read: a loop that reads only the mask (a random agent) does not pay for
+    it.  The deal state is immutable, so it is the observation of the step it was made at,
+    whenever it is read."""
+
+    __slots__ = ("_later",)
+
+    def __init__(self, mask: np.ndarray, later: tuple) -> None:
+        dict.__setitem__(self, "action_mask", mask)
+        self._later = later
+
+    def _build(self) -> None:
+        later = self._later
+        if later is not None:
+            self._later = None
+            encoder, state, odisc, totals = later
+            dict.__setitem__(self, "observation", encoder.observe(state, odisc, totals))
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "observation":
+            self._build()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._build()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in ("observation", "action_mask")
+
+    def __iter__(self):
+        self._build()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        return 2
+
+    def keys(self):  # type: ignore[override]
+        self._build()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._build()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._build()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+        self._build()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._build()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._build()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._build()
+        return (dict, (dict(dict.items(self)),))
+
+
+class _Infos(dict):
+    """``infos``: agent -> its :class:`_ViewInfo`."""
+
+    def __init__(self, env: GinRummyAEC, agents: list[str]) -> None:
+        super().__init__((a, _ViewInfo(env, a)) for a in agents)
+
+
+class GinRummyAEC(AECEnv):
+    """Gin Rummy as a PettingZoo AEC environment (agents ``player_0``, ``player_1``, and
+    ``player_2`` for three-hand gin, R10).
+
+    Args:
+        rules: a preset name (R13), a :class:`~ginrummy.rules.RuleSet`, or a dict of rule fields
+            (R14) with an optional ``"preset"``.
+        scope: ``"deal"`` (one deal, default), ``"game"`` (a game to the target, R11) or
+            ``"match"`` (a Hollywood match, R12).
+        reward: ``"points"`` (default), ``"win"`` or ``"scaled"``; see :meth:`GameCore.step`.
+        illegal: ``"raise"`` (default: an illegal code raises
+            :class:`~ginrummy.errors.IllegalActionError` naming it and the legal codes) or
+            ``"penalty"`` (nothing happens, the same agent acts again, and it is given
+            ``-illegal_penalty``).
+        illegal_penalty: see ``illegal`` (default 1.0).
+        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the acting agent's view as text).
+
+    Observations: ``{"observation": float32[433], "action_mask": int8[161]}`` from the agent's
+    own :class:`~ginrummy.views.PlayerView` (layout in :mod:`ginrummy.env.observation`); the
+    full view is ``infos[agent]["view"]``.  Actions: ``Discrete(161)``, the codes of
+    :mod:`ginrummy.actions`.  ``reset(seed=k)`` replays exactly: the match seed is
+    :func:`~ginrummy.env.core.seed_bytes` of ``k``; ``reset()`` without a seed draws the next
+    seed from the generator of the last seeded reset (or from the system the first time).
+    Raises :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option.
+    """
+
+    metadata = {"name": "ginrummy_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
+                 reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi'")
+        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(self.core.n)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
+        self.action_spaces = {a: action_space() for a in self.possible_agents}
+        self._seeder: random.Random | None = None
+        self._version = 0  # counts resets and steps: a view in infos is rebuilt when it changes
+        self._scored = False  # whether the last step gave rewards (so rewards must be cleared)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Discrete(161)`` for every agent."""
+        return self.action_spaces[agent]
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set played (scope applied)."""
+        return self.core.rules
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new episode; ``seed`` (int) makes it exactly reproducible."""
+        if seed is not None:
+            self._seeder = random.Random(int(seed))
+            match_seed = seed_bytes(seed)
+        else:
+            if self._seeder is None:
+                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+            match_seed = seed_bytes(self._seeder.getrandbits(63))
+        self.core.reset(match_seed)
+        self._version += 1
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._scored = False
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = _Infos(self, self.agents)
+        self.agent_selection = self.possible_agents[self.core.to_act]
+
+    def _view_of(self, agent: str):
+        return self.core.view(self._index[agent])
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation and action mask now (the mask is all 0 unless it is to act).
+
+        A dict of both; the observation vector is encoded when first read (see
+        :class:`_Observation`), exactly as it was at this step."""
+        i = self._index[agent]
+        core = self.core
+        return _Observation(core.mask(i), core.observe_later(i))
+
+    def step(self, action: int | None) -> None:
+        """Apply ``action`` (a code 0..160) for ``agent_selection``.
+
+        Raises ``ValueError`` for a code outside 0..160 or a non-int, and
+        :class:`~ginrummy.errors.IllegalActionError` for an illegal code under
+        ``illegal="raise"``; the environment is unchanged then.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        core = self.core
+        rewards = core.step(action)
+        cum = self._cumulative_rewards
+        cum[agent] = 0.0
+        rw = self.rewards
+        if rewards is core.no_rewards:  # the deal goes on: no one scores
+            if self._scored:
+                self._scored = False
+                for a in rw:
+                    rw[a] = 0.0
+        else:
+            self._scored = True
+            for a, r in zip(self.possible_agents, rewards):
+                rw[a] = r
+                cum[a] += r
+        self._version += 1
+        if core.done:
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[core.to_act]
+
+    def render(self) -> str | None:
+        """``"ansi"``: the acting agent's view as text (hand, pile, stock, legal actions)."""
+        if self.render_mode is None:
+            return None
+        v = self.infos[self.agent_selection]["view"]
+        from ..cards import card_str, cards_of
+
+        return (f"{self.agent_selection} phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
+                f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
+                f"legal={', '.join(a.text for a in v.legal)}")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def env(**kwargs: Any) -> GinRummyAEC:
+    """A :class:`GinRummyAEC` (PettingZoo's usual module-level constructor)."""
+    return GinRummyAEC(**kwargs)

@@ -1,0 +1,293 @@
+"""What the two research environments share: options, the match they drive, rewards,
+observations and action masks (``docs/env.md``).
+
+:class:`GameCore` runs one episode on a :class:`~ginrummy.match.Match`: one deal, a game to the
+target or a Hollywood match (``scope``), with every action given as an integer code of
+:mod:`ginrummy.actions` (0..160).  It gives each player the observation of
+:mod:`ginrummy.env.observation` from his own view, the mask of his legal codes, and rewards by
+the rule named in ``reward``.  The engine decides every rule; nothing here changes a score.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import actions as A
+from ..actions import NUM_CODES, Action
+from ..deal import _DISCARDS, _GINS, _KNOCKS, DISCARD
+from ..errors import IllegalActionError, RuleSetError
+from ..match import Match
+from ..rules import RuleSet, make_rules, preset
+from ..views import PlayerView
+from .observation import SeatEncoder, encode_view, score_scale
+
+__all__ = ["SCOPES", "REWARDS", "ILLEGAL", "CODE_ACTIONS", "make_env_rules", "GameCore", "seed_bytes"]
+
+SCOPES = ("deal", "game", "match")
+REWARDS = ("points", "win", "scaled")
+ILLEGAL = ("raise", "penalty")
+
+#: The engine's own action object for each code 0..160 (the deal engine accepts these fastest).
+CODE_ACTIONS: tuple[Action, ...] = (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) + _DISCARDS \
+    + _KNOCKS + _GINS
+assert all(a.code == i for i, a in enumerate(CODE_ACTIONS))
+_CODE_OF_ID = {id(a): i for i, a in enumerate(CODE_ACTIONS)}
+
+
+def _code_of(a: Action) -> int:
+    code = _CODE_OF_ID.get(id(a))
+    return a.code if code is None else code
+
+
+def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal") -> RuleSet:
+    """The rule set an environment plays: ``rules`` (a preset name of R13, a :class:`RuleSet`, or a
+    dict of fields with an optional ``"preset"`` key) with the scoring that ``scope`` asks for.
+
+    ``scope="deal"`` keeps the rules as they are (the episode is the first deal);
+    ``"game"`` sets ``scoring="game"`` (a game to ``target``, R11); ``"match"`` sets
+    ``scoring="hollywood"`` (R12, two players only).  Raises :class:`RuleSetError` for an
+    unknown preset, field, value or scope.
+    """
+    if scope not in SCOPES:
+        raise RuleSetError(f"scope={scope!r} is not allowed; allowed: {', '.join(map(repr, SCOPES))}")
+    if isinstance(rules, RuleSet):
+        rs = rules
+    elif isinstance(rules, str):
+        rs = preset(rules)
+    elif isinstance(rules, Mapping):
+        data = dict(rules)
+        rs = make_rules(data.pop("preset", "standard"), data)
+    else:
+        raise RuleSetError(f"rules must be a preset name, a RuleSet or a dict of rule fields, not {type(rules).__name__}")
+    if scope == "game" and rs.scoring != "game":
+        rs = rs.replace(scoring="game")
+    elif scope == "match" and rs.scoring != "hollywood":
+        rs = rs.replace(scoring="hollywood")  # raises for three players (R10.6)
+    return rs
+
+
+def seed_bytes(seed: int) -> bytes:
+    """The match seed (bytes) of an integer episode seed: ``b"ginrummy-env/" + str(seed)``."""
+    return b"ginrummy-env/" + str(int(seed)).encode()
+
+
+class GameCore:
+    """One episode of gin driven by action codes.
+
+    Args:
+        rules: see :func:`make_env_rules`.
+        scope: ``"deal"``, ``"game"`` or ``"match"``.
+        reward: ``"points"``, ``"win"`` or ``"scaled"`` (see :meth:`step`).
+        illegal: ``"raise"`` or ``"penalty"``.
+        illegal_penalty: the reward taken from a player whose code is illegal under ``"penalty"``.
+
+    Raises :class:`RuleSetError` (a ``ValueError``) for a bad option.
+    """
+
+    def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
+                 reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0) -> None:
+        self.rules = make_env_rules(rules, scope)
+        if reward not in REWARDS:
+            raise RuleSetError(f"reward={reward!r} is not allowed; allowed: {', '.join(map(repr, REWARDS))}")
+        if illegal not in ILLEGAL:
+            raise RuleSetError(f"illegal={illegal!r} is not allowed; allowed: {', '.join(map(repr, ILLEGAL))}")
+        if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)) or illegal_penalty < 0:
+            raise RuleSetError(f"illegal_penalty must be a number >= 0, not {illegal_penalty!r}")
+        self.scope = scope
+        self.reward = reward
+        self.illegal = illegal
+        self.illegal_penalty = float(illegal_penalty)
+        self.n = self.rules.players
+        #: what :meth:`step` returns while a deal goes on (one shared tuple: do not change it)
+        self.no_rewards: tuple[float, ...] = (0.0,) * self.n
+        self.scale = score_scale(self.rules)
+        self.match: Match | None = None
+        self.done = True
+
+    # -- episode ---------------------------------------------------------------------------
+
+    def reset(self, seed: bytes) -> None:
+        """Start a new episode from the match seed ``seed`` (bytes): the same seed gives the same
+        deals (the deck orders, first dealer and three-hand roles all come from it)."""
+        names = [f"player_{i}" for i in range(self.n)]
+        self.match = Match.new(self.rules, names, seed)
+        self.done = False
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        m = self.match
+        self.encoders = (SeatEncoder(0, self.scale), SeatEncoder(1, self.scale))
+        self.odisc = [0, 0]  # by deal seat: cards that seat discarded this deal
+        self.totals = m.sheet.totals
+        sp = self.seat_players = m.seat_players
+        # the deal seat each player observes from: the player sitting out sees the captain's (R10.2)
+        self.obs_seat = [sp.index(p) if p in sp else 1 for p in range(self.n)]
+
+    @property
+    def to_act(self) -> int | None:
+        """The player to act, ``None`` once the episode is over."""
+        if self.done:
+            return None
+        seat = self.match.deal.to_act
+        return None if seat is None else self.seat_players[seat]
+
+    def step(self, code: int) -> Sequence[float]:
+        """Apply the action of code ``code`` for the player to act; return each player's reward.
+
+        Rewards (per player, zero-sum): ``"points"``: in scope ``"deal"`` the deal's points
+        (R6, with the R9.3 double) to its winner and their negative to the loser; in scopes
+        ``"game"``/``"match"`` each player's change of match total (deal points, and the
+        game, shutout and box bonuses of R11.3/R12 when they are written) minus the mean change of
+        the others.  ``"scaled"``: the points reward divided by the score scale (``target``, 3 x
+        ``target`` for Hollywood).  ``"win"``: at the end of the episode 1 to the winner of the
+        deal or match and -1/(n-1) to each other player, 0 to all for a drawn deal; 0 before.
+
+        Raises ``ValueError`` when the episode is over or ``code`` is not an int in 0..160;
+        :class:`IllegalActionError` for an illegal code under ``illegal="raise"`` (nothing
+        changes).  Under ``"penalty"`` an illegal code changes nothing, the player to act stays
+        the same, and he gets ``-illegal_penalty``.
+        """
+        if self.done:
+            raise ValueError("the episode is over: call reset()")
+        if type(code) is not int:
+            if isinstance(code, (np.integer,)):
+                code = int(code)
+            else:
+                raise ValueError(f"an action is an int code 0..{NUM_CODES - 1}, not {code!r}")
+        if not 0 <= code < NUM_CODES:
+            raise ValueError(f"action code {code} is out of range 0..{NUM_CODES - 1}")
+        m = self.match
+        deal = m.deal
+        seat = deal.to_act
+        player = self.seat_players[seat]
+        action = CODE_ACTIONS[code]
+        try:
+            # Speed: the deal state is immutable, so apply the action to it first; while the deal
+            # goes on, record it as Match.apply does (the new state and the action); an action
+            # that ends the deal goes through Match.apply itself, which applies it again (the
+            # same new state) and scores it on the sheet.
+            new, _ = deal.apply(seat, action)
+        except IllegalActionError as exc:
+            if self.illegal == "penalty":
+                out = [0.0] * self.n
+                out[player] = -self.illegal_penalty
+                return out
+            legal = [_code_of(a) for a in deal.legal_actions()]
+            raise IllegalActionError(
+                f"action code {code} ({CODE_ACTIONS[code].text}) is not legal for player_{player} now: {exc}; "
+                f"legal codes: {legal}", CODE_ACTIONS[code].text, [CODE_ACTIONS[c].text for c in legal]) from None
+        if code >= 5:
+            self.odisc[seat] |= 1 << ((code - 5) % 52)
+        if new.result is None:
+            m.deal = new
+            m.record.actions.append((seat, action))
+            return self.no_rewards
+        m.apply(player, action)
+        return self._end_of_deal(m.deal)
+
+    def _end_of_deal(self, deal) -> list[float]:
+        m = self.match
+        n = self.n
+        result = deal.result
+        old = self.totals
+        totals = m.sheet.totals
+        over = self.scope == "deal" or m.finished
+        rewards = [0.0] * n
+        if self.reward == "win":
+            if over:
+                if self.scope == "deal":
+                    winner = None if result.winner is None else m.seat_players[result.winner]
+                else:
+                    winner = m.winner
+                if winner is not None:
+                    rewards = [-1.0 / (n - 1)] * n
+                    rewards[winner] = 1.0
+        else:
+            if self.scope == "deal":
+                delta = [0] * n
+                if result.winner is not None:
+                    delta[m.seat_players[result.winner]] = result.points
+            else:
+                delta = [totals[i] - old[i] for i in range(n)]
+            total = sum(delta)
+            rewards = [d - (total - d) / (n - 1) for d in delta]
+            if self.reward == "scaled":
+                rewards = [r / self.scale for r in rewards]
+        self.totals = totals
+        if over:
+            self.done = True
+        else:
+            m.next_deal()
+            self._new_deal()
+        return [float(r) for r in rewards]
+
+    # -- what a player sees ----------------------------------------------------------------
+
+    def view(self, player: int) -> PlayerView:
+        """``player``'s :class:`PlayerView` now (the match's own view, match context included)."""
+        return self.match.view(player)
+
+    def observe(self, player: int) -> np.ndarray:
+        """``player``'s observation now: ``encode_view(self.view(player))``, built incrementally.
+        The player sitting out a three-hand deal sees the captain's (R10.2)."""
+        seat = self.obs_seat[player]
+        sp = self.seat_players
+        t = self.totals
+        return self.encoders[seat].observe(self.match.deal, self.odisc[1 - seat], (t[sp[seat]], t[sp[1 - seat]]))
+
+    def observe_later(self, player: int) -> tuple:
+        """What :meth:`observe` needs to give ``player``'s observation of now at any later time
+        (the deal state is immutable): ``(encoder, state, odisc, totals)``."""
+        seat = self.obs_seat[player]
+        sp = self.seat_players
+        t = self.totals
+        return self.encoders[seat], self.match.deal, self.odisc[1 - seat], (t[sp[seat]], t[sp[1 - seat]])
+
+    def observe_slow(self, player: int) -> np.ndarray:
+        """The same observation by the definition, :func:`encode_view` of the player's view."""
+        return encode_view(self.view(player))
+
+    def mask(self, player: int) -> np.ndarray:
+        """``int8`` array of 161: 1 for each code legal for ``player`` now (all 0 if he is not to act)."""
+        deal = self.match.deal
+        if self.done or deal.to_act is None or self.seat_players[deal.to_act] != player:
+            return _ZERO_MASK.copy()
+        legal = deal._legal
+        if legal is None:
+            legal = deal.legal_actions()
+        if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
+            key = (deal.phase, len(legal))
+            cached = _MASKS.get(key)
+            if cached is None:
+                cached = _MASKS[key] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
+            return cached.copy()
+        out = bytearray(NUM_CODES)
+        ids = _CODE_OF_ID
+        for a in legal:
+            out[ids[id(a)]] = 1
+        return np.frombuffer(out, dtype=np.int8)
+
+    def legal_codes(self, player: int) -> list[int]:
+        """The codes legal for ``player`` now, ascending (empty if he is not to act)."""
+        if self.done or self.match.player_to_act() != player:
+            return []
+        return sorted(_code_of(a) for a in self.match.deal.legal_actions())
+
+
+_ZERO_MASK = np.zeros(NUM_CODES, dtype=np.int8)
+_MASKS: dict[tuple, np.ndarray] = {}
+
+
+def _mask_of(codes) -> np.ndarray:
+    out = np.zeros(NUM_CODES, dtype=np.int8)
+    out[list(codes)] = 1
+    return out
+
+
+def derive_seed(seed: bytes, label: str) -> int:
+    """A 64-bit integer seed derived from ``seed`` and ``label`` (for opponents' generators)."""
+    return int.from_bytes(hashlib.sha256(seed + b"/" + label.encode()).digest()[:8], "big")

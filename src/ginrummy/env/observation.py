@@ -1,0 +1,258 @@
+"""The fixed-size observation of the research environments (``docs/env.md``).
+
+An observation is a ``float32`` vector of :data:`OBS_SIZE` = 433 values in ``[0, 1]``, made
+from one seat's :class:`~ginrummy.views.PlayerView` only (never a hidden card).  Cards are our
+card ints (``suit * 13 + rank``, suits ``C D H S``, ace low, R1).
+
+Eight card planes of 52 values each, plane ``p`` at ``[52 * p, 52 * p + 52)``, value 1 for a
+card in the set:
+
+====  ======================  ==============================================================
+ p    name                    the cards
+====  ======================  ==============================================================
+ 0    ``hand``                the seat's own hand
+ 1    ``opponent_known``      cards the opponent took from the discard pile and still holds
+ 2    ``pile``                the discard pile (R4)
+ 3    ``top``                 the top of the discard pile (the card that may be taken)
+ 4    ``pile_order``          (k + 1) / 52 for the card k-th from the bottom of the pile, else 0
+ 5    ``dead``                pile cards under the top (they cannot be taken again)
+ 6    ``opponent_discarded``  cards the opponent discarded this deal (knock discard included)
+ 7    ``taken``               the card this seat took from the pile this turn (R4.3)
+====  ======================  ==============================================================
+
+Then 17 scalars from index 416 (:data:`SCALARS`): the stock size / 31; the phase one-hot
+(``upcard_offer``, ``draw``, ``discard``, ``wall``, ``over``); this seat is to act; this
+seat deals; the deal's knock limit / 10 (0 when only gin ends the deal); only gin ends the
+deal (Straight gin, Oklahoma ace: R8, R9.2); the Oklahoma spade double (R9.3); the first draw
+must be from the stock (R4.2); a card taken at the wall must be knocked with (R7.2); the
+opponent's card count / 11; the seat's and the opponent's match totals / the score scale
+(``target``, or 3 x ``target`` under Hollywood scoring, R11, R12), clipped to 1; the stock was
+rebuilt (R7.3).
+
+:func:`encode_view` is the definition.  :class:`SeatEncoder` gives the same vector
+incrementally (it changes only the cards that moved since it last looked), which the
+environments use on their hot path; the tests check that both agree on every step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..deal import PHASES, DealState
+from ..views import PlayerView
+
+__all__ = ["PLANES", "SCALARS", "OBS_SIZE", "SCALAR_BASE", "encode_view", "plane", "SeatEncoder", "score_scale"]
+
+PLANES = ("hand", "opponent_known", "pile", "top", "pile_order", "dead", "opponent_discarded", "taken")
+SCALARS = ("stock_size", *(f"phase_{p}" for p in PHASES), "my_turn", "i_deal", "knock_limit", "gin_only",
+           "spade_double", "stock_only", "must_knock", "opponent_count", "my_total", "opponent_total",
+           "reshuffled")
+SCALAR_BASE = 52 * len(PLANES)
+OBS_SIZE = SCALAR_BASE + len(SCALARS)
+_HAND, _KNOWN, _PILE, _TOP, _ORDER, _DEAD, _ODISC, _TAKEN = (52 * i for i in range(len(PLANES)))
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_PHASE0 = SCALAR_BASE + 1
+_MY_TURN, _STOCK_ONLY, _MUST_KNOCK, _OPP_COUNT = (SCALAR_BASE + SCALARS.index(n)
+                                                  for n in ("my_turn", "stock_only", "must_knock", "opponent_count"))
+_DISCARD_KINDS = frozenset(("discard", "knock", "gin"))
+
+
+def plane(name: str) -> slice:
+    """The slice of card plane ``name`` (one of :data:`PLANES`) in an observation.
+
+    Raises ``KeyError`` naming the planes for an unknown name."""
+    if name not in PLANES:
+        raise KeyError(f"no plane {name!r}; planes: {', '.join(PLANES)}")
+    i = PLANES.index(name)
+    return slice(52 * i, 52 * i + 52)
+
+
+def score_scale(rules) -> int:
+    """The score scale of the total scalars: ``target``, times 3 for Hollywood (R11.1, R12)."""
+    return rules.target * (3 if rules.scoring == "hollywood" else 1)
+
+
+def _totals(view: PlayerView) -> tuple[int, int]:
+    """(the seat's total, the opponent's total) from the view's match context, (0, 0) without it."""
+    sc = view.scores
+    totals = sc.get("totals")
+    seats = sc.get("seat_players")
+    if not totals or not seats:
+        return 0, 0
+    return totals[seats[view.seat]], totals[seats[1 - view.seat]]
+
+
+def _scalars(phase: str, my_turn: bool, i_deal: bool, stock_size: int, knock_limit: int | None, multiplier: int,
+             stock_only: bool, must_knock: bool, opponent_count: int, totals: tuple[int, int], scale: int,
+             reshuffles: int) -> list[float]:
+    out = [stock_size / 31, 0.0, 0.0, 0.0, 0.0, 0.0, float(my_turn), float(i_deal),
+           0.0 if knock_limit is None else knock_limit / 10, float(knock_limit is None), float(multiplier == 2),
+           float(stock_only), float(must_knock), opponent_count / 11,
+           min(max(totals[0], 0) / scale, 1.0), min(max(totals[1], 0) / scale, 1.0), float(reshuffles > 0)]
+    out[1 + _PHASE_INDEX[phase]] = 1.0
+    return out
+
+
+def _opponent_discards(history: Sequence, seat: int) -> int:
+    m = 0
+    for e in history:
+        if e.seat is not None and e.seat != seat and e.kind in _DISCARD_KINDS and e.card is not None:
+            m |= 1 << e.card
+    return m
+
+
+def encode_view(view: PlayerView) -> np.ndarray:
+    """The observation (``float32``, shape ``(OBS_SIZE,)``) of ``view`` (see the module docstring).
+
+    Reads only the view: its cards, pile, history (for the opponent's discards), flags and
+    ``scores`` (``totals`` and ``seat_players``, as :meth:`Match.view` gives them; without them
+    the totals are 0)."""
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    for base, mask in ((_HAND, view.hand), (_KNOWN, view.opponent_seen),
+                       (_ODISC, _opponent_discards(view.history, view.seat))):
+        for c in range(52):
+            if (mask >> c) & 1:
+                obs[base + c] = 1.0
+    pile = view.pile
+    for k, c in enumerate(pile):
+        obs[_PILE + c] = 1.0
+        obs[_ORDER + c] = (k + 1) / 52
+        if k < len(pile) - 1:
+            obs[_DEAD + c] = 1.0
+    if pile:
+        obs[_TOP + pile[-1]] = 1.0
+    if view.taken is not None:
+        obs[_TAKEN + view.taken] = 1.0
+    obs[SCALAR_BASE:] = _scalars(view.phase, view.my_turn, view.dealer == view.seat, view.stock_size,
+                                 view.knock_limit, view.multiplier, view.stock_only, view.must_knock,
+                                 view.opponent_count, _totals(view), score_scale(view.rules), view.reshuffles)
+    return obs
+
+
+def _flip(obs: np.ndarray, base: int, old: int, new: int) -> None:
+    d = old ^ new
+    while d:
+        low = d & -d
+        obs[base + low.bit_length() - 1] = 1.0 if new & low else 0.0
+        d ^= low
+
+
+class SeatEncoder:
+    """The observation of one deal seat, kept up to date incrementally.
+
+    :meth:`observe` returns what :func:`encode_view` gives for the seat's view of ``state``
+    (with the given totals and the seat's opponent discards), touching only the cards that moved
+    since the last call; :meth:`reset` starts a new deal.  It reads only what the seat's view
+    holds.
+    """
+
+    __slots__ = ("seat", "scale", "obs", "hand", "known", "pile", "pmask", "odisc", "taken", "fast", "slow")
+
+    def __init__(self, seat: int, scale: int) -> None:
+        self.seat = seat
+        self.scale = scale
+        self.obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.hand = self.known = self.pmask = self.odisc = 0
+        self.pile: tuple[int, ...] = ()
+        self.taken: int | None = None
+        self.fast: tuple | None = None
+        self.slow: tuple | None = None
+
+    def reset(self) -> None:
+        """Forget everything (a new deal)."""
+        self.obs[:] = 0.0
+        self.hand = self.known = self.pmask = self.odisc = 0
+        self.pile = ()
+        self.taken = None
+        self.fast = self.slow = None
+
+    def observe(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
+        """The seat's observation now (a new array).  ``odisc``: mask of the opponent's discards
+        this deal; ``totals``: (the seat's, the opponent's) match totals."""
+        obs = self.obs
+        seat = self.seat
+        hand = state.hands[seat]
+        if hand != self.hand:
+            _flip(obs, _HAND, self.hand, hand)
+            self.hand = hand
+        known = state.seen[1 - seat]
+        if known != self.known:
+            _flip(obs, _KNOWN, self.known, known)
+            self.known = known
+        if odisc != self.odisc:
+            _flip(obs, _ODISC, self.odisc, odisc)
+            self.odisc = odisc
+        mine = state.to_act == seat
+        taken = state.taken if mine else None
+        if taken != self.taken:
+            if self.taken is not None:
+                obs[_TAKEN + self.taken] = 0.0
+            if taken is not None:
+                obs[_TAKEN + taken] = 1.0
+            self.taken = taken
+        pile = state.pile
+        old = self.pile
+        if pile is not old:
+            self._pile(old, pile)
+        # scalars: those that change within a deal one by one, the others only when their inputs do
+        stock = len(state.stock) - state.drawn
+        phase = _PHASE_INDEX[state.phase]
+        opp = state.hands[1 - seat].bit_count()
+        f = self.fast
+        if f is None or f[0] != stock:
+            obs[SCALAR_BASE] = stock / 31
+        if f is None or f[1] != phase:
+            if f is not None:
+                obs[_PHASE0 + f[1]] = 0.0
+            obs[_PHASE0 + phase] = 1.0
+        if f is None or f[2] != mine:
+            obs[_MY_TURN] = float(mine)
+        if f is None or f[3] != state.stock_only:
+            obs[_STOCK_ONLY] = float(state.stock_only)
+        if f is None or f[4] != state.must_knock:
+            obs[_MUST_KNOCK] = float(state.must_knock)
+        if f is None or f[5] != opp:
+            obs[_OPP_COUNT] = opp / 11
+        self.fast = (stock, phase, mine, state.stock_only, state.must_knock, opp)
+        slow = (state.dealer, state.knock_limit, state.multiplier, totals, state.reshuffles)
+        if slow != self.slow:
+            self.slow = slow
+            sc = _scalars(state.phase, mine, state.dealer == seat, stock, state.knock_limit, state.multiplier,
+                          state.stock_only, state.must_knock, opp, totals, self.scale, state.reshuffles)
+            obs[SCALAR_BASE:] = sc
+        return obs.copy()
+
+    def _pile(self, old: tuple[int, ...], pile: tuple[int, ...]) -> None:
+        obs = self.obs
+        n_old = len(old)
+        n = len(pile)
+        if n == n_old + 1 and pile[:-1] == old:  # a discard: the common case
+            k = n_old
+        elif n == n_old - 1 and old[:-1] == pile:  # a take
+            k = n
+        else:  # a reshuffle (R7.3) or a new deal: find the common bottom
+            k = min(n_old, n)
+            while k and old[:k] != pile[:k]:
+                k -= 1
+        pmask = self.pmask
+        for c in old[k:]:
+            pmask &= ~(1 << c)
+            obs[_PILE + c] = obs[_ORDER + c] = obs[_DEAD + c] = 0.0
+        for i in range(k, len(pile)):
+            c = pile[i]
+            pmask |= 1 << c
+            obs[_PILE + c] = 1.0
+            obs[_ORDER + c] = (i + 1) / 52
+            obs[_DEAD + c] = 1.0
+        if old and (pmask >> old[-1]) & 1:
+            obs[_TOP + old[-1]] = 0.0
+            obs[_DEAD + old[-1]] = 1.0
+        elif old:
+            obs[_TOP + old[-1]] = 0.0
+        if pile:
+            obs[_TOP + pile[-1]] = 1.0
+            obs[_DEAD + pile[-1]] = 0.0
+        self.pmask = pmask
+        self.pile = pile

@@ -1,0 +1,134 @@
+"""``GinRummySingle``: a Gymnasium environment for one seat against a computer player
+(``gymnasium.make("ginrummy/GinRummy-v0")``, ``docs/env.md``)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from ..players.base import Player, make_player
+from ..rules import RuleSet
+from .aec import action_space, observation_space
+from .core import GameCore, derive_seed, seed_bytes
+
+__all__ = ["GinRummySingle"]
+
+
+class GinRummySingle(gym.Env):
+    """Gin Rummy for one agent (``player_0`` unless ``seat`` says otherwise) against a computer
+    player; two-hand only.
+
+    Args:
+        opponent: a level name (``random``, ``novice``, ``club``, ``expert``, ...; see
+            :func:`~ginrummy.players.make_player`) or any :class:`~ginrummy.players.Player`.
+            A level is rebuilt at every reset with a generator seeded from the episode seed, so
+            seeded episodes replay exactly; a given ``Player`` object is used as it is.
+        seat: the agent's player index, 0 or 1 (who deals first comes from the seed, R3.1).
+        rules, scope, reward, illegal, illegal_penalty: as for
+            :class:`~ginrummy.env.GinRummyAEC`, except that ``illegal`` defaults to
+            ``"penalty"`` here: Gymnasium's contract is that every action of the space may be
+            passed to ``step`` (an illegal code then changes nothing and costs
+            ``illegal_penalty``).  Pass ``illegal="raise"`` for an error instead.
+        render_mode: ``None`` or ``"ansi"``.
+
+    Observation: the agent's ``{"observation", "action_mask"}`` (the AEC layout); ``info`` has
+    ``"view"`` (the agent's :class:`~ginrummy.views.PlayerView`) and ``"action_mask"``.
+    ``action_masks()`` gives the mask (the method MaskablePPO looks for).  ``step`` applies the
+    agent's code, then plays the opponent until the agent is to act again or the episode ends; the
+    reward is the agent's sum over that stretch.  Raises
+    :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option or three players.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, opponent: str | Player = "random", seat: int = 0,
+                 rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
+                 reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
+                 render_mode: str | None = None) -> None:
+        from ..errors import RuleSetError
+
+        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
+        if self.core.n != 2:
+            raise RuleSetError("GinRummySingle is for two players; use GinRummyAEC for three-hand gin")
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise RuleSetError(f"seat must be 0 or 1, not {seat!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi'")
+        if isinstance(opponent, str):
+            make_player(opponent)  # an unknown level fails here, naming the known ones
+            self._level: str | None = opponent
+            self.opponent: Player = make_player(opponent, 0)
+        elif hasattr(opponent, "choose"):
+            self._level = None
+            self.opponent = opponent
+        else:
+            raise RuleSetError(f"opponent must be a level name or a Player, not {type(opponent).__name__}")
+        self.seat = seat
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = action_space()
+        self._seeder: random.Random | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        """Start an episode; ``seed`` (int) makes it exactly reproducible (opponent included when it
+        was given by level).  Returns ``(observation, info)``."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeder = random.Random(int(seed))
+            match_seed = seed_bytes(seed)
+        else:
+            if self._seeder is None:
+                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+            match_seed = seed_bytes(self._seeder.getrandbits(63))
+        if self._level is not None:
+            self.opponent = make_player(self._level, random.Random(derive_seed(match_seed, "opponent")))
+        self.core.reset(match_seed)
+        self._play_opponent()
+        return self._obs(), self._info()
+
+    def _play_opponent(self) -> float:
+        core = self.core
+        total = 0.0
+        while not core.done and core.to_act != self.seat:
+            p = core.to_act
+            view = core.view(p)
+            action = self.opponent.choose(view, view.legal)
+            total += core.step(action.code)[self.seat]
+        return total
+
+    def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
+        """Apply the agent's code ``action`` (0..160) and let the opponent play.  Returns
+        ``(observation, reward, terminated, truncated, info)``.  Raises what
+        :meth:`GameCore.step` raises (``ValueError`` for a bad code, the episode over, or under
+        ``illegal="raise"`` an illegal code)."""
+        core = self.core
+        reward = core.step(action)[self.seat]
+        if core.to_act != self.seat:
+            reward += self._play_opponent()
+        return self._obs(), float(reward), core.done, False, self._info()
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {"observation": self.core.observe(self.seat), "action_mask": self.core.mask(self.seat)}
+
+    def _info(self) -> dict[str, Any]:
+        return {"view": self.core.view(self.seat), "action_mask": self.core.mask(self.seat)}
+
+    def action_masks(self) -> np.ndarray:
+        """The agent's action mask now (``bool``, 161)."""
+        return self.core.mask(self.seat).astype(bool)
+
+    def render(self) -> str | None:
+        """``"ansi"``: the agent's view as text."""
+        if self.render_mode is None:
+            return None
+        from ..cards import card_str, cards_of
+
+        v = self.core.view(self.seat)
+        return (f"phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
+                f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
+                f"legal={', '.join(a.text for a in v.legal)}")

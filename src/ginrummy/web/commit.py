@@ -1,0 +1,183 @@
+"""Group commit: the web table's steps are written off the event loop, many to a transaction.
+
+:class:`GroupCommitter` takes the steps that the tables hand it (:meth:`GroupCommitter.append`,
+awaited by :meth:`~ginrummy.web.tables.TableManager.act` and ``next_deal``) and writes them
+with one writer that runs the database work in a worker thread, never on the event loop.
+While one transaction commits, the next steps wait in a list; when it is done, every waiting
+step goes into the next transaction together.  So a server with one step in flight commits
+it at once, and a busy one commits hundreds in one go: the cost of the commit itself (a
+``fsync`` of SQLite's WAL, PostgreSQL's WAL flush) is shared by every step in it.
+
+Each step's ``append`` returns only after the transaction holding it has committed, so a
+step is acknowledged to a player only once it is on disk, with the store's full durability:
+SQLite in WAL mode with ``synchronous=FULL`` (the WAL is synced at every commit), PostgreSQL
+with its default ``synchronous_commit=on`` (docs/deploy.md, "Durability").
+
+A step whose ``seq`` is already stored (another process on the same PostgreSQL got there
+first) makes its whole transaction fail; the writer then writes that batch's steps one by one,
+so only the step that lost the race fails (with ``sqlalchemy.exc.IntegrityError``) and the
+others commit.
+
+On PostgreSQL the same transaction sends ``NOTIFY gin_steps, '<table id>:<seq>'`` for every
+step (delivered to the other processes only when it commits; :mod:`ginrummy.web.notify`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, text
+
+from .store import Store, actions_t
+
+__all__ = ["GroupCommitter", "PendingStep", "NOTIFY_CHANNEL", "MAX_BATCH"]
+
+log = logging.getLogger("ginrummy.web")
+
+NOTIFY_CHANNEL = "gin_steps"
+"""The PostgreSQL notification channel of new steps; payload ``"<table id>:<seq>"``."""
+
+MAX_BATCH = 1000
+"""The most steps one transaction takes; the rest wait for the next one."""
+
+
+_PG_INSERT_NOTIFY = text(
+    "WITH ins AS (INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
+    "SELECT t, q, p, k, x, c FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[]), "
+    "CAST(:players AS integer[]), CAST(:kinds AS varchar[]), CAST(:texts AS varchar[]), CAST(:createds AS varchar[])) "
+    "AS u(t, q, p, k, x, c) "
+    "RETURNING table_id, seq) "
+    "SELECT count(pg_notify(:channel, table_id || ':' || seq)) FROM ins")
+
+
+@dataclass
+class PendingStep:
+    """One step waiting for its transaction: the row of ``gin_actions`` (see
+    :mod:`ginrummy.web.store`) and the future that is resolved when it has committed (result
+    ``None``) or failed (the exception)."""
+
+    table_id: str
+    seq: int
+    player: int | None
+    kind: str
+    text: str
+    created: str
+    future: asyncio.Future[None] = field(repr=False)
+
+
+class GroupCommitter:
+    """Writes steps to ``store`` in group commits (module docstring).
+
+    One instance per :class:`~ginrummy.web.tables.TableManager`; its writer task lives on the
+    event loop that first calls :meth:`append`.  ``batches`` and ``steps`` count the
+    transactions committed and the steps in them (the tests read them).
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.notify = store.is_postgresql
+        self._pending: list[PendingStep] = []
+        self._wake: asyncio.Event | None = None
+        self._task: asyncio.Task[None] | None = None
+        self.batches = 0
+        self.steps = 0
+        self.written: dict[str, int] = {}  # table id -> the last seq this process stored
+
+    async def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
+                     created: str | None = None) -> None:
+        """Store step ``seq`` of a table at time ``created`` (ISO 8601, UTC; now by default);
+        returns once its transaction has committed.
+
+        Raises ``sqlalchemy.exc.IntegrityError`` when that ``seq`` is already stored (another
+        writer got there first), or the database's error when the write failed; nothing of
+        that step is stored then."""
+        loop = asyncio.get_running_loop()
+        if self._task is None or self._task.done() or self._task.get_loop() is not loop:
+            self._wake = asyncio.Event()
+            self._task = loop.create_task(self._run(), name="gin-group-commit")
+        fut: asyncio.Future[None] = loop.create_future()
+        self._pending.append(PendingStep(table_id, seq, player, kind, text, created or Store.now(), fut))
+        assert self._wake is not None
+        self._wake.set()
+        await fut
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        wake = self._wake
+        while True:
+            await wake.wait()
+            wake.clear()
+            while self._pending:
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                try:
+                    errors = await asyncio.to_thread(self._write, batch)
+                except BaseException as exc:  # cancelled while writing: tell the waiters
+                    for s in batch:
+                        if not s.future.done():
+                            s.future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
+                    raise
+                for s, err in zip(batch, errors):
+                    if err is None and s.seq > self.written.get(s.table_id, 0):
+                        self.written[s.table_id] = s.seq
+                    if s.future.done():  # its waiter was cancelled
+                        continue
+                    if err is None:
+                        s.future.set_result(None)
+                    else:
+                        s.future.set_exception(err)
+
+    def _insert(self, conn: Any, batch: list[PendingStep]) -> None:
+        if self.notify:
+            # PostgreSQL: the rows and their notifications in one statement, one round trip for
+            # the whole batch; the notifications go out when the transaction commits
+            conn.execute(_PG_INSERT_NOTIFY, {
+                "channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
+                "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
+                "texts": [s.text for s in batch], "createds": [s.created for s in batch]})
+            return
+        conn.execute(insert(actions_t), [
+            {"table_id": s.table_id, "seq": s.seq, "player": s.player, "kind": s.kind, "text": s.text,
+             "created": s.created} for s in batch])
+
+    def _write(self, batch: list[PendingStep]) -> list[Exception | None]:
+        """Write ``batch`` in one transaction (worker thread); on failure, each step alone.
+        Returns each step's error or ``None``."""
+        try:
+            with self.store.engine.begin() as conn:
+                self._insert(conn, batch)
+            self.batches += 1
+            self.steps += len(batch)
+            return [None] * len(batch)
+        except Exception as exc:
+            if len(batch) == 1:
+                return [exc]
+            log.info("group commit of %d steps failed (%s); writing them one by one", len(batch),
+                     type(exc).__name__)
+        out: list[Exception | None] = []
+        for s in batch:
+            try:
+                with self.store.engine.begin() as conn:
+                    self._insert(conn, [s])
+                self.batches += 1
+                self.steps += 1
+                out.append(None)
+            except Exception as exc:
+                out.append(exc)
+        return out
+
+    async def stop(self) -> None:
+        """Write what is waiting, then stop the writer."""
+        for _ in range(500):  # at most 5 s
+            if not self._pending or self._task is None or self._task.done():
+                break
+            await asyncio.sleep(0.01)
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except BaseException:
+                pass
+            self._task = None
