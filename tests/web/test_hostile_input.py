@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
@@ -31,6 +32,19 @@ def snapshot(client: Any, table_id: str) -> tuple[Any, ...]:
     deal = None if m is None else (tuple(m.deal.hands), tuple(m.deal.pile), m.deal.phase, m.deal.drawn)
     _, steps = client.app.state.store.load(table_id)
     return tobj.seq, deal, dict(tobj.pending_seeds), len(steps)
+
+
+def settled(client: Any, table_id: str) -> None:
+    """Wait (bounded) until the computer has moved and the person (player 0) is to act: the
+    computer moves at once, but on the server's own loop, so a snapshot taken too early would
+    see its move as a change."""
+    tobj = client.app.state.manager.tables[table_id]
+    for _ in range(500):
+        if tobj.match is not None and tobj.match.player_to_act() == 0 and (
+                tobj.bot_task is None or tobj.bot_task.done()):
+            return
+        time.sleep(0.01)
+    raise AssertionError("the computer did not move")
 
 
 def connect(client: Any, table: dict[str, Any], i: int = 0):
@@ -66,6 +80,10 @@ def test_bad_websocket_message_one_error_connection_open_table_unchanged(client,
     t = new_table(client, HUMAN_VS_BOT)
     with connect(client, t) as ws:
         first_state(ws)
+        settled(client, t["id"])
+        ws.send_json({"type": "ping"})
+        while ws.receive_json()["type"] != "pong":
+            pass  # the states the computer's move sent are read
         before = snapshot(client, t["id"])
         ws.send_text(raw)
         err = ws.receive_json()
@@ -80,6 +98,10 @@ def test_the_same_bad_messages_as_binary_frames_and_in_greek(client):
     t = new_table(client, HUMAN_VS_BOT)
     with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}&lang=el") as ws:
         first_state(ws)
+        settled(client, t["id"])
+        ws.send_json({"type": "ping"})
+        while ws.receive_json()["type"] != "pong":
+            pass  # the states the computer's move sent are read
         before = snapshot(client, t["id"])
         for raw in (b'{"type": []}', b'{"type": {}}', DEEP.encode(), b"\xff\xfe\x00", b"", b"\xc3"):
             ws.send_bytes(raw)
@@ -123,6 +145,7 @@ def test_record_with_a_non_ascii_seat_is_403(client):
 
 def test_websocket_with_a_non_ascii_seat_is_refused_4403(client):
     t = new_table(client, HUMAN_VS_BOT)
+    settled(client, t["id"])
     before = snapshot(client, t["id"])
     with client.websocket_connect(f"/ws/table/{t['id']}?seat=%C3%A9%C3%A9") as ws:
         err = ws.receive_json()

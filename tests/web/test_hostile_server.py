@@ -124,7 +124,8 @@ def test_one_megabyte_frame_is_too_large_and_the_connection_stays_open(server):
 
     async def go() -> None:
         async with websockets.connect(server.ws(t), max_size=None) as ws:
-            before = await _until(ws, lambda m: m["type"] == "state")
+            # the person is to act (the computer has moved): the table is quiet
+            before = await _until(ws, lambda m: m["type"] == "state" and m["your_turn"])
             for payload in ('{"type": "sync", "x": "' + "a" * 1_000_000 + '"}', b"\x00" * 1_048_576):
                 await ws.send(payload)
                 err = await _until(ws, lambda m: m["type"] != "state")
@@ -281,7 +282,13 @@ def test_a_burst_of_messages_read_promptly_is_not_a_slow_reader(server):
         assert json.loads(ws.recv()[1])["type"] == "state"
         ws.sock.sendall(b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000))
                         + frame(b'{"type": []}') * 500)
-        replies = [json.loads(ws.recv()[1]) for _ in range(1500)]
+        replies = []
+        for _ in range(1600):  # the states of the computer's move may come in between
+            msg = json.loads(ws.recv()[1])
+            if msg["type"] in ("pong", "error"):
+                replies.append(msg)
+            if len(replies) == 1500:
+                break
     finally:
         ws.close()
     assert replies[:1000] == [{"type": "pong", "reply_to": i} for i in range(1000)]
@@ -295,12 +302,13 @@ def test_database_password_is_masked_in_errors_and_the_start_line(tmp_path):
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert out.returncode == 2
     assert "secret" not in out.stdout + out.stderr
-    assert out.stderr.startswith("gin: error: cannot open the database 'postgresql://gin:***@127.0.0.1:1/gin': ")
+    assert out.stderr.startswith("gin: error: cannot open the database ") and out.stderr.count("\n") == 1
+    assert "postgresql://gin:***@127.0.0.1:1/gin" in out.stderr
     # SQLite refuses a password: the driver's own message quotes the URL, masked too
     out = subprocess.run(GIN + ["serve", "--port", "0", "--database-url", "sqlite://gin:secret@/gin.sqlite3"],
                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert out.returncode == 2 and out.stdout == ""
-    assert "secret" not in out.stderr and out.stderr.count("sqlite://gin:***@/gin.sqlite3") == 2, out.stderr
+    assert "secret" not in out.stderr and "sqlite://gin:***@/gin.sqlite3" in out.stderr, out.stderr
 
 
 def test_the_start_line_masks_the_database_password(tmp_path, monkeypatch, capsys):
