@@ -206,8 +206,12 @@ class Translator:
     def format_number(self, n: int | float) -> str:
         """``n`` in this language's number format (``babel.numbers.format_decimal``):
         ``1002`` is ``"1002"`` in English, ``"1.002"`` in Greek, ``"1\\xa0002"`` in Finnish;
-        ``0.5`` is ``"0,5"`` in Greek and Finnish."""
-        return format_decimal(n, locale=self._number_locale)
+        ``0.5`` is ``"0,5"`` in Greek and Finnish.  A number beyond babel's decimal precision
+        (28 digits, e.g. a 50-digit score someone typed) is given in plain digits."""
+        try:
+            return format_decimal(n, locale=self._number_locale)
+        except ArithmeticError:  # decimal.InvalidOperation: too many digits to round
+            return str(n)
 
     def _fill(self, translated: str, source: str, params: dict[str, Any]) -> str:
         formatter = _NumberFormatter(self)

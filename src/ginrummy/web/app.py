@@ -42,7 +42,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -81,6 +81,10 @@ STATIC_DIR = Path(str(resources.files("ginrummy.web") / "static"))
 OUTBOUND_QUEUE = 64
 """Messages that may wait for one connection; a client that lets more pile up is dropped."""
 
+SLOW_CLOSE_SECONDS = 30.0
+"""How long a dropped slow reader has to read what its socket already holds before the close
+frame 4408 behind it is given up (nothing can reach a client that never reads again)."""
+
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 """WebSocket frames up to this size are read and answered (``too_large`` above
 :data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`); larger ones are closed by the protocol layer
@@ -116,8 +120,12 @@ def _too_large(limit: int) -> Any:
 
 async def _body(request: Request, model: Any) -> Any:
     """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
-    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``)."""
-    raw = await read_body(request.stream(), MAX_BODY_BYTES)
+    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``;
+    ``bad_json`` too when the client hangs up before its body ends: no one hears the answer)."""
+    try:
+        raw = await read_body(request.stream(), MAX_BODY_BYTES)
+    except ClientDisconnect:
+        raise MessageError("bad_json", W_("request body is not valid JSON")) from None
     if raw is None:
         raise MessageError("too_large", _too_large(MAX_BODY_BYTES))
     try:
@@ -333,7 +341,14 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
                 except TableError as exc:
                     await send(error_message(exc.code, translate_error(exc, tr)))
-        except (WebSocketDisconnect, ConnectionError, RuntimeError):
+                await asyncio.sleep(0)  # the writer sends the answer now (see game_socket)
+        except ConnectionError:  # its queue is full: a client that stops reading, closed 4408
+            manager.unwatch_lobby(send)
+            task.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"),
+                                       SLOW_CLOSE_SECONDS)
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             manager.unwatch_lobby(send)
@@ -409,7 +424,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             except asyncio.QueueFull:
                 closing.set()
                 log.warning("table %s: a connection stopped reading; dropped", table.id)
-                asyncio.get_running_loop().create_task(_drop_slow(ws, conn["tr"]))
+                conn["drop"] = asyncio.get_running_loop().create_task(_drop_slow(ws, task))
                 raise ConnectionError("too slow") from None
 
         conn["send"] = send
@@ -437,25 +452,34 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     log.exception("table %s: message handling failed", table.id)
                     await send(error_message("internal", conn["tr"].t("the server could not handle this message; "
                                                                       "nothing changed")))
+                # let the writer send the answer now: messages that arrive together are read
+                # without a pause, and their answers must not fill the queue of a client that reads
+                await asyncio.sleep(0)
         except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:
             reviews.forget(id(conn))
             manager.unwatch(table, player, send)
+            if "drop" in conn:  # the close frame 4408 first: returning now would close without it
+                await asyncio.wait([conn["drop"]])
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(None)
             if closing.is_set():
                 task.cancel()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, 5)
+            # asyncio.wait, not wait_for: a cancelled writer must not raise out of the handler
+            await asyncio.wait([task], timeout=5)
             try:
                 await manager.changed(manager.tables.get(table.id, table))
             except Exception:  # pragma: no cover
                 pass
 
-    async def _drop_slow(ws: WebSocket, tr: WebTranslator) -> None:
+    async def _drop_slow(ws: WebSocket, writer: asyncio.Task[None]) -> None:
+        """Close a connection that stopped reading with code 4408: its writer (waiting for the
+        socket to drain) is cancelled, so the close frame is the next thing written once the
+        client reads what its socket already holds (at most :data:`SLOW_CLOSE_SECONDS`)."""
+        writer.cancel()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"), 5)
+            await asyncio.wait_for(ws.close(code=4408, reason="too slow: messages were not read"), SLOW_CLOSE_SECONDS)
 
     async def _handle(table: Any, player: int, raw: str | bytes, conn: dict[str, Any]) -> None:
         tr: WebTranslator = conn["tr"]
