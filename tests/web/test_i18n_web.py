@@ -246,4 +246,4 @@ def test_websocket_default_is_english(client):
         ws.receive_json()
         ws.send_json({"type": "frobnicate"})
         assert ws.receive_json()["message"] == ("unknown message type 'frobnicate'; types: "
-                                                "action, next_deal, client_seed, suggest, chat, rematch, hint, sync, ping, set_lang, review")
+                                                "action, next_deal, client_seed, suggest, chat, rematch, hint, review, sync, ping, set_lang")

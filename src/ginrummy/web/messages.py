@@ -245,8 +245,8 @@ Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, ChatMsg, Rema
 
 _MODELS: dict[str, type[_Msg]] = {
     "action": ActionMsg, "next_deal": NextDealMsg, "client_seed": ClientSeedMsg, "suggest": SuggestMsg,
-    "chat": ChatMsg, "rematch": RematchMsg, "hint": HintMsg, "sync": SyncMsg, "ping": PingMsg, "set_lang": SetLangMsg,
-    "review": ReviewMsg,
+    "chat": ChatMsg, "rematch": RematchMsg, "hint": HintMsg, "review": ReviewMsg, "sync": SyncMsg, "ping": PingMsg,
+    "set_lang": SetLangMsg,
 }
 
 LOBBY_TYPES = ("chat", "ping")

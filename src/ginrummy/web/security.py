@@ -115,7 +115,8 @@ class BodyLimit:
             if key == b"content-length":
                 text = value.decode("latin-1").strip()
                 if not text.isdigit() or len(text) > 12 or int(text) > limit:
-                    body = json.dumps({"error": self.message(scope, limit)}, ensure_ascii=False).encode()
+                    body = json.dumps({"error": self.message(scope, limit), "code": "too_large"},
+                                      ensure_ascii=False).encode()
                     await send({"type": "http.response.start", "status": 413,
                                 "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
                                             (b"content-length", str(len(body)).encode())] + _HEADERS})
