@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 from ginrummy.web.app import create_app
 from ginrummy.web.messages import INBOUND_TYPES
 
-from .conftest import new_table
+from .conftest import new_table, with_csrf
 from .test_hostile_input import snapshot
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -71,7 +71,7 @@ def fuzz_client(tmp_path: Any):
         warnings.simplefilter("ignore")
         app = create_app(f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", bot_delay=0)
         with TestClient(app) as c:
-            yield c
+            yield with_csrf(c)  # as the pages do (docs/accounts.md)
 
 
 def test_websocket_arbitrary_frames_change_nothing_and_never_drop(fuzz_client):

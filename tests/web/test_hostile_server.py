@@ -322,9 +322,9 @@ def test_the_start_line_masks_the_database_password(tmp_path, monkeypatch, capsy
     real = web_app.create_app
     opened: list[str] = []
 
-    def on_sqlite(url: str, bot_delay: float | None = None) -> Any:
+    def on_sqlite(url: str, bot_delay: float | None = None, **kw: Any) -> Any:
         opened.append(url)
-        return real(f"sqlite:///{tmp_path / 'gin.sqlite3'}", bot_delay=bot_delay)
+        return real(f"sqlite:///{tmp_path / 'gin.sqlite3'}", bot_delay=bot_delay, **kw)
 
     monkeypatch.setattr(web_app, "create_app", on_sqlite)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)

@@ -159,6 +159,9 @@ class ReviewService:
         if self._pool is None:
             ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
             self._queue = ctx.Queue()
+            # progress reports are worth nothing once the server stops: never wait at exit to
+            # flush them (a worker terminated mid-write would otherwise hold the process up)
+            self._queue.cancel_join_thread()
             self._pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_init_worker,
                                              initargs=(self._queue,))
             self._reader = threading.Thread(target=self._read, name="gin-review-progress", daemon=True)
