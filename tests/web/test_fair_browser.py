@@ -24,8 +24,7 @@ from ginrummy.players import make_player
 from ginrummy.record import dumps
 from ginrummy.rules import preset
 
-from .test_browser import ARGS, CHROMIUM, _page, _play_deal_by_clicking
-from .test_restart import _free_port, _start
+from .test_browser import CHROMIUM, _page, _play_deal_by_clicking, browser, server  # noqa: F401  (fixtures)
 
 pytestmark = [
     pytest.mark.browser,
@@ -35,26 +34,6 @@ pytestmark = [
 sync_api = pytest.importorskip("playwright.sync_api")
 
 SERVER = b"the table's secret match seed"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    import signal
-
-    db = f"sqlite:///{tmp_path_factory.mktemp('fair') / 'gin.sqlite3'}"
-    port = _free_port()
-    proc = _start(port, db)
-    yield f"http://127.0.0.1:{port}"
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
