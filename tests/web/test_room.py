@@ -20,6 +20,15 @@ def _open(client, seats, **extra) -> dict[str, Any]:
     return r.json()
 
 
+def _next_not_state(ws) -> dict[str, Any]:
+    """The next message that is not a state message: a spectator's arrival (the watcher count)
+    or the computer's move may send one at any moment."""
+    got = ws.receive_json()
+    while got["type"] == "state":
+        got = ws.receive_json()
+    return got
+
+
 def _hidden_from_spectators(tobj) -> set[str]:
     """Cards no spectator may see: the stock and every card of a hand that was never face up."""
     d = tobj.match.deal
@@ -121,20 +130,20 @@ def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed
             client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec:
         ann.receive_json(); ann.receive_json(); spec.receive_json()
         ann.send_json({"type": "chat", "text": "  <img src=x onerror=alert(1)>   hi "})
-        msg = ann.receive_json()
+        msg = _next_not_state(ann)
         assert msg == {"type": "chat", "from": "Ann", "spectator": False,
                        "text": "<img src=x onerror=alert(1)> hi", "seq": msg["seq"]}
         spec.send_json({"type": "chat", "text": "hello"})
-        assert spec.receive_json()["code"] == "not_allowed"
+        assert _next_not_state(spec)["code"] == "not_allowed"
         spec.send_json({"type": "sync"})
         assert spec.receive_json()["chat"] == []  # spectators do not read it either
         ann.send_json({"type": "chat", "text": "x" * 201})
-        assert ann.receive_json()["code"] == "bad_message"
+        assert _next_not_state(ann)["code"] == "bad_message"
         for _ in range(4):
             ann.send_json({"type": "chat", "text": "again"})
-            assert ann.receive_json()["type"] == "chat"
+            assert _next_not_state(ann)["type"] == "chat"
         ann.send_json({"type": "chat", "text": "one too many"})
-        err = ann.receive_json()
+        err = _next_not_state(ann)
         assert err["code"] == "not_allowed" and "5" in err["message"]
     allowed = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
                     public=True, spectator_chat=True)
@@ -142,9 +151,7 @@ def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed
     with client.websocket_connect(f"/ws/table/{allowed['id']}?watch=1") as spec:
         spec.receive_json()
         spec.send_json({"type": "chat", "text": "nice knock"})
-        got = spec.receive_json()
-        while got["type"] == "state":  # the computer may move meanwhile
-            got = spec.receive_json()
+        got = _next_not_state(spec)
         seq = got.pop("seq")
         assert got == {"type": "chat", "from": None, "spectator": True, "text": "nice knock"}
         assert isinstance(seq, int) and seq >= 2
