@@ -6,7 +6,8 @@ leaderboard and player statistics.
 
 * a table opened with ``"rated": true`` (two seats, a game to 100/250 or Hollywood, every human
   seat a signed-in person) is kept in ``gin_rated_tables``;
-* the manager's ``on_finish`` hook returns, for the step that ends a match, a function that
+* the manager's ``on_finish`` hook returns, for the step that ends a match (by the rules, or
+  by a forfeit on time: the clock's third timeout in a row), a function that
   :func:`~ginrummy.web.ratings.record_match` runs in the step's own transaction; matches with
   at least one signed-in person are recorded (for statistics and replays), rated tables also
   move the ratings;
@@ -89,11 +90,15 @@ class Players:
                 out.append(seated.get(p))
         return out
 
-    def on_finish(self, table: GameTable, player: int, action: Action) -> Callable[[Connection], None] | None:
-        """The ``TableManager.on_finish`` hook: for the action that ends a two-hand match with a
+    def on_finish(self, table: GameTable, player: int, action: Action,
+                  kind: str = "action") -> Callable[[Connection], None] | None:
+        """The ``TableManager.on_finish`` hook: for the step that ends a two-hand match with a
         signed-in person at the table, the function that records it (and rates it, at a rated
-        table) inside the step's transaction; else ``None``.  The action is tried on a copy of
-        the match; nothing changes here."""
+        table) inside the step's transaction; else ``None``.  ``kind`` is the step's kind: a
+        ``"timeout"`` step (the clock moved for ``player``) that is his third in a row ends the
+        match by a forfeit (:meth:`~ginrummy.web.clock.Clock.forfeits`), which is recorded and
+        rated like any finished match, the other player winning it.  The action is tried on a
+        copy of the match; nothing changes here."""
         m = table.match
         if m is None or len(table.names) != 2:
             return None
@@ -101,10 +106,14 @@ class Players:
         if seat is None:
             return None
         new, _events = m.deal.apply(seat, action)
-        if new.result is None:
-            return None
-        winner = None if new.result.winner is None else m.seat_players[new.result.winner]
-        if not m.sheet.add(winner, new.result.points).finished:
+        finished = False
+        if new.result is not None:
+            winner = None if new.result.winner is None else m.seat_players[new.result.winner]
+            finished = m.sheet.add(winner, new.result.points).finished
+        forfeit = None
+        if table.clock is not None and table.clock.forfeits(player, timed_out=kind == "timeout", match_over=finished):
+            forfeit = player
+        if not finished and forfeit is None:
             return None
         seated = self.accounts.seats(table.id)
         if not seated:
@@ -117,7 +126,8 @@ class Players:
             rated = False
 
         def also(conn: Connection) -> None:
-            change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated)
+            change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated,
+                                  forfeit=forfeit)
             if rated:
                 table.rating = self._rating_state(table, change)
 
@@ -128,9 +138,9 @@ class Players:
 
     def restore(self) -> None:
         """After the manager loaded its tables: every rated table says so in its state, with
-        the rating change once its match is recorded; a finished match with a signed-in person
-        that is not recorded yet (a table finished before this server knew accounts) is
-        recorded now, once."""
+        the rating change once its match is recorded; a match over (finished, or forfeited on
+        time) with a signed-in person that is not recorded yet (a table finished before this
+        server knew accounts, or forfeited before forfeits were rated) is recorded now, once."""
         if self.manager is None:
             return
         with self.engine.connect() as conn:
@@ -140,7 +150,7 @@ class Players:
             m = table.match
             if table.id in rated:
                 table.rating = {"rated": True, "changes": []}
-            if m is None or not m.finished or table.id not in seated or len(table.names) != 2:
+            if m is None or not table.over or table.id not in seated or len(table.names) != 2:
                 continue
             with self.engine.begin() as conn:
                 change = rating_change(conn, table.id)
@@ -148,7 +158,8 @@ class Players:
                 if known is None:
                     accounts = self.seat_accounts(table)
                     ok = table.id in rated and rateable(m.rules) and None not in accounts
-                    change = record_match(conn, table.id, m, accounts, rated=ok, source="table", public=ok)
+                    change = record_match(conn, table.id, m, accounts, rated=ok, source="table", public=ok,
+                                          forfeit=table.forfeit)
             if change:
                 table.rating = self._rating_state(table, change)
 
