@@ -57,6 +57,7 @@ class Players:
         self.manager = manager
         if manager is not None:
             manager.on_finish = self.on_finish
+            manager.on_rematch = self.rematched
 
     # -- tables -------------------------------------------------------------------------------
 
@@ -71,6 +72,26 @@ class Players:
                 conn.execute(insert(seat_accounts_t).values(table_id=table_id, player=host[0], account_id=host[1]))
             if rated:
                 conn.execute(insert(rated_tables_t).values(table_id=table_id, rated=1))
+
+    def rematched(self, old: GameTable, new: GameTable) -> None:
+        """The ``TableManager.on_rematch`` hook: the rematch ``new`` of ``old`` has the same
+        accounts at the same seats (the same player indexes; a deleted account is left out),
+        and is rated when ``old`` was, its rules rateable and every person's seat still has an
+        account (the computer seats keep their levels, so their accounts)."""
+        seated = self.accounts.seats(old.id)
+        with self.engine.begin() as conn:
+            live = {r.id for r in conn.execute(select(accounts_t.c.id).where(and_(
+                accounts_t.c.id.in_(list(seated.values())), accounts_t.c.deleted == 0)))} if seated else set()
+            kept = {p: a for p, a in seated.items() if a in live}
+            for p, a in sorted(kept.items()):
+                conn.execute(insert(seat_accounts_t).values(table_id=new.id, player=p, account_id=a))
+            rated = (conn.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == old.id))
+                     .first() is not None and old.match is not None and rateable(old.match.rules)
+                     and len(new.names) == 2 and all(p in kept for p in new.humans))
+            if rated:
+                conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
+        if rated:
+            new.rating = {"rated": True, "changes": []}
 
     def is_rated(self, table_id: str) -> bool:
         """Whether a table was opened as rated."""
