@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Column, Integer, String, Table, and_, case, func, insert, select
+from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, func, insert, select
 from sqlalchemy.engine import Connection, Engine
 
 from ..actions import Action
@@ -44,6 +44,35 @@ rated_tables_t = Table(
     Column("table_id", String(40), primary_key=True),
     Column("rated", Integer, nullable=False),
 )
+
+
+
+def _statements() -> tuple[Any, Any, Any, Any, Any]:
+    """The reading queries, built once (only their parameters change from call to call)."""
+    a, rp = accounts_t, result_players_t
+    # the page's ids from the covering index (gin_accounts_board), then their rows
+    page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
+            .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(bindparam("limit")).offset(bindparam("offset"))
+            .subquery())
+    board = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
+             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
+    account = select(a).where(and_(a.c.name_key == bindparam("key"), a.c.deleted == 0))
+    mine = rp.c.account_id == bindparam("account")
+    sums = select(
+        func.count(), func.sum(case((rp.c.outcome == "win", 1), else_=0)), func.sum(rp.c.deals), func.sum(rp.c.deals_won),
+        func.sum(rp.c.knocks), func.sum(rp.c.gins), func.sum(rp.c.undercuts_made),
+        func.sum(rp.c.undercuts_suffered), func.sum(rp.c.points), func.sum(rp.c.knock_deadwood)).where(mine)
+    opp = accounts_t.alias("opp")
+    recent = (select(rp.c.result_id, rp.c.outcome, rp.c.finished, rp.c.opponent_name, opp.c.name.label("opp_name"),
+                     opp.c.kind.label("opp_kind"), opp.c.deleted.label("opp_deleted"), rp.c.opponent_id)
+              .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
+              .where(mine).order_by(rp.c.finished.desc(), rp.c.result_id.desc()).limit(RECENT))
+    history = (select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
+               .where(and_(mine, rp.c.mu_after.is_not(None))).order_by(rp.c.finished, rp.c.result_id))
+    return board, account, sums, recent, history
+
+
+_BOARD, _ACCOUNT, _SUMS, _RECENT, _HISTORY = _statements()
 
 
 class Players:
@@ -190,14 +219,8 @@ class Players:
         """``[{"name", "kind", "rating", "mu", "sigma", "matches", "provisional"}]`` of the
         accounts (people and computer levels, deleted ones left out) that played a rated
         match, best first (by ``mu - 3 sigma``; of two equal, the newer account first)."""
-        a = accounts_t
-        # the page's ids from the covering index (gin_accounts_board), then their rows
-        page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
-                .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(limit).offset(offset).subquery())
-        q = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
-             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
         with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+            rows = conn.execute(_BOARD, {"limit": limit, "offset": offset}).all()
         return [{"name": r.name, "kind": r.kind, "rating": display_rating(r.mu, r.sigma), "mu": round(r.mu, 4),
                  "sigma": round(r.sigma, 4), "matches": int(r.matches), "provisional": is_provisional(r.sigma)}
                 for r in rows]
@@ -206,28 +229,13 @@ class Players:
         """The player page's JSON (``GET /api/players/NAME``), or ``None`` for no such
         (or a deleted) player.  ``history`` is the rating after each rated match, oldest
         first: ``[{"date", "rating"}]``."""
-        a, rp = accounts_t, result_players_t
         with self.engine.connect() as conn:
-            acc = conn.execute(select(a).where(and_(a.c.name_key == name_key(" ".join(name.split())),
-                                                    a.c.deleted == 0))).first()
+            acc = conn.execute(_ACCOUNT, {"key": name_key(" ".join(name.split()))}).first()
             if acc is None:
                 return None
-            sums = conn.execute(select(
-                func.count(), func.sum(case((rp.c.outcome == "win", 1), else_=0)), func.sum(rp.c.deals), func.sum(rp.c.deals_won),
-                func.sum(rp.c.knocks), func.sum(rp.c.gins), func.sum(rp.c.undercuts_made),
-                func.sum(rp.c.undercuts_suffered), func.sum(rp.c.points), func.sum(rp.c.knock_deadwood))
-                .where(rp.c.account_id == acc.id)).one()
-            opp = accounts_t.alias("opp")
-            recent = conn.execute(
-                select(rp.c.result_id, rp.c.outcome, rp.c.finished, rp.c.opponent_name, opp.c.name.label("opp_name"),
-                       opp.c.kind.label("opp_kind"), opp.c.deleted.label("opp_deleted"), rp.c.opponent_id)
-                .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
-                .where(rp.c.account_id == acc.id).order_by(rp.c.finished.desc(), rp.c.result_id.desc())
-                .limit(RECENT)).all()
-            history = conn.execute(
-                select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
-                .where(and_(rp.c.account_id == acc.id, rp.c.mu_after.is_not(None)))
-                .order_by(rp.c.finished, rp.c.result_id)).all()
+            sums = conn.execute(_SUMS, {"account": acc.id}).one()
+            recent = conn.execute(_RECENT, {"account": acc.id}).all()
+            history = conn.execute(_HISTORY, {"account": acc.id}).all()
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:
