@@ -82,7 +82,8 @@ class RoomMixin:
             "seats": [{"name": n, "kind": "human" if k == "human" else "computer",
                        "level": None if k == "human" else k[4:], "free": i in free}
                       for i, (n, k) in enumerate(zip(table.names, table.row.seats))],
-            "started": table.match is not None, "watchers": table.spectators, "rated": False,
+            "started": table.match is not None, "watchers": table.spectators,
+            "rated": getattr(table, "rating", None) is not None,  # set by the players' ladder
         }
 
     def lobby(self) -> list[dict[str, Any]]:
