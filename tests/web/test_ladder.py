@@ -114,3 +114,41 @@ def test_gin_ladder_on_a_local_ray_writes_what_one_process_writes(tmp_path, caps
         ray.shutdown()
     assert _rows(on_ray) == _rows(one) == _rows(f"sqlite:///{tmp_path / 'direct.sqlite3'}")
     assert [e.to_json() for e in board] == alone["levels"]
+
+
+def test_a_server_on_the_ladders_database_shows_the_calibrated_levels_and_people_move_them(tmp_path):
+    from openskill.models import PlackettLuce
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    from .conftest import with_csrf
+    from .test_ratings import _signup, play_out
+
+    db = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+    engine = create_engine(db)
+    try:
+        ladder = {e.level: e for e in run_ladder(engine, preset("standard"), ["random", "novice"], 4, 3)}
+    finally:
+        engine.dispose()
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        with_csrf(c)
+        board = {e["name"]: e for e in c.get("/api/leaderboard").json()}
+        assert set(board) == {"random", "novice"}
+        for lv, e in ladder.items():
+            assert (board[lv]["kind"], board[lv]["matches"], board[lv]["rating"]) == ("computer", 4, e.rating)
+            assert (board[lv]["mu"], board[lv]["sigma"]) == (round(e.mu, 4), round(e.sigma, 4))
+        _signup(c, "Ann")
+        table = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
+                                                      {"kind": "bot", "level": "novice"}], "rated": True}).json()
+        play_out(c, table)
+        m = c.app.state.manager.tables[table["id"]].match
+        after = {e["name"]: e for e in c.get("/api/leaderboard").json()}
+    # an independent OpenSkill call: a new player against the novice's calibrated rating
+    model = PlackettLuce()
+    nov = ladder["novice"]
+    [[ann], [bot]] = model.rate([[model.rating()], [model.create_rating([nov.mu, nov.sigma])]],
+                                ranks=[0, 1] if m.winner == 0 else [1, 0])
+    assert (after["novice"]["mu"], after["novice"]["sigma"], after["novice"]["matches"]) == (round(bot.mu, 4), round(bot.sigma, 4), 5)
+    assert (after["Ann"]["mu"], after["Ann"]["sigma"]) == (round(ann.mu, 4), round(ann.sigma, 4))
+    assert after["random"] == board["random"]  # not in this match
