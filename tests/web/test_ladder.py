@@ -152,3 +152,30 @@ def test_a_server_on_the_ladders_database_shows_the_calibrated_levels_and_people
     assert (after["novice"]["mu"], after["novice"]["sigma"], after["novice"]["matches"]) == (round(bot.mu, 4), round(bot.sigma, 4), 5)
     assert (after["Ann"]["mu"], after["Ann"]["sigma"]) == (round(ann.mu, 4), round(ann.sigma, 4))
     assert after["random"] == board["random"]  # not in this match
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path):
+    from .conftest import database_url
+
+    yield from database_url(request.param, tmp_path)
+
+
+def test_the_ladder_leaderboard_and_player_page_on_both_stores(store_url):
+    from ginrummy.web.players import Players
+    from ginrummy.web.store import Store
+
+    store = Store(store_url)  # the table store's tables, as gin serve makes them
+    try:
+        board = run_ladder(store.engine, preset("standard"), ["random", "novice", "club"], 3, 5)
+        players = Players(store.engine)
+        top = players.leaderboard(50, 0)
+        assert [e["name"] for e in top] == [e.level for e in board]  # best first, as the ladder says
+        assert players.leaderboard(1, 1) == top[1:2] and players.leaderboard(5, 3) == []  # paging
+        page = players.player("NOVICE")  # names are case-insensitive
+        assert page["name"] == "novice" and page["matches"] == page["rated_matches"] == 2
+        assert [r["opponent"] for r in page["recent"]] == ["club", "random"]  # newest first (matches 3, 1)
+        assert len(page["history"]) == 2 and page["history"][-1]["rating"] == page["rating"]
+        assert players.player("nobody") is None
+    finally:
+        store.close()
