@@ -228,6 +228,8 @@ def test_a_free_seat_of_a_rated_open_table_is_for_a_signed_in_person(client):
                                          "public": True, "rated": True})
     assert r.status_code == 201, r.text
     t = r.json()
+    listed = {e["id"]: e for e in client.get("/api/lobby").json()["tables"]}  # the lobby says it is rated
+    assert listed[t["id"]]["rated"] is True and listed[t["id"]]["seats"][1]["free"] is True
     r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Ann"})
     assert (r.status_code, r.json()["code"]) == (409, "seated")
     client.delete("/api/session")

@@ -207,3 +207,64 @@ def test_gin_ladder_refuses_bad_options(tmp_path):
         out = subprocess.run([sys.executable, "-m", "ginrummy", "ladder", "--games", "1", "--database-url", db, *args],
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 2 and text in out.stderr, (args, out.stderr)
+
+
+def _rematch_over_ws(c, table: dict, seat: int = 0) -> str:
+    """Ask for a rematch at ``seat`` of a finished table over its WebSocket; the new table's id."""
+    with c.websocket_connect(f"/ws/table/{table['id']}?seat={table['seats'][seat]['token']}") as ws:
+        ws.send_json({"type": "rematch", "id": "r"})
+        while (got := ws.receive_json())["type"] != "rematch":
+            assert got["type"] != "error", got
+    return got["id"]
+
+
+def test_a_rematch_of_a_rated_match_is_rated_with_the_same_accounts(client):
+    _signup(client, "Ann")
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "club"}],
+                                         "rated": True})
+    table = r.json()
+    play_out(client, table)
+    mgr, players = client.app.state.manager, client.app.state.players
+    first = mgr.tables[table["id"]].match
+    new_id = _rematch_over_ws(client, table)
+    new = mgr.tables[new_id]
+    ann_id = players.accounts.seats(table["id"])[0]
+    assert players.accounts.seats(new_id) == {0: ann_id} and players.is_rated(new_id)
+    assert new.row.seats == ["human", "bot:club"]  # the computer keeps its level
+    assert new.rating == {"rated": True, "changes": []}  # every state of the rematch says so
+    done = play_direct(client, new_id)
+    # two OpenSkill updates in turn, from new ratings: the first match, then the rematch
+    model = PlackettLuce()
+    ann, bot = model.rating(), model.rating()
+    for m in (first, done.match):
+        [[ann], [bot]] = model.rate([[ann], [bot]], ranks=[0, 1] if m.winner == 0 else [1, 0])
+    board = {e["name"]: e for e in client.get("/api/leaderboard").json()}
+    assert (board["Ann"]["mu"], board["Ann"]["sigma"], board["Ann"]["matches"]) == (round(ann.mu, 4), round(ann.sigma, 4), 2)
+    assert (board["club"]["mu"], board["club"]["sigma"], board["club"]["matches"]) == (round(bot.mu, 4), round(bot.sigma, 4), 2)
+    assert [c["name"] for c in done.rating["changes"]] == ["Ann", new.names[1]]
+    assert client.get("/api/players/Ann").json()["recent"][0]["id"] == new_id
+
+
+def test_a_rematch_keeps_both_people_signed_in_and_leaves_a_deleted_account_out(client):
+    _signup(client, "Ann")
+    table = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+                                             "rated": True}).json()
+    client.delete("/api/session")
+    _signup(client, "Bob")
+    code = table["seats"][1]["invite"].split("invite=", 1)[1]
+    assert client.post(f"/api/tables/{table['id']}/claim", json={"invite": code}).status_code == 200
+    done = play_direct(client, table["id"])
+    mgr, players = client.app.state.manager, client.app.state.players
+    seats = players.accounts.seats(table["id"])
+    assert len(set(seats.values())) == 2
+    for p in (0, 1):
+        client.portal.call(mgr.ask_rematch, done, p, "http://127.0.0.1")
+    again = mgr.tables[done.options["rematch"]]
+    assert players.accounts.seats(again.id) == seats and players.is_rated(again.id)
+    # Bob deletes his account: a rematch asked now has only Ann signed in, so it is not rated
+    assert client.request("DELETE", "/api/account", json={"password": "correct horse"}).status_code == 200
+    for p in (0, 1):
+        client.portal.call(mgr.ask_rematch, done, p, "http://127.0.0.1")
+    third = mgr.tables[done.options["rematch"]]
+    assert third.id != again.id and players.accounts.seats(third.id) == {0: seats[0]}
+    assert not players.is_rated(third.id) and third.rating is None

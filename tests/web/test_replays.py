@@ -3,7 +3,14 @@ both hands open; uploads checked completely (R1-R12 through ginrummy.record.repl
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from ginrummy.cards import card_str
+from ginrummy.errors import RecordError
+from ginrummy.match import Match
+from ginrummy.players import make_player
 from ginrummy.record import dumps
 from ginrummy.rules import preset
 from ginrummy.simulate import play_game
@@ -57,3 +64,39 @@ def test_hands_in_frames_are_the_dealt_cards():
     assert sorted(first["hands"][non_dealer]) == sorted(card_str(c) for c in deck[0:10])
     assert sorted(first["hands"][d0.dealer]) == sorted(card_str(c) for c in deck[10:20])
     assert first["pile"] == [card_str(deck[20])]
+
+
+def _part_played(deals_over: int, moves: int) -> Match:
+    """A match of two novices with ``deals_over`` deals played out and ``moves`` actions of
+    the next one (its cards still secret: a match forfeited on time, or a record taken in play)."""
+    m = Match.new(preset("standard"), ["Ann", "Bob"], bytes(range(32)))
+    bots = [make_player("novice", random.Random(p)) for p in (0, 1)]
+    over = 0
+    while True:
+        if m.deal.is_over:
+            over += 1
+            m.next_deal()
+        if over == deals_over and sum(1 for _ in m.record.actions) == moves:
+            return m
+        p = m.player_to_act()
+        view = m.view(p)
+        m.apply(p, bots[p].choose(view, view.legal))
+
+
+def test_a_deal_in_progress_is_listed_sealed_and_the_deals_before_it_play_back():
+    m = _part_played(2, 3)
+    assert not m.finished and len(m.deals) == 3
+    rep = replay_frames(dumps(m, public=True))
+    assert rep["finished"] is False and rep["winner"] is None and rep["totals"] == list(m.sheet.totals)
+    assert [d["sealed"] for d in rep["deals"]] == [rec.result.outcome == "draw" for rec in m.deals[:2]] + [True]
+    assert [len(d["frames"]) for d in rep["deals"]] == [
+        0 if rec.result.outcome == "draw" else len(rec.actions) + 1 for rec in m.deals[:2]] + [0]
+    assert rep["deals"][-1]["result"] is None and rep["deals"][-1]["number"] == 3
+    first = replay_frames(dumps(_part_played(0, 2), public=True))  # in deal 1: nothing to play back yet
+    assert (first["totals"], [d["sealed"] for d in first["deals"]], first["deals"][0]["frames"]) == ([0, 0], [True], [])
+    # a sealed deal in the middle still refuses the record, naming its line
+    text = dumps(m, public=True)
+    lines = text.splitlines()
+    bad = "\n".join(lines[:-1] + ["deal 4 dealer 0 seats 0 1 commitment " + "0" * 64, "sealed"]) + "\n"
+    with pytest.raises(RecordError, match="line"):
+        replay_frames(bad)

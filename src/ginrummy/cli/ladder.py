@@ -1,7 +1,9 @@
 """``gin ladder``: the computer levels play each other and their ratings are written to the
 web server's database (``docs/accounts.md``), so ``gin serve`` on that database shows
 calibrated computer players on its leaderboard.  The loop is
-:func:`ginrummy.web.ladder.run_ladder` (matches from :func:`ginrummy.simulate.play_game`)."""
+:func:`ginrummy.web.ladder.run_ladder` (matches from :func:`ginrummy.simulate.play_game`),
+played like ``gin simulate``'s: in this process, in ``--workers N`` local processes or on Ray
+(``--ray [ADDRESS]``), with the same ratings for every split."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..players import make_player
+from ..shards import MAX_WORKERS, ShardError
 from ..web.security import mask_url, redact
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
 from .main import app
@@ -23,13 +26,19 @@ def ladder_command(
     levels: str = typer.Option("random,novice,club,expert", "--levels",
                                help="Computer levels on the ladder, separated by commas (expert thinks 150 ms a move, so its matches are slow)."),
     seed: int = typer.Option(0, "--seed", help="Simulation seed: match i uses the seed of gin simulate's match i."),
+    workers: int = typer.Option(1, "--workers", help="Local processes to play the matches in, this one included (the ratings do not change); with --ray and no address, the CPUs of the local Ray."),
+    ray_address: str = typer.Option(None, "--ray", metavar="[ADDRESS]", help="Play the matches on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'."),
     database_url: str = typer.Option("", "--database-url", help="The web server's database (as gin serve); default the SQLite file in your user data folder."),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Play the computer levels against each other and write their ratings (OpenSkill) to the
-    web server's database."""
+    web server's database.
+
+    Every match is seeded from --seed and its number alone and the ratings are updated in
+    match order, so --workers N (local processes) and --ray [ADDRESS] write the same ratings
+    as one process."""
     from sqlalchemy import create_engine
 
     from ..web.ladder import run_ladder
@@ -42,6 +51,10 @@ def ladder_command(
     for lv in names:
         with bad_input():
             make_player(lv)
+    if not 1 <= workers <= MAX_WORKERS:
+        fail(f"--workers {workers}: the number of processes is from 1 to {MAX_WORKERS}")
+    if ray_address is not None and not ray_address.strip():
+        fail("--ray: give a Ray address (auto, HOST:PORT, ray://HOST:10001) or no value for a local Ray")
     url = database_url or default_database_url()
     try:
         engine = create_engine(url)
@@ -51,7 +64,9 @@ def ladder_command(
         fail(f"cannot open the database {mask_url(url)!r}: {redact(str(exc))}")
     try:
         with bad_input():
-            board = run_ladder(engine, rules, names, games, seed)
+            board = run_ladder(engine, rules, names, games, seed, workers=workers, ray_address=ray_address)
+    except ShardError as exc:
+        fail(f"--ray: {exc}" if ray_address is not None else str(exc))
     except ValueError as exc:
         fail(str(exc))
     finally:

@@ -4,8 +4,8 @@ A table made with ``clock = {"move": M, "bank": B}`` gives every person M second
 move (each action: a draw is a move, a discard is a move) and a bank of B seconds for the
 whole match.  Time over M comes out of the bank; when a move is not made within M seconds plus
 what is left in the bank, the server makes it for the player with the ``novice`` level and
-counts it; :data:`FORFEIT_AFTER` such moves in a row forfeit the match.  Computer seats have no
-clock.
+counts it; :data:`FORFEIT_AFTER` such moves in a row forfeit the match (unless that move ended the
+match by the rules), and the other player wins it.  Computer seats have no clock.
 
 The clock is rebuilt from the stored steps' times (``gin_actions.created``), so it survives a
 restart: a turn that ran out while the server was down is timed out when it comes back.
@@ -75,17 +75,26 @@ class Clock:
             return None
         return self.since + self.move + self.left(self.turn)
 
-    def moved(self, player: int, at: float, *, timed_out: bool) -> None:
+    def forfeits(self, player: int, *, timed_out: bool, match_over: bool = False) -> bool:
+        """Whether a move of ``player`` (made by the server when ``timed_out``) forfeits the
+        match: his :data:`FORFEIT_AFTER`-th timeout in a row, unless the move ends the match by
+        the rules (``match_over``: a finished match is not forfeited).  Nothing changes."""
+        return (timed_out and not match_over and self.forfeit is None
+                and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER)
+
+    def moved(self, player: int, at: float, *, timed_out: bool, match_over: bool = False) -> None:
         """``player`` moved at ``at``: charge his bank for the time over ``move``; count a
-        timeout (and a forfeit after :data:`FORFEIT_AFTER` in a row) when the server moved for
-        him, else clear his run of timeouts."""
+        timeout (and a forfeit after :data:`FORFEIT_AFTER` in a row, see :meth:`forfeits`)
+        when the server moved for him, else clear his run of timeouts.  ``match_over``: the
+        move ended the match by the rules (R11.1, R12.5), which then stands."""
         if self.turn == player:
             over = max(0.0, at - self.since - self.move)
             self.banks[player] = max(0.0, self.left(player) - over)
+        forfeits = self.forfeits(player, timed_out=timed_out, match_over=match_over)
         if timed_out:
             self.in_a_row[player] = self.in_a_row.get(player, 0) + 1
             self.timeouts[player] = self.timeouts.get(player, 0) + 1
-            if self.in_a_row[player] >= FORFEIT_AFTER:
+            if forfeits:
                 self.forfeit = player
         else:
             self.in_a_row[player] = 0

@@ -6,6 +6,11 @@ and records each finished match with :func:`ginrummy.web.ratings.record_match` (
 OpenSkill update a match, in game order, each committed on its own) on the web server's
 database.  A server started on that database then shows calibrated computer players, and
 people's results against them move both (``docs/accounts.md``).
+
+The matches are played by the shard runner of ``gin simulate`` (:mod:`ginrummy.shards`,
+:class:`LadderTask`): in this process, in ``workers`` local processes or on Ray.  Match ``i``
+depends only on the seed and ``i``, and the ratings are updated in match order whatever order
+the shards finish in, so every split writes the same ratings and results as one process.
 """
 
 from __future__ import annotations
@@ -19,12 +24,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
+from ..players import make_player
 from ..rules import RuleSet
+from ..shards import iter_shards
 from ..simulate import GameOutcome, play_game
 from .accounts import Accounts, accounts_t
 from .ratings import display_rating, is_provisional, rateable, record_match
 
-__all__ = ["run_ladder", "LadderEntry", "pairings"]
+__all__ = ["run_ladder", "LadderEntry", "LadderTask", "pairings"]
 
 
 @dataclass(frozen=True)
@@ -49,14 +56,40 @@ def pairings(levels: Sequence[str]) -> list[tuple[str, str]]:
     return list(itertools.combinations(levels, 2))
 
 
+@dataclass(frozen=True)
+class LadderTask:
+    """The ladder's matches as a task of :mod:`ginrummy.shards` (picklable): match ``index``
+    is :func:`~ginrummy.simulate.play_game` of pair ``pairs[index % len(pairs)]`` (level
+    names) under two-hand ``rules``, seeded with the ladder's seed and ``index`` alone."""
+
+    rules: RuleSet
+    pairs: tuple[tuple[str, str], ...]
+
+    def play(self, index: int, seed: int) -> GameOutcome:
+        """Play ladder match ``index`` (an int >= 0) with ``seed``; the finished match as a
+        :class:`~ginrummy.simulate.GameOutcome`."""
+        a, b = self.pairs[index % len(self.pairs)]
+        return play_game(self.rules, [a, b], index, seed)
+
+
 def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int, seed: int = 0, *,
-               on_game: Callable[[GameOutcome], None] | None = None) -> list[LadderEntry]:
+               on_game: Callable[[GameOutcome], None] | None = None, workers: int = 1,
+               ray_address: str | None = None, shard_size: int | None = None) -> list[LadderEntry]:
     """Play ``games`` matches (an int >= 0) between pairs of ``levels`` (at least two distinct
     levels) under two-hand ``rules`` rateable by :func:`~ginrummy.web.ratings.rateable` (a game
     to 100/250 or Hollywood), rate each one, and return the levels' ladder entries, best first.
 
+    ``workers`` and ``ray_address`` say where the matches are played
+    (:func:`ginrummy.shards.iter_shards`: this process, ``workers`` local processes, or Ray);
+    ``shard_size`` games per shard (default: :func:`ginrummy.shards.plan_shards`).  Results
+    are rated in match order, each as soon as every earlier match is rated, so the ratings and
+    the recorded results are the same for every split.  ``on_game`` is called with each match
+    in match order, after it is rated.
+
     Raises ``ValueError`` for fewer than two distinct levels, a negative ``games`` or rules
-    that are not rateable; :class:`~ginrummy.errors.GinRummyError` for an unknown level.
+    that are not rateable; :class:`~ginrummy.shards.ShardError` (a ``ValueError``) for bad
+    ``workers``/``ray_address`` or Ray asked for but not installed;
+    :class:`~ginrummy.errors.GinRummyError` for an unknown level.
     """
     levels = list(dict.fromkeys(levels))
     if len(levels) < 2:
@@ -66,18 +99,25 @@ def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int
     rules = rules.replace(players=2) if rules.players != 2 else rules
     if not rateable(rules):
         raise ValueError("ladder matches are rated: use a game to 100 or 250, or Hollywood")
+    for lv in levels:
+        make_player(lv)  # an unknown level is refused before anything is written
     accounts = Accounts(engine)
     ids = {lv: accounts.computer(lv) for lv in levels}
-    pairs = pairings(levels)
+    task = LadderTask(rules, tuple(pairings(levels)))
     run = secrets.token_hex(4)
-    for i in range(games):
-        a, b = pairs[i % len(pairs)]
-        game = play_game(rules, [a, b], i, seed)
-        by_player = [ids[game.levels[p]] for p in range(2)]
-        with engine.begin() as conn:
-            record_match(conn, f"ladder-{run}-{i + 1}", game.match, by_player, rated=True, source="ladder")
-        if on_game is not None:
-            on_game(game)
+    waiting: dict[int, GameOutcome] = {}  # finished out of order, until the matches before them are rated
+    nxt = 0
+    for index, game in iter_shards(task, games, seed, workers=workers, ray_address=ray_address,
+                                   shard_size=shard_size):
+        waiting[index] = game
+        while nxt in waiting:
+            game = waiting.pop(nxt)
+            by_player = [ids[game.levels[p]] for p in range(2)]
+            with engine.begin() as conn:
+                record_match(conn, f"ladder-{run}-{nxt + 1}", game.match, by_player, rated=True, source="ladder")
+            if on_game is not None:
+                on_game(game)
+            nxt += 1
     with engine.connect() as conn:
         rows = conn.execute(select(accounts_t).where(accounts_t.c.id.in_(list(ids.values())))
                             .order_by(accounts_t.c.ordinal.desc())).all()

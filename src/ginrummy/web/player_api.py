@@ -11,7 +11,8 @@
   "provisional", "matches"}``.
 * ``GET /api/leaderboard?limit=&offset=`` and ``GET /api/players/NAME``
   (:meth:`~ginrummy.web.players.Players.leaderboard`, :meth:`~ginrummy.web.players.Players.player`).
-* ``GET /api/replays/ID``: the replay of a recorded finished match (public, or one you played);
+* ``GET /api/replays/ID``: the replay of a recorded finished (or forfeited) match (public, or
+  one you played), with ``"forfeit"``: the name of who forfeited on time, or ``null``;
   ``POST /api/replays``: the replay of an uploaded record (text body, at most
   :data:`~ginrummy.web.replays.MAX_RECORD_BYTES`).
 * Pages: ``/account``, ``/leaderboard``, ``/players/NAME``, ``/replay`` (upload) and
@@ -160,11 +161,14 @@ def player_routes(players: Players, manager: TableManager, body: Callable[..., A
             table = manager.load(rid)
         except TableError as exc:
             return bad(exc, tr, 404, "not_found")
-        if table.match is None or not table.match.finished:  # pragma: no cover - recorded means finished
+        if table.match is None or not table.over:  # pragma: no cover - recorded means over
             return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
         text = dumps(table.match, date=table.row.created[:10], public=True)
         out = await asyncio.to_thread(replay_frames, text)
-        return JSONResponse({"id": rid, **out})
+        forfeit = table.forfeit
+        if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won
+            out = {**out, "finished": True, "winner": table.names[1 - forfeit]}
+        return JSONResponse({"id": rid, **out, "forfeit": None if forfeit is None else table.names[forfeit]})
 
     async def replay_upload(request: Request) -> Response:
         tr = web_translator(request_lang(request))

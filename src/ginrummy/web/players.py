@@ -6,7 +6,8 @@ leaderboard and player statistics.
 
 * a table opened with ``"rated": true`` (two seats, a game to 100/250 or Hollywood, every human
   seat a signed-in person) is kept in ``gin_rated_tables``;
-* the manager's ``on_finish`` hook returns, for the step that ends a match, a function that
+* the manager's ``on_finish`` hook returns, for the step that ends a match (by the rules, or
+  by a forfeit on time: the clock's third timeout in a row), a function that
   :func:`~ginrummy.web.ratings.record_match` runs in the step's own transaction; matches with
   at least one signed-in person are recorded (for statistics and replays), rated tables also
   move the ratings;
@@ -21,7 +22,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Column, Integer, String, Table, and_, case, func, insert, select
+from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, func, insert, select
 from sqlalchemy.engine import Connection, Engine
 
 from ..actions import Action
@@ -45,6 +46,35 @@ rated_tables_t = Table(
 )
 
 
+
+def _statements() -> tuple[Any, Any, Any, Any, Any]:
+    """The reading queries, built once (only their parameters change from call to call)."""
+    a, rp = accounts_t, result_players_t
+    # the page's ids from the covering index (gin_accounts_board), then their rows
+    page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
+            .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(bindparam("limit")).offset(bindparam("offset"))
+            .subquery())
+    board = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
+             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
+    account = select(a).where(and_(a.c.name_key == bindparam("key"), a.c.deleted == 0))
+    mine = rp.c.account_id == bindparam("account")
+    sums = select(
+        func.count(), func.sum(case((rp.c.outcome == "win", 1), else_=0)), func.sum(rp.c.deals), func.sum(rp.c.deals_won),
+        func.sum(rp.c.knocks), func.sum(rp.c.gins), func.sum(rp.c.undercuts_made),
+        func.sum(rp.c.undercuts_suffered), func.sum(rp.c.points), func.sum(rp.c.knock_deadwood)).where(mine)
+    opp = accounts_t.alias("opp")
+    recent = (select(rp.c.result_id, rp.c.outcome, rp.c.finished, rp.c.opponent_name, opp.c.name.label("opp_name"),
+                     opp.c.kind.label("opp_kind"), opp.c.deleted.label("opp_deleted"), rp.c.opponent_id)
+              .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
+              .where(mine).order_by(rp.c.finished.desc(), rp.c.result_id.desc()).limit(RECENT))
+    history = (select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
+               .where(and_(mine, rp.c.mu_after.is_not(None))).order_by(rp.c.finished, rp.c.result_id))
+    return board, account, sums, recent, history
+
+
+_BOARD, _ACCOUNT, _SUMS, _RECENT, _HISTORY = _statements()
+
+
 class Players:
     """Accounts, seats and ratings over ``engine`` (the table store's), hooked into ``manager``
     (``manager.on_finish``).  ``accounts``: an :class:`Accounts` (made here by default)."""
@@ -56,6 +86,7 @@ class Players:
         self.manager = manager
         if manager is not None:
             manager.on_finish = self.on_finish
+            manager.on_rematch = self.rematched
 
     # -- tables -------------------------------------------------------------------------------
 
@@ -70,6 +101,26 @@ class Players:
                 conn.execute(insert(seat_accounts_t).values(table_id=table_id, player=host[0], account_id=host[1]))
             if rated:
                 conn.execute(insert(rated_tables_t).values(table_id=table_id, rated=1))
+
+    def rematched(self, old: GameTable, new: GameTable) -> None:
+        """The ``TableManager.on_rematch`` hook: the rematch ``new`` of ``old`` has the same
+        accounts at the same seats (the same player indexes; a deleted account is left out),
+        and is rated when ``old`` was, its rules rateable and every person's seat still has an
+        account (the computer seats keep their levels, so their accounts)."""
+        seated = self.accounts.seats(old.id)
+        with self.engine.begin() as conn:
+            live = {r.id for r in conn.execute(select(accounts_t.c.id).where(and_(
+                accounts_t.c.id.in_(list(seated.values())), accounts_t.c.deleted == 0)))} if seated else set()
+            kept = {p: a for p, a in seated.items() if a in live}
+            for p, a in sorted(kept.items()):
+                conn.execute(insert(seat_accounts_t).values(table_id=new.id, player=p, account_id=a))
+            rated = (conn.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == old.id))
+                     .first() is not None and old.match is not None and rateable(old.match.rules)
+                     and len(new.names) == 2 and all(p in kept for p in new.humans))
+            if rated:
+                conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
+        if rated:
+            new.rating = {"rated": True, "changes": []}
 
     def is_rated(self, table_id: str) -> bool:
         """Whether a table was opened as rated."""
@@ -89,11 +140,15 @@ class Players:
                 out.append(seated.get(p))
         return out
 
-    def on_finish(self, table: GameTable, player: int, action: Action) -> Callable[[Connection], None] | None:
-        """The ``TableManager.on_finish`` hook: for the action that ends a two-hand match with a
+    def on_finish(self, table: GameTable, player: int, action: Action,
+                  kind: str = "action") -> Callable[[Connection], None] | None:
+        """The ``TableManager.on_finish`` hook: for the step that ends a two-hand match with a
         signed-in person at the table, the function that records it (and rates it, at a rated
-        table) inside the step's transaction; else ``None``.  The action is tried on a copy of
-        the match; nothing changes here."""
+        table) inside the step's transaction; else ``None``.  ``kind`` is the step's kind: a
+        ``"timeout"`` step (the clock moved for ``player``) that is his third in a row ends the
+        match by a forfeit (:meth:`~ginrummy.web.clock.Clock.forfeits`), which is recorded and
+        rated like any finished match, the other player winning it.  The action is tried on a
+        copy of the match; nothing changes here."""
         m = table.match
         if m is None or len(table.names) != 2:
             return None
@@ -101,10 +156,14 @@ class Players:
         if seat is None:
             return None
         new, _events = m.deal.apply(seat, action)
-        if new.result is None:
-            return None
-        winner = None if new.result.winner is None else m.seat_players[new.result.winner]
-        if not m.sheet.add(winner, new.result.points).finished:
+        finished = False
+        if new.result is not None:
+            winner = None if new.result.winner is None else m.seat_players[new.result.winner]
+            finished = m.sheet.add(winner, new.result.points).finished
+        forfeit = None
+        if table.clock is not None and table.clock.forfeits(player, timed_out=kind == "timeout", match_over=finished):
+            forfeit = player
+        if not finished and forfeit is None:
             return None
         seated = self.accounts.seats(table.id)
         if not seated:
@@ -117,7 +176,8 @@ class Players:
             rated = False
 
         def also(conn: Connection) -> None:
-            change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated)
+            change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated,
+                                  forfeit=forfeit)
             if rated:
                 table.rating = self._rating_state(table, change)
 
@@ -128,9 +188,9 @@ class Players:
 
     def restore(self) -> None:
         """After the manager loaded its tables: every rated table says so in its state, with
-        the rating change once its match is recorded; a finished match with a signed-in person
-        that is not recorded yet (a table finished before this server knew accounts) is
-        recorded now, once."""
+        the rating change once its match is recorded; a match over (finished, or forfeited on
+        time) with a signed-in person that is not recorded yet (a table finished before this
+        server knew accounts, or forfeited before forfeits were rated) is recorded now, once."""
         if self.manager is None:
             return
         with self.engine.connect() as conn:
@@ -140,7 +200,7 @@ class Players:
             m = table.match
             if table.id in rated:
                 table.rating = {"rated": True, "changes": []}
-            if m is None or not m.finished or table.id not in seated or len(table.names) != 2:
+            if m is None or not table.over or table.id not in seated or len(table.names) != 2:
                 continue
             with self.engine.begin() as conn:
                 change = rating_change(conn, table.id)
@@ -148,7 +208,8 @@ class Players:
                 if known is None:
                     accounts = self.seat_accounts(table)
                     ok = table.id in rated and rateable(m.rules) and None not in accounts
-                    change = record_match(conn, table.id, m, accounts, rated=ok, source="table", public=ok)
+                    change = record_match(conn, table.id, m, accounts, rated=ok, source="table", public=ok,
+                                          forfeit=table.forfeit)
             if change:
                 table.rating = self._rating_state(table, change)
 
@@ -158,14 +219,8 @@ class Players:
         """``[{"name", "kind", "rating", "mu", "sigma", "matches", "provisional"}]`` of the
         accounts (people and computer levels, deleted ones left out) that played a rated
         match, best first (by ``mu - 3 sigma``; of two equal, the newer account first)."""
-        a = accounts_t
-        # the page's ids from the covering index (gin_accounts_board), then their rows
-        page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
-                .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(limit).offset(offset).subquery())
-        q = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
-             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
         with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+            rows = conn.execute(_BOARD, {"limit": limit, "offset": offset}).all()
         return [{"name": r.name, "kind": r.kind, "rating": display_rating(r.mu, r.sigma), "mu": round(r.mu, 4),
                  "sigma": round(r.sigma, 4), "matches": int(r.matches), "provisional": is_provisional(r.sigma)}
                 for r in rows]
@@ -174,28 +229,13 @@ class Players:
         """The player page's JSON (``GET /api/players/NAME``), or ``None`` for no such
         (or a deleted) player.  ``history`` is the rating after each rated match, oldest
         first: ``[{"date", "rating"}]``."""
-        a, rp = accounts_t, result_players_t
         with self.engine.connect() as conn:
-            acc = conn.execute(select(a).where(and_(a.c.name_key == name_key(" ".join(name.split())),
-                                                    a.c.deleted == 0))).first()
+            acc = conn.execute(_ACCOUNT, {"key": name_key(" ".join(name.split()))}).first()
             if acc is None:
                 return None
-            sums = conn.execute(select(
-                func.count(), func.sum(case((rp.c.outcome == "win", 1), else_=0)), func.sum(rp.c.deals), func.sum(rp.c.deals_won),
-                func.sum(rp.c.knocks), func.sum(rp.c.gins), func.sum(rp.c.undercuts_made),
-                func.sum(rp.c.undercuts_suffered), func.sum(rp.c.points), func.sum(rp.c.knock_deadwood))
-                .where(rp.c.account_id == acc.id)).one()
-            opp = accounts_t.alias("opp")
-            recent = conn.execute(
-                select(rp.c.result_id, rp.c.outcome, rp.c.finished, rp.c.opponent_name, opp.c.name.label("opp_name"),
-                       opp.c.kind.label("opp_kind"), opp.c.deleted.label("opp_deleted"), rp.c.opponent_id)
-                .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
-                .where(rp.c.account_id == acc.id).order_by(rp.c.finished.desc(), rp.c.result_id.desc())
-                .limit(RECENT)).all()
-            history = conn.execute(
-                select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
-                .where(and_(rp.c.account_id == acc.id, rp.c.mu_after.is_not(None)))
-                .order_by(rp.c.finished, rp.c.result_id)).all()
+            sums = conn.execute(_SUMS, {"account": acc.id}).one()
+            recent = conn.execute(_RECENT, {"account": acc.id}).all()
+            history = conn.execute(_HISTORY, {"account": acc.id}).all()
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:

@@ -167,24 +167,31 @@ def _now() -> str:
 
 def record_match(conn: Connection, result_id: str, match: Match, accounts: Sequence[int | None], *,
                  rated: bool, source: str = "table", public: bool = False,
-                 finished: str | None = None) -> dict[int, dict[str, Any]]:
+                 finished: str | None = None, forfeit: int | None = None) -> dict[int, dict[str, Any]]:
     """Record the finished two-hand ``match`` as ``result_id`` on ``conn`` (inside the
     caller's transaction) and, when ``rated``, move both players' ratings with one OpenSkill
     update (ranks from the match winner; a match without a winner is a tie).
 
     ``accounts[p]`` is the account id at player index ``p`` (``None`` for a guest; a rated
-    match needs both).  Returns ``{player: {"before": n, "after": n, "change": n,
-    "provisional": bool}}`` for a rated match (display numbers), else ``{}``.  Raises
-    ``sqlalchemy.exc.IntegrityError`` if ``result_id`` is recorded already (the transaction
-    then fails as a whole) and ``ValueError`` for a match that is not finished or not
-    two-hand, or a rated match with a guest.
+    match needs both).  ``forfeit``: the player index (0 or 1) who forfeited the match on
+    time (:mod:`ginrummy.web.clock`); the match is then over though not finished by the
+    rules, the other player wins it, and the statistics count the deals that are over.
+    Returns ``{player: {"before": n, "after": n, "change": n, "provisional": bool}}`` for a
+    rated match (display numbers), else ``{}``.  Raises ``sqlalchemy.exc.IntegrityError`` if
+    ``result_id`` is recorded already (the transaction then fails as a whole) and
+    ``ValueError`` for a match that is neither finished nor forfeited, not two-hand, a
+    ``forfeit`` that is not 0 or 1, or a rated match with a guest.
     """
-    if not match.finished or len(match.names) != 2:
-        raise ValueError("record_match takes a finished two-hand match")
+    if len(match.names) != 2:
+        raise ValueError("record_match takes a two-hand match")
+    if forfeit is not None and forfeit not in (0, 1):
+        raise ValueError(f"forfeit is a player index, 0 or 1, not {forfeit!r}")
+    if not match.finished and forfeit is None:
+        raise ValueError("record_match takes a finished or forfeited match")
     if rated and any(a is None for a in accounts):
         raise ValueError("a rated match needs an account at both seats")
     when = finished or _now()
-    winner = match.winner
+    winner = match.winner if forfeit is None else 1 - forfeit
     stats = match_stats(match)
     conn.execute(insert(results_t).values(id=result_id, finished=when, rated=int(rated), source=source,
                                           public=int(public)))

@@ -5,7 +5,8 @@ with both hands open.
 record or a file someone uploads), checks it completely with :func:`ginrummy.record.replay`
 (a record that does not add up is refused, naming the line), and rebuilds every deal whose
 cards it reveals with :func:`ginrummy.deal.new_deal` and the recorded actions.  A sealed deal
-(its cards still secret) is listed without frames.
+(its cards still secret: a drawn deal of a match in progress, or the deal in progress of a
+public record taken during play or of a match forfeited on time) is listed without frames.
 
 Its JSON (``GET /api/replays/ID``, ``POST /api/replays``)::
 
@@ -21,6 +22,7 @@ Its JSON (``GET /api/replays/ID``, ``POST /api/replays``)::
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..cards import card_str, cards_of
@@ -46,7 +48,13 @@ def replay_frames(text: str) -> dict[str, Any]:
     :class:`ginrummy.errors.RecordError` (a ``ValueError``) for a text that is not a record or
     does not add up, naming the line."""
     rec = loads(text)
-    match = replay(rec)  # every check of gin verify's replay; raises RecordError
+    # a deal in progress whose cards are still secret (a match forfeited on time, or a record
+    # downloaded during play) is listed, sealed; the deals before it are checked and shown
+    checked = rec
+    if rec.deals and rec.deals[-1].sealed and rec.deals[-1].result is None:
+        checked = dataclasses.replace(rec, deals=rec.deals[:-1])
+    # every check of gin verify's replay (raises RecordError); nothing to replay before deal 1
+    match = replay(checked) if checked.deals else None
     names = list(rec.names)
     deals: list[dict[str, Any]] = []
     for d in rec.deals:
@@ -68,6 +76,8 @@ def replay_frames(text: str) -> dict[str, Any]:
                 r["knocker"] = None if r["knocker"] is None else seat_names[r["knocker"]]
                 entry["result"] = r
         deals.append(entry)
-    winner = match.winner if match.finished else None
-    return {"names": names, "rules": rec.rules.to_dict(), "finished": match.finished,
-            "winner": None if winner is None else names[winner], "totals": list(match.sheet.totals), "deals": deals}
+    finished = match is not None and match.finished
+    winner = match.winner if match is not None and finished else None
+    totals = [0] * len(names) if match is None else list(match.sheet.totals)
+    return {"names": names, "rules": rec.rules.to_dict(), "finished": finished,
+            "winner": None if winner is None else names[winner], "totals": totals, "deals": deals}

@@ -66,6 +66,10 @@ class RoomMixin:
         self.lobby_watchers: list[Send] = []
         self.lobby_chat: list[dict[str, Any]] = []
         self._lobby_pending = False
+        self.on_rematch: Callable[[Any, Any], None] | None = None
+        """Called with ``(old_table, new_table)`` once a rematch table is made, before anyone
+        is sent its link: the players' ladder (:mod:`ginrummy.web.players`) carries the seats'
+        accounts and the rated mark over to it."""
 
     # -- the lobby ---------------------------------------------------------------------------
 
@@ -78,7 +82,8 @@ class RoomMixin:
             "seats": [{"name": n, "kind": "human" if k == "human" else "computer",
                        "level": None if k == "human" else k[4:], "free": i in free}
                       for i, (n, k) in enumerate(zip(table.names, table.row.seats))],
-            "started": table.match is not None, "watchers": table.spectators, "rated": False,
+            "started": table.match is not None, "watchers": table.spectators,
+            "rated": getattr(table, "rating", None) is not None,  # set by the players' ladder
         }
 
     def lobby(self) -> list[dict[str, Any]]:
@@ -190,9 +195,10 @@ class RoomMixin:
 
     async def ask_rematch(self, table: Any, player: int, base_url: str) -> None:
         """``player`` asks for a rematch.  When every person at the table has asked, a new table
-        opens with the same rules, seats and options, its first dealer by R11.2 (two-hand), and
-        each person connected is sent ``{"type": "rematch", "id", "link"}`` with his own new
-        seat link.  Raises ``TableError`` (``not_allowed``) before the match is over or for a
+        opens with the same rules, seats and options, its first dealer by R11.2 (two-hand), the
+        same accounts at the same seats (:attr:`on_rematch`: a rematch of a rated match is
+        rated), and each person connected is sent ``{"type": "rematch", "id", "link"}`` with his
+        own new seat link.  Raises ``TableError`` (``not_allowed``) before the match is over or for a
         spectator."""
         from .seats import SeatSpec, TableError
 
@@ -210,6 +216,8 @@ class RoomMixin:
         options = {**table.options, "rematch_of": table.id}
         new, shown = self.create(m.rules, seats, options=options, seat_all=True,  # type: ignore[attr-defined]
                                  first_dealer=m.next_dealer() if m.finished else None)
+        if self.on_rematch is not None:
+            self.on_rematch(table, new)
         table.rematch_votes = set()
         table.options = {**table.options, "rematch": new.id}
         for p, send in list(table.watchers):

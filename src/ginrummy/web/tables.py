@@ -118,9 +118,9 @@ class Table:
         of the person to act, if any."""
         if self.clock is None:
             return
-        if kind in ("action", "timeout") and player is not None:
-            self.clock.moved(player, at, timed_out=kind == "timeout")
         m = self.match
+        if kind in ("action", "timeout") and player is not None:
+            self.clock.moved(player, at, timed_out=kind == "timeout", match_over=m is not None and m.finished)
         to_act = None if m is None or self.over else m.player_to_act()
         self.clock.start(to_act if to_act is not None and not self.is_bot(to_act) else None, at)
 
@@ -354,10 +354,12 @@ class TableManager(RoomMixin):
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
-        self.on_finish: Callable[[Table, int, Action], Callable[[Any], None] | None] | None = None
-        """Called before storing an action with ``(table, player, action)``; it may return a
-        function of the open connection to run in the same transaction as the step (the
-        ladder's hook for the step that ends a match, :mod:`ginrummy.web.players`)."""
+        self.on_finish: Callable[[Table, int, Action, str], Callable[[Any], None] | None] | None = None
+        """Called before storing an action with ``(table, player, action, kind)`` (``kind``
+        ``"action"``, or ``"timeout"`` for a move the clock made); it may return a function of
+        the open connection to run in the same transaction as the step (the ladder's hook for
+        the step that ends a match, by the rules or by a forfeit on time,
+        :mod:`ginrummy.web.players`)."""
         RoomMixin.__init__(self)
 
     # -- creating and loading ------------------------------------------------------------------
@@ -551,7 +553,7 @@ class TableManager(RoomMixin):
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
-            also = self.on_finish(table, player, action) if self.on_finish is not None else None
+            also = self.on_finish(table, player, action, kind) if self.on_finish is not None else None
             await self._write(table, player, kind, action.text, also)
             table.started_match().apply(player, action)
             table.stored(kind, player)

@@ -77,7 +77,8 @@ function show(data) {
   view.data = data;
   $("viewer").hidden = false;
   $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""),
-    result: data.finished ? (data.winner ? t("{name} won the match", { name: data.winner }) : t("no winner")) : t("not finished") }));
+    result: data.finished ? (data.winner ? t("{name} won the match", { name: data.winner }) : t("no winner")) : t("not finished") }),
+    ...(data.forfeit ? [" ", t("{name} ran out of time three times in a row and forfeits.", { name: data.forfeit })] : []));
   $("deal").replaceChildren(...data.deals.map((d, i) => el("option", { value: String(i) }, t("Deal {n}", { n: d.number }))));
   go(0, 0);
 }
