@@ -31,7 +31,9 @@
     // in the page's language (the names of lobby.js): "standard · game to 100"
     const scoring = r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target })
       : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal");
-    what.textContent = `${PRESET_NAMES[r.name] || CHOICE_LABELS[r.variant] || r.variant} \u00b7 ${scoring}`;
+    const rated = x.rated ? t("rated") : null;  // the result moves both players' ratings
+    what.textContent = [PRESET_NAMES[r.name] || CHOICE_LABELS[r.variant] || r.variant, scoring, rated]
+      .filter(Boolean).join(" \u00b7 ");
     return el("li", { "data-table": x.id }, what, ...seats,
       el("a", { class: "btn secondary", href: `/table/${x.id}?watch=1` }, t("Watch")),
       x.watchers ? el("span", { class: "hint" }, nt("{n} watching", "{n} watching", x.watchers)) : null);
