@@ -89,6 +89,10 @@ class Table:
     last_write: float = 0.0
     # the state entries of deals that are over (they never change): {index: (deal, entry)}
     over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    # the parts of this table's state messages built once per change (web/state.py)
+    state_cache: dict[str, tuple[Any, Any, str]] = field(default_factory=dict, repr=False)
+    unsent: bool = False
+    """A person's step whose state waits for the computer's immediate answer (bot delay 0)."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""
@@ -555,7 +559,7 @@ class TableManager(RoomMixin):
             await self._write(table, player, kind, action.text, also)
             table.started_match().apply(player, action)
             table.stored(kind, player)
-        await self.changed(table)
+        await self.changed(table, after_person=kind == "action" and not table.is_bot(player))
 
     async def check_clock(self, table: Table) -> bool:
         """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
@@ -672,9 +676,24 @@ class TableManager(RoomMixin):
         except Exception:
             self.unwatch(table, player, send)
 
-    async def changed(self, table: Table) -> None:
-        """Send every watcher its state and schedule a computer move if one is due."""
+    async def changed(self, table: Table, *, after_person: bool = False) -> None:
+        """Send every watcher its state and schedule a computer move if one is due.
+
+        ``after_person``: the step was a person's move.  When a computer seat answers it at
+        once (no bot delay), the state waits for that answer: one state says both steps
+        (``docs/protocol.md``; the computer's move is never held back further)."""
         table = self.tables.get(table.id, table)
+        if after_person and self.bot_delay == 0:
+            due = self.bot_due(table)
+            if due is not None and due[1] == "action":
+                table.unsent = True
+                self.schedule_bot(table)
+                if table.bot_task is not None and not table.bot_task.done():
+                    self.schedule_clock(table)
+                    if table.public:
+                        self.lobby_changed()
+                    return
+        table.unsent = False
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
         self.schedule_bot(table)
@@ -713,9 +732,20 @@ class TableManager(RoomMixin):
         table = self.tables.get(table.id, table)
         due = self.bot_due(table)
         if due is None:
+            if table.unsent:
+                await self.changed(table)
             return
         player, what = due
         table.bot_task = None  # the moves below schedule the next computer move themselves
+        try:
+            await self._bot_step(table, player, what)
+        finally:
+            # the state of a person's move that waited for this answer goes out in any case
+            table = self.tables.get(table.id, table)
+            if table.unsent:
+                await self.changed(table)
+
+    async def _bot_step(self, table: Table, player: int | None, what: str) -> None:
         try:
             if what == "next_deal":
                 await self.next_deal(table, None)
