@@ -208,6 +208,8 @@ class ScoreSheet:
         games, wins = self._replay(results)
         object.__setattr__(self, "_games", games)
         object.__setattr__(self, "_wins", wins)
+        # the sheet never changes (add returns a new one): its end is known once
+        object.__setattr__(self, "_finished", all(g.finished for g in games))
 
     # -- replay -----------------------------------------------------------------------------
 
@@ -304,7 +306,8 @@ class ScoreSheet:
     @property
     def finished(self) -> bool:
         """Whether the match is over: its game is finished, or for Hollywood all three (R12.5)."""
-        return all(g.finished for g in self.games)
+        finished: bool = self._finished  # type: ignore[attr-defined]
+        return finished
 
     @property
     def match_winner(self) -> int | None:

@@ -21,7 +21,7 @@ from ..melds import best_arrangement, deadwood
 from ..record import revealable
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
-from ..views import spectator_json
+from ..views import spectator_json, view_of
 from .seats import SPECTATOR
 
 if TYPE_CHECKING:
@@ -203,7 +203,9 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     if player == SPECTATOR:
         v = spectator_json(m.deal)
     else:
-        view = m.view(player)
+        seat = m.seat_of(player)
+        # Match.view without its score context (the state has the sheet): the same cards
+        view = m.view(player) if seat is None else view_of(m.deal, seat)
         v = view.to_json()
         arrangement, frags["arrangement"] = _arrangement(view.hand)
     over = m.deal.is_over

@@ -54,6 +54,10 @@ from .store import ActionRow, SeatSecret, Store, TableRow
 
 log = logging.getLogger("ginrummy.web")
 
+HELD_STEPS = 4
+"""The most steps one state may wait for: a person's move and the computer's immediate answer
+(its draw and its discard, a knock), never an unbounded run of computer moves."""
+
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 
 __all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
@@ -91,8 +95,12 @@ class Table:
     over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
     # the parts of this table's state messages built once per change (web/state.py)
     state_cache: dict[str, tuple[Any, Any, str]] = field(default_factory=dict, repr=False)
+    trial: tuple[Any, Action, Any, Any] | None = field(default=None, repr=False)
+    """The last action verified by :meth:`check_action`: ``(deal, action, new deal, events)``."""
     unsent: bool = False
     """A person's step whose state waits for the computer's immediate answer (bot delay 0)."""
+    held: int = 0
+    """How many steps the state has waited for so far (at most :data:`HELD_STEPS`)."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""
@@ -271,8 +279,9 @@ class Table:
             raise NotYourTurnError(W_("it is {name}'s turn", name=self.names[to_act]), action.text, [],
                                    seat, m.deal.to_act)
         # DealState.apply is functional: a trial apply verifies everything (a knock's chosen
-        # melds included) and leaves the state as it was.
-        m.deal.apply(seat, action)
+        # melds included) and leaves the state as it was; kept for Match.apply (checked=)
+        new, events = m.deal.apply(seat, action)
+        self.trial = (m.deal, action, new, events)
         return action
 
     def check_next_deal(self) -> None:
@@ -557,7 +566,9 @@ class TableManager(RoomMixin):
             action = table.check_action(player, text)
             also = self.on_finish(table, player, action) if self.on_finish is not None else None
             await self._write(table, player, kind, action.text, also)
-            table.started_match().apply(player, action)
+            trial, table.trial = table.trial, None
+            checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
+            table.started_match().apply(player, action, checked=checked)
             table.stored(kind, player)
         await self.changed(table, after_person=kind == "action" and not table.is_bot(player))
 
@@ -679,21 +690,24 @@ class TableManager(RoomMixin):
     async def changed(self, table: Table, *, after_person: bool = False) -> None:
         """Send every watcher its state and schedule a computer move if one is due.
 
-        ``after_person``: the step was a person's move.  When a computer seat answers it at
-        once (no bot delay), the state waits for that answer: one state says both steps
-        (``docs/protocol.md``; the computer's move is never held back further)."""
+        ``after_person``: the step was a person's move.  When computer seats answer it at once
+        (no bot delay), the state waits for their moves, up to :data:`HELD_STEPS` of them, until
+        a person is to act or the deal is over: one state says all those steps
+        (``docs/protocol.md``)."""
         table = self.tables.get(table.id, table)
-        if after_person and self.bot_delay == 0:
+        if (after_person or table.unsent) and self.bot_delay == 0 and table.held < HELD_STEPS:
             due = self.bot_due(table)
             if due is not None and due[1] == "action":
-                table.unsent = True
                 self.schedule_bot(table)
                 if table.bot_task is not None and not table.bot_task.done():
+                    table.unsent = True
+                    table.held += 1
                     self.schedule_clock(table)
                     if table.public:
                         self.lobby_changed()
                     return
         table.unsent = False
+        table.held = 0
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
         self.schedule_bot(table)
