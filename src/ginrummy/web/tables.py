@@ -261,11 +261,12 @@ class Table:
 
     # -- steps -----------------------------------------------------------------------------
 
-    def check_action(self, player: int, text: str) -> Action:
-        """Parse and verify ``player``'s action without changing anything.  Raises
+    def check_action(self, player: int, text: str | Action) -> Action:
+        """Parse (unless it is an :class:`Action` already) and verify ``player``'s action
+        without changing anything.  Raises
         :class:`IllegalActionError` / :class:`NotYourTurnError` saying why (R4-R9); another
         player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
-        action = parse_action(text)
+        action = text if isinstance(text, Action) else parse_action(text)
         m = self.started_match()
         if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
@@ -547,7 +548,7 @@ class TableManager(RoomMixin):
             return False
         return bool(await self.follower.catch_up(table_id))
 
-    async def act(self, table: Table, player: int, text: str, *, kind: str = "action") -> None:
+    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = "action") -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
         action is tried once more after :meth:`catch_up` found steps from another process.
@@ -560,7 +561,7 @@ class TableManager(RoomMixin):
                 raise
             await self._act(table, player, text, kind)
 
-    async def _act(self, table: Table, player: int, text: str, kind: str) -> None:
+    async def _act(self, table: Table, player: int, text: str | Action, kind: str) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
@@ -772,7 +773,7 @@ class TableManager(RoomMixin):
                 bot = make_player(level, rng)
                 view = table.started_match().view(player)
                 action = bot.choose(view, view.legal)
-                await self.act(table, player, action.text)
+                await self.act(table, player, action)
         except Exception:
             log.exception("computer move failed at table %s", table.id)
 
