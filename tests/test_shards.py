@@ -6,6 +6,7 @@ bad arguments are one clear error.  The Ray tests start one local Ray with two C
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ import pytest
 from ginrummy.cli.main import _fill_optional_values, main
 from ginrummy.rules import PRESETS
 from ginrummy.shards import (LOCAL, ShardError, _finer_tail, iter_shards, plan_shards, run_shard, run_shards,
-                             simulate_sharded, start_method)
+                             init_local_ray, simulate_sharded, start_method)
 from ginrummy.simulate import GameResult, SimulationTask, match_seed, play_game, simulate
 
 SHORT = PRESETS["standard"].replace(target=25)  # games of one or two deals
@@ -160,8 +161,7 @@ def test_cli_bad_workers_or_ray_exit_2(capsys, extra, needle):
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=80 * 1024 * 1024,
-             configure_logging=False)
+    init_local_ray(num_cpus=2, log_to_driver=False, object_store_memory=80 * 1024 * 1024, configure_logging=False)
     try:
         yield ray
     finally:
@@ -180,6 +180,15 @@ def test_ray_two_workers_equal_one_process(local_ray, capsys):
     out, _ = capsys.readouterr()
     assert json.loads(out) == want.to_json()
     assert local_ray.is_initialized()
+
+
+@pytest.mark.ray
+def test_a_local_ray_stays_on_the_loopback(local_ray):
+    # the node (and so every Ray process and server of it) is 127.0.0.1, not the machine's address
+    where = local_ray.remote(local_ray.util.get_node_ip_address)  # asked inside a Ray worker
+    assert local_ray.get([where.remote() for _ in range(2)]) == ["127.0.0.1"] * 2
+    assert all(n["NodeManagerAddress"] == "127.0.0.1" for n in local_ray.nodes())
+    assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ  # put back after ray.init
 
 
 def test_progress_bar_on_a_terminal_only_without_json(capsys, monkeypatch):

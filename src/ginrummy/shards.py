@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # imported for real inside simulate_sharded (the runner itsel
     from .rules import RuleSet
     from .simulate import GameResult, SimulationSummary
 
-__all__ = ["GameTask", "LOCAL", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
+__all__ = ["GameTask", "LOCAL", "LOCAL_RAY_ENV", "init_local_ray", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
 
 R = TypeVar("R")
 
@@ -239,6 +239,42 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
         raise ShardError(f"cannot connect to the Ray cluster at {address!r}: {exc.strerror or exc}") from None
 
 
+#: What keeps a local Ray on 127.0.0.1: Ray on Linux takes the machine's address (for
+#: example 192.0.2.2) as its node address, even for ``_node_ip_address="127.0.0.1"``, and its
+#: gRPC servers listen on every interface; as on macOS (no cluster), it stays on the loopback.
+LOCAL_RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+
+
+def init_local_ray(**options: Any) -> None:
+    """``ray.init`` of a Ray instance on this machine that listens on 127.0.0.1 only (its node
+    address, every gRPC server and agent; no dashboard): ``options`` go to ``ray.init``.
+
+    Ray reads :data:`LOCAL_RAY_ENV` when it is imported and its processes read it when they
+    start: it is set for ``ray.init`` (the processes started then inherit it) and put back
+    after.  Raises what ``ray.init`` raises (``ImportError`` without Ray)."""
+    import ray
+
+    saved = {k: os.environ.get(k) for k in LOCAL_RAY_ENV}
+    os.environ.update(LOCAL_RAY_ENV)
+    try:
+        from ray._private import ray_constants  # read by ray.init in this process
+    except ImportError:  # pragma: no cover - another Ray layout: the environment alone
+        ray_constants = None
+    cluster = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    if ray_constants is not None and cluster is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        ray.init(_node_ip_address="127.0.0.1", **{"include_dashboard": False, **options})
+    finally:
+        if ray_constants is not None and cluster is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = cluster
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, start: int,
          shard_size: int | None) -> Iterator[tuple[int, R]]:
     """Shards as Ray tasks (each runs :func:`run_shard`), on a local instance or a cluster."""
@@ -257,8 +293,7 @@ def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, s
                                    "configure_logging": True}
         try:
             if address == LOCAL:
-                options.update(include_dashboard=False, num_cpus=workers if workers > 1 else None)
-                ray.init(**options)
+                init_local_ray(num_cpus=workers if workers > 1 else None, **options)
             else:
                 ray.init(address=address, **options)
         except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...
