@@ -506,7 +506,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             if isinstance(msg, ActionMsg):
                 await manager.act(table, player, msg.action)
                 if mid:
-                    await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
+                    seq = manager.tables[table.id].seq
+                    await manager.flushed(table)  # the ack follows the state that shows the move
+                    await send({"type": "ack", "seq": seq, **mid})
             elif isinstance(msg, NextDealMsg):
                 await manager.next_deal(table, player)
                 if mid:

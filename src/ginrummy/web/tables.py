@@ -101,6 +101,8 @@ class Table:
     """A person's step whose state waits for the computer's immediate answer (bot delay 0)."""
     held: int = 0
     """How many steps the state has waited for so far (at most :data:`HELD_STEPS`)."""
+    flushed: asyncio.Event | None = field(default=None, repr=False)
+    """Set when the state that waited (:attr:`unsent`) is sent; see :meth:`TableManager.flushed`."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""
@@ -701,6 +703,8 @@ class TableManager(RoomMixin):
             if due is not None and due[1] == "action":
                 self.schedule_bot(table)
                 if table.bot_task is not None and not table.bot_task.done():
+                    if not table.unsent:
+                        table.flushed = asyncio.Event()
                     table.unsent = True
                     table.held += 1
                     self.schedule_clock(table)
@@ -711,10 +715,26 @@ class TableManager(RoomMixin):
         table.held = 0
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
+        if table.flushed is not None:
+            table.flushed.set()
+            table.flushed = None
         self.schedule_bot(table)
         self.schedule_clock(table)
         if table.public:
             self.lobby_changed()
+
+    async def flushed(self, table: Table, timeout: float = 10.0) -> None:
+        """Return once the state showing the table's last step has been handed to every
+        watcher: at once, unless it waits for the computer's immediate answer (:meth:`changed`),
+        then when that state is sent (at most ``timeout`` seconds).  An ``ack`` waits for it,
+        so that it still follows the state that shows the move (``docs/protocol.md``)."""
+        t = self.tables.get(table.id, table)
+        event = t.flushed
+        if t.unsent and event is not None:
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except asyncio.TimeoutError:  # pragma: no cover - the computer's move failed unseen
+                log.warning("table %s: the state of a step was not sent in %s s", t.id, timeout)
 
     def bot_due(self, table: Table) -> tuple[int | None, str] | None:
         """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
