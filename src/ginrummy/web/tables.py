@@ -732,8 +732,9 @@ class TableManager(RoomMixin):
         event = t.flushed
         if t.unsent and event is not None:
             try:
-                await asyncio.wait_for(event.wait(), timeout)
-            except asyncio.TimeoutError:  # pragma: no cover - the computer's move failed unseen
+                async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for
+                    await event.wait()
+            except TimeoutError:  # pragma: no cover - the computer's move failed unseen
                 log.warning("table %s: the state of a step was not sent in %s s", t.id, timeout)
 
     def bot_due(self, table: Table) -> tuple[int | None, str] | None:
