@@ -7,7 +7,7 @@ Run from the repository root:
 
 Each run starts the whole command as a new process (``gin simulate --json ...``, then the same
 with ``--workers N``), the two commands taken in turn, and times it from start to exit
-(whole-process timings: start-up, spawning the workers and printing included).  It reports the
+(whole-process timings: start-up, starting the workers and printing included).  It reports the
 median games a second of each and their ratio, and checks that every run printed the same JSON
 summary.  ``--write`` replaces the ``## Parallel simulation`` section of
 ``benchmarks/RESULTS.md`` and keeps the others.
@@ -126,12 +126,12 @@ def main(argv: list[str] | None = None) -> int:
         f"median **{statistics.median(a / b for a, b in zip(times['one'], times['par'])):.2f}x**.",
         f"- CPU seconds: user + system time of the command and its worker processes (medians); with "
         f"{args.workers} workers the command uses {cpu_med['par'] / cpu_med['one']:.2f} times the CPU of one "
-        "process (the extra is the start-up of the spawned workers; on a busy machine CPU time varies too).",
+        "process (on Linux the workers are forked, so they start at almost no cost; on a busy machine CPU time varies too).",
         f"- Same results: {'yes' if same else 'NO'}: all {len(summaries)} runs printed the same JSON summary "
         f"({s0['games']} games, wins {s0['wins']}, {s0['deals']} deals, knocks {s0['knocks']}, gins {s0['gins']}, "
         f"undercuts {s0['undercuts']}, draws {s0['draws']}).",
         "- Whole-process timings: each command is started as a new process and timed from start to exit, "
-        "Python start-up, spawning the workers and printing included; the two commands run in turn.", "",
+        "Python start-up, starting the workers and printing included; the two commands run in turn.", "",
     ]
     text = "\n".join(lines)
     print(text)

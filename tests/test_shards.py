@@ -6,6 +6,7 @@ bad arguments are one clear error.  The Ray tests start one local Ray with two C
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 from dataclasses import dataclass
@@ -14,8 +15,8 @@ import pytest
 
 from ginrummy.cli.main import _fill_optional_values, main
 from ginrummy.rules import PRESETS
-from ginrummy.shards import (LOCAL, ShardError, iter_shards, plan_shards, run_shard, run_shards,
-                             simulate_sharded)
+from ginrummy.shards import (LOCAL, ShardError, _finer_tail, iter_shards, plan_shards, run_shard, run_shards,
+                             init_local_ray, simulate_sharded, start_method)
 from ginrummy.simulate import GameResult, SimulationTask, match_seed, play_game, simulate
 
 SHORT = PRESETS["standard"].replace(target=25)  # games of one or two deals
@@ -160,8 +161,7 @@ def test_cli_bad_workers_or_ray_exit_2(capsys, extra, needle):
 @pytest.fixture(scope="module")
 def local_ray():
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=80 * 1024 * 1024,
-             configure_logging=False)
+    init_local_ray(num_cpus=2, log_to_driver=False, object_store_memory=80 * 1024 * 1024, configure_logging=False)
     try:
         yield ray
     finally:
@@ -182,6 +182,15 @@ def test_ray_two_workers_equal_one_process(local_ray, capsys):
     assert local_ray.is_initialized()
 
 
+@pytest.mark.ray
+def test_a_local_ray_stays_on_the_loopback(local_ray):
+    # the node (and so every Ray process and server of it) is 127.0.0.1, not the machine's address
+    where = local_ray.remote(local_ray.util.get_node_ip_address)  # asked inside a Ray worker
+    assert local_ray.get([where.remote() for _ in range(2)]) == ["127.0.0.1"] * 2
+    assert all(n["NodeManagerAddress"] == "127.0.0.1" for n in local_ray.nodes())
+    assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ  # put back after ray.init
+
+
 def test_progress_bar_on_a_terminal_only_without_json(capsys, monkeypatch):
     # Rich treats stderr as a terminal when FORCE_COLOR is set (as it would a real TTY)
     monkeypatch.setenv("FORCE_COLOR", "1")
@@ -194,3 +203,26 @@ def test_progress_bar_on_a_terminal_only_without_json(capsys, monkeypatch):
     assert main(argv + ["--json"]) == 0
     out, err = capsys.readouterr()
     assert err == "" and json.loads(out)["games"] == 3
+
+
+def test_the_last_shards_are_cut_finer_and_keep_every_game_in_order():
+    shards = plan_shards(100, 2, start=5)  # 4 games a shard (100 / (2 * 16), rounded up)
+    fine = _finer_tail(shards, 2)
+    assert [i for s in fine for i in s] == list(range(5, 105))
+    assert [len(s) for s in fine[-4:]] == [1, 1, 1, 1] and len(fine) == len(shards) - 4 + 16
+    assert _finer_tail([range(0, 3)], 2) == [range(0, 1), range(1, 2), range(2, 3)]
+
+
+def test_worker_start_method_linux_forks_and_can_be_chosen(monkeypatch):
+    monkeypatch.delenv("GIN_WORKER_START", raising=False)
+    assert start_method() == ("fork" if sys.platform.startswith("linux") else "spawn")
+    monkeypatch.setenv("GIN_WORKER_START", "spawn")
+    assert start_method() == "spawn"
+    monkeypatch.setenv("GIN_WORKER_START", "no-such-method")
+    assert start_method() in ("fork", "spawn")
+
+
+def test_spawned_workers_equal_one_process_too(monkeypatch):
+    monkeypatch.setenv("GIN_WORKER_START", "spawn")  # the macOS and Windows way
+    want = simulate(SHORT, ["novice", "random"], 6, seed=3)
+    assert simulate_sharded(SHORT, ["novice", "random"], 6, seed=3, workers=2) == want

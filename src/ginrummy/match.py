@@ -263,9 +263,15 @@ class Match:
 
     # -- acting ------------------------------------------------------------------------------
 
-    def apply(self, player: int, action: Action) -> list[Event]:
+    def apply(self, player: int, action: Action, *,
+              checked: tuple[DealState, DealState, list[Event]] | None = None) -> list[Event]:
         """Apply ``player``'s action to the current deal; when it ends the deal, score it on
         the sheet (R6, R11, R12).  Returns the deal events.
+
+        ``checked``: ``(deal, new, events)``, what ``deal.apply(seat, action)`` returned when the
+        caller tried this very action on the current deal just before (the web table verifies
+        every action first); used only while ``deal`` is still :attr:`deal`, so the action is
+        not worked out twice.
 
         Raises :class:`NotYourTurnError` if the player sits out, the match is over or another
         player is to act; :class:`IllegalActionError` for an illegal action.  Nothing changes
@@ -282,7 +288,10 @@ class Match:
             raise NotYourTurnError(
                 N_("{name} sits out this deal (R10.2)", name=self.names[player]),
                 getattr(action, "text", repr(action)), [], None, self.deal.to_act)
-        new, events = self.deal.apply(seat, action)
+        if checked is not None and checked[0] is self.deal:
+            new, events = checked[1], checked[2]
+        else:
+            new, events = self.deal.apply(seat, action)
         self.deal = new
         self.record.actions.append((seat, action))
         if new.result is not None:

@@ -208,6 +208,9 @@ class ScoreSheet:
         games, wins = self._replay(results)
         object.__setattr__(self, "_games", games)
         object.__setattr__(self, "_wins", wins)
+        # the sheet never changes (add returns a new one): its end is known once
+        object.__setattr__(self, "_finished", all(g.finished for g in games))
+        object.__setattr__(self, "_totals", tuple(sum(g.total[p] for g in games) for p in range(self.players)))
 
     # -- replay -----------------------------------------------------------------------------
 
@@ -299,12 +302,14 @@ class ScoreSheet:
     @property
     def totals(self) -> tuple[int, ...]:
         """Per player: the sum of the totals (points plus bonuses) of all games (R12.5)."""
-        return tuple(sum(g.total[p] for g in self.games) for p in range(self.players))
+        totals: tuple[int, ...] = self._totals  # type: ignore[attr-defined]
+        return totals
 
     @property
     def finished(self) -> bool:
         """Whether the match is over: its game is finished, or for Hollywood all three (R12.5)."""
-        return all(g.finished for g in self.games)
+        finished: bool = self._finished  # type: ignore[attr-defined]
+        return finished
 
     @property
     def match_winner(self) -> int | None:

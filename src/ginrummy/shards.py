@@ -10,8 +10,8 @@ one process playing them in order.
 
 - :func:`run_shard` plays one shard ``[start, stop)`` and returns its results in order.  It is
   the one function every backend runs: this process (``workers=1``), local processes
-  (``workers=N``: this process and ``N - 1`` others from :mod:`concurrent.futures` with the
-  ``spawn`` start method, so it works the same on Linux, macOS and Windows) and Ray
+  (``workers=N``: this process and ``N - 1`` others from :mod:`concurrent.futures`; see
+  :func:`start_method` for how they start) and Ray
   (``ray_address``, as a remote function).
 - :func:`iter_shards` yields ``(index, result)`` as each shard finishes (completion order, every
   index exactly once); :func:`run_shards` collects them in index order.
@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import socket
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -38,7 +40,7 @@ if TYPE_CHECKING:  # imported for real inside simulate_sharded (the runner itsel
     from .rules import RuleSet
     from .simulate import GameResult, SimulationSummary
 
-__all__ = ["GameTask", "LOCAL", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
+__all__ = ["GameTask", "LOCAL", "LOCAL_RAY_ENV", "init_local_ray", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
 
 R = TypeVar("R")
 
@@ -132,7 +134,11 @@ def iter_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, r
             for i in shard:
                 yield i, task.play(i, seed)
         return
-    yield from _processes(task, seed, workers, shards)
+    method = start_method()
+    if method == "spawn":
+        yield from _processes(task, seed, workers, shards)
+    else:
+        yield from _pool(task, seed, workers, _finer_tail(shards, workers), method)
 
 
 def run_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, ray_address: str | None = None,
@@ -145,8 +151,53 @@ def run_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, ra
     return [got[i] for i in range(start, start + games)]
 
 
+def start_method() -> str:
+    """How the local worker processes start: ``"fork"`` on Linux, ``"spawn"`` elsewhere.
+
+    A forked worker starts as a copy of this process, with the package and the task's players
+    already imported: it costs almost nothing, where a spawned one starts a new Python and
+    imports everything again (about a second of CPU on a 2-core machine, which the speed-up of
+    ``--workers 2`` pays in full).  A worker only plays its shards (pure computation: no
+    threads, no files, no terminal), so the fork is safe even while this process draws a
+    progress bar from a thread.  macOS and Windows spawn (fork is unsafe on macOS, absent on
+    Windows); ``GIN_WORKER_START=spawn|forkserver|fork`` chooses another method where it exists.
+    """
+    chosen = os.environ.get("GIN_WORKER_START", "").strip()
+    methods = multiprocessing.get_all_start_methods()
+    if chosen in methods:
+        return chosen
+    return "fork" if sys.platform.startswith("linux") and "fork" in methods else "spawn"
+
+
+def _finer_tail(shards: list[range], workers: int) -> list[range]:
+    """``shards`` with the last ``2 * workers`` of them cut in four (or single games), so
+    every worker finishes close to the others: the same games, in the same order."""
+    cut = max(0, len(shards) - 2 * workers)
+    out = shards[:cut]
+    for s in shards[cut:]:
+        step = max(1, math.ceil(len(s) / 4))
+        out.extend(range(a, min(a + step, s.stop)) for a in range(s.start, s.stop, step))
+    return out
+
+
+def _pool(task: GameTask[R], seed: int, workers: int, shards: list[range], method: str) -> Iterator[tuple[int, R]]:
+    """Shards on ``workers`` processes started by ``method`` (fork: nearly free), each taking
+    the next shard as it finishes one; this process only collects the results."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
+    try:
+        pending: dict[Future[list[R]], range] = {
+            pool.submit(run_shard, task, seed, s.start, s.stop): s for s in shards}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                shard = pending.pop(future)
+                yield from zip(shard, future.result())
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _processes(task: GameTask[R], seed: int, workers: int, shards: list[range]) -> Iterator[tuple[int, R]]:
-    """Shards on ``workers`` processes: this one and ``workers - 1`` spawned ones.
+    """Shards on ``workers`` processes: this one and ``workers - 1`` started ones (:func:`start_method`).
 
     The spawned workers always have two shards each queued (so they never wait for this process);
     between collecting their results this process plays the next shard itself.  Saving one
@@ -154,7 +205,7 @@ def _processes(task: GameTask[R], seed: int, workers: int, shards: list[range]) 
     """
     queue = deque(shards)
     helpers = workers - 1
-    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(max_workers=helpers, mp_context=multiprocessing.get_context(start_method()))
     pending: dict[Future[list[R]], range] = {}
     try:
         while queue or pending:
@@ -188,6 +239,42 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
         raise ShardError(f"cannot connect to the Ray cluster at {address!r}: {exc.strerror or exc}") from None
 
 
+#: What keeps a local Ray on 127.0.0.1: Ray on Linux takes the machine's address (for
+#: example 192.0.2.2) as its node address, even for ``_node_ip_address="127.0.0.1"``, and its
+#: gRPC servers listen on every interface; as on macOS (no cluster), it stays on the loopback.
+LOCAL_RAY_ENV = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+
+
+def init_local_ray(**options: Any) -> None:
+    """``ray.init`` of a Ray instance on this machine that listens on 127.0.0.1 only (its node
+    address, every gRPC server and agent; no dashboard): ``options`` go to ``ray.init``.
+
+    Ray reads :data:`LOCAL_RAY_ENV` when it is imported and its processes read it when they
+    start: it is set for ``ray.init`` (the processes started then inherit it) and put back
+    after.  Raises what ``ray.init`` raises (``ImportError`` without Ray)."""
+    import ray
+
+    saved = {k: os.environ.get(k) for k in LOCAL_RAY_ENV}
+    os.environ.update(LOCAL_RAY_ENV)
+    try:
+        from ray._private import ray_constants  # read by ray.init in this process
+    except ImportError:  # pragma: no cover - another Ray layout: the environment alone
+        ray_constants = None
+    cluster = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    if ray_constants is not None and cluster is not None:
+        ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        ray.init(_node_ip_address="127.0.0.1", **{"include_dashboard": False, **options})
+    finally:
+        if ray_constants is not None and cluster is not None:
+            ray_constants.ENABLE_RAY_CLUSTER = cluster
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, start: int,
          shard_size: int | None) -> Iterator[tuple[int, R]]:
     """Shards as Ray tasks (each runs :func:`run_shard`), on a local instance or a cluster."""
@@ -206,8 +293,7 @@ def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, s
                                    "configure_logging": True}
         try:
             if address == LOCAL:
-                options.update(include_dashboard=False, num_cpus=workers if workers > 1 else None)
-                ray.init(**options)
+                init_local_ray(num_cpus=workers if workers > 1 else None, **options)
             else:
                 ray.init(address=address, **options)
         except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...

@@ -62,8 +62,14 @@ class UnknownPlayerError(GinRummyError, ValueError):
     """An unknown computer player level was asked for."""
 
 
+_LOADED: list[bool] = []
+
+
 def load_levels() -> None:
-    """Import the player modules so that every level registers itself in :data:`PLAYER_LEVELS`."""
+    """Import the player modules so that every level registers itself in :data:`PLAYER_LEVELS`
+    (once: later calls return at once)."""
+    if _LOADED:
+        return
     from . import simple  # noqa: F401  (registers random and novice)
 
     try:
@@ -78,3 +84,4 @@ def load_levels() -> None:
         from . import openspiel_simple  # noqa: F401  (openspiel-simple: only with open-spiel installed)
     except ImportError:  # pragma: no cover - open-spiel is optional
         pass
+    _LOADED.append(True)

@@ -69,6 +69,7 @@ from .players import Players
 from .ratings import rateable
 from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
+from .state import StateMessage
 from .store import Store, default_database_url
 from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
@@ -410,7 +411,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     msg = await queue.get()
                     if msg is None:
                         break
-                    await ws.send_json(msg)
+                    if type(msg) is StateMessage:  # its unchanging parts are encoded once
+                        await ws.send_text(msg.to_text())
+                    else:
+                        await ws.send_json(msg)
             except Exception:  # the socket is gone: the reader loop ends too
                 pass
             finally:
@@ -502,7 +506,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             if isinstance(msg, ActionMsg):
                 await manager.act(table, player, msg.action)
                 if mid:
-                    await send({"type": "ack", "seq": manager.tables[table.id].seq, **mid})
+                    seq = manager.tables[table.id].seq
+                    await manager.flushed(table)  # the ack follows the state that shows the move
+                    await send({"type": "ack", "seq": seq, **mid})
             elif isinstance(msg, NextDealMsg):
                 await manager.next_deal(table, player)
                 if mid:

@@ -87,6 +87,9 @@ class GroupCommitter:
         self.batches = 0
         self.steps = 0
         self.written: dict[str, int] = {}  # table id -> the last seq this process stored
+        # table id -> the last seq this process handed to a transaction (committed or not yet):
+        # the notifications of those steps are our own (web/notify.py ignores them)
+        self.writing: dict[str, int] = {}
 
     async def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
                      created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
@@ -114,6 +117,9 @@ class GroupCommitter:
             wake.clear()
             while self._pending:
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                for s in batch:
+                    if s.seq > self.writing.get(s.table_id, 0):
+                        self.writing[s.table_id] = s.seq
                 try:
                     errors = await asyncio.to_thread(self._write, batch)
                 except BaseException as exc:  # cancelled while writing: tell the waiters
@@ -124,6 +130,8 @@ class GroupCommitter:
                 for s, err in zip(batch, errors):
                     if err is None and s.seq > self.written.get(s.table_id, 0):
                         self.written[s.table_id] = s.seq
+                    elif err is not None:  # another writer has this seq: its notification is not ours
+                        self.writing[s.table_id] = self.written.get(s.table_id, 0)
                     if s.future.done():  # its waiter was cancelled
                         continue
                     if err is None:

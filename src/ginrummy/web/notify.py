@@ -118,8 +118,11 @@ class Follower:
         table = self.manager.tables.get(table_id)
         if table is None or table.seq >= seq or table_id in self._due:
             return
-        if self.manager.committer.written.get(table_id, 0) >= seq:
-            return  # our own step, being applied right now
+        c = self.manager.committer
+        if c.written.get(table_id, 0) >= seq or c.writing.get(table_id, 0) >= seq:
+            # our own step, being applied right now (its notification can arrive before the
+            # writer has handed back the committed batch)
+            return
         self._due.add(table_id)
 
         async def run() -> None:

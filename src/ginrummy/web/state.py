@@ -9,7 +9,10 @@ match seed once the match is over.
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..cards import card_str, cards_of
@@ -18,13 +21,13 @@ from ..melds import best_arrangement, deadwood
 from ..record import revealable
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
-from ..views import spectator_json
+from ..views import spectator_json, view_of
 from .seats import SPECTATOR
 
 if TYPE_CHECKING:
     from .tables import Table
 
-__all__ = ["state_message", "match_state"]
+__all__ = ["state_message", "match_state", "StateMessage"]
 
 
 def _deals(self: Table) -> list[dict[str, Any]]:
@@ -61,16 +64,19 @@ def _deals(self: Table) -> list[dict[str, Any]]:
         out.append(dict(entry))
     return out
 
+_commitment = lru_cache(maxsize=1024)(commitment)
+
+
 def _fair(self: Table, player: int) -> dict[str, Any]:
     """The ``fair`` part of a state: the match seed's commitment (and the seed once the
     match is over) and the deal waiting for client seeds."""
     m = self.match
     finished = m is not None and m.finished
-    out: dict[str, Any] = {"commitment": commitment(self.row.seed),
+    out: dict[str, Any] = {"commitment": _commitment(self.row.seed),
                            "match_seed": self.row.seed.hex() if finished else None, "pending": None}
     nxt = self.next_deal_number
     if self.fair and nxt is not None:
-        out["pending"] = {"deal": nxt, "commitment": commitment(deal_seed(self.row.seed, nxt)),
+        out["pending"] = {"deal": nxt, "commitment": _commitment(deal_seed(self.row.seed, nxt)),
                           "waiting_for": [self.names[p] for p in self.waiting_for],
                           "yours": self.pending_seeds.get(player)}
     return out
@@ -117,29 +123,91 @@ def _room(self: Table, player: int) -> dict[str, Any]:
                     "can_ask": done and player in self.humans and player not in self.rematch_votes},
     }
 
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+"""How a message goes on the wire (as Starlette's ``send_json``)."""
+
+
+class StateMessage(dict):  # type: ignore[type-arg]
+    """A ``state`` message (a plain ``dict`` to every reader) that knows its own JSON text.
+
+    Its larger parts (the table, the deals, the score sheet, the arrangement...) are built and
+    encoded once per change of the table, not once per message and watcher: they are shared
+    between messages (treat them as read-only).  :meth:`to_text` gives the same JSON text as
+    encoding the dict, but encodes only the parts that are not cached."""
+
+    __slots__ = ("fragments",)
+
+    def to_text(self) -> str:
+        """The message as JSON text (``json.loads(m.to_text()) == m``)."""
+        frags: dict[str, str] = self.fragments
+        dyn = {k: v for k, v in self.items() if k not in frags}
+        text = _dumps(dyn)
+        if not frags:
+            return text
+        return text[:-1] + ("," if dyn else "") + ",".join(f'"{k}":{t}' for k, t in frags.items()) + "}"
+
+
+def _part(self: Table, name: str, key: Any, build: Callable[[], Any]) -> tuple[Any, str]:
+    """The cached part ``name`` of this table's states and its JSON text, rebuilt when ``key``
+    changed (keys compare their objects by identity first)."""
+    c = self.state_cache.get(name)
+    if c is not None and c[0] == key:
+        return c[1], c[2]
+    obj = build()
+    text = _dumps(obj)
+    self.state_cache[name] = (key, obj, text)
+    return obj, text
+
+
+@lru_cache(maxsize=8192)
+def _arrangement(hand: int) -> tuple[dict[str, Any], str]:
+    """The ``arrangement`` of a hand (R2.4; with 11 cards the deadwood after each discard) and
+    its JSON text; a pure function of the hand's cards, so kept for the hands seen lately."""
+    arr = best_arrangement(hand)
+    out: dict[str, Any] = {
+        "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
+        "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
+        "deadwood_value": arr.deadwood_value,
+    }
+    if hand.bit_count() == 11:
+        # what each discard would leave: the legal knocks and gins already say when a knock is on
+        out["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
+    return out, _dumps(out)
+
+
+def _deal_part(self: Table) -> dict[str, Any]:
+    m = self.match
+    assert m is not None
+    record = m.record
+    return {"number": record.number, "commitment": record.commitment,
+            "seed": record.seed.hex() if revealable(m, record) else None,
+            "dealer": self.names[m.seat_players[m.deal.dealer]]}
+
+
 def state_message(self: Table, player: int) -> dict[str, Any]:
-    """The ``state`` message for ``player`` (see ``docs/protocol.md``); ``player``
-    :data:`SPECTATOR` gets only what is public (:func:`ginrummy.views.spectator_json`)."""
+    """The ``state`` message for ``player`` (see ``docs/protocol.md``), a :class:`StateMessage`
+    once the first deal is dealt; ``player`` :data:`SPECTATOR` gets only what is public
+    (:func:`ginrummy.views.spectator_json`)."""
     m = self.match
     if m is None:
         return {**_waiting_state(self, player), **_room(self, player)}
+    frags: dict[str, str] = {}
+    msg = StateMessage()
+    msg.fragments = frags
+    connected = frozenset(p for p, _ in self.watchers)
+    names = tuple(self.names)
+    rules = m.rules
+    table, frags["table"] = _part(self, "table", (rules, names, connected, self.row.seats), lambda: {
+        "id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)})
     arrangement: dict[str, Any] | None = None
     if player == SPECTATOR:
         v = spectator_json(m.deal)
     else:
-        view = m.view(player)
+        seat = m.seat_of(player)
+        # Match.view without its score context (the state has the sheet): the same cards
+        view = m.view(player) if seat is None else view_of(m.deal, seat)
         v = view.to_json()
-        hand = view.hand
-        arr = best_arrangement(hand)
-        arrangement = {
-            "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
-            "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
-            "deadwood_value": arr.deadwood_value,
-        }
-        if hand.bit_count() == 11:
-            # what each discard would leave: the legal knocks and gins already say when a knock is on
-            arrangement["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
-    record = m.record
+        arrangement, frags["arrangement"] = _arrangement(view.hand)
     over = m.deal.is_over
     roles = None
     if m.roles is not None:
@@ -148,38 +216,38 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     is_adviser = m.roles is not None and m.roles[2] == player
     is_captain = m.roles is not None and m.roles[1] == player
     to_act = m.player_to_act()
-    state: dict[str, Any] = {
-        "type": "state", "started": True,
-        "table": {"id": self.id, "rules": m.rules.to_dict(), "names": list(self.names), "seats": _seats(self)},
-        "you": None if player == SPECTATOR else player,
-        "role": None if player == SPECTATOR else m.role_of(player),
-        "seat": seat,
-        "seq": self.seq,
-        "seat_players": [self.names[p] for p in m.seat_players],
-        "to_act": None if to_act is None else self.names[to_act],
-        "your_turn": to_act == player,
-        "roles": roles,
-        # R10.1: each round of the role draw, the rank each player drew (by index; a rank is
-        # all the draw uses, and no card text reaches the wire's hidden-card scan); [] for two
-        "role_draws": [[card_str(c)[0] for c in r] for r in m.role_draws],
-        "view": v,
-        "arrangement": arrangement,
-        "deal": {
-            "number": record.number, "commitment": record.commitment,
-            "seed": record.seed.hex() if revealable(m, record) else None,
-            "dealer": self.names[m.seat_players[m.deal.dealer]],
-        },
-        "deals": _deals(self),
-        "sheet": m.sheet.to_dict(self.names),
-        "match": match_state(self),
-        "can_next_deal": over and not self.over,
-        "suggestions": list(self.suggestions) if (is_adviser or is_captain) else [],
-        "can_suggest": is_adviser and not over,
-        "can_hint": player != SPECTATOR and self.can_hint(player),
-        "hint_level": self.hint_level,
-        "record_available": player != SPECTATOR,
-        "fair": _fair(self, player),
-        "rating": self.rating,
-        **_room(self, player),
-    }
-    return state
+    finished = m.finished
+    deals = m.deals
+    record = deals[-1]
+    msg["type"] = "state"
+    msg["started"] = True
+    msg["table"] = table
+    msg["you"] = None if player == SPECTATOR else player
+    msg["role"] = None if player == SPECTATOR else m.role_of(player)
+    msg["seat"] = seat
+    msg["seq"] = self.seq
+    msg["seat_players"] = [self.names[p] for p in m.seat_players]
+    msg["to_act"] = None if to_act is None else self.names[to_act]
+    msg["your_turn"] = to_act == player
+    msg["roles"] = roles
+    # R10.1: each round of the role draw, the rank each player drew (by index; a rank is
+    # all the draw uses, and no card text reaches the wire's hidden-card scan); [] for two
+    msg["role_draws"], frags["role_draws"] = _part(self, "role_draws", (m,), lambda: [
+        [card_str(c)[0] for c in r] for r in m.role_draws])
+    msg["view"] = v
+    msg["arrangement"] = arrangement
+    msg["deal"], frags["deal"] = _part(self, "deal", (record, record.result, finished, names), lambda: _deal_part(self))
+    msg["deals"], frags["deals"] = _part(self, "deals", (finished, names, tuple((d, d.result) for d in deals)),
+                                         lambda: _deals(self))
+    msg["sheet"], frags["sheet"] = _part(self, "sheet", (m.sheet, names), lambda: m.sheet.to_dict(self.names))
+    msg["match"] = match_state(self)
+    msg["can_next_deal"] = over and not self.over
+    msg["suggestions"] = list(self.suggestions) if (is_adviser or is_captain) else []
+    msg["can_suggest"] = is_adviser and not over
+    msg["can_hint"] = player != SPECTATOR and self.can_hint(player)
+    msg["hint_level"] = self.hint_level
+    msg["record_available"] = player != SPECTATOR
+    msg["fair"] = _fair(self, player)
+    msg["rating"] = self.rating
+    msg.update(_room(self, player))
+    return msg

@@ -54,6 +54,10 @@ from .store import ActionRow, SeatSecret, Store, TableRow
 
 log = logging.getLogger("ginrummy.web")
 
+HELD_STEPS = 4
+"""The most steps one state may wait for: a person's move and the computer's immediate answer
+(its draw and its discard, a knock), never an unbounded run of computer moves."""
+
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 
 __all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
@@ -89,6 +93,16 @@ class Table:
     last_write: float = 0.0
     # the state entries of deals that are over (they never change): {index: (deal, entry)}
     over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    # the parts of this table's state messages built once per change (web/state.py)
+    state_cache: dict[str, tuple[Any, Any, str]] = field(default_factory=dict, repr=False)
+    trial: tuple[Any, Action, Any, Any] | None = field(default=None, repr=False)
+    """The last action verified by :meth:`check_action`: ``(deal, action, new deal, events)``."""
+    unsent: bool = False
+    """A person's step whose state waits for the computer's immediate answer (bot delay 0)."""
+    held: int = 0
+    """How many steps the state has waited for so far (at most :data:`HELD_STEPS`)."""
+    flushed: asyncio.Event | None = field(default=None, repr=False)
+    """Set when the state that waited (:attr:`unsent`) is sent; see :meth:`TableManager.flushed`."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""
@@ -249,11 +263,12 @@ class Table:
 
     # -- steps -----------------------------------------------------------------------------
 
-    def check_action(self, player: int, text: str) -> Action:
-        """Parse and verify ``player``'s action without changing anything.  Raises
+    def check_action(self, player: int, text: str | Action) -> Action:
+        """Parse (unless it is an :class:`Action` already) and verify ``player``'s action
+        without changing anything.  Raises
         :class:`IllegalActionError` / :class:`NotYourTurnError` saying why (R4-R9); another
         player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
-        action = parse_action(text)
+        action = text if isinstance(text, Action) else parse_action(text)
         m = self.started_match()
         if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
@@ -267,8 +282,9 @@ class Table:
             raise NotYourTurnError(W_("it is {name}'s turn", name=self.names[to_act]), action.text, [],
                                    seat, m.deal.to_act)
         # DealState.apply is functional: a trial apply verifies everything (a knock's chosen
-        # melds included) and leaves the state as it was.
-        m.deal.apply(seat, action)
+        # melds included) and leaves the state as it was; kept for Match.apply (checked=)
+        new, events = m.deal.apply(seat, action)
+        self.trial = (m.deal, action, new, events)
         return action
 
     def check_next_deal(self) -> None:
@@ -536,7 +552,7 @@ class TableManager(RoomMixin):
             return False
         return bool(await self.follower.catch_up(table_id))
 
-    async def act(self, table: Table, player: int, text: str, *, kind: str = "action") -> None:
+    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = "action") -> None:
         """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
         action is tried once more after :meth:`catch_up` found steps from another process.
@@ -549,15 +565,17 @@ class TableManager(RoomMixin):
                 raise
             await self._act(table, player, text, kind)
 
-    async def _act(self, table: Table, player: int, text: str, kind: str) -> None:
+    async def _act(self, table: Table, player: int, text: str | Action, kind: str) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
             also = self.on_finish(table, player, action, kind) if self.on_finish is not None else None
             await self._write(table, player, kind, action.text, also)
-            table.started_match().apply(player, action)
+            trial, table.trial = table.trial, None
+            checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
+            table.started_match().apply(player, action, checked=checked)
             table.stored(kind, player)
-        await self.changed(table)
+        await self.changed(table, after_person=kind == "action" and not table.is_bot(player))
 
     async def check_clock(self, table: Table) -> bool:
         """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
@@ -674,15 +692,52 @@ class TableManager(RoomMixin):
         except Exception:
             self.unwatch(table, player, send)
 
-    async def changed(self, table: Table) -> None:
-        """Send every watcher its state and schedule a computer move if one is due."""
+    async def changed(self, table: Table, *, after_person: bool = False) -> None:
+        """Send every watcher its state and schedule a computer move if one is due.
+
+        ``after_person``: the step was a person's move.  When computer seats answer it at once
+        (no bot delay), the state waits for their moves, up to :data:`HELD_STEPS` of them, until
+        a person is to act or the deal is over: one state says all those steps
+        (``docs/protocol.md``)."""
         table = self.tables.get(table.id, table)
+        if (after_person or table.unsent) and self.bot_delay == 0 and table.held < HELD_STEPS:
+            due = self.bot_due(table)
+            if due is not None and due[1] == "action":
+                self.schedule_bot(table)
+                if table.bot_task is not None and not table.bot_task.done():
+                    if not table.unsent:
+                        table.flushed = asyncio.Event()
+                    table.unsent = True
+                    table.held += 1
+                    self.schedule_clock(table)
+                    if table.public:
+                        self.lobby_changed()
+                    return
+        table.unsent = False
+        table.held = 0
         for p, send in list(table.watchers):
             await self._send(table, p, send, table.state_for(p))
+        if table.flushed is not None:
+            table.flushed.set()
+            table.flushed = None
         self.schedule_bot(table)
         self.schedule_clock(table)
         if table.public:
             self.lobby_changed()
+
+    async def flushed(self, table: Table, timeout: float = 10.0) -> None:
+        """Return once the state showing the table's last step has been handed to every
+        watcher: at once, unless it waits for the computer's immediate answer (:meth:`changed`),
+        then when that state is sent (at most ``timeout`` seconds).  An ``ack`` waits for it,
+        so that it still follows the state that shows the move (``docs/protocol.md``)."""
+        t = self.tables.get(table.id, table)
+        event = t.flushed
+        if t.unsent and event is not None:
+            try:
+                async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for
+                    await event.wait()
+            except TimeoutError:  # pragma: no cover - the computer's move failed unseen
+                log.warning("table %s: the state of a step was not sent in %s s", t.id, timeout)
 
     def bot_due(self, table: Table) -> tuple[int | None, str] | None:
         """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
@@ -715,9 +770,20 @@ class TableManager(RoomMixin):
         table = self.tables.get(table.id, table)
         due = self.bot_due(table)
         if due is None:
+            if table.unsent:
+                await self.changed(table)
             return
         player, what = due
         table.bot_task = None  # the moves below schedule the next computer move themselves
+        try:
+            await self._bot_step(table, player, what)
+        finally:
+            # the state of a person's move that waited for this answer goes out in any case
+            table = self.tables.get(table.id, table)
+            if table.unsent:
+                await self.changed(table)
+
+    async def _bot_step(self, table: Table, player: int | None, what: str) -> None:
         try:
             if what == "next_deal":
                 await self.next_deal(table, None)
@@ -730,7 +796,7 @@ class TableManager(RoomMixin):
                 bot = make_player(level, rng)
                 view = table.started_match().view(player)
                 action = bot.choose(view, view.legal)
-                await self.act(table, player, action.text)
+                await self.act(table, player, action)
         except Exception:
             log.exception("computer move failed at table %s", table.id)
 
