@@ -42,7 +42,7 @@ from .replays import MAX_RECORD_BYTES, replay_frames
 from .security import read_body
 from .tables import TableError, TableManager
 
-__all__ = ["player_routes", "current_account"]
+__all__ = ["player_routes", "current_account", "replay_text"]
 
 _STATUS = {"bad_name": 400, "bad_password": 400, "name_taken": 409, "wrong_password": 401, "rate_limited": 429,
            "not_signed_in": 401}
@@ -55,6 +55,23 @@ def current_account(request: Request, players: Players) -> Account | None:
 
 def _client(request: Request) -> str:
     return request.client.host if request.client else ""
+
+
+async def replay_text(players: Players, manager: TableManager, request: Request, result_id: str) -> str | None:
+    """The public record (text) of the recorded finished match ``result_id`` when ``request``
+    may replay it (a public match, or one its signed-in account played), else ``None``.  The
+    replay (``GET /api/replays/ID``) and its review (:mod:`ginrummy.web.replay_review`) both
+    show only this text."""
+    account = current_account(request, players)
+    if not players.result_public(result_id, None if account is None else account.id):
+        return None
+    try:
+        table = manager.load(result_id)
+    except TableError:
+        return None
+    if table.match is None or not table.match.finished:  # pragma: no cover - recorded means finished
+        return None
+    return dumps(table.match, date=table.row.created[:10], public=True)
 
 
 def player_routes(players: Players, manager: TableManager, body: Callable[..., Any], bad: Callable[..., Response],
@@ -153,16 +170,9 @@ def player_routes(players: Players, manager: TableManager, body: Callable[..., A
     async def replay_of(request: Request) -> Response:
         tr = web_translator(request_lang(request))
         rid = request.path_params["result_id"]
-        account = current_account(request, players)
-        if not players.result_public(rid, None if account is None else account.id):
+        text = await replay_text(players, manager, request, rid)
+        if text is None:
             return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
-        try:
-            table = manager.load(rid)
-        except TableError as exc:
-            return bad(exc, tr, 404, "not_found")
-        if table.match is None or not table.match.finished:  # pragma: no cover - recorded means finished
-            return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
-        text = dumps(table.match, date=table.row.created[:10], public=True)
         out = await asyncio.to_thread(replay_frames, text)
         return JSONResponse({"id": rid, **out})
 
