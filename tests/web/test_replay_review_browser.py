@@ -96,6 +96,8 @@ def test_the_replays_review_in_greek(server, browser):  # noqa: F811
     assert page.text_content("#review-mark") == "?? " + page.evaluate("pt('review mark', 'blunder')")
     assert "blunder" not in page.text_content("#review-mark")
     assert page.text_content("#review-best") == page.evaluate("t('take the top discard')") != "take the top discard"
+    assert page.text_content("#title") == "Ann εναντίον Bob: δεν έχει τελειώσει"
+    assert page.text_content("#action") == "Bob: " + page.evaluate("t('draw from the stock')")
     panel = page.inner_text("#review-panel")
     for english in ("Review with the expert", "The expert's move", "played", "move number", "Values:", "Hindsight"):
         assert english not in panel, english

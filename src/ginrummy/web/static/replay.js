@@ -82,8 +82,11 @@ function show(data, source) {
   for (const d of data.deals) for (const f of d.frames) f.hand_sorted = (s) => [...f.hands[s]].sort(bySuit);
   view.data = data;
   $("viewer").hidden = false;
-  $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""),
-    result: data.finished ? (data.winner ? t("{name} won the match", { name: data.winner }) : t("no winner")) : t("not finished") }));
+  // each t() call on its own line: the string extractor misses a call nested in a ternary inside a call's arguments
+  let result = t("not finished");
+  if (data.finished && data.winner) result = t("{name} won the match", { name: data.winner });
+  else if (data.finished) result = t("no winner");
+  $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""), result }));
   $("deal").replaceChildren(...data.deals.map((d, i) => el("option", { value: String(i) }, t("Deal {n}", { n: d.number }))));
   ReplayReview.reset(data, source);
   go(0, 0);
