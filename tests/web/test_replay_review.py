@@ -149,3 +149,26 @@ def test_a_live_matchs_download_reviews_no_hidden_card(client):
     assert (r.status_code, r.json()["code"]) == (400, "bad_deal")
     assert r.json()["error"] == "deal 1 is sealed: its cards are still secret, so it cannot be reviewed"
     assert client.post(f"/api/replays/{t['id']}/review").status_code == 404
+
+
+def test_a_busy_server_says_so_and_the_review_can_be_asked_again(client):
+    """At most ``max_jobs`` reviews run at once (shared with the tables): one more is refused
+    with ``server_busy`` (at once, or on its first poll if it was queued behind them), and
+    works when asked again once the first is done."""
+    service = client.app.state.reviews
+    service.max_jobs = 1
+    text = planted_record()
+    first = _upload(client, text, f"budget_ms={BUDGET}&seed=11")
+    assert (first.status_code, first.json()["status"]) == (202, "running")
+    second = _upload(client, text, f"budget_ms={BUDGET}&seed=12")
+    if second.status_code == 202:  # queued before the first had started: refused on its first poll
+        for _ in range(100):
+            second = client.get(f"/api/reviews/{second.json()['key']}")
+            if second.status_code != 202:
+                break
+            time.sleep(0.01)
+    assert (second.status_code, second.json()["code"]) == (503, "server_busy")
+    assert second.json()["error"] == "the server is busy with other reviews; try again in a minute"
+    _poll(client, first)
+    again = _poll(client, _upload(client, text, f"budget_ms={BUDGET}&seed=12"))
+    assert again["result"]["method"]["seed"] == 12 and service.running == 0

@@ -72,6 +72,7 @@ class _Entry:
     total: int | None = None
     review: Review | None = None
     failed: bool = False
+    code: str = "internal"
 
 
 def replay_review_json(review: Review, tr: WebTranslator) -> dict[str, Any]:
@@ -141,8 +142,8 @@ class ReplayReviews:
             except asyncio.CancelledError:
                 entry.failed = True
                 raise
-            except ReviewError:
-                entry.failed = True  # server_busy between the check and the start: ask again
+            except ReviewError as exc:
+                entry.failed, entry.code = True, exc.code  # server_busy: other asks came first; ask again
             except Exception:
                 if not self.service._closing:
                     log.exception("a replay review failed")
@@ -164,6 +165,9 @@ class ReplayReviews:
 
 
 def _status(key: str, entry: _Entry, tr: WebTranslator) -> Response:
+    if entry.failed and entry.code == "server_busy":
+        return JSONResponse({"key": key, "status": "failed", "code": "server_busy", "error": translate_error(
+            W_("the server is busy with other reviews; try again in a minute"), tr)}, status_code=503)
     if entry.failed:
         return JSONResponse({"key": key, "status": "failed", "code": "internal",
                              "error": tr.t("the review could not be made; nothing changed")}, status_code=500)
