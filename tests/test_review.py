@@ -386,3 +386,25 @@ def test_play_offers_the_match_review_at_the_end(monkeypatch, capsys, tmp_path):
     assert out.count("Jälkiviisaus (kaikki kädet näkyvissä, ei osa arviota)") == deals
     assert "Yhteenveto" in out
     assert (tmp_path / "m.gin").read_text(encoding="utf-8").rstrip().splitlines()[-2] == "finished winner 0"
+
+
+def test_a_sealed_deal_is_left_out_and_cannot_be_asked_for():
+    """A public record of a match going on seals its drawn deal (R7; docs/record-format.md): its
+    cards are secret, so the review has no deal to show, and asking for it is a RecordError."""
+    from ginrummy.record import replay
+    from ginrummy.simulate import play_game
+
+    g = play_game(preset("standard"), ["novice", "novice"], 26, 5)
+    assert g.match.deals[0].result.outcome == "draw"
+    lines, n = [], 0
+    for line in dumps(g.match).splitlines():  # the record up to the end of deal 1, as a match going on
+        n += line.startswith("deal ")
+        if n <= 1 and not line.startswith(("finished", "seed ")):
+            lines.append(line)
+    live = replay("\n".join(lines) + "\n")
+    assert not live.finished and len(live.deals) == 1
+    public = dumps(live, public=True)
+    assert "sealed" in public.split()
+    assert build_review(public, budget_ms=10).deals == ()
+    with pytest.raises(RecordError, match="deal 1 is sealed: its cards are still secret"):
+        build_review(public, deal=1, budget_ms=10)

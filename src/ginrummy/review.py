@@ -282,8 +282,11 @@ def _points(rec: GameRecord, player: int | None, deal: int | None) -> tuple[list
     results = match.sheet.results
     if deal is not None and (type(deal) is not int or not 1 <= deal <= len(rec.deals)):
         raise RecordError(f"no deal {deal!r} in this record; deals: 1..{len(rec.deals)}")
+    if deal is not None and rec.deals[deal - 1].sealed:
+        raise RecordError(f"deal {deal} is sealed: its cards are still secret, so it cannot be reviewed")
     points: list[_Point] = []
-    deals = [d for d in rec.deals if deal is None or d.number == deal]
+    # a sealed deal (a public record's drawn deal before the match is over) has no cards to replay
+    deals = [d for d in rec.deals if (deal is None or d.number == deal) and not d.sealed]
     for d in deals:
         sheet = ScoreSheet(rec.rules, len(rec.names), results[: d.number - 1])
         for index, state, seat, action in _deal_states(rec.rules, d):
@@ -369,9 +372,12 @@ def build_review(record: GameRecord | Match | str, *, player: str | None = None,
     ``progress(done, total)`` is called as decisions are valued (from the calling thread).
     Pure: no I/O and no global state, so it may run in a worker thread.
 
+    A sealed deal (a public record's deal whose cards are still secret) is left out: it has no
+    cards to review.
+
     Raises :class:`~ginrummy.errors.RecordError` (a ``ValueError``) for a record that does not
-    parse or replay (naming its line), an unknown player or deal; ``ValueError`` for a bad
-    budget or seed.
+    parse or replay (naming its line), an unknown player or deal, a sealed deal asked for;
+    ``ValueError`` for a bad budget or seed.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an int, not {seed!r}")

@@ -64,7 +64,8 @@ from .notify import Follower
 from .review_web import ReviewError, ReviewService
 from .room import ChatLimiter
 from .accounts import CsrfGuard
-from .player_api import current_account, player_routes
+from .player_api import current_account, player_routes, replay_text
+from .replay_review import ReplayReviews, replay_review_routes
 from .players import Players
 from .ratings import rateable
 from .replays import MAX_RECORD_BYTES
@@ -167,6 +168,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     follower = Follower(manager) if store.is_postgresql else None  # several servers on one PostgreSQL
     players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process (review_web.py)
+    replay_reviews = ReplayReviews(reviews)  # the replay viewer's reviews, kept for reuse (replay_review.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -572,6 +574,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         WebSocketRoute("/ws/table/{table_id}", game_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),
         *player_routes(players, manager, _body, _bad, _page),
+        *replay_review_routes(replay_reviews, lambda request, rid: replay_text(players, manager, request, rid),
+                              _bad, review_budget_ms),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     def too_large(scope: Any, limit: int) -> str:
@@ -579,12 +583,14 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
 
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found},
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
-                                           larger={"/api/replays": MAX_RECORD_BYTES}),
+                                           larger={"/api/replays": MAX_RECORD_BYTES,
+                                                   "/api/reviews": MAX_RECORD_BYTES}),
                                 Middleware(CsrfGuard)])
     app.state.manager = manager
     app.state.players = players
     app.state.store = store
     app.state.follower = follower
     app.state.reviews = reviews
+    app.state.replay_reviews = replay_reviews
     install_log_redaction()
     return app

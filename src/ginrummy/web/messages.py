@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
@@ -57,7 +58,8 @@ __all__ = [
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
     "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
     "ClaimBody", "SitBody", "ClockBody", "AccountBody", "DeleteAccountBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
-    "read_json", "error_message", "hint_message", "INBOUND_TYPES", "ReviewMsg",
+    "read_json", "error_message", "hint_message", "INBOUND_TYPES", "ReviewMsg", "ReviewQuery", "parse_query",
+    "MIN_REVIEW_BUDGET_MS", "MAX_REVIEW_BUDGET_MS",
 ]
 
 MAX_MESSAGE_BYTES = 2048
@@ -399,6 +401,47 @@ class DeleteAccountBody(_Body):
     """``DELETE /api/account``: the account's ``password``, to confirm."""
 
     password: Annotated[StrictStr, Field(max_length=1000)]
+
+
+MIN_REVIEW_BUDGET_MS = 10.0
+"""The smallest budget per decision a replay's review may ask for, in milliseconds."""
+MAX_REVIEW_BUDGET_MS = 400.0
+"""The largest budget per decision a replay's review may ask for (200 sampled deals a decision):
+a bigger one would hold the server's one review worker for many minutes."""
+
+
+class ReviewQuery(BaseModel):
+    """The query string of a replay's review (``POST /api/replays/ID/review``, ``POST
+    /api/reviews``; ``docs/protocol.md``): ``deal`` 1 to 100,000 (absent: every deal),
+    ``budget_ms`` :data:`MIN_REVIEW_BUDGET_MS` to :data:`MAX_REVIEW_BUDGET_MS` (absent: the
+    server's ``--review-budget-ms``), ``seed`` 0 to 2**31-1 (default 0).  Query values are
+    text, so numbers are read from their digits."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    deal: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    budget_ms: Annotated[float, Field(ge=MIN_REVIEW_BUDGET_MS, le=MAX_REVIEW_BUDGET_MS, allow_inf_nan=False)] | None = None
+    seed: Annotated[int, Field(ge=0, le=2**31 - 1)] = 0
+
+
+def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
+    """A replay review's query string (its ``(key, value)`` pairs) as :class:`ReviewQuery`.
+    Raises :class:`MessageError` ``bad_message`` naming the field for an unknown or repeated
+    key, a value longer than 20 characters, or a value out of range or not a number."""
+    keys = [k for k, _ in items]
+    for k, v in items:
+        if keys.count(k) > 1:
+            raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40], problem=W_("is given twice")))
+        if len(v) > 20:
+            raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40],
+                                                 problem=W_("is longer than {limit} (characters or items)", limit=20)))
+    try:
+        return ReviewQuery.model_validate(dict(items))
+    except ValidationError as exc:
+        err = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int))[:40] or "query"
+        where = where.split(".")[0]
+        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None
 
 
 _B = TypeVar("_B", bound=_Body)

@@ -43,7 +43,7 @@ from .replays import MAX_RECORD_BYTES, replay_frames
 from .security import read_body
 from .tables import TableError, TableManager
 
-__all__ = ["player_routes", "current_account"]
+__all__ = ["player_routes", "current_account", "replay_text"]
 
 _STATUS = {"bad_name": 400, "bad_password": 400, "name_taken": 409, "wrong_password": 401, "rate_limited": 429,
            "not_signed_in": 401}
@@ -56,6 +56,35 @@ def current_account(request: Request, players: Players) -> Account | None:
 
 def _client(request: Request) -> str:
     return request.client.host if request.client else ""
+
+
+async def replay_table(players: Players, manager: TableManager, request: Request, result_id: str) -> Any:
+    """The table of the recorded match ``result_id`` (over: finished by the rules or forfeited
+    on time) when ``request`` may replay it (a public match, or one its signed-in account
+    played), else ``None``."""
+    account = current_account(request, players)
+    if not players.result_public(result_id, None if account is None else account.id):
+        return None
+    try:
+        table = manager.load(result_id)
+    except TableError:
+        return None
+    if table.match is None or not table.over:  # pragma: no cover - recorded means over
+        return None
+    return table
+
+
+def replay_record(table: Any) -> str:
+    """The public record (text) of ``table``, a table :func:`replay_table` returned."""
+    return dumps(table.match, date=table.row.created[:10], public=True)
+
+
+async def replay_text(players: Players, manager: TableManager, request: Request, result_id: str) -> str | None:
+    """The public record (text) of the recorded match ``result_id`` when ``request`` may replay
+    it, else ``None``.  The replay (``GET /api/replays/ID``) and its review
+    (:mod:`ginrummy.web.replay_review`) both show only this text."""
+    table = await replay_table(players, manager, request, result_id)
+    return None if table is None else replay_record(table)
 
 
 def player_routes(players: Players, manager: TableManager, body: Callable[..., Any], bad: Callable[..., Response],
@@ -154,16 +183,10 @@ def player_routes(players: Players, manager: TableManager, body: Callable[..., A
     async def replay_of(request: Request) -> Response:
         tr = web_translator(request_lang(request))
         rid = request.path_params["result_id"]
-        account = current_account(request, players)
-        if not players.result_public(rid, None if account is None else account.id):
+        table = await replay_table(players, manager, request, rid)
+        if table is None:
             return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
-        try:
-            table = manager.load(rid)
-        except TableError as exc:
-            return bad(exc, tr, 404, "not_found")
-        if table.match is None or not table.over:  # pragma: no cover - recorded means over
-            return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
-        text = dumps(table.match, date=table.row.created[:10], public=True)
+        text = replay_record(table)
         out = await asyncio.to_thread(replay_frames, text)
         forfeit = table.forfeit
         if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won

@@ -150,8 +150,10 @@ class Players:
         rated like any finished match, the other player winning it.  The action is tried on a
         copy of the match; nothing changes here."""
         m = table.match
-        if m is None or len(table.names) != 2 or action.kind not in ("knock", "gin", "big_gin"):
-            return None  # only a knock or a gin scores a deal (R5, R6); a drawn deal scores nothing (R7)
+        if m is None or len(table.names) != 2:
+            return None
+        if kind != "timeout" and action.kind not in ("knock", "gin", "big_gin"):
+            return None  # only a knock or a gin scores a deal (R5, R6), only a timeout forfeits
         seat = m.seat_of(player)
         if seat is None:
             return None

@@ -65,8 +65,8 @@ def _init_worker(queue: Any) -> None:
     _QUEUE = queue
 
 
-def _work(job: int, text: str, player: str, deal: int | None, budget_ms: float, seed: int) -> Review:
-    """Run in the worker: the review of ``player``'s decisions in ``text`` (a private record),
+def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int) -> Review:
+    """Run in the worker: the review of ``player``'s decisions (``None``: everyone's) in ``text``,
     reporting ``(job, done, total)`` on the worker's queue."""
     def progress(done: int, total: int) -> None:
         if _QUEUE is not None:
@@ -253,6 +253,38 @@ class ReviewService:
         if reply_to is not None:
             msg["reply_to"] = reply_to
         await _quiet(send, msg)
+
+    async def run(self, text: str, *, deal: int | None, budget_ms: float, seed: int,
+                  progress: Callable[[int, int | None], None]) -> Review:
+        """The review of every player's decisions in the record ``text`` (deal ``deal``;
+        ``None``: every deal), in the worker process like :meth:`start`, for the replay viewer
+        (:mod:`ginrummy.web.replay_review`): ``progress(done, total)`` is called on the event loop
+        as decisions are valued.  The caller has checked who may see ``text``: the whole record
+        is reviewed.  Raises :class:`ReviewError` ``server_busy`` when :attr:`max_jobs` reviews
+        run already (nothing is started); the worker's error (a ``RecordError`` for a record that
+        does not add up, ``BrokenProcessPool`` when the worker died) otherwise."""
+        if len(self._jobs) >= self.max_jobs:
+            raise ReviewError("server_busy", W_("the server is busy with other reviews; try again in a minute"))
+        job = next(self._ids)
+        loop = asyncio.get_running_loop()
+
+        async def report(msg: dict[str, Any]) -> None:
+            progress(msg["done"], msg["total"])
+
+        self._jobs[job] = (loop, report, deal)
+        pool: ProcessPoolExecutor | None = None
+        try:
+            pool = self._start_pool()
+            work = pool.submit(_work, job, text, None, deal, budget_ms, seed)
+            self._futures[job] = work
+            return await asyncio.wrap_future(work, loop=loop)
+        except BrokenProcessPool:
+            if pool is not None and self._pool is pool and not self._closing:
+                self._stop_pool()  # the worker died: the next review starts a new one
+            raise
+        finally:
+            self._jobs.pop(job, None)
+            self._futures.pop(job, None)
 
     def forget(self, key: int) -> None:
         """The connection ``key`` closed: its review's result and progress go nowhere (a queued

@@ -1,5 +1,6 @@
 // The replay viewer: GET /api/replays/ID (a finished match) or POST /api/replays (an uploaded record),
 // then deal by deal and move by move (forward, back, jump) with both hands open. Arrow keys step too.
+// The expert's review of the replay (its marks, the expert's moves, the plot) is replay-review.js's.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -41,6 +42,11 @@ function layout(label, lay) {
 }
 
 function render() {
+  renderFrame();
+  ReplayReview.render(view.deal, view.move);
+}
+
+function renderFrame() {
   const d = dealOf();
   $("deal").value = String(view.deal);
   $("move").max = String(Math.max(d.frames.length - 1, 0));
@@ -53,8 +59,8 @@ function render() {
     return;
   }
   const f = d.frames[view.move];
-  $("action").textContent = f.action === null ? t("Dealt: {dealer} deals.", { dealer: d.dealer }) : t("{name}: {action}", { name: f.by, action: f.action });
-  $("action").replaceChildren(...withCards($("action").textContent));
+  $("action").replaceChildren(...(f.action === null ? [t("Dealt: {dealer} deals.", { dealer: d.dealer })]
+    : tEl("{name}: {action}", { name: f.by, action: el("span", null, ...ReplayReview.moveWords(f.action)) })));
   $("hands").replaceChildren(...d.players.map((name, s) => el("div", { class: "replay-hand", "data-seat": s },
     el("div", null, el("b", null, name), " ", el("span", { class: "hint" }, t("({n} deadwood points)", { n: f.deadwood[s] })),
       f.to_act === name ? el("span", { class: "hint" }, " \u2190 " + t("to act")) : ""),
@@ -72,14 +78,19 @@ function render() {
   } else $("result").replaceChildren();
 }
 
-function show(data) {
+function show(data, source) {
   for (const d of data.deals) for (const f of d.frames) f.hand_sorted = (s) => [...f.hands[s]].sort(bySuit);
   view.data = data;
   $("viewer").hidden = false;
-  $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""),
-    result: data.finished ? (data.winner ? t("{name} won the match", { name: data.winner }) : t("no winner")) : t("not finished") }),
-    ...(data.forfeit ? [" ", t("{name} ran out of time three times in a row and forfeits.", { name: data.forfeit })] : []));
+  // each t() call on its own line: the string extractor misses a call nested in a ternary inside a call's arguments
+  let result = t("not finished");
+  if (data.finished && data.winner) result = t("{name} won the match", { name: data.winner });
+  else if (data.finished) result = t("no winner");
+  const forfeit = data.forfeit ? t("{name} ran out of time three times in a row and forfeits.", { name: data.forfeit }) : null;
+  $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""), result }),
+    ...(forfeit ? [" ", forfeit] : []));
   $("deal").replaceChildren(...data.deals.map((d, i) => el("option", { value: String(i) }, t("Deal {n}", { n: d.number }))));
+  ReplayReview.reset(data, source);
   go(0, 0);
 }
 
@@ -88,7 +99,7 @@ async function loadFinished(id) {
   const body = await r.json();
   if (!r.ok) throw new Error(body.error);
   $("upload-panel").hidden = true;
-  show(body);
+  show(body, { id });
 }
 
 async function upload(file) {
@@ -96,11 +107,12 @@ async function upload(file) {
   const r = await fetch("/api/replays", { method: "POST", headers: { "Content-Type": "text/plain; charset=utf-8" }, body: text });
   const body = await r.json();
   if (!r.ok) throw new Error(body.error);
-  show(body);
+  show(body, { text });
 }
 
 function guard(p) { $("error").textContent = ""; p.catch(e => { $("error").textContent = e.message; }); }
 
+window.ReplayView = { go };  // replay-review.js jumps to a move from the plot and the list of marks
 mountTopbar("");
 $("first").addEventListener("click", () => go(0, 0));
 $("last").addEventListener("click", () => go(view.data.deals.length - 1, 1e9));
