@@ -283,3 +283,37 @@ def test_episode_is_what_match_apply_gives():
     assert [r.actions for r in again.deals] == [r.actions for r in m.deals]
     assert [r.result for r in again.deals] == [r.result for r in m.deals]
     assert again.sheet.totals == m.sheet.totals and again.winner == m.winner
+
+
+@pytest.mark.parametrize("rules,scope", [("standard", "deal"), ({"preset": "standard", "discard_taken_card": True}, "deal"),
+                                         ({"preset": "oklahoma", "target": 40}, "game"), ({"stock_end": "wall"}, "deal"),
+                                         ({"preset": "hollywood", "target": 15}, "match"), ({"players": 3}, "game")])
+def test_action_mask_is_the_legal_codes_every_step(rules, scope):
+    """The mask (built by its fast paths: cached lists, per-suit discard tables) is exactly the
+    codes of the player's legal actions (R4.1-R4.3, R5.1, R7.2), every step, for every agent;
+    each call gives a new writable array."""
+    env = GinRummyAEC(rules=rules, scope=scope)
+    seen = {"discard_only": 0, "with_knock": 0, "taken_left_out": 0}
+
+    def check(env, agent, obs):
+        core = env.core
+        for other in env.agents:
+            mask = env.observe(other)["action_mask"]
+            view = env.infos[other]["view"]
+            want = sorted(a.code for a in view.legal) if other == env.agent_selection and not core.done else []
+            assert mask.dtype == np.int8 and mask.flags.writeable and mask.shape == (161,)
+            assert np.flatnonzero(mask).tolist() == want
+            assert set(mask.tolist()) <= {0, 1}
+        assert np.array_equal(obs["action_mask"], env.observe(agent)["action_mask"])
+        assert obs["action_mask"] is not env.observe(agent)["action_mask"]
+        deal = core.match.deal
+        if deal.phase == "discard":
+            codes = np.flatnonzero(obs["action_mask"]).tolist()
+            seen["with_knock" if max(codes) >= 57 or 4 in codes else "discard_only"] += 1
+            if deal.taken is not None and 5 + deal.taken not in codes and (deal.hands[deal.to_act] >> deal.taken) & 1:
+                seen["taken_left_out"] += 1
+
+    for seed in range(4):
+        play(env, seed, seed, check)
+    assert seen["discard_only"] > 50 and seen["with_knock"] > 0
+    assert (seen["taken_left_out"] > 0) == (not env.rules.discard_taken_card)

@@ -436,10 +436,11 @@ def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knoc
     limit = s.knock_limit
     forbid = taken if (taken is not None and not s.rules.discard_taken_card) else None
     if not must_knock and best_discard_deadwood(hand) > (0 if limit is None else limit):
-        # no discard allows a knock or gin (nor big gin, which needs 0 deadwood): discards only
-        if forbid is None:
-            return [_DISCARDS[c] for c in cards_of(hand)]
-        return [_DISCARDS[c] for c in cards_of(hand) if c != forbid]
+        # no discard allows a knock or gin (nor big gin, which needs 0 deadwood): discards only,
+        # in card order, the forbidden card (in the hand) left out
+        if forbid is not None:
+            hand &= ~(1 << forbid)
+        return [*_SD0[hand & 0x1FFF], *_SD1[(hand >> 13) & 0x1FFF], *_SD2[(hand >> 26) & 0x1FFF], *_SD3[hand >> 39]]
     discards: list[Action] = []
     knocks: list[Action] = []
     gins: list[Action] = []
@@ -454,6 +455,24 @@ def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knoc
     if s.rules.big_gin_bonus is not None and is_big_gin(hand):
         out.append(A.BIG_GIN)
     return out
+
+
+class _SuitDiscards(dict):
+    """13-bit mask of one suit's cards -> the tuple of their discard actions, in card order
+    (filled when first asked: ``cards_of`` and a list of ``_DISCARDS`` for each hand cost more)."""
+
+    __slots__ = ("suit",)
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.suit = suit
+
+    def __missing__(self, bits: int) -> tuple[Action, ...]:
+        t = self[bits] = tuple(_DISCARDS[c] for c in cards_of(bits << (13 * self.suit)))
+        return t
+
+
+_SD0, _SD1, _SD2, _SD3 = (_SuitDiscards(s) for s in range(4))
 
 
 def _legal_discard(s: DealState) -> list[Action]:
@@ -538,7 +557,7 @@ def _apply_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(_EV_DISCARD[seat][c])
     other = 1 - seat
     end = s.rules.stock_end
-    size = s.stock_size
+    size = len(s.stock) - s.drawn
     if end == "draw_at_two" and size <= 2:
         _end_draw(s, "R7.1", ev)
     elif end == "wall" and size <= 2:
