@@ -142,6 +142,13 @@ def test_seeded_resets_replay_identically():
     env.reset(seed=7)
     env.reset()
     assert env.core.match.deal.hands == d1
+    # ... as documented: the next seeds are drawn from random.Random(7)
+    from ginrummy.env import seed_bytes
+
+    gen = random.Random(7)
+    for _ in range(2):
+        assert env.core.match.seed == seed_bytes(gen.getrandbits(63))
+        env.reset()
 
 
 def test_gymnasium_seeded_episodes_are_identical():

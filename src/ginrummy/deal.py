@@ -47,11 +47,20 @@ def seeded_shuffle(items: Sequence[int], seed: bytes) -> list[int]:
     counter: for i from n-1 down to 1, j = int(SHA-256(seed || i as 4 bytes big-endian)) mod
     (i+1); swap items i and j.  Fully specified, so anyone can recompute a deck (docs)."""
     out = list(items)
+    sha = _sha256
+    counters = _COUNTERS
     for i in range(len(out) - 1, 0, -1):
-        digest = hashlib.sha256(seed + i.to_bytes(4, "big")).digest()
+        digest = sha(seed + (counters[i] if i < 64 else i.to_bytes(4, "big"))).digest()
         j = int.from_bytes(digest, "big") % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+try:  # the standard library's own SHA-256 (the same digests), quicker than OpenSSL's for short inputs
+    from _sha256 import sha256 as _sha256
+except ImportError:  # pragma: no cover - depends on the Python build
+    _sha256 = hashlib.sha256
+_COUNTERS = tuple(i.to_bytes(4, "big") for i in range(64))  # i as 4 bytes big-endian, for a deck's shuffle
 
 
 def deck_from_seed(seed: bytes) -> list[int]:
@@ -654,6 +663,10 @@ _APPLY: dict[str, Callable[[DealState, int, Action, list[Event]], None]] = {
 }
 
 
+_REPEAT_INT = (int,) * 52
+_ALL_CARDS = frozenset(range(52))
+
+
 def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | None = None) -> DealState:
     """Deal a new hand (R3.2) from ``deck``: 52 distinct card ints, deck[0:10] to the
     non-dealer, deck[10:20] to the dealer, deck[20] the upcard, deck[21:] the stock, top first.
@@ -666,7 +679,8 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     if dealer not in (0, 1):
         raise RecordError(f"dealer must be seat 0 or 1, not {dealer!r}")
     deck = list(deck)
-    if len(deck) != 52 or any(not isinstance(c, int) or not 0 <= c < 52 for c in deck) or len(set(deck)) != 52:
+    # 52 ints (isinstance, as before: bools pass) whose set is 0..51: 52 distinct cards
+    if len(deck) != 52 or not all(map(isinstance, deck, _REPEAT_INT)) or set(deck) != _ALL_CARDS:
         raise RecordError("a deck is the 52 distinct cards, each once")
     s = DealState.__new__(DealState)
     s.rules = rules

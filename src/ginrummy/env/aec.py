@@ -240,6 +240,7 @@ class GinRummyAEC(AECEnv):
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: action_space() for a in self.possible_agents}
         self._seeder: random.Random | None = None
+        self._seeder_seed: int | None = None
         self._version = 0  # counts resets and steps: a view in infos is rebuilt when it changes
         self._scored = False  # whether the last step gave rewards (so rewards must be cleared)
         self.agents: list[str] = []
@@ -260,11 +261,15 @@ class GinRummyAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new episode; ``seed`` (int) makes it exactly reproducible."""
         if seed is not None:
-            self._seeder = random.Random(int(seed))
             match_seed = seed_bytes(seed)
+            # the generator of later unseeded resets, random.Random(seed), is made when first needed
+            self._seeder = None
+            self._seeder_seed = int(seed)
         else:
             if self._seeder is None:
-                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+                base = self._seeder_seed
+                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big") if base is None else base)
+                self._seeder_seed = None
             match_seed = seed_bytes(self._seeder.getrandbits(63))
         self.core.reset(match_seed)
         self._version += 1
