@@ -394,7 +394,13 @@ class DealState:
         legal = self._legal
         if legal is None:
             legal = self._legal = _LEGAL[self.phase](self)
-        if seat != self.to_act or not _holds(legal, action):
+        for a in legal:  # one of the (shared) action objects: an identity test, cheaper than
+            # the dataclass equality of ``in``
+            if a is action:
+                if seat != self.to_act:
+                    self.verify(seat, action)  # raises
+                break
+        else:
             self.verify(seat, action)  # raises, or accepts an equal action that is not one of ours
         new = self._copy()
         new.turn = self.turn + 1
@@ -414,15 +420,6 @@ class DealState:
         return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
                 f"top={card_str(self.pile[-1]) if self.pile else None})")
 
-
-
-def _holds(legal: list[Action], action: object) -> bool:
-    """Whether ``action`` is one of the (shared) action objects of ``legal``: an identity test,
-    cheaper than the dataclass equality of ``in``."""
-    for a in legal:
-        if a is action:
-            return True
-    return False
 
 
 def _text(action: object) -> str:

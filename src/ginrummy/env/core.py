@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import actions as A
 from ..actions import NUM_CODES, Action
-from ..deal import _DISCARDS, _GINS, _KNOCKS, _LEGAL, DISCARD
+from ..deal import _DISCARDS, _GINS, _KNOCKS, _LEGAL, DISCARD, PHASES
 from ..errors import IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
@@ -176,8 +176,8 @@ class GameCore:
         try:
             # Speed: the deal state is immutable, so apply the action to it first; while the deal
             # goes on, record it as Match.apply does (the new state and the action); an action
-            # that ends the deal goes through Match.apply itself, which applies it again (the
-            # same new state) and scores it on the sheet.
+            # that ends the deal goes to Match.advance, the end of Match.apply, which records
+            # it and scores the deal on the sheet.
             new, _ = deal.apply(seat, action)
         except IllegalActionError as exc:
             if self.illegal == "penalty":
@@ -195,8 +195,8 @@ class GameCore:
             self.actions.append((seat, action))
             self.player = self.seat_players[new.to_act]
             return self.no_rewards
-        m.apply(player, action)
-        return self._end_of_deal(m.deal)
+        m.advance(seat, action, new)
+        return self._end_of_deal(new)
 
     def _end_of_deal(self, deal) -> list[float]:
         m = self.match
@@ -279,12 +279,13 @@ class GameCore:
         legal = deal._legal
         if legal is None:  # the engine's own list, computed as legal_actions() does (without the copy)
             legal = deal._legal = _LEGAL[deal.phase](deal)
-        if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
-            cached = _MASKS.get((deal.phase, len(legal)))
-            if cached is None:
-                cached = _MASKS[(deal.phase, len(legal))] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
-            return cached.copy()
         n = len(legal)
+        if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
+            by_length = _MASKS[deal.phase]
+            cached = by_length.get(n)
+            if cached is None:
+                cached = by_length[n] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
+            return cached.copy()
         if legal[-1].kind == "discard":
             # discards come first in the engine's list (then knocks, gins, big gin): a discard
             # last means discards only, one per card of the hand except the card just taken
@@ -310,7 +311,7 @@ class GameCore:
 
 
 _ZERO_MASK = np.zeros(NUM_CODES, dtype=np.int8)
-_MASKS: dict[tuple, np.ndarray] = {}
+_MASKS: dict[str, dict[int, np.ndarray]] = {p: {} for p in PHASES}  # phase -> number of legal actions -> mask
 _I8 = np.dtype(np.int8)
 _frombuffer = np.frombuffer
 _join = bytearray().join
