@@ -177,6 +177,7 @@ _NEW = object.__new__
 _DISCARDS = tuple(A.discard(c) for c in range(52))
 _KNOCKS = tuple(A.knock(c) for c in range(52))
 _GINS = tuple(A.gin(c) for c in range(52))
+_DISCARD_CARD = {id(a): a.card for a in _DISCARDS}  # id of a shared discard action -> its card
 
 
 class DealState:
@@ -318,6 +319,16 @@ class DealState:
             legal = self._legal = _LEGAL[self.phase](self)
         return list(legal)
 
+    def discards_only(self) -> int | None:
+        """When the seat to act may only discard (the discard phase, no knock, gin or big gin
+        possible, R5.1, R6.1, R6.5): the card-set mask of the cards it may discard (its hand,
+        less the card just taken from the pile unless ``discard_taken_card``, R4.3); else
+        ``None``.  Then :meth:`legal_actions` is the discard of each of these cards, in card
+        order, and no more; finding it costs less than building that list."""
+        if self.phase != DISCARD:
+            return None
+        return _discards_only(self, self.hands[self.to_act], self.taken, self.must_knock)
+
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` (an explicit knock arrangement aside) is legal for the seat to act."""
         legal = self._legal
@@ -392,16 +403,21 @@ class DealState:
         Raises what :meth:`verify` raises, leaving this state unchanged.
         """
         legal = self._legal
-        if legal is None:
-            legal = self._legal = _LEGAL[self.phase](self)
-        for a in legal:  # one of the (shared) action objects: an identity test, cheaper than
-            # the dataclass equality of ``in``
-            if a is action:
-                if seat != self.to_act:
-                    self.verify(seat, action)  # raises
-                break
+        c = _DISCARD_CARD.get(id(action)) if legal is None else None
+        if c is not None and self.phase == DISCARD and seat == self.to_act and not self.must_knock \
+                and (self.hands[seat] >> c) & 1 and (c != self.taken or self.rules.discard_taken_card):
+            pass  # our discard of a card of the hand, legal whatever else is (R4.1, R4.3): no list needed
         else:
-            self.verify(seat, action)  # raises, or accepts an equal action that is not one of ours
+            if legal is None:
+                legal = self._legal = _LEGAL[self.phase](self)
+            for a in legal:  # one of the (shared) action objects: an identity test, cheaper than
+                # the dataclass equality of ``in``
+                if a is action:
+                    if seat != self.to_act:
+                        self.verify(seat, action)  # raises
+                    break
+            else:
+                self.verify(seat, action)  # raises, or accepts an equal action that is not one of ours
         new = self._copy()
         new.turn = self.turn + 1
         events: list[Event] = []
@@ -438,15 +454,27 @@ def _legal_draw(s: DealState) -> list[Action]:
     return [A.DRAW_STOCK, A.TAKE_DISCARD]
 
 
+def _discards_only(s: DealState, hand: int, taken: int | None, must_knock: bool) -> int | None:
+    """The card-set mask of the cards ``hand`` may discard when plain discards are all it may do
+    (no discard leaves deadwood within the knock limit, so no knock, gin or big gin, R5.1, R6.1,
+    R6.5): the hand less the card just taken when that may not be discarded (R4.3); ``None``
+    when a knock or gin is possible or a card taken at the wall must be knocked with (R7.2)."""
+    if must_knock:
+        return None
+    limit = s.knock_limit
+    if best_discard_deadwood(hand) <= (0 if limit is None else limit):
+        return None
+    if taken is not None and not s.rules.discard_taken_card:
+        hand &= ~(1 << taken)
+    return hand
+
+
 def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knock: bool = False) -> list[Action]:
+    bits = _discards_only(s, hand, taken, must_knock)
+    if bits is not None:  # discards only, in card order
+        return [*_SD0[bits & 0x1FFF], *_SD1[(bits >> 13) & 0x1FFF], *_SD2[(bits >> 26) & 0x1FFF], *_SD3[bits >> 39]]
     limit = s.knock_limit
     forbid = taken if (taken is not None and not s.rules.discard_taken_card) else None
-    if not must_knock and best_discard_deadwood(hand) > (0 if limit is None else limit):
-        # no discard allows a knock or gin (nor big gin, which needs 0 deadwood): discards only,
-        # in card order, the forbidden card (in the hand) left out
-        if forbid is not None:
-            hand &= ~(1 << forbid)
-        return [*_SD0[hand & 0x1FFF], *_SD1[(hand >> 13) & 0x1FFF], *_SD2[(hand >> 26) & 0x1FFF], *_SD3[hand >> 39]]
     discards: list[Action] = []
     knocks: list[Action] = []
     gins: list[Action] = []

@@ -269,15 +269,22 @@ class GameCore:
         """The mask of the player to act (the episode must not be over): :meth:`mask` without
         its checks.
 
-        Speed: the deal's legal actions are computed once per state by the engine (and used
-        again to check the action taken); the offer, the draw and the wall have a few fixed
-        lists (a cached mask, copied); after a draw with no knock or gin possible the legal
-        actions are the discards of the hand (less the card just taken, R4.3), so the mask is
-        joined from per-suit byte tables; otherwise each legal action's code is set.
+        Speed: when the player may only discard (most turns after a draw), the engine says
+        which cards (:meth:`~ginrummy.deal.DealState.discards_only`, without building the list
+        of legal actions) and the mask is joined from per-suit byte tables; the offer, the draw
+        and the wall have a few fixed lists (a cached mask, copied); otherwise each code of the
+        engine's legal actions is set.
         """
         deal = self.match.deal
         legal = deal._legal
-        if legal is None:  # the engine's own list, computed as legal_actions() does (without the copy)
+        if legal is None:
+            if deal.phase == DISCARD:
+                bits = deal.discards_only()
+                if bits is not None:
+                    t = _BITS13
+                    return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
+                                              t[bits >> 39], _TAIL)), _I8)
+            # the engine's own list, computed as legal_actions() does (without the copy)
             legal = deal._legal = _LEGAL[deal.phase](deal)
         n = len(legal)
         if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
@@ -286,17 +293,6 @@ class GameCore:
             if cached is None:
                 cached = by_length[n] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
             return cached.copy()
-        if legal[-1].kind == "discard":
-            # discards come first in the engine's list (then knocks, gins, big gin): a discard
-            # last means discards only, one per card of the hand except the card just taken
-            # when that may not be discarded (R4.3): the hand, less that card if one is missing
-            bits = deal.hands[deal.to_act]
-            if n != bits.bit_count() and deal.taken is not None:
-                bits &= ~(1 << deal.taken)
-            if n == bits.bit_count():
-                t = _BITS13
-                return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
-                                          t[bits >> 39], _TAIL)), _I8)
         out = bytearray(NUM_CODES)
         ids = _CODE_OF_ID
         for a in legal:
