@@ -810,4 +810,4 @@ def test_discards_only_and_the_discard_check_agree_with_the_legal_list(rules):
                 assert any(a.kind != "discard" for a in legal)
             state, _ = state.apply(state.to_act, rng.choice(legal))
     assert only > 100
-    assert mixed > 0 or rules is PRESETS["straight"]  # random play near gin is rare: Straight gin only has gin
+    assert mixed > 0 or rules.variant != "standard"  # random play seldom nears gin or a low Oklahoma limit
