@@ -299,18 +299,15 @@ class GinRummyAEC(AECEnv):
         as PettingZoo's ``AECEnv.last`` (which it overrides only to be quicker)."""
         agent = self.agent_selection
         core = self.core
-        if observe:
-            i = self._index[agent]
-            if core.player == i:  # the agent to act (the usual case)
-                mask = core.mask_to_act()
-            else:
-                mask = core.mask(i)
-            encoder, other, totals = core.obs_base[i]
-            obs = _Observation()
-            obs["action_mask"] = mask
-            obs._later = (encoder, core.match.deal, core.odisc[other], totals)
-        else:
+        if not observe:
             obs = None
+        elif core.done:
+            obs = self.observe(agent)
+        else:  # agent_selection is the player to act (step and reset keep them so)
+            encoder, other, totals = core.obs_base[core.player]
+            obs = _Observation()
+            obs["action_mask"] = core.mask_to_act()
+            obs._later = (encoder, core.match.deal, core.odisc[other], totals)
         return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
                 self.infos[agent])
 
