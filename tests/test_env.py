@@ -324,3 +324,20 @@ def test_action_mask_is_the_legal_codes_every_step(rules, scope):
         play(env, seed, seed, check)
     assert seen["discard_only"] > 50 and seen["with_knock"] > 0
     assert (seen["taken_left_out"] > 0) == (not env.rules.discard_taken_card)
+
+
+def test_env_and_raw_env_are_unwrapped_and_check_order_themselves():
+    """env() and raw_env() give the environment itself (no PettingZoo wrapper: docs/env.md);
+    it makes the order wrapper's check itself: last/step before reset raise a clear error."""
+    from ginrummy.env import env as make_env, raw_env
+
+    for make in (make_env, raw_env):
+        e = make(rules="oklahoma")
+        assert type(e) is GinRummyAEC and e.unwrapped is e and e.rules.variant == "oklahoma"
+        with pytest.raises(RuntimeError, match="reset"):
+            e.last()
+        with pytest.raises(RuntimeError, match="reset"):
+            e.step(0)
+        e.reset(seed=1)
+        obs, reward, term, trunc, info = e.last()
+        assert np.flatnonzero(obs["action_mask"]).tolist() == [2, 3] and not term and reward == 0.0

@@ -17,7 +17,7 @@ from ..rules import RuleSet
 from .core import GameCore, seed_bytes
 from .observation import OBS_SIZE
 
-__all__ = ["GinRummyAEC", "observation_space", "action_space", "env"]
+__all__ = ["GinRummyAEC", "observation_space", "action_space", "env", "raw_env"]
 
 
 def observation_space() -> spaces.Dict:
@@ -226,6 +226,7 @@ class GinRummyAEC(AECEnv):
     """
 
     metadata = {"name": "ginrummy_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    agent_selection: str | None = None  # until reset()
 
     def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
@@ -298,6 +299,8 @@ class GinRummyAEC(AECEnv):
         """``(observation, cumulative reward, terminated, truncated, info)`` of ``agent_selection``,
         as PettingZoo's ``AECEnv.last`` (which it overrides only to be quicker)."""
         agent = self.agent_selection
+        if agent is None:
+            raise RuntimeError("call reset() before last()")
         core = self.core
         if not observe:
             obs = None
@@ -326,6 +329,8 @@ class GinRummyAEC(AECEnv):
         """
         core = self.core
         if core.done:  # every agent is terminated then, and only then
+            if core.match is None:
+                raise RuntimeError("call reset() before step()")
             self._was_dead_step(action)
             return
         agent = self.agent_selection
@@ -367,5 +372,17 @@ class GinRummyAEC(AECEnv):
 
 
 def env(**kwargs: Any) -> GinRummyAEC:
-    """A :class:`GinRummyAEC` (PettingZoo's usual module-level constructor)."""
+    """A :class:`GinRummyAEC` (PettingZoo's usual module-level constructor), unwrapped.
+
+    PettingZoo's own environments return ``raw_env()`` inside wrappers (order enforcing, bounds
+    assertions) from ``env()``; here both give the same unwrapped environment, because those
+    wrappers cost each step more than the environment's own protocol does and the environment
+    makes their checks itself: ``step``/``last`` before ``reset`` raise ``RuntimeError``, a code
+    outside 0..160 raises ``ValueError``, an illegal one :class:`~ginrummy.errors.IllegalActionError`
+    (or the penalty).  Wrap it yourself if you want them (``pettingzoo.utils.wrappers``)."""
+    return GinRummyAEC(**kwargs)
+
+
+def raw_env(**kwargs: Any) -> GinRummyAEC:
+    """The same as :func:`env`: a :class:`GinRummyAEC` with no wrapper."""
     return GinRummyAEC(**kwargs)
