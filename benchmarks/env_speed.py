@@ -181,7 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         "`agent_iter()` without PettingZoo's generic helpers or wrappers, the mask of a discard turn joined from "
         "per-suit byte tables after the engine's `discards_only()` (no list of legal actions built), the deal "
         "engine's own quicker paths (same results). OpenSpiel's "
-        "loop runs its game in C++ and builds nothing unless asked.", "",
+        "loop runs its game in C++ and builds nothing unless asked.",
+        *([f"- Taken with the load average ({load}) above the machine's 2 cores: other jobs were running, every "
+           "row is slowed, unevenly (a pass that lasts longer meets more quiet moments). Judge the goals on a run "
+           "taken on a quiet machine."] if os.getloadavg()[0] > 2.5 else []),
+        "",
     ])
     print(md)
     if args.write:
@@ -189,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         head, sep, rest = text.partition(f"## {TITLE}\n")
         if sep:
             nxt = rest.find("\n## ")
-            text = head + md + ("" if nxt < 0 else rest[nxt + 1:])
+            text = head + md + ("" if nxt < 0 else "\n" + rest[nxt + 1:])
         else:
             text = text.rstrip("\n") + "\n\n" + md
         RESULTS.write_text(text)
