@@ -27,6 +27,7 @@ pass is steps / whole-process time of the pass; the best pass of ``--repeat`` is
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import shlex
@@ -156,23 +157,35 @@ def main(argv: list[str] | None = None) -> int:
         ratios = ["-", "-"] if name.startswith("ours") else [f"{r_ours / r:.2f}x", f"{r_obs / r:.2f}x"]
         rows.append(f"| {name} | {r:,.0f} | {steps / args.deals:.1f} | {ratios[0]} | {ratios[1]} |")
     command = "python benchmarks/env_speed.py " + shlex.join(argv if argv is not None else sys.argv[1:])
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average (uptime): {load}")
     md = "\n".join([
         f"## {TITLE}", "", f"Command: `{command.strip()}`", "",
-        f"_Run: {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {platform.machine()}, "
-        f"2 shared cores; {args.deals} deals a pass, best of {args.repeat} passes taken in turn._", "",
+        f"_Run: {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, Python {platform.python_version()}, {platform.machine()}, "
+        f"2 shared cores; {args.deals} deals a pass, best of {args.repeat} passes taken in turn; load average at the "
+        f"end (uptime): {load}._", "",
         "| environment | steps/s | steps/deal | ours / it | ours, observation read / it |", "|---|---|---|---|---|",
         *rows, "",
-        "- Random legal actions. Ours: `GinRummyAEC()` (standard, one deal an episode) driven by `agent_iter()` / "
-        "`last()` / `step()`, a random code among `obs[\"action_mask\"]` (the mask is built every step; the "
-        "observation vector is encoded only when read, so the first row does not encode it and the second reads it "
-        "every step). RLCard: `rlcard.make(\"gin-rummy\")`, `env.step()` (it encodes its state every step). "
-        "OpenSpiel: `gin_rummy` with `apply_action` from Python (chance moves sampled, not counted); its second row "
-        "also reads `observation_tensor` every step. The ratio columns divide our first and second rows by each.",
+        "- Random legal actions, the same driver loop for all (a random choice among the legal codes each step). Ours: "
+        "`GinRummyAEC()` (standard, one deal an episode) driven by `agent_iter()` / `last()` / `step()`, a random code "
+        "among `obs[\"action_mask\"]` (a new mask array every step; the observation vector is encoded only when read, "
+        "so the first row does not encode it and the second reads it every step). RLCard: `rlcard.make(\"gin-rummy\")`, "
+        "`env.step()` (it encodes its state every step). OpenSpiel: `gin_rummy` with `apply_action` from Python (chance "
+        "moves sampled, not counted); its second row also reads `observation_tensor` every step. The ratio columns "
+        "divide our first and second rows by each.",
         "- Goal (issue 16): at least 10x RLCard and 3x OpenSpiel stepped from Python.",
-        "- Where a step of ours goes (profile of the first row, 200 deals): the engine's own work (applying the action, "
-        "the legal actions) is about a quarter; the rest is the PettingZoo protocol (`agent_iter`, `last`, the reward "
-        "and termination dicts), the action mask, and the agent's own sampling from the mask with numpy. OpenSpiel's "
-        "loop runs its game in C++ and builds nothing unless asked.", "",
+        "- Where a step of ours goes (profile of the first row, 200 deals): about a third is the driver itself "
+        "(`np.flatnonzero` of the mask and `random.choice`, the same for every environment), a third the engine "
+        "(applying the action, which cards may be discarded), a third the environment (the mask, the observation "
+        "dict, the PettingZoo protocol). What makes it quick (docs/env.md, \"Speed\"): `last()`, `step()` and "
+        "`agent_iter()` without PettingZoo's generic helpers or wrappers, the mask of a discard turn joined from "
+        "per-suit byte tables after the engine's `discards_only()` (no list of legal actions built), the deal "
+        "engine's own quicker paths (same results). OpenSpiel's "
+        "loop runs its game in C++ and builds nothing unless asked.",
+        *([f"- Taken with the load average ({load}) above the machine's 2 cores: other jobs were running, every "
+           "row is slowed, unevenly (a pass that lasts longer meets more quiet moments). Judge the goals on a run "
+           "taken on a quiet machine."] if os.getloadavg()[0] > 2.5 else []),
+        "",
     ])
     print(md)
     if args.write:
@@ -180,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         head, sep, rest = text.partition(f"## {TITLE}\n")
         if sep:
             nxt = rest.find("\n## ")
-            text = head + md + ("" if nxt < 0 else rest[nxt + 1:])
+            text = head + md + ("" if nxt < 0 else "\n" + rest[nxt + 1:])
         else:
             text = text.rstrip("\n") + "\n\n" + md
         RESULTS.write_text(text)

@@ -772,3 +772,42 @@ def test_r5_1_knock_refused_names_the_deadwood_left():
         s.apply(0, parse_action("knock KS"))
     assert "(discarding KS leaves no deadwood: that is gin, so go gin with it (R6.1))" in str(err.value)
     assert snapshot(s) == before
+
+
+@pytest.mark.parametrize("rules", [PRESETS["standard"], PRESETS["standard"].replace(discard_taken_card=True),
+                                   PRESETS["straight"], PRESETS["oklahoma"], PRESETS["standard"].replace(stock_end="wall")])
+def test_discards_only_and_the_discard_check_agree_with_the_legal_list(rules):
+    """DealState.discards_only() is the cards of the legal actions exactly when these are plain
+    discards (R4.1, R4.3, R5.1, R7.2); apply() of each of our 52 discard actions on a state whose
+    list was never built (its quick check) accepts exactly the discards of legal_actions()."""
+    import random
+
+    from ginrummy.deal import _DISCARDS, deck_from_seed
+
+    rng = random.Random(3)
+    only = mixed = 0
+    for d in range(12):
+        state = new_deal(rules, d % 2, deck_from_seed(bytes([d, 7])))
+        while state.phase != OVER:
+            bits = state.discards_only()
+            if state.phase == DISCARD:
+                for x in range(52):
+                    probe = state._copy()  # the same state, its list of legal actions not built
+                    try:
+                        probe.apply(state.to_act, _DISCARDS[x])
+                        ok = True
+                    except IllegalActionError:
+                        ok = False
+                    assert ok == (_DISCARDS[x] in state.legal_actions()), x
+                    with pytest.raises(NotYourTurnError):
+                        state._copy().apply(1 - state.to_act, _DISCARDS[x])
+            legal = state.legal_actions()
+            if bits is not None:
+                only += 1
+                assert legal == [_DISCARDS[x] for x in cards_of(bits)]
+            elif state.phase == DISCARD:
+                mixed += 1
+                assert any(a.kind != "discard" for a in legal)
+            state, _ = state.apply(state.to_act, rng.choice(legal))
+    assert only > 100
+    assert mixed > 0 or rules.variant != "standard"  # random play seldom nears gin or a low Oklahoma limit

@@ -142,6 +142,13 @@ def test_seeded_resets_replay_identically():
     env.reset(seed=7)
     env.reset()
     assert env.core.match.deal.hands == d1
+    # ... as documented: the next seeds are drawn from random.Random(7)
+    from ginrummy.env import seed_bytes
+
+    gen = random.Random(7)
+    for _ in range(2):
+        assert env.core.match.seed == seed_bytes(gen.getrandbits(63))
+        env.reset()
 
 
 def test_gymnasium_seeded_episodes_are_identical():
@@ -283,3 +290,54 @@ def test_episode_is_what_match_apply_gives():
     assert [r.actions for r in again.deals] == [r.actions for r in m.deals]
     assert [r.result for r in again.deals] == [r.result for r in m.deals]
     assert again.sheet.totals == m.sheet.totals and again.winner == m.winner
+
+
+@pytest.mark.parametrize("rules,scope", [("standard", "deal"), ({"preset": "standard", "discard_taken_card": True}, "deal"),
+                                         ({"preset": "oklahoma", "target": 40}, "game"), ({"stock_end": "wall"}, "deal"),
+                                         ({"preset": "hollywood", "target": 15}, "match"), ({"players": 3}, "game")])
+def test_action_mask_is_the_legal_codes_every_step(rules, scope):
+    """The mask (built by its fast paths: cached lists, per-suit discard tables) is exactly the
+    codes of the player's legal actions (R4.1-R4.3, R5.1, R7.2), every step, for every agent;
+    each call gives a new writable array."""
+    env = GinRummyAEC(rules=rules, scope=scope)
+    seen = {"discard_only": 0, "with_knock": 0, "taken_left_out": 0}
+
+    def check(env, agent, obs):
+        core = env.core
+        for other in env.agents:
+            mask = env.observe(other)["action_mask"]
+            view = env.infos[other]["view"]
+            want = sorted(a.code for a in view.legal) if other == env.agent_selection and not core.done else []
+            assert mask.dtype == np.int8 and mask.flags.writeable and mask.shape == (161,)
+            assert np.flatnonzero(mask).tolist() == want
+            assert set(mask.tolist()) <= {0, 1}
+        assert np.array_equal(obs["action_mask"], env.observe(agent)["action_mask"])
+        assert obs["action_mask"] is not env.observe(agent)["action_mask"]
+        deal = core.match.deal
+        if deal.phase == "discard":
+            codes = np.flatnonzero(obs["action_mask"]).tolist()
+            seen["with_knock" if max(codes) >= 57 or 4 in codes else "discard_only"] += 1
+            if deal.taken is not None and 5 + deal.taken not in codes and (deal.hands[deal.to_act] >> deal.taken) & 1:
+                seen["taken_left_out"] += 1
+
+    for seed in range(4):
+        play(env, seed, seed, check)
+    assert seen["discard_only"] > 50 and seen["with_knock"] > 0
+    assert (seen["taken_left_out"] > 0) == (not env.rules.discard_taken_card)
+
+
+def test_env_and_raw_env_are_unwrapped_and_check_order_themselves():
+    """env() and raw_env() give the environment itself (no PettingZoo wrapper: docs/env.md);
+    it makes the order wrapper's check itself: last/step before reset raise a clear error."""
+    from ginrummy.env import env as make_env, raw_env
+
+    for make in (make_env, raw_env):
+        e = make(rules="oklahoma")
+        assert type(e) is GinRummyAEC and e.unwrapped is e and e.rules.variant == "oklahoma"
+        with pytest.raises(RuntimeError, match="reset"):
+            e.last()
+        with pytest.raises(RuntimeError, match="reset"):
+            e.step(0)
+        e.reset(seed=1)
+        obs, reward, term, trunc, info = e.last()
+        assert np.flatnonzero(obs["action_mask"]).tolist() == [2, 3] and not term and reward == 0.0

@@ -353,3 +353,23 @@ def test_match_errors_change_nothing():
     assert (mt.deal, list(mt.record.actions), mt.sheet, len(mt.deals)) == before
     with pytest.raises(ValueError):
         mt.view(2)
+
+
+def test_advance_after_the_deal_engine_equals_apply():
+    """Match.advance(seat, action, deal.apply(seat, action)[0]) records and scores exactly as
+    Match.apply does (R6, R11): same records, results, sheet and next dealer over a game."""
+    rules = PRESETS["standard"].replace(scoring="game", target=60)
+    a = Match.new(rules, NAMES2, b"advance")
+    b = Match.new(rules, NAMES2, b"advance")
+    while not a.finished:
+        if a.deal.is_over:
+            a.next_deal()
+            b.next_deal()
+        action = greedy(a.deal)
+        a.apply(a.player_to_act(), action)
+        seat = b.deal.to_act
+        b.advance(seat, action, b.deal.apply(seat, action)[0])
+    assert b.finished and len(b.deals) == len(a.deals) > 1
+    assert [r.actions for r in b.deals] == [r.actions for r in a.deals]
+    assert [r.result for r in b.deals] == [r.result for r in a.deals]
+    assert b.sheet.totals == a.sheet.totals and b.winner == a.winner and b.sheet.finished

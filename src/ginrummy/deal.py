@@ -47,11 +47,20 @@ def seeded_shuffle(items: Sequence[int], seed: bytes) -> list[int]:
     counter: for i from n-1 down to 1, j = int(SHA-256(seed || i as 4 bytes big-endian)) mod
     (i+1); swap items i and j.  Fully specified, so anyone can recompute a deck (docs)."""
     out = list(items)
+    sha = _sha256
+    counters = _COUNTERS
     for i in range(len(out) - 1, 0, -1):
-        digest = hashlib.sha256(seed + i.to_bytes(4, "big")).digest()
+        digest = sha(seed + (counters[i] if i < 64 else i.to_bytes(4, "big"))).digest()
         j = int.from_bytes(digest, "big") % (i + 1)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+try:  # the standard library's own SHA-256 (the same digests), quicker than OpenSSL's for short inputs
+    from _sha256 import sha256 as _sha256
+except ImportError:  # pragma: no cover - depends on the Python build
+    _sha256 = hashlib.sha256
+_COUNTERS = tuple(i.to_bytes(4, "big") for i in range(64))  # i as 4 bytes big-endian, for a deck's shuffle
 
 
 def deck_from_seed(seed: bytes) -> list[int]:
@@ -168,6 +177,7 @@ _NEW = object.__new__
 _DISCARDS = tuple(A.discard(c) for c in range(52))
 _KNOCKS = tuple(A.knock(c) for c in range(52))
 _GINS = tuple(A.gin(c) for c in range(52))
+_DISCARD_CARD = {id(a): a.card for a in _DISCARDS}  # id of a shared discard action -> its card
 
 
 class DealState:
@@ -309,6 +319,16 @@ class DealState:
             legal = self._legal = _LEGAL[self.phase](self)
         return list(legal)
 
+    def discards_only(self) -> int | None:
+        """When the seat to act may only discard (the discard phase, no knock, gin or big gin
+        possible, R5.1, R6.1, R6.5): the card-set mask of the cards it may discard (its hand,
+        less the card just taken from the pile unless ``discard_taken_card``, R4.3); else
+        ``None``.  Then :meth:`legal_actions` is the discard of each of these cards, in card
+        order, and no more; finding it costs less than building that list."""
+        if self.phase != DISCARD:
+            return None
+        return _discards_only(self, self.hands[self.to_act], self.taken, self.must_knock)
+
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` (an explicit knock arrangement aside) is legal for the seat to act."""
         legal = self._legal
@@ -383,10 +403,21 @@ class DealState:
         Raises what :meth:`verify` raises, leaving this state unchanged.
         """
         legal = self._legal
-        if legal is None:
-            legal = self._legal = _LEGAL[self.phase](self)
-        if seat != self.to_act or not _holds(legal, action):
-            self.verify(seat, action)  # raises, or accepts an equal action that is not one of ours
+        c = _DISCARD_CARD.get(id(action)) if legal is None else None
+        if c is not None and self.phase == DISCARD and seat == self.to_act and not self.must_knock \
+                and (self.hands[seat] >> c) & 1 and (c != self.taken or self.rules.discard_taken_card):
+            pass  # our discard of a card of the hand, legal whatever else is (R4.1, R4.3): no list needed
+        else:
+            if legal is None:
+                legal = self._legal = _LEGAL[self.phase](self)
+            for a in legal:  # one of the (shared) action objects: an identity test, cheaper than
+                # the dataclass equality of ``in``
+                if a is action:
+                    if seat != self.to_act:
+                        self.verify(seat, action)  # raises
+                    break
+            else:
+                self.verify(seat, action)  # raises, or accepts an equal action that is not one of ours
         new = self._copy()
         new.turn = self.turn + 1
         events: list[Event] = []
@@ -407,15 +438,6 @@ class DealState:
 
 
 
-def _holds(legal: list[Action], action: object) -> bool:
-    """Whether ``action`` is one of the (shared) action objects of ``legal``: an identity test,
-    cheaper than the dataclass equality of ``in``."""
-    for a in legal:
-        if a is action:
-            return True
-    return False
-
-
 def _text(action: object) -> str:
     return action.text if isinstance(action, Action) else repr(action)
 
@@ -432,14 +454,27 @@ def _legal_draw(s: DealState) -> list[Action]:
     return [A.DRAW_STOCK, A.TAKE_DISCARD]
 
 
+def _discards_only(s: DealState, hand: int, taken: int | None, must_knock: bool) -> int | None:
+    """The card-set mask of the cards ``hand`` may discard when plain discards are all it may do
+    (no discard leaves deadwood within the knock limit, so no knock, gin or big gin, R5.1, R6.1,
+    R6.5): the hand less the card just taken when that may not be discarded (R4.3); ``None``
+    when a knock or gin is possible or a card taken at the wall must be knocked with (R7.2)."""
+    if must_knock:
+        return None
+    limit = s.knock_limit
+    if best_discard_deadwood(hand) <= (0 if limit is None else limit):
+        return None
+    if taken is not None and not s.rules.discard_taken_card:
+        hand &= ~(1 << taken)
+    return hand
+
+
 def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knock: bool = False) -> list[Action]:
+    bits = _discards_only(s, hand, taken, must_knock)
+    if bits is not None:  # discards only, in card order
+        return [*_SD0[bits & 0x1FFF], *_SD1[(bits >> 13) & 0x1FFF], *_SD2[(bits >> 26) & 0x1FFF], *_SD3[bits >> 39]]
     limit = s.knock_limit
     forbid = taken if (taken is not None and not s.rules.discard_taken_card) else None
-    if not must_knock and best_discard_deadwood(hand) > (0 if limit is None else limit):
-        # no discard allows a knock or gin (nor big gin, which needs 0 deadwood): discards only
-        if forbid is None:
-            return [_DISCARDS[c] for c in cards_of(hand)]
-        return [_DISCARDS[c] for c in cards_of(hand) if c != forbid]
     discards: list[Action] = []
     knocks: list[Action] = []
     gins: list[Action] = []
@@ -454,6 +489,24 @@ def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knoc
     if s.rules.big_gin_bonus is not None and is_big_gin(hand):
         out.append(A.BIG_GIN)
     return out
+
+
+class _SuitDiscards(dict):
+    """13-bit mask of one suit's cards -> the tuple of their discard actions, in card order
+    (filled when first asked: ``cards_of`` and a list of ``_DISCARDS`` for each hand cost more)."""
+
+    __slots__ = ("suit",)
+
+    def __init__(self, suit: int) -> None:
+        super().__init__()
+        self.suit = suit
+
+    def __missing__(self, bits: int) -> tuple[Action, ...]:
+        t = self[bits] = tuple(_DISCARDS[c] for c in cards_of(bits << (13 * self.suit)))
+        return t
+
+
+_SD0, _SD1, _SD2, _SD3 = (_SuitDiscards(s) for s in range(4))
 
 
 def _legal_discard(s: DealState) -> list[Action]:
@@ -538,7 +591,7 @@ def _apply_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(_EV_DISCARD[seat][c])
     other = 1 - seat
     end = s.rules.stock_end
-    size = s.stock_size
+    size = len(s.stock) - s.drawn
     if end == "draw_at_two" and size <= 2:
         _end_draw(s, "R7.1", ev)
     elif end == "wall" and size <= 2:
@@ -635,6 +688,10 @@ _APPLY: dict[str, Callable[[DealState, int, Action, list[Event]], None]] = {
 }
 
 
+_REPEAT_INT = (int,) * 52
+_ALL_CARDS = frozenset(range(52))
+
+
 def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | None = None) -> DealState:
     """Deal a new hand (R3.2) from ``deck``: 52 distinct card ints, deck[0:10] to the
     non-dealer, deck[10:20] to the dealer, deck[20] the upcard, deck[21:] the stock, top first.
@@ -647,7 +704,8 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     if dealer not in (0, 1):
         raise RecordError(f"dealer must be seat 0 or 1, not {dealer!r}")
     deck = list(deck)
-    if len(deck) != 52 or any(not isinstance(c, int) or not 0 <= c < 52 for c in deck) or len(set(deck)) != 52:
+    # 52 ints (isinstance, as before: bools pass) whose set is 0..51: 52 distinct cards
+    if len(deck) != 52 or not all(map(isinstance, deck, _REPEAT_INT)) or set(deck) != _ALL_CARDS:
         raise RecordError("a deck is the 52 distinct cards, each once")
     s = DealState.__new__(DealState)
     s.rules = rules

@@ -292,13 +292,21 @@ class Match:
             new, events = checked[1], checked[2]
         else:
             new, events = self.deal.apply(seat, action)
-        self.deal = new
-        self.record.actions.append((seat, action))
-        if new.result is not None:
-            self.record.result = new.result
-            winner = None if new.result.winner is None else self.seat_players[new.result.winner]
-            self.sheet = self.sheet.add(winner, new.result.points)
+        self.advance(seat, action, new)
         return events
+
+    def advance(self, seat: int, action: Action, new: DealState) -> None:
+        """Make ``new`` the current deal state: what :meth:`apply` does once the deal engine has
+        applied ``action`` of deal seat ``seat`` (``new`` must be ``self.deal.apply(seat,
+        action)[0]``, for callers that applied it themselves): record the action and, when it
+        ends the deal, the result, scored on the sheet (R6, R11, R12)."""
+        self.deal = new
+        rec = self.deals[-1]
+        rec.actions.append((seat, action))
+        if new.result is not None:
+            rec.result = new.result
+            winner = None if new.result.winner is None else rec.seat_players[new.result.winner]
+            self.sheet = self.sheet.add(winner, new.result.points)
 
     def next_deal(self, client_seeds: Sequence[str] | None = None) -> DealState:
         """Start the next deal after one is over: dealer by R11.2 (winner deals; after a draw

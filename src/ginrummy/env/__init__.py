@@ -18,12 +18,12 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(f"ginrummy.env needs pettingzoo and gymnasium ({exc}): pip install 'ginrummy[env]'") from exc
 
-from .aec import GinRummyAEC, action_space, env, observation_space  # noqa: E402
+from .aec import GinRummyAEC, action_space, env, observation_space, raw_env  # noqa: E402
 from .core import CODE_ACTIONS, REWARDS, SCOPES, GameCore, make_env_rules, seed_bytes  # noqa: E402
 from .observation import OBS_SIZE, PLANES, SCALARS, encode_view, plane  # noqa: E402
 from .single import GinRummySingle  # noqa: E402
 
-__all__ = ["GinRummyAEC", "GinRummySingle", "GameCore", "env", "register_envs", "observation_space", "action_space",
+__all__ = ["GinRummyAEC", "GinRummySingle", "GameCore", "env", "raw_env", "register_envs", "observation_space", "action_space",
            "OBS_SIZE", "PLANES", "SCALARS", "encode_view", "plane", "CODE_ACTIONS", "SCOPES", "REWARDS",
            "make_env_rules", "seed_bytes", "ENV_ID"]
 

@@ -10,13 +10,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from ..actions import NUM_CODES
 from ..rules import RuleSet
 from .core import GameCore, seed_bytes
 from .observation import OBS_SIZE
 
-__all__ = ["GinRummyAEC", "observation_space", "action_space", "env"]
+__all__ = ["GinRummyAEC", "observation_space", "action_space", "env", "raw_env"]
 
 
 def observation_space() -> spaces.Dict:
@@ -102,13 +103,15 @@ class _Observation(dict):
     """``{"observation": float32[433], "action_mask": int8[161]}`` whose observation vector is
     encoded when first read: a loop that reads only the mask (a random agent) does not pay for
     it.  The deal state is immutable, so it is the observation of the step it was made at,
-    whenever it is read."""
+    whenever it is read.
+
+    Speed: the dict holds the mask from the start and the vector once read, so ``obs[key]`` is
+    a plain dict lookup; a missing ``"observation"`` is built by ``__missing__``.  Every other
+    way of reading the dict (``get``, ``in``, iteration, ``len``, ``keys``, ``items``, ``copy``,
+    ``==``, ``repr``, pickling) builds it first, so the dict always looks like both keys.
+    """
 
     __slots__ = ("_later",)
-
-    def __init__(self, mask: np.ndarray, later: tuple) -> None:
-        dict.__setitem__(self, "action_mask", mask)
-        self._later = later
 
     def _build(self) -> None:
         later = self._later
@@ -117,10 +120,11 @@ class _Observation(dict):
             encoder, state, odisc, totals = later
             dict.__setitem__(self, "observation", encoder.observe(state, odisc, totals))
 
-    def __getitem__(self, key: str) -> Any:
-        if key == "observation":
+    def __missing__(self, key: str) -> Any:
+        if key == "observation" and self._later is not None:
             self._build()
-        return dict.__getitem__(self, key)
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
         self._build()
@@ -167,6 +171,27 @@ class _Observation(dict):
         return (dict, (dict(dict.items(self)),))
 
 
+def _observation(mask: np.ndarray, later: tuple) -> _Observation:
+    obs = _Observation()
+    obs["action_mask"] = mask
+    obs._later = later
+    return obs
+
+
+class _AgentIterable(AECIterable):
+    """What :meth:`GinRummyAEC.agent_iter` returns: PettingZoo's ``AECIterable`` whose iterator
+    is a generator (the same agents, the same ``max_iter`` limit, a cheaper ``next``)."""
+
+    def __iter__(self):
+        return _agents(self.env, self.max_iter)
+
+
+def _agents(env: GinRummyAEC, left: int):
+    while left > 0 and env.agents:
+        left -= 1
+        yield env.agent_selection
+
+
 class _Infos(dict):
     """``infos``: agent -> its :class:`_ViewInfo`."""
 
@@ -201,6 +226,7 @@ class GinRummyAEC(AECEnv):
     """
 
     metadata = {"name": "ginrummy_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    agent_selection: str | None = None  # until reset()
 
     def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
@@ -215,6 +241,7 @@ class GinRummyAEC(AECEnv):
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: action_space() for a in self.possible_agents}
         self._seeder: random.Random | None = None
+        self._seeder_seed: int | None = None
         self._version = 0  # counts resets and steps: a view in infos is rebuilt when it changes
         self._scored = False  # whether the last step gave rewards (so rewards must be cleared)
         self.agents: list[str] = []
@@ -235,11 +262,15 @@ class GinRummyAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new episode; ``seed`` (int) makes it exactly reproducible."""
         if seed is not None:
-            self._seeder = random.Random(int(seed))
             match_seed = seed_bytes(seed)
+            # the generator of later unseeded resets, random.Random(seed), is made when first needed
+            self._seeder = None
+            self._seeder_seed = int(seed)
         else:
             if self._seeder is None:
-                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+                base = self._seeder_seed
+                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big") if base is None else base)
+                self._seeder_seed = None
             match_seed = seed_bytes(self._seeder.getrandbits(63))
         self.core.reset(match_seed)
         self._version += 1
@@ -259,34 +290,62 @@ class GinRummyAEC(AECEnv):
         """``agent``'s observation and action mask now (the mask is all 0 unless it is to act).
 
         A dict of both; the observation vector is encoded when first read (see
-        :class:`_Observation`), exactly as it was at this step."""
+        :class:`_Observation`), exactly as it was at this step.  Arrays are new at every call."""
         i = self._index[agent]
         core = self.core
-        return _Observation(core.mask(i), core.observe_later(i))
+        return _observation(core.mask(i), core.observe_later(i))
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """``(observation, cumulative reward, terminated, truncated, info)`` of ``agent_selection``,
+        as PettingZoo's ``AECEnv.last`` (which it overrides only to be quicker)."""
+        agent = self.agent_selection
+        if agent is None:
+            raise RuntimeError("call reset() before last()")
+        core = self.core
+        if not observe:
+            obs = None
+        elif core.done:
+            obs = self.observe(agent)
+        else:  # agent_selection is the player to act (step and reset keep them so)
+            encoder, other, totals = core.obs_base[core.player]
+            obs = _Observation()
+            obs["action_mask"] = core.mask_to_act()
+            obs._later = (encoder, core.match.deal, core.odisc[other], totals)
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """The agents in turn, ``agent_selection`` at each ``next`` until no agent is left or
+        ``max_iter`` agents were given (PettingZoo's ``agent_iter``, with a generator)."""
+        return _AgentIterable(self, max_iter)
 
     def step(self, action: int | None) -> None:
         """Apply ``action`` (a code 0..160) for ``agent_selection``.
 
         Raises ``ValueError`` for a code outside 0..160 or a non-int, and
         :class:`~ginrummy.errors.IllegalActionError` for an illegal code under
-        ``illegal="raise"``; the environment is unchanged then.
+        ``illegal="raise"``; the environment is unchanged then.  Once the episode is over each
+        agent steps ``None`` in turn (PettingZoo's dead step) and leaves ``agents``.
         """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        core = self.core
+        if core.done:  # every agent is terminated then, and only then
+            if core.match is None:
+                raise RuntimeError("call reset() before step()")
             self._was_dead_step(action)
             return
-        core = self.core
+        agent = self.agent_selection
         rewards = core.step(action)
-        cum = self._cumulative_rewards
-        cum[agent] = 0.0
-        rw = self.rewards
+        self._cumulative_rewards[agent] = 0.0
         if rewards is core.no_rewards:  # the deal goes on: no one scores
             if self._scored:
                 self._scored = False
+                rw = self.rewards
                 for a in rw:
                     rw[a] = 0.0
         else:
             self._scored = True
+            rw = self.rewards
+            cum = self._cumulative_rewards
             for a, r in zip(self.possible_agents, rewards):
                 rw[a] = r
                 cum[a] += r
@@ -295,7 +354,7 @@ class GinRummyAEC(AECEnv):
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = self.possible_agents[core.to_act]
+            self.agent_selection = self.possible_agents[core.player]
 
     def render(self) -> str | None:
         """``"ansi"``: the acting agent's view as text (hand, pile, stock, legal actions)."""
@@ -313,5 +372,17 @@ class GinRummyAEC(AECEnv):
 
 
 def env(**kwargs: Any) -> GinRummyAEC:
-    """A :class:`GinRummyAEC` (PettingZoo's usual module-level constructor)."""
+    """A :class:`GinRummyAEC` (PettingZoo's usual module-level constructor), unwrapped.
+
+    PettingZoo's own environments return ``raw_env()`` inside wrappers (order enforcing, bounds
+    assertions) from ``env()``; here both give the same unwrapped environment, because those
+    wrappers cost each step more than the environment's own protocol does and the environment
+    makes their checks itself: ``step``/``last`` before ``reset`` raise ``RuntimeError``, a code
+    outside 0..160 raises ``ValueError``, an illegal one :class:`~ginrummy.errors.IllegalActionError`
+    (or the penalty).  Wrap it yourself if you want them (``pettingzoo.utils.wrappers``)."""
+    return GinRummyAEC(**kwargs)
+
+
+def raw_env(**kwargs: Any) -> GinRummyAEC:
+    """The same as :func:`env`: a :class:`GinRummyAEC` with no wrapper."""
     return GinRummyAEC(**kwargs)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import actions as A
 from ..actions import NUM_CODES, Action
-from ..deal import _DISCARDS, _GINS, _KNOCKS, DISCARD
+from ..deal import _DISCARDS, _GINS, _KNOCKS, _LEGAL, DISCARD, PHASES
 from ..errors import IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
@@ -123,17 +123,25 @@ class GameCore:
         self.encoders = (SeatEncoder(0, self.scale), SeatEncoder(1, self.scale))
         self.odisc = [0, 0]  # by deal seat: cards that seat discarded this deal
         self.totals = m.sheet.totals
+        self.actions = m.record.actions  # the deal record's action list (step appends to it)
         sp = self.seat_players = m.seat_players
         # the deal seat each player observes from: the player sitting out sees the captain's (R10.2)
         self.obs_seat = [sp.index(p) if p in sp else 1 for p in range(self.n)]
+        self._obs_bases()
+        self.player = sp[m.deal.to_act]
+
+    def _obs_bases(self) -> None:
+        """Per player, what an observation needs besides the deal state and the opponent's
+        discards: ``(encoder, seat of the opponent, (own total, opponent's total))``; the totals
+        change only when a deal ends."""
+        sp = self.seat_players
+        t = self.totals
+        self.obs_base = [(self.encoders[s], 1 - s, (t[sp[s]], t[sp[1 - s]])) for s in self.obs_seat]
 
     @property
     def to_act(self) -> int | None:
         """The player to act, ``None`` once the episode is over."""
-        if self.done:
-            return None
-        seat = self.match.deal.to_act
-        return None if seat is None else self.seat_players[seat]
+        return None if self.done else self.player
 
     def step(self, code: int) -> Sequence[float]:
         """Apply the action of code ``code`` for the player to act; return each player's reward.
@@ -163,13 +171,13 @@ class GameCore:
         m = self.match
         deal = m.deal
         seat = deal.to_act
-        player = self.seat_players[seat]
+        player = self.player
         action = CODE_ACTIONS[code]
         try:
             # Speed: the deal state is immutable, so apply the action to it first; while the deal
             # goes on, record it as Match.apply does (the new state and the action); an action
-            # that ends the deal goes through Match.apply itself, which applies it again (the
-            # same new state) and scores it on the sheet.
+            # that ends the deal goes to Match.advance, the end of Match.apply, which records
+            # it and scores the deal on the sheet.
             new, _ = deal.apply(seat, action)
         except IllegalActionError as exc:
             if self.illegal == "penalty":
@@ -184,10 +192,11 @@ class GameCore:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
         if new.result is None:
             m.deal = new
-            m.record.actions.append((seat, action))
+            self.actions.append((seat, action))
+            self.player = self.seat_players[new.to_act]
             return self.no_rewards
-        m.apply(player, action)
-        return self._end_of_deal(m.deal)
+        m.advance(seat, action, new)
+        return self._end_of_deal(new)
 
     def _end_of_deal(self, deal) -> list[float]:
         m = self.match
@@ -220,6 +229,8 @@ class GameCore:
         self.totals = totals
         if over:
             self.done = True
+            self.player = None
+            self._obs_bases()
         else:
             m.next_deal()
             self._new_deal()
@@ -234,42 +245,59 @@ class GameCore:
     def observe(self, player: int) -> np.ndarray:
         """``player``'s observation now: ``encode_view(self.view(player))``, built incrementally.
         The player sitting out a three-hand deal sees the captain's (R10.2)."""
-        seat = self.obs_seat[player]
-        sp = self.seat_players
-        t = self.totals
-        return self.encoders[seat].observe(self.match.deal, self.odisc[1 - seat], (t[sp[seat]], t[sp[1 - seat]]))
+        encoder, other, totals = self.obs_base[player]
+        return encoder.observe(self.match.deal, self.odisc[other], totals)
 
     def observe_later(self, player: int) -> tuple:
         """What :meth:`observe` needs to give ``player``'s observation of now at any later time
         (the deal state is immutable): ``(encoder, state, odisc, totals)``."""
-        seat = self.obs_seat[player]
-        sp = self.seat_players
-        t = self.totals
-        return self.encoders[seat], self.match.deal, self.odisc[1 - seat], (t[sp[seat]], t[sp[1 - seat]])
+        encoder, other, totals = self.obs_base[player]
+        return encoder, self.match.deal, self.odisc[other], totals
 
     def observe_slow(self, player: int) -> np.ndarray:
         """The same observation by the definition, :func:`encode_view` of the player's view."""
         return encode_view(self.view(player))
 
     def mask(self, player: int) -> np.ndarray:
-        """``int8`` array of 161: 1 for each code legal for ``player`` now (all 0 if he is not to act)."""
-        deal = self.match.deal
-        if self.done or deal.to_act is None or self.seat_players[deal.to_act] != player:
+        """``int8`` array of 161: 1 for each code legal for ``player`` now (all 0 if he is not to
+        act).  A new array each call (the caller may keep or change it)."""
+        if self.player != player or self.done:
             return _ZERO_MASK.copy()
+        return self.mask_to_act()
+
+    def mask_to_act(self) -> np.ndarray:
+        """The mask of the player to act (the episode must not be over): :meth:`mask` without
+        its checks.
+
+        Speed: when the player may only discard (most turns after a draw), the engine says
+        which cards (:meth:`~ginrummy.deal.DealState.discards_only`, without building the list
+        of legal actions) and the mask is joined from per-suit byte tables; the offer, the draw
+        and the wall have a few fixed lists (a cached mask, copied); otherwise each code of the
+        engine's legal actions is set.
+        """
+        deal = self.match.deal
         legal = deal._legal
         if legal is None:
-            legal = deal.legal_actions()
+            if deal.phase == DISCARD:
+                bits = deal.discards_only()
+                if bits is not None:
+                    t = _BITS13
+                    return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
+                                              t[bits >> 39], _TAIL)), _I8)
+            # the engine's own list, computed as legal_actions() does (without the copy)
+            legal = deal._legal = _LEGAL[deal.phase](deal)
+        n = len(legal)
         if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
-            key = (deal.phase, len(legal))
-            cached = _MASKS.get(key)
+            by_length = _MASKS[deal.phase]
+            cached = by_length.get(n)
             if cached is None:
-                cached = _MASKS[key] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
+                cached = by_length[n] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
             return cached.copy()
         out = bytearray(NUM_CODES)
         ids = _CODE_OF_ID
         for a in legal:
             out[ids[id(a)]] = 1
-        return np.frombuffer(out, dtype=np.int8)
+        return _frombuffer(out, _I8)
 
     def legal_codes(self, player: int) -> list[int]:
         """The codes legal for ``player`` now, ascending (empty if he is not to act)."""
@@ -279,7 +307,23 @@ class GameCore:
 
 
 _ZERO_MASK = np.zeros(NUM_CODES, dtype=np.int8)
-_MASKS: dict[tuple, np.ndarray] = {}
+_MASKS: dict[str, dict[int, np.ndarray]] = {p: {} for p in PHASES}  # phase -> number of legal actions -> mask
+_I8 = np.dtype(np.int8)
+_frombuffer = np.frombuffer
+_join = bytearray().join
+_HEAD = bytes(5)  # codes 0..4 (no discard among them)
+_TAIL = bytes(NUM_CODES - 57)  # knocks and gins
+
+
+def _bits13() -> list[bytes]:
+    """For each 13-bit mask m (one suit of a hand): 13 bytes, byte r = bit r of m."""
+    out = [bytes(13)]
+    for r in range(13):
+        out += [b[:r] + b"\x01" + b[r + 1:] for b in out]
+    return out
+
+
+_BITS13 = _bits13()
 
 
 def _mask_of(codes) -> np.ndarray:
