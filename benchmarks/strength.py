@@ -78,8 +78,13 @@ class Timed:
 def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bool = False):
     """The player of ``level``; an expert (or master) with ``budget_ms`` a decision if given,
     reading the process's processor time (``time.process_time``) for its budget when
-    ``cpu_clock``: then a busy machine slows the games but does not weaken the player."""
-    player = make_player(level, rng)
+    ``cpu_clock``: then a busy machine slows the games but does not weaken the player.
+    ``LEVEL@rules`` (``club@rules``, ``expert@rules``, ``master@rules``) is that level with the
+    hand-made opponent model instead of the learned one (the players before issue 17)."""
+    base, _, model = level.partition("@")
+    player = make_player(base, rng)
+    if model:
+        player = type(player)(rng, opponent_model=model)
     if hasattr(player, "budget_ms") and player.budget_ms is not None:
         if budget_ms is not None:
             player.budget_ms = budget_ms
