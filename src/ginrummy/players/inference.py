@@ -297,9 +297,10 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
 
     With ``weights`` (for each card 0..51 the chance he holds it, from a model that already reads
     his takes, passes and discards: :func:`ginrummy.players.opponent_model.holding_weights`), the
-    proposal draws the unknown cards in proportion to them (weighted sampling without
-    replacement, keys ``u ** (1 / w)``) and the weight leaves his acts out (``events=False``):
-    only the last discard and the knock he did not make are weighed.
+    proposal draws his hidden cards by successive sampling without replacement with the odds
+    ``w / (1 - w)`` as weights (keys ``u ** ((1 - w) / w)``), so that each card's chance to be
+    drawn is close to ``w``, with no surplus cards dropped, and the weight leaves his acts out
+    (``events=False``): only the last discard and the knock he did not make are weighed.
     """
     if n < 1:
         raise ValueError(f"n must be >= 1, not {n!r}")
@@ -308,7 +309,12 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
     extra = max(0, min(int(IMPROVE_BASE + IMPROVE_RATE * k.opp_draws), MAX_IMPROVE, len(pool) - h))
     last = last_discard(k)
     cands: list[int] = []
-    inv = [1.0 / max(1e-4, weights[c]) for c in pool] if weights is not None else None
+    inv = None
+    if weights is not None:
+        # successive sampling with the odds w / (1 - w) as weights: inclusion chances close to w;
+        # no surplus cards to drop (the model's chances already say what he kept)
+        inv = [(1.0 - min(0.999, max(1e-4, weights[c]))) / min(0.999, max(1e-4, weights[c])) for c in pool]
+        extra = 0
     draw = h + extra
     out_w: list[float] = []
     for _ in range(n * max(1, oversample)):
