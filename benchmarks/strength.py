@@ -6,7 +6,7 @@ Run from the repository root:
     python benchmarks/strength.py [--games 200] [--seed 1] [--pairs expert:novice,club:novice,expert:club]
                                   [--budget-ms 150] [--openspiel-deals 0] [--openspiel-level expert]
                                   [--start 0] [--out FILE.jsonl] [--merge FILE.jsonl ...] [--write]
-                                  [--workers N] [--ray [ADDRESS]]
+                                  [--workers N] [--ray [ADDRESS]] [--duplicate] [--cpu-clock]
 
 Each pairing plays ``--games`` games to 100 (preset ``eaai``: no bonuses, the deal alternates,
 R13), the first dealer alternating from game to game and every game from a fixed seed
@@ -17,6 +17,13 @@ percentile, decisions with more than one legal action) of each level.  ``--out``
 JSON line per finished game so partial figures survive an interrupted run; a long run can be
 split in shards (``--start``, ``--games``) run side by side and summed with ``--merge``.  ``--write``
 replaces the ``## Strength`` section of ``benchmarks/RESULTS.md`` and keeps the other sections.
+
+``--duplicate`` plays duplicate deals (:mod:`ginrummy.duplicate`): every match seed twice, the
+levels swapping seats, and reports games won and the duplicate points difference with 95%
+intervals over the pairs, and how much the variance fell against independent games.
+``--cpu-clock`` makes the time budget of the expert (and master) count the processor time of
+its own process (``time.process_time``), so that win rates measured at ``nice -n 19`` on a
+shared machine are those of a quiet one (their decision times then only show the load).
 
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
 Ray (a local Ray without ADDRESS), with :mod:`ginrummy.shards`: every game and deal is seeded
@@ -41,6 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from ginrummy.duplicate import duplicate_order, pair_of, summarise_pairs  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
 from ginrummy.shards import LOCAL, MAX_WORKERS, ShardError, iter_shards  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
@@ -67,12 +75,22 @@ class Timed:
         return a
 
 
-def build(level: str, rng: random.Random, budget_ms: float | None):
-    if level == "expert" and budget_ms is not None:
-        from ginrummy.players.expert import ExpertPlayer
-
-        return ExpertPlayer(rng, budget_ms=budget_ms)
-    return make_player(level, rng)
+def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bool = False):
+    """The player of ``level``; an expert (or master) with ``budget_ms`` a decision if given,
+    reading the process's processor time (``time.process_time``) for its budget when
+    ``cpu_clock``: then a busy machine slows the games but does not weaken the player.
+    ``LEVEL@rules`` (``club@rules``, ``expert@rules``, ``master@rules``) is that level with the
+    hand-made opponent model instead of the learned one (the players before issue 17)."""
+    base, _, model = level.partition("@")
+    player = make_player(base, rng)
+    if model:
+        player = type(player)(rng, opponent_model=model)
+    if hasattr(player, "budget_ms") and player.budget_ms is not None:
+        if budget_ms is not None:
+            player.budget_ms = budget_ms
+        if cpu_clock:
+            player.clock = time.process_time
+    return player
 
 
 @dataclass
@@ -85,9 +103,18 @@ class Pairing:
     points: list[int] = field(default_factory=lambda: [0, 0])
     times: list[list[float]] = field(default_factory=lambda: [[], []])
     seconds: float = 0.0
+    duplicate: bool = False
+    #: duplicate games: (pair, swapped, A won, A's game points minus B's)
+    dup: list[tuple[int, bool, float, float]] = field(default_factory=list)
+    cpu_clock: bool = False
 
     def add(self, r: dict) -> None:
         """Count one game's JSON line (as ``--out`` writes it)."""
+        if "swapped" in r:
+            won = r["won"][0] if sum(r["won"]) else 0.5
+            self.dup.append((r["game"], r["swapped"], won, r["points"][0] - r["points"][1]))
+        if r.get("clock") == "process":
+            self.cpu_clock = True
         self.games += 1
         self.deals += r["deals"]
         self.seconds += r["seconds"]
@@ -98,13 +125,20 @@ class Pairing:
             self.times[j].extend(r["times"][j])
 
 
-def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float | None) -> dict:
+def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float | None,
+              swapped: bool | None = None, cpu_clock: bool = False) -> dict:
     """Play game ``index`` of a pairing (same seeding as ginrummy.simulate.play_game); its JSON
-    line: ``{"pair", "seed", "game", "won", "deals", "deals_won", "points", "times", "seconds"}``."""
+    line: ``{"pair", "seed", "game", "won", "deals", "deals_won", "points", "times", "seconds"}``.
+    With ``swapped`` (not ``None``), ``index`` is a duplicate pair (:mod:`ginrummy.duplicate`):
+    its match seed, the levels seated as in game ``index`` or, if ``swapped``, each in the
+    other's seat; the line then has ``"swapped"`` too."""
     t0 = time.perf_counter()
     rules = preset("eaai")
     mseed = match_seed(seed, index)
-    order = seat_levels(rules, levels, index, mseed)
+    if swapped is None:
+        order = seat_levels(rules, levels, index, mseed)
+    else:
+        order = duplicate_order(rules, levels, index, mseed, swapped)
     names = [""] * 2
     for j, name in enumerate(_names(levels)):
         names[order[j]] = name
@@ -112,7 +146,7 @@ def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float |
     times: list[list[float]] = [[], []]
     players = {}
     for j in range(2):
-        pl = build(levels[j], random.Random(player_seed(mseed, order[j])), budget_ms)
+        pl = build(levels[j], random.Random(player_seed(mseed, order[j])), budget_ms, cpu_clock)
         players[order[j]] = Timed(pl, times[j])
     while not match.finished:
         if match.deal.is_over:
@@ -130,8 +164,13 @@ def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float |
             j = order.index(rec.seat_players[r.winner])
             deals_won[j] += 1
             points[j] += r.points
-    return {"pair": list(levels), "seed": seed, "game": index, "won": won, "deals": len(match.deals),
+    line = {"pair": list(levels), "seed": seed, "game": index, "won": won, "deals": len(match.deals),
             "deals_won": deals_won, "points": points, "times": times, "seconds": time.perf_counter() - t0}
+    if swapped is not None:
+        line["swapped"] = swapped
+    if cpu_clock:
+        line["clock"] = "process"
+    return line
 
 
 @dataclass(frozen=True)
@@ -140,9 +179,14 @@ class PairTask:
 
     levels: tuple[str, str]
     budget_ms: float | None
+    duplicate: bool = False
+    cpu_clock: bool = False
 
     def play(self, index: int, seed: int) -> dict:
-        return play_game(self.levels, index, seed, self.budget_ms)
+        if self.duplicate:  # game index = 2 * pair + swapped (ginrummy.duplicate.pair_of)
+            pair, swapped = pair_of(index)
+            return play_game(self.levels, pair, seed, self.budget_ms, swapped, self.cpu_clock)
+        return play_game(self.levels, index, seed, self.budget_ms, None, self.cpu_clock)
 
 
 @dataclass(frozen=True)
@@ -152,6 +196,7 @@ class OpenSpielTask:
 
     level: str
     budget_ms: float | None
+    cpu_clock: bool = False
 
     def play(self, index: int, seed: int) -> tuple[float, float]:
         from ginrummy.interop.openspiel import play_indexed_deal
@@ -159,7 +204,7 @@ class OpenSpielTask:
         return play_indexed_deal(self.level, seed, index, self.make)
 
     def make(self, rng: random.Random):
-        return build(self.level, rng, self.budget_ms)
+        return build(self.level, rng, self.budget_ms, self.cpu_clock)
 
 
 def pct(x: float) -> str:
@@ -177,6 +222,8 @@ def ms(xs: list[float], q: float) -> str:
 
 def summary_row(p: Pairing) -> str:
     a, b = p.levels
+    if p.duplicate:
+        b += " (duplicate)"
     lo, hi = wilson_interval(p.wins[0], p.games)
     return (f"| {a} vs {b} | {p.games} | {p.wins[0]} ({pct(p.wins[0] / max(1, p.games))}) | "
             f"{pct(lo)}-{pct(hi)} | {p.deals} | {p.deals_won[0]} / {p.deals_won[1]} | "
@@ -188,6 +235,23 @@ def summary_row(p: Pairing) -> str:
 HEADER = ("| pairing (A vs B) | games | A won | 95% interval | deals | deals won A / B | points a deal A / B "
           "| A ms/decision median / p99 | B ms/decision median / p99 | minutes (summed) |\n"
           "|---|---|---|---|---|---|---|---|---|---|")
+
+
+DUP_HEADER = ("| duplicate pairing (A vs B) | pairs (games) | A's games won | A's share, 95% interval over pairs "
+              "| duplicate points difference a pair (A - B), 95% interval | variance vs independent games: wins / points |\n"
+              "|---|---|---|---|---|---|")
+
+
+def dup_row(p: Pairing) -> str:
+    """The duplicate statistics of ``p`` (:func:`ginrummy.duplicate.summarise_pairs`), a table row."""
+    try:
+        st = summarise_pairs(p.dup)
+    except ValueError:
+        return f"| {p.levels[0]} vs {p.levels[1]} | 0 | - | - | - | - |"
+    return (f"| {p.levels[0]} vs {p.levels[1]} | {st.pairs} ({2 * st.pairs}) | {st.games_won:g} | "
+            f"{pct(st.win_rate)} ({pct(st.win_low)}-{pct(st.win_high)}) | "
+            f"{st.points_diff:+.1f} ({st.points_low:+.1f} to {st.points_high:+.1f}) | "
+            f"{st.win_variance_ratio:.2f} / {st.points_variance_ratio:.2f} |")
 
 
 def write_section(text: str) -> None:
@@ -234,8 +298,8 @@ def os_row(level: str, returns: list[float], minutes: float | None) -> str:
 def merge(paths: list[Path]) -> list[Pairing]:
     """The pairings summed from the JSON lines that ``--out`` wrote (shards of one run); a game
     recorded twice counts once."""
-    by: dict[tuple[str, str], Pairing] = {}
-    seen: set[tuple[str, str, int, int]] = set()
+    by: dict[tuple[str, str, bool], Pairing] = {}
+    seen: set[tuple] = set()
     for path in paths:
         for line in path.read_text().splitlines():
             if not line.strip():
@@ -252,11 +316,13 @@ def merge(paths: list[Path]) -> list[Pairing]:
                     seen.add(okey)
                     OS_MERGED.setdefault(level, []).append(r["ours"])
                 continue
-            key = (r["pair"][0], r["pair"][1], r["seed"], r["game"])
+            dup = "swapped" in r
+            key = (r["pair"][0], r["pair"][1], r["seed"], r["game"], r.get("swapped"))
             if key in seen:
                 continue
             seen.add(key)
-            p = by.setdefault((r["pair"][0], r["pair"][1]), Pairing((r["pair"][0], r["pair"][1])))
+            p = by.setdefault((r["pair"][0], r["pair"][1], dup),
+                              Pairing((r["pair"][0], r["pair"][1]), duplicate=dup))
             p.add(r)
     return list(by.values())
 
@@ -279,6 +345,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true", help="replace the Strength section of RESULTS.md")
     ap.add_argument("--workers", type=int, default=1,
                     help="local processes to split the games and deals between (same results; default 1)")
+    ap.add_argument("--duplicate", action="store_true",
+                    help="duplicate deals: every match seed played twice, the levels swapping seats "
+                         "(--games and --start count seeds, so 2 x --games games)")
+    ap.add_argument("--cpu-clock", action="store_true",
+                    help="the computer players' time budget reads their process's processor time "
+                         "(time.process_time), so a busy machine does not weaken them")
     ap.add_argument("--ray", nargs="?", const=LOCAL, default=None, metavar="ADDRESS",
                     help="play on Ray: alone, a Ray started on this machine; with ADDRESS, that cluster")
     args = ap.parse_args(argv)
@@ -293,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         if not item.strip():
             continue
         a, _, b = item.strip().partition(":")
-        pairings.append(Pairing((a, b)))
+        pairings.append(Pairing((a, b), duplicate=args.duplicate, cpu_clock=args.cpu_clock))
     if args.merge is not None:
         missing = [str(path) for path in args.merge if not path.is_file()]
         if missing:
@@ -302,15 +374,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for p in pairings if args.merge is None else []:
             done = 0
-            for _, rec in iter_shards(PairTask(p.levels, args.budget_ms), args.games, args.seed, start=args.start,
-                                      **shards):
+            k = 2 if args.duplicate else 1
+            task = PairTask(p.levels, args.budget_ms, args.duplicate, args.cpu_clock)
+            for _, rec in iter_shards(task, k * args.games, args.seed, start=k * args.start, **shards):
                 p.add(rec)
                 done += 1
                 if args.out is not None:
                     with args.out.open("a") as fh:
                         fh.write(json.dumps(rec) + "\n")
-                if done % 50 == 0 or done == args.games:
+                if done % 50 == 0 or done == k * args.games:
                     print(summary_row(p), flush=True)
+                    if args.duplicate:
+                        print(dup_row(p), flush=True)
         os_line = ""
         if args.openspiel_deals:
             budget = None  # the expert's budget a decision (ms), recorded with each deal
@@ -322,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
                     budget = inspect.signature(ExpertPlayer).parameters["budget_ms"].default
             t0 = time.perf_counter()
             returns: list[float] = []
-            task = OpenSpielTask(args.openspiel_level, args.budget_ms)
+            task = OpenSpielTask(args.openspiel_level, args.budget_ms, args.cpu_clock)
             for i, (ours, theirs) in iter_shards(task, args.openspiel_deals, args.seed, **shards):
                 returns.append(ours)
                 if args.out is not None:
@@ -341,6 +416,18 @@ def main(argv: list[str] | None = None) -> int:
              "2 shared cores._", ""]
     if pairings:
         lines += [HEADER] + [summary_row(p) for p in pairings] + [""]
+        dups = [p for p in pairings if p.duplicate]
+        if dups:
+            lines += [DUP_HEADER] + [dup_row(p) for p in dups] + [""]
+            lines += ["- Duplicate deals: every match seed played twice, the levels swapping seats (the same cards "
+                      "and first dealer, `ginrummy.duplicate`); intervals over the pairs (the games of a pair are "
+                      "not independent, so the Wilson interval of the first table is only indicative for them).",
+                      "- Variance vs independent games: the variance of a pair's mean over that of two independent "
+                      "games, estimated from the same games one by one (below 1: duplicate play is more precise).", ""]
+        if any(p.cpu_clock for p in pairings):
+            lines += ["- Processor-time clock (`--cpu-clock`): each player's time budget counted in its process's "
+                      "processor time (`time.process_time`), so the win rates do not depend on the machine's load; "
+                      "the decision times of such a run are wall-clock and only show the load.", ""]
         lines += ["- Games to 100 under the `eaai` preset (R13: no bonuses, the deal alternates), first dealer "
                   "alternating between the levels, seeds from `ginrummy.simulate.match_seed(seed, i)`.",
                   "- Points a deal: deal points scored by each side divided by all deals (drawn deals included).",

@@ -315,8 +315,10 @@ def _mark(loss: float, noise: float, thresholds: tuple[float, float, float]) -> 
 def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, seed: int, kind: str) -> Decision:
     scores = {"names": list(names), "totals": list(pt.sheet.totals), "seat_players": list(pt.seat_players)}
     view = view_of(pt.state, pt.seat, scores=scores)
+    # the review keeps the hand-made opponent model (issue 17 measured the learned one in play
+    # only): its marks, noise and speed are those documented in docs/review.md
     expert = ExpertPlayer(random.Random(f"{seed}/{pt.deal}/{pt.index}"), budget_ms=None,
-                          max_discards=REVIEW_DISCARDS)
+                          max_discards=REVIEW_DISCARDS, opponent_model="rules")
     played = _strip(pt.action)
     actions = expert.candidates(view, view.legal)
     if played not in actions:

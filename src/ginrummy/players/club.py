@@ -2,7 +2,11 @@
 
 * It tracks the dead cards (the discard pile) and the cards known in the opponent's hand, and
   estimates for every unknown card the chance that the opponent holds it from the cards he
-  took, passed and threw (:func:`ginrummy.players.inference.card_weights`).
+  took, passed and threw: by default with the learned opponent model
+  (:func:`ginrummy.players.opponent_model.holding_weights`, and the chance he melds a discard
+  :func:`~ginrummy.players.opponent_model.meld_chance`); with ``opponent_model="rules"`` as
+  before, by hand-made factors (:func:`ginrummy.players.inference.card_weights` and
+  :func:`danger`).
 * Discards (R4.1): each candidate is scored by the deadwood it leaves (R2.4), minus the
   expected deadwood saved by the next draw from the stock (cards that make many melds with
   live cards are kept), plus the danger of the discard: the chance that the opponent can meld
@@ -29,7 +33,10 @@ from ..views import PlayerView
 from .base import register
 from .inference import Knowledge, card_weights, melds_with, read_view
 
-__all__ = ["ClubPlayer", "danger", "knock_point", "score_context"]
+#: The opponent models a player can use: the learned one (default) and the hand-made rules.
+OPPONENT_MODELS = ("learned", "rules")
+
+__all__ = ["ClubPlayer", "danger", "knock_point", "score_context", "OPPONENT_MODELS"]
 
 #: Deadwood points charged per unit of danger (chance the opponent melds the discard).
 DANGER_WEIGHT = 6.0
@@ -111,12 +118,42 @@ def _expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]
 
 @register("club")
 class ClubPlayer:
-    """Rules of good play (see the module docstring).  ``rng`` breaks exact ties only."""
+    """Rules of good play (see the module docstring).  ``rng`` breaks exact ties only.
+
+    ``opponent_model``: ``"learned"`` (default) or ``"rules"`` (:data:`OPPONENT_MODELS`); raises
+    ``ValueError`` for another."""
 
     name = "club"
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, opponent_model: str = "learned") -> None:
+        if opponent_model not in OPPONENT_MODELS:
+            raise ValueError(f"opponent_model must be one of {', '.join(OPPONENT_MODELS)}, not {opponent_model!r}")
         self.rng = rng
+        self.opponent_model = opponent_model
+
+    def weights(self, k: Knowledge) -> list[float]:
+        """For each card 0..51 the chance that the opponent holds it, by this player's model
+        (the last answer is kept: the expert asks again for the same view)."""
+        cached = getattr(self, "_cached", None)
+        if cached is not None and cached[0] == k:
+            return list(cached[1])
+        if self.opponent_model == "learned":
+            from .opponent_model import holding_weights
+
+            w = holding_weights(k)
+        else:
+            w = card_weights(k)
+        self._cached = (k, w)
+        return list(w)
+
+    def meld_chance(self, c: int, w: Sequence[float]) -> float:
+        """The chance (0..1) that the opponent can meld card ``c`` given the weights ``w`` of
+        :meth:`weights`, by this player's model."""
+        if self.opponent_model == "learned":
+            from .opponent_model import meld_chance
+
+            return meld_chance(c, list(w))
+        return danger(c, w)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The club move for ``view``: one of ``legal``."""
@@ -133,7 +170,7 @@ class ClubPlayer:
         if len(legal) == 1:
             return legal[0], N_("the only legal move")
         k = read_view(view)
-        w = card_weights(k)
+        w = self.weights(k)
         if view.phase == "wall":
             return kinds["take_discard"], N_("taking the last discard allows a knock (R7.2)")
         if view.phase in ("upcard_offer", "draw"):
@@ -204,7 +241,7 @@ class ClubPlayer:
                 continue
             h = hand & ~(1 << c)
             pot = _expected_draw_gain(h, dws[c], cards, sw)
-            dan = danger(c, w)
+            dan = self.meld_chance(c, w)
             score = dws[c] - POTENTIAL_WEIGHT * turns_left * pot + DANGER_WEIGHT * dan * (0.5 + CARD_VALUES[c] / 20)
             scored.append((score, -CARD_VALUES[c], c, pot, dan))
         scored.sort()

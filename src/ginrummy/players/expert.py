@@ -46,11 +46,11 @@ from ..errors import N_, Msg
 from ..melds import deadwood
 from ..views import PlayerView
 from .base import register
-from .club import DANGER_WEIGHT, ClubPlayer, danger, score_context
-from .inference import Knowledge, card_weights, read_view, sample_hands
+from .club import DANGER_WEIGHT, ClubPlayer, score_context
+from .inference import Knowledge, read_view, sample_hands
 from .rollout import Table, greedy_discard, knock_points, playout, take_by_policy
 
-__all__ = ["ExpertPlayer", "action_words", "game_win_table"]
+__all__ = ["ExpertPlayer", "MasterPlayer", "action_words", "game_win_table"]
 
 #: Points distribution of a won deal in the model of :func:`game_win_table`: (points, chance).
 _DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0.08), (32, 0.09),
@@ -116,13 +116,18 @@ class ExpertPlayer:
         override_z: standard errors by which a candidate must beat the ``club`` player's choice
             (the default) to be chosen instead of it.
         clock: the clock read for the budget (seconds), ``time.perf_counter`` by default.
+        opponent_model: ``"learned"`` (default: the learned opponent model weighs the discards'
+            danger and draws the sampled hands, :mod:`ginrummy.players.opponent_model`) or
+            ``"rules"`` (the hand-made likelihood factors of :mod:`ginrummy.players.inference`).
+
+    Raises ``ValueError`` for a bad ``budget_ms``, ``samples`` or ``opponent_model``.
     """
 
     name = "expert"
 
     def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 5, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned") -> None:
         if budget_ms is not None and not budget_ms > 0:
             raise ValueError(f"budget_ms must be > 0 or None, not {budget_ms!r}")
         if samples is not None and (type(samples) is not int or samples < 1):
@@ -135,7 +140,8 @@ class ExpertPlayer:
         self.z = z
         self.override_z = override_z
         self.clock = clock
-        self._club = ClubPlayer(rng)
+        self._club = ClubPlayer(rng, opponent_model)  # raises ValueError for an unknown model
+        self.opponent_model = opponent_model
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The expert move for ``view``: one of ``legal``."""
@@ -215,9 +221,10 @@ class ExpertPlayer:
             out.append(min(knocks, key=lambda a: (deadwood(hand & ~(1 << a.card)), -CARD_VALUES[a.card], -a.card)))
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
-            w = card_weights(k)
+            w = self._club.weights(k)
+            meld = self._club.meld_chance
             scored = sorted(discards, key=lambda a: (deadwood(hand & ~(1 << a.card))
-                                                     + DANGER_WEIGHT * danger(a.card, w) * (0.5 + CARD_VALUES[a.card] / 20),
+                                                     + DANGER_WEIGHT * meld(a.card, w) * (0.5 + CARD_VALUES[a.card] / 20),
                                                      -CARD_VALUES[a.card], -a.card))
             out.extend(scored[: self.max_discards])
         return out or legal
@@ -252,8 +259,9 @@ class ExpertPlayer:
         pool = cards_of(k.unknown)
         n = 0
         batch = 8
+        hw = self._club.weights(k) if self.opponent_model == "learned" else None
         while n < self.samples:
-            hands = sample_hands(k, self.rng, batch)
+            hands = sample_hands(k, self.rng, batch, weights=hw)
             for opp in hands:
                 rest = [c for c in pool if not (opp >> c) & 1]
                 self.rng.shuffle(rest)
@@ -315,8 +323,9 @@ class ExpertPlayer:
         pool = cards_of(k.unknown)
         out: list[list[tuple[int | None, int]]] = [[] for _ in actions]
         n = 0
+        hw = self._club.weights(k) if self.opponent_model == "learned" else None
         while n < samples:
-            for opp in sample_hands(k, self.rng, min(8, samples - n)):
+            for opp in sample_hands(k, self.rng, min(8, samples - n), weights=hw):
                 rest = [c for c in pool if not (opp >> c) & 1]
                 self.rng.shuffle(rest)
                 stock = rest[: view.stock_size]
@@ -439,3 +448,20 @@ class ExpertPlayer:
         if len(stock) - pos <= 2:
             return None, 0
         return playout(tab, [h, opp], stock, pos, c, 1)
+
+
+@register("master")
+class MasterPlayer(ExpertPlayer):
+    """The ``master`` level: the expert with a larger budget, 1 s a decision (``budget_ms``,
+    default 1000) and up to 2,000 sampled deals, examining one more discard (``max_discards``
+    6).  Everything else, including what it sees (the view alone), is the expert's.  Same
+    arguments and errors as :class:`ExpertPlayer`."""
+
+    name = "master"
+
+    def __init__(self, rng: random.Random, budget_ms: float | None = 1000.0, samples: int | None = None,
+                 min_samples: int = 24, max_discards: int = 6, z: float = 2.5, override_z: float = 1.5,
+                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned") -> None:
+        if samples is None and budget_ms is not None:
+            samples = 2000
+        super().__init__(rng, budget_ms, samples, min_samples, max_discards, z, override_z, clock, opponent_model)

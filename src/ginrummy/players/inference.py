@@ -263,16 +263,17 @@ def last_discard(k: Knowledge) -> int:
     return -1
 
 
-def hand_weight(k: Knowledge, opp_hand: int, last: int | None = None) -> float:
+def hand_weight(k: Knowledge, opp_hand: int, last: int | None = None, events: bool = True) -> float:
     """The posterior weight (relative, 0 < w <= 1) of the opponent's hand ``opp_hand`` (a mask
     of all his cards): :func:`hand_likelihood` of his takes, passes and discards, times
     ``LAST_DISCARD_WORSE`` when his last discard ``last`` (default :func:`last_discard`) was not a
     least-deadwood discard (R2.4) from ``opp_hand`` plus that card, times ``NOT_KNOCKED`` when
     ``opp_hand`` could have knocked or gone gin after that discard (deadwood 0 or at most the
-    knock limit, R5.1, R6.1) and he played on."""
+    knock limit, R5.1, R6.1) and he played on.  With ``events=False`` the takes, passes and
+    discards are left out (a proposal that already accounts for them, :func:`sample_hands`)."""
     if last is None:
         last = last_discard(k)
-    w = hand_likelihood(k, opp_hand) if k.opp_events else 1.0
+    w = hand_likelihood(k, opp_hand) if events and k.opp_events else 1.0
     if last >= 0:
         dw = deadwood(opp_hand)
         if dw > best_discard_deadwood(opp_hand | (1 << last)):
@@ -282,7 +283,8 @@ def hand_weight(k: Knowledge, opp_hand: int, last: int | None = None) -> float:
     return w
 
 
-def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3) -> list[int]:
+def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
+                 weights: list[float] | None = None) -> list[int]:
     """``n`` opponent hands (masks of all his cards, known ones included), drawn from an
     approximate posterior given everything seen.
 
@@ -292,6 +294,13 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3) 
     Weight: :func:`hand_weight` (his takes, passes and discards, whether his last discard was a
     least-deadwood one, and that he did not knock).  ``n * oversample`` proposals are resampled
     (systematic resampling) by weight.  Deterministic given ``rng``.  Raises ``ValueError`` if ``n < 1``.
+
+    With ``weights`` (for each card 0..51 the chance he holds it, from a model that already reads
+    his takes, passes and discards: :func:`ginrummy.players.opponent_model.holding_weights`), the
+    proposal draws his hidden cards by successive sampling without replacement with the odds
+    ``w / (1 - w)`` as weights (keys ``u ** ((1 - w) / w)``), so that each card's chance to be
+    drawn is close to ``w``, with no surplus cards dropped, and the weight leaves his acts out
+    (``events=False``): only the last discard and the knock he did not make are weighed.
     """
     if n < 1:
         raise ValueError(f"n must be >= 1, not {n!r}")
@@ -300,16 +309,30 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3) 
     extra = max(0, min(int(IMPROVE_BASE + IMPROVE_RATE * k.opp_draws), MAX_IMPROVE, len(pool) - h))
     last = last_discard(k)
     cands: list[int] = []
-    weights: list[float] = []
+    inv = None
+    if weights is not None:
+        # successive sampling with the odds w / (1 - w) as weights: inclusion chances close to w;
+        # no surplus cards to drop (the model's chances already say what he kept)
+        inv = [(1.0 - min(0.999, max(1e-4, weights[c]))) / min(0.999, max(1e-4, weights[c])) for c in pool]
+        extra = 0
+    draw = h + extra
+    out_w: list[float] = []
     for _ in range(n * max(1, oversample)):
         picked = 0
-        for c in rng.sample(pool, h + extra):
-            picked |= 1 << c
+        if inv is None:
+            for c in rng.sample(pool, draw):
+                picked |= 1 << c
+        else:
+            rnd = rng.random
+            keys = sorted(((rnd() ** e, c) for c, e in zip(pool, inv)), reverse=True)
+            for _, c in keys[:draw]:
+                picked |= 1 << c
         m = k.known_opp | picked
         if extra:
             m = _drop_worst(m, picked, extra)
         cands.append(m)
-        weights.append(hand_weight(k, m, last))
+        out_w.append(hand_weight(k, m, last, events=inv is None))
+    weights = out_w
     total = sum(weights)
     step = total / n
     u = rng.random() * step

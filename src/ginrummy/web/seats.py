@@ -47,12 +47,12 @@ class TableError(GinRummyError, ValueError):
         self.code = code
 
 
-_LEVEL_ORDER = ("random", "novice", "club", "expert")
+_LEVEL_ORDER = ("random", "novice", "club", "expert", "master")
 
 
 def player_levels() -> list[str]:
     """The computer player levels registered now, weakest first: random, novice, club, expert,
-    then any others in the order they were registered (the same order whatever module was
+    master, then any others in the order they were registered (the same order whatever module was
     imported first)."""
     load_levels()
     known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
