@@ -144,6 +144,17 @@ def action_forms(rules: RuleSet) -> str:
 """The key of the engine's "not legal now" error (:meth:`ginrummy.deal.DealState.verify`)."""
 
 
+def play_console(file: Any = None) -> Console:
+    """The console ``gin play`` writes to (standard output, or ``file``).  On a terminal, Rich
+    wraps lines at its width; when the output is not a terminal (a pipe, a file: its width is
+    unknown, and Rich would assume 80 columns), lines are written whole (soft wrap), so no line
+    is broken in the middle of a word or a card."""
+    console = Console(highlight=False, file=file)
+    if not console.is_terminal:
+        console.soft_wrap = True
+    return console
+
+
 class _Stop(Exception):
     """The person quit or the input ended."""
 
@@ -720,7 +731,7 @@ def play(
             bad(tr._("--record {path}: the file cannot be written ({error})", path=record, error=exc.strerror or str(exc)))
     if seed is None:
         seed = secrets.randbelow(10**9)
-    console = Console(highlight=False)
+    console = play_console()
     table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear, tr=tr,
                       record=path, review_budget_ms=review_budget_ms)
     status = table.run()

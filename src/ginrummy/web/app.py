@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -93,17 +94,24 @@ MAX_FRAME_BYTES = 4 * 1024 * 1024
 with code 1009 (``gin serve`` passes this as uvicorn's ``ws_max_size``)."""
 
 
-_PAGES: dict[tuple[str, str, float], str] = {}
+_PAGES: dict[tuple[str, str, float, float], str] = {}
+
+HEAD_INCLUDE = re.compile(r"<!--#include head\.inc\b[^>]*-->\n?")
+"""The mark in a page's ``<head>`` that :func:`render_page` replaces with ``static/head.inc``, the
+head every page shares (charset, viewport, icon, style sheet, the catalog and common.js)."""
 
 
 def render_page(name: str, lang: str) -> str:
-    """The page ``static/<name>`` in ``lang``: its ``data-i18n`` texts translated
+    """The page ``static/<name>`` in ``lang``: the shared head (``static/head.inc``) put in place
+    of its :data:`HEAD_INCLUDE` mark, its ``data-i18n`` texts translated
     (:func:`~ginrummy.web.i18n_web.translate_html`) and its catalog script pinned to the language
     (``/api/i18n.js?lang=...``).  Cached per file version and language."""
-    path = STATIC_DIR / name
-    key = (name, lang, path.stat().st_mtime)
+    path, head = STATIC_DIR / name, STATIC_DIR / "head.inc"
+    key = (name, lang, path.stat().st_mtime, head.stat().st_mtime)
     if key not in _PAGES:
-        text = translate_html(path.read_text(encoding="utf-8"), web_translator(lang))
+        shared = head.read_text(encoding="utf-8")
+        source = HEAD_INCLUDE.sub(lambda _: shared, path.read_text(encoding="utf-8"), count=1)
+        text = translate_html(source, web_translator(lang))
         _PAGES[key] = text.replace('src="/api/i18n.js"', f'src="/api/i18n.js?lang={lang}"')
     return _PAGES[key]
 

@@ -48,7 +48,7 @@ from starlette.routing import Route
 
 from ..errors import GinRummyError, Msg
 from ..i18n import translate_error
-from ..record import dumps, loads, replay
+from ..record import loads, replay
 from ..review import Review
 from .i18n_web import W_, WebTranslator, request_lang, web_translator
 from .messages import MessageError, ReviewQuery, parse_query

@@ -41,13 +41,16 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class ChatLimiter:
-    """At most :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds (monotonic clock)."""
+    """At most :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds of :attr:`clock`
+    (seconds, ``time.monotonic``; a test may stop it)."""
+
+    clock: Callable[[], float] = staticmethod(time.monotonic)
 
     def __init__(self) -> None:
         self.times: deque[float] = deque()
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         while self.times and now - self.times[0] > CHAT_WINDOW:
             self.times.popleft()
         if len(self.times) >= CHAT_BURST:

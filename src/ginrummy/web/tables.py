@@ -14,8 +14,8 @@ A deal no one controls (``docs/record-format.md``): at a table with people, each
 first included) is dealt only once every person has sent a client seed for it
 (:meth:`TableManager.client_seed`); the deck comes from the server's deal seed and every
 client seed.  Before the first deal the table has no match yet (``Table.match`` is ``None``).  :class:`TableManager` creates and loads tables, sends each
-watcher its own state, and schedules the computer players' moves with asyncio (the engine
-stays synchronous and pure).
+watcher its own state, and schedules the computer players' moves and the clocks' timeouts with
+asyncio (:mod:`ginrummy.web.autoplay`; the engine stays synchronous and pure).
 
 What a seat is sent (:meth:`Table.state_for`) is built only from ``Match.view(player)``, the
 score sheet, the names and the deal commitments; a deal seed is included only once its deal is
@@ -41,11 +41,11 @@ from ..actions import Action, parse_action
 from ..errors import N_, IllegalActionError, NotYourTurnError
 from ..i18n import level_in_text
 from ..match import Match
-from ..players import make_player
 from ..rules import RuleSet
 from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
+from .autoplay import AutoPlayMixin
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
                     secret_hash)
@@ -351,9 +351,11 @@ class Table:
         return state_message(self, player)
 
 
-class TableManager(RoomMixin):
+class TableManager(AutoPlayMixin, RoomMixin):
     """Creates, loads and runs tables over one :class:`Store`; the card room (lobby, seats
-    taken from the lobby, spectators, chat, rematch) comes from :class:`RoomMixin`.
+    taken from the lobby, spectators, chat, rematch) comes from :class:`RoomMixin`, the moves
+    the server makes by itself (computer players, clock timeouts) from :class:`AutoPlayMixin`
+    (:mod:`ginrummy.web.autoplay`).
 
     ``bot_delay``: seconds a computer player waits before each move; ``None`` draws a natural
     delay uniformly from 0.7 to 1.2 seconds; ``0`` moves at once (tests).
@@ -577,45 +579,6 @@ class TableManager(RoomMixin):
             table.stored(kind, player)
         await self.changed(table, after_person=kind == "action" and not table.is_bot(player))
 
-    async def check_clock(self, table: Table) -> bool:
-        """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
-        move with the ``novice`` level (seeded by the match seed and the step, so a restart
-        makes the same move) and count it; the third in a row forfeits the match.  Returns
-        whether a move was made."""
-        table = self.tables.get(table.id, table)
-        deadline = None if table.clock is None else table.clock.deadline()
-        if deadline is None or self.now() < deadline or table.match is None:
-            return False
-        player = table.clock.turn
-        assert player is not None
-        rng = random.Random(int.from_bytes(hashlib.sha256(
-            table.row.seed + f"/timeout/{player}/{table.seq}".encode()).digest()[:8], "big"))
-        view = table.match.view(player)
-        if not view.legal:  # pragma: no cover - the clock only runs for the player to act
-            return False
-        action = make_player("novice", rng).choose(view, view.legal)
-        await self.act(table, player, action.text, kind="timeout")
-        return True
-
-    def schedule_clock(self, table: Table) -> None:
-        """(Re)arm the timer that times out the running clock of ``table``."""
-        if table.clock_timer is not None:
-            table.clock_timer.cancel()
-            table.clock_timer = None
-        deadline = None if table.clock is None else table.clock.deadline()
-        if deadline is None:
-            return
-        loop = asyncio.get_running_loop()
-        table.clock_timer = loop.call_later(max(0.0, deadline - self.now()) + 0.01,
-                                            lambda: loop.create_task(self._clock_due(table)))
-
-    async def _clock_due(self, table: Table) -> None:
-        try:
-            if not await self.check_clock(table):
-                self.schedule_clock(self.tables.get(table.id, table))
-        except Exception:  # pragma: no cover - the move was refused: the table moved on meanwhile
-            log.exception("timeout move failed at table %s", table.id)
-
     async def next_deal(self, table: Table, player: int | None) -> None:
         """Start the next deal (any seat may ask once the deal is over); tried once more after
         :meth:`catch_up` found steps from another process."""
@@ -674,7 +637,7 @@ class TableManager(RoomMixin):
         action, reason = table.hints[key]
         return key[0], action, reason
 
-    # -- watchers and bots ------------------------------------------------------------------------
+    # -- watchers ------------------------------------------------------------------------------
 
     def watch(self, table: Table, player: int, send: Watcher) -> None:
         table.watchers.append((player, send))
@@ -738,92 +701,3 @@ class TableManager(RoomMixin):
                     await event.wait()
             except TimeoutError:  # pragma: no cover - the computer's move failed unseen
                 log.warning("table %s: the state of a step was not sent in %s s", t.id, timeout)
-
-    def bot_due(self, table: Table) -> tuple[int | None, str] | None:
-        """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
-        the deal is over and every seat is a computer, else ``None``."""
-        m = table.match
-        if m is None or table.over:
-            return None
-        p = m.player_to_act()
-        if p is not None:
-            return (p, "action") if table.is_bot(p) else None
-        if m.deal.is_over and all(table.is_bot(i) for i in range(len(table.names))):
-            return (None, "next_deal")
-        return None
-
-    def schedule_bot(self, table: Table) -> None:
-        """Start the task that plays the due computer move after the delay (once)."""
-        if self.bot_due(table) is None:
-            return
-        if table.bot_task is not None and not table.bot_task.done():
-            return
-        table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table))
-
-    def _delay(self) -> float:
-        if self.bot_delay is None:
-            return self._delay_rng.uniform(0.7, 1.2)
-        return max(0.0, float(self.bot_delay))
-
-    async def _bot_move(self, table: Table) -> None:
-        await asyncio.sleep(self._delay())
-        table = self.tables.get(table.id, table)
-        due = self.bot_due(table)
-        if due is None:
-            if table.unsent:
-                await self.changed(table)
-            return
-        player, what = due
-        table.bot_task = None  # the moves below schedule the next computer move themselves
-        try:
-            await self._bot_step(table, player, what)
-        finally:
-            # the state of a person's move that waited for this answer goes out in any case
-            table = self.tables.get(table.id, table)
-            if table.unsent:
-                await self.changed(table)
-
-    async def _bot_step(self, table: Table, player: int | None, what: str) -> None:
-        try:
-            if what == "next_deal":
-                await self.next_deal(table, None)
-            else:
-                assert player is not None
-                level = table.seat_kind(player)[4:]
-                # deterministic per step: the same table and step give the same choice after a restart
-                rng = random.Random(int.from_bytes(hashlib.sha256(
-                    table.row.seed + f"/bot/{player}/{table.seq}".encode()).digest()[:8], "big"))
-                bot = make_player(level, rng)
-                view = table.started_match().view(player)
-                action = bot.choose(view, view.legal)
-                await self.act(table, player, action)
-        except Exception:
-            log.exception("computer move failed at table %s", table.id)
-
-    def start(self) -> None:
-        """Deal every first deal whose client seeds are all in (a restart may have come between
-        the last seed and the deal), schedule every pending computer move and arm every running
-        clock (call from the running event loop)."""
-        loop = asyncio.get_running_loop()
-        for t in list(self.tables.values()):
-            if t.match is None and t.fair and not t.waiting_for:
-                loop.create_task(self._deal_when_started(t))
-            self.schedule_bot(t)
-            self.schedule_clock(t)
-
-    async def _deal_when_started(self, table: Table) -> None:
-        try:
-            async with self._lock(table):
-                await self._deal_first_if_ready(self.tables.get(table.id, table))
-            await self.changed(table)
-        except TableError:  # pragma: no cover - another process dealt it first
-            pass
-
-    async def stop(self) -> None:
-        """Cancel the pending computer moves; write the steps waiting for a commit."""
-        for t in self.tables.values():
-            if t.bot_task is not None:
-                t.bot_task.cancel()
-            if t.clock_timer is not None:
-                t.clock_timer.cancel()
-        await self.committer.stop()

@@ -1,5 +1,8 @@
 // The table page: one seat's view of a match, over the WebSocket protocol of docs/protocol.md.
 // The server is authoritative: buttons are enabled only for the legal actions it sends.
+// The page's other parts, one concern each, are loaded before this file: table_seats.js (seats,
+// roles, advice), table_input.js (keys, confirmations), table_history.js (commitments, moves,
+// deals), table_result.js (the end-of-deal dialog).
 "use strict";
 
 const TABLE_ID = location.pathname.split("/").filter(Boolean)[1];
@@ -91,10 +94,12 @@ function onMessage(msg) {
     ui.pending = false;
     ui.hintAsked = false;
     if (msg.code === "bad_token" || msg.code === "not_found") {
+      // one clear error: the status line says what to do; no toast repeats it
       const lobby = el("a", { href: "/", style: "color:#fff" }, t("lobby"));
       $("status").replaceChildren(el("span", null, ...(msg.code === "bad_token"
         ? tEl("This link's seat is not valid for this table. Ask for your own link, or open a new table in the {lobby}.", { lobby })
         : tEl("There is no such table. Open one in the {lobby}.", { lobby }))));
+      return;
     }
     toast(msg.message);
     render();
@@ -526,172 +531,11 @@ function renderPlayers() {
     r.variant !== "standard" ? " \u00b7 " + (V().multiplier > 1 ? t("{limit}, doubled", { limit: thisDeal }) : thisDeal) : ""));
 }
 
-async function sha256hex(hex) {
-  if (!window.crypto || !crypto.subtle) return null;
-  const bytes = new Uint8Array(hex.match(/../g).map(h => parseInt(h, 16)));
-  const d = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(d)].map(b => b.toString(16).padStart(2, "0")).join("");
-}
-
-function renderFair() {
-  const d = S().deal;
-  const box = $("fair");
-  box.replaceChildren(
-    el("div", null, t("Deal {number} commitment (SHA-256 of its seed), shown before the deal:", { number: d.number })),
-    el("div", { class: "mono", id: "commitment" }, d.commitment));
-  if (d.seed) {
-    const check = el("span", { class: "hint" }, " " + t("checking..."));
-    box.append(el("div", { style: "margin-top:6px" }, t("Seed revealed after the deal:")), el("div", { class: "mono", id: "seed" }, d.seed),
-      el("div", null, check));
-    sha256hex(d.seed).then(h => {
-      check.replaceChildren(h === null ? t("Check it with gin verify on the downloaded record.")
-        : h === d.commitment ? el("span", { class: "ok" }, "\u2713 " + t("SHA-256(seed) matches the commitment")) : el("b", { style: "color:#b3261e" }, "\u2717 " + t("does not match!")));
-    });
-  } else {
-    box.append(el("p", { class: "hint", style: "margin:4px 0 0" }, t("The seed fixes the whole deck order; it is revealed when the deal ends.")));
-  }
-  if (S().record_available) {
-    box.append(el("p", null, el("a", { href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}`, id: "download" }, t("Download the game record")),
-      el("span", { class: "hint" }, " " + t("(check it with gin verify)"))));
-  }
-}
-
-/** A history line ("1 discard 7H", view.history) as a sentence; card codes stay codes (withCards). */
-function moveText(h) {
-  const m = /^(\d) (.*?)(?: ([A2-9TJQK][CDHS]))?$/.exec(h);
-  if (!m) return h === "end" ? t("the deal ends") : h === "reshuffle" ? t("the discard pile is shuffled into a new stock (R7.3)") : h;
-  const name = nameOfSeat(Number(m[1]));
-  const card = m[3] || "";
-  const says = {
-    "draw stock": card ? t("{name} draws {card} from the stock", { name, card }) : t("{name} draws from the stock", { name }),
-    "take upcard": t("{name} takes the upcard {card}", { name, card }),
-    "take discard": t("{name} takes the discard {card}", { name, card }),
-    "pass": t("{name} passes", { name }),
-    "discard": t("{name} discards {card}", { name, card }),
-    "knock": t("{name} knocks, discarding {card}", { name, card }),
-    "gin": t("{name} goes gin, discarding {card}", { name, card }),
-    "big gin": t("{name} goes big gin", { name }),
-  }[m[2]];
-  return says || h;
-}
-
-function renderMoves() {
-  const h = V().history;
-  const box = $("moves");
-  box.replaceChildren(h.length ? el("ol", { reversed: true }, ...h.slice().reverse().map(x => el("li", null, ...withCards(moveText(x)))))
-    : el("p", { class: "hint" }, t("No move yet.")));
-}
-
-function outcomeText(d) {
-  if (!d.over) return t("in play");
-  if (d.outcome === "draw") return t("draw ({rule})", { rule: d.reason });
-  const how = { knock: pt("outcome", "knock"), undercut: pt("outcome", "undercut"), gin: pt("outcome", "gin"), big_gin: pt("outcome", "big gin") }[d.outcome];
-  return t("{name} +{points} ({how})", { name: d.winner, points: d.points, how });
-}
-
-function renderDeals() {
-  const deals = S().deals;
-  $("deals").replaceChildren(el("ol", null, ...deals.map(d => el("li", null,
-    el("span", null, t("dealer {name}: {outcome}", { name: d.dealer, outcome: outcomeText(d) })),
-    el("div", { class: "mono", title: d.seed ? t("seed {seed}", { seed: d.seed }) : t("seed revealed when the deal ends") },
-      t("commit {hex}", { hex: d.commitment.slice(0, 16) + "\u2026" }) + (d.seed ? " " + t("seed {seed}", { seed: d.seed.slice(0, 16) + "\u2026" }) : ""))))));
-}
-
 function renderInvites() {
   const mine = SETTINGS.get("tables", []).find(t => t.id === TABLE_ID);
   const inv = mine && mine.invites ? mine.invites : [];
   $("invite-panel").hidden = inv.length === 0;
   $("invites").replaceChildren(...inv.map(x => linkBox(t("Link for {name}", { name: x.name }), x.link, x.name)));
-}
-
-// ---------- end of deal ----------
-function groupEl(cards, cls) { return el("span", { class: `meldgrp ${cls || ""}` }, ...cards.map(c => cardEl(c, { mini: true }))); }
-
-function explainLines(r, names) {
-  const K = names.knocker, D = names.defender;
-  const kl = r.knocker_layout, dl = r.defender_layout;
-  const mult = r.multiplier || 1;
-  const base = r.points / mult;
-  const bonus = r.bonus / mult;
-  const lines = [];
-  const cards = (list) => list.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ");
-  const kd = kl.deadwood_value, dd = dl.deadwood_value;
-  if (r.outcome === "gin" || r.outcome === "big_gin") {
-    lines.push(r.outcome === "gin" ? t("{knocker} went gin: no deadwood.", { knocker: K })
-      : t("{knocker} went big gin, all eleven cards melded: no deadwood.", { knocker: K }));
-    lines.push(dl.deadwood.length
-      ? nt("{defender} may not lay off on a gin hand (R5.4): his deadwood is {n} point ({cards}).",
-           "{defender} may not lay off on a gin hand (R5.4): his deadwood is {n} points ({cards}).", dd, { defender: D, cards: cards(dl.deadwood) })
-      : t("{defender} may not lay off on a gin hand (R5.4) and has no deadwood.", { defender: D }));
-    lines.push(r.outcome === "gin" ? t("{knocker} scores the gin bonus {bonus} + {deadwood} = {points} (R6.1).", { knocker: K, bonus, deadwood: dd, points: base })
-      : t("{knocker} scores the big gin bonus {bonus} + {deadwood} = {points} (R6.5).", { knocker: K, bonus, deadwood: dd, points: base }));
-  } else {
-    lines.push(kl.deadwood.length
-      ? nt("{knocker} knocked with {n} point of deadwood ({cards}).", "{knocker} knocked with {n} points of deadwood ({cards}).", kd, { knocker: K, cards: cards(kl.deadwood) })
-      : t("{knocker} knocked with no deadwood.", { knocker: K }));
-    if (dl.layoffs.length) {
-      lines.push(nt("{defender} laid off {n} card on {knocker}'s melds (R5.4): {cards}.", "{defender} laid off {n} cards on {knocker}'s melds (R5.4): {cards}.",
-        dl.layoffs.length, { defender: D, knocker: K, cards: cards(dl.layoffs.map(l => l.card)) }));
-    }
-    lines.push(dl.deadwood.length
-      ? nt("{defender} has {n} point of deadwood left ({cards}).", "{defender} has {n} points of deadwood left ({cards}).", dd, { defender: D, cards: cards(dl.deadwood) })
-      : t("{defender} has no deadwood left.", { defender: D }));
-    if (r.outcome === "knock") lines.push(t("{knocker} scores {defender_deadwood} \u2212 {knocker_deadwood} = {points} (R6.2).", { knocker: K, defender_deadwood: dd, knocker_deadwood: kd, points: base }));
-    else lines.push(t("{defender_deadwood} is not less than {knocker_deadwood}: an undercut (R6.3). {defender} scores the undercut bonus {bonus} + ({knocker_deadwood} \u2212 {defender_deadwood}) = {points}.",
-      { defender: D, defender_deadwood: dd, knocker_deadwood: kd, bonus, points: base }));
-  }
-  if (mult > 1) lines.push(t("The first upcard was a spade: the deal counts double (R9.3), {points} \u00d7 {factor} = {total}.", { points: base, factor: mult, total: r.points }));
-  return lines;
-}
-
-function showResult() {
-  const s = S(), v = V(), r = v.result;
-  const box = $("result-box");
-  box.replaceChildren();
-  const sp = s.seat_players;
-  if (r.outcome === "draw") {
-    const why = { "R7.1": t("Only two cards were left in the stock and nobody knocked (R7.1)."),
-                  "R7.2": t("The last discard could not be used to knock or go gin (R7.2)."),
-                  "R7.3": t("The stock ran out after the allowed reshuffles (R7.3).") }[r.reason] || r.reason;
-    box.append(el("h2", { id: "result-title" }, t("The deal is a draw")), el("p", null, why, " ", t("Nobody scores; the same dealer deals again.")));
-  } else {
-    const K = sp[r.knocker], D = sp[1 - r.knocker], W = sp[r.winner];
-    const title = { knock: t("{knocker} knocks", { knocker: K }), undercut: t("Undercut! {defender} beats {knocker}", { defender: D, knocker: K }),
-                    gin: t("{knocker} goes gin!", { knocker: K }), big_gin: t("{knocker} goes big gin!", { knocker: K }) }[r.outcome];
-    box.append(el("h2", { id: "result-title" }, title),
-      el("div", { class: "points-big" }, nt("{name} scores {n} point", "{name} scores {n} points", r.points, { name: W })));
-    const kl = r.knocker_layout, dl = r.defender_layout;
-    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${K}`),
-      ...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null,
-      el("span", null, t("deadwood {n}", { n: kl.deadwood_value }))));
-    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${D}`),
-      ...dl.melds.map(m => groupEl(m)),
-      dl.layoffs.length ? el("span", { class: "meldgrp lay", title: t("laid off on the knocker's melds") }, t("laid off:"), " ",
-        ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: t("{card} onto {meld}", { card: cardName(l.card), meld: l.onto.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ") }) }))) : null,
-      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", null, t("deadwood {n}", { n: dl.deadwood_value }))));
-    box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
-  }
-  const sheetBox = el("div");
-  renderSheet(sheetBox, s.sheet);
-  box.append(el("h3", null, tm("Score sheet")), sheetBox);
-  box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
-  const buttons = el("div", { class: "row", style: "margin-top:10px" });
-  if (s.match.finished) {
-    box.append(el("p", { class: "points-big" }, s.match.winner ? t("{name} wins the match!", { name: s.match.winner }) : t("The match is over.")));
-    // the Rematch button of the room panel is behind this dialog: ask here, then show the panel
-    if (s.rematch && s.rematch.can_ask) {
-      buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
-        send({ type: "rematch" }); $("result").hidden = true; $("room-panel").scrollIntoView({ block: "nearest" }); } }, t("Rematch")));
-    }
-    buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")),
-      el("a", { class: "btn secondary", href: "/" }, t("New table")));
-  } else if (s.can_next_deal) {
-    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, t("Next deal (N)")));
-  }
-  if (window.GinReview) GinReview.addButtons(buttons, s);
-  buttons.append(el("button", { class: "btn secondary", type: "button", id: "look-at-table", onclick: () => { $("result").hidden = true; } }, t("Look at the table")));
-  box.append(buttons);
-  $("result").hidden = false;
 }
 
 /** Before the first deal: who is here, and whose client seed the deal waits for. */

@@ -1,0 +1,94 @@
+// The table page's end of a deal: the result dialog with both layouts and the layoffs, how the
+// points were counted (R5, R6, R9.3), the draw's reason (R7), the score sheet, and the buttons for
+// the next deal, a rematch, the record and the review.  Loaded before table.js; uses its state
+// helpers.
+"use strict";
+
+function groupEl(cards, cls) { return el("span", { class: `meldgrp ${cls || ""}` }, ...cards.map(c => cardEl(c, { mini: true }))); }
+
+function explainLines(r, names) {
+  const K = names.knocker, D = names.defender;
+  const kl = r.knocker_layout, dl = r.defender_layout;
+  const mult = r.multiplier || 1;
+  const base = r.points / mult;
+  const bonus = r.bonus / mult;
+  const lines = [];
+  const cards = (list) => list.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ");
+  const kd = kl.deadwood_value, dd = dl.deadwood_value;
+  if (r.outcome === "gin" || r.outcome === "big_gin") {
+    lines.push(r.outcome === "gin" ? t("{knocker} went gin: no deadwood.", { knocker: K })
+      : t("{knocker} went big gin, all eleven cards melded: no deadwood.", { knocker: K }));
+    lines.push(dl.deadwood.length
+      ? nt("{defender} may not lay off on a gin hand (R5.4): his deadwood is {n} point ({cards}).",
+           "{defender} may not lay off on a gin hand (R5.4): his deadwood is {n} points ({cards}).", dd, { defender: D, cards: cards(dl.deadwood) })
+      : t("{defender} may not lay off on a gin hand (R5.4) and has no deadwood.", { defender: D }));
+    lines.push(r.outcome === "gin" ? t("{knocker} scores the gin bonus {bonus} + {deadwood} = {points} (R6.1).", { knocker: K, bonus, deadwood: dd, points: base })
+      : t("{knocker} scores the big gin bonus {bonus} + {deadwood} = {points} (R6.5).", { knocker: K, bonus, deadwood: dd, points: base }));
+  } else {
+    lines.push(kl.deadwood.length
+      ? nt("{knocker} knocked with {n} point of deadwood ({cards}).", "{knocker} knocked with {n} points of deadwood ({cards}).", kd, { knocker: K, cards: cards(kl.deadwood) })
+      : t("{knocker} knocked with no deadwood.", { knocker: K }));
+    if (dl.layoffs.length) {
+      lines.push(nt("{defender} laid off {n} card on {knocker}'s melds (R5.4): {cards}.", "{defender} laid off {n} cards on {knocker}'s melds (R5.4): {cards}.",
+        dl.layoffs.length, { defender: D, knocker: K, cards: cards(dl.layoffs.map(l => l.card)) }));
+    }
+    lines.push(dl.deadwood.length
+      ? nt("{defender} has {n} point of deadwood left ({cards}).", "{defender} has {n} points of deadwood left ({cards}).", dd, { defender: D, cards: cards(dl.deadwood) })
+      : t("{defender} has no deadwood left.", { defender: D }));
+    if (r.outcome === "knock") lines.push(t("{knocker} scores {defender_deadwood} \u2212 {knocker_deadwood} = {points} (R6.2).", { knocker: K, defender_deadwood: dd, knocker_deadwood: kd, points: base }));
+    else lines.push(t("{defender_deadwood} is not less than {knocker_deadwood}: an undercut (R6.3). {defender} scores the undercut bonus {bonus} + ({knocker_deadwood} \u2212 {defender_deadwood}) = {points}.",
+      { defender: D, defender_deadwood: dd, knocker_deadwood: kd, bonus, points: base }));
+  }
+  if (mult > 1) lines.push(t("The first upcard was a spade: the deal counts double (R9.3), {points} \u00d7 {factor} = {total}.", { points: base, factor: mult, total: r.points }));
+  return lines;
+}
+
+function showResult() {
+  const s = S(), v = V(), r = v.result;
+  const box = $("result-box");
+  box.replaceChildren();
+  const sp = s.seat_players;
+  if (r.outcome === "draw") {
+    const why = { "R7.1": t("Only two cards were left in the stock and nobody knocked (R7.1)."),
+                  "R7.2": t("The last discard could not be used to knock or go gin (R7.2)."),
+                  "R7.3": t("The stock ran out after the allowed reshuffles (R7.3).") }[r.reason] || r.reason;
+    box.append(el("h2", { id: "result-title" }, t("The deal is a draw")), el("p", null, why, " ", t("Nobody scores; the same dealer deals again.")));
+  } else {
+    const K = sp[r.knocker], D = sp[1 - r.knocker], W = sp[r.winner];
+    const title = { knock: t("{knocker} knocks", { knocker: K }), undercut: t("Undercut! {defender} beats {knocker}", { defender: D, knocker: K }),
+                    gin: t("{knocker} goes gin!", { knocker: K }), big_gin: t("{knocker} goes big gin!", { knocker: K }) }[r.outcome];
+    box.append(el("h2", { id: "result-title" }, title),
+      el("div", { class: "points-big" }, nt("{name} scores {n} point", "{name} scores {n} points", r.points, { name: W })));
+    const kl = r.knocker_layout, dl = r.defender_layout;
+    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${K}`),
+      ...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null,
+      el("span", null, t("deadwood {n}", { n: kl.deadwood_value }))));
+    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${D}`),
+      ...dl.melds.map(m => groupEl(m)),
+      dl.layoffs.length ? el("span", { class: "meldgrp lay", title: t("laid off on the knocker's melds") }, t("laid off:"), " ",
+        ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: t("{card} onto {meld}", { card: cardName(l.card), meld: l.onto.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ") }) }))) : null,
+      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", null, t("deadwood {n}", { n: dl.deadwood_value }))));
+    box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
+  }
+  const sheetBox = el("div");
+  renderSheet(sheetBox, s.sheet);
+  box.append(el("h3", null, tm("Score sheet")), sheetBox);
+  box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
+  const buttons = el("div", { class: "row", style: "margin-top:10px" });
+  if (s.match.finished) {
+    box.append(el("p", { class: "points-big" }, s.match.winner ? t("{name} wins the match!", { name: s.match.winner }) : t("The match is over.")));
+    // the Rematch button of the room panel is behind this dialog: ask here, then show the panel
+    if (s.rematch && s.rematch.can_ask) {
+      buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
+        send({ type: "rematch" }); $("result").hidden = true; $("room-panel").scrollIntoView({ block: "nearest" }); } }, t("Rematch")));
+    }
+    buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")),
+      el("a", { class: "btn secondary", href: "/" }, t("New table")));
+  } else if (s.can_next_deal) {
+    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, t("Next deal (N)")));
+  }
+  if (window.GinReview) GinReview.addButtons(buttons, s);
+  buttons.append(el("button", { class: "btn secondary", type: "button", id: "look-at-table", onclick: () => { $("result").hidden = true; } }, t("Look at the table")));
+  box.append(buttons);
+  $("result").hidden = false;
+}
