@@ -240,6 +240,37 @@ def test_random_seed_is_printed(monkeypatch, capsys):
     assert status == 0 and seed is not None
 
 
+def test_piped_output_keeps_every_line_whole(monkeypatch, capsys):
+    """Output that is not a terminal (a pipe, a file; capsys here) is not wrapped at Rich's
+    assumed 80 columns: the long header line and the long status lines stay whole."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    status, out, err = run_cli(monkeypatch, capsys, ["--seed", "18"], ["auto"] * 12)
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[1] == ("Rules: standard (standard gin, game scoring, target 100). Seed 18 "
+                        "(replay with --seed 18). Type help for the commands.")
+    assert len(lines[1]) > 80 and not any(line.startswith("--seed") for line in lines)
+    stock = [line for line in lines if line.startswith("Stock ")]
+    assert stock and all(re.fullmatch(r"Stock \d+ · discard pile \d+, top: \S+ · Novice holds \d+ cards"
+                                      r"(, known: [^·]+)?", line.rstrip()) for line in stock), stock
+
+
+def test_a_terminal_still_wraps_at_its_width(monkeypatch):
+    from ginrummy.cli.play import play_console
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("COLUMNS", "40")
+    term, piped = Terminal(), io.StringIO()
+    for file in (term, piped):
+        play_console(file).print("Rules: standard (standard gin, game scoring, target 100).")
+    assert [line.rstrip() for line in term.getvalue().splitlines()] == ["Rules: standard (standard gin, game",
+                                                                        "scoring, target 100)."]
+    assert piped.getvalue() == "Rules: standard (standard gin, game scoring, target 100).\n"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

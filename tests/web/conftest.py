@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -76,6 +77,33 @@ def client(db_url: str):
         app = create_app(db_url, bot_delay=0)
         with TestClient(app) as c:
             yield with_csrf(c)
+
+
+def next_message(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+    """The next message of a TestClient WebSocket ``ws`` for which ``pred`` holds; the messages
+    before it are skipped.  The server may send a state message at any moment (a computer's
+    move, a connection or a spectator arriving or leaving, a catch-up), so a test waits for the
+    message it asserts on rather than for the next one.  At most ``limit`` messages are read."""
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError(f"no such message among the next {limit}")
+
+
+def next_not_state(ws: Any) -> dict[str, Any]:
+    """The next message that is not a state message (an answer, an error, a chat line...)."""
+    return next_message(ws, lambda m: m.get("type") != "state")
+
+
+def wait_until(cond: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
+    """Poll ``cond`` until it holds, for at most ``seconds`` (generous: the machine running the
+    tests may be loaded; no time is asserted).  Raises ``AssertionError`` naming ``what``."""
+    deadline = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {seconds:g} s")
+        time.sleep(0.01)
 
 
 def claim_all(client: TestClient, table: dict[str, Any]) -> dict[str, Any]:

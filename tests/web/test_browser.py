@@ -59,7 +59,7 @@ def _page(browser, errors: list[str], confirm: bool = False, **kw):
         ctx.add_init_script("localStorage.setItem('gin.confirmDiscard', 'false'); localStorage.setItem('gin.confirmKnock', 'false');")
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(15000)
+    page.set_default_timeout(60000)  # generous for a loaded machine: no time is asserted
     return page
 
 
@@ -292,9 +292,17 @@ def test_a_wrong_or_missing_seat_token_shows_no_table_controls(server, browser):
     table_id = r.json()["id"]
     page.goto(f"{server}/table/{table_id}?seat=WRONG")
     page.wait_for_selector("#status >> text=This link's seat is not valid for this table")
+    # one clear error: once the server has closed the connection (after its error message), the
+    # status line says it and no toast repeats it
+    page.wait_for_function("ui.ws && ui.ws.readyState === WebSocket.CLOSED")
+    assert page.is_hidden("#toast") and page.inner_text("#conn") == ""
     assert page.evaluate(VISIBLE_ENABLED) == []
     page.keyboard.press("s")  # no key acts either: there is no state to act on
     assert page.evaluate("ui.state") is None
+    page.goto(f"{server}/table/ffffffffffff?seat=WRONG")  # no such table: one error too
+    page.wait_for_selector("#status >> text=There is no such table")
+    page.wait_for_function("ui.ws && ui.ws.readyState === WebSocket.CLOSED")
+    assert page.is_hidden("#toast") and page.inner_text("#conn") == ""
     page.goto(f"{server}/table/{table_id}")
     page.wait_for_selector("#status >> text=This page needs your seat link")
     assert page.evaluate(VISIBLE_ENABLED) == []

@@ -55,7 +55,7 @@ def test_new_player_rated_match_leaderboard_player_page_and_replay(server, brows
     t = r.json()
     ws_url = server.replace("http", "ws") + f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}"
     with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
-        end = pool.submit(asyncio.run, _play(ws_url, None)).result(timeout=300)
+        end = pool.submit(asyncio.run, _play(ws_url, None)).result(timeout=1200)  # a bound, not a timing
     assert end["match"]["finished"]
     mine = next(c for c in end["rating"]["changes"] if c["name"] == NAME)
     # the table page shows the change

@@ -92,7 +92,9 @@ def test_two_browsers_meet_in_the_lobby_a_third_watches_and_chat_is_text(browser
     if shots is not None:
         cy.screenshot(path=str(shots / "room-spectator.png"))
 
-    # chat: markup stays text in every browser
+    # chat: markup stays text in every browser (a knock may have ended the deal: its result
+    # dialog, over the chat form, is closed first)
+    _table_in_view(ann)
     ann.fill("#chat-text", "<img src=x onerror=window.pwned=1> gg")
     ann.click("#chat-form button")
     bob.wait_for_selector("#chat-list .chat-line")
@@ -212,6 +214,10 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
     page.set_default_timeout(60000)
     t = _open_api(page, server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
                   clock={"move": 5, "bank": 0})
+    # every state the page receives, in order: on a loaded machine the page may be slow to look,
+    # and a second timeout may come before it does
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())))
     page.goto(t["seats"][0]["link"])
     page.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started && ui.state.your_turn",
                            timeout=60000)
@@ -224,8 +230,18 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
     if shots is not None:
         page.screenshot(path=str(shots / "room-clock.png"))
     # the first state after the timeout: the server moved for Ann, once
-    got = page.wait_for_function(
-        "ui.state.clock && (ui.state.clock.timeouts.Ann || 0) >= 1 ? ui.state : null", timeout=90000).json_value()
+    page.wait_for_function("ui.state.clock && (ui.state.clock.timeouts.Ann || 0) >= 1", timeout=90000)
+
+    def first_timed_out() -> dict | None:
+        states = (json.loads(f) for f in list(frames))
+        return next((m for m in states if m.get("type") == "state" and m.get("started")
+                     and (m["clock"]["timeouts"].get("Ann") or 0) >= 1), None)
+
+    for _ in range(600):  # the frame events reach this thread a moment after the page has them
+        if (got := first_timed_out()) is not None:
+            break
+        page.wait_for_timeout(100)
+    assert got is not None
     assert got["clock"]["timeouts"] == {"Ann": 1} and got["clock"]["forfeit"] is None
     made = [h for h in got["view"]["history"] if h.startswith(f"{seat} ")]
     assert len(made) == 1, made  # a move this page never sent
@@ -251,11 +267,22 @@ def _play_a_few_vs_novice(page, server) -> None:
         _play_some(page, 1)
 
 
+def _table_in_view(page) -> None:
+    """Wait for the page's first state; if the deal is over (a knock may end it within the few
+    moves played), its result dialog is up over the table: close it, as a person would, so that
+    the controls under it can be clicked."""
+    page.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started")
+    if page.evaluate("ui.state.view.phase === 'over'"):  # render() showed the dialog with this state
+        page.click("#look-at-table")
+        page.wait_for_selector("#result", state="hidden")
+
+
 def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser, server):  # noqa: F811
     errors: list[str] = []
     page = _page(browser, errors)
     page.emulate_media(reduced_motion="reduce")
     _play_a_few_vs_novice(page, server)
+    _table_in_view(page)
     assert page.evaluate("window.effectClasses") == []  # prefers-reduced-motion: no motion at all
     assert "turn" in page.evaluate("GinEffects.played")
     assert [x.strip() for x in page.locator("#effects > *").all_inner_texts()] == \
@@ -265,12 +292,12 @@ def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser
     page.uncheck("#effect-sound")
     page.uncheck("#effect-motion")
     page.reload()
-    page.wait_for_selector("#effect-sound")
+    _table_in_view(page)
     assert not page.is_checked("#effect-sound") and not page.is_checked("#effect-motion")
     assert page.evaluate("[localStorage.getItem('gin.sound'), localStorage.getItem('gin.motion')]") == ["false", "false"]
     page.check("#effect-sound")
     page.reload()
-    page.wait_for_selector("#effect-sound")
+    _table_in_view(page)
     assert page.is_checked("#effect-sound") and not page.is_checked("#effect-motion")
 
     # the same moves without the system's setting do move the cards (the watcher above can fail)

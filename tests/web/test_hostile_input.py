@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.web.messages import INBOUND_TYPES, MAX_BODY_BYTES, MAX_MESSAGE_DEPTH
 
-from .conftest import new_table
+from .conftest import new_table, wait_until
 
 HUMAN_VS_BOT = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -39,12 +38,8 @@ def settled(client: Any, table_id: str) -> None:
     computer moves at once, but on the server's own loop, so a snapshot taken too early would
     see its move as a change."""
     tobj = client.app.state.manager.tables[table_id]
-    for _ in range(500):
-        if tobj.match is not None and tobj.match.player_to_act() == 0 and (
-                tobj.bot_task is None or tobj.bot_task.done()):
-            return
-        time.sleep(0.01)
-    raise AssertionError("the computer did not move")
+    wait_until(lambda: tobj.match is not None and tobj.match.player_to_act() == 0 and (
+        tobj.bot_task is None or tobj.bot_task.done()), "the computer did not move")
 
 
 def connect(client: Any, table: dict[str, Any], i: int = 0):

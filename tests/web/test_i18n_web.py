@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "src" / "ginrummy" / "locale"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 PAGES = ["lobby.html", "table.html", "rules.html", "tips.html", "scorekeeper.html", "fair.html"]
-SCRIPTS = ["common.js", "lobby.js", "table.js", "scorekeeper.js", "fair.js", "fair-page.js"]
+SCRIPTS = sorted(p.name for p in STATIC_DIR.glob("*.js"))  # every page script, however a page is split
 
 
 def _po(lang: str, domain: str = "web"):

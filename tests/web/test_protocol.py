@@ -242,6 +242,8 @@ def test_against_the_computer_a_whole_match_and_the_record_verifies(client):
     assert r.status_code == 200 and "\nsealed\n" in r.text and "\ndeck " not in r.text
     assert verify(r.text).ok and tobj.match.seed.hex() not in r.text
     n = 0
+    acted: set[int] = set()  # once per step: a step may be sent twice (the connection's state
+    # and the computer's move), and a second move on it would be refused
     with _ws(client, t, 0) as ws:
         while True:
             msg = ws.receive_json()
@@ -251,7 +253,13 @@ def test_against_the_computer_a_whole_match_and_the_record_verifies(client):
                 continue
             if msg["match"]["finished"]:
                 break
-            if msg["can_next_deal"]:
+            if msg["seq"] in acted:
+                continue
+            acted.add(msg["seq"])
+            pending = msg["fair"]["pending"]
+            if pending is not None and pending["yours"] is None:  # after a drawn deal (R7)
+                ws.send_json({"type": "client_seed", "deal": pending["deal"], "seed": f"ann{pending['deal']}"})
+            elif msg["can_next_deal"]:
                 ws.send_json({"type": "next_deal"})
             elif msg["your_turn"]:
                 ws.send_json({"type": "action", "action": _pick(msg["view"]["legal_actions"]), "id": n})
@@ -421,10 +429,13 @@ def test_hint_level_follows_the_computer_opponent(client):
     assert tobj.hint_level == "novice"
     with _ws(client, t, 0) as ws:
         n = 0
+        asked: set[int] = set()  # one hint per step: a step may be sent twice (the connection's
+        # state and the computer's move), and a second hint would be answered after the move
         while True:
             msg = ws.receive_json()
             _check_msg(msg, tobj, 0)
             if msg["type"] == "hint":
+                assert msg["seq"] == tobj.seq  # the person has not moved yet: the same step
                 action, reason = _expected_hint(tobj, 0, "novice")
                 assert (msg["action"], msg["reason"], msg["level"]) == (action.text, str(reason), "novice")
                 ws.send_json({"type": "action", "action": msg["action"]})
@@ -434,7 +445,8 @@ def test_hint_level_follows_the_computer_opponent(client):
                 if msg["type"] == "state":
                     break
                 continue
-            if msg["your_turn"]:
+            if msg["your_turn"] and msg["seq"] not in asked:
+                asked.add(msg["seq"])
                 ws.send_json({"type": "hint"})
     assert n >= 2
 

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, func, select
 
 from ginrummy.web.ratings import results_t
 
-from .test_restart import _free_port, _start
+from .test_restart import RECV_SECONDS, _free_port, _start
 
 
 def _choose(st: dict) -> str:
@@ -40,7 +40,7 @@ async def _play(url: str, steps: int | None) -> dict:
         async def answer(mid: int) -> None:
             nonlocal st
             while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
                 assert msg["type"] != "error", msg
                 if msg["type"] == "state":
                     st = msg
@@ -110,7 +110,7 @@ def test_rated_match_killed_and_restarted_is_rated_exactly_once(tmp_path):
         board = {e["name"]: e for e in httpx.get(base + "/api/leaderboard").json()}
         async def final() -> dict:
             async with websockets.connect(url) as ws:
-                return json.loads(await asyncio.wait_for(ws.recv(), 10))
+                return json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
         again = asyncio.run(final())
     finally:
         os.killpg(proc.pid, signal.SIGKILL)

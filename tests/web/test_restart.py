@@ -8,11 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -21,6 +24,7 @@ import websockets
 from .conftest import STORES, database_url
 
 GIN = [sys.executable, "-m", "ginrummy"]
+RECV_SECONDS = 60  # the longest wait for one message: generous, for a loaded machine (no time is asserted)
 
 
 @pytest.fixture(params=STORES)
@@ -29,16 +33,34 @@ def db_url(request, tmp_path):
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
+    """A port of 127.0.0.1 no one listens on, for a server started next.  It is drawn below the
+    ephemeral range: the machine's outgoing connections take their ports from that range, so on
+    a busy machine one of them could take a port found free there before the server binds it."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.Random()
+    for _ in range(200):
+        port = rng.randrange(max(1024, low - 12000), low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:  # pragma: no cover - every one of them taken
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
 def _start(port: int, db: str) -> subprocess.Popen:
+    # the output goes to a file, not a pipe no one reads (a full pipe would stop the server)
+    out = tempfile.TemporaryFile()
     proc = subprocess.Popen(GIN + ["serve", "--port", str(port), "--database-url", db, "--bot-delay", "0",
                                    "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 20
+                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 90  # generous: a loaded machine imports slowly; no time is asserted
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
@@ -48,12 +70,14 @@ def _start(port: int, db: str) -> subprocess.Popen:
         if proc.poll() is not None:
             break
     proc.kill()
-    raise AssertionError(f"gin serve did not start: {proc.stdout.read().decode() if proc.stdout else ''}")
+    proc.wait(10)
+    out.seek(0)
+    raise AssertionError(f"gin serve did not start: {out.read().decode(errors='replace')}")
 
 
 async def _state(ws) -> dict:
     while True:
-        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
         assert msg["type"] != "error", msg
         if msg["type"] == "state":
             return msg
@@ -83,7 +107,7 @@ async def _play(url: str, steps: int | None) -> dict:
                 continue
             await ws.send(json.dumps({"type": "action", "action": _pick(st["view"]["legal_actions"]), "id": done}))
             while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
                 assert msg["type"] != "error", msg
                 if msg["type"] == "state":
                     st = msg

@@ -143,26 +143,38 @@ def test_review_of_a_drawn_deal_shows_only_what_the_seat_saw(client):
 
 
 def test_review_of_a_finished_match_against_the_computer_in_greek(client):
-    """One-deal scoring (R11.1): the match ends with deal 1; its review (``deal: null``) has the
-    hindsight line (the deal is public now), reasons in the connection's language, and the same
-    values as the review of deal 1 (the same seed)."""
+    """One-deal scoring (R11.1): the match ends with the first deal that is not drawn (R7: a
+    drawn deal is dealt again); its review (``deal: null``) has the hindsight line (the deal is
+    public now), reasons in the connection's language, and the same values for deal 1 as the
+    review of deal 1 (the same seed)."""
     t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
                   rules={"scoring": "deal"})
     tobj = client.app.state.manager.tables[t["id"]]
     client.app.state.reviews.budget_ms = BUDGET_MS
     with _ws(client, t, 0) as ws:
         n = 0
+        acted: set[int] = set()  # once per step (a step may be sent twice)
         while True:
             msg = ws.receive_json()
             if msg["type"] != "state":
                 continue
             if msg["match"]["finished"]:
                 break
-            if msg["your_turn"]:
+            if msg["seq"] in acted:
+                continue
+            pending = msg["fair"]["pending"]
+            if pending is not None and pending["yours"] is None:  # a drawn deal (R7): the next deal
+                ws.send_json({"type": "client_seed", "deal": pending["deal"], "seed": f"ann{pending['deal']}"})
+            elif msg["can_next_deal"]:
+                ws.send_json({"type": "next_deal"})
+            elif msg["your_turn"]:
                 legal = msg["view"]["legal_actions"]
                 ws.send_json({"type": "action", "id": n, "action": next(
                     (a for a in legal if a.split()[0] in ("gin", "knock", "big")), _no_knock(legal))})
                 n += 1
+            else:
+                continue
+            acted.add(msg["seq"])
         ws.send_json({"type": "set_lang", "lang": "el"})
         ws.send_json({"type": "review", "deal": None, "id": "m"})
         whole = _until(ws, lambda m: m["type"] in ("review", "error"))

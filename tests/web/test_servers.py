@@ -17,7 +17,7 @@ import websockets
 from ginrummy.record import loads, verify
 
 from .conftest import database_url
-from .test_restart import _free_port, _start
+from .test_restart import RECV_SECONDS, _free_port, _start
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ class Seat:
             sent_for = -1
             waiting = False  # a move sent and not yet answered
             while True:
-                msg = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
                 if msg["type"] == "ack":
                     self.acked.append(msg["seq"])
                     waiting = False
