@@ -25,6 +25,10 @@ function renderFair() {
       check.replaceChildren(h === null ? t("Check it with gin verify on the downloaded record.")
         : h === d.commitment ? el("span", { class: "ok" }, "\u2713 " + t("SHA-256(seed) matches the commitment")) : el("b", { style: "color:#b3261e" }, "\u2717 " + t("does not match!")));
     });
+  } else if (V().phase === "over") {
+    // a drawn deal (R7) keeps its seed until the match ends: it would show a hand no one had to show
+    box.append(el("p", { class: "hint sealed", style: "margin:4px 0 0" },
+      t("This deal was drawn: its seed stays secret until the match ends, since it would show a hand no one had to show.")));
   } else {
     box.append(el("p", { class: "hint", style: "margin:4px 0 0" }, t("The seed fixes the whole deck order; it is revealed when the deal ends.")));
   }
