@@ -63,6 +63,25 @@ def test_duplicate_and_bad_names(client, name, code, status):
     assert (r.status_code, r.json()["code"]) == (status, code), r.text
 
 
+def test_a_computer_level_name_is_taken_before_the_level_plays_and_an_older_holder_never_blocks_it(client):
+    # no computer account exists yet: the level names are refused all the same
+    for level in ("Expert", "MASTER", "random"):
+        r = client.post("/api/account", json={"name": level, "password": "correct horse"})
+        assert (r.status_code, r.json()["code"]) == (409, "name_taken"), r.text
+    # a person who took a level's name on an older server (written here as such a row) does not
+    # stop the level's account from being made, once, and found again
+    accounts = client.app.state.players.accounts
+    from ginrummy.web.accounts import accounts_t, name_key
+    from sqlalchemy import insert, select
+    with accounts.engine.begin() as conn:
+        conn.execute(insert(accounts_t).values(**{**accounts._new_row("Master", "human", "x"), "name_key": name_key("master")}))
+    first = accounts.computer("master")
+    assert accounts.computer("master") == first
+    with accounts.engine.connect() as conn:
+        rows = conn.execute(select(accounts_t.c.name, accounts_t.c.kind).order_by(accounts_t.c.id)).all()
+    assert [(r.name, r.kind) for r in rows] == [("Master", "human"), ("master", "computer")]
+
+
 def test_bad_passwords_and_bodies(client):
     r = client.post("/api/account", json={"name": "Ann", "password": "short"})
     assert (r.status_code, r.json()["code"]) == (400, "bad_password")

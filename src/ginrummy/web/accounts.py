@@ -49,6 +49,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from .i18n_web import W_, request_lang, web_translator
+from .seats import player_levels
 
 __all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
            "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
@@ -238,24 +239,33 @@ class Accounts:
         levels' names are taken)."""
         clean = check_name(name)
         check_password(password)
+        taken = W_("the name {name} is taken; choose another", name=clean)
+        if name_key(clean) in {name_key(level) for level in player_levels()}:
+            raise AccountError("name_taken", taken)  # a computer level's, made or not yet made
         hashed = self.hasher.hash(password)
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(insert(accounts_t).values(**self._new_row(clean, "human", hashed)))
                 new_id = int(res.inserted_primary_key[0])
         except IntegrityError:
-            raise AccountError("name_taken", W_("the name {name} is taken; choose another", name=clean)) from None
+            raise AccountError("name_taken", taken) from None
         return Account(new_id, clean, "human")
 
     def computer(self, level: str, conn: Connection | None = None) -> int:
-        """The account id of computer level ``level`` (made on first use)."""
+        """The account id of computer level ``level`` (made on first use; found by its name and
+        kind, so a person who took that name on an older server, before the level existed, never
+        stops the level's matches from being recorded).  People cannot take a level's name
+        (:meth:`sign_up`)."""
         def run(c: Connection) -> int:
-            row = c.execute(select(accounts_t.c.id).where(and_(accounts_t.c.name_key == name_key(level),
-                                                                accounts_t.c.kind == "computer"))).first()
-            if row is not None:
-                return int(row.id)
-            return int(c.execute(insert(accounts_t).values(**self._new_row(level, "computer", None)))
-                       .inserted_primary_key[0])
+            values = self._new_row(level, "computer", None)
+            for found in (accounts_t.c.name_key == values["name_key"], accounts_t.c.name == level):
+                row = c.execute(select(accounts_t.c.id).where(and_(found, accounts_t.c.kind == "computer"))).first()
+                if row is not None:
+                    return int(row.id)
+            held = c.execute(select(accounts_t.c.id).where(accounts_t.c.name_key == values["name_key"])).first()
+            if held is not None:  # a person took the name before this level existed: the level's
+                values["name_key"] = None  # account is found by its name and kind instead
+            return int(c.execute(insert(accounts_t).values(**values)).inserted_primary_key[0])
         if conn is not None:
             return run(conn)
         with self.engine.begin() as c:
