@@ -104,6 +104,8 @@ def test_two_browsers_meet_in_the_lobby_a_third_watches_and_chat_is_text(browser
         bob.locator("#room-panel").scroll_into_view_if_needed()
         bob.screenshot(path=str(shots / "room-chat.png"))
     assert cy.locator("#chat-form").is_hidden()  # spectators may not chat here
+    # ... nor read the players' chat, and the panel says so rather than "No message yet."
+    assert cy.inner_text("#chat-list") == "Only the players read this table's chat: they have not opened it to spectators."
     assert not errors, errors
     assert json.dumps(frames).count("seat=") == 0
 

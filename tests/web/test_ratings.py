@@ -268,3 +268,14 @@ def test_a_rematch_keeps_both_people_signed_in_and_leaves_a_deleted_account_out(
     third = mgr.tables[done.options["rematch"]]
     assert third.id != again.id and players.accounts.seats(third.id) == {0: seats[0]}
     assert not players.is_rated(third.id) and third.rating is None
+
+
+def test_a_signed_in_opener_sits_under_his_account_name(client):
+    _signup(client, "Ann")
+    seats = [{"kind": "human", "name": "Bob"}, {"kind": "bot", "level": "novice"}]
+    rated = client.post("/api/tables", json={"seats": seats, "rated": True}).json()
+    assert [s["name"] for s in rated["seats"]] == ["Ann", "Computer (novice)"]  # no other name at a rated table
+    unnamed = client.post("/api/tables", json={"seats": [{"kind": "human", "name": ""}, seats[1]]}).json()
+    assert unnamed["seats"][0]["name"] == "Ann"
+    named = client.post("/api/tables", json={"seats": seats}).json()
+    assert named["seats"][0]["name"] == "Bob"  # an unrated table keeps the name he typed

@@ -231,6 +231,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                                or not rateable(rules.replace(players=2))):
                 return _bad(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
                                "signed-in person in the first seat"), tr, 400, "not_rateable")
+            if account is not None and seats and seats[0].kind == "human" and (body.rated or not seats[0].name.strip()):
+                # the opener sits under his account's name: always at a rated table (the ladder's
+                # name), else when he typed none
+                seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
             table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
             host = next((i for i in shown if shown[i][0] == "token"), None)
             players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)

@@ -142,6 +142,8 @@ async function submit(ev) {
   for (let i = 1; i < n; i++) {
     seats.push({ kind: $(`seat${i}-kind`).value, level: $(`seat${i}-level`).value, name: $(`seat${i}-name`).value.trim() });
   }
+  // a signed-in person sits under his account's name (the server insists at a rated table)
+  if (!seats[0].name && window.SIGNED_IN_AS) seats[0].name = window.SIGNED_IN_AS;
   // "You" only where nobody else reads it: with a friend at the table the server says "Player 1"
   if (!seats[0].name && seats.every((x, i) => i === 0 || x.kind !== "human")) seats[0].name = tm("You");
   SETTINGS.set("name", $("your-name").value.trim());

@@ -7,7 +7,7 @@
   let ws = null;
   let retry = 0;
 
-  function myName() { return ($("your-name") && $("your-name").value.trim()) || SETTINGS.get("name", "") || tm("You"); }
+  function myName() { return ($("your-name") && $("your-name").value.trim()) || window.SIGNED_IN_AS || SETTINGS.get("name", "") || tm("You"); }
 
   async function sit(id, seat) {
     try {

@@ -58,7 +58,10 @@ const GinRoom = (() => {
     $("watchers").textContent = s.public ? nt("{n} watching", "{n} watching", s.watchers || 0) : "";
     const m = muted();
     const shown = (s.chat || []).filter(x => !m.has(x.spectator ? t("spectator") : x.from));
-    $("chat-list").replaceChildren(...(shown.length ? shown.map(line) : [el("p", { class: "hint" }, t("No message yet."))]));
+    // a spectator who may not chat does not read the players' chat either (docs/protocol.md)
+    const empty = s.you === null && !s.can_chat ? t("Only the players read this table's chat: they have not opened it to spectators.")
+      : t("No message yet.");
+    $("chat-list").replaceChildren(...(shown.length ? shown.map(line) : [el("p", { class: "hint" }, empty)]));
     $("chat-list").scrollTop = $("chat-list").scrollHeight;
     $("chat-form").hidden = !s.can_chat;
     const r = s.rematch || { asked: [], can_ask: false };
