@@ -253,3 +253,13 @@ def test_claim_link_flow(client):
         assert first_state(ws)["you"] == 1
     with client.websocket_connect(f"/ws/table/{created['id']}?seat={code}") as ws:
         assert ws.receive_json()["code"] == "bad_token"
+
+
+def test_every_http_error_names_its_kind_in_code(client):
+    """A rule out of range and a paging value out of range used to answer without a ``code``."""
+    r = client.post("/api/tables", json={"preset": "standard", "rules": {"knock_limit": -3},
+                                         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
+    assert (r.status_code, r.json()) == (400, {"error": "rule knock_limit=-3 is out of range; allowed: 0..10",
+                                               "code": "bad_request"})
+    r = client.get("/api/leaderboard?limit=-1")
+    assert r.status_code == 400 and r.json()["code"] == "bad_request" and "limit" in r.json()["error"]

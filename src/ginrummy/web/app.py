@@ -146,15 +146,19 @@ async def _body(request: Request, model: Any) -> Any:
         raise
 
 
+_STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict", 413: "too_large",
+                 429: "rate_limited", 503: "server_busy"}
+"""The ``code`` of an error answer that carries none of its own, by HTTP status."""
+
+
 def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = None) -> JSONResponse:
-    """``{"error": message, "code"?}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
+    """``{"error": message, "code"}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
     or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413."""
     if isinstance(message, MessageError) and message.code == "too_large":
         status = 413
     body: dict[str, Any] = {"error": translate_error(message, tr)}
-    code = code or getattr(message, "code", None)
-    if code:
-        body["code"] = code
+    # every error names its kind: the message's own code, else one by the status
+    body["code"] = code or getattr(message, "code", None) or _STATUS_CODES.get(status, "bad_request")
     return JSONResponse(body, status_code=status, headers={"Content-Language": tr.lang})
 
 
