@@ -226,7 +226,9 @@ def test_two_people_from_two_browser_contexts(server, browser):
     ann.fill("#your-name", "Ann")
     ann.select_option("#seat1-kind", "human")
     ann.fill("#seat1-name", "Bob")
+    assert ann.is_checked("#bonuses")
     ann.check("input[name='scoring'][value='deal']")
+    assert not ann.is_checked("#bonuses")  # one deal: no end-of-game bonuses, as in the single preset (R13)
     ann.click("#open")
     ann.wait_for_selector("#ready:not([hidden])")
     # both links in full: Bob's one-time invite and Ann's own (the way back to her seat), none cut off

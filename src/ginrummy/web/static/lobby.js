@@ -187,7 +187,18 @@ async function init() {
   sel.value = "standard";
   sel.addEventListener("change", () => loadPreset(sel.value));
   for (const key of ["variant", "scoring", "stock_end"]) {
-    for (const inp of quickInputs(key)) inp.addEventListener("change", () => { rules[key] = inp.value; sync(); });
+    for (const inp of quickInputs(key)) inp.addEventListener("change", () => {
+      const was = rules.scoring;
+      rules[key] = inp.value;
+      if (key === "scoring" && (inp.value === "deal") !== (was === "deal")) {
+        // one deal has no game to end, so no end-of-game bonuses, as in the single preset (R13);
+        // leaving it brings the usual ones back (R11.3); either can be changed by hand
+        const on = inp.value !== "deal";
+        $("bonuses").checked = on;
+        rules.game_bonus = on ? 100 : 0; rules.box_bonus = on ? 25 : 0;
+      }
+      sync();
+    });
   }
   for (const inp of quickInputs("target")) inp.addEventListener("change", () => { rules.target = Number(inp.value); sync(); });
   for (const inp of quickInputs("players")) inp.addEventListener("change", sync);
