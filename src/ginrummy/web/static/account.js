@@ -17,8 +17,9 @@ async function show() {
   $("member").hidden = !me.signed_in;
   if (me.signed_in) {
     const rating = el("b", { id: "my-rating" }, fmtNumber(me.rating) + (me.provisional ? "?" : ""));
-    $("who").replaceChildren(...tEl("Signed in as {name}. Rating {rating} after {n} rated matches.",
-      { name: el("b", { id: "my-name" }, me.name), rating, n: me.matches }));
+    const after = nt("after {n} rated match", "after {n} rated matches", me.matches);
+    $("who").replaceChildren(...tEl("Signed in as {name}. Rating {rating} {after}.",
+      { name: el("b", { id: "my-name" }, me.name), rating, after }));
     $("my-page").href = "/players/" + encodeURIComponent(me.name);
     const link = $("account-link");
     if (link) link.textContent = me.name;

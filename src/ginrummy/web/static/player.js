@@ -49,8 +49,9 @@ async function load() {
   if (!r.ok) { $("name").textContent = NAME; $("error").textContent = p.error; return; }
   document.title = t("Gin Rummy - {name}", { name: p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name });
   $("name").textContent = p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name;
-  $("summary").replaceChildren(...tEl("Rating {rating} after {n} rated matches.", {
-    rating: el("b", { id: "rating" }, fmtNumber(p.rating) + (p.provisional ? "?" : "")), n: p.rated_matches }),
+  const after = nt("after {n} rated match", "after {n} rated matches", p.rated_matches);
+  $("summary").replaceChildren(...tEl("Rating {rating} {after}.", {
+    rating: el("b", { id: "rating" }, fmtNumber(p.rating) + (p.provisional ? "?" : "")), after }),
     p.provisional ? el("span", { class: "hint" }, " " + t("(provisional)")) : "");
   plot(p.history);
   const pct = (a, b) => (b ? fmtNumber(Math.round(100 * a / b)) + "%" : "-");
