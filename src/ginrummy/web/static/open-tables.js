@@ -7,7 +7,8 @@
   let ws = null;
   let retry = 0;
 
-  function myName() { return ($("your-name") && $("your-name").value.trim()) || window.SIGNED_IN_AS || SETTINGS.get("name", "") || tm("You"); }
+  // the name typed, else the account's, else the last one used; none: the seat keeps its own name
+  function myName() { return ($("your-name") && $("your-name").value.trim()) || window.SIGNED_IN_AS || SETTINGS.get("name", ""); }
 
   async function sit(id, seat) {
     try {
@@ -76,7 +77,7 @@
     $("lobby-chat-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = $("lobby-chat-text").value.trim();
-      if (text && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "chat", name: myName().slice(0, 24), text }));
+      if (text && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "chat", name: (myName() || t("Guest")).slice(0, 24), text }));
       $("lobby-chat-text").value = "";
     });
     connect();
