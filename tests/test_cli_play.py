@@ -377,3 +377,9 @@ def test_between_deals_a_move_is_not_taken_for_enter(monkeypatch, capsys):
     assert "✗ 's': the deal is over; press Enter for the next deal, or type review, sheet or quit" in out
     assert "── Deal 2 ──" in out and "── Deal 2 is over ──" not in out
     assert "You quit the match." in out
+
+
+def test_review_typed_during_a_deal_says_when_it_comes(monkeypatch, capsys):
+    status, out, err = run_cli(monkeypatch, capsys, ["--seed", str(SEED)], ["review", "quit"])
+    assert status == 0 and err == ""
+    assert "✗ the review is offered when the deal is over; now type your move" in out

@@ -503,6 +503,8 @@ class PlayTable:
             return self.best_of(v, "knock")
         if word in ("gin", "g"):
             return self.best_of(v, "gin")
+        if word == "review":
+            raise IllegalActionError(N_("the review is offered when the deal is over; now type your move"))
         card_error: CardParseError | None = None
         if " " not in word:
             try:
