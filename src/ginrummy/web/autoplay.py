@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..errors import IllegalActionError
 from ..players import make_player
 from .seats import TableError
 
@@ -113,15 +114,25 @@ class AutoPlayMixin:
             return
         player, what = due
         table.bot_task = None  # the moves below schedule the next computer move themselves
+        stale = False
         try:
-            await self._bot_step(table, player, what)
+            stale = await self._bot_step(table, player, what)
         finally:
             # the state of a person's move that waited for this answer goes out in any case
             table = self.tables.get(table.id, table)
             if table.unsent:
                 await self.changed(table)  # type: ignore[attr-defined]
+        if stale:
+            # another task moved first, so this choice was refused: the move due now is made
+            # by a task of its own (else nobody would make it and the table would wait for good)
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+            self.schedule_bot(table)
 
-    async def _bot_step(self, table: Table, player: int | None, what: str) -> None:
+    async def _bot_step(self, table: Table, player: int | None, what: str) -> bool:
+        """Make the due computer move; whether it was refused because another task's move had
+        changed the table meanwhile (the choice was made from the state before it)."""
+        seq = table.seq
         try:
             if what == "next_deal":
                 await self.next_deal(table, None)  # type: ignore[attr-defined]
@@ -135,8 +146,14 @@ class AutoPlayMixin:
                 view = table.started_match().view(player)
                 action = bot.choose(view, view.legal)
                 await self.act(table, player, action)  # type: ignore[attr-defined]
+        except (IllegalActionError, TableError):
+            if self.tables.get(table.id, table).seq != seq:
+                log.debug("computer move at table %s overtaken by another move", table.id)
+                return True
+            log.exception("computer move failed at table %s", table.id)
         except Exception:
             log.exception("computer move failed at table %s", table.id)
+        return False
 
     def start(self) -> None:
         """Deal every first deal whose client seeds are all in (a restart may have come between
