@@ -43,7 +43,7 @@ from .replays import MAX_RECORD_BYTES, replay_frames
 from .security import read_body
 from .tables import TableError, TableManager
 
-__all__ = ["player_routes", "current_account", "replay_text"]
+__all__ = ["player_routes", "current_account", "replay_text", "uploaded_record"]
 
 _STATUS = {"bad_name": 400, "bad_password": 400, "name_taken": 409, "wrong_password": 401, "rate_limited": 429,
            "not_signed_in": 401}
@@ -85,6 +85,20 @@ async def replay_text(players: Players, manager: TableManager, request: Request,
     (:mod:`ginrummy.web.replay_review`) both show only this text."""
     table = await replay_table(players, manager, request, result_id)
     return None if table is None else replay_record(table)
+
+
+async def uploaded_record(request: Request, tr: Any, bad: Callable[..., Response]) -> str | Response:
+    """The record text of an upload's body (at most :data:`MAX_RECORD_BYTES`, UTF-8), or the
+    error answer (413 ``too_large``, 400 ``bad_record``) made with ``bad``.  The replay upload
+    and the review of an uploaded record both read their body so."""
+    raw = await read_body(request.stream(), MAX_RECORD_BYTES)
+    if raw is None:
+        return bad(W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413,
+                   "too_large")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return bad(W_("a record is UTF-8 text"), tr, 400, "bad_record")
 
 
 def player_routes(players: Players, manager: TableManager, body: Callable[..., Any], bad: Callable[..., Response],
@@ -195,15 +209,11 @@ def player_routes(players: Players, manager: TableManager, body: Callable[..., A
 
     async def replay_upload(request: Request) -> Response:
         tr = web_translator(request_lang(request))
-        raw = await read_body(request.stream(), MAX_RECORD_BYTES)
-        if raw is None:
-            return bad(W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413,
-                       "too_large")
+        text = await uploaded_record(request, tr, bad)
+        if isinstance(text, Response):
+            return text
         try:
-            text = raw.decode("utf-8")
             out = await asyncio.to_thread(replay_frames, text)
-        except UnicodeDecodeError:
-            return bad(W_("a record is UTF-8 text"), tr, 400, "bad_record")
         except (GinRummyError, ValueError) as exc:
             return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
         return JSONResponse(out)

@@ -52,9 +52,8 @@ from ..record import loads, replay
 from ..review import Review
 from .i18n_web import W_, WebTranslator, request_lang, web_translator
 from .messages import MessageError, ReviewQuery, parse_query
-from .replays import MAX_RECORD_BYTES
+from .player_api import uploaded_record
 from .review_web import ReviewError, ReviewService
-from .security import read_body
 
 __all__ = ["ReplayReviews", "replay_review_json", "replay_review_routes", "CACHE_SIZE"]
 
@@ -233,14 +232,9 @@ def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, 
             q = query(request)
         except MessageError as exc:
             return bad(exc, tr)
-        raw = await read_body(request.stream(), MAX_RECORD_BYTES)
-        if raw is None:
-            return bad(W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413,
-                       "too_large")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return bad(W_("a record is UTF-8 text"), tr, 400, "bad_record")
+        text = await uploaded_record(request, tr, bad)
+        if isinstance(text, Response):
+            return text
         return await start(request, text, q, tr)
 
     async def review_status(request: Request) -> Response:
