@@ -27,7 +27,7 @@ def run_episode(env: GinRummyAEC, seed: int, rng: random.Random) -> tuple[int, d
         if termination or truncation:
             action = None
         else:
-            action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+            action = rng.choice(obs["action_mask"].nonzero()[0].tolist())
             steps += 1
         env.step(action)
     return steps, totals
