@@ -22,7 +22,7 @@ const ReplayReview = (() => {
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function num(x) { return fmtNumber(Math.round(x * 10) / 10); }
+  const num = reviewNum;
   function markName(mark) { return mark ? ptm("review mark", mark) : ""; }
   /** An action's text form ("discard 7H", "draw stock") in words, its card as a coloured card text. */
   function moveWords(action) {
@@ -90,18 +90,10 @@ const ReplayReview = (() => {
     $("review-start").disabled = true;
     const unit = result.value === "win_chance" ? tm("chance to win the game or match, in percentage points") : tm("expected deal points");
     status(t("Values: {unit}.", { unit }) + " " + t("Each decision is valued from what its player could see then; a mark needs a loss larger than the estimate's noise."));
-    $("review-summary-box").replaceChildren(summaryEl(result));
+    $("review-summary-box").replaceChildren(reviewSummaryTable(result));
     if (state.deal !== null) render(state.deal, state.move);
   }
 
-  function summaryEl(result) {
-    const head = el("tr", null, el("th", null, tm("Player")), ...["Decisions", "Inaccuracies", "Mistakes", "Blunders", "Mean loss", "Accuracy"]
-      .map(h => el("th", null, tm(h))));
-    const rows = Object.entries(result.summary).map(([name, s]) => el("tr", null, el("td", null, name),
-      el("td", null, String(s.decisions)), el("td", null, String(s.inaccuracies)), el("td", null, String(s.mistakes)),
-      el("td", null, String(s.blunders)), el("td", null, fmtNumber(s.mean_loss)), el("td", null, `${num(s.accuracy)}%`)));
-    return el("table", { class: "sheet review-summary", id: "review-summary" }, el("thead", null, head), el("tbody", null, ...rows));
-  }
 
   /** The review of the move that led to frame ``move`` of deal ``d`` (its decision, if it was one). */
   function moveEl(d, rd, move) {

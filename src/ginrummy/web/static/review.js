@@ -34,7 +34,7 @@ const GinReview = (() => {
   function phaseName(phase) {
     return ptm("phase", { upcard_offer: "upcard offer", draw: "draw", wall: "wall", discard: "discard" }[phase] || phase);
   }
-  function num(x) { return fmtNumber(Math.round(x * 10) / 10); }
+  const num = reviewNum;
   /** An action's text form ("discard 7H") in words, its card as a coloured card text. */
   function moveEl(action) {
     return el("span", null, ...(typeof actionWords === "function" ? actionWords(action) : withCards(action)));
@@ -130,21 +130,13 @@ const GinReview = (() => {
     return el("table", { class: "sheet review-table" }, el("thead", null, head), el("tbody", null, ...rows.flat()));
   }
 
-  function summaryEl(result) {
-    const head = el("tr", null, el("th", null, tm("Player")), ...["Decisions", "Inaccuracies", "Mistakes", "Blunders", "Mean loss", "Accuracy"]
-      .map(h => el("th", null, tm(h))));
-    const rows = Object.entries(result.summary).map(([name, s]) => el("tr", null, el("td", null, name),
-      el("td", null, String(s.decisions)), el("td", null, String(s.inaccuracies)), el("td", null, String(s.mistakes)),
-      el("td", null, String(s.blunders)), el("td", null, fmtNumber(s.mean_loss)), el("td", null, `${num(s.accuracy)}%`)));
-    return el("table", { class: "sheet review-summary", id: "review-summary" }, el("thead", null, head), el("tbody", null, ...rows));
-  }
 
   function onReview(msg) {
     const r = msg.result;
     const box = open(msg.deal === null ? t("Review of the match") : t("Review of deal {n}", { n: msg.deal }));
     const unit = r.value === "win_chance" ? tm("chance to win the game or match, in percentage points") : tm("expected deal points");
     box.append(el("p", { class: "hint" }, t("Values: {unit}.", { unit }), " ", t("Only what you could see at each moment was used; a mark needs a loss larger than the estimate's noise.")));
-    box.append(el("h3", null, tm("Summary")), summaryEl(r));
+    box.append(el("h3", null, tm("Summary")), reviewSummaryTable(r));
     for (const d of r.deals) {
       const sec = el("section", { class: "review-deal", "data-deal": String(d.number) });
       if (r.deals.length > 1) sec.append(el("h3", null, t("Deal {n}", { n: d.number })));
