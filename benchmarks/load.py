@@ -19,7 +19,10 @@ What it does:
   seat 2 on server 2, so every step crosses from one process to the other (LISTEN/NOTIFY);
 * each scripted person moves as soon as the server says it is his turn (gin, else knock, else
   pass or draw from the stock, else a discard drawn from a seeded generator), starts the next
-  deal, and opens a new table when a match is over;
+  deal, and opens a new table when a match is over.  ``--rate R`` paces them instead: each
+  table makes a move at most every ``tables / R`` seconds (its first at a random moment of that
+  interval), so the tables together offer at most R moves a second, as people who think do;
+  a table whose answer comes later than its next turn is due moves at once;
 * measures for ``--seconds`` after ``--warmup``: acknowledged moves a second (the scripted
   people's moves whose ``ack`` came back), every stored step a second (the computer's moves
   too), the ack latency (p50, p99: from sending a move to its ``ack``), each server's CPU
@@ -170,6 +173,7 @@ class TableRun:
     progress_at: float = 0.0
     seq: int = 0
     finished: bool = False
+    next_at: float = 0.0  # with --rate: the earliest moment of this table's next move
 
 
 def pick(legal: list[str], rng: random.Random) -> str:
@@ -261,6 +265,11 @@ class Player:
             else:
                 continue
             out["id"] = state["seq"]
+            if b.pace:
+                due = table.next_at
+                if due > b.clock():
+                    await asyncio.sleep(due - b.clock())
+                table.next_at = max(due, b.clock()) + b.pace
             waiting, sent_at = True, b.clock()
             await ws.send(json.dumps(out))
             state = None  # act again only on the next state
@@ -278,6 +287,9 @@ class Bench:
         self.stats = Stats()
         self.stopping = False
         self.clock = time.monotonic
+        #: with --rate: seconds between two moves of one table (0: as soon as the server answers)
+        self.pace = args.tables / args.rate if args.rate else 0.0
+        self._phases = random.Random(args.seed)
 
     def seats(self) -> list[dict[str, Any]]:
         if len(self.servers) == 1:
@@ -296,7 +308,8 @@ class Bench:
                 code = s["invite"].split("invite=", 1)[1]
                 tokens.append(post_json(server, f"/api/tables/{t['id']}/claim", {"invite": code})["token"])
         seats = [(self.servers[(slot + i) % len(self.servers)], tok) for i, tok in enumerate(tokens)]
-        run = TableRun(t["id"], seats, progress_at=self.clock())
+        now = self.clock()
+        run = TableRun(t["id"], seats, progress_at=now, next_at=now + self._phases.uniform(0.0, self.pace))
         self.tables.append(run)
         return run
 
@@ -366,6 +379,7 @@ class Bench:
         return {
             "tables": a.tables, "servers": a.servers, "store": "postgresql" if "postgres" in self.url else "sqlite",
             "opponent": a.opponent if a.servers == 1 else None, "preset": a.preset, "seconds": round(secs, 1),
+            "offered_moves_per_s": a.rate or None,
             "acked_moves_per_s": round(self.stats.acked / secs, 1),
             "stored_steps_per_s": round((steps1 - steps0) / secs, 1),
             "ack_p50_ms": pct(0.50), "ack_p99_ms": pct(0.99),
@@ -438,6 +452,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--servers", type=int, default=1, help="gin serve processes (2 or more need PostgreSQL)")
     p.add_argument("--database-url", default="", help="a PostgreSQL URL (a schema of its own is made in it); "
                                                       "default a new SQLite file")
+    p.add_argument("--rate", type=float, default=0.0, help="pace the tables: at most this many moves a second over all "
+                                                          "tables, each table a move every tables/RATE s (default 0: "
+                                                          "each move as soon as the server answers)")
     p.add_argument("--kills", type=int, default=0, help="SIGKILL a server this many times during the run")
     p.add_argument("--opponent", default="novice", help="the computer seat's level with one server (default novice)")
     p.add_argument("--preset", default="standard", help="rules preset (R13; default standard)")
@@ -446,8 +463,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=2024, help="seed of the scripted people's discards")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     a = p.parse_args(argv)
-    if a.tables < 1 or a.seconds <= 0 or a.servers < 1 or a.kills < 0 or a.warmup < 0:
-        p.error("--tables, --servers are 1 or more; --seconds above 0; --kills, --warmup 0 or more")
+    if a.tables < 1 or a.seconds <= 0 or a.servers < 1 or a.kills < 0 or a.warmup < 0 or a.rate < 0:
+        p.error("--tables, --servers are 1 or more; --seconds above 0; --kills, --warmup, --rate 0 or more")
     if a.servers > 1 and "postgres" not in a.database_url:
         p.error("--servers 2 needs --database-url postgresql://... (one SQLite file has one server)")
     return a
@@ -475,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{out['command']}\n"
               f"  {out['tables']} tables, {out['servers']} server(s), {out['store']}, {out['seconds']:g} s measured\n"
-              f"  acknowledged moves/s: {out['acked_moves_per_s']:,}   stored steps/s (computer moves too): "
+              + (f"  offered: at most {out['offered_moves_per_s']:,g} moves/s (--rate)\n" if out["offered_moves_per_s"] else "")
+              + f"  acknowledged moves/s: {out['acked_moves_per_s']:,}   stored steps/s (computer moves too): "
               f"{out['stored_steps_per_s']:,}\n"
               f"  ack latency p50 {out['ack_p50_ms']} ms, p99 {out['ack_p99_ms']} ms\n"
               f"  server CPU (% of one core): {out['server_cpu_percent']}, RSS {out['server_rss_mb']} MB "
