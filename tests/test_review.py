@@ -94,11 +94,13 @@ def test_discarding_into_a_known_meld_of_the_opponent_is_marked():
     assert d.mark == "blunder" and d.loss > d.noise
 
 
-def test_points_under_single_deal_scoring():
-    """R11.1 ``single``: the value is deal points, and passing on gin is still a blunder."""
+def test_win_chance_of_the_deal_under_single_deal_scoring():
+    """R11.1 ``single``: one deal is the game, so the value is the chance to win that deal, and
+    passing on gin is still a blunder."""
     d, review = planted_review(119, GIN_CARD, scoring="single")
-    assert review.value == "points" and review.to_dict()["value"] == "points"
-    assert d.mark == "blunder" and d.loss >= THRESHOLDS["points"][2]
+    assert review.value == "win_chance" and review.to_dict()["value"] == "win_chance"
+    assert d.mark == "blunder" and d.loss >= THRESHOLDS["win_chance"][2]
+    assert 0.0 <= d.value_played < d.value_best <= 100.0
 
 
 # -- fairness: no hidden card -----------------------------------------------------------------------
@@ -231,7 +233,8 @@ def test_bad_arguments_raise_clear_errors(two_deals):
 
 def test_values_of_outcomes():
     """R11.1 game to 100 from 0-0: a win moves the chance up, 100 points ends the game; R12
-    Hollywood: the three games' chances; single deal: points."""
+    Hollywood: the three games' chances; single deal: the deal won, lost or drawn (R7), whatever
+    its points."""
     sheet = ScoreSheet(preset("standard"), 2)
     assert outcome_value(sheet, 0, 1, None, 0) == pytest.approx(50.0)
     assert outcome_value(sheet, 0, 1, 0, 100) == 100.0 and outcome_value(sheet, 0, 1, 1, 100) == 0.0
@@ -241,7 +244,9 @@ def test_values_of_outcomes():
     assert outcome_value(hw, 0, 1, None, 0) == pytest.approx(50.0)
     assert outcome_value(hw, 0, 1, 0, 30) > 50.0
     single = ScoreSheet(preset("single"), 2)
-    assert (outcome_value(single, 0, 1, 0, 17), outcome_value(single, 0, 1, 1, 17)) == (17.0, -17.0)
+    assert (outcome_value(single, 0, 1, 0, 17), outcome_value(single, 0, 1, 1, 17)) == (100.0, 0.0)
+    assert outcome_value(single, 0, 1, 0, 70) == outcome_value(single, 0, 1, 0, 1) == 100.0
+    assert outcome_value(single, 1, 0, None, 0) == 50.0
 
 
 # -- hindsight -----------------------------------------------------------------------------------

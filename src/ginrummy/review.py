@@ -7,9 +7,10 @@ moment: never a hidden card.  All moves are played out on the same sampled deals
 numbers), so their difference is paired.  Then:
 
 * ``value`` is the mean over the sampled deals of the **chance to win** the game (R11.1,
-  ``scoring="game"``) or the Hollywood match (R12) from the score after the deal, in
-  percentage points (``"win_chance"``), or, when one deal is the whole game (``scoring="deal"``,
-  the ``single`` preset), the **expected deal points** won (negative: lost) (``"points"``);
+  ``scoring="game"``) or the Hollywood match (R12) from the score after the deal, or, when one
+  deal is the whole game (``scoring="deal"``, the ``single`` preset), the chance to win that
+  deal (a drawn deal counting half, as the computer players who play to win the deal count it),
+  in percentage points (``"win_chance"``);
 * ``best`` is the move with the highest value; ``loss = value_best - value_played`` (>= 0);
 * ``noise`` is :data:`NOISE_Z` standard errors of the paired difference best - played over the
   sampled deals; a decision is marked only when its loss exceeds its noise, and then by the
@@ -82,9 +83,11 @@ def samples_for(budget_ms: float) -> int:
 
 
 def value_kind(rules: RuleSet) -> str:
-    """``"points"`` when one deal is the whole game (``scoring="deal"``, R11.1), else
-    ``"win_chance"`` (a game to the target, or a Hollywood match, R12)."""
-    return "points" if rules.scoring == "deal" else "win_chance"
+    """``"win_chance"``: what a review's values are, whatever the scoring (R11.1, R12): the
+    chance to win the game, the Hollywood match, or the deal when one deal is the whole game.
+    (``"points"``, expected deal points, was the kind of one-deal reviews until 2026-12-01: it
+    marked a knock that won the match as a mistake against playing on for more points.)"""
+    return "win_chance"
 
 
 def _at_least_two(p: Sequence[float]) -> float:
@@ -96,7 +99,8 @@ def outcome_value(sheet: ScoreSheet, me: int, opponent: int, winner: int | None,
     """The value for player ``me`` of a deal won by player ``winner`` (``None``: drawn) with
     ``points``, the match's sheet before the deal being ``sheet``.
 
-    * ``scoring="deal"`` (R11.1): the deal points, + for ``me``, - for the other player.
+    * ``scoring="deal"`` (R11.1): one deal is the game: 100 if ``me`` wins it, 0 if the other
+      player does, 50 for a drawn deal (R7), whatever the points.
     * ``scoring="game"``: the chance (percent) that ``me`` wins the game from the score after
       the deal, by the expert's model of the rest of a game (:func:`game_win_table`: each deal
       won by either player with equal chance); 100 or 0 when the deal ends the game.
@@ -107,7 +111,7 @@ def outcome_value(sheet: ScoreSheet, me: int, opponent: int, winner: int | None,
     ``opponent`` is the player ``me`` is measured against (in three-hand gin, R10, the other
     player of the deal)."""
     if sheet.rules.scoring == "deal":
-        return 0.0 if winner is None else float(points if winner == me else -points)
+        return 50.0 if winner is None else (100.0 if winner == me else 0.0)
     after = sheet if winner is None else sheet.add(winner, points)
     target = sheet.rules.target
     table = game_win_table(target)

@@ -120,7 +120,7 @@ def test_only_who_may_replay_a_match_may_review_it(client):
     assert m.finished and len(m.deals) == 1
     result = _poll(client, client.post(url))["result"]
     names = list(m.names)
-    assert result["players"] == names and result["value"] == "points"
+    assert result["players"] == names and result["value"] == "win_chance"
     assert {x["player"] for x in result["deals"][0]["decisions"]} == set(names)
     bad = client.post(url.replace("budget_ms=10", "budget_ms=1"))
     assert (bad.status_code, bad.json()["code"]) == (400, "bad_message")

@@ -183,7 +183,7 @@ def test_review_of_a_finished_match_against_the_computer_in_greek(client):
     assert whole["type"] == one["type"] == "review", (whole, one)
     assert whole["deal"] is None and one["deal"] == 1
     r = whole["result"]
-    assert r["value"] == "points" and r["players"] == ["Ann"]
+    assert r["value"] == "win_chance" and r["players"] == ["Ann"]
     assert r["deals"][0] == one["result"]["deals"][0]
     assert len(r["deals"]) == len(tobj.match.deals)
     hs = r["deals"][-1]["hindsight"]
