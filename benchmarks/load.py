@@ -92,6 +92,7 @@ class Server:
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "ginrummy", "serve", "--port", str(self.port), "--database-url", self.url,
+                 "--tables-per-minute", "0",
                  "--bot-delay", "0", "--log-level", "warning"],
                 stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         self.starts += 1

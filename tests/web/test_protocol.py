@@ -127,6 +127,31 @@ def test_create_table_refuses_bad_requests(client):
     assert r.status_code == 400
 
 
+def test_tables_opened_per_address_are_limited(db_url):
+    """``gin serve --tables-per-minute N``: an address opens at most N tables in any 60 s; the
+    next is refused (429, ``rate_limited``, ``Retry-After``) and opens nothing; a refused
+    request does not count."""
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(db_url, bot_delay=0, tables_per_minute=2)) as c:
+            c = with_csrf(c)
+            assert c.post("/api/tables", json={"seats": HUMANS, "rules": {"knock_limit": 11}}).status_code == 400
+            assert [c.post("/api/tables", json={"seats": HUMANS}).status_code for _ in range(2)] == [201, 201]
+            before = len(c.app.state.manager.tables)
+            r = c.post("/api/tables", json={"seats": HUMANS}, headers={"Accept-Language": "el"})
+            assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+            assert 1 <= int(r.headers["Retry-After"]) <= 61
+            assert r.json()["error"] != "too many tables opened from your address; try again in " \
+                f"{r.headers['Retry-After']} seconds" and r.headers["Content-Language"] == "el"
+            assert len(c.app.state.manager.tables) == before
+
+
 def test_full_deal_between_two_people_and_every_message_is_clean(client):
     t = new_table(client, HUMANS)
     tobj = client.app.state.manager.tables[t["id"]]
@@ -339,6 +364,11 @@ def test_scorekeeper_endpoint_r12_worked_example(client):
     assert [g["points"]["Bob"] for g in games] == [44, 34, 4]
     r = client.post("/api/sheet", json={"names": ["A", "B"], "results": ["C:10"]})
     assert r.status_code == 400 and "'C' is not a player" in r.json()["error"]
+    # a result the sheet refuses is named as it was sent (the winner's name, not his index)
+    r = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Bob:999"]})
+    assert r.status_code == 400 and r.json()["error"].startswith("deal result 'Bob:999': 999 points is more than"), r.text
+    r = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Bob:999"]}, headers={"Accept-Language": "el"})
+    assert r.status_code == 400 and "'Bob:999'" in r.json()["error"] and "'1:999'" not in r.json()["error"], r.text
 
 
 def test_pages_and_options(client):

@@ -22,7 +22,7 @@ __all__ = ["ladder_command"]
 
 @app.command("ladder")
 def ladder_command(
-    games: int = typer.Option(60, "--games", help="Matches to play (at least 0), shared out among every pair of levels in turn.", min=0),
+    games: int = typer.Option(60, "--games", help="Matches to play (0 to 1,000,000,000), shared out among every pair of levels in turn.", min=0, max=1_000_000_000),
     levels: str = typer.Option("random,novice,club,expert", "--levels",
                                help="Computer levels on the ladder, separated by commas (expert thinks 150 ms a move, so its matches are slow)."),
     seed: int = typer.Option(0, "--seed", help="Simulation seed: match i uses the seed of gin simulate's match i."),

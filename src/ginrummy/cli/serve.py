@@ -36,6 +36,17 @@ def database_error(url: str, exc: BaseException) -> str:
     return f"cannot open the database {shown}: {text}"
 
 
+def database_backend(url: str) -> str | None:
+    """The database kind of ``url`` (``"sqlite"``, ``"postgresql"`` for ``postgres://`` too,
+    ``"mysql"``...), or ``None`` when it is not a URL (:func:`database_error` says so)."""
+    from ..web.store import engine_url
+
+    try:
+        return engine_url(url).get_backend_name()
+    except Exception:
+        return None
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host``:``port`` and listening (port 0: one the system picks).
 
@@ -70,6 +81,9 @@ def serve(
         100.0, "--review-budget-ms",
         help="The expert's review at the table: milliseconds of budget per decision (sampled deals, docs/review.md)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
+    tables_per_minute: int = typer.Option(
+        60, "--tables-per-minute", min=0,
+        help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -90,8 +104,13 @@ def serve(
     except ValueError as exc:
         fail(f"--review-budget-ms: {exc}")
     url = database_url or default_database_url()
+    backend = database_backend(url)
+    if backend is not None and backend not in ("sqlite", "postgresql"):
+        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
+             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
     try:
-        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms)
+        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
+                             tables_per_minute=tables_per_minute)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port

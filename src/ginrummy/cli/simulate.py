@@ -19,6 +19,10 @@ from rich.table import Table
 
 from ..players import make_player
 from ..shards import MAX_WORKERS, ShardError, simulate_sharded
+
+MAX_GAMES = 1_000_000_000
+"""The most games one ``gin simulate`` run takes (at a few hundred games a second on a core, more
+would not end in a lifetime; a bound also keeps a mistyped number from planning shards forever)."""
 from ..simulate import GameResult, SimulationSummary
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
 from .main import app
@@ -113,8 +117,8 @@ def simulate_command(
     """
     rules = rules_from(preset, overrides)
     levels = read_levels(players)
-    if games < 1:
-        fail(f"--games {games}: the number of games is 1 or more")
+    if not 1 <= games <= MAX_GAMES:
+        fail(f"--games {games}: the number of games is from 1 to {MAX_GAMES:,}")
     if rules.players == 3 and len(levels) != 3:
         fail(f"the rules say three players (players=3) but --players names {len(levels)}: give three levels")
     if not 1 <= workers <= MAX_WORKERS:

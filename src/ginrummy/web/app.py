@@ -64,7 +64,7 @@ from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, Cl
 from .notify import Follower
 from .review_web import ReviewError, ReviewService
 from .room import ChatLimiter
-from .accounts import CsrfGuard
+from .accounts import CsrfGuard, RateLimiter
 from .player_api import current_account, player_routes, replay_text
 from .replay_review import ReplayReviews, replay_review_routes
 from .players import Players
@@ -163,7 +163,7 @@ def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = 
 
 
 def create_app(database_url: str | None = None, bot_delay: float | None = None,
-               review_budget_ms: float = DEFAULT_BUDGET_MS) -> Starlette:
+               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -172,6 +172,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         bot_delay: seconds computer players wait before moving; ``None`` a natural 0.7-1.2 s.
         review_budget_ms: the budget per decision of the expert's review
             (:func:`ginrummy.review.samples_for`; ``gin serve --review-budget-ms``).
+        tables_per_minute: the most tables one client address may open in any 60 seconds
+            (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
+            0, the default here, for no limit (``gin serve`` sets 60).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -181,6 +184,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process (review_web.py)
     replay_reviews = ReplayReviews(reviews)  # the replay viewer's reviews, kept for reuse (replay_review.py)
+    # a bound on the tables one address opens: each costs memory, a stored row, and (two
+    # computer seats) moves made by this server
+    opened = RateLimiter(tables_per_minute, 60.0) if tables_per_minute > 0 else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -219,6 +225,13 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
 
     async def create_table(request: Request) -> Response:
         tr = web_translator(request_lang(request))
+        address = request.client.host if request.client else "?"
+        wait = opened.retry_after(address) if opened is not None else 0
+        if wait:
+            r = _bad(W_("too many tables opened from your address; try again in {seconds} seconds", seconds=wait),
+                     tr, 429, "rate_limited")
+            r.headers["Retry-After"] = str(wait)
+            return r
         try:
             body = await _body(request, CreateTableBody)
             rules_in = dict(body.rules or {})
@@ -240,6 +253,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                 # name), else when he typed none
                 seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
             table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
+            if opened is not None:
+                opened.hit(address)
             host = next((i for i in shown if shown[i][0] == "token"), None)
             players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
@@ -396,8 +411,13 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             rules = RuleSet.from_dict({"preset": body.preset, **dict(body.rules or {}), "players": len(names)})
             parsed = parse_results(list(body.results), names)
             s = ScoreSheet(rules, len(names))
-            for w, p in parsed:
-                s = s.add(w, p)
+            for sent, (w, p) in zip(body.results, parsed):
+                try:
+                    s = s.add(w, p)
+                except GinRummyError as exc:
+                    if "text" in exc.params:  # the sheet names the winner by index: say the result as sent
+                        exc.params["text"] = sent
+                    raise
             return JSONResponse(s.to_dict(names))
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
