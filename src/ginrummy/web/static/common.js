@@ -109,6 +109,15 @@ function setLanguage(code) {
   location.replace(url.toString());
 }
 
+/** A page opened with ?lang= (a link in that language) keeps it on the pages it leads to, as the
+ * language menu does. */
+(function languageFromLink() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (!asked || asked !== LANG || !I18N.languages[asked]) return;
+  try { localStorage.setItem("gin.lang", JSON.stringify(asked)); } catch (e) { /* private mode */ }
+  document.cookie = `${LANG_COOKIE}=${asked}; path=/; max-age=31536000; SameSite=Lax`;
+})();
+
 /** A language chosen on an earlier visit wins over Accept-Language even if the cookie is gone. */
 (function rememberedLanguage() {
   let saved = null;

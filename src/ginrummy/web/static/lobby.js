@@ -144,8 +144,7 @@ async function submit(ev) {
   }
   // a signed-in person sits under his account's name (the server insists at a rated table)
   if (!seats[0].name && window.SIGNED_IN_AS) seats[0].name = window.SIGNED_IN_AS;
-  // "You" only where nobody else reads it: with a friend at the table the server says "Player 1"
-  if (!seats[0].name && seats.every((x, i) => i === 0 || x.kind !== "human")) seats[0].name = tm("You");
+  // no name: the server names the seat "Player 1" (a name that reads right in "{name} knocks")
   SETTINGS.set("name", $("your-name").value.trim());
   const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked, rated: $("rated").checked,
                  spectator_chat: $("public").checked && $("spectator-chat").checked };
@@ -207,6 +206,8 @@ async function init() {
     rules.game_bonus = on ? 100 : 0; rules.box_bonus = on ? 25 : 0; sync();
   });
   $("your-name").value = SETTINGS.get("name", "");
+  // what a seat nobody named is called (TableManager.create)
+  $("your-name").placeholder = t("Player {n}", { n: fmtNumber(1) });
   $("lobby").addEventListener("submit", submit);
   loadPreset("standard");
   renderRecent();

@@ -20,12 +20,22 @@
     } catch (e) { $("error").textContent = String(e); }
   }
 
+  /** A seat's name in this page's language; a computer the table named ("Computer (novice)") as
+   * it is, any other computer's name with "(computer)" after it. */
+  function seatLabel(s) {
+    if (s.kind !== "computer") return localSeatName(s, false);
+    const local = localSeatName(s, false);
+    const forms = I18N.seat_names && I18N.seat_names[LANG];
+    const made = forms && forms.computer && forms.computer[s.level];
+    return made && local.startsWith(made) ? local : t("{name} (computer)", { name: s.name });
+  }
+
   function entry(x) {
     const r = x.rules;
     const seats = x.seats.map((s, i) => {
       if (s.free) return el("button", { class: "btn", type: "button", "data-sit": `${x.id}:${i}`, onclick: () => sit(x.id, i) }, t("Sit here"));
       const label = el("span");
-      label.textContent = s.kind === "computer" ? t("{name} (computer)", { name: s.name }) : s.name;
+      label.textContent = seatLabel(s);
       return label;
     });
     const what = el("span", { class: "hint" });
