@@ -125,6 +125,13 @@ def test_create_table_refuses_bad_requests(client):
     assert r.status_code == 400 and "knock_limit" in r.json()["error"]
     r = client.post("/api/tables", json={"seats": HUMANS[:1]})
     assert r.status_code == 400
+    # a wrong value names its field, not the whole body
+    r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": 1.5}})
+    assert (r.status_code, r.json()["error"]) == (400, "rules.target: has the wrong type")
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": 123}, HUMANS[1]]})
+    assert (r.status_code, r.json()["error"]) == (400, "seats.0.name: has the wrong type")
+    r = client.post("/api/tables", json={"seats": HUMANS, "rules": "x"})
+    assert (r.status_code, r.json()["error"]) == (400, "rules must be an object of RuleSet fields (R14)")
 
 
 def test_tables_opened_per_address_are_limited(db_url):

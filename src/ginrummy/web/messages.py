@@ -488,9 +488,18 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
     except ValidationError as exc:
         err = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in err.get("loc", ()))[:80] or "body"
-        if where.split(".")[0] == "rules":
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc[0] == "rules":
+            if len(loc) >= 2 and err.get("type") not in ("string_too_long", "too_long"):
+                # one field's value: a whole number, text, true/false or null (R14 says which)
+                raise MessageError("bad_message", W_("{field}: {problem}", field=f"rules.{loc[1]}"[:80],
+                                                     problem=W_("has the wrong type"))) from None
             raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
-        if where.split(".")[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
+        if loc[0] == "seats" and len(loc) >= 3 and err.get("type") != "extra_forbidden":
+            # one field of one seat (seats.1.name): say which
+            raise MessageError("bad_message", W_("{field}: {problem}", field=".".join(loc[:3])[:80],
+                                                 problem=_problem(err))) from None
+        if loc[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
             raise MessageError("bad_message", _BODY_HELP[model]()) from None
         if where.split(".")[0] == "results":
             raise MessageError("bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")) from None
