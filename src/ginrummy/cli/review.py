@@ -18,6 +18,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -103,11 +104,12 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
         lines = "; ".join(translate_error(m, tr) for m in d.hindsight.lines())
         console.print(Text(tr._("Hindsight (all hands shown, not part of the review): {lines}.", lines=lines),
                            style="dim italic"))
-    s = Table(title=tr._("Summary"), title_justify="left")
-    s.add_column(tr._("Player"))
+    # no vertical rules, and no header cut short: the seven columns fit 80 characters
+    s = Table(title=tr._("Summary"), title_justify="left", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+    s.add_column(tr._("Player"), overflow="fold")
     for header in (tr._("Decisions"), tr._("Inaccuracies"), tr._("Mistakes"), tr._("Blunders"), tr._("Mean loss"),
                    tr._("Accuracy")):
-        s.add_column(header, justify="right")
+        s.add_column(header, justify="right", min_width=max(len(w) for w in header.split()))
     for name, p in review.summary.items():
         s.add_row(name, str(p.decisions), str(p.inaccuracies), str(p.mistakes), str(p.blunders),
                   tr.format_number(round(p.mean_loss, 2) + 0.0), f"{_num(p.accuracy, tr)}%")
