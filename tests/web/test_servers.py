@@ -192,3 +192,58 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
                 assert msg["type"] == "state" and msg["seq"] == base + 3
                 assert ws[first].receive_json() == {"type": "ack", "reply_to": 4, "seq": base + 3}
             assert apps[0].state.follower.caught_up == 1 and apps[1].state.follower.caught_up == 1
+
+
+def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None:
+    """A burst of notifications (one per step, several tables, coalesced by the listening
+    thread to the highest ``seq`` of each table) is read back in one query, and every table
+    of the other process ends at the same step with the same legal actions."""
+    from ginrummy.rules import RuleSet
+    from ginrummy.web.notify import Follower
+    from ginrummy.web.seats import SeatSpec
+    from ginrummy.web.store import Store
+    from ginrummy.web.tables import TableManager
+
+    writer, reader = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
+    follower = Follower(reader, listen=False)
+    try:
+        ids = [writer.create(RuleSet(), [SeatSpec("human"), SeatSpec("human")], seat_all=True)[0].id
+               for _ in range(3)]
+        for tid in ids:
+            reader.load(tid)  # both processes have every table in memory, at step 0
+
+        async def main() -> list[tuple[str, int]]:
+            heard: list[tuple[str, int]] = []
+            for n, tid in enumerate(ids):
+                for p in (0, 1):  # both client seeds, then the first deal (3 steps, R2.2)
+                    await writer.client_seed(writer.tables[tid], p, 1, f"seed{p}")
+                    heard.append((tid, writer.tables[tid].seq))
+                for _ in range(n + 2):  # then 2, 3 and 4 moves
+                    t = writer.tables[tid]
+                    m = t.started_match()
+                    who = m.player_to_act()
+                    assert who is not None
+                    await writer.act(t, who, m.deal.legal_actions()[0])
+                    heard.append((tid, writer.tables[tid].seq))
+            follower._loop = asyncio.get_running_loop()
+            for tid, seq in heard:  # what the listening thread does with each notification
+                follower._heard[tid] = max(seq, follower._heard.get(tid, 0))
+            follower._handover = True
+            follower._heard_from_thread()
+            assert follower._handover is False and follower._heard == {}
+            assert follower._reader is not None
+            await follower._reader
+            await writer.committer.stop()
+            return heard
+
+        heard = asyncio.run(main())
+        assert len(heard) == 15 and heard[:2] == [(ids[0], 1), (ids[0], 3)]
+        assert follower.reads == 1 and follower.caught_up == 18
+        for tid, n in zip(ids, (5, 6, 7)):
+            a, b = writer.tables[tid], reader.tables[tid]
+            assert a.seq == b.seq == n
+            for p in (0, 1):
+                assert b.started_match().view(p) == a.started_match().view(p)
+    finally:
+        writer.store.close()
+        reader.store.close()
