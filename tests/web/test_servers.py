@@ -226,15 +226,13 @@ def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None
                     await writer.act(t, who, m.deal.legal_actions()[0])
                     heard.append((tid, writer.tables[tid].seq))
             follower._loop = asyncio.get_running_loop()
-            burst: dict[str, int] = {}
-            for tid, seq in heard:  # what the listening thread keeps of a burst of notifications
-                burst[tid] = max(seq, burst.get(tid, 0))
-            assert burst == {ids[0]: 5, ids[1]: 6, ids[2]: 7}
-            applied = await asyncio.to_thread(follower._on_heard, burst)  # read in that thread
-            assert applied is not None
-            await asyncio.wrap_future(applied)
-            # heard again (a duplicate, or the poll): nothing left to read, no query
-            assert await asyncio.to_thread(follower._on_heard, burst) is None
+            for tid, seq in heard:  # what the listening thread does with each notification
+                follower._heard[tid] = max(seq, follower._heard.get(tid, 0))
+            follower._handover = True
+            follower._heard_from_thread()
+            assert follower._handover is False and follower._heard == {}
+            assert follower._reader is not None
+            await follower._reader
             await writer.committer.stop()
             return heard
 

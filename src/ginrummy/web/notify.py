@@ -7,11 +7,10 @@ that stores it (:mod:`ginrummy.web.commit`).  A :class:`Follower` in every proce
   a notification is only a wake-up: for a table this process has in memory and has not seen
   at that ``seq``, it reads the new rows from ``gin_actions``, applies them and sends every
   watcher of its own the new state.  Notifications are handled in bursts, like the group
-  commit that sends them: the thread takes the first notification and all that have come
-  meanwhile, keeps only the highest ``seq`` of each table, reads the new steps of every table
-  that needs them in one query, itself (at most one such read in flight; what is heard during
-  it makes the next burst), and hands the rows to the event loop, which applies each table's
-  steps under that table's own lock;
+  commit that sends them: the thread keeps only the highest ``seq`` heard for each table and
+  wakes the event loop once for all that came meanwhile; the event loop reads the new steps of
+  every table due in one query (at most one such read in flight; what is heard during it
+  waits for the next), then applies each table's steps under that table's own lock;
 * polls once a second (:data:`POLL_SECONDS`) for the latest ``seq`` of the tables its players
   are at, since notifications can be missed (a listening connection that broke and came back)
   or dropped: a process that missed one catches up within a second;
@@ -78,7 +77,11 @@ class Follower:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._poller: asyncio.Task[None] | None = None
-        # (event loop) table id -> the highest seq the poll found stored, waiting for the next read
+        # (listening thread -> event loop) table id -> the highest seq heard since the last hand-over
+        self._heard: dict[str, int] = {}
+        self._heard_lock = threading.Lock()
+        self._handover = False  # a hand-over of ``_heard`` is scheduled on the event loop
+        # (event loop) table id -> the highest seq known to be stored, waiting for the next read
         self._due: dict[str, int] = {}
         self._reader: asyncio.Task[None] | None = None
         manager.follower = self
@@ -156,30 +159,24 @@ class Follower:
             m.schedule_bot(table)
         m.schedule_clock(table)
 
-    def _new_to_us(self, table_id: str, seq: int) -> bool:
-        """Whether step ``seq`` of ``table_id`` is one this process has in memory and has not
-        applied, nor stored itself (the notification of our own step can arrive before the
-        writer has handed back the committed batch).  Called from the event loop and from the
-        listening thread, where the answer is a hint: the steps read are applied under the
-        table's lock, only those it has not got."""
-        table = self.manager.tables.get(table_id)
-        if table is None or table.seq >= seq:
-            return False
-        c = self.manager.committer
-        return c.written.get(table_id, 0) < seq and c.writing.get(table_id, 0) < seq
-
     def _wake(self, table_id: str, seq: int) -> None:
-        """(event loop) The poll says ``table_id`` has step ``seq``: it is read with the next
-        read unless this process has it, or wrote it."""
-        if self._due.get(table_id, 0) >= seq or not self._new_to_us(table_id, seq):
+        """(event loop) A notification or the poll says ``table_id`` has step ``seq``: it is
+        read with the next burst unless this process has it, or wrote it."""
+        table = self.manager.tables.get(table_id)
+        if table is None or table.seq >= seq or self._due.get(table_id, 0) >= seq:
+            return
+        c = self.manager.committer
+        if c.written.get(table_id, 0) >= seq or c.writing.get(table_id, 0) >= seq:
+            # our own step, being applied right now (its notification can arrive before the
+            # writer has handed back the committed batch)
             return
         self._due[table_id] = seq
         if self._reader is None or self._reader.done():
             self._reader = asyncio.get_running_loop().create_task(self._read_due(), name="gin-follow-read")
 
     async def _read_due(self) -> None:
-        """(event loop) Read the new steps of every table the poll found behind in one query,
-        apply them, and again while the poll found more meanwhile."""
+        """(event loop) Read the new steps of every table due in one query, apply them, and
+        again while notifications came in meanwhile."""
         m = self.manager
         while self._due:
             due, self._due = self._due, {}
@@ -193,28 +190,21 @@ class Follower:
                 log.warning("reading other servers' steps failed: %s", type(exc).__name__)
                 continue
             self.reads += 1
-            await self._apply_found(found)
-
-    async def _apply_found(self, found: dict[str, list[ActionRow]]) -> None:
-        """(event loop) Apply the steps read for each table (``{table id: steps in seq
-        order}``) and send the watchers their state; a table whose lock is held (a move of
-        this process being stored) is done by a task of its own, so it holds up no other."""
-        m = self.manager
-        for tid, steps in found.items():
-            table = m.tables.get(tid)
-            if table is None:
-                continue
-            lock = m._lock(table)
-            if lock.locked():  # a move of this process is being stored: wait for it apart
-                asyncio.get_running_loop().create_task(self._apply_later(tid, steps))
-                continue
-            try:
-                async with lock:  # free: taken at once, without yielding
-                    table, applied = self._apply_locked(m.tables.get(tid, table), steps)
-                if applied:
-                    await self._tell(table)
-            except Exception:  # pragma: no cover - the poll tries again
-                log.exception("catch-up of table %s failed", tid)
+            for tid, steps in found.items():
+                table = m.tables.get(tid)
+                if table is None:
+                    continue
+                lock = m._lock(table)
+                if lock.locked():  # a move of this process is being stored: wait for it apart
+                    asyncio.get_running_loop().create_task(self._apply_later(tid, steps))
+                    continue
+                try:
+                    async with lock:  # free: taken at once, without yielding
+                        table, applied = self._apply_locked(m.tables.get(tid, table), steps)
+                    if applied:
+                        await self._tell(table)
+                except Exception:  # pragma: no cover - the poll tries again
+                    log.exception("catch-up of table %s failed", tid)
 
     async def _apply_later(self, table_id: str, steps: list[ActionRow]) -> None:
         m = self.manager
@@ -229,35 +219,20 @@ class Follower:
         except Exception:  # pragma: no cover - the poll tries again
             log.exception("catch-up of table %s failed", table_id)
 
-    def _on_heard(self, heard: dict[str, int]) -> Any:
-        """(listening thread) ``heard``: the highest ``seq`` heard of each table in a burst of
-        notifications.  Reads the new steps of the tables that are new to this process in one
-        query, right here (no hop to the event loop and back before the read), and hands them
-        to the event loop to apply.  Returns the ``concurrent.futures.Future`` of that, or
-        ``None`` when there was nothing to read."""
-        loop = self._loop
-        if loop is None:
-            return None
-        tables = self.manager.tables
-        since = {}
+    def _heard_from_thread(self) -> None:
+        """(event loop) Take what the listening thread heard since the last hand-over."""
+        with self._heard_lock:
+            heard, self._heard = self._heard, {}
+            self._handover = False
         for tid, seq in heard.items():
-            table = tables.get(tid)
-            if table is not None and self._new_to_us(tid, seq):
-                since[tid] = table.seq
-        if not since:
-            return None
-        found = self._steps_since(since)
-        self.reads += 1
-        if not found:
-            return None
-        return asyncio.run_coroutine_threadsafe(self._apply_found(found), loop)
+            self._wake(tid, seq)
 
     # -- listening and polling ------------------------------------------------------------------
 
     def _listen(self) -> None:
-        """(thread) LISTEN on the channel; for each burst of notifications (the first, then all
-        that have come meanwhile), keep the highest ``seq`` of each table and read those steps
-        (:meth:`_on_heard`).  Reconnects after a broken connection (the poll covers the gap)."""
+        """(thread) LISTEN on the channel, keeping the highest ``seq`` heard for each table and
+        waking the event loop once for all heard meanwhile; reconnects after a broken
+        connection (the poll covers the gap)."""
         while not self._stopping.is_set():
             raw: Any = None
             try:
@@ -266,21 +241,19 @@ class Follower:
                 conn.autocommit = True
                 conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 while not self._stopping.is_set():
-                    heard: dict[str, int] = {}
-                    for wait in (0.5, 0.0):  # wait for one, then take what is there already
-                        for n in conn.notifies(timeout=wait, stop_after=1 if wait else None):
-                            parsed = parse_payload(n.payload)
-                            if parsed is not None and parsed[1] > heard.get(parsed[0], 0):
-                                heard[parsed[0]] = parsed[1]
-                        if not heard:
-                            break
-                    if heard:
-                        try:
-                            self._on_heard(heard)
-                        except Exception as exc:  # the database: the poll tries again
-                            if self._stopping.is_set():
-                                break
-                            log.warning("reading other servers' steps failed: %s", type(exc).__name__)
+                    for n in conn.notifies(timeout=0.5):
+                        parsed = parse_payload(n.payload)
+                        loop = self._loop
+                        if parsed is None or loop is None:
+                            continue
+                        tid, seq = parsed
+                        with self._heard_lock:
+                            if seq > self._heard.get(tid, 0):
+                                self._heard[tid] = seq
+                            if self._handover:
+                                continue
+                            self._handover = True
+                        loop.call_soon_threadsafe(self._heard_from_thread)
             except Exception as exc:
                 if not self._stopping.is_set():
                     log.warning("listening for other servers' steps failed (%s); retrying", type(exc).__name__)
