@@ -1,7 +1,7 @@
 """Two ``gin serve`` processes on one PostgreSQL, the seats of a table split between them
 (web/notify.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
 message), the two players play a whole match, and a process killed with SIGKILL mid-deal loses
-no acknowledged step.  The record of the match verifies (R2.2 fair shuffles)."""
+no acknowledged step.  The record of the match verifies (its shuffles, R3.2)."""
 
 from __future__ import annotations
 
@@ -192,3 +192,95 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
                 assert msg["type"] == "state" and msg["seq"] == base + 3
                 assert ws[first].receive_json() == {"type": "ack", "reply_to": 4, "seq": base + 3}
             assert apps[0].state.follower.caught_up == 1 and apps[1].state.follower.caught_up == 1
+
+
+def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None:
+    """A burst of notifications (one per step, several tables, coalesced by the listening
+    thread to the highest ``seq`` of each table) is read back in one query, and every table
+    of the other process ends at the same step with the same legal actions."""
+    from ginrummy.rules import RuleSet
+    from ginrummy.web.notify import Follower
+    from ginrummy.web.seats import SeatSpec
+    from ginrummy.web.store import Store
+    from ginrummy.web.tables import TableManager
+
+    writer, reader = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
+    follower = Follower(reader, listen=False)
+    try:
+        ids = [writer.create(RuleSet(), [SeatSpec("human"), SeatSpec("human")], seat_all=True)[0].id
+               for _ in range(3)]
+        for tid in ids:
+            reader.load(tid)  # both processes have every table in memory, at step 0
+
+        async def main() -> list[tuple[str, int]]:
+            heard: list[tuple[str, int]] = []
+            for n, tid in enumerate(ids):
+                for p in (0, 1):  # both client seeds, then the first deal (3 steps; the shuffle, R3.2)
+                    await writer.client_seed(writer.tables[tid], p, 1, f"seed{p}")
+                    heard.append((tid, writer.tables[tid].seq))
+                for _ in range(n + 2):  # then 2, 3 and 4 moves
+                    t = writer.tables[tid]
+                    m = t.started_match()
+                    who = m.player_to_act()
+                    assert who is not None
+                    await writer.act(t, who, m.deal.legal_actions()[0])
+                    heard.append((tid, writer.tables[tid].seq))
+            follower._loop = asyncio.get_running_loop()
+            for tid, seq in heard:  # what the listening thread does with each notification
+                follower._heard[tid] = max(seq, follower._heard.get(tid, 0))
+            follower._handover = True
+            follower._heard_from_thread()
+            assert follower._handover is False and follower._heard == {}
+            assert follower._reader is not None
+            await follower._reader
+            await writer.committer.stop()
+            return heard
+
+        heard = asyncio.run(main())
+        assert len(heard) == 15 and heard[:2] == [(ids[0], 1), (ids[0], 3)]
+        assert follower.reads == 1 and follower.caught_up == 18
+        for tid, n in zip(ids, (5, 6, 7)):
+            a, b = writer.tables[tid], reader.tables[tid]
+            assert a.seq == b.seq == n
+            for p in (0, 1):
+                assert b.started_match().view(p) == a.started_match().view(p)
+    finally:
+        writer.store.close()
+        reader.store.close()
+
+
+def test_a_client_seed_that_lost_the_race_is_taken_on_the_fresh_table(pg_url: str) -> None:
+    """Both people send their client seed at once, each to his own server: the second server's
+    write of step 1 loses to the first's (``conflict``), and the seed is taken on the reloaded
+    table as step 2, which deals (step 3).  A seed no longer wanted there stays a ``conflict``."""
+    from ginrummy.rules import RuleSet
+    from ginrummy.web.seats import SeatSpec, TableError
+    from ginrummy.web.store import Store
+    from ginrummy.web.tables import TableManager
+
+    one, two = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
+    try:
+        tid = one.create(RuleSet(), [SeatSpec("human"), SeatSpec("human")], seat_all=True)[0].id
+        late = one.create(RuleSet(), [SeatSpec("human"), SeatSpec("human")], seat_all=True)[0].id
+        stale, stale_late = two.load(tid), two.load(late)  # step 0 on the second server
+
+        async def main() -> None:
+            await one.client_seed(one.tables[tid], 0, 1, "ann")
+            await two.client_seed(stale, 1, 1, "bob")  # conflict on step 1, then step 2
+            # the other table is dealt on the first server before the stale seed arrives
+            await one.client_seed(one.tables[late], 0, 1, "ann")
+            await one.client_seed(one.tables[late], 1, 1, "bob")
+            with pytest.raises(TableError) as err:
+                await two.client_seed(stale_late, 1, 1, "bob2")
+            assert err.value.code == "conflict"
+            for m in (one, two):
+                await m.committer.stop()
+
+        asyncio.run(main())
+        steps = two.store.load(tid)[1]  # type: ignore[index]
+        assert [(s.seq, s.player, s.kind) for s in steps] == [(1, 0, "client_seed"), (2, 1, "client_seed"), (3, None, "deal")]
+        assert two.tables[tid].seq == 3 and two.tables[tid].match is not None
+        assert two.tables[late].seq == 3 and len(two.store.load(late)[1]) == 3  # type: ignore[index]
+    finally:
+        one.store.close()
+        two.store.close()

@@ -5,8 +5,12 @@ that stores it (:mod:`ginrummy.web.commit`).  A :class:`Follower` in every proce
 
 * listens on that channel with a connection of its own, in a thread (``LISTEN gin_steps``);
   a notification is only a wake-up: for a table this process has in memory and has not seen
-  at that ``seq``, it reads the new rows from ``gin_actions`` (:meth:`Follower.catch_up`),
-  applies them and sends every watcher of its own the new state;
+  at that ``seq``, it reads the new rows from ``gin_actions``, applies them and sends every
+  watcher of its own the new state.  Notifications are handled in bursts, like the group
+  commit that sends them: the thread keeps only the highest ``seq`` heard for each table and
+  wakes the event loop once for all that came meanwhile; the event loop reads the new steps of
+  every table due in one query (at most one such read in flight; what is heard during it
+  waits for the next), then applies each table's steps under that table's own lock;
 * polls once a second (:data:`POLL_SECONDS`) for the latest ``seq`` of the tables its players
   are at, since notifications can be missed (a listening connection that broke and came back)
   or dropped: a process that missed one catches up within a second;
@@ -26,7 +30,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from .commit import NOTIFY_CHANNEL
 from .store import ActionRow, actions_t
@@ -41,6 +45,12 @@ log = logging.getLogger("ginrummy.web")
 POLL_SECONDS = 1.0
 """How often the latest steps of the tables with watchers are read, notifications or not."""
 
+_STEPS_SINCE = text(
+    "SELECT a.table_id, a.seq, a.player, a.kind, a.text, a.created FROM gin_actions AS a "
+    "JOIN unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])) AS u(t, s) "
+    "ON a.table_id = u.t AND a.seq > u.s ORDER BY a.table_id, a.seq")
+"""The steps of many tables after a ``seq`` of each, in one query (the primary key's index)."""
+
 
 def parse_payload(payload: str) -> tuple[str, int] | None:
     """``(table id, seq)`` of a ``gin_steps`` payload ``"<id>:<seq>"``, or ``None`` if it is
@@ -54,18 +64,26 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
 class Follower:
     """Keeps the tables of ``manager`` (on PostgreSQL) up to date with the steps other
     processes store (module docstring).  :meth:`start` from the running event loop, then
-    :meth:`stop`.  ``caught_up`` counts the steps applied from elsewhere (tests read it)."""
+    :meth:`stop`.  ``caught_up`` counts the steps applied from elsewhere, ``reads`` the queries
+    made for notified or polled tables (the tests read them)."""
 
     def __init__(self, manager: TableManager, listen: bool = True) -> None:
         self.manager = manager
         self.store = manager.store
         self.listen = listen
         self.caught_up = 0
+        self.reads = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._poller: asyncio.Task[None] | None = None
-        self._due: set[str] = set()
+        # (listening thread -> event loop) table id -> the highest seq heard since the last hand-over
+        self._heard: dict[str, int] = {}
+        self._heard_lock = threading.Lock()
+        self._handover = False  # a hand-over of ``_heard`` is scheduled on the event loop
+        # (event loop) table id -> the highest seq known to be stored, waiting for the next read
+        self._due: dict[str, int] = {}
+        self._reader: asyncio.Task[None] | None = None
         manager.follower = self
 
     # -- reading what others wrote ------------------------------------------------------------
@@ -75,6 +93,16 @@ class Follower:
             rows = conn.execute(select(actions_t).where(actions_t.c.table_id == table_id, actions_t.c.seq > seq)
                                 .order_by(actions_t.c.seq)).all()
         return [ActionRow(r.seq, r.player, r.kind, r.text, r.created) for r in rows]
+
+    def _steps_since(self, since: dict[str, int]) -> dict[str, list[ActionRow]]:
+        """(worker thread) The stored steps of each table ``tid`` after ``since[tid]``, in
+        ``seq`` order, in one query; tables without new steps are left out."""
+        out: dict[str, list[ActionRow]] = {}
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(_STEPS_SINCE, {"tids": list(since), "seqs": list(since.values())}).all()
+        for r in rows:
+            out.setdefault(r[0], []).append(ActionRow(r[1], r[2], r[3], r[4], r[5]))
+        return out
 
     def _latest(self, table_ids: list[str]) -> dict[str, int]:
         with self.store.engine.connect() as conn:
@@ -86,7 +114,8 @@ class Follower:
         """Read and apply the steps of ``table_id`` stored after the one this process has,
         then send its watchers their state (and play a computer seat that is due, if a player
         of this process is at the table).  Returns how many steps were applied (0 if none, or
-        the table is not in memory)."""
+        the table is not in memory).  Used when a move is refused, a player connects or asks
+        for ``sync``; notifications are read in bursts instead (:meth:`_read_due`)."""
         m = self.manager
         table = m.tables.get(table_id)
         if table is None:
@@ -94,52 +123,116 @@ class Follower:
         async with m._lock(table):
             table = m.tables.get(table_id, table)
             steps = await asyncio.to_thread(self._steps_after, table_id, table.seq)
-            steps = [s for s in steps if s.seq > table.seq]
-            if not steps:
-                return 0
-            try:
-                table.replay(steps)
-            except Exception:  # pragma: no cover - a row this copy cannot apply: rebuild it
-                log.exception("catch-up of table %s failed; reloading it", table_id)
-                watchers = table.watchers
-                m.tables.pop(table_id, None)
-                table = m.load(table_id)
-                table.watchers = watchers
-            self.caught_up += len(steps)
+            self.reads += 1
+            table, applied = self._apply_locked(table, steps)
+        if applied:
+            await self._tell(table)
+        return applied
+
+    def _apply_locked(self, table: Any, steps: list[ActionRow]) -> tuple[Any, int]:
+        """(table lock held) Apply the steps of ``steps`` that ``table`` has not got yet (they
+        follow on from its ``seq``: read after it); returns the table (a fresh copy if the
+        steps could not be applied to this one) and how many steps were new."""
+        m = self.manager
+        steps = [s for s in steps if s.seq > table.seq]
+        if not steps:
+            return table, 0
+        try:
+            if steps[0].seq != table.seq + 1:  # pragma: no cover - never: read after table.seq
+                raise ValueError(f"step {steps[0].seq} does not follow step {table.seq}")
+            table.replay(steps)
+        except Exception:  # pragma: no cover - a row this copy cannot apply: rebuild it
+            log.exception("catch-up of table %s failed; reloading it", table.id)
+            watchers = table.watchers
+            m.tables.pop(table.id, None)
+            table = m.load(table.id)
+            table.watchers = watchers
+        self.caught_up += len(steps)
+        return table, len(steps)
+
+    async def _tell(self, table: Any) -> None:
+        """Send every watcher of ``table`` its state; schedule the computer's and the clock's moves."""
+        m = self.manager
         for p, send in list(table.watchers):
             await m._send(table, p, send, table.state_for(p))
         if table.watchers:
             m.schedule_bot(table)
         m.schedule_clock(table)
-        return len(steps)
 
     def _wake(self, table_id: str, seq: int) -> None:
-        """(event loop) A notification or the poll says ``table_id`` has step ``seq``."""
+        """(event loop) A notification or the poll says ``table_id`` has step ``seq``: it is
+        read with the next burst unless this process has it, or wrote it."""
         table = self.manager.tables.get(table_id)
-        if table is None or table.seq >= seq or table_id in self._due:
+        if table is None or table.seq >= seq or self._due.get(table_id, 0) >= seq:
             return
         c = self.manager.committer
         if c.written.get(table_id, 0) >= seq or c.writing.get(table_id, 0) >= seq:
             # our own step, being applied right now (its notification can arrive before the
             # writer has handed back the committed batch)
             return
-        self._due.add(table_id)
+        self._due[table_id] = seq
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read_due(), name="gin-follow-read")
 
-        async def run() -> None:
+    async def _read_due(self) -> None:
+        """(event loop) Read the new steps of every table due in one query, apply them, and
+        again while notifications came in meanwhile."""
+        m = self.manager
+        while self._due:
+            due, self._due = self._due, {}
+            since = {tid: t.seq for tid, seq in due.items()
+                     if (t := m.tables.get(tid)) is not None and t.seq < seq}
+            if not since:
+                continue
             try:
-                await self.catch_up(table_id)
-            except Exception:  # pragma: no cover - the poll tries again
-                log.exception("catch-up of table %s failed", table_id)
-            finally:
-                self._due.discard(table_id)
+                found = await asyncio.to_thread(self._steps_since, since)
+            except Exception as exc:  # the poll (or the next message) tries again
+                log.warning("reading other servers' steps failed: %s", type(exc).__name__)
+                continue
+            self.reads += 1
+            for tid, steps in found.items():
+                table = m.tables.get(tid)
+                if table is None:
+                    continue
+                lock = m._lock(table)
+                if lock.locked():  # a move of this process is being stored: wait for it apart
+                    asyncio.get_running_loop().create_task(self._apply_later(tid, steps))
+                    continue
+                try:
+                    async with lock:  # free: taken at once, without yielding
+                        table, applied = self._apply_locked(m.tables.get(tid, table), steps)
+                    if applied:
+                        await self._tell(table)
+                except Exception:  # pragma: no cover - the poll tries again
+                    log.exception("catch-up of table %s failed", tid)
 
-        asyncio.get_running_loop().create_task(run())
+    async def _apply_later(self, table_id: str, steps: list[ActionRow]) -> None:
+        m = self.manager
+        try:
+            table = m.tables.get(table_id)
+            if table is None:
+                return
+            async with m._lock(table):
+                table, applied = self._apply_locked(m.tables.get(table_id, table), steps)
+            if applied:
+                await self._tell(table)
+        except Exception:  # pragma: no cover - the poll tries again
+            log.exception("catch-up of table %s failed", table_id)
+
+    def _heard_from_thread(self) -> None:
+        """(event loop) Take what the listening thread heard since the last hand-over."""
+        with self._heard_lock:
+            heard, self._heard = self._heard, {}
+            self._handover = False
+        for tid, seq in heard.items():
+            self._wake(tid, seq)
 
     # -- listening and polling ------------------------------------------------------------------
 
     def _listen(self) -> None:
-        """(thread) LISTEN on the channel, handing each payload to the event loop; reconnects
-        after a broken connection (the poll covers the gap)."""
+        """(thread) LISTEN on the channel, keeping the highest ``seq`` heard for each table and
+        waking the event loop once for all heard meanwhile; reconnects after a broken
+        connection (the poll covers the gap)."""
         while not self._stopping.is_set():
             raw: Any = None
             try:
@@ -150,8 +243,17 @@ class Follower:
                 while not self._stopping.is_set():
                     for n in conn.notifies(timeout=0.5):
                         parsed = parse_payload(n.payload)
-                        if parsed is not None and self._loop is not None:
-                            self._loop.call_soon_threadsafe(self._wake, *parsed)
+                        loop = self._loop
+                        if parsed is None or loop is None:
+                            continue
+                        tid, seq = parsed
+                        with self._heard_lock:
+                            if seq > self._heard.get(tid, 0):
+                                self._heard[tid] = seq
+                            if self._handover:
+                                continue
+                            self._handover = True
+                        loop.call_soon_threadsafe(self._heard_from_thread)
             except Exception as exc:
                 if not self._stopping.is_set():
                     log.warning("listening for other servers' steps failed (%s); retrying", type(exc).__name__)
@@ -186,13 +288,14 @@ class Follower:
             self._thread.start()
 
     async def stop(self) -> None:
-        """Stop listening and polling."""
+        """Stop listening, polling and reading."""
         self._stopping.set()
-        if self._poller is not None:
-            self._poller.cancel()
-            try:
-                await self._poller
-            except BaseException:
-                pass
+        for task in (self._poller, self._reader):
+            if task is not None and not task.done():
+                task.cancel()
+                try:
+                    await task
+                except BaseException:
+                    pass
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join, 2.0)

@@ -528,7 +528,24 @@ class TableManager(AutoPlayMixin, RoomMixin):
     async def client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
         """Take ``player``'s client seed for deal ``deal`` (``docs/record-format.md``): store it
         as a step, and deal the first deal once every person's seed is in.  Raises
-        :class:`TableError` (``not_allowed``) when no such seed is wanted now (nothing changes)."""
+        :class:`TableError` (``not_allowed``) when no such seed is wanted now (nothing changes).
+
+        At the end of a deal every person sends a seed at once: with the seats on two server
+        processes, the other person's seed can take the step first (``conflict``, the table
+        reloaded).  The seed is then tried once more on the fresh table, where it is usually
+        still wanted (R3.2: the shuffle of the next deal takes each person's seed); if it is
+        not, the ``conflict`` is raised (the player is sent the fresh state)."""
+        try:
+            await self._client_seed(table, player, deal, seed)
+        except TableError as exc:
+            if exc.code != "conflict":
+                raise
+            try:
+                await self._client_seed(self.tables.get(table.id, table), player, deal, seed)
+            except TableError:
+                raise exc from None
+
+    async def _client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             table.check_client_seed(player, deal)
