@@ -15,9 +15,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..cards import card_str, cards_of
+from ..cards import _CARD_STRS, card_str, cards_of
 from ..match import commitment, deal_seed
-from ..melds import best_arrangement, deadwood
+from ..melds import best_arrangement, deadwood_after_discards
 from ..record import revealable
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
@@ -164,15 +164,35 @@ def _arrangement(hand: int) -> tuple[dict[str, Any], str]:
     """The ``arrangement`` of a hand (R2.4; with 11 cards the deadwood after each discard) and
     its JSON text; a pure function of the hand's cards, so kept for the hands seen lately."""
     arr = best_arrangement(hand)
+    cs = _CARD_STRS
     out: dict[str, Any] = {
-        "melds": [[card_str(c) for c in cards_of(x)] for x in arr.melds],
-        "deadwood": [card_str(c) for c in cards_of(arr.deadwood)],
+        "melds": [[cs[c] for c in cards_of(x)] for x in arr.melds],
+        "deadwood": [cs[c] for c in cards_of(arr.deadwood)],
         "deadwood_value": arr.deadwood_value,
     }
     if hand.bit_count() == 11:
         # what each discard would leave: the legal knocks and gins already say when a knock is on
-        out["after_discard"] = {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)}
+        out["after_discard"] = {cs[c]: v for c, v in deadwood_after_discards(hand, cards_of(hand)).items()}
     return out, _dumps(out)
+
+
+def _history(self: Table, player: int, seat: int, history: tuple[Any, ...]) -> list[str]:
+    """The texts of ``history`` (a seat's view of the current deal's events: what
+    ``PlayerView.to_json`` writes), kept per deal and seat: within a deal the history only
+    grows, so each event's text is made once.  A list shared by the messages of one step and
+    never changed: a longer history is a new list (a message already built keeps its own)."""
+    key = f"history{player}"
+    record = self.match.deals[-1]  # type: ignore[union-attr]
+    c = self.state_cache.get(key)
+    if c is not None and c[0][0] is record and c[0][1] == seat and len(c[1]) <= len(history):
+        done: list[str] = c[1]
+        if len(done) == len(history):
+            return done
+        texts = done + [e.text for e in history[len(done):]]
+    else:
+        texts = [e.text for e in history]
+    self.state_cache[key] = ((record, seat), texts, "")
+    return texts
 
 
 def _deal_part(self: Table) -> dict[str, Any]:
@@ -205,8 +225,12 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     else:
         seat = m.seat_of(player)
         # Match.view without its score context (the state has the sheet): the same cards
-        view = m.view(player) if seat is None else view_of(m.deal, seat)
-        v = view.to_json()
+        if seat is None:
+            view = m.view(player)
+            v = view.to_json()
+        else:
+            view = view_of(m.deal, seat)
+            v = view.to_json(_history(self, player, seat, view.history))
         arrangement, frags["arrangement"] = _arrangement(view.hand)
     over = m.deal.is_over
     roles = None
