@@ -239,7 +239,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                 # the opener sits under his account's name: always at a rated table (the ladder's
                 # name), else when he typed none
                 seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
-            table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
+            table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None)
             host = next((i for i in shown if shown[i][0] == "token"), None)
             players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
@@ -476,7 +476,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                                                                       "nothing changed")))
                 # let the writer send the answer now: messages that arrive together are read
                 # without a pause, and their answers must not fill the queue of a client that reads
-                await asyncio.sleep(0)
+                if queue.qsize():
+                    await asyncio.sleep(0)
         except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:
