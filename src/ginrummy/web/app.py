@@ -72,6 +72,7 @@ from .ratings import rateable
 from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
 from .state import StateMessage
+from .state import dumps as wire_text
 from .store import Store, default_database_url
 from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
@@ -429,10 +430,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     msg = await queue.get()
                     if msg is None:
                         break
-                    if type(msg) is StateMessage:  # its unchanging parts are encoded once
-                        await ws.send_text(msg.to_text())
-                    else:
-                        await ws.send_json(msg)
+                    # a state's unchanging parts are encoded once (web/state.py)
+                    await ws.send_text(msg.to_text() if type(msg) is StateMessage else wire_text(msg))
             except Exception:  # the socket is gone: the reader loop ends too
                 pass
             finally:
