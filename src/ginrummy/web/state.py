@@ -146,30 +146,30 @@ class StateMessage(dict):  # type: ignore[type-arg]
 
     def to_text(self) -> str:
         """The message as JSON text (``json.loads(m.to_text()) == m``)."""
-        frags: dict[str, str] = self.fragments
+        frags: dict[str, str] = self.fragments  # name -> '"name":' and its JSON text
         dyn = {k: v for k, v in self.items() if k not in frags}
         text = _dumps(dyn)
         if not frags:
             return text
-        return text[:-1] + ("," if dyn else "") + ",".join(f'"{k}":{t}' for k, t in frags.items()) + "}"
+        return text[:-1] + ("," if dyn else "") + ",".join(frags.values()) + "}"
 
 
 def _part(self: Table, name: str, key: Any, build: Callable[[], Any]) -> tuple[Any, str]:
-    """The cached part ``name`` of this table's states and its JSON text, rebuilt when ``key``
-    changed (keys compare their objects by identity first)."""
+    """The cached part ``name`` of this table's states and its member text ``"name":<JSON>``,
+    rebuilt when ``key`` changed (keys compare their objects by identity first)."""
     c = self.state_cache.get(name)
     if c is not None and c[0] == key:
         return c[1], c[2]
     obj = build()
-    text = _dumps(obj)
-    self.state_cache[name] = (key, obj, text)
-    return obj, text
+    member = f'"{name}":{_dumps(obj)}'  # as it stands in the message's text
+    self.state_cache[name] = (key, obj, member)
+    return obj, member
 
 
 @lru_cache(maxsize=8192)
 def _arrangement(hand: int) -> tuple[dict[str, Any], str]:
     """The ``arrangement`` of a hand (R2.4; with 11 cards the deadwood after each discard) and
-    its JSON text; a pure function of the hand's cards, so kept for the hands seen lately."""
+    its member text ``"arrangement":<JSON>``; a pure function of the hand's cards, so kept for the hands seen lately."""
     arr = best_arrangement(hand)
     cs = _CARD_STRS
     out: dict[str, Any] = {
@@ -180,7 +180,7 @@ def _arrangement(hand: int) -> tuple[dict[str, Any], str]:
     if hand.bit_count() == 11:
         # what each discard would leave: the legal knocks and gins already say when a knock is on
         out["after_discard"] = {cs[c]: v for c, v in deadwood_after_discards(hand, cards_of(hand)).items()}
-    return out, _dumps(out)
+    return out, '"arrangement":' + _dumps(out)
 
 
 def _history(self: Table, player: int, seat: int, history: tuple[Any, ...]) -> list[str]:
