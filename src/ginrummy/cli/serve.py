@@ -108,7 +108,12 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
-    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES)
+    # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and
+    # compressing every frame cost a busy server a quarter more CPU and a zlib context per
+    # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
+    # without it, the messages are the same
+    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
+                            ws_per_message_deflate=False)
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new
     # objects instead of 700: a busy server makes a few hundred objects a move and holds
