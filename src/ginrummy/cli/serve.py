@@ -109,7 +109,7 @@ def serve(
     print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
     # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and
-    # compressing every frame cost a busy server a quarter more CPU and a zlib context per
+    # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per
     # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
     # without it, the messages are the same
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
