@@ -5,6 +5,7 @@ acknowledged move):
 
     python benchmarks/serverpath.py                 # 200 tables, 10 s, a temp SQLite file
     python benchmarks/serverpath.py --tables 50 --seconds 20
+    python benchmarks/serverpath.py --json          # the figures as JSON
 
 It drives :class:`ginrummy.web.tables.TableManager` directly, as ``gin serve`` does (computer
 seats of level ``novice`` moving at once, ``--bot-delay 0``; a new SQLite file with the group
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tables", type=int, default=200, help="tables played at once (default 200)")
     p.add_argument("--seconds", type=float, default=10.0, help="measured time (default 10)")
     p.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring (default 3)")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
     a = p.parse_args(argv)
     if a.tables < 1 or a.seconds <= 0 or a.warmup < 0:
         p.error("--tables is 1 or more, --seconds above 0, --warmup 0 or more")
@@ -136,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gin-serverpath-") as folder:
         with asyncio.Runner(loop_factory=new_loop) as runner:
             out = runner.run(run(a.tables, a.seconds, a.warmup, folder))
+    if a.json:
+        print(json.dumps(out, indent=2))
+        return 0
     print(f"python benchmarks/serverpath.py {' '.join(argv if argv is not None else sys.argv[1:])}".rstrip())
     print(f"  {out['tables']} tables, {out['seconds']:g} s measured: {out['acked_moves_per_s']:,} acknowledged moves/s, "
           f"CPU {out['cpu_percent']}% of a core, {out['cpu_ms_per_acked_move']} ms a move")
