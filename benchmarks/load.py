@@ -8,6 +8,7 @@ share the machine's cores, so its own CPU is reported too):
     python benchmarks/load.py --database-url postgresql://gin@127.0.0.1:5432/postgres
     python benchmarks/load.py --database-url postgresql://... --servers 2
     python benchmarks/load.py --kills 10            # SIGKILL the server 10 times during the run
+    python benchmarks/load.py --deflate             # the players ask for permessage-deflate, as browsers do
 
 What it does:
 
@@ -62,6 +63,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+import orjson  # noqa: E402
 import websockets  # noqa: E402
 from sqlalchemy import create_engine, func, select, text  # noqa: E402
 
@@ -203,7 +205,7 @@ class Player:
             server, token = table.seats[self.seat]
             url = f"ws://127.0.0.1:{server.port}/ws/table/{table.id}?seat={token}"
             try:
-                async with websockets.connect(url, max_size=2 ** 22, compression=None, open_timeout=30,
+                async with websockets.connect(url, max_size=2 ** 22, compression=b.compression, open_timeout=30,
                                               ping_interval=None) as ws:
                     await self.session(ws, table)
             except (OSError, asyncio.TimeoutError, websockets.ConnectionClosed, websockets.InvalidHandshake):
@@ -229,7 +231,7 @@ class Player:
                     return
                 continue
             now = b.clock()
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)  # the states are most of this process's work: parsed by orjson
             kind = msg.get("type")
             if kind == "ack":
                 waiting = False
@@ -272,7 +274,7 @@ class Player:
                     await asyncio.sleep(due - b.clock())
                 table.next_at = max(due, b.clock()) + b.pace
             waiting, sent_at = True, b.clock()
-            await ws.send(json.dumps(out))
+            await ws.send(orjson.dumps(out).decode())
             state = None  # act again only on the next state
 
 
@@ -291,6 +293,8 @@ class Bench:
         #: with --rate: seconds between two moves of one table (0: as soon as the server answers)
         self.pace = args.tables / args.rate if args.rate else 0.0
         self._phases = random.Random(args.seed)
+        # websockets' default offers permessage-deflate (browsers do too); None asks for none
+        self.compression = "deflate" if args.deflate else None
 
     def seats(self) -> list[dict[str, Any]]:
         if len(self.servers) == 1:
@@ -463,6 +467,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "measured time is stuck (default 5)")
     p.add_argument("--seed", type=int, default=2024, help="seed of the scripted people's discards")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--deflate", action="store_true",
+                   help="ask for permessage-deflate as browsers do (default: uncompressed frames)")
     a = p.parse_args(argv)
     if a.tables < 1 or a.seconds <= 0 or a.servers < 1 or a.kills < 0 or a.warmup < 0 or a.rate < 0:
         p.error("--tables, --servers are 1 or more; --seconds above 0; --kills, --warmup, --rate 0 or more")

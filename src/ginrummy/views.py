@@ -9,11 +9,12 @@ deal is over, its result (the rules then reveal both layouts).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .cards import card_str, cards_of
+from .cards import _CARD_STRS, card_str, cards_of
 from .deal import OVER, DealResult, DealState, Event
 from .rules import RuleSet
 
@@ -85,24 +86,28 @@ class PlayerView:
         """The seat's cards as ints, ascending."""
         return cards_of(self.hand)
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict with cards in text form (used by the web protocol)."""
+    def to_json(self, history_texts: Sequence[str] | None = None) -> dict[str, Any]:
+        """A JSON-ready dict with cards in text form (used by the web protocol).
+
+        ``history_texts``: the texts of :attr:`history` (``Event.text`` of each), when the
+        caller keeps them already (the web table extends them step by step); else built here."""
+        cs = _CARD_STRS  # the engine's cards are ints 0..51: no need to check each (card_str)
         return {
             "seat": self.seat,
             "phase": self.phase,
             "to_act": self.to_act,
             "dealer": self.dealer,
-            "hand": [card_str(c) for c in cards_of(self.hand)],
-            "discard_pile": [card_str(c) for c in self.pile],
+            "hand": [cs[c] for c in cards_of(self.hand)],
+            "discard_pile": [cs[c] for c in self.pile],
             "stock_size": self.stock_size,
             "opponent_count": self.opponent_count,
-            "opponent_seen": [card_str(c) for c in cards_of(self.opponent_seen)],
+            "opponent_seen": [cs[c] for c in cards_of(self.opponent_seen)],
             "upcard": card_str(self.upcard),
             "knock_limit": self.knock_limit,
             "multiplier": self.multiplier,
-            "taken": None if self.taken is None else card_str(self.taken),
+            "taken": None if self.taken is None else cs[self.taken],
             "legal_actions": [a.text for a in self.legal],
-            "history": [e.text for e in self.history],
+            "history": [e.text for e in self.history] if history_texts is None else history_texts,
             "result": None if self.result is None else self.result.to_json(),
         }
 

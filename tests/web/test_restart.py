@@ -93,7 +93,9 @@ def _pick(legal: list[str]) -> str:
 
 async def _play(url: str, steps: int | None) -> dict:
     """Play as the human seat until ``steps`` of his actions are acknowledged, or the deal is over."""
-    async with websockets.connect(url) as ws:
+    async with websockets.connect(url) as ws:  # offers permessage-deflate, as browsers do
+        # gin serve answers without it (docs/deploy.md, "WebSocket compression")
+        assert ws.response.headers.get("Sec-WebSocket-Extensions") is None
         st = await _state(ws)
         done = 0
         while not st["started"]:  # the first deal waits for this seat's client seed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 
 import typer
@@ -9,7 +10,11 @@ import typer
 from .common import fail
 from .main import app
 
-__all__ = ["serve", "listen", "database_error"]
+__all__ = ["serve", "listen", "database_error", "GC_YOUNG_THRESHOLD"]
+
+GC_YOUNG_THRESHOLD = 10_000
+"""The garbage collector's youngest-generation threshold under ``gin serve`` (Python's default
+is 700); see :func:`serve`."""
 
 
 def database_error(url: str, exc: BaseException) -> str:
@@ -122,6 +127,16 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
-    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES)
+    # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and
+    # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per
+    # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
+    # without it, the messages are the same
+    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
+                            ws_per_message_deflate=False)
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
+    # the cyclic garbage collector's youngest generation is collected every 10,000 net new
+    # objects instead of 700: a busy server makes a few hundred objects a move and holds
+    # hundreds of thousands; at the default a tenth of its time went to collections
+    # (benchmarks/RESULTS.md, "Load"); memory is still returned at once by reference counting
+    gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     uvicorn.Server(config).run(sockets=[sock])

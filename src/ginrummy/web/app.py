@@ -72,6 +72,7 @@ from .ratings import rateable
 from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
 from .state import StateMessage
+from .state import dumps as wire_text
 from .store import Store, default_database_url
 from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
@@ -252,7 +253,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                 # the opener sits under his account's name: always at a rated table (the ladder's
                 # name), else when he typed none
                 seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
-            table, shown = manager.create(rules, seats, lang=tr.lang, options=options or None)
+            table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None)
             if opened is not None:
                 opened.hit(address)
             host = next((i for i in shown if shown[i][0] == "token"), None)
@@ -449,10 +450,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     msg = await queue.get()
                     if msg is None:
                         break
-                    if type(msg) is StateMessage:  # its unchanging parts are encoded once
-                        await ws.send_text(msg.to_text())
-                    else:
-                        await ws.send_json(msg)
+                    # a state's unchanging parts are encoded once (web/state.py)
+                    await ws.send_text(msg.to_text() if type(msg) is StateMessage else wire_text(msg))
             except Exception:  # the socket is gone: the reader loop ends too
                 pass
             finally:
@@ -496,7 +495,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                                                                       "nothing changed")))
                 # let the writer send the answer now: messages that arrive together are read
                 # without a pause, and their answers must not fill the queue of a client that reads
-                await asyncio.sleep(0)
+                if queue.qsize():
+                    await asyncio.sleep(0)
         except (WebSocketDisconnect, ConnectionError, RuntimeError):
             pass
         finally:

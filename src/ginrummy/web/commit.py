@@ -54,6 +54,10 @@ _PG_INSERT_NOTIFY = text(
     "SELECT count(pg_notify(:channel, table_id || ':' || seq)) FROM ins")
 
 
+_SQLITE_INSERT = ("INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
+                  "VALUES (?, ?, ?, ?, ?, ?)")
+
+
 @dataclass
 class PendingStep:
     """One step waiting for its transaction: the row of ``gin_actions`` (see
@@ -153,6 +157,12 @@ class GroupCommitter:
                 "channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
                 "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
                 "texts": [s.text for s in batch], "createds": [s.created for s in batch]})
+            return
+        if self.store.is_sqlite:
+            # one executemany of plain tuples through the driver (no per-row processing of
+            # bound parameters by the SQL toolkit: the columns are plain strings and integers)
+            conn.exec_driver_sql(_SQLITE_INSERT, [(s.table_id, s.seq, s.player, s.kind, s.text, s.created)
+                                                  for s in batch])
             return
         conn.execute(insert(actions_t), [
             {"table_id": s.table_id, "seq": s.seq, "player": s.player, "kind": s.kind, "text": s.text,

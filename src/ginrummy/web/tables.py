@@ -384,7 +384,8 @@ class TableManager(AutoPlayMixin, RoomMixin):
 
     def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None,
                lang: str = "en", options: dict[str, Any] | None = None, seat_all: bool = False,
-               first_dealer: int | None = None) -> tuple[Table, dict[int, tuple[str, str]]]:
+               first_dealer: int | None = None, stored_later: bool = False
+               ) -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
 
@@ -396,8 +397,9 @@ class TableManager(AutoPlayMixin, RoomMixin):
         computer players is dealt at once.  ``options``: ``public`` (listed in the lobby, free
         seats taken with one click, spectators), ``spectator_chat``; ``seat_all`` gives every
         human seat a token (a rematch: the same people sit again); ``first_dealer`` (player 0
-        or 1) deals first instead of R3.1's random choice (a rematch goes on by R11.2).
-        A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
+        or 1) deals first instead of R3.1's random choice (a rematch goes on by R11.2);
+        ``stored_later`` leaves the store's write and :meth:`opened` to the caller
+        (:meth:`create_async`).  A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
         of whoever opens the table; names are then fixed for everyone).
 
         Raises :class:`TableError` (``bad_request``) for a bad seat list or level, and
@@ -447,12 +449,27 @@ class TableManager(AutoPlayMixin, RoomMixin):
             else:
                 shown[i] = ("invite", secret)
                 stored.append(SeatSecret(i, None, secret_hash(secret)))
-        self.store.create_table(row, stored, options)
         table = Table(row, None if stored else match, seat_secrets=stored, options=options)
-        self.tables[row.id] = table
+        if not stored_later:
+            self.store.create_table(row, stored, options)
+            self.opened(table)
+        return table, shown
+
+    async def create_async(self, rules: RuleSet, seats: list[SeatSpec], **kwargs: Any
+                           ) -> tuple[Table, dict[int, tuple[str, str]]]:
+        """:meth:`create` (same arguments, same errors), its store write (a commit with the
+        store's full durability) in a worker thread: the event loop serves the other tables
+        meanwhile."""
+        table, shown = self.create(rules, seats, **kwargs, stored_later=True)
+        await asyncio.to_thread(self.store.create_table, table.row, table.seat_secrets, table.options)
+        self.opened(table)
+        return table, shown
+
+    def opened(self, table: Table) -> None:
+        """A new table is stored: keep it, and tell the lobby."""
+        self.tables[table.id] = table
         if table.public:
             self.lobby_changed()
-        return table, shown
 
     def claim(self, table_id: str, invite: str) -> tuple[Table, int, str]:
         """Claim a human seat with its one-time invite code: ``(table, player, token)``, the
@@ -504,7 +521,10 @@ class TableManager(AutoPlayMixin, RoomMixin):
     # -- acting ------------------------------------------------------------------------------
 
     def _lock(self, table: Table) -> asyncio.Lock:
-        return self._locks.setdefault(table.id, asyncio.Lock())
+        lock = self._locks.get(table.id)
+        if lock is None:  # made once per table (setdefault would make one at every call)
+            lock = self._locks[table.id] = asyncio.Lock()
+        return lock
 
     async def _write(self, table: Table, player: int | None, kind: str, text: str,
                      also: Callable[[Any], None] | None = None) -> None:
