@@ -263,7 +263,8 @@ class Player:
                 out = {"type": "client_seed", "deal": pending["deal"], "seed": f"load{self.rng.getrandbits(64):x}"}
             elif state["your_turn"]:
                 out = {"type": "action", "action": pick(state["view"]["legal_actions"], self.rng)}
-            elif state["can_next_deal"] and self.seat == 0:
+            elif state["can_next_deal"] and self.seat == 0 and not (pending and pending["waiting_for"]):
+                # (at a table with client seeds, only once every person's seed for it is in)
                 out = {"type": "next_deal"}
             else:
                 continue
