@@ -102,6 +102,8 @@ BAD = [
     ("next_dealer", "loser", ["winner", "alternate"]),
     ("players", 4, ["2", "3"]),
     ("players", True, ["2", "3"]),
+    ("players", 2.0, ["2", "3"]),  # equal to 2, but not a number of players (a float from JSON)
+    ("target", 100.0, [">= 1"]),
 ]
 
 

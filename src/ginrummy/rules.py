@@ -76,7 +76,8 @@ class RuleSet:
     def __post_init__(self) -> None:
         for key, allowed in CHOICES.items():
             value = getattr(self, key)
-            if type(value) is bool or value not in allowed:
+            # the type too: 2.0 == 2 and True == 1, but neither is a number of players (R14)
+            if type(value) not in {type(a) for a in allowed} or value not in allowed:
                 raise RuleSetError(
                     N_("rule {key}={value} is not allowed; allowed: {allowed}", key=key, value=shown(value),
                        allowed=", ".join(map(shown, allowed)))

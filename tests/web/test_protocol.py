@@ -127,6 +127,8 @@ def test_create_table_refuses_bad_requests(client):
     assert r.status_code == 400
     # a wrong value names its field, not the whole body
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": 1.5}})
+    assert (r.status_code, r.json()["error"]) == (400, "rule target=1.5 is not a whole number; allowed: an integer >= 1")
+    r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": [1]}})
     assert (r.status_code, r.json()["error"]) == (400, "rules.target: has the wrong type")
     r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": 123}, HUMANS[1]]})
     assert (r.status_code, r.json()["error"]) == (400, "seats.0.name: has the wrong type")

@@ -46,7 +46,7 @@ import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from ..errors import Msg
 from ..i18n import LANGUAGES
@@ -326,8 +326,10 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
 
 # -- the JSON bodies ------------------------------------------------------------------------
 
+# a finite float is let through so that the rule set itself says which value it wants
+# ("rule target=1.5 is not a whole number; allowed: an integer >= 1", R14)
 RuleValue = Union[Annotated[StrictStr, Field(max_length=40)], Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)],
-                  bool, None]
+                  bool, Annotated[StrictFloat, Field(allow_inf_nan=False)], None]
 
 
 class _Body(BaseModel):
