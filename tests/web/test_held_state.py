@@ -1,5 +1,5 @@
-"""With no delay before a computer seat's move (``bot_delay=0``), the state of a person's move
-waits for the computer's immediate answer (docs/protocol.md, "The WebSocket"): one ``state``
+"""With no delay before a computer seat's move (``bot_delay=0``) and holding on
+(``TableManager.held_steps``), the state of a person's move waits for the computer's immediate answer (docs/protocol.md, "The WebSocket"): one ``state``
 shows the person's step and the computer's (its draw and its discard, R4-R5), it comes before
 the person's ``ack``, and the ``ack`` still names the person's own step."""
 
@@ -17,6 +17,9 @@ def _pick(legal: list[str]) -> str:
 
 
 def test_one_state_per_person_move_before_its_ack(client):
+    from ginrummy.web.tables import HELD_STEPS
+
+    assert client.app.state.manager.held_steps == HELD_STEPS == 4  # the default (TableManager.held_steps)
     t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
                   preset="standard", rules={"scoring": "deal"})
     tobj = client.app.state.manager.tables[t["id"]]
@@ -47,3 +50,24 @@ def test_one_state_per_person_move_before_its_ack(client):
             n += 1
     assert tobj.match.finished
     assert 2 in gaps and 0 in gaps  # a discard answered by a draw and a discard; a draw, by nothing
+
+
+def test_without_holding_every_step_gets_its_state_before_the_ack(client):
+    """Holding off (``held_steps`` 0): the person's step has a state of its own, which comes
+    before its ``ack``; the computer's answer follows in states of its own."""
+    client.app.state.manager.held_steps = 0
+    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                  preset="standard", rules={"scoring": "deal"})
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
+        st = ws.receive_json()
+        while st["type"] != "state" or not st["your_turn"]:
+            st = ws.receive_json()
+        ws.send_json({"type": "action", "action": _pick(st["view"]["legal_actions"]), "id": "m"})
+        states = []
+        got = ws.receive_json()
+        while got["type"] != "ack":
+            assert got["type"] == "state"
+            states.append(got)
+            got = ws.receive_json()
+        # the first state is that of the person's own step, and it came before the ack
+        assert got["reply_to"] == "m" and states and states[0]["seq"] == got["seq"]

@@ -55,8 +55,9 @@ from .store import ActionRow, SeatSecret, Store, TableRow
 log = logging.getLogger("ginrummy.web")
 
 HELD_STEPS = 4
-"""The most steps one state may wait for: a person's move and the computer's immediate answer
-(its draw and its discard, a knock), never an unbounded run of computer moves."""
+"""The most steps one state may wait for when holding is on (:attr:`TableManager.held_steps`): a
+person's move and the computer's immediate answer (its draw and its discard, a knock), never an
+unbounded run of computer moves."""
 
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -372,6 +373,12 @@ class TableManager(AutoPlayMixin, RoomMixin):
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        #: with no bot delay, how many steps the state of a person's move may wait for (the
+        #: computer's immediate answer, :meth:`changed`; :data:`HELD_STEPS` by default); 0 sends
+        #: a state after every step.  Holding saves a state a move (about 10% more moves a second
+        #: in the closed loop of ``benchmarks/load.py``) but the ack then waits for three commits
+        #: in a row (about twice the p99): benchmarks/RESULTS.md, "Load".
+        self.held_steps = HELD_STEPS
         self.on_finish: Callable[[Table, int, Action, str], Callable[[Any], None] | None] | None = None
         """Called before storing an action with ``(table, player, action, kind)`` (``kind``
         ``"action"``, or ``"timeout"`` for a move the clock made); it may return a function of
@@ -696,11 +703,11 @@ class TableManager(AutoPlayMixin, RoomMixin):
         """Send every watcher its state and schedule a computer move if one is due.
 
         ``after_person``: the step was a person's move.  When computer seats answer it at once
-        (no bot delay), the state waits for their moves, up to :data:`HELD_STEPS` of them, until
-        a person is to act or the deal is over: one state says all those steps
+        (no bot delay) and :attr:`held_steps` is set, the state waits for their moves, up to that
+        many steps, until a person is to act or the deal is over: one state says all those steps
         (``docs/protocol.md``)."""
         table = self.tables.get(table.id, table)
-        if (after_person or table.unsent) and self.bot_delay == 0 and table.held < HELD_STEPS:
+        if (after_person or table.unsent) and self.bot_delay == 0 and table.held < self.held_steps:
             due = self.bot_due(table)
             if due is not None and due[1] == "action":
                 self.schedule_bot(table)
