@@ -43,17 +43,7 @@ from ginrummy.web.state import StateMessage  # noqa: E402
 from ginrummy.web.store import Store  # noqa: E402
 from ginrummy.web.tables import SeatSpec, TableManager  # noqa: E402
 
-
-def pick(legal: list[str], rng: random.Random) -> str:
-    """The scripted person's move (as in ``benchmarks/load.py``)."""
-    for kind in ("big gin", "gin", "knock"):
-        for a in legal:
-            if a.startswith(kind):
-                return a
-    for a in ("pass", "draw stock"):
-        if a in legal:
-            return a
-    return rng.choice(sorted(legal))
+from load import pick  # noqa: E402  (the scripted person's move, the same as load.py's; this folder is on the path)
 
 
 async def run(tables: int, seconds: float, warmup: float, folder: str) -> dict[str, Any]:
