@@ -64,7 +64,7 @@ NOISE_Z = 2.0
 #: Loss thresholds per value kind: ``(inaccuracy, mistake, blunder)``, in percentage points of
 #: win chance (``win_chance``) or in deal points (``points``).  A loss at or above a threshold
 #: (and above the noise) gets that mark.
-THRESHOLDS: dict[str, tuple[float, float, float]] = {"win_chance": (1.0, 3.0, 6.0), "points": (2.0, 5.0, 10.0)}
+THRESHOLDS: dict[str, tuple[float, float, float]] = {"win_chance": (1.0, 3.0, 6.0)}
 #: How many discards (best by deadwood and danger) the expert weighs beside the move played.
 REVIEW_DISCARDS = 4
 
@@ -134,7 +134,7 @@ class Decision:
         player: the deciding player's name; ``seat`` his deal seat.
         phase: ``upcard_offer``, ``draw``, ``wall`` or ``discard``.
         played, best: the move played and the best move found (text forms, ``discard 7H``).
-        value_played, value_best: their values (percentage points of win chance, or deal points).
+        value_played, value_best: their values (percentage points of win chance).
         loss: ``value_best - value_played`` (>= 0); noise: ``NOISE_Z`` standard errors of it.
         mark: ``inaccuracy``, ``mistake``, ``blunder`` or ``None``.
         reason: why, as a :class:`~ginrummy.errors.Msg` (English text, translatable).
@@ -349,7 +349,7 @@ def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, se
     noise = NOISE_Z * math.sqrt(var / samples)
     thresholds = THRESHOLDS[kind]
     mark = _mark(loss, noise, thresholds)
-    unit = N_("points of win chance") if kind == "win_chance" else N_("deal points")
+    unit = N_("points of win chance")
     if i_best == i_played:
         reason = N_("{action} is the best move found", action=pt.action.text)
     elif mark is None and loss <= noise:
@@ -413,7 +413,7 @@ def build_review(record: GameRecord | Match | str, *, player: str | None = None,
 def review_match(record: GameRecord | Match | str, *, player: str | None = None, deal: int | None = None,
                  budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, progress: Progress | None = None) -> dict[str, Any]:
     """:func:`build_review` as its JSON-ready dict (the contract of ``docs/review.md``):
-    ``{"players": [name], "value": "win_chance" | "points", "deals": [{"number", "decisions": [
+    ``{"players": [name], "value": "win_chance", "deals": [{"number", "decisions": [
     {"index", "player", "phase", "played", "best", "value_played", "value_best", "loss", "mark",
     "reason"}], "hindsight": {...}}], "summary": {name: {"decisions", "inaccuracies", "mistakes",
     "blunders", "mean_loss", "accuracy"}}, "method": {...}}``.  Same arguments and errors as

@@ -74,8 +74,7 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
     move played, the expert's move, value played -> value of the expert's move, loss, mark), the
     reasons of the marked decisions, the hindsight line apart, then the summary per player and
     how the values were made."""
-    unit = (tr._("chance to win the game or match, in percentage points") if review.value == "win_chance"
-            else tr._("expected deal points"))
+    unit = tr._("chance to win the game or match, in percentage points")
     for d in review.deals:
         t = Table(title=tr._("Deal {number}: the expert's review", number=d.number), title_justify="left")
         several = len(review.players) > 1

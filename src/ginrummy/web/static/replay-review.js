@@ -5,7 +5,7 @@
 // again (or stepping through the replay) never runs it twice; this page also keeps it.
 // Then, at each move: its mark (inaccuracy ?!, mistake ?, blunder ??), the expert's move beside the
 // move played with both values, the reason; under it a plot (SVG drawn here) of each player's
-// chance to win (or expected points) through the deal, one point per decision, the current move
+// chance to win through the deal, one point per decision, the current move
 // marked; the marks of the deal as links to their moves; the summary and the hindsight line.
 // Everything is put in the page as text (textContent, el(), createElementNS).
 "use strict";
@@ -88,7 +88,7 @@ const ReplayReview = (() => {
     state.result = result;
     state.byDeal = new Map(result.deals.map(d => [d.number, d]));
     $("review-start").disabled = true;
-    const unit = result.value === "win_chance" ? tm("chance to win the game or match, in percentage points") : tm("expected deal points");
+    const unit = tm("chance to win the game or match, in percentage points");
     status(t("Values: {unit}.", { unit }) + " " + t("Each decision is valued from what its player could see then; a mark needs a loss larger than the estimate's noise."));
     $("review-summary-box").replaceChildren(reviewSummaryTable(result));
     if (state.deal !== null) render(state.deal, state.move);
@@ -115,21 +115,17 @@ const ReplayReview = (() => {
   }
 
   /** The plot of deal ``d``: each player's value after his move, one point per decision. */
-  function plot(d, rd, move, kind) {
+  function plot(d, rd, move) {
     const xs = rd.decisions;
     const last = Math.max(1, d.frames.length - 1);
     const W = 640, H = 210, L = 46, R = 14, T = 14, B = 30;
-    let lo = 0, hi = 100;
-    if (kind !== "win_chance") {
-      const vals = xs.flatMap(x => [x.value_played, x.value_best]).concat([0]);
-      lo = Math.floor(Math.min(...vals) - 1); hi = Math.ceil(Math.max(...vals) + 1);
-    }
+    const lo = 0, hi = 100;  // a value is a chance to win, in percent
     const X = (i) => L + (i / last) * (W - L - R);
     const Y = (v) => T + (1 - (v - lo) / (hi - lo || 1)) * (H - T - B);
-    const label = kind === "win_chance" ? t("Each player's chance to win (%) through the deal, as he saw it") : t("Each player's expected points through the deal, as he saw it");
+    const label = t("Each player's chance to win (%) through the deal, as he saw it");
     const g = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-plot replay-plot", id: "review-svg", role: "img", "aria-label": label });
     g.append(svgEl("title", {}, label));
-    const ticks = kind === "win_chance" ? [0, 25, 50, 75, 100] : [lo, Math.round((lo + hi) / 2), hi];
+    const ticks = [0, 25, 50, 75, 100];
     for (const v of ticks) {
       g.append(svgEl("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), class: v === 0 || v === 50 ? "axis mid" : "axis" }),
         svgEl("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick" }, fmtNumber(v)));
@@ -180,7 +176,7 @@ const ReplayReview = (() => {
       return;
     }
     $("review-move").replaceChildren(moveEl(d, rd, move));
-    $("review-plot").replaceChildren(rd.decisions.length ? plot(d, rd, move, state.result.value)
+    $("review-plot").replaceChildren(rd.decisions.length ? plot(d, rd, move)
       : el("p", { class: "hint" }, t("No decision to review in this deal.")));
     $("review-marks").replaceChildren(marksEl(rd));
     // the server's text says it is hindsight, with every card shown, and not part of the review

@@ -2,7 +2,7 @@
 // What the expert's review shows the same way at the table (review.js) and in the replay viewer
 // (replay-review.js): a value rounded to a tenth, and the summary table of each player's marks.
 
-/** ``x`` (a value or a loss: deal points, or percentage points of the chance to win) rounded to a tenth, in the page's language. */
+/** ``x`` (a value or a loss, in percentage points of the chance to win) rounded to a tenth, in the page's language. */
 function reviewNum(x) { return fmtNumber(Math.round(x * 10) / 10); }
 
 /** The summary of a review result (``result.summary``: player name -> decisions, marks by kind,

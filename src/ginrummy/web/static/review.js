@@ -2,7 +2,7 @@
 // "Review this deal" once a deal is over and "Review the match" at its end send {"type": "review"};
 // the server answers review_progress messages, then the review: each of your decisions with the
 // move you played beside the expert's move, the marks and their reasons, a plot of the value
-// (win chance, or expected points) through the deal drawn here as SVG, the summary, and the
+// (win chance) through the deal drawn here as SVG, the summary, and the
 // hindsight line, labelled as hindsight. Everything is put in the page as text (textContent).
 "use strict";
 
@@ -77,21 +77,17 @@ const GinReview = (() => {
   }
 
   /** The plot of one deal: the value after the move played and after the expert's move, by move number. */
-  function plot(deal, kind) {
+  function plot(deal) {
     const xs = deal.decisions;
     const W = 560, H = 200, L = 46, R = 12, T = 14, B = 30;
-    let lo = 0, hi = 100;
-    if (kind !== "win_chance") {
-      const vals = xs.flatMap(d => [d.value_played, d.value_best]).concat([0]);
-      lo = Math.floor(Math.min(...vals) - 1); hi = Math.ceil(Math.max(...vals) + 1);
-    }
+    const lo = 0, hi = 100;  // a value is a chance to win, in percent
     const first = xs.length ? xs[0].index : 0, last = xs.length ? xs[xs.length - 1].index : 1;
     const x = (i) => L + (last === first ? 0.5 : (i - first) / (last - first)) * (W - L - R);
     const y = (v) => T + (1 - (v - lo) / (hi - lo || 1)) * (H - T - B);
-    const label = kind === "win_chance" ? t("Your chance to win (%) through the deal") : t("Expected points through the deal");
+    const label = t("Your chance to win (%) through the deal");
     const g = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-plot", role: "img", "aria-label": label });
     g.append(svgEl("title", {}, label));
-    const ticks = kind === "win_chance" ? [0, 25, 50, 75, 100] : [lo, (lo + hi) / 2, hi].map(v => Math.round(v));
+    const ticks = [0, 25, 50, 75, 100];
     for (const v of ticks) {
       g.append(svgEl("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 || v === 50 ? "axis mid" : "axis" }),
         svgEl("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, fmtNumber(v)));
@@ -134,13 +130,13 @@ const GinReview = (() => {
   function onReview(msg) {
     const r = msg.result;
     const box = open(msg.deal === null ? t("Review of the match") : t("Review of deal {n}", { n: msg.deal }));
-    const unit = r.value === "win_chance" ? tm("chance to win the game or match, in percentage points") : tm("expected deal points");
+    const unit = tm("chance to win the game or match, in percentage points");
     box.append(el("p", { class: "hint" }, t("Values: {unit}.", { unit }), " ", t("Only what you could see at each moment was used; a mark needs a loss larger than the estimate's noise.")));
     box.append(el("h3", null, tm("Summary")), reviewSummaryTable(r));
     for (const d of r.deals) {
       const sec = el("section", { class: "review-deal", "data-deal": String(d.number) });
       if (r.deals.length > 1) sec.append(el("h3", null, t("Deal {n}", { n: d.number })));
-      if (d.decisions.length) sec.append(plot(d, r.value), decisionsTable(d));
+      if (d.decisions.length) sec.append(plot(d), decisionsTable(d));
       else sec.append(el("p", null, t("No decision of yours to review in this deal.")));
       // the server's text says it is hindsight, with every card shown, and not part of the review
       const hs = el("div", { class: `hindsight${d.hindsight.sealed ? " sealed" : ""}` }, ...withCards(d.hindsight.text));
