@@ -37,9 +37,14 @@ def settled(client: Any, table_id: str) -> None:
     """Wait (bounded) until the computer has moved and the person (player 0) is to act: the
     computer moves at once, but on the server's own loop, so a snapshot taken too early would
     see its move as a change."""
-    tobj = client.app.state.manager.tables[table_id]
-    wait_until(lambda: tobj.match is not None and tobj.match.player_to_act() == 0 and (
-        tobj.bot_task is None or tobj.bot_task.done()), "the computer did not move")
+    tables = client.app.state.manager.tables
+
+    def done() -> bool:
+        tobj = tables[table_id]  # read afresh each time: the manager may have replaced the table object
+        return tobj.match is not None and tobj.match.player_to_act() == 0 and (
+            tobj.bot_task is None or tobj.bot_task.done())
+
+    wait_until(done, "the computer did not move")
 
 
 def connect(client: Any, table: dict[str, Any], i: int = 0):
