@@ -246,9 +246,14 @@ class Match:
             return ("box", "captain", "out")[self.roles.index(player)]
         return "dealer" if self.seat_of(player) == self.deal.dealer else "non-dealer"
 
-    def view(self, player: int) -> PlayerView:
+    def view(self, player: int, deal: DealState | None = None) -> PlayerView:
         """What ``player`` may see now.  The player sitting out of a three-hand deal sees the
-        captain's hand (R10.2): his view is the captain's, without the right to act."""
+        captain's hand (R10.2): his view is the captain's, without the right to act.
+
+        ``deal``: a later state of the current deal to show instead of :attr:`deal` (what the
+        player would see after actions tried but not applied yet, such as the web table's look
+        ahead at the computer's answer); the score sheet is the current one, so ``deal`` must
+        not be over.  Raises ``ValueError`` for an unknown player."""
         if type(player) is not int or not 0 <= player < len(self.names):
             raise ValueError(f"no player {player!r}; players are 0..{len(self.names) - 1}")
         seat = self.seat_of(player)
@@ -256,10 +261,11 @@ class Match:
                   "seat_players": list(self.seat_players)}
         if self.roles is not None:
             scores["roles"] = {"box": self.roles[0], "captain": self.roles[1], "out": self.roles[2]}
+        state = self.deal if deal is None else deal
         if seat is None:
-            v = view_of(self.deal, 1, scores=scores)
+            v = view_of(state, 1, scores=scores)
             return replace(v, legal=())
-        return view_of(self.deal, seat, scores=scores)
+        return view_of(state, seat, scores=scores)
 
     # -- acting ------------------------------------------------------------------------------
 

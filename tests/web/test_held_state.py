@@ -71,3 +71,83 @@ def test_without_holding_every_step_gets_its_state_before_the_ack(client):
             got = ws.receive_json()
         # the first state is that of the person's own step, and it came before the ack
         assert got["reply_to"] == "m" and states and states[0]["seq"] == got["seq"]
+
+
+def _play_through(client, t: dict, limit: int = 200) -> None:
+    """Ann plays the match of table ``t`` to its end (at most ``limit`` messages sent), sending
+    her client seed for each next deal as the page does."""
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
+        st = ws.receive_json()
+        for n in range(limit):
+            while st["type"] != "state":
+                st = ws.receive_json()
+            if st["match"]["finished"]:
+                return
+            pending = st["fair"]["pending"]
+            if pending is not None and pending["yours"] is None:
+                out = {"type": "client_seed", "deal": pending["deal"], "seed": f"ann{n}"}
+            elif st["can_next_deal"] and not (pending and pending["waiting_for"]):
+                out = {"type": "next_deal"}
+            elif st["your_turn"]:
+                out = {"type": "action", "action": _pick(st["view"]["legal_actions"])}
+            else:
+                st = ws.receive_json()
+                continue
+            ws.send_json({**out, "id": n})
+            got = ws.receive_json()
+            while got.get("reply_to") != n:  # the states before the answer: the last is current
+                st = got if got["type"] == "state" else st
+                got = ws.receive_json()
+            assert got["type"] == "ack", got
+
+
+def test_the_computers_answer_is_stored_with_the_move_and_is_the_move_it_makes_alone(client):
+    """With holding on, a person's move and the computer's immediate answer (its draw and its
+    discard) are worked out before anything is stored and go into one transaction
+    (``TableManager._answer``, ``GroupCommitter.append_steps``).  Every computer move stored is
+    the one ``bot_choice`` makes from the stored steps before it (seeded by the step), so the
+    look-ahead changes nothing but the number of commits: replayed from the store, each of the
+    computer's moves is chosen again, the same."""
+    from ginrummy.web.autoplay import bot_choice
+
+    manager = client.app.state.manager
+    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                  preset="standard")  # a game to 100: several deals
+    tobj = manager.tables[t["id"]]
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
+        st = ws.receive_json()
+        for _ in range(50):  # to Ann's first discard: she draws (state, then ack) when it is her turn
+            while st["type"] != "state" or not st["your_turn"]:
+                st = ws.receive_json()
+            if st["view"]["phase"] == "discard":
+                break
+            ws.send_json({"type": "action", "action": _pick(st["view"]["legal_actions"]), "id": "d"})
+            got = [ws.receive_json()]
+            while got[-1]["type"] != "ack":
+                got.append(ws.receive_json())
+            st = [m for m in got if m["type"] == "state"][-1]
+        before = (manager.committer.batches, manager.committer.steps, tobj.seq)
+        discard = next(a for a in st["view"]["legal_actions"] if a.startswith("discard"))
+        ws.send_json({"type": "action", "action": discard, "id": "x"})
+        got = [ws.receive_json(), ws.receive_json()]
+    assert [m["type"] for m in got] == ["state", "ack"]
+    if not tobj.match.deal.is_over:  # (a knock that ends the deal is stored on its own)
+        # the discard, the computer's draw and its discard: three steps, one transaction
+        assert (manager.committer.batches - before[0], manager.committer.steps - before[1]) == (1, 3)
+        assert got[1]["seq"] == before[2] + 1 and got[0]["seq"] == before[2] + 3
+    _play_through(client, t, limit=1000)
+    assert tobj.match.finished
+    # replay the stored steps and choose every computer move again from the steps before it
+    row, steps = manager.store.load(t["id"])
+    from ginrummy.web.tables import Table
+
+    replay = Table(row, None, seat_secrets=manager.store.seat_secrets(t["id"]), options=manager.store.options(t["id"]))
+    bot_moves = 0
+    for s in steps:
+        if s.kind == "action" and s.player == 1:
+            again = bot_choice(replay, 1, replay.seq, replay.started_match().view(1))
+            assert again.text == s.text, (s.seq, again.text, s.text)
+            bot_moves += 1
+        replay.replay([s])
+    assert bot_moves > 20
+    assert replay.match.sheet.totals == tobj.match.sheet.totals

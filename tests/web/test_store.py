@@ -147,3 +147,40 @@ def test_postgresql_notifies_each_committed_step(db_url: str) -> None:
     finally:
         listener.close()
         store.close()
+
+
+def test_a_group_of_steps_is_stored_whole_or_not_at_all(db_url: str, monkeypatch) -> None:
+    """``append_steps``: a person's move and the computer's answer (web/tables.py) go into one
+    transaction, never split between two even at the batch limit, and a group with a step
+    that lost its race stores none of its steps while the other groups of the batch commit."""
+    import ginrummy.web.commit as commit
+
+    monkeypatch.setattr(commit, "MAX_BATCH", 2)
+    store = Store(db_url)
+    try:
+        for tid in ("aa", "bb", "cc"):
+            _table(store, tid)
+        store.append("cc", 2, 0, "action", "pass")  # another writer stored cc's step 2 first
+        committer = GroupCommitter(store)
+
+        async def main() -> list[object]:
+            out = await asyncio.gather(
+                committer.append_steps("aa", [(1, 0, "action", "discard 7H"), (2, 1, "action", "draw stock"),
+                                              (3, 1, "action", "discard 2C")]),
+                committer.append_steps("bb", [(1, 0, "action", "pass"), (2, 1, "action", "pass")]),
+                committer.append_steps("cc", [(1, 1, "action", "draw stock"), (2, 1, "action", "discard 9S")]),
+                return_exceptions=True)
+            await committer.stop()
+            return out
+
+        results = asyncio.run(main())
+        assert results[:2] == [None, None] and isinstance(results[2], IntegrityError)
+        # aa's three steps in the first transaction (past MAX_BATCH 2), bb's two in the next;
+        # cc's group failed in the third and was then tried alone: no transaction committed it
+        assert (committer.batches, committer.steps) == (2, 5)
+        assert [(s.seq, s.text) for s in store.load("aa")[1]] == [  # type: ignore[index]
+            (1, "discard 7H"), (2, "draw stock"), (3, "discard 2C")]
+        assert [s.seq for s in store.load("bb")[1]] == [1, 2]  # type: ignore[index]
+        assert [(s.seq, s.text) for s in store.load("cc")[1]] == [(2, "pass")]  # type: ignore[index]
+    finally:
+        store.close()

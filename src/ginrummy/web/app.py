@@ -542,9 +542,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             return
         try:
             if isinstance(msg, ActionMsg):
-                await manager.act(table, player, msg.action)
+                seq = await manager.act(table, player, msg.action)
                 if mid:
-                    seq = manager.tables[table.id].seq
                     await manager.flushed(table)  # the ack follows the state that shows the move
                     await send({"type": "ack", "seq": seq, **mid})
             elif isinstance(msg, NextDealMsg):

@@ -23,11 +23,22 @@ from ..players import make_player
 from .seats import TableError
 
 if TYPE_CHECKING:
+    from ..actions import Action
+    from ..views import PlayerView
     from .tables import Table
 
-__all__ = ["AutoPlayMixin"]
+__all__ = ["AutoPlayMixin", "bot_choice"]
 
 log = logging.getLogger("ginrummy.web")
+
+
+def bot_choice(table: Table, player: int, seq: int, view: PlayerView) -> Action:
+    """The move of computer seat ``player`` (its level from the seat kind) in ``view``, when
+    ``seq`` steps are stored: its random choices are seeded by the match seed, the player and
+    ``seq``, so the same table and step give the same move, after a restart too."""
+    rng = random.Random(int.from_bytes(hashlib.sha256(
+        table.row.seed + f"/bot/{player}/{seq}".encode()).digest()[:8], "big"))
+    return make_player(table.seat_kind(player)[4:], rng).choose(view, view.legal)
 
 
 class AutoPlayMixin:
@@ -138,13 +149,7 @@ class AutoPlayMixin:
                 await self.next_deal(table, None)  # type: ignore[attr-defined]
             else:
                 assert player is not None
-                level = table.seat_kind(player)[4:]
-                # deterministic per step: the same table and step give the same choice after a restart
-                rng = random.Random(int.from_bytes(hashlib.sha256(
-                    table.row.seed + f"/bot/{player}/{table.seq}".encode()).digest()[:8], "big"))
-                bot = make_player(level, rng)
-                view = table.started_match().view(player)
-                action = bot.choose(view, view.legal)
+                action = bot_choice(table, player, table.seq, table.started_match().view(player))
                 await self.act(table, player, action)  # type: ignore[attr-defined]
         except (IllegalActionError, TableError):
             if self.tables.get(table.id, table).seq != seq:

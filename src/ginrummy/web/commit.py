@@ -103,12 +103,25 @@ class GroupCommitter:
         Raises ``sqlalchemy.exc.IntegrityError`` when that ``seq`` is already stored (another
         writer got there first), or the database's error when the write failed; nothing of
         that step is stored then."""
+        await self.append_steps(table_id, [(seq, player, kind, text)], created, also)
+
+    async def append_steps(self, table_id: str, steps: list[tuple[int, int | None, str, str]],
+                           created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
+        """Store several steps of one table, ``(seq, player, kind, text)`` each, all at time
+        ``created``, in one transaction: all of them or none (a person's move and the
+        computer's immediate answer, :meth:`~ginrummy.web.tables.TableManager.act`).  Returns
+        once they have committed; raises as :meth:`append` when any of them cannot be stored
+        (then none is).  ``also(conn)`` runs in the same transaction."""
         loop = asyncio.get_running_loop()
         if self._task is None or self._task.done() or self._task.get_loop() is not loop:
             self._wake = asyncio.Event()
             self._task = loop.create_task(self._run(), name="gin-group-commit")
         fut: asyncio.Future[None] = loop.create_future()
-        self._pending.append(PendingStep(table_id, seq, player, kind, text, created or Store.now(), fut, also))
+        at = created or Store.now()
+        last = len(steps) - 1
+        # the steps of a group share one future; ``also`` runs once, with the last of them
+        self._pending.extend(PendingStep(table_id, seq, player, kind, text, at, fut, also if i == last else None)
+                             for i, (seq, player, kind, text) in enumerate(steps))
         assert self._wake is not None
         self._wake.set()
         await fut
@@ -120,7 +133,10 @@ class GroupCommitter:
             await wake.wait()
             wake.clear()
             while self._pending:
-                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                n = min(MAX_BATCH, len(self._pending))
+                while n < len(self._pending) and self._pending[n].future is self._pending[n - 1].future:
+                    n += 1  # a group of steps is never split between two transactions
+                batch, self._pending = self._pending[:n], self._pending[n:]
                 for s in batch:
                     if s.seq > self.writing.get(s.table_id, 0):
                         self.writing[s.table_id] = s.seq
@@ -131,15 +147,16 @@ class GroupCommitter:
                         if not s.future.done():
                             s.future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
                     raise
-                for s, err in zip(batch, errors):
+                for i, (s, err) in enumerate(zip(batch, errors)):
                     if err is None and s.seq > self.written.get(s.table_id, 0):
                         self.written[s.table_id] = s.seq
                     elif err is not None:  # another writer has this seq: its notification is not ours
                         self.writing[s.table_id] = self.written.get(s.table_id, 0)
-                    if s.future.done():  # its waiter was cancelled
+                    if s.future.done():  # its waiter was cancelled (or its group was answered)
                         continue
                     if err is None:
-                        s.future.set_result(None)
+                        if i + 1 == len(batch) or batch[i + 1].future is not s.future:
+                            s.future.set_result(None)  # the last step of its group
                     else:
                         s.future.set_exception(err)
 
@@ -178,20 +195,26 @@ class GroupCommitter:
             self.steps += len(batch)
             return [None] * len(batch)
         except Exception as exc:
-            if len(batch) == 1:
-                return [exc]
+            if batch[0].future is batch[-1].future:  # one step, or one group: nothing to split
+                return [exc] * len(batch)
             log.info("group commit of %d steps failed (%s); writing them one by one", len(batch),
                      type(exc).__name__)
         out: list[Exception | None] = []
-        for s in batch:
+        groups: list[list[PendingStep]] = []
+        for s in batch:  # the steps of one group (one future) stay in one transaction
+            if groups and groups[-1][-1].future is s.future:
+                groups[-1].append(s)
+            else:
+                groups.append([s])
+        for group in groups:
             try:
                 with self.store.engine.begin() as conn:
-                    self._insert(conn, [s])
+                    self._insert(conn, group)
                 self.batches += 1
-                self.steps += 1
-                out.append(None)
+                self.steps += len(group)
+                out.extend([None] * len(group))
             except Exception as exc:
-                out.append(exc)
+                out.extend([exc] * len(group))
         return out
 
     async def stop(self) -> None:

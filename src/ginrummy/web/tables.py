@@ -32,7 +32,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -40,12 +40,13 @@ from typing import Any
 from ..actions import Action, parse_action
 from ..errors import N_, IllegalActionError, NotYourTurnError
 from ..i18n import level_in_text
+from ..deal import DealState
 from ..match import Match
 from ..rules import RuleSet
 from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
-from .autoplay import AutoPlayMixin
+from .autoplay import AutoPlayMixin, bot_choice
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
                     secret_hash)
@@ -534,16 +535,20 @@ class TableManager(AutoPlayMixin, RoomMixin):
         return lock
 
     async def _write(self, table: Table, player: int | None, kind: str, text: str,
-                     also: Callable[[Any], None] | None = None) -> None:
+                     also: Callable[[Any], None] | None = None,
+                     more: Sequence[tuple[int | None, str, str]] = ()) -> None:
         """Store the step (returns once its group commit has committed; ``also(conn)`` runs in
-        the same transaction), or raise :class:`TableError` ``conflict`` after reloading the
-        table when another writer got there first.  The step's time is :attr:`now` (the clocks
-        are rebuilt from it)."""
+        the same transaction), and the steps ``more`` after it, ``(player, kind, text)`` each,
+        in the same transaction; or raise :class:`TableError` ``conflict`` after reloading the
+        table when another writer got there first (then none is stored).  The steps' time is
+        :attr:`now` (the clocks are rebuilt from it)."""
         at = self.now()
+        steps = [(table.seq + 1, player, kind, text)]
+        steps += [(table.seq + 2 + i, p, k, x) for i, (p, k, x) in enumerate(more)]
         try:
-            await self.committer.append(table.id, table.seq + 1, player, kind, text,
-                                        datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"),
-                                        also=also)
+            await self.committer.append_steps(
+                table.id, steps, datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"),
+                also=also)
         except Exception as exc:
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self.tables.pop(table.id, None)
@@ -598,30 +603,68 @@ class TableManager(AutoPlayMixin, RoomMixin):
             return False
         return bool(await self.follower.catch_up(table_id))
 
-    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = "action") -> None:
-        """Play ``player``'s action: verify, store, apply, then tell every watcher.  Raises
+    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = "action") -> int:
+        """Play ``player``'s action: verify, store, apply, then tell every watcher; returns the
+        step's number (its ``seq``; the computer's immediate answer may follow it).  Raises
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
         action is tried once more after :meth:`catch_up` found steps from another process.
         ``kind`` ``"timeout"``: the server moves for a person whose clock ran out
         (:mod:`~ginrummy.web.clock`)."""
         try:
-            await self._act(table, player, text, kind)
+            return await self._act(table, player, text, kind)
         except (IllegalActionError, NotYourTurnError):
             if not await self.catch_up(table.id):
                 raise
-            await self._act(table, player, text, kind)
+            return await self._act(table, player, text, kind)
 
-    async def _act(self, table: Table, player: int, text: str | Action, kind: str) -> None:
+    async def _act(self, table: Table, player: int, text: str | Action, kind: str) -> int:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
             action = table.check_action(player, text)
             also = self.on_finish(table, player, action, kind) if self.on_finish is not None else None
-            await self._write(table, player, kind, action.text, also)
             trial, table.trial = table.trial, None
             checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
+            person = kind == "action" and not table.is_bot(player)
+            answer = self._answer(table, checked[1]) if person and checked is not None else []
+            await self._write(table, player, kind, action.text, also,
+                              more=[(p, "action", a.text) for p, a, _ in answer])
             table.started_match().apply(player, action, checked=checked)
             table.stored(kind, player)
-        await self.changed(table, after_person=kind == "action" and not table.is_bot(player))
+            own = table.seq
+            for p, a, tried in answer:
+                table.started_match().apply(p, a, checked=tried)
+                table.stored("action", p)
+        await self.changed(table, after_person=person)
+        return own
+
+    def _answer(self, table: Table, deal: DealState) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
+        """The computer's immediate answer to a person's move, worked out before the move is
+        stored, so that the move and the answer go into one transaction: with no bot delay
+        and holding on (:attr:`held_steps`), the moves of the computer seat to act in
+        ``deal`` (the state after the person's move), each ``(player, action, (state, new
+        state, events))``, at most ``held_steps - 1`` of them, up to a person's turn.  The
+        moves are those the computer would make after the stored steps (:func:`bot_choice`,
+        seeded by the step), so nothing differs from making them one by one.  A move that would
+        end the deal (a knock, a gin, the end of the stock, R5-R7) is left out: it is made
+        after the stored steps like any other, since the end of a match has work of its own in
+        its transaction (:attr:`on_finish`)."""
+        if self.bot_delay != 0 or self.held_steps < 2:
+            return []
+        m = table.started_match()
+        out: list[tuple[int, Action, tuple[DealState, DealState, Any]]] = []
+        while len(out) < self.held_steps - 1 and deal.to_act is not None:
+            p = m.seat_players[deal.to_act]
+            if not table.is_bot(p):
+                break
+            action = bot_choice(table, p, table.seq + 1 + len(out), m.view(p, deal))
+            if action.kind in ("knock", "gin", "big_gin"):
+                break
+            new, events = deal.apply(deal.to_act, action)
+            if new.result is not None:
+                break
+            out.append((p, action, (deal, new, events)))
+            deal = new
+        return out
 
     async def next_deal(self, table: Table, player: int | None) -> None:
         """Start the next deal (any seat may ask once the deal is over); tried once more after
