@@ -373,3 +373,20 @@ def test_advance_after_the_deal_engine_equals_apply():
     assert [r.actions for r in b.deals] == [r.actions for r in a.deals]
     assert [r.result for r in b.deals] == [r.result for r in a.deals]
     assert b.sheet.totals == a.sheet.totals and b.winner == a.winner and b.sheet.finished
+
+
+def test_view_of_a_later_state_of_the_deal_is_the_view_after_applying() -> None:
+    """``Match.view(player, deal)``: the view of a state tried but not applied (the web table's
+    look-ahead at the computer's answer) equals the view after applying it; nothing changes."""
+    m = Match.new(PRESETS["standard"], ["Ann", "Bob"], b"\x07" * 32)
+    p = m.player_to_act()
+    seat = m.seat_of(p)
+    action = m.deal.legal_actions()[0]
+    before = m.view(p)
+    new, _ = m.deal.apply(seat, action)
+    other = m.seat_players[new.to_act]
+    ahead = m.view(other, new)
+    assert m.view(p) == before  # nothing applied
+    m.apply(p, action)
+    assert ahead == m.view(other)
+    assert ahead.legal == m.view(other).legal and ahead.legal
