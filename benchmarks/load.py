@@ -16,8 +16,10 @@ What it does:
   a new SQLite file in a temp folder, or a schema of its own (dropped afterwards) in the
   PostgreSQL database of ``--database-url`` (two or more servers need PostgreSQL);
 * opens ``--tables`` tables.  One server: a scripted person against a computer seat of level
-  ``--opponent`` (novice by default).  Two servers: two scripted people, seat 1 on server 1 and
-  seat 2 on server 2, so every step crosses from one process to the other (LISTEN/NOTIFY);
+  ``--opponent`` (novice by default), or with ``--opponent person`` two scripted people at the
+  same server (the two-server workload on one process, to compare the two).  Two servers: two
+  scripted people, seat 1 on server 1 and seat 2 on server 2, so every step crosses from one
+  process to the other (LISTEN/NOTIFY);
 * each scripted person moves as soon as the server says it is his turn (gin, else knock, else
   pass or draw from the stock, else a discard drawn from a seeded generator), starts the next
   deal, and opens a new table when a match is over.  ``--rate R`` paces them instead: each
@@ -298,7 +300,7 @@ class Bench:
         self.compression = "deflate" if args.deflate else None
 
     def seats(self) -> list[dict[str, Any]]:
-        if len(self.servers) == 1:
+        if len(self.servers) == 1 and self.args.opponent != "person":
             return [{"kind": "human", "name": "Load"}, {"kind": "bot", "level": self.args.opponent}]
         return [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -384,7 +386,7 @@ class Bench:
         gen_cpu = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
         return {
             "tables": a.tables, "servers": a.servers, "store": "postgresql" if "postgres" in self.url else "sqlite",
-            "opponent": a.opponent if a.servers == 1 else None, "preset": a.preset, "seconds": round(secs, 1),
+            "opponent": a.opponent if a.servers == 1 else "person", "preset": a.preset, "seconds": round(secs, 1),
             "offered_moves_per_s": a.rate or None,
             "acked_moves_per_s": round(self.stats.acked / secs, 1),
             "stored_steps_per_s": round((steps1 - steps0) / secs, 1),
@@ -462,7 +464,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                                           "tables, each table a move every tables/RATE s (default 0: "
                                                           "each move as soon as the server answers)")
     p.add_argument("--kills", type=int, default=0, help="SIGKILL a server this many times during the run")
-    p.add_argument("--opponent", default="novice", help="the computer seat's level with one server (default novice)")
+    p.add_argument("--opponent", default="novice", help="the computer seat's level with one server (default novice), or "
+                   "'person': two scripted people at each table, as with two servers")
     p.add_argument("--preset", default="standard", help="rules preset (R13; default standard)")
     p.add_argument("--stuck-seconds", type=float, default=5.0, help="a table without a step after the last restart (or the start) this long after the "
                         "measured time is stuck (default 5)")

@@ -14,12 +14,15 @@ SQLite in WAL mode with ``synchronous=FULL`` (the WAL is synced at every commit)
 with its default ``synchronous_commit=on`` (docs/deploy.md, "Durability").
 
 A step whose ``seq`` is already stored (another process on the same PostgreSQL got there
-first) makes its whole transaction fail; the writer then writes that batch's steps one by one,
-so only the step that lost the race fails (with ``sqlalchemy.exc.IntegrityError``) and the
-others commit.
+first) fails alone, with ``sqlalchemy.exc.IntegrityError``, and the other steps of its batch
+commit: on PostgreSQL the insert skips the rows already stored (``ON CONFLICT DO NOTHING``) and
+says which went in, so the batch still commits in one transaction (the other rows of a group
+that lost are deleted again before the commit: a group is all or nothing).  Any other failure
+makes the writer try each group of the batch in a transaction of its own.
 
-On PostgreSQL the same transaction sends ``NOTIFY gin_steps, '<table id>:<seq>'`` for every
-step (delivered to the other processes only when it commits; :mod:`ginrummy.web.notify`).
+On PostgreSQL, once a transaction has committed, the writer sends ``NOTIFY gin_steps,
+'<table id>:<seq>'`` for every step it stored, in a short transaction of its own
+(:meth:`GroupCommitter._notify` says why; :mod:`ginrummy.web.notify` listens).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import insert, text
+from sqlalchemy.exc import IntegrityError
 
 from .store import Store, actions_t
 
@@ -50,8 +54,27 @@ _PG_INSERT_NOTIFY = text(
     "SELECT t, q, p, k, x, c FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[]), "
     "CAST(:players AS integer[]), CAST(:kinds AS varchar[]), CAST(:texts AS varchar[]), CAST(:createds AS varchar[])) "
     "AS u(t, q, p, k, x, c) "
+    "ON CONFLICT (table_id, seq) DO NOTHING "
     "RETURNING table_id, seq) "
-    "SELECT count(pg_notify(:channel, table_id || ':' || seq)) FROM ins")
+    "SELECT table_id, seq FROM ins")
+"""The rows of a batch in one statement; a row whose ``(table_id, seq)`` is already stored
+(another process's step) is skipped and not returned, so the rest of the batch still commits
+in the same transaction."""
+
+_PG_NOTIFY = text(
+    "SELECT count(pg_notify(:channel, t || ':' || s)) "
+    "FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])) AS u(t, s)")
+"""The notifications of the steps a transaction stored, sent in a transaction of their own
+right after it (:meth:`GroupCommitter._notify`)."""
+
+_PG_DELETE = text("DELETE FROM gin_actions WHERE (table_id, seq) IN "
+                  "(SELECT * FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])))")
+"""Takes back, before the commit, the rows of a group whose other step was already stored."""
+
+
+def _lost_race(s: PendingStep) -> IntegrityError:
+    return IntegrityError("INSERT INTO gin_actions", None,
+                          Exception(f"step {s.seq} of table {s.table_id} is already stored"))
 
 
 _SQLITE_INSERT = ("INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
@@ -166,15 +189,53 @@ class GroupCommitter:
             if s.also is not None:
                 s.also(conn)
 
-    def _insert_rows(self, conn: Any, batch: list[PendingStep]) -> None:
-        if self.notify:
-            # PostgreSQL: the rows and their notifications in one statement, one round trip for
-            # the whole batch; the notifications go out when the transaction commits
-            conn.execute(_PG_INSERT_NOTIFY, {
-                "channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
-                "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
-                "texts": [s.text for s in batch], "createds": [s.created for s in batch]})
+    def _notify(self, stored: list[PendingStep]) -> None:
+        """(PostgreSQL, worker thread) ``NOTIFY gin_steps, '<table id>:<seq>'`` for each step
+        just committed, in a short transaction of its own with ``synchronous_commit`` off.
+
+        Not in the steps' own transaction: PostgreSQL holds one lock for the whole cluster
+        from a notifying transaction's pre-commit to its end, so a step transaction that
+        notified would hold it across its WAL flush, and the servers sharing the database
+        would commit one at a time.  This transaction writes nothing but the notifications,
+        and does not wait for its flush.  A notification is only a wake-up: one lost here (the
+        process dies between the two commits, or this fails) is made up by the other
+        processes' poll within a second (:mod:`ginrummy.web.notify`)."""
+        if not stored:
             return
+        try:
+            with self.store.engine.begin() as conn:
+                conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
+                conn.execute(_PG_NOTIFY, {"channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in stored],
+                                          "seqs": [s.seq for s in stored]})
+        except Exception as exc:  # the poll of the other processes covers it
+            log.warning("notifying the other servers failed (%s)", type(exc).__name__)
+
+    def _insert_pg(self, conn: Any, batch: list[PendingStep]) -> list[Exception | None]:
+        """(PostgreSQL) Insert ``batch``; a step another process stored
+        first fails with its whole group (the group's other rows are deleted again in the same
+        transaction) while the other steps stay in.  Each step's error or ``None``; ``also``
+        runs for the steps that stay."""
+        rows = conn.execute(_PG_INSERT_NOTIFY, {
+            "channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
+            "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
+            "texts": [s.text for s in batch], "createds": [s.created for s in batch]}).all()
+        stored = {(r[0], r[1]) for r in rows}
+        lost = {id(s.future) for s in batch if (s.table_id, s.seq) not in stored}
+        if lost:
+            back = [s for s in batch if id(s.future) in lost and (s.table_id, s.seq) in stored]
+            if back:
+                conn.execute(_PG_DELETE, {"tids": [s.table_id for s in back], "seqs": [s.seq for s in back]})
+        out: list[Exception | None] = []
+        for s in batch:
+            if id(s.future) in lost:
+                out.append(_lost_race(s))
+                continue
+            if s.also is not None:
+                s.also(conn)
+            out.append(None)
+        return out
+
+    def _insert_rows(self, conn: Any, batch: list[PendingStep]) -> None:
         if self.store.is_sqlite:
             # one executemany of plain tuples through the driver (no per-row processing of
             # bound parameters by the SQL toolkit: the columns are plain strings and integers)
@@ -190,10 +251,16 @@ class GroupCommitter:
         Returns each step's error or ``None``."""
         try:
             with self.store.engine.begin() as conn:
-                self._insert(conn, batch)
+                if self.notify:
+                    errors = self._insert_pg(conn, batch)
+                else:
+                    self._insert(conn, batch)
+                    errors = [None] * len(batch)
             self.batches += 1
-            self.steps += len(batch)
-            return [None] * len(batch)
+            self.steps += errors.count(None)
+            if self.notify:
+                self._notify([s for s, e in zip(batch, errors) if e is None])
+            return errors
         except Exception as exc:
             if batch[0].future is batch[-1].future:  # one step, or one group: nothing to split
                 return [exc] * len(batch)
@@ -209,10 +276,16 @@ class GroupCommitter:
         for group in groups:
             try:
                 with self.store.engine.begin() as conn:
-                    self._insert(conn, group)
+                    if self.notify:
+                        errors = self._insert_pg(conn, group)
+                    else:
+                        self._insert(conn, group)
+                        errors = [None] * len(group)
                 self.batches += 1
-                self.steps += len(group)
-                out.extend([None] * len(group))
+                self.steps += errors.count(None)
+                if self.notify:
+                    self._notify([s for s, e in zip(group, errors) if e is None])
+                out.extend(errors)
             except Exception as exc:
                 out.extend([exc] * len(group))
         return out
