@@ -214,3 +214,33 @@ def test_rematch_opens_a_new_table_with_the_first_dealer_by_r11_2(client):
     # the new match's record says who dealt first, and verifies
     from ginrummy.record import dumps, verify
     assert f"first-dealer {expected_dealer}" in dumps(new.match) and verify(dumps(new.match, public=True)).ok
+
+
+def test_an_open_table_whose_host_went_away_leaves_the_lobby(client):
+    """An open table stays listed while a person who took a seat is connected, or for
+    ``LOBBY_IDLE_SECONDS`` after its last step (its creation here); then it leaves the lobby
+    (a stranger who sat there would wait for nobody) and comes back when the host connects.
+    Newest first among the tables with a free seat."""
+    from ginrummy.web.room import LOBBY_IDLE_SECONDS
+
+    manager = client.app.state.manager
+    older = _open(client, ANN_VS_FREE, public=True)
+    t = _open(client, ANN_VS_FREE, public=True)
+
+    def listed() -> list[str]:
+        return [e["id"] for e in client.get("/api/lobby").json()["tables"]]
+
+    assert listed()[:2] == [t["id"], older["id"]]  # newest first
+    real = manager.now
+    try:
+        manager.now = lambda: real() + LOBBY_IDLE_SECONDS - 5
+        assert t["id"] in listed()
+        manager.now = lambda: real() + LOBBY_IDLE_SECONDS + 5
+        assert t["id"] not in listed() and older["id"] not in listed()
+        with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            assert t["id"] in listed() and older["id"] not in listed()  # Ann is back at hers
+        assert t["id"] not in listed()
+    finally:
+        manager.now = real
+    assert listed()[:2] == [t["id"], older["id"]]

@@ -27,15 +27,20 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .clock import parse_time
 from .i18n_web import W_
 
-__all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES"]
+__all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
+           "LOBBY_IDLE_SECONDS"]
 
 MAX_CHAT_CHARS = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 CHAT_KEPT = 50
 MAX_LOBBY_TABLES = 100
+LOBBY_IDLE_SECONDS = 600.0
+"""An open table none of whose seated people is connected leaves the lobby this many seconds
+after its last step (or its creation): a stranger who sits there would wait for nobody."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -64,6 +69,7 @@ class RoomMixin:
 
     tables: dict[str, Any]
     store: Any
+    now: Callable[[], float]
 
     def __init__(self) -> None:
         self.lobby_watchers: list[Send] = []
@@ -90,11 +96,26 @@ class RoomMixin:
         }
 
     def lobby(self) -> list[dict[str, Any]]:
-        """The public tables whose match is not over, newest first (at most
-        :data:`MAX_LOBBY_TABLES`): those with a free seat first."""
-        out = [self.lobby_entry(t) for t in self.tables.values() if t.public and not t.over]
-        out.sort(key=lambda e: (not any(s["free"] for s in e["seats"]), e["id"]))
+        """The public tables whose match is not over and that someone still plays or waits at
+        (:meth:`attended`), at most :data:`MAX_LOBBY_TABLES`: those with a free seat first,
+        then the newest first."""
+        listed = sorted((t for t in self.tables.values() if t.public and not t.over and self.attended(t)),
+                        key=lambda t: t.row.created or "", reverse=True)
+        out = [self.lobby_entry(t) for t in listed]
+        out.sort(key=lambda e: not any(s["free"] for s in e["seats"]))  # stable: newest first within
         return out[:MAX_LOBBY_TABLES]
+
+    def attended(self, table: Any) -> bool:
+        """Whether a person who took a seat at ``table`` is connected to this server, or its
+        last step (or its creation, before any) is less than :data:`LOBBY_IDLE_SECONDS` old
+        by :attr:`now`.  An open table whose host went away leaves the lobby after that."""
+        from .seats import SPECTATOR
+
+        free = {s.player for s in table.seat_secrets if s.token_hash is None}
+        if any(p != SPECTATOR and p not in free and not table.is_bot(p) for p, _ in table.watchers):
+            return True
+        last = table.last_write or parse_time(table.row.created)
+        return not last or self.now() - last < LOBBY_IDLE_SECONDS
 
     def watch_lobby(self, send: Send) -> None:
         self.lobby_watchers.append(send)

@@ -343,7 +343,8 @@ class Table:
             else:  # pragma: no cover - never written
                 raise ValueError(f"unknown stored step kind {s.kind!r}")
             self.seq = s.seq
-            self.after_step(s.kind, s.player, parse_time(s.created))
+            self.last_write = parse_time(s.created)
+            self.after_step(s.kind, s.player, self.last_write)
 
     # -- what a seat sees ------------------------------------------------------------------
 
