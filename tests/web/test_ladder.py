@@ -85,6 +85,31 @@ def test_run_ladder_rates_in_match_order_whatever_order_the_shards_finish(tmp_pa
     assert board == want and _rows(db) == _rows(ref)
 
 
+def test_a_second_run_plays_the_next_matches_not_the_same_ones(tmp_path, capsys):
+    """Running the ladder again with the same seed, levels and rules plays its next matches:
+    two runs of 3 write what one run of 6 writes, match for match (never the same match rated
+    twice); another seed is another ladder and starts at match 1."""
+    twice, once = (f"sqlite:///{tmp_path / name}" for name in ("twice.sqlite3", "once.sqlite3"))
+    argv = ["ladder", "--json", "--levels", LEVELS, "--seed", "5"]
+    assert main([*argv, "--games", "3", "--database-url", twice]) == 0
+    assert json.loads(capsys.readouterr().out)["first"] == 1
+    assert main([*argv, "--games", "3", "--database-url", twice]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["first"] == 4
+    assert main([*argv, "--games", "6", "--database-url", once]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert second["levels"] == whole["levels"]
+    rows = _rows(twice)
+    assert [r[0] for r in rows[::2]] == [1, 2, 3, 4, 5, 6] and rows == _rows(once)
+    assert main(["ladder", "--json", "--levels", LEVELS, "--seed", "6", "--games", "1", "--database-url", twice]) == 0
+    assert json.loads(capsys.readouterr().out)["first"] == 1
+    assert len(_rows(twice)) == 14
+    assert main([*argv, "--games", "2", "--database-url", twice]) == 0
+    capsys.readouterr()
+    assert main(["ladder", "--levels", LEVELS, "--seed", "5", "--games", "1", "--database-url", twice]) == 0
+    assert "Ladder after matches 9-9 of seed 5" in capsys.readouterr().out
+
+
 def test_gin_ladder_bad_workers_or_ray_exit_2(tmp_path, capsys):
     db = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
     for extra, needle in [(["--workers", "0"], "--workers 0"), (["--workers", "999"], "from 1 to 256"),

@@ -38,10 +38,11 @@ def ladder_command(
 
     Every match is seeded from --seed and its number alone and the ratings are updated in
     match order, so --workers N (local processes) and --ray [ADDRESS] write the same ratings
-    as one process."""
+    as one process. Run again with the same seed, levels and rules, it plays the next matches
+    (61-120 after a first run of 60), never the same ones twice."""
     from sqlalchemy import create_engine
 
-    from ..web.ladder import run_ladder
+    from ..web.ladder import ladder_played, run_ladder
     from ..web.store import default_database_url
 
     rules = rules_from(preset, overrides)
@@ -64,6 +65,7 @@ def ladder_command(
         fail(f"cannot open the database {mask_url(url)!r}: {redact(str(exc))}")
     try:
         with bad_input():
+            first = ladder_played(engine, rules.replace(players=2) if rules.players != 2 else rules, names, seed) + 1
             board = run_ladder(engine, rules, names, games, seed, workers=workers, ray_address=ray_address)
     except ShardError as exc:
         fail(f"--ray: {exc}" if ray_address is not None else str(exc))
@@ -72,9 +74,10 @@ def ladder_command(
     finally:
         engine.dispose()
     if as_json:
-        emit_json({"games": games, "seed": seed, "levels": [e.to_json() for e in board]})
+        emit_json({"games": games, "seed": seed, "first": first, "levels": [e.to_json() for e in board]})
         return
-    table = Table(title=f"Ladder after {games} matches (seed {seed})")
+    span = f"matches {first}-{first + games - 1}" if games else "no new match"
+    table = Table(title=f"Ladder after {span} of seed {seed}")
     for col in ("level", "rating", "mu", "sigma", "rated matches"):
         table.add_column(col, justify="left" if col == "level" else "right")
     for e in board:

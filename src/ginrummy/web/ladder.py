@@ -15,13 +15,14 @@ the shards finish in, so every split writes the same ratings and results as one 
 
 from __future__ import annotations
 
+import hashlib
 import itertools
-import secrets
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.engine import Engine
 
 from ..players import make_player
@@ -29,9 +30,9 @@ from ..rules import RuleSet
 from ..shards import iter_shards
 from ..simulate import GameOutcome, play_game
 from .accounts import Accounts, accounts_t
-from .ratings import display_rating, is_provisional, rateable, record_match
+from .ratings import display_rating, is_provisional, rateable, record_match, results_t
 
-__all__ = ["run_ladder", "LadderEntry", "LadderTask", "pairings"]
+__all__ = ["run_ladder", "LadderEntry", "LadderTask", "pairings", "ladder_key", "ladder_played"]
 
 
 @dataclass(frozen=True)
@@ -64,12 +65,37 @@ class LadderTask:
 
     rules: RuleSet
     pairs: tuple[tuple[str, str], ...]
+    start: int = 0
+    """The number of matches of this ladder played before: shard index ``i`` is match
+    ``start + i``."""
 
     def play(self, index: int, seed: int) -> GameOutcome:
-        """Play ladder match ``index`` (an int >= 0) with ``seed``; the finished match as a
-        :class:`~ginrummy.simulate.GameOutcome`."""
+        """Play ladder match ``start + index`` (``index`` an int >= 0) with ``seed``; the
+        finished match as a :class:`~ginrummy.simulate.GameOutcome` (its ``index`` the match's
+        number from 0)."""
+        index += self.start
         a, b = self.pairs[index % len(self.pairs)]
         return play_game(self.rules, [a, b], index, seed)
+
+
+def ladder_key(rules: RuleSet, levels: Sequence[str], seed: int) -> str:
+    """A ladder's name in its recorded results (``ladder-KEY-N`` for its match ``N``, from 1):
+    12 hex digits of the SHA-256 of the rules, the levels in order and the seed, which together
+    decide every match."""
+    text = json.dumps([rules.to_dict(), list(dict.fromkeys(levels)), seed], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def ladder_played(engine: Engine, rules: RuleSet, levels: Sequence[str], seed: int) -> int:
+    """How many matches of this ladder (:func:`ladder_key`) the database has recorded: a new
+    run plays the matches after them, so a second run with the same seed adds new matches
+    instead of counting the same ones again."""
+    prefix = f"ladder-{ladder_key(rules, levels, seed)}-"
+    if not inspect(engine).has_table(results_t.name):  # a new database: nothing played yet
+        return 0
+    with engine.connect() as conn:
+        ids = conn.execute(select(results_t.c.id).where(results_t.c.id.startswith(prefix, autoescape=True))).scalars()
+        return max((int(i[len(prefix):]) for i in ids if i[len(prefix):].isdigit()), default=0)
 
 
 def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int, seed: int = 0, *,
@@ -85,6 +111,11 @@ def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int
     are rated in match order, each as soon as every earlier match is rated, so the ratings and
     the recorded results are the same for every split.  ``on_game`` is called with each match
     in match order, after it is rated.
+
+    The matches are those after the ones of the same ladder (the same rules, levels and seed,
+    :func:`ladder_key`) that the database has recorded already (:func:`ladder_played`): a run
+    after one of 60 matches plays matches 61 to 60 + ``games``, so running the ladder again
+    rates new matches, never the same ones twice.
 
     Raises ``ValueError`` for fewer than two distinct levels, a negative ``games`` or rules
     that are not rateable; :class:`~ginrummy.shards.ShardError` (a ``ValueError``) for bad
@@ -103,8 +134,8 @@ def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int
         make_player(lv)  # an unknown level is refused before anything is written
     accounts = Accounts(engine)
     ids = {lv: accounts.computer(lv) for lv in levels}
-    task = LadderTask(rules, tuple(pairings(levels)))
-    run = secrets.token_hex(4)
+    key = ladder_key(rules, levels, seed)
+    task = LadderTask(rules, tuple(pairings(levels)), ladder_played(engine, rules, levels, seed))
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until the matches before them are rated
     nxt = 0
     for index, game in iter_shards(task, games, seed, workers=workers, ray_address=ray_address,
@@ -114,7 +145,8 @@ def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int
             game = waiting.pop(nxt)
             by_player = [ids[game.levels[p]] for p in range(2)]
             with engine.begin() as conn:
-                record_match(conn, f"ladder-{run}-{nxt + 1}", game.match, by_player, rated=True, source="ladder")
+                record_match(conn, f"ladder-{key}-{game.index + 1}", game.match, by_player, rated=True,
+                             source="ladder")
             if on_game is not None:
                 on_game(game)
             nxt += 1
