@@ -8,6 +8,7 @@ docs/screenshots/) are saved there."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -227,7 +228,8 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
     mine_before = [h for h in page.evaluate("ui.state.view.history") if h.startswith(f"{seat} ")]
     assert mine_before == []  # nothing was done from this page
     page.wait_for_selector("#clock >> text=Ann:")
-    assert page.locator("#clock").inner_text().startswith("Clock: 5 s a move + a bank of 0 s. Ann: ")
+    assert re.fullmatch(r"Clock: 5 s a move \+ a bank of 0 s\. Ann: [0-5] s for this move, then the bank of 0 s\.",
+                        page.locator("#clock").inner_text()), page.locator("#clock").inner_text()
     shots = _shots()
     if shots is not None:
         page.screenshot(path=str(shots / "room-clock.png"))

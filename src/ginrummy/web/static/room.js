@@ -40,9 +40,14 @@ const GinRoom = (() => {
     if (c.forfeit) { box.textContent = base + " " + t("{name} ran out of time three times in a row and forfeits.", { name: c.forfeit }); return; }
     if (c.left === null || c.turn === null) { box.textContent = base; return; }
     const start = Date.now();
+    const bank = c.banks[c.turn] || 0;
     const show = () => {
+      // c.left counts to the deadline: the move's own time first, then the bank
       const left = Math.max(0, c.left - (Date.now() - start) / 1000);
-      box.textContent = base + " " + t("{name}: {left} s left (bank {bank} s).", { name: c.turn, left: Math.ceil(left), bank: Math.round(c.banks[c.turn]) });
+      const own = Math.max(0, left - bank);
+      box.textContent = base + " " + (own > 0 || bank === 0
+        ? t("{name}: {left} s for this move, then the bank of {bank} s.", { name: c.turn, left: Math.ceil(own), bank: Math.round(bank) })
+        : t("{name}: on the bank, {left} s left.", { name: c.turn, left: Math.ceil(left) }));
       box.classList.toggle("error-box", left < 10);
     };
     show();
