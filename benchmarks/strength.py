@@ -80,11 +80,26 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     reading the process's processor time (``time.process_time``) for its budget when
     ``cpu_clock``: then a busy machine slows the games but does not weaken the player.
     ``LEVEL@rules`` (``club@rules``, ``expert@rules``, ``master@rules``) is that level with the
-    hand-made opponent model instead of the learned one (the players before issue 17)."""
-    base, _, model = level.partition("@")
+    hand-made opponent model instead of the learned one (the players before issue 17);
+    ``expert@classic`` (or ``master@classic``, ``expert@rules@classic``) the expert with the
+    classic playout policy (:data:`ginrummy.players.rollout.POLICIES`, the expert before the
+    careful playouts).  Raises ``ValueError`` for an unknown suffix."""
+    from ginrummy.players.club import OPPONENT_MODELS
+    from ginrummy.players.rollout import POLICIES
+
+    base, *options = level.split("@")
     player = make_player(base, rng)
-    if model:
-        player = type(player)(rng, opponent_model=model)
+    if options:
+        kwargs = {}
+        for opt in options:
+            if opt in OPPONENT_MODELS:
+                kwargs["opponent_model"] = opt
+            elif opt in POLICIES and hasattr(player, "playout"):
+                kwargs["playout"] = opt
+            else:
+                raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
+                                 f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}")
+        player = type(player)(rng, **kwargs)
     if hasattr(player, "budget_ms") and player.budget_ms is not None:
         if budget_ms is not None:
             player.budget_ms = budget_ms
