@@ -83,7 +83,9 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     hand-made opponent model instead of the learned one (the players before issue 17);
     ``expert@classic`` (or ``master@classic``, ``expert@rules@classic``) the expert with the
     classic playout policy (:data:`ginrummy.players.rollout.POLICIES`, the expert before the
-    careful playouts).  Raises ``ValueError`` for an unknown suffix."""
+    careful playouts); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
+    by which a move must beat the club move to be chosen).  Raises ``ValueError`` for an unknown
+    suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
 
@@ -96,6 +98,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["opponent_model"] = opt
             elif opt in POLICIES and hasattr(player, "playout"):
                 kwargs["playout"] = opt
+            elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):
+                kwargs["override_z"] = float(opt[2:])
             else:
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
                                  f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}")
@@ -106,6 +110,15 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
         if cpu_clock:
             player.clock = time.process_time
     return player
+
+
+def _is_float(text: str) -> bool:
+    """Whether ``text`` is a finite number >= 0 (``"1.0"``)."""
+    try:
+        x = float(text)
+    except ValueError:
+        return False
+    return 0.0 <= x < float("inf")
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """The playout policies of the ``expert`` (ginrummy.players.rollout.Policy): the classic one
-(knock at once, take only a card that makes a meld) and the careful one (knock by the stage of
-the deal, avoid feeding the other hand, take a low card that saves much deadwood)."""
+(knock at once, take only a card that makes a meld; the default) and the variants measured
+against it (benchmarks/RESULTS.md, issue 17): knock by the stage of the deal, avoid feeding the
+other hand, take a low card that saves much deadwood, knock only without an undercut."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.rollout import (CAREFUL, CLASSIC, POLICIES, Policy, Table, feed_mask, greedy_discard,
-                                      knocks_now, playout, policy_discard, stage_knock_point, take_by_policy)
+from ginrummy.players.rollout import (CAREFUL, CLASSIC, POLICIES, SAFE, STAGED, Policy, Table, feed_mask,
+                                      greedy_discard, knocks_now, playout, policy_discard, stage_knock_point,
+                                      take_by_policy)
 from ginrummy.rules import RuleSet
 
 from helpers import c, m
@@ -65,6 +67,7 @@ def test_stage_knock_point_falls_as_the_stock_shrinks():
     assert knocks_now(TAB, CAREFUL, 0, 9)    # gin is always taken (R6.1)
     assert knocks_now(TAB, CAREFUL, 7, 15) and not knocks_now(TAB, CAREFUL, 8, 15)
     assert knocks_now(TAB, CLASSIC, 10, 2) and not knocks_now(TAB, CLASSIC, 11, 30)
+    assert knocks_now(TAB, STAGED, 7, 15) and not knocks_now(TAB, STAGED, 8, 15)
     assert not knocks_now(Table.of(RuleSet(name="standard"), None, 1), CLASSIC, 5, 20)  # gin only
 
 
@@ -91,20 +94,43 @@ def test_careful_playout_takes_a_low_card_that_saves_much_deadwood():
     assert playout(TAB, [me, opp], list(stock), 0, c("2S"), 0) == (1, 25)
 
 
+def test_safe_knock_is_never_an_undercut_before_layoffs():
+    other = m("TC JC QC 2H 3H 4H 7H 7C 7D AS")   # deadwood 1
+    # R6.3: a knock with 1 or more against 1 is an undercut, so the safe side only goes gin
+    assert not knocks_now(TAB, SAFE, 1, 20, other) and knocks_now(TAB, SAFE, 0, 20, other)
+    nine = m("TC JC QC 2H 3H 4H 7H 7C 7D 9D")     # deadwood 9D: 9
+    assert knocks_now(TAB, SAFE, 8, 20, nine) and not knocks_now(TAB, SAFE, 9, 20, nine)
+    assert knocks_now(TAB, CLASSIC, 9, 20, nine)
+    me = m("AC 2C 3C 4D 5D 6D 7S 8S 9S 9H")
+    # the undercut position of the classic playout above: the safe side plays on; 2 cards left
+    assert playout(TAB, [me, other], [c("KH"), c("8C"), c("2D")], 0, None, 0, pol=SAFE) == (None, 0)
+
+
 def test_policies_and_the_expert_option():
-    assert set(POLICIES) == {"classic", "careful"}
+    assert set(POLICIES) == {"classic", "careful", "staged", "nofeed", "safe"}
     assert POLICIES["careful"] == Policy("careful", staged_knock=True, feed_penalty=6, take_gain=6)
-    assert ExpertPlayer(random.Random(1)).playout == "careful"
-    assert ExpertPlayer(random.Random(1), playout="classic")._pol is CLASSIC
-    with pytest.raises(ValueError, match="playout must be one of classic, careful, not 'fast'"):
+    assert ExpertPlayer(random.Random(1)).playout == "classic"
+    assert ExpertPlayer(random.Random(1))._pol is CLASSIC
+    assert ExpertPlayer(random.Random(1), playout="careful")._pol is CAREFUL
+    with pytest.raises(ValueError, match="playout must be one of classic, careful, staged, nofeed, safe, not 'fast'"):
         ExpertPlayer(random.Random(1), playout="fast")
 
 
 def test_strength_levels_with_options():
     p = strength.build("expert@classic", random.Random(1), None)
     assert (p.name, p.playout, p.opponent_model) == ("expert", "classic", "learned")
-    p = strength.build("expert@rules@classic", random.Random(1), 50.0)
-    assert (p.playout, p.opponent_model, p.budget_ms) == ("classic", "rules", 50.0)
+    p = strength.build("expert@rules@careful", random.Random(1), 50.0)
+    assert (p.playout, p.opponent_model, p.budget_ms) == ("careful", "rules", 50.0)
+    p = strength.build("expert@oz1.0", random.Random(1), None)
+    assert (p.override_z, p.playout) == (1.0, "classic")
     assert strength.build("club@rules", random.Random(1), None).opponent_model == "rules"
     with pytest.raises(ValueError, match="unknown option 'classic' of level 'club@classic'"):
         strength.build("club@classic", random.Random(1), None)
+
+
+def test_single_deal_playouts_knock_at_once():
+    # R11.1: when the deal is the whole game the club player knocks as soon as it may, and the
+    # expert's playouts follow it; the classic policy already does
+    e = ExpertPlayer(random.Random(1), playout="careful")
+    assert e._pol is CAREFUL and e._pol_deal == Policy("careful", staged_knock=False, feed_penalty=6, take_gain=6)
+    assert ExpertPlayer(random.Random(1), playout="classic")._pol_deal == CLASSIC

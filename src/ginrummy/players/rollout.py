@@ -3,11 +3,19 @@
 The engine's :class:`~ginrummy.deal.DealState` checks and records everything; a playout needs
 none of that.  :func:`playout` plays a deal to its end from a determinized position (both hands
 known, the stock in a fixed order) with a fast policy for both sides and returns who scored and
-how many points (R6).  The policy is the classic baseline: take the top discard only if it
-makes a meld (R4.1), discard the card that leaves the least deadwood (ties: the highest card),
-knock or go gin at the first chance (R5.1, R6.1).  The stock ends the deal as a draw when two
-cards are left after a discard (R7.1; the ``wall`` and ``reshuffle`` endings are approximated by
-it).  Seat 0 of a playout is the deciding player ("me"), seat 1 the opponent.
+how many points (R6).  Two policies (:class:`Policy`, :data:`POLICIES`):
+
+* ``classic``, the baseline: take the top discard only if it makes a meld (R4.1), discard the
+  card that leaves the least deadwood (ties: the highest card), knock or go gin at the first
+  chance (R5.1, R6.1).
+* ``careful`` (the expert's default): knock only within :func:`stage_knock_point` (the deal's
+  knock limit early, falling as the stock shrinks, as the ``club`` player does; gin always),
+  charge 6 points to a discard that melds with the other hand (known in the playout), and
+  also take a low card (value 5 or less) that lowers the deadwood by 6 or more.  Its deals last
+  about twice as many turns, so a playout costs about twice as much.
+
+The stock ends the deal as a draw when two cards are left after a discard (R7.1; the ``wall``
+and ``reshuffle`` endings are approximated by it).  Seat 0 of a playout is the deciding player ("me"), seat 1 the opponent.
 """
 
 from __future__ import annotations
@@ -61,6 +69,8 @@ class Policy:
         staged_knock: knock only within :func:`stage_knock_point` (the deal's knock limit early,
             falling as the stock shrinks, R5.1, R6.3) instead of at the first chance; gin (R6.1)
             is always taken.
+        undercut_check: knock only with less deadwood than the other hand holds before layoffs
+            (known in the determinized playout; R6.3: an equal count is an undercut).
         feed_penalty: deadwood points charged to a discard that melds with the other side's hand
             (known in the determinized playout), so a side avoids feeding the other (0: off).
         take_gain: take a top discard that makes no meld when it lowers the deadwood after the
@@ -69,6 +79,7 @@ class Policy:
 
     name: str
     staged_knock: bool = False
+    undercut_check: bool = False
     feed_penalty: int = 0
     take_gain: int = 0
 
@@ -77,8 +88,13 @@ class Policy:
 CLASSIC = Policy("classic")
 #: The careful playout: knock by the stage of the deal, avoid feeding, take a card that saves a lot.
 CAREFUL = Policy("careful", staged_knock=True, feed_penalty=6, take_gain=6)
+#: The classic playout with the staged knock only, and with the feed penalty only.
+STAGED = Policy("staged", staged_knock=True)
+NOFEED = Policy("nofeed", feed_penalty=6)
+#: The classic playout that knocks only when the other hand holds more deadwood.
+SAFE = Policy("safe", undercut_check=True)
 #: The playout policies by name.
-POLICIES = {p.name: p for p in (CLASSIC, CAREFUL)}
+POLICIES = {p.name: p for p in (CLASSIC, CAREFUL, STAGED, NOFEED, SAFE)}
 
 #: Stock size of a fresh two-hand deal (52 - 2 x 10 - 1 upcard, R3.1).
 _FULL_STOCK = 31
@@ -168,13 +184,16 @@ def _discard_rows(h: int, forbid: int) -> list[tuple[int, int, int]]:
     return rows
 
 
-def knocks_now(tab: Table, pol: Policy, d: int, stock_left: int) -> bool:
+def knocks_now(tab: Table, pol: Policy, d: int, stock_left: int, other: int = 0) -> bool:
     """Whether a playout side with ``d`` deadwood (points) after its discard, ``stock_left``
-    cards in the stock, knocks (or goes gin, R6.1) by ``pol`` (R5.1)."""
+    cards in the stock, the other side holding ``other`` (10 cards), knocks (or goes gin, R6.1)
+    by ``pol`` (R5.1)."""
     if d == 0:
         return True
     limit = tab.knock_limit
     if limit is None or d > limit:
+        return False
+    if pol.undercut_check and d >= deadwood(other):
         return False
     return not pol.staged_knock or d <= stage_knock_point(limit, stock_left)
 
@@ -372,7 +391,7 @@ def _playout_policy(tab: Table, pol: Policy, hands: list[int], stock: list[int],
         c, d = policy_discard(h, other, pol, forbid)
         h ^= 1 << c
         hands[p] = h
-        if knocks_now(tab, pol, d, n - pos):
+        if knocks_now(tab, pol, d, n - pos, other):
             wins, pts = knock_points(tab, h, other, d)
             return (p if wins else 1 - p), pts
         top = c
