@@ -84,8 +84,9 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     ``expert@classic`` (or ``master@classic``, ``expert@rules@classic``) the expert with the
     classic playout policy (:data:`ginrummy.players.rollout.POLICIES`, the expert before the
     careful playouts); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
-    by which a move must beat the club move to be chosen).  Raises ``ValueError`` for an unknown
-    suffix."""
+    by which a move must beat the club move to be chosen); ``expert@eager`` the expert whose
+    default move is the knock when one is legal (``eager_knock``).  Raises ``ValueError`` for an
+    unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
 
@@ -98,6 +99,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["opponent_model"] = opt
             elif opt in POLICIES and hasattr(player, "playout"):
                 kwargs["playout"] = opt
+            elif opt == "eager" and hasattr(player, "eager_knock"):
+                kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):
                 kwargs["override_z"] = float(opt[2:])
             else:

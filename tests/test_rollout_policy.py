@@ -134,3 +134,22 @@ def test_single_deal_playouts_knock_at_once():
     e = ExpertPlayer(random.Random(1), playout="careful")
     assert e._pol is CAREFUL and e._pol_deal == Policy("careful", staged_knock=False, feed_penalty=6, take_gain=6)
     assert ExpertPlayer(random.Random(1), playout="classic")._pol_deal == CLASSIC
+
+
+def test_eager_knock_makes_the_knock_the_default_move():
+    from ginrummy.actions import parse_action
+    from ginrummy.views import view_of
+
+    from helpers import act, deal
+
+    # after drawing AH: AC 2C 3C, 4D 5D 6D, 9C 9H 9S and AH KS; knocking with KS leaves 1
+    # (R5.1).  The club player plays on for gin this early, so that is the expert's default;
+    # with eager_knock the knock is.  An override_z no estimate can reach keeps the default.
+    script = ("AC 2C 3C 4D 5D 6D 9H 9S 9C KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "QH", "AH 8D QD")
+    v = view_of(act(deal(*script), "pass", "pass", "draw stock"), 0)
+    plain = ExpertPlayer(random.Random(3), budget_ms=None, samples=8, override_z=1e9)
+    eager = ExpertPlayer(random.Random(3), budget_ms=None, samples=8, override_z=1e9, eager_knock=True)
+    first = plain.analyse(v, v.legal)[0][0]
+    assert first.kind == "discard"
+    assert eager.analyse(v, v.legal)[0][0] == parse_action("knock KS")
+    assert strength.build("expert@eager", random.Random(1), None).eager_knock is True

@@ -129,6 +129,9 @@ class ExpertPlayer:
             with the other hand, take a low card that saves much deadwood) or ``"classic"``
             (take only a card that makes a meld, knock at the first chance: the expert before
             this option).
+        eager_knock: when a knock is legal (R5.1), the default move (step 5) is the best knock
+            rather than the ``club`` player's move (which may hold a knockable hand for a lower
+            knock): playing on must then be clearly better.
 
     Raises ``ValueError`` for a bad ``budget_ms``, ``samples``, ``opponent_model`` or ``playout``.
     """
@@ -138,7 +141,7 @@ class ExpertPlayer:
     def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 5, z: float = 2.5, override_z: float = 1.5,
                  clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned",
-                 playout: str = "classic") -> None:
+                 playout: str = "classic", eager_knock: bool = False) -> None:
         if playout not in POLICIES:
             raise ValueError(f"playout must be one of {', '.join(POLICIES)}, not {playout!r}")
         if budget_ms is not None and not budget_ms > 0:
@@ -156,6 +159,7 @@ class ExpertPlayer:
         self._club = ClubPlayer(rng, opponent_model)  # raises ValueError for an unknown model
         self.opponent_model = opponent_model
         self.playout = playout
+        self.eager_knock = eager_knock
         self._pol = POLICIES[playout]
         # R11.1: when one deal is the whole game both sides knock as soon as they may (as the
         # club player does), so the playouts do too
@@ -264,6 +268,11 @@ class ExpertPlayer:
         legal = list(legal)
         k = read_view(view)
         default = self._club.choose(view, legal)
+        if self.eager_knock and default.kind == "discard":
+            knocks = [a for a in legal if a.kind == "knock"]
+            if knocks:  # the knock the candidates hold (_candidates)
+                hand = k.hand
+                default = min(knocks, key=lambda a: (deadwood(hand & ~(1 << a.card)), -CARD_VALUES[a.card], -a.card))
         cands = self._candidates(view, k, legal)
         if default not in cands:
             cands.insert(0, default)
@@ -482,8 +491,8 @@ class MasterPlayer(ExpertPlayer):
     def __init__(self, rng: random.Random, budget_ms: float | None = 1000.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 6, z: float = 2.5, override_z: float = 1.5,
                  clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned",
-                 playout: str = "classic") -> None:
+                 playout: str = "classic", eager_knock: bool = False) -> None:
         if samples is None and budget_ms is not None:
             samples = 2000
         super().__init__(rng, budget_ms, samples, min_samples, max_discards, z, override_z, clock, opponent_model,
-                         playout)
+                         playout, eager_knock)
