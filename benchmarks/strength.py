@@ -25,6 +25,12 @@ intervals over the pairs, and how much the variance fell against independent gam
 its own process (``time.process_time``), so that win rates measured at ``nice -n 19`` on a
 shared machine are those of a quiet one (their decision times then only show the load).
 
+A level may carry options after ``@`` (see ``build``): ``club@rules`` and ``expert@rules`` (the
+hand-made opponent model), ``expert@classic``, ``expert@careful``, ``expert@staged``,
+``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
+``expert@eager`` (the knock as the default move) and ``expert@oz1.0`` (``override_z``); several
+may be joined, ``expert@rules@careful``.
+
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
 Ray (a local Ray without ADDRESS), with :mod:`ginrummy.shards`: every game and deal is seeded
 from ``--seed`` and its number alone, so the results are those of one process (except for the
