@@ -25,6 +25,12 @@ intervals over the pairs, and how much the variance fell against independent gam
 its own process (``time.process_time``), so that win rates measured at ``nice -n 19`` on a
 shared machine are those of a quiet one (their decision times then only show the load).
 
+A level may carry options after ``@`` (see ``build``): ``club@rules`` and ``expert@rules`` (the
+hand-made opponent model), ``expert@classic``, ``expert@careful``, ``expert@staged``,
+``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
+``expert@eager`` (the knock as the default move) and ``expert@oz1.0`` (``override_z``); several
+may be joined, ``expert@rules@careful``.
+
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
 Ray (a local Ray without ADDRESS), with :mod:`ginrummy.shards`: every game and deal is seeded
 from ``--seed`` and its number alone, so the results are those of one process (except for the
@@ -80,17 +86,48 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     reading the process's processor time (``time.process_time``) for its budget when
     ``cpu_clock``: then a busy machine slows the games but does not weaken the player.
     ``LEVEL@rules`` (``club@rules``, ``expert@rules``, ``master@rules``) is that level with the
-    hand-made opponent model instead of the learned one (the players before issue 17)."""
-    base, _, model = level.partition("@")
+    hand-made opponent model instead of the learned one (the players before issue 17);
+    ``expert@classic`` (or ``master@classic``, ``expert@rules@classic``) the expert with the
+    classic playout policy (:data:`ginrummy.players.rollout.POLICIES`, the expert before the
+    careful playouts); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
+    by which a move must beat the club move to be chosen); ``expert@eager`` the expert whose
+    default move is the knock when one is legal (``eager_knock``).  Raises ``ValueError`` for an
+    unknown suffix."""
+    from ginrummy.players.club import OPPONENT_MODELS
+    from ginrummy.players.rollout import POLICIES
+
+    base, *options = level.split("@")
     player = make_player(base, rng)
-    if model:
-        player = type(player)(rng, opponent_model=model)
+    if options:
+        kwargs = {}
+        for opt in options:
+            if opt in OPPONENT_MODELS:
+                kwargs["opponent_model"] = opt
+            elif opt in POLICIES and hasattr(player, "playout"):
+                kwargs["playout"] = opt
+            elif opt == "eager" and hasattr(player, "eager_knock"):
+                kwargs["eager_knock"] = True
+            elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):
+                kwargs["override_z"] = float(opt[2:])
+            else:
+                raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
+                                 f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}")
+        player = type(player)(rng, **kwargs)
     if hasattr(player, "budget_ms") and player.budget_ms is not None:
         if budget_ms is not None:
             player.budget_ms = budget_ms
         if cpu_clock:
             player.clock = time.process_time
     return player
+
+
+def _is_float(text: str) -> bool:
+    """Whether ``text`` is a finite number >= 0 (``"1.0"``)."""
+    try:
+        x = float(text)
+    except ValueError:
+        return False
+    return 0.0 <= x < float("inf")
 
 
 @dataclass

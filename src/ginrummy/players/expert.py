@@ -11,8 +11,12 @@ For each decision (from the :class:`PlayerView` alone):
    (:func:`ginrummy.players.inference.sample_hands`), each with a random order of the remaining
    unknown cards as the stock.  Every candidate is played on the same samples (common random
    numbers), so the comparison is paired.
-3. Each candidate is played out to the end of the deal with the fast policy of
-   :mod:`ginrummy.players.rollout` (a knock is scored exactly against the sampled hand, R5, R6).
+3. Each candidate is played out to the end of the deal with a fast policy of
+   :mod:`ginrummy.players.rollout` for both sides (a knock is scored exactly against the sampled
+   hand, R5, R6): by default the careful one (knock within a knock point that falls as the stock
+   shrinks, as the ``club`` player does; avoid a discard that melds with the other hand; take a
+   low card that saves much deadwood), or the classic one (``playout="classic"``).  When one
+   deal is the whole game (R11.1) both sides of a playout knock at the first chance.
 4. The outcome is valued as the chance of winning the game from the new score (a table of a
    simple model of the rest of the game, :func:`game_win_table`), so near the target a small sure
    win beats a larger risky one; under single-deal scoring as the chance of winning the deal
@@ -38,6 +42,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from ..actions import Action
@@ -48,7 +53,7 @@ from ..views import PlayerView
 from .base import register
 from .club import DANGER_WEIGHT, ClubPlayer, score_context
 from .inference import Knowledge, read_view, sample_hands
-from .rollout import Table, greedy_discard, knock_points, playout, take_by_policy
+from .rollout import POLICIES, Policy, Table, knock_points, knocks_now, playout, policy_discard, take_by_policy
 
 __all__ = ["ExpertPlayer", "MasterPlayer", "action_words", "game_win_table"]
 
@@ -119,15 +124,26 @@ class ExpertPlayer:
         opponent_model: ``"learned"`` (default: the learned opponent model weighs the discards'
             danger and draws the sampled hands, :mod:`ginrummy.players.opponent_model`) or
             ``"rules"`` (the hand-made likelihood factors of :mod:`ginrummy.players.inference`).
+        playout: how both sides play the rest of a sampled deal (:data:`~ginrummy.players.rollout.POLICIES`):
+            ``"careful"`` (default: knock by the stage of the deal, avoid discards that meld
+            with the other hand, take a low card that saves much deadwood) or ``"classic"``
+            (take only a card that makes a meld, knock at the first chance: the expert before
+            this option).
+        eager_knock: when a knock is legal (R5.1), the default move (step 5) is the best knock
+            rather than the ``club`` player's move (which may hold a knockable hand for a lower
+            knock): playing on must then be clearly better.
 
-    Raises ``ValueError`` for a bad ``budget_ms``, ``samples`` or ``opponent_model``.
+    Raises ``ValueError`` for a bad ``budget_ms``, ``samples``, ``opponent_model`` or ``playout``.
     """
 
     name = "expert"
 
     def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 5, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned") -> None:
+                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned",
+                 playout: str = "classic", eager_knock: bool = False) -> None:
+        if playout not in POLICIES:
+            raise ValueError(f"playout must be one of {', '.join(POLICIES)}, not {playout!r}")
         if budget_ms is not None and not budget_ms > 0:
             raise ValueError(f"budget_ms must be > 0 or None, not {budget_ms!r}")
         if samples is not None and (type(samples) is not int or samples < 1):
@@ -142,6 +158,12 @@ class ExpertPlayer:
         self.clock = clock
         self._club = ClubPlayer(rng, opponent_model)  # raises ValueError for an unknown model
         self.opponent_model = opponent_model
+        self.playout = playout
+        self.eager_knock = eager_knock
+        self._pol = POLICIES[playout]
+        # R11.1: when one deal is the whole game both sides knock as soon as they may (as the
+        # club player does), so the playouts do too
+        self._pol_deal = replace(self._pol, staged_knock=False)
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The expert move for ``view``: one of ``legal``."""
@@ -246,6 +268,11 @@ class ExpertPlayer:
         legal = list(legal)
         k = read_view(view)
         default = self._club.choose(view, legal)
+        if self.eager_knock and default.kind == "discard":
+            knocks = [a for a in legal if a.kind == "knock"]
+            if knocks:  # the knock the candidates hold (_candidates)
+                hand = k.hand
+                default = min(knocks, key=lambda a: (deadwood(hand & ~(1 << a.card)), -CARD_VALUES[a.card], -a.card))
         cands = self._candidates(view, k, legal)
         if default not in cands:
             cands.insert(0, default)
@@ -391,6 +418,7 @@ class ExpertPlayer:
         hand = k.hand
         top = view.top_discard
         kind = a.kind
+        pol = self._pol_deal if view.rules.scoring == "deal" else self._pol
         if kind == "big_gin":  # R6.5: all eleven cards melded (only reached through :meth:`outcomes`)
             return 0, ((tab.big_gin_bonus or 0) + deadwood(opp)) * tab.multiplier
         if kind == "knock" or kind == "gin":  # gin (R6.1) is a knock with no deadwood
@@ -404,50 +432,51 @@ class ExpertPlayer:
             assert c is not None
             if len(stock) <= 2:
                 return None, 0
-            return playout(tab, [hand & ~(1 << c), opp], stock, 0, c, 1)
+            return playout(tab, [hand & ~(1 << c), opp], stock, 0, c, 1, pol=pol)
         if view.phase == "wall":
             if kind == "pass" or top is None:
                 return None, 0
             h = hand | (1 << top)
-            c, d = greedy_discard(h, top if not tab.discard_taken_card else -1)
+            c, d = policy_discard(h, opp, pol, top if not tab.discard_taken_card else -1)
             h ^= 1 << c
             wins, pts = knock_points(tab, h, opp, d)
             return (0 if wins else 1), pts
         if kind in ("take_upcard", "take_discard"):
             assert top is not None
-            return self._after_draw(tab, hand | (1 << top), top if not tab.discard_taken_card else -1,
+            return self._after_draw(tab, pol, hand | (1 << top), top if not tab.discard_taken_card else -1,
                                     opp, stock, 0)
         if kind == "draw_stock":
             if not stock:
                 return None, 0
-            return self._after_draw(tab, hand | (1 << stock[0]), -1, opp, stock, 1)
+            return self._after_draw(tab, pol, hand | (1 << stock[0]), -1, opp, stock, 1)
         # pass at the upcard offer (R4.2)
         if view.to_act != view.dealer and top is not None:  # we are first: the dealer is offered it
             if take_by_policy(top, opp):
                 h = opp | (1 << top)
-                c, d = greedy_discard(h, top if not tab.discard_taken_card else -1)
+                c, d = policy_discard(h, hand, pol, top if not tab.discard_taken_card else -1)
                 h ^= 1 << c
-                if d == 0 or (tab.knock_limit is not None and d <= tab.knock_limit):
+                if knocks_now(tab, pol, d, len(stock), hand):
                     wins, pts = knock_points(tab, h, hand, d)
                     return (1 if wins else 0), pts
-                return playout(tab, [hand, h], stock, 0, c, 0)
-            return playout(tab, [hand, opp], stock, 0, top, 0, stock_only=True)
-        return playout(tab, [hand, opp], stock, 0, top, 1, stock_only=True)
+                return playout(tab, [hand, h], stock, 0, c, 0, pol=pol)
+            return playout(tab, [hand, opp], stock, 0, top, 0, stock_only=True, pol=pol)
+        return playout(tab, [hand, opp], stock, 0, top, 1, stock_only=True, pol=pol)
 
     @staticmethod
-    def _after_draw(tab: Table, h: int, forbid: int, opp: int, stock: list[int],
+    def _after_draw(tab: Table, pol: Policy, h: int, forbid: int, opp: int, stock: list[int],
                     pos: int) -> tuple[int | None, int]:
-        """Our discard by the fast policy after a draw into the 11 cards ``h``, then the rest."""
+        """Our discard by the playout policy ``pol`` after a draw into the 11 cards ``h``, then
+        the rest."""
         if tab.big_gin_bonus is not None and deadwood(h) == 0:
             return 0, (tab.big_gin_bonus + deadwood(opp)) * tab.multiplier
-        c, d = greedy_discard(h, forbid)
+        c, d = policy_discard(h, opp, pol, forbid)
         h ^= 1 << c
-        if d == 0 or (tab.knock_limit is not None and d <= tab.knock_limit):
+        if knocks_now(tab, pol, d, len(stock) - pos, opp):
             wins, pts = knock_points(tab, h, opp, d)
             return (0 if wins else 1), pts
         if len(stock) - pos <= 2:
             return None, 0
-        return playout(tab, [h, opp], stock, pos, c, 1)
+        return playout(tab, [h, opp], stock, pos, c, 1, pol=pol)
 
 
 @register("master")
@@ -461,7 +490,9 @@ class MasterPlayer(ExpertPlayer):
 
     def __init__(self, rng: random.Random, budget_ms: float | None = 1000.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 6, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned") -> None:
+                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned",
+                 playout: str = "classic", eager_knock: bool = False) -> None:
         if samples is None and budget_ms is not None:
             samples = 2000
-        super().__init__(rng, budget_ms, samples, min_samples, max_discards, z, override_z, clock, opponent_model)
+        super().__init__(rng, budget_ms, samples, min_samples, max_discards, z, override_z, clock, opponent_model,
+                         playout, eager_knock)
