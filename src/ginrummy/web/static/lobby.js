@@ -205,7 +205,8 @@ async function init() {
     const on = $("bonuses").checked;
     rules.game_bonus = on ? 100 : 0; rules.box_bonus = on ? 25 : 0; sync();
   });
-  $("your-name").value = SETTINGS.get("name", "");
+  // the name used last time, unless the person has typed one while the page was loading
+  if (!$("your-name").value) $("your-name").value = SETTINGS.get("name", "");
   // what a seat nobody named is called (TableManager.create)
   $("your-name").placeholder = t("Player {n}", { n: fmtNumber(1) });
   $("lobby").addEventListener("submit", submit);
