@@ -129,9 +129,18 @@ def test_create_table_refuses_bad_requests(client):
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": 1.5}})
     assert (r.status_code, r.json()["error"]) == (400, "rule target=1.5 is not a whole number; allowed: an integer >= 1")
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": [1]}})
-    assert (r.status_code, r.json()["error"]) == (400, "rules.target: has the wrong type")
+    assert (r.status_code, r.json()["error"]) == (
+        400, "rules.target: has the wrong type; allowed: a whole number, a finite number, text, true/false or null")
     r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": 123}, HUMANS[1]]})
-    assert (r.status_code, r.json()["error"]) == (400, "seats.0.name: has the wrong type")
+    assert (r.status_code, r.json()["error"]) == (400, "seats.0.name: has the wrong type; allowed: text")
+    # a wrong value says what is allowed (the new-user trial found bare "out of range")
+    r = client.post("/api/tables", json={"seats": HUMANS, "clock": "5/5"})
+    assert (r.status_code, r.json()["error"]) == (400, "clock: has the wrong type; allowed: an object")
+    r = client.post("/api/tables", json={"seats": HUMANS, "clock": {"move": -1, "bank": 0}})
+    assert r.status_code == 400 and r.json()["error"].startswith("clock.move: is out of range; allowed: at least ")
+    r = client.post("/api/tables", json={"seats": HUMANS, "bogus": 1})
+    assert r.status_code == 400 and r.json()["error"].startswith("bogus: is not a field here; fields: ")
+    assert "seats" in r.json()["error"] and "rules" in r.json()["error"]
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": "x"})
     assert (r.status_code, r.json()["error"]) == (400, "rules must be an object of RuleSet fields (R14)")
 

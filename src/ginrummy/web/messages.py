@@ -303,7 +303,7 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
     model = models[kind]
     extra = set(data) - set(model.model_fields)
     if extra:
-        raise MessageError("bad_message", W_("unknown field(s) {extra} in a {kind} message; fields: {fields}",
+        raise MessageError("bad_message", W_("unknown field(s) {extra} in the {kind} message; fields: {fields}",
                                              extra=", ".join(sorted(x[:40] for x in extra)), kind=kind,
                                              fields=", ".join(sorted(model.model_fields))), mid)
     if kind in ("suggest", "chat") and isinstance(data.get("text"), str):
@@ -471,10 +471,22 @@ def _problem(err: dict[str, Any]) -> Msg:
         return W_("is longer than {limit} (characters or items)", limit=ctx.get("max_length", "?"))
     if kind in ("string_too_short", "too_short"):
         return W_("is shorter than {limit} (characters or items)", limit=ctx.get("min_length", "?"))
-    if kind in ("less_than_equal", "greater_than_equal"):
-        return W_("is out of range")
+    if kind in ("less_than_equal", "less_than"):
+        return W_("is out of range; allowed: at most {limit}", limit=ctx.get("le", ctx.get("lt", "?")))
+    if kind in ("greater_than_equal", "greater_than"):
+        return W_("is out of range; allowed: at least {limit}", limit=ctx.get("ge", ctx.get("gt", "?")))
     if kind == "string_pattern_mismatch":
         return W_("has characters that are not allowed")
+    if kind.startswith("int_") or kind.startswith("float_"):
+        return W_("has the wrong type; allowed: a whole number")
+    if kind.startswith("string_"):
+        return W_("has the wrong type; allowed: text")
+    if kind.startswith("bool_"):
+        return W_("has the wrong type; allowed: true or false")
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return W_("has the wrong type; allowed: an object")
+    if kind == "list_type":
+        return W_("has the wrong type; allowed: a list")
     return W_("has the wrong type")
 
 
@@ -495,7 +507,8 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
             if len(loc) >= 2 and err.get("type") not in ("string_too_long", "too_long"):
                 # one field's value: a whole number, text, true/false or null (R14 says which)
                 raise MessageError("bad_message", W_("{field}: {problem}", field=f"rules.{loc[1]}"[:80],
-                                                     problem=W_("has the wrong type"))) from None
+                                                     problem=W_("has the wrong type; allowed: a whole number, "
+                                                                "a finite number, text, true/false or null"))) from None
             raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
         if loc[0] == "seats" and len(loc) >= 3 and err.get("type") != "extra_forbidden":
             # one field of one seat (seats.1.name): say which
@@ -505,6 +518,9 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
             raise MessageError("bad_message", _BODY_HELP[model]()) from None
         if where.split(".")[0] == "results":
             raise MessageError("bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")) from None
+        if err.get("type") == "extra_forbidden" and len(loc) == 1:
+            raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=W_(
+                "is not a field here; fields: {fields}", fields=", ".join(sorted(model.model_fields))))) from None
         raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None
 
 
