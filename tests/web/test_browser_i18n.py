@@ -61,41 +61,48 @@ def test_a_whole_deal_in_greek_shows_no_english(server, browser):
     assert page.inner_text("h1") == "Άνοιξε τραπέζι"
     page.click("#advanced summary")
     assert _english_left(page) == []
-    page.fill("#your-name", "Άννα")
-    page.check("input[name='scoring'][value='hollywood']")
-    page.select_option("#seat1-level", "novice")
-    page.click("#open")
-    page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
-    page.wait_for_selector("#commitment")
-    assert "Υπολογιστής" in page.inner_text("#opp-bar")
+    # the deal is random: the computer may end it (a knock or gin at its first chance) before
+    # Ann had four turns to look at; then a new table is opened, at most five times
+    for _attempt in range(5):
+        if _attempt:
+            page.goto(server + "/")
+        page.fill("#your-name", "Άννα")
+        page.check("input[name='scoring'][value='hollywood']")
+        page.select_option("#seat1-level", "novice")
+        page.click("#open")
+        page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
+        page.wait_for_selector("#commitment")
+        assert "Υπολογιστής" in page.inner_text("#opp-bar")
 
-    seen_turns = 0
-    moves = 0
-    while True:  # the deal, checking the page at each of my turns
-        phase = _wait_turn_or_end(page)
-        if phase == "over":
+        seen_turns = 0
+        moves = 0
+        while True:  # the deal, checking the page at each of my turns
+            phase = _wait_turn_or_end(page)
+            if phase == "over":
+                break
+            assert _english_left(page) == [], f"English on the table during {phase}"
+            status = page.inner_text("#status")
+            assert status.startswith("Σειρά σου") or status.startswith("Μπορείς") or status.startswith("Διάλεξε") \
+                or status.startswith("Έμειναν") or status.startswith("Και τα"), status
+            seen_turns += 1
+            legal = page.evaluate("ui.state.view.legal_actions")
+            if phase in ("upcard_offer", "wall"):
+                page.click("#actions [data-act='pass']")
+            elif phase == "draw":
+                page.click("#stock")
+            elif any(a.startswith("gin ") for a in legal):
+                page.click("#actions [data-act='gin']")
+            elif any(a.startswith("knock ") for a in legal):
+                page.click("#actions [data-act='knock']")
+            else:
+                card = page.evaluate(BEST_CARD)
+                page.click(f"#hand .card[data-card='{card}']")
+                assert page.inner_text("#actions [data-act='discard']").startswith("Πέτα ")
+                page.click("#actions [data-act='discard']")
+            moves += 1
+            assert moves < 200
+        if seen_turns > 3:
             break
-        assert _english_left(page) == [], f"English on the table during {phase}"
-        status = page.inner_text("#status")
-        assert status.startswith("Σειρά σου") or status.startswith("Μπορείς") or status.startswith("Διάλεξε") \
-            or status.startswith("Έμειναν") or status.startswith("Και τα"), status
-        seen_turns += 1
-        legal = page.evaluate("ui.state.view.legal_actions")
-        if phase in ("upcard_offer", "wall"):
-            page.click("#actions [data-act='pass']")
-        elif phase == "draw":
-            page.click("#stock")
-        elif any(a.startswith("gin ") for a in legal):
-            page.click("#actions [data-act='gin']")
-        elif any(a.startswith("knock ") for a in legal):
-            page.click("#actions [data-act='knock']")
-        else:
-            card = page.evaluate(BEST_CARD)
-            page.click(f"#hand .card[data-card='{card}']")
-            assert page.inner_text("#actions [data-act='discard']").startswith("Πέτα ")
-            page.click("#actions [data-act='discard']")
-        moves += 1
-        assert moves < 200
     assert seen_turns > 3
 
     page.wait_for_selector("#result:not([hidden])")
