@@ -65,7 +65,7 @@ def ladder_command(
         fail(f"cannot open the database {mask_url(url)!r}: {redact(str(exc))}")
     try:
         with bad_input():
-            first = ladder_played(engine, rules.replace(players=2) if rules.players != 2 else rules, names, seed) + 1
+            first = ladder_played(engine, rules, names, seed) + 1
             board = run_ladder(engine, rules, names, games, seed, workers=workers, ray_address=ray_address)
     except ShardError as exc:
         fail(f"--ray: {exc}" if ray_address is not None else str(exc))

@@ -49,14 +49,13 @@ MAX_BATCH = 1000
 """The most steps one transaction takes; the rest wait for the next one."""
 
 
-_PG_INSERT_NOTIFY = text(
-    "WITH ins AS (INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
+_PG_INSERT = text(
+    "INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
     "SELECT t, q, p, k, x, c FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[]), "
     "CAST(:players AS integer[]), CAST(:kinds AS varchar[]), CAST(:texts AS varchar[]), CAST(:createds AS varchar[])) "
     "AS u(t, q, p, k, x, c) "
     "ON CONFLICT (table_id, seq) DO NOTHING "
-    "RETURNING table_id, seq) "
-    "SELECT table_id, seq FROM ins")
+    "RETURNING table_id, seq")
 """The rows of a batch in one statement; a row whose ``(table_id, seq)`` is already stored
 (another process's step) is skipped and not returned, so the rest of the batch still commits
 in the same transaction."""
@@ -215,8 +214,8 @@ class GroupCommitter:
         first fails with its whole group (the group's other rows are deleted again in the same
         transaction) while the other steps stay in.  Each step's error or ``None``; ``also``
         runs for the steps that stay."""
-        rows = conn.execute(_PG_INSERT_NOTIFY, {
-            "channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
+        rows = conn.execute(_PG_INSERT, {
+            "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
             "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
             "texts": [s.text for s in batch], "createds": [s.created for s in batch]}).all()
         stored = {(r[0], r[1]) for r in rows}
@@ -246,21 +245,27 @@ class GroupCommitter:
             {"table_id": s.table_id, "seq": s.seq, "player": s.player, "kind": s.kind, "text": s.text,
              "created": s.created} for s in batch])
 
+    def _commit(self, steps: list[PendingStep]) -> list[Exception | None]:
+        """Write ``steps`` in one transaction and commit it (then, on PostgreSQL, notify the
+        steps that went in); each step's error or ``None``.  Raises when the transaction
+        fails as a whole."""
+        with self.store.engine.begin() as conn:
+            if self.notify:
+                errors = self._insert_pg(conn, steps)
+            else:
+                self._insert(conn, steps)
+                errors = [None] * len(steps)
+        self.batches += 1
+        self.steps += errors.count(None)
+        if self.notify:
+            self._notify([s for s, e in zip(steps, errors) if e is None])
+        return errors
+
     def _write(self, batch: list[PendingStep]) -> list[Exception | None]:
-        """Write ``batch`` in one transaction (worker thread); on failure, each step alone.
+        """Write ``batch`` in one transaction (worker thread); on failure, each group alone.
         Returns each step's error or ``None``."""
         try:
-            with self.store.engine.begin() as conn:
-                if self.notify:
-                    errors = self._insert_pg(conn, batch)
-                else:
-                    self._insert(conn, batch)
-                    errors = [None] * len(batch)
-            self.batches += 1
-            self.steps += errors.count(None)
-            if self.notify:
-                self._notify([s for s, e in zip(batch, errors) if e is None])
-            return errors
+            return self._commit(batch)
         except Exception as exc:
             if batch[0].future is batch[-1].future:  # one step, or one group: nothing to split
                 return [exc] * len(batch)
@@ -275,17 +280,7 @@ class GroupCommitter:
                 groups.append([s])
         for group in groups:
             try:
-                with self.store.engine.begin() as conn:
-                    if self.notify:
-                        errors = self._insert_pg(conn, group)
-                    else:
-                        self._insert(conn, group)
-                        errors = [None] * len(group)
-                self.batches += 1
-                self.steps += errors.count(None)
-                if self.notify:
-                    self._notify([s for s, e in zip(group, errors) if e is None])
-                out.extend(errors)
+                out.extend(self._commit(group))
             except Exception as exc:
                 out.extend([exc] * len(group))
         return out

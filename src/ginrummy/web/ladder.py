@@ -80,8 +80,9 @@ class LadderTask:
 
 def ladder_key(rules: RuleSet, levels: Sequence[str], seed: int) -> str:
     """A ladder's name in its recorded results (``ladder-KEY-N`` for its match ``N``, from 1):
-    12 hex digits of the SHA-256 of the rules, the levels in order and the seed, which together
-    decide every match."""
+    12 hex digits of the SHA-256 of the rules (as two-hand rules, as the ladder plays them), the
+    levels in order and the seed, which together decide every match."""
+    rules = rules.replace(players=2) if rules.players != 2 else rules
     text = json.dumps([rules.to_dict(), list(dict.fromkeys(levels)), seed], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
