@@ -235,6 +235,37 @@ def test_eleven_cards_fit_one_row_on_a_375px_phone(server, browser):
     assert errors == []
 
 
+def test_the_move_buttons_are_on_a_small_phone_screen_without_scrolling(server, browser):
+    """On a 375 x 667 phone the hand and the move buttons are on the screen as the table opens
+    (the top bar is one line, the buttons stay at the bottom of the screen), at the upcard
+    offer and in the discard phase, and the keyboard letters are not shown there."""
+    errors: list[str] = []
+    page = _page(browser, errors, viewport={"width": 375, "height": 667})
+    tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
+    _open(page, tab["seats"][0]["link"])
+    page.wait_for_selector("#actions:not([hidden])")
+
+    def buttons_on_screen() -> list[dict]:
+        return page.evaluate("""[...document.querySelectorAll('#actions .btn')]
+            .filter(b => b.offsetParent !== null)
+            .map(b => { const r = b.getBoundingClientRect();
+                        return {act: b.dataset.act || b.id, top: r.top, bottom: r.bottom}; })""")
+
+    assert page.evaluate("window.scrollY") == 0
+    shown = buttons_on_screen()
+    assert shown and all(0 <= b["top"] and b["bottom"] <= 667 for b in shown), shown
+    assert page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height") < 60
+    assert page.is_hidden("#actions .btn .key")
+    _to_discard_phase(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    shown = buttons_on_screen()
+    assert any(b["act"] == "discard" for b in shown)
+    assert all(0 <= b["top"] and b["bottom"] <= 667 for b in shown), shown
+    hand = page.evaluate("document.querySelector('#hand').getBoundingClientRect().top")
+    assert 0 < hand < 667
+    assert errors == []
+
+
 def test_table_made_names_are_shown_in_the_readers_language(server, browser):
     """A table opened in English ("You", "Computer (novice)") read in Greek, and one opened in
     Finnish ("Pelaaja 1", "Pelaaja 2") read in Maltese; a typed name never changes."""
