@@ -10,7 +10,7 @@ import pytest
 
 from ginrummy.cli import render as R
 from ginrummy.cli.main import main
-from ginrummy.cli.play import action_forms, help_text
+from ginrummy.cli.play import help_text
 from ginrummy.i18n import translator
 from ginrummy.rules import make_rules, preset
 
@@ -68,14 +68,17 @@ def test_help_offers_only_what_the_rules_allow():
         text = help_text(translator(lang), preset("straight"))
         assert "big gin" not in text and "knock 7H" not in text and "g 7H, gin 7H" in text
         assert "  big gin " in help_text(translator(lang), make_rules("straight", ["big_gin_bonus=31"]))
-    assert action_forms(preset("standard")).endswith("knock CARD | gin CARD")
-    assert action_forms(preset("straight")) == "take upcard | pass | draw stock | take discard | discard CARD | gin CARD"
 
 
-def test_not_an_action_lists_only_allowed_forms(monkeypatch, capsys):
+def test_not_an_action_names_the_moves_legal_now(monkeypatch, capsys):
+    """At the upcard offer (R4.2) the refusal names the two moves allowed there, with their
+    short commands, as the Legal: line does; in the discard phase, the discard and its form."""
     status, out, _ = play(monkeypatch, capsys, ["--seed", "1"], ["xyz", "help", "quit"])
-    assert "not an action: 'xyz'; actions: take upcard | pass | draw stock | take discard | discard CARD | knock CARD | gin CARD;" in out
+    assert "not an action: 'xyz'; now: take upcard (u); pass (p); type help for the commands" in out
     assert "big gin" not in out
+    status, out, _ = play(monkeypatch, capsys, ["--seed", "1"], ["p", "s", "xyz", "quit"])
+    line = next(x for x in out.splitlines() if "not an action: 'xyz'" in x)
+    assert "; now: discard a card (type it, e.g. " in line and "draw stock" not in line
 
 
 def test_text_at_an_enter_prompt_is_not_taken_for_enter(monkeypatch, capsys):

@@ -39,7 +39,7 @@ from rich.text import Text
 
 from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import cards_of, parse_card, value_of
-from ..errors import N_, CardParseError, GinRummyError, IllegalActionError, Msg
+from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
 from ..i18n import LANGUAGES, Translator, lang_from_env, level_name, normalize, translate_error, translator
 from ..match import Match
 from ..melds import best_arrangement, deadwood
@@ -132,15 +132,6 @@ def player_names(name: str, level: str, players: int, tr: Translator | None = No
 
 
 _NOT_LEGAL_KEY = "{action} is not legal now ({why}); legal: {legal}"
-
-
-def action_forms(rules: RuleSet) -> str:
-    """The typed action forms (``ACTION_HELP``) the rules allow: without ``big gin`` when big
-    gin is not played (R6.5), without ``knock CARD`` in Straight gin (R8.1)."""
-    drop = {"big gin"} if rules.big_gin_bonus is None else set()
-    if rules.variant == "straight":
-        drop.add("knock CARD")
-    return " | ".join(f for f in ACTION_HELP.split(" | ") if f not in drop)
 """The key of the engine's "not legal now" error (:meth:`ginrummy.deal.DealState.verify`)."""
 
 
@@ -514,8 +505,9 @@ class PlayTable:
         try:
             action = parse_action(line)
         except IllegalActionError as exc:
-            if exc.params.get("actions") == ACTION_HELP:  # list only the forms these rules allow
-                exc = IllegalActionError(Msg(exc.key, {**exc.params, "actions": action_forms(self.rules)}))
+            if exc.params.get("actions") == ACTION_HELP:  # name the moves legal now, as the Legal: line does
+                exc = IllegalActionError(N_("not an action: {text!r}; now: {legal}", text=exc.params["text"],
+                                            legal=R.legal_summary(v.legal, v.hand, self.tr)))
             if card_error is not None and 2 <= len(word) <= 3 and word[0] in "a123456789tjqk":
                 raise IllegalActionError(N_("{error}; type help for the commands", error=card_error)) from None
             raise IllegalActionError(N_("{error}; type help for the commands", error=exc)) from None
