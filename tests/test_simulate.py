@@ -184,8 +184,9 @@ def test_cli_records(capsys, tmp_path):
         (["--games", "-1"], "--games -1"),
         (["--games", "0"], "--games 0: the number of games is from 1 to 1,000,000,000"),
         (["--games", "99999999999999999999999"], "--games 99999999999999999999999: the number of games is from 1 to 1,000,000,000"),
-        (["--games", "ten"], "--games"),
-        (["--seed", "x"], "--seed"),
+        (["--games", "ten"], "Invalid value for '--games': a whole number is needed (digits only, e.g. 1000)"),
+        (["--games", "1e3"], "Invalid value for '--games': a whole number is needed (digits only, e.g. 1000)"),
+        (["--seed", "x"], "Invalid value for '--seed': a whole number is needed"),
         (["--set", "players=3"], "three players"),
         (["--preset", "hollywood", "--players", "novice,novice,random"], "two players (R10.6)"),
         (["--set", "stock_end=sometimes"], "stock_end"),
@@ -199,8 +200,24 @@ def test_cli_bad_input_exits_2_with_one_line(capsys, argv, needle):
     assert needle in err
 
 
+def test_a_bad_number_says_what_kind_of_value_the_option_takes(capsys):
+    """Typer's 'Input should be a valid number' is said in the project's words, for any command."""
+    rc, out, err = run(capsys, "serve", "--bot-delay", "soon")
+    assert (rc, out) == (2, "")
+    assert err == "gin: error: Invalid value for '--bot-delay': a number is needed (e.g. 0.5)\n"
+
+
 def test_cli_records_path_is_a_file(capsys, tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
     rc, out, err = run(capsys, "simulate", "--games", "1", "--records", str(f))
     assert rc == 2 and err.startswith("gin: error: --records") and err.count("\n") == 1
+
+
+def test_the_summary_in_a_file_keeps_its_lines_whole(capsys):
+    """Written to a pipe or a file, the summary's last line is one line (Rich would wrap it at
+    80 columns): the counts of the 213 deals of 20 games with seed 1."""
+    rc, out, err = run(capsys, "simulate", "--games", "20", "--seed", "1")
+    assert rc == 0
+    last = out.rstrip("\n").splitlines()[-1]
+    assert last == "Deals 213: knocks won 201 (94.4%), gins 3 (1.4%), undercuts 9 (4.2%), draws 0 (0.0%)"

@@ -27,6 +27,7 @@ from .common import (
     emit_json,
     fail,
     rules_from,
+    text_console,
 )
 from .main import app
 from .render import card_text
@@ -229,4 +230,4 @@ def analyze(
     if as_json:
         emit_json(data)
     else:
-        render_analysis(data, Console())
+        render_analysis(data, text_console())

@@ -14,12 +14,26 @@ import typer
 from ..errors import GinRummyError
 from ..rules import RuleSet, make_rules
 
-__all__ = ["PresetOpt", "SetOpt", "JsonOpt", "rules_from", "fail", "emit_json", "bad_input", "CARDS_HELP"]
+__all__ = ["PresetOpt", "SetOpt", "JsonOpt", "rules_from", "fail", "emit_json", "bad_input", "text_console", "CARDS_HELP"]
 
 PresetOpt = typer.Option("standard", "--preset", help="Rule set preset (R13): standard, classic, hollywood, single, oklahoma, straight, eaai.")
 SetOpt = typer.Option([], "--set", help="Override a rule (R14) as KEY=VALUE; VALUE is JSON when it parses (true, 31, null), else text. Repeatable.")
 JsonOpt = typer.Option(False, "--json", help="Print the result as JSON.")
 CARDS_HELP = "cards as in R1.4 (AS TD 10H KC), separated by spaces or commas"
+
+
+def text_console(file: Any = None, *, stderr: bool = False) -> Any:
+    """The Rich console a ``gin`` command writes to (standard output, standard error with
+    ``stderr``, or ``file``).  On a terminal, Rich wraps lines at its width; when the output is
+    not a terminal (a pipe, a file: its width is unknown, and Rich would assume 80 columns),
+    lines are written whole (soft wrap), so no line is broken in the middle of a word or a card.
+    Tables are still drawn at the console's width."""
+    from rich.console import Console
+
+    console = Console(highlight=False, file=file, stderr=stderr)
+    if not console.is_terminal:
+        console.soft_wrap = True
+    return console
 
 
 def fail(message: str) -> NoReturn:

@@ -8,13 +8,12 @@ played like ``gin simulate``'s: in this process, in ``--workers N`` local proces
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from ..players import make_player
 from ..shards import MAX_WORKERS, ShardError
 from ..web.security import mask_url, redact
-from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
+from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app
 
 __all__ = ["ladder_command"]
@@ -82,4 +81,4 @@ def ladder_command(
         table.add_column(col, justify="left" if col == "level" else "right")
     for e in board:
         table.add_row(e.level, f"{e.rating}{'?' if e.provisional else ''}", f"{e.mu:.2f}", f"{e.sigma:.2f}", str(e.matches))
-    Console().print(table)
+    text_console().print(table)

@@ -55,6 +55,22 @@ def _load() -> None:
                 raise
 
 
+#: The type checker's wording of a bad number (Typer reads options through pydantic), and what
+#: ``gin`` says instead: what kind of value the option takes.
+_PLAIN = {
+    "Input should be a valid integer, unable to parse string as an integer":
+        "a whole number is needed (digits only, e.g. 1000)",
+    "Input should be a valid number, unable to parse string as a number": "a number is needed (e.g. 0.5)",
+}
+
+
+def _plain(message: str) -> str:
+    """``message`` with the type checker's wording of a bad number replaced by :data:`_PLAIN`'s."""
+    for said, meant in _PLAIN.items():
+        message = message.replace(said, meant)
+    return message
+
+
 @app.callback()
 def _root() -> None:
     """Gin Rummy: play at the terminal or in the browser, keep score, simulate, analyse."""
@@ -75,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.ctx.get_help() if exc.ctx else "")
         return 0
     except _cx.ClickException as exc:
-        print(f"gin: error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        print(f"gin: error: {_plain(' '.join(exc.format_message().split()))}", file=sys.stderr)
         return 2
     except typer.Exit as exc:
         return exc.exit_code

@@ -50,7 +50,7 @@ from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
 from ..rules import RuleSet, make_rules
 from ..views import PlayerView
 from . import render as R
-from .common import PresetOpt, SetOpt, fail
+from .common import PresetOpt, SetOpt, fail, text_console
 from .main import app
 from .review import run_review, show_review
 
@@ -136,14 +136,9 @@ _NOT_LEGAL_KEY = "{action} is not legal now ({why}); legal: {legal}"
 
 
 def play_console(file: Any = None) -> Console:
-    """The console ``gin play`` writes to (standard output, or ``file``).  On a terminal, Rich
-    wraps lines at its width; when the output is not a terminal (a pipe, a file: its width is
-    unknown, and Rich would assume 80 columns), lines are written whole (soft wrap), so no line
-    is broken in the middle of a word or a card."""
-    console = Console(highlight=False, file=file)
-    if not console.is_terminal:
-        console.soft_wrap = True
-    return console
+    """The console ``gin play`` writes to: :func:`~ginrummy.cli.common.text_console`
+    (standard output, or ``file``; whole lines when it is not a terminal)."""
+    return text_console(file)
 
 
 class _Stop(Exception):

@@ -27,7 +27,7 @@ from ..i18n import Translator, translate_error, translator
 from ..match import Match
 from ..record import GameRecord
 from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
-from .common import JsonOpt, emit_json, fail
+from .common import JsonOpt, emit_json, fail, text_console
 from .main import app
 
 __all__ = ["review_command", "run_review", "show_review", "mark_name", "phase_name"]
@@ -156,4 +156,4 @@ def review_command(
     if as_json:
         emit_json(review.to_dict())
         return
-    show_review(review, Console(highlight=False), tr)
+    show_review(review, text_console(), tr)

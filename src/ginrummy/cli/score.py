@@ -11,7 +11,7 @@ from rich.text import Text
 from ..cards import cards_str, mask_of, parse_cards
 from ..showdown import Showdown, showdown
 from .analyze import cards_text, deal_limit, melds_text, read_cards, read_upcard
-from .common import CARDS_HELP, JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
+from .common import CARDS_HELP, JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app
 
 __all__ = ["score", "score_json"]
@@ -99,5 +99,5 @@ def score(
     if as_json:
         emit_json(data)
     else:
-        render_score(data, Console())
+        render_score(data, text_console())
 

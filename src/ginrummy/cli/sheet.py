@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..scoring import ScoreSheet, parse_results
-from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
+from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app
 
 __all__ = ["sheet", "player_names", "render_sheet"]
@@ -136,4 +136,4 @@ def sheet(
     if as_json:
         emit_json(data)
     else:
-        render_sheet(score_sheet, names, Console())
+        render_sheet(score_sheet, names, text_console())

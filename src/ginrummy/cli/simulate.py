@@ -24,7 +24,7 @@ MAX_GAMES = 1_000_000_000
 """The most games one ``gin simulate`` run takes (at a few hundred games a second on a core, more
 would not end in a lifetime; a bound also keeps a mistyped number from planning shards forever)."""
 from ..simulate import GameResult, SimulationSummary
-from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from
+from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app
 
 __all__ = ["simulate_command", "render_summary", "read_levels"]
@@ -152,4 +152,4 @@ def simulate_command(
     if as_json:
         emit_json(summary.to_json())
     else:
-        render_summary(summary, Console())
+        render_summary(summary, text_console())
