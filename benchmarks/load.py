@@ -22,10 +22,15 @@ What it does:
   process to the other (LISTEN/NOTIFY);
 * each scripted person moves as soon as the server says it is his turn (gin, else knock, else
   pass or draw from the stock, else a discard drawn from a seeded generator), starts the next
-  deal, and opens a new table when a match is over.  ``--rate R`` paces them instead: each
-  table makes a move at most every ``tables / R`` seconds (its first at a random moment of that
-  interval), so the tables together offer at most R moves a second, as people who think do;
-  a table whose answer comes later than its next turn is due moves at once;
+  deal, and opens a new table when a match is over.  ``--rate R`` paces them instead, as
+  people who think do: each table waits ``tables / R`` seconds on average between two of its
+  moves (its first at a random moment of that interval), so the tables together offer about R
+  moves a second.  With ``--think random`` (the default) each wait is drawn from an
+  exponential distribution, as people take longer over one move than another; with
+  ``--think fixed`` it is exactly ``tables / R``.  A table whose answer comes later than its
+  next move was due moves at once, and its next wait starts then.  (With fixed waits, the
+  tables answered together after a slow commit are due together again one wait later, so a
+  hiccup comes back in waves: a load no people make.);
 * measures for ``--seconds`` after ``--warmup``: acknowledged moves a second (the scripted
   people's moves whose ``ack`` came back), every stored step a second (the computer's moves
   too), the ack latency (p50, p99: from sending a move to its ``ack``), each server's CPU
@@ -275,7 +280,7 @@ class Player:
                 due = table.next_at
                 if due > b.clock():
                     await asyncio.sleep(due - b.clock())
-                table.next_at = max(due, b.clock()) + b.pace
+                table.next_at = max(due, b.clock()) + (self.rng.expovariate(1.0 / b.pace) if b.think == "random" else b.pace)
             waiting, sent_at = True, b.clock()
             await ws.send(orjson.dumps(out).decode())
             state = None  # act again only on the next state
@@ -295,6 +300,7 @@ class Bench:
         self.clock = time.monotonic
         #: with --rate: seconds between two moves of one table (0: as soon as the server answers)
         self.pace = args.tables / args.rate if args.rate else 0.0
+        self.think = args.think
         self._phases = random.Random(args.seed)
         # websockets' default offers permessage-deflate (browsers do too); None asks for none
         self.compression = "deflate" if args.deflate else None
@@ -387,7 +393,7 @@ class Bench:
         return {
             "tables": a.tables, "servers": a.servers, "store": "postgresql" if "postgres" in self.url else "sqlite",
             "opponent": a.opponent if a.servers == 1 else "person", "preset": a.preset, "seconds": round(secs, 1),
-            "offered_moves_per_s": a.rate or None,
+            "offered_moves_per_s": a.rate or None, "think": a.think if a.rate else None,
             "acked_moves_per_s": round(self.stats.acked / secs, 1),
             "stored_steps_per_s": round((steps1 - steps0) / secs, 1),
             "ack_p50_ms": pct(0.50), "ack_p99_ms": pct(0.99),
@@ -463,6 +469,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--rate", type=float, default=0.0, help="pace the tables: at most this many moves a second over all "
                                                           "tables, each table a move every tables/RATE s (default 0: "
                                                           "each move as soon as the server answers)")
+    p.add_argument("--think", choices=("random", "fixed"), default="random",
+                   help="with --rate: each table's wait between two moves is random (exponential, the default) or fixed")
     p.add_argument("--kills", type=int, default=0, help="SIGKILL a server this many times during the run")
     p.add_argument("--opponent", default="novice", help="the computer seat's level with one server (default novice), or "
                    "'person': two scripted people at each table, as with two servers")
@@ -503,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{out['command']}\n"
               f"  {out['tables']} tables, {out['servers']} server(s), {out['store']}, {out['seconds']:g} s measured\n"
-              + (f"  offered: at most {out['offered_moves_per_s']:,g} moves/s (--rate)\n" if out["offered_moves_per_s"] else "")
+              + (f"  offered: about {out['offered_moves_per_s']:,g} moves/s (--rate, --think {out['think']})\n" if out["offered_moves_per_s"] else "")
               + f"  acknowledged moves/s: {out['acked_moves_per_s']:,}   stored steps/s (computer moves too): "
               f"{out['stored_steps_per_s']:,}\n"
               f"  ack latency p50 {out['ack_p50_ms']} ms, p99 {out['ack_p99_ms']} ms\n"

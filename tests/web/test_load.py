@@ -46,3 +46,13 @@ def test_two_servers_on_one_postgresql_under_load() -> None:
     r = _load("--servers", "2", "--kills", "1", "--database-url", _pg())
     assert r["servers"] == 2 and len(r["server_cpu_percent"]) == 2
     assert r["acked_steps_checked"] > 0 and r["acked_steps_missing"] == 0 and r["stuck_tables"] == 0
+
+
+@pytest.mark.slow
+def test_paced_tables_offer_about_the_rate_with_random_waits() -> None:
+    """--rate 20 over 4 tables: each table waits 0.2 s on average (exponential waits, --think
+    random) between its moves, so far fewer moves than the unpaced hundreds a second."""
+    r = _load("--rate", "20")
+    assert r["offered_moves_per_s"] == 20 and r["think"] == "random"
+    assert 0 < r["acked_moves_per_s"] <= 40
+    assert r["acked_steps_missing"] == 0 and r["errors"] == {}
