@@ -347,10 +347,15 @@ class Accounts:
         with self.engine.begin() as conn:
             conn.execute(insert(seat_accounts_t).values(table_id=table_id, player=player, account_id=account_id))
 
-    def seats(self, table_id: str) -> dict[int, int]:
-        """``{player: account_id}`` of a table's signed-in seats."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id)).all()
+    def seats(self, table_id: str, conn: Connection | None = None) -> dict[int, int]:
+        """``{player: account_id}`` of a table's signed-in seats (read on ``conn`` when given:
+        inside the caller's transaction)."""
+        query = select(seat_accounts_t).where(seat_accounts_t.c.table_id == table_id)
+        if conn is not None:
+            rows = conn.execute(query).all()
+        else:
+            with self.engine.connect() as c:
+                rows = c.execute(query).all()
         return {int(r.player): int(r.account_id) for r in rows}
 
 

@@ -126,6 +126,10 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+"""One decoder for every message (``json.loads`` with an option makes a new one at each call)."""
+
+
 def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
     """Decode ``raw`` (text or UTF-8 bytes) as JSON after checking its size (at most ``limit``
     bytes) and its nesting (at most ``max_depth`` levels), so that neither memory nor the
@@ -144,7 +148,7 @@ def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
     if text.count("{") + text.count("[") > max_depth and _depth(text) > max_depth:
         raise MessageError("bad_json", W_("JSON nested more than {depth} levels deep is refused", depth=max_depth))
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except (ValueError, RecursionError):
         raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
                                           example='{"type": "action", "action": "draw stock"}')) from None

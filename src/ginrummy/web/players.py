@@ -96,6 +96,8 @@ class Players:
         table_id = table.id
         if rated:
             table.rating = {"rated": True, "changes": []}
+        if host is None and not rated:
+            return  # a guest's table: nothing to write
         with self.engine.begin() as conn:
             if host is not None:
                 conn.execute(insert(seat_accounts_t).values(table_id=table_id, player=host[0], account_id=host[1]))
@@ -122,33 +124,45 @@ class Players:
         if rated:
             new.rating = {"rated": True, "changes": []}
 
-    def is_rated(self, table_id: str) -> bool:
-        """Whether a table was opened as rated."""
-        with self.engine.connect() as conn:
-            return conn.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == table_id)).first() \
-                is not None
+    def is_rated(self, table_id: str, conn: Connection | None = None) -> bool:
+        """Whether a table was opened as rated (read on ``conn`` when given: inside the
+        caller's transaction)."""
+        query = select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == table_id)
+        if conn is not None:
+            return conn.execute(query).first() is not None
+        with self.engine.connect() as c:
+            return c.execute(query).first() is not None
 
-    def seat_accounts(self, table: GameTable) -> list[int | None]:
+    def seat_accounts(self, table: GameTable, seated: dict[int, int] | None = None,
+                      conn: Connection | None = None) -> list[int | None]:
         """The account id at each player index of ``table``: a signed-in person's, a computer
-        level's, or ``None`` for a guest."""
-        seated = self.accounts.seats(table.id)
+        level's, or ``None`` for a guest.  ``seated``: the table's signed-in seats when the
+        caller has read them; ``conn``: read (and make a computer level's account) there."""
+        if seated is None:
+            seated = self.accounts.seats(table.id, conn)
         out: list[int | None] = []
         for p in range(len(table.names)):
             if table.is_bot(p):
-                out.append(self.accounts.computer(table.seat_kind(p)[4:]))
+                out.append(self.accounts.computer(table.seat_kind(p)[4:], conn))
             else:
                 out.append(seated.get(p))
         return out
 
     def on_finish(self, table: GameTable, player: int, action: Action,
                   kind: str = "action") -> Callable[[Connection], None] | None:
-        """The ``TableManager.on_finish`` hook: for the step that ends a two-hand match with a
-        signed-in person at the table, the function that records it (and rates it, at a rated
-        table) inside the step's transaction; else ``None``.  ``kind`` is the step's kind: a
-        ``"timeout"`` step (the clock moved for ``player``) that is his third in a row ends the
-        match by a forfeit (:meth:`~ginrummy.web.clock.Clock.forfeits`), which is recorded and
-        rated like any finished match, the other player winning it.  The action is tried on a
-        copy of the match; nothing changes here."""
+        """The ``TableManager.on_finish`` hook: for the step that ends a two-hand match, the
+        function that records it, when a signed-in person sits at the table (and rates it, at
+        a rated table), inside the step's transaction; else ``None``.  ``kind`` is the step's
+        kind: a ``"timeout"`` step (the clock moved for ``player``) that is his third in a row
+        ends the match by a forfeit (:meth:`~ginrummy.web.clock.Clock.forfeits`), which is
+        recorded and rated like any finished match, the other player winning it.
+
+        Only the engine runs here, on the event loop (the action is tried on the current deal;
+        nothing changes).  Who sits at the table, whether it is rated, and the copy of the
+        match with the last action applied are read and made by the returned function, in the
+        writer's thread within the step's transaction: a match ending at a table of guests
+        costs the event loop no database query (another server may have seated an account
+        meanwhile, so nothing of it is kept in memory)."""
         m = table.match
         if m is None or len(table.names) != 2:
             return None
@@ -167,17 +181,18 @@ class Players:
             forfeit = player
         if not finished and forfeit is None:
             return None
-        seated = self.accounts.seats(table.id)
-        if not seated:
-            return None
-        done = copy.deepcopy(m)
-        done.apply(player, action)
-        rated = self.is_rated(table.id) and rateable(done.rules)
-        accounts = self.seat_accounts(table)
-        if rated and any(a is None for a in accounts):
-            rated = False
 
         def also(conn: Connection) -> None:
+            # the table's lock is held until this transaction commits: the match does not change
+            seated = self.accounts.seats(table.id, conn)
+            if not seated:
+                return
+            done = copy.deepcopy(m)
+            done.apply(player, action)
+            rated = self.is_rated(table.id, conn) and rateable(done.rules)
+            accounts = self.seat_accounts(table, seated, conn)
+            if rated and any(a is None for a in accounts):
+                rated = False
             change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated,
                                   forfeit=forfeit)
             if rated:
