@@ -142,6 +142,25 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise IllegalActionError(N_("not an action: {text!r}; actions: {actions}", text=text, actions=ACTION_HELP))
+    # Speed: the same few hundred texts come again and again (a web table reads every move
+    # from its text); an Action is immutable, so the one read before is returned
+    known = _PARSED.get(text)
+    if known is not None:
+        return known
+    action = _parse_action(text)
+    if len(text) <= 40:
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        _PARSED[text] = action
+    return action
+
+
+_PARSED: dict[str, Action] = {}
+"""Texts read lately and their actions (at most 4,096; a knock that names its melds is longer
+than 40 characters and is read each time)."""
+
+
+def _parse_action(text: str) -> Action:
     clean = re.sub(r"\s+", " ", text.strip().replace("_", " "))  # as typed: its cards are echoed in errors
     norm = clean.lower()
     if norm in _ALIASES:
