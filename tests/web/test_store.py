@@ -185,3 +185,40 @@ def test_a_group_of_steps_is_stored_whole_or_not_at_all(db_url: str, monkeypatch
         assert [(s.seq, s.text) for s in store.load("cc")[1]] == [(2, "pass")]  # type: ignore[index]
     finally:
         store.close()
+
+
+def test_the_sqlite_writer_keeps_full_durability_and_runs_also_work_in_the_step_transaction(tmp_path) -> None:
+    """The group writer's own driver connection on SQLite (docs/deploy.md, "Group commit and
+    durability") has the store's pragmas (WAL, ``synchronous=FULL``: 2); a batch with ``also``
+    work is one transaction with it: a failing ``also`` stores none of its steps, a working one
+    stores its rows with them."""
+    store = Store(f"sqlite:///{tmp_path}/writer.db")
+    try:
+        _table(store, "aa")
+        committer = GroupCommitter(store)
+        pragmas: list[object] = []
+
+        def extra_row(conn) -> None:  # work of the same transaction: one more row
+            conn.exec_driver_sql("INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
+                                 "VALUES ('aa', 4, 0, 'action', 'pass', '2026-12-01T00:00:00.000+00:00')")
+
+        def fails(conn) -> None:
+            raise RuntimeError("the rating could not be written")
+
+        async def main() -> None:
+            await committer.append("aa", 1, 0, "action", "pass")
+            db = committer._raw.driver_connection
+            pragmas.extend([db.execute("PRAGMA journal_mode").fetchone()[0], db.execute("PRAGMA synchronous").fetchone()[0]])
+            with pytest.raises(RuntimeError):
+                await committer.append_steps("aa", [(2, 1, "action", "pass"), (3, 0, "action", "draw stock")], also=fails)
+            await committer.append_steps("aa", [(2, 1, "action", "draw stock"), (3, 1, "action", "discard 2C")],
+                                         also=extra_row)
+            await committer.stop()
+
+        asyncio.run(main())
+        assert pragmas == ["wal", 2]
+        assert committer._raw is None  # closed by stop()
+        assert [(s.seq, s.text) for s in store.load("aa")[1]] == [  # type: ignore[index]
+            (1, "pass"), (2, "draw stock"), (3, "discard 2C"), (4, "pass")]
+    finally:
+        store.close()
