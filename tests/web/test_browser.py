@@ -237,6 +237,14 @@ def test_two_people_from_two_browser_contexts(server, browser):
     assert ann.inner_text("#links .link-text[data-name='Ann']") == ann.get_attribute("#go", "href") != link
     assert ann.evaluate("[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)")
     ann.click("#go")
+    # while Ann waits for Bob, her table page shows his invite link and who sits where (it used
+    # to show them only once the first deal was dealt, when the link was spent)
+    ann.wait_for_selector("#invite-panel:not([hidden])")
+    assert ann.inner_text("#invites .link-text[data-name='Bob']") == link
+    ann.wait_for_function("document.querySelectorAll('#players .player-row').length === 2")
+    rows = [r.strip() for r in ann.locator("#players .player-row").all_inner_texts()]
+    assert rows[0].startswith("Ann") and "(you)" in rows[0] and rows[1].startswith("Bob") and "(you)" not in rows[1], rows
+    assert "waiting for Bob" in ann.inner_text("#status")
     bob = _page(browser, errors)
     bob.goto(link)
     # the invite is claimed once: Bob's page now holds a token minted for him, which Ann never saw

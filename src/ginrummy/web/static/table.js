@@ -538,12 +538,20 @@ function renderInvites() {
   $("invites").replaceChildren(...inv.map(x => linkBox(t("Link for {name}", { name: x.name }), x.link, x.name)));
 }
 
-/** Before the first deal: who is here, and whose client seed the deal waits for. */
+/** Before the first deal: who is here, whose client seed the deal waits for, and the invite
+ *  links this browser was given when it opened the table (the host sends them to his friends). */
 function renderWaiting(s) {
+  const names = localNames(s);
+  const shown = n => names[n] || n;
   const waiting = s.fair && s.fair.pending ? s.fair.pending.waiting_for : [];
   $("status").textContent = waiting.length
-    ? t("The first deal is dealt when every player has joined; waiting for {names}.", { names: waiting.join(", ") })
+    ? t("The first deal is dealt when every player has joined; waiting for {names}.", { names: waiting.map(shown).join(", ") })
     : t("Dealing...");
+  $("players").replaceChildren(...s.table.seats.map((p, i) => el("div", { class: "player-row", "data-seat": i },
+    el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, shown(p.name)),
+       i === s.you ? " " + t("(you)") : "",
+       p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : ""))));
+  renderInvites();
 }
 
 /** An invite link (?invite=CODE): claim the seat once; the page then holds only its own new token. */
