@@ -74,6 +74,10 @@ DEEP = "[" * 1020 + "]" * 1020
     (DEEP, "bad_json", f"JSON nested more than {MAX_MESSAGE_DEPTH} levels deep is refused"),
     ('{"type": "ping", "id": [' + "[" * 500 + "]" * 500 + "]}", "bad_json", "nested more than"),
     ('{"type": "action", "action": "' + "\\ud800" + '"}', "bad_message", 'an action message needs "action"'),
+    # a key given twice: refused, not the last value taken (the move would be a guess)
+    ('{"type": "action", "action": "pass", "action": "take upcard"}', "bad_json",
+     "the field 'action' is given twice; give each field once"),
+    ('{"type": "chat", "text": "hi", "id": 1, "id": 2}', "bad_json", "the field 'id' is given twice"),
 ])
 def test_bad_websocket_message_one_error_connection_open_table_unchanged(client, raw, code, needle):
     assert len(DEEP.encode()) == 2040
@@ -122,6 +126,20 @@ def test_deep_body_is_400_not_500(client, path):
     r = client.post(path, content=DEEP_BODY, headers={"content-type": "application/json"})
     assert r.status_code == 400, r.text
     assert "nested more than 4 levels" in r.json()["error"]
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/tables", '{"preset": "nope", "preset": "standard", "seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]}',
+     "preset"),
+    ("/api/sheet", '{"names": ["Ann", "Bob"], "results": ["Ann:10"], "results": ["Bob:99"]}', "results"),
+    ("/api/tables", '{"preset": "standard", "rules": {"target": 50, "target": 500}, "seats": []}', "target"),
+])
+def test_a_body_that_names_a_field_twice_is_400_naming_it(client, path, body, field):
+    before = len(client.app.state.manager.tables)
+    r = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": f"the field '{field}' is given twice; give each field once", "code": "bad_json"}
+    assert len(client.app.state.manager.tables) == before  # no table was opened
 
 
 def test_sheet_result_with_5000_nines_is_400(client):

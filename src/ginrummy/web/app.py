@@ -142,7 +142,7 @@ async def _body(request: Request, model: Any) -> Any:
     try:
         return parse_body(raw, model)
     except MessageError as exc:
-        if exc.code == "bad_json" and exc.key and "nested" not in exc.key:
+        if exc.code == "bad_json" and exc.key and "nested" not in exc.key and "twice" not in exc.key:
             raise MessageError("bad_json", W_("request body is not valid JSON")) from None
         raise
 

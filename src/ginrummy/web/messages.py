@@ -126,14 +126,35 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
-"""One decoder for every message (``json.loads`` with an option makes a new one at each call)."""
+class _RepeatedKey(ValueError):
+    """A JSON object names one key twice (``{"action": "pass", "action": "take upcard"}``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _RepeatedKey(k)
+            seen.add(k)
+    return out
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_one_of_each)
+"""One decoder for every message (``json.loads`` with an option makes a new one at each call);
+an object that names a key twice is refused (the standard decoder keeps the last value)."""
 
 
 def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
     """Decode ``raw`` (text or UTF-8 bytes) as JSON after checking its size (at most ``limit``
     bytes) and its nesting (at most ``max_depth`` levels), so that neither memory nor the
-    decoder's recursion depends on what a client sends.  ``NaN`` and ``Infinity`` are refused.
+    decoder's recursion depends on what a client sends.  ``NaN`` and ``Infinity`` are refused,
+    and so is an object that names a key twice (which value counts would be a guess).
 
     Raises :class:`MessageError` ``too_large`` or ``bad_json``."""
     size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
@@ -149,6 +170,9 @@ def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
         raise MessageError("bad_json", W_("JSON nested more than {depth} levels deep is refused", depth=max_depth))
     try:
         return _DECODER.decode(text)
+    except _RepeatedKey as exc:
+        raise MessageError("bad_json", W_("the field {field} is given twice; give each field once",
+                                          field=_short(exc.key))) from None
     except (ValueError, RecursionError):
         raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
                                           example='{"type": "action", "action": "draw stock"}')) from None
