@@ -286,3 +286,24 @@ def test_every_http_error_names_its_kind_in_code(client):
                                                "code": "bad_request"})
     r = client.get("/api/leaderboard?limit=-1")
     assert r.status_code == 400 and r.json()["code"] == "bad_request" and "limit" in r.json()["error"]
+
+
+def test_names_and_chat_lose_control_and_direction_characters(client):
+    """A NUL, a right-to-left override (which would turn the text after it around in every list
+    and chat line) or a zero-width space is left out of a seat name and a chat line; a name of
+    nothing else gets the default name; markup stays as typed (it is only ever shown as text)."""
+    r = client.post("/api/tables", json={"preset": "standard", "seats": [
+        {"kind": "human", "name": "\u0000\u202eBob\u200b"}, {"kind": "human", "name": "\u202e\u2066"}]})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    assert [s["name"] for s in t["seats"]] == ["Bob", "Player 2"]
+    with connect(client, t) as ws:
+        first_state(ws)
+        ws.send_json({"type": "chat", "text": "<b>hi</b>\u202e olleh\u0007"})
+        while (msg := ws.receive_json())["type"] != "chat":
+            pass
+        assert (msg["from"], msg["text"]) == ("Bob", "<b>hi</b> olleh")
+        ws.send_json({"type": "chat", "text": "\u202e\u200b", "id": 7})
+        while (err := ws.receive_json())["type"] != "error":
+            pass
+        assert err["code"] == "bad_message" and err["reply_to"] == 7

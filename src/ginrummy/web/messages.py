@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union
 
@@ -58,7 +59,7 @@ __all__ = [
     "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
     "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
     "ClaimBody", "SitBody", "ClockBody", "AccountBody", "DeleteAccountBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
-    "read_json", "error_message", "hint_message", "INBOUND_TYPES", "ReviewMsg", "ReviewQuery", "parse_query",
+    "read_json", "plain_text", "error_message", "hint_message", "INBOUND_TYPES", "ReviewMsg", "ReviewQuery", "parse_query",
     "MIN_REVIEW_BUDGET_MS", "MAX_REVIEW_BUDGET_MS",
 ]
 
@@ -124,6 +125,21 @@ def _depth(text: str) -> int:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+_KEPT_FORMAT = {"\u200c", "\u200d"}  # zero-width non-joiner and joiner: scripts and emoji need them
+
+
+def plain_text(text: str) -> str:
+    """``text`` as a name or a chat line is kept: whitespace runs made one space, ends
+    trimmed, and control characters, unassigned code points, surrogates, private-use ones and
+    format characters (the bidirectional overrides and isolates that turn the text after them
+    around, zero-width spaces...) left out, but for the zero-width (non-)joiner.  Shown as text
+    everywhere, so markup stays as typed."""
+    if text.isascii() and text.isprintable():
+        return " ".join(text.split())
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c in _KEPT_FORMAT or c.isspace())
+    return " ".join(kept.split())
 
 
 class _RepeatedKey(ValueError):
@@ -335,7 +351,7 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
                                              extra=", ".join(sorted(x[:40] for x in extra)), kind=kind,
                                              fields=", ".join(sorted(model.model_fields))), mid)
     if kind in ("suggest", "chat") and isinstance(data.get("text"), str):
-        data = {**data, "text": " ".join(data["text"].split())}
+        data = {**data, "text": plain_text(data["text"])}
     try:
         msg = model.model_validate(data)
     except ValidationError:

@@ -29,6 +29,7 @@ from typing import Any
 
 from .clock import parse_time
 from .i18n_web import W_
+from .messages import plain_text
 
 __all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
            "LOBBY_IDLE_SECONDS"]
@@ -162,7 +163,7 @@ class RoomMixin:
         if player not in free or table.match is not None:
             raise TableError("claimed", W_("that seat is taken"))
         names = list(table.names)
-        wanted = " ".join(name.split())[:MAX_NAME_CHARS]
+        wanted = plain_text(name)[:MAX_NAME_CHARS]
         if wanted:
             base, k = wanted, 2
             while wanted.casefold() in (n.casefold() for i, n in enumerate(names) if i != player):
@@ -206,7 +207,7 @@ class RoomMixin:
         if not limiter.allow():
             raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
                                                 n=CHAT_BURST, s=int(CHAT_WINDOW)))
-        entry = {"type": "chat", "from": " ".join(name.split())[:MAX_NAME_CHARS] or "?", "text": text}
+        entry = {"type": "chat", "from": plain_text(name)[:MAX_NAME_CHARS] or "?", "text": text}
         self.lobby_chat.append(entry)
         del self.lobby_chat[:-CHAT_KEPT]
         for send in list(self.lobby_watchers):

@@ -46,6 +46,7 @@ from ..rules import RuleSet
 from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
+from .messages import plain_text
 from .autoplay import AutoPlayMixin, bot_choice
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
@@ -427,7 +428,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
             if s.kind == "bot" and s.level not in levels:
                 raise TableError("bad_request", W_("seat {seat}: unknown computer level {level!r}; levels: {levels}",
                                                    seat=str(i + 1), level=s.level, levels=", ".join(levels)))
-            name = " ".join(str(s.name or "").split())[:MAX_NAME_CHARS]
+            name = plain_text(str(s.name or ""))[:MAX_NAME_CHARS]
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
