@@ -307,3 +307,49 @@ def test_names_and_chat_lose_control_and_direction_characters(client):
         while (err := ws.receive_json())["type"] != "error":
             pass
         assert err["code"] == "bad_message" and err["reply_to"] == 7
+
+
+TWO = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]
+
+
+@pytest.mark.parametrize("body, error", [
+    ({"rules": {"stock_end": "x" * 100}, "seats": TWO}, "rules.stock_end: is longer than 40 (characters or items)"),
+    ({"rules": {"k" * 100: 1}, "seats": TWO}, "rules (a field name): is longer than 40 (characters or items)"),
+    ({"rules": {"target": 10**23}, "seats": TWO}, "rules.target: is out of range; allowed: at most 999999999999999999"),
+    ({"rules": {"players": 2}, "seats": TWO + [{"kind": "bot", "level": "novice"}]},
+     "rules.players is 2, but the table has 3 seats"),
+    ({"rules": {"players": 3}, "seats": TWO}, "rules.players is 3, but the table has 2 seats"),
+])
+def test_a_table_body_error_names_the_field_and_what_is_allowed(client, body, error):
+    r = client.post("/api/tables", json=body)
+    assert (r.status_code, r.json()) == (400, {"error": error, "code": "bad_message"})
+
+
+def test_a_computer_seat_without_a_level_is_told_the_levels(client):
+    r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot"}]})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("seat 2: a computer seat needs a level; levels: random, novice, club, expert")
+
+
+def test_sitting_in_a_seat_that_is_no_persons_names_the_free_seats(client):
+    t = client.post("/api/tables", json={"public": True, "seats": [{"kind": "human", "name": "Ann"},
+                                                                    {"kind": "human", "name": "Bob"}]}).json()
+    for seat, code in ((2, 403), (0, 409)):
+        r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": seat, "name": "Cy"})
+        assert r.status_code == code, r.text
+    assert client.post(f"/api/tables/{t['id']}/sit", json={"seat": 2}).json()["error"] == \
+        "\"seat\": 2 is not a person's seat at this table; free seats: 1"
+
+
+def test_a_lobby_chat_line_without_a_proper_name_says_so(client):
+    with client.websocket_connect("/ws/lobby") as ws:
+        for msg in ({"type": "chat", "text": "hi"}, {"type": "chat", "text": "hi", "name": "   "},
+                    {"type": "chat", "text": "hi", "name": "x" * 25}):
+            ws.send_json(msg)
+            while (err := ws.receive_json())["type"] != "error":
+                pass
+            assert err["message"] == 'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces'
+        ws.send_json({"type": "chat", "text": "", "name": "Ann"})
+        while (err := ws.receive_json())["type"] != "error":
+            pass
+        assert err["message"] == 'a chat message needs "text": a non-empty string'

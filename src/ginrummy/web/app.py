@@ -237,6 +237,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             body = await _body(request, CreateTableBody)
             rules_in = dict(body.rules or {})
             rules_in.pop("name", None)
+            if "players" in rules_in and rules_in["players"] != len(body.seats):
+                # the seats decide how many play (R10): a rules.players that says otherwise is a mistake
+                raise MessageError("bad_message", W_("rules.players is {players}, but the table has {seats} seats",
+                                                     players=str(rules_in["players"])[:20], seats=len(body.seats)))
             rules = RuleSet.from_dict({"preset": body.preset, **rules_in})
             seats = [SeatSpec(kind=s.kind, name=s.name or "", level=s.level or "") for s in body.seats]
             options: dict[str, Any] = {}

@@ -311,6 +311,10 @@ _FIELD_HELP: dict[str, Any] = {
 }
 
 
+def _LOBBY_NAME_HELP() -> Msg:
+    return W_('a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces')
+
+
 def _read_id(data: dict[str, Any]) -> Any:
     mid = data.get("id")
     if mid is None:
@@ -354,8 +358,10 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
         data = {**data, "text": plain_text(data["text"])}
     try:
         msg = model.model_validate(data)
-    except ValidationError:
+    except ValidationError as exc:
         help_ = _FIELD_HELP.get(kind)
+        if model is LobbyChatMsg and exc.errors(include_url=False, include_input=False)[0].get("loc", ("",))[0] == "name":
+            help_ = _LOBBY_NAME_HELP
         raise MessageError("bad_message", help_() if help_ else W_("a {kind} message has only the fields {fields}",
                                                                    kind=kind, fields="type, id"), mid) from None
     if isinstance(msg, SuggestMsg) and len(msg.text) > MAX_SUGGESTION_CHARS:
@@ -541,6 +547,12 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
     data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
     if not isinstance(data, dict):
         raise MessageError("bad_message", _BODY_HELP[model]())
+    rules = data.get("rules")
+    if isinstance(rules, dict):
+        for k, v in rules.items():  # a whole number too large is out of range, not "not whole" (1e+23)
+            if type(v) is int and abs(v) > MAX_INT:
+                raise MessageError("bad_message", W_("{field}: {problem}", field=f"rules.{str(k)[:40]}", problem=W_(
+                    "is out of range; allowed: at most {limit}", limit=MAX_INT)))
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -548,7 +560,16 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
         where = ".".join(str(p) for p in err.get("loc", ()))[:80] or "body"
         loc = [str(p) for p in err.get("loc", ())]
         if loc[0] == "rules":
-            if len(loc) >= 2 and err.get("type") not in ("string_too_long", "too_long"):
+            if err.get("type") in ("string_too_long", "too_long"):
+                # too many fields, a field name too long, or a text value too long: say which
+                if len(loc) == 1:
+                    field = "rules"
+                elif loc[-1] == "[key]":
+                    field = "rules (a field name)"
+                else:
+                    field = f"rules.{loc[1][:40]}"
+                raise MessageError("bad_message", W_("{field}: {problem}", field=field, problem=_problem(err))) from None
+            if len(loc) >= 2:
                 # one field's value: a whole number, text, true/false or null (R14 says which)
                 raise MessageError("bad_message", W_("{field}: {problem}", field=f"rules.{loc[1]}"[:80],
                                                      problem=W_("has the wrong type; allowed: a whole number, "

@@ -159,7 +159,9 @@ class RoomMixin:
             raise TableError("not_allowed", W_("this table is private: its seats are taken only by invite links"))
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         if player not in {s.player for s in table.seat_secrets}:
-            raise TableError("not_allowed", W_("seat {seat} is not a free seat for a person", seat=player + 1))
+            # "seat" counts from 0, as the request's field does: name the seats one may take
+            raise TableError("not_allowed", W_('"seat": {seat} is not a person\'s seat at this table; free seats: {free}',
+                                               seat=player, free=", ".join(str(p) for p in sorted(free)) or "-"))
         if player not in free or table.match is not None:
             raise TableError("claimed", W_("that seat is taken"))
         names = list(table.names)

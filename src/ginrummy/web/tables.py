@@ -425,6 +425,9 @@ class TableManager(AutoPlayMixin, RoomMixin):
             if s.kind not in ("human", "bot"):
                 raise TableError("bad_request", W_("seat {seat}: kind {kind!r} is not allowed; allowed: human, bot",
                                                    seat=str(i + 1), kind=s.kind))
+            if s.kind == "bot" and not s.level:
+                raise TableError("bad_request", W_("seat {seat}: a computer seat needs a level; levels: {levels}",
+                                                   seat=str(i + 1), levels=", ".join(levels)))
             if s.kind == "bot" and s.level not in levels:
                 raise TableError("bad_request", W_("seat {seat}: unknown computer level {level!r}; levels: {levels}",
                                                    seat=str(i + 1), level=s.level, levels=", ".join(levels)))
