@@ -60,6 +60,21 @@ def test_a_score_stays_on_one_line(server, browser):
     assert errors == []
 
 
+def test_a_three_hand_sheet_with_long_names_fits_its_panel(server, browser):
+    """Three long names at 1280 px: the score sheet stays inside the side panel (its third column
+    was cut off and the page scrolled sideways)."""
+    errors: list[str] = []
+    page = _page(browser, errors, viewport={"width": 1280, "height": 800})
+    tab = _table(server, [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"},
+                          {"kind": "bot", "level": "random"}])
+    _open(page, tab["seats"][0]["link"])
+    sheet, panel, page_width = page.evaluate("""() => [document.querySelector('#sheet table.sheet').getBoundingClientRect().width,
+      document.querySelector('#sheet').clientWidth, document.documentElement.scrollWidth]""")
+    assert sheet <= panel + 0.5, (sheet, panel)
+    assert page_width <= 1280, page_width
+    assert errors == []
+
+
 def test_three_hand_role_draw_badges_and_a_computer_captain(server, browser):
     """R10.1: the role draw is shown and every seat has its role badge, the player's own too;
     R10.2: advising a computer captain is said plainly to be impossible."""
