@@ -79,7 +79,8 @@ def render_sheet(sheet: ScoreSheet, names: Sequence[str], console: Console) -> N
     table.add_column("deal", no_wrap=True)
     for p in range(n):
         for g in games:
-            table.add_column(f"{names[p]} G{g.number}" if multi else names[p], justify="right")
+            # the name above its game number: a name is never cut to "Alexand…" in some columns only
+            table.add_column(f"{names[p]}\nG{g.number}" if multi else names[p], justify="right", overflow="fold")
 
     def row(label: str, values: list[list[int | None]], style: str | None = None) -> None:
         cells = [label]
