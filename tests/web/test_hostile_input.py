@@ -353,3 +353,11 @@ def test_a_lobby_chat_line_without_a_proper_name_says_so(client):
         while (err := ws.receive_json())["type"] != "error":
             pass
         assert err["message"] == 'a chat message needs "text": a non-empty string'
+
+
+def test_a_method_an_api_path_does_not_take_is_405_json_naming_the_allowed_ones(client):
+    for lang, needle in (("en", "method GET is not allowed here; allowed: POST"), ("el", "POST")):
+        r = client.get(f"/api/tables?lang={lang}")
+        assert r.status_code == 405 and r.headers["allow"] == "POST"
+        assert r.json()["code"] == "method_not_allowed" and needle in r.json()["error"]
+    assert client.get("/api/tables?lang=el").json()["error"] != "method GET is not allowed here; allowed: POST"

@@ -147,8 +147,8 @@ async def _body(request: Request, model: Any) -> Any:
         raise
 
 
-_STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "conflict", 413: "too_large",
-                 429: "rate_limited", 503: "server_busy"}
+_STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict",
+                 413: "too_large", 429: "rate_limited", 503: "server_busy"}
 """The ``code`` of an error answer that carries none of its own, by HTTP status."""
 
 
@@ -594,6 +594,19 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             return _bad(W_("not found"), tr, 404)
         return Response(tr.t("Not found. Go to the lobby: /"), status_code=404, media_type="text/plain; charset=utf-8")
 
+    async def wrong_method(request: Request, exc: Exception) -> Response:
+        """A method a path does not take (``GET /api/tables``): under ``/api/`` the JSON error
+        of every other answer, naming the methods it takes (``Allow``)."""
+        allowed = (getattr(exc, "headers", None) or {}).get("Allow", "")
+        if not request.url.path.startswith("/api/"):
+            return Response("Method Not Allowed", status_code=405, headers={"Allow": allowed} if allowed else None)
+        tr = web_translator(request_lang(request))
+        r = _bad(W_("method {method} is not allowed here; allowed: {allowed}", method=request.method[:10],
+                    allowed=allowed or "-"), tr, 405)
+        if allowed:
+            r.headers["Allow"] = allowed
+        return r
+
     routes = [
         Route("/", _page("lobby.html")),
         Route("/table/{table_id}", _page("table.html")),
@@ -620,7 +633,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     def too_large(scope: Any, limit: int) -> str:
         return translate_error(_too_large(limit), web_translator(request_lang(Request(scope))))
 
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found},
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: wrong_method},
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
                                            larger={"/api/replays": MAX_RECORD_BYTES,
                                                    "/api/reviews": MAX_RECORD_BYTES}),
