@@ -106,6 +106,13 @@ def test_three_hand_role_draw_badges_and_a_computer_captain(server, browser):
             assert page.inner_text("#no-advice").startswith(f"{roles['captain']} is a computer: it moves at once and takes no advice.")
             assert page.is_hidden("#suggest-form")
             assert "the hand below is" in page.inner_text("#me-bar")
+            # the player sitting out advises: no move buttons, not even disabled ones, in any phase
+            # (the computers may have played the deal out already: each phase is drawn in turn)
+            for phase in ("upcard_offer", "draw", "discard"):
+                shown = page.evaluate(f"""() => {{ ui.state.view.phase = "{phase}"; renderButtons();
+                  return [...document.querySelectorAll('#actions [data-act]')].filter(b => b.offsetParent !== null)
+                    .map(b => b.dataset.act); }}""")
+                assert shown == [], (phase, shown)
         if state["role"] == "captain" and "captain" not in seen:
             page.wait_for_selector("#no-advice")
             assert page.inner_text("#no-advice") == f"{roles['out']} sits out and is a computer: it gives no advice (R10.2)."

@@ -456,7 +456,8 @@ function renderButtons() {
       "gin": phase === "discard", "big gin": phase === "discard" && s.view.hand.length === 11 && s.table.rules.big_gin_bonus !== null,
       "next_deal": phase === "over" && !s.match.finished,
     }[a];
-    b.hidden = !show;
+    // the player sitting out a three-hand deal advises; the captain moves (R10.2): no move buttons
+    b.hidden = !show || (s && s.role === "out" && a !== "next_deal");
     if (a === "discard") b.firstChild.textContent = sel ? t("Discard {card}", { card: rankLabel(sel[0]) + SUIT_SYMBOL[sel[1]] }) : t("Discard");
     if (a === "take discard" || a === "take upcard") {
       const top = s && s.view.discard_pile.length ? s.view.discard_pile[s.view.discard_pile.length - 1] : null;
