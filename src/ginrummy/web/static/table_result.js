@@ -62,12 +62,12 @@ function showResult() {
     const kl = r.knocker_layout, dl = r.defender_layout;
     box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${K}`),
       ...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null,
-      el("span", null, t("deadwood {n}", { n: kl.deadwood_value }))));
+      el("span", { class: "nowrap" }, t("deadwood {n}", { n: kl.deadwood_value }))));
     box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${D}`),
       ...dl.melds.map(m => groupEl(m)),
       dl.layoffs.length ? el("span", { class: "meldgrp lay", title: t("laid off on the knocker's melds") }, t("laid off:"), " ",
         ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: t("{card} onto {meld}", { card: cardName(l.card), meld: l.onto.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ") }) }))) : null,
-      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", null, t("deadwood {n}", { n: dl.deadwood_value }))));
+      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", { class: "nowrap" }, t("deadwood {n}", { n: dl.deadwood_value }))));
     box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
   }
   const sheetBox = el("div");
