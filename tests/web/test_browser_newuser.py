@@ -341,3 +341,29 @@ def test_the_rules_page_links_the_numbered_rule_book(server, browser):
     text = page.inner_text("body")
     assert text.startswith("# The rules of ginrummy, numbered") and "- R10.1 " in text and "## R14. " in text
     assert errors == []
+
+
+def test_the_scorekeeper_recomputes_the_sheet_when_its_setup_changes(server, browser):
+    """Changing the scoring, the target or the bonuses redraws the sheet at once (a change event
+    used to be taken for the list of deals: a script error, and the old sheet until a reload)."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/scorekeeper")
+    page.click("#clear")
+    page.select_option("#mode", "hollywood")
+    for points in ("18", "30"):
+        page.fill("#points", points)
+        page.click("#add")
+        page.wait_for_function(f"document.getElementById('results').textContent.includes('{points}')")
+    rows = lambda: page.locator("#sheet tbody tr td:first-child").all_inner_texts()  # noqa: E731
+    page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length >= 4")
+    assert [r.split(" ")[0] for r in rows()][:3] == ["Game", "Game", "Game"]
+    page.select_option("#mode", "game")
+    page.wait_for_function("![...document.querySelectorAll('#sheet tbody td')].some(td => td.textContent.startsWith('Game'))")
+    assert rows()[0] == "Points" and rows()[-1] == "Total"
+    page.select_option("#target", "250")
+    page.wait_for_function("document.querySelector('#sheet').textContent.includes('Target 250')")
+    page.uncheck("#bonuses")
+    page.wait_for_function("document.querySelector('#sheet').textContent.includes('Target 250')")
+    assert page.evaluate("JSON.parse(localStorage.getItem('gin.sheet.results'))") == [[0, 18], [0, 30]]
+    assert errors == []

@@ -19,7 +19,7 @@ function renderWinners() {
  *  whether it was accepted. */
 async function update(candidate) {
   $("error").textContent = "";
-  const list = candidate || results;
+  const list = Array.isArray(candidate) ? candidate : results;
   SETTINGS.set("sheet.setup", { p1: $("p1").value, p2: $("p2").value, mode: $("mode").value, target: $("target").value, bonuses: $("bonuses").checked });
   const ns = names();
   const text = list.map(r => r === "draw" ? "draw" : `${ns[r[0]]}:${r[1]}`);
@@ -47,7 +47,7 @@ function init() {
   else { $("p1").value = t("Alexandra"); $("p2").value = t("Bob"); }  // the example players, named in the page's language
   renderWinners();
   for (const id of ["p1", "p2"]) $(id).addEventListener("input", () => { renderWinners(); update(); });
-  for (const id of ["mode", "target", "bonuses"]) $(id).addEventListener("change", update);
+  for (const id of ["mode", "target", "bonuses"]) $(id).addEventListener("change", () => update());
   $("add").addEventListener("click", () => {
     const w = Number(document.querySelector("#winner input:checked").value);
     const p = Number($("points").value);
