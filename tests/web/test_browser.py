@@ -245,6 +245,7 @@ def test_two_people_from_two_browser_contexts(server, browser):
     rows = [r.strip() for r in ann.locator("#players .player-row").all_inner_texts()]
     assert rows[0].startswith("Ann") and "(you)" in rows[0] and rows[1].startswith("Bob") and "(you)" not in rows[1], rows
     assert "waiting for Bob" in ann.inner_text("#status")
+    assert ann.inner_text("#status .link-text[data-name='Bob']") == link  # on the felt, where she looks
     bob = _page(browser, errors)
     bob.goto(link)
     # the invite is claimed once: Bob's page now holds a token minted for him, which Ann never saw
@@ -261,6 +262,7 @@ def test_two_people_from_two_browser_contexts(server, browser):
         # a person gets no "computer: ..." badge, and never the word "null"
         bar = p.inner_text("#opp-bar")
         assert "null" not in bar and "computer" not in bar and bar.startswith("Bob" if name == "Ann" else "Ann"), bar
+    assert ann.is_hidden("#invite-panel")  # the deal is dealt: every seat is taken, the link is spent
     # the player not to act sees no enabled action button
     for _ in range(400):
         to_act = ann.evaluate("ui.state.to_act")

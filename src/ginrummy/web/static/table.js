@@ -532,9 +532,15 @@ function renderPlayers() {
     r.variant !== "standard" ? " \u00b7 " + (V().multiplier > 1 ? t("{limit}, doubled", { limit: thisDeal }) : thisDeal) : ""));
 }
 
-function renderInvites() {
+/** The invite links this browser was given when it opened the table, in the side panel, while
+ *  they are of use: once the first deal is dealt every seat is taken and each link is spent. */
+function invites() {
   const mine = SETTINGS.get("tables", []).find(t => t.id === TABLE_ID);
-  const inv = mine && mine.invites ? mine.invites : [];
+  return mine && mine.invites ? mine.invites : [];
+}
+
+function renderInvites(started = true) {
+  const inv = started ? [] : invites();
   $("invite-panel").hidden = inv.length === 0;
   $("invites").replaceChildren(...inv.map(x => linkBox(t("Link for {name}", { name: x.name }), x.link, x.name)));
 }
@@ -548,11 +554,14 @@ function renderWaiting(s) {
   $("status").textContent = waiting.length
     ? t("The first deal is dealt when every player has joined; waiting for {names}.", { names: waiting.map(shown).join(", ") })
     : t("Dealing...");
+  // the links to send, on the felt where the host looks while he waits (the side panel has them too)
+  const inv = invites().filter(x => waiting.includes(x.name));
+  if (inv.length) $("status").append(...inv.map(x => linkBox(t("Link for {name}", { name: shown(x.name) }), x.link, x.name)));
   $("players").replaceChildren(...s.table.seats.map((p, i) => el("div", { class: "player-row", "data-seat": i },
     el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, shown(p.name)),
        i === s.you ? " " + t("(you)") : "",
        p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : ""))));
-  renderInvites();
+  renderInvites(false);
 }
 
 /** An invite link (?invite=CODE): claim the seat once; the page then holds only its own new token. */
