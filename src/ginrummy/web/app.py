@@ -129,6 +129,12 @@ def _too_large(limit: int) -> Any:
     return W_("request body too large; the limit is {limit} bytes", limit=limit)
 
 
+_SOCKET_WORDING = {"message is not valid UTF-8 text", "message is not valid JSON; send one JSON object such as {example}"}
+"""The ``bad_json`` messages of :func:`~ginrummy.web.messages.read_json` worded for a WebSocket
+message; a request body says "request body is not valid JSON" instead (the others, nesting and a
+key given twice, name what is wrong and stand as they are)."""
+
+
 async def _body(request: Request, model: Any) -> Any:
     """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
     read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``;
@@ -142,7 +148,7 @@ async def _body(request: Request, model: Any) -> Any:
     try:
         return parse_body(raw, model)
     except MessageError as exc:
-        if exc.code == "bad_json" and exc.key and "nested" not in exc.key and "twice" not in exc.key:
+        if exc.code == "bad_json" and exc.key in _SOCKET_WORDING:  # said of a WebSocket message
             raise MessageError("bad_json", W_("request body is not valid JSON")) from None
         raise
 

@@ -271,16 +271,18 @@ class GroupCommitter:
             try:
                 db.rollback()
             except Exception:  # the connection is broken: the next batch takes a new one
-                self._close_raw()
+                self._close_raw(broken=True)
             if isinstance(exc, sqlite3.IntegrityError):
                 raise IntegrityError(_SQLITE_INSERT, None, exc) from None
             raise
 
-    def _close_raw(self) -> None:
+    def _close_raw(self, broken: bool = False) -> None:
+        """Give the writer's connection back to the pool, or drop it when it is ``broken``
+        (a broken connection must not be handed to anyone else)."""
         raw, self._raw = self._raw, None
         if raw is not None:
             try:
-                raw.invalidate() if raw.driver_connection is None else raw.close()
+                raw.invalidate() if broken else raw.close()
             except Exception:  # pragma: no cover - closing a broken connection
                 pass
 
@@ -290,15 +292,14 @@ class GroupCommitter:
         fails as a whole."""
         if self.store.is_sqlite and all(s.also is None for s in steps):
             self._sqlite_commit(steps)
-            self.batches += 1
-            self.steps += len(steps)
-            return [None] * len(steps)
-        with self.store.engine.begin() as conn:
-            if self.notify:
-                errors = self._insert_pg(conn, steps)
-            else:
-                self._insert(conn, steps)
-                errors = [None] * len(steps)
+            errors: list[Exception | None] = [None] * len(steps)
+        else:
+            with self.store.engine.begin() as conn:
+                if self.notify:
+                    errors = self._insert_pg(conn, steps)
+                else:
+                    self._insert(conn, steps)
+                    errors = [None] * len(steps)
         self.batches += 1
         self.steps += errors.count(None)
         if self.notify:

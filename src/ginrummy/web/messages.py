@@ -187,8 +187,8 @@ def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
     try:
         return _DECODER.decode(text)
     except _RepeatedKey as exc:
-        raise MessageError("bad_json", W_("the field {field} is given twice; give each field once",
-                                          field=_short(exc.key))) from None
+        # the words of a query's repeated key (parse_query)
+        raise MessageError("bad_json", W_("{field}: {problem}", field=exc.key[:40], problem=W_("is given twice"))) from None
     except (ValueError, RecursionError):
         raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
                                           example='{"type": "action", "action": "draw stock"}')) from None

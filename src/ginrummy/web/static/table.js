@@ -506,6 +506,15 @@ function renderStatus() {
   st.replaceChildren(el("span", null, ...parts.flat().filter(x => x !== null)), ...(line ? [line] : []));
 }
 
+/** A seat's line in the Players panel: connected or not, the name shown as ``name``, "(you)",
+ *  a computer's level, then ``extra`` (role badges). */
+function playerWho(p, i, you, name, extra = []) {
+  return el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, name),
+    i === you ? " " + t("(you)") : "",
+    p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : "",
+    ...extra);
+}
+
 function renderPlayers() {
   const s = S();
   const box = $("players");
@@ -513,9 +522,7 @@ function renderPlayers() {
   s.table.seats.forEach((p, i) => {
     // the name may wrap, the score never does (a score is one number: no "1 / 4")
     box.append(el("div", { class: "player-row", "data-seat": i },
-      el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, p.name), i === s.you ? " " + t("(you)") : "",
-         p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : "",
-         ...(s.roles ? roleBadges(p.name).map(b => [" ", b]).flat() : [])),
+      playerWho(p, i, s.you, p.name, s.roles ? roleBadges(p.name).map(b => [" ", b]).flat() : []),
       el("span", { class: "score" }, fmtNumber(s.sheet.totals[p.name]))));
   });
   if (s.role_draws && s.role_draws.length) box.append(roleDrawLine(s));
@@ -539,10 +546,14 @@ function invites() {
   return mine && mine.invites ? mine.invites : [];
 }
 
+function inviteBox(x, name = x.name) {
+  return linkBox(t("Link for {name}", { name }), x.link, x.name);
+}
+
 function renderInvites(started = true) {
   const inv = started ? [] : invites();
   $("invite-panel").hidden = inv.length === 0;
-  $("invites").replaceChildren(...inv.map(x => linkBox(t("Link for {name}", { name: x.name }), x.link, x.name)));
+  $("invites").replaceChildren(...inv.map(x => inviteBox(x)));
 }
 
 /** Before the first deal: who is here, whose client seed the deal waits for, and the invite
@@ -556,11 +567,9 @@ function renderWaiting(s) {
     : t("Dealing...");
   // the links to send, on the felt where the host looks while he waits (the side panel has them too)
   const inv = invites().filter(x => waiting.includes(x.name));
-  if (inv.length) $("status").append(...inv.map(x => linkBox(t("Link for {name}", { name: shown(x.name) }), x.link, x.name)));
+  if (inv.length) $("status").append(...inv.map(x => inviteBox(x, shown(x.name))));
   $("players").replaceChildren(...s.table.seats.map((p, i) => el("div", { class: "player-row", "data-seat": i },
-    el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, shown(p.name)),
-       i === s.you ? " " + t("(you)") : "",
-       p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : ""))));
+    playerWho(p, i, s.you, shown(p.name)))));
   renderInvites(false);
 }
 
