@@ -25,11 +25,11 @@ intervals over the pairs, and how much the variance fell against independent gam
 its own process (``time.process_time``), so that win rates measured at ``nice -n 19`` on a
 shared machine are those of a quiet one (their decision times then only show the load).
 
-A level may carry options after ``@`` (see ``build``): ``club@rules`` and ``expert@rules`` (the
-hand-made opponent model), ``expert@classic``, ``expert@careful``, ``expert@staged``,
+A level may carry options after ``@`` (see ``build``): ``club@rules`` (the hand-made opponent
+model) and ``expert@learned`` (the learned one; each level's default is the other), ``expert@classic``, ``expert@careful``, ``expert@staged``,
 ``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
 ``expert@eager`` (the knock as the default move) and ``expert@oz1.0`` (``override_z``); several
-may be joined, ``expert@rules@careful``.
+may be joined, ``expert@learned@careful``.
 
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
 Ray (a local Ray without ADDRESS), with :mod:`ginrummy.shards`: every game and deal is seeded
@@ -85,11 +85,12 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     """The player of ``level``; an expert (or master) with ``budget_ms`` a decision if given,
     reading the process's processor time (``time.process_time``) for its budget when
     ``cpu_clock``: then a busy machine slows the games but does not weaken the player.
-    ``LEVEL@rules`` (``club@rules``, ``expert@rules``, ``master@rules``) is that level with the
-    hand-made opponent model instead of the learned one (the players before issue 17);
-    ``expert@classic`` (or ``master@classic``, ``expert@rules@classic``) the expert with the
-    classic playout policy (:data:`ginrummy.players.rollout.POLICIES`, the expert before the
-    careful playouts); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
+    ``LEVEL@rules`` and ``LEVEL@learned`` are that level with the hand-made or the learned
+    opponent model (``club`` uses the learned one by default, ``expert`` and ``master`` the
+    hand-made one, so ``club@rules`` is the club player before issue 17 and ``expert@learned``
+    the expert of issue 17's first two stops); ``expert@careful`` (or ``master@careful``,
+    ``expert@learned@careful``) the expert with the careful playout policy
+    (:data:`ginrummy.players.rollout.POLICIES`; ``classic`` is the default); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
     by which a move must beat the club move to be chosen); ``expert@eager`` the expert whose
     default move is the knock when one is legal (``eager_knock``).  Raises ``ValueError`` for an
     unknown suffix."""

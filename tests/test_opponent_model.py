@@ -104,6 +104,19 @@ def test_club_rules_model_is_the_old_one_and_bad_models_are_refused():
         ExpertPlayer(random.Random(1), opponent_model="psychic")
 
 
+def test_expert_and_master_use_the_hand_made_model_by_default_club_the_learned_one():
+    # issue 17: on the same duplicate deals expert@rules beat novice and club by more than the
+    # learned expert did (benchmarks/RESULTS.md), so the hand-made model is their default
+    _, k = _position()
+    for level in ("expert", "master"):
+        p = make_player(level, 2)
+        assert p.opponent_model == "rules" and p._club.opponent_model == "rules"
+        assert p._club.weights(k) == card_weights(k)
+    learned = ExpertPlayer(random.Random(2), opponent_model="learned")
+    assert learned._club.weights(k) == holding_weights(k)
+    assert make_player("club", 2).opponent_model == "learned"
+
+
 def test_weighted_sampling_is_deterministic_and_consistent():
     _, k = _position()
     w = holding_weights(k)
@@ -125,7 +138,8 @@ def test_players_with_the_model_are_deterministic_given_their_rng():
     s, _ = _position()
     s = act(s, "draw stock")
     view = view_of(s, 0)
-    for make in (lambda r: ClubPlayer(r), lambda r: ExpertPlayer(r, budget_ms=None, samples=16)):
+    for make in (lambda r: ClubPlayer(r), lambda r: ExpertPlayer(r, budget_ms=None, samples=16),
+                 lambda r: ExpertPlayer(r, budget_ms=None, samples=16, opponent_model="learned")):
         moves = {make(random.Random(3)).choose(view, view.legal) for _ in range(2)}
         assert len(moves) == 1 and next(iter(moves)) in view.legal
 

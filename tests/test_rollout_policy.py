@@ -118,12 +118,17 @@ def test_policies_and_the_expert_option():
 
 def test_strength_levels_with_options():
     p = strength.build("expert@classic", random.Random(1), None)
-    assert (p.name, p.playout, p.opponent_model) == ("expert", "classic", "learned")
-    p = strength.build("expert@rules@careful", random.Random(1), 50.0)
-    assert (p.playout, p.opponent_model, p.budget_ms) == ("careful", "rules", 50.0)
+    assert (p.name, p.playout, p.opponent_model) == ("expert", "classic", "rules")
+    p = strength.build("expert@learned@careful", random.Random(1), 50.0)
+    assert (p.playout, p.opponent_model, p.budget_ms) == ("careful", "learned", 50.0)
+    assert p._club.opponent_model == "learned"
+    p = strength.build("master@learned", random.Random(1), None)
+    assert (p.name, p.opponent_model, p.budget_ms) == ("master", "learned", 1000.0)
     p = strength.build("expert@oz1.0", random.Random(1), None)
     assert (p.override_z, p.playout) == (1.0, "classic")
     assert strength.build("club@rules", random.Random(1), None).opponent_model == "rules"
+    assert strength.build("club", random.Random(1), None).opponent_model == "learned"
+    assert strength.build("master", random.Random(1), None).opponent_model == "rules"
     with pytest.raises(ValueError, match="unknown option 'classic' of level 'club@classic'"):
         strength.build("club@classic", random.Random(1), None)
 

@@ -33,7 +33,7 @@ from ..views import PlayerView
 from .base import register
 from .inference import Knowledge, card_weights, melds_with, read_view
 
-#: The opponent models a player can use: the learned one (default) and the hand-made rules.
+#: The opponent models a player can use: the learned one (the club player's default) and the hand-made rules (the expert's).
 OPPONENT_MODELS = ("learned", "rules")
 
 __all__ = ["ClubPlayer", "danger", "knock_point", "score_context", "OPPONENT_MODELS"]

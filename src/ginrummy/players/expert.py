@@ -8,14 +8,17 @@ For each decision (from the :class:`PlayerView` alone):
    by the danger of feeding the opponent, as the ``club`` player judges them).  Gin and big gin
    are taken at once (R6.1, R6.5).
 2. Samples: opponent hands drawn from the posterior given his takes, passes and discards
-   (:func:`ginrummy.players.inference.sample_hands`), each with a random order of the remaining
+   (:func:`ginrummy.players.inference.sample_hands`, with the hand-made likelihood factors by
+   default, or the learned model's weights with ``opponent_model="learned"``), each with a random order of the remaining
    unknown cards as the stock.  Every candidate is played on the same samples (common random
    numbers), so the comparison is paired.
 3. Each candidate is played out to the end of the deal with a fast policy of
    :mod:`ginrummy.players.rollout` for both sides (a knock is scored exactly against the sampled
-   hand, R5, R6): by default the careful one (knock within a knock point that falls as the stock
-   shrinks, as the ``club`` player does; avoid a discard that melds with the other hand; take a
-   low card that saves much deadwood), or the classic one (``playout="classic"``).  When one
+   hand, R5, R6): by default the classic one (take only a card that makes a meld, knock at the
+   first chance), or the careful one (``playout="careful"``: knock within a knock point that
+   falls as the stock shrinks, as the ``club`` player does; avoid a discard that melds with the
+   other hand; take a low card that saves much deadwood), which lost to the classic one on
+   duplicate deals (``benchmarks/RESULTS.md``).  When one
    deal is the whole game (R11.1) both sides of a playout knock at the first chance.
 4. The outcome is valued as the chance of winning the game from the new score (a table of a
    simple model of the rest of the game, :func:`game_win_table`), so near the target a small sure
@@ -121,14 +124,18 @@ class ExpertPlayer:
         override_z: standard errors by which a candidate must beat the ``club`` player's choice
             (the default) to be chosen instead of it.
         clock: the clock read for the budget (seconds), ``time.perf_counter`` by default.
-        opponent_model: ``"learned"`` (default: the learned opponent model weighs the discards'
-            danger and draws the sampled hands, :mod:`ginrummy.players.opponent_model`) or
-            ``"rules"`` (the hand-made likelihood factors of :mod:`ginrummy.players.inference`).
+        opponent_model: ``"rules"`` (default: the hand-made likelihood factors of
+            :mod:`ginrummy.players.inference` weigh the discards' danger and draw the sampled
+            hands) or ``"learned"`` (the learned opponent model,
+            :mod:`ginrummy.players.opponent_model`).  On the same duplicate deals the hand-made
+            model did better against ``novice`` and ``club`` (``benchmarks/RESULTS.md``,
+            "Strength"), so it is the default since issue 17's third stop; the ``club`` level
+            keeps the learned one.
         playout: how both sides play the rest of a sampled deal (:data:`~ginrummy.players.rollout.POLICIES`):
-            ``"careful"`` (default: knock by the stage of the deal, avoid discards that meld
-            with the other hand, take a low card that saves much deadwood) or ``"classic"``
-            (take only a card that makes a meld, knock at the first chance: the expert before
-            this option).
+            ``"classic"`` (default: take only a card that makes a meld, knock at the first
+            chance) or ``"careful"`` (knock by the stage of the deal, avoid discards that meld
+            with the other hand, take a low card that saves much deadwood), or the variants
+            measured in ``benchmarks/RESULTS.md``.
         eager_knock: when a knock is legal (R5.1), the default move (step 5) is the best knock
             rather than the ``club`` player's move (which may hold a knockable hand for a lower
             knock): playing on must then be clearly better.
@@ -140,7 +147,7 @@ class ExpertPlayer:
 
     def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 5, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned",
+                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "rules",
                  playout: str = "classic", eager_knock: bool = False) -> None:
         if playout not in POLICIES:
             raise ValueError(f"playout must be one of {', '.join(POLICIES)}, not {playout!r}")
@@ -490,7 +497,7 @@ class MasterPlayer(ExpertPlayer):
 
     def __init__(self, rng: random.Random, budget_ms: float | None = 1000.0, samples: int | None = None,
                  min_samples: int = 24, max_discards: int = 6, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "learned",
+                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "rules",
                  playout: str = "classic", eager_knock: bool = False) -> None:
         if samples is None and budget_ms is not None:
             samples = 2000
