@@ -157,8 +157,9 @@ class Players:
         ends the match by a forfeit (:meth:`~ginrummy.web.clock.Clock.forfeits`), which is
         recorded and rated like any finished match, the other player winning it.
 
-        Only the engine runs here, on the event loop (the action is tried on the current deal;
-        nothing changes).  Who sits at the table, whether it is rated, and the copy of the
+        Only the engine runs here, on the event loop (the action is tried on the current deal,
+        or the trial of :meth:`~ginrummy.web.tables.Table.check_action` is read; nothing
+        changes).  Who sits at the table, whether it is rated, and the copy of the
         match with the last action applied are read and made by the returned function, in the
         writer's thread within the step's transaction: a match ending at a table of guests
         costs the event loop no database query (another server may have seated an account
@@ -171,7 +172,11 @@ class Players:
         seat = m.seat_of(player)
         if seat is None:
             return None
-        new, _events = m.deal.apply(seat, action)
+        trial = table.trial  # Table.check_action has just applied it on a copy: use that
+        if trial is not None and trial[0] is m.deal and trial[1] is action:
+            new = trial[2]
+        else:
+            new, _events = m.deal.apply(seat, action)
         finished = False
         if new.result is not None:
             winner = None if new.result.winner is None else m.seat_players[new.result.winner]
