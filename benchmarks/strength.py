@@ -28,7 +28,8 @@ shared machine are those of a quiet one (their decision times then only show the
 A level may carry options after ``@`` (see ``build``): ``club@rules`` (the hand-made opponent
 model) and ``expert@learned`` (the learned one; each level's default is the other), ``expert@classic``, ``expert@careful``, ``expert@staged``,
 ``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
-``expert@eager`` (the knock as the default move) and ``expert@oz1.0`` (``override_z``); several
+``expert@eager`` (the knock as the default move), ``expert@oz1.0`` (``override_z``) and
+``expert@ms280`` (a budget of its own, in milliseconds a decision); several
 may be joined, ``expert@learned@careful``.
 
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
@@ -91,7 +92,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     the expert of issue 17's first two stops); ``expert@careful`` (or ``master@careful``,
     ``expert@learned@careful``) the expert with the careful playout policy
     (:data:`ginrummy.players.rollout.POLICIES`; ``classic`` is the default); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
-    by which a move must beat the club move to be chosen); ``expert@eager`` the expert whose
+    by which a move must beat the club move to be chosen); ``expert@ms280`` the expert with a
+    budget of 280 ms a decision (``--budget-ms`` then leaves it as it is); ``expert@eager`` the expert whose
     default move is the knock when one is legal (``eager_knock``).  Raises ``ValueError`` for an
     unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
@@ -99,8 +101,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
 
     base, *options = level.split("@")
     player = make_player(base, rng)
+    kwargs: dict[str, object] = {}
     if options:
-        kwargs = {}
         for opt in options:
             if opt in OPPONENT_MODELS:
                 kwargs["opponent_model"] = opt
@@ -110,12 +112,15 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):
                 kwargs["override_z"] = float(opt[2:])
+            elif opt.startswith("ms") and hasattr(player, "budget_ms") and _is_float(opt[2:]) and float(opt[2:]) > 0:
+                kwargs["budget_ms"] = float(opt[2:])
             else:
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
-                                 f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}")
+                                 f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}, and for "
+                                 f"the expert and master eager, oz<standard errors>, ms<milliseconds>")
         player = type(player)(rng, **kwargs)
     if hasattr(player, "budget_ms") and player.budget_ms is not None:
-        if budget_ms is not None:
+        if budget_ms is not None and "budget_ms" not in kwargs:
             player.budget_ms = budget_ms
         if cpu_clock:
             player.clock = time.process_time

@@ -6,6 +6,7 @@ other hand, take a low card that saves much deadwood, knock only without an unde
 from __future__ import annotations
 
 import random
+import time
 import sys
 from pathlib import Path
 
@@ -126,6 +127,13 @@ def test_strength_levels_with_options():
     assert (p.name, p.opponent_model, p.budget_ms) == ("master", "learned", 1000.0)
     p = strength.build("expert@oz1.0", random.Random(1), None)
     assert (p.override_z, p.playout) == (1.0, "classic")
+    p = strength.build("expert@ms280", random.Random(1), 75.0, cpu_clock=True)
+    assert (p.budget_ms, p.clock, p.opponent_model) == (280.0, time.process_time, "rules")
+    assert strength.build("expert", random.Random(1), 75.0).budget_ms == 75.0
+    with pytest.raises(ValueError, match="unknown option 'ms0' of level 'expert@ms0'.*ms<milliseconds>"):
+        strength.build("expert@ms0", random.Random(1), None)
+    with pytest.raises(ValueError, match="unknown option 'ms280' of level 'novice@ms280'"):
+        strength.build("novice@ms280", random.Random(1), None)
     assert strength.build("club@rules", random.Random(1), None).opponent_model == "rules"
     assert strength.build("club", random.Random(1), None).opponent_model == "learned"
     assert strength.build("master", random.Random(1), None).opponent_model == "rules"
