@@ -302,8 +302,9 @@ class ReviewService:
 
     def _stop_pool(self) -> None:
         if self._pool is not None:
-            workers = list((getattr(self._pool, "_processes", None) or {}).values())
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            pool = self._pool
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
             for proc in workers:
                 with contextlib.suppress(Exception):
                     proc.terminate()
@@ -312,6 +313,14 @@ class ReviewService:
             if self._reader is not None:
                 self._reader.join(timeout=1)  # a daemon thread: it never holds the server up
             self._pool = None
+            # free the pool's and the queue's semaphores now: after a SIGTERM the process ends
+            # without running the interpreter's exit hooks (uvicorn raises the signal again once
+            # it has shut down), and the resource tracker then warns of leaked semaphores
+            pool.shutdown(wait=True)  # its workers are terminated: it returns at once
+            queue, self._queue = self._queue, None
+            with contextlib.suppress(Exception):
+                queue.close()
+            del pool, queue
 
 
 async def _quiet(send: Send, msg: dict[str, Any]) -> None:
