@@ -71,6 +71,8 @@ DEEP = "[" * 1020 + "]" * 1020
 @pytest.mark.parametrize("raw, code, needle", [
     ('{"type": []}', "bad_message", "unknown message type '[]'; types: " + ", ".join(INBOUND_TYPES)),
     ('{"type": {}}', "bad_message", "unknown message type '{}'; types: " + ", ".join(INBOUND_TYPES)),
+    # no type at all: said as such, not as the type None
+    ('{"action": "pass"}', "bad_message", 'a message needs "type": one of ' + ", ".join(INBOUND_TYPES)),
     (DEEP, "bad_json", f"JSON nested more than {MAX_MESSAGE_DEPTH} levels deep is refused"),
     ('{"type": "ping", "id": [' + "[" * 500 + "]" * 500 + "]}", "bad_json", "nested more than"),
     ('{"type": "action", "action": "' + "\\ud800" + '"}', "bad_message", 'an action message needs "action"'),
@@ -361,3 +363,26 @@ def test_a_method_an_api_path_does_not_take_is_405_json_naming_the_allowed_ones(
         assert r.status_code == 405 and r.headers["allow"] == "POST"
         assert r.json()["code"] == "method_not_allowed" and needle in r.json()["error"]
     assert client.get("/api/tables?lang=el").json()["error"] != "method GET is not allowed here; allowed: POST"
+
+
+@pytest.mark.parametrize("path, needle", [
+    ("/api/tables", "the body must be a JSON object: seats must be a list of 2 or 3"),
+    ("/api/sheet", "the body must be a JSON object: "),
+    ("/api/tables/abc123/claim", "the body must be a JSON object: "),
+])
+def test_a_body_that_is_not_an_object_says_so(client, path, needle):
+    for body in ("[1, 2, 3]", '"seats"', "7"):
+        r = client.post(path, content=body, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400, (path, body)
+        assert r.json()["code"] == "bad_message"
+        assert r.json()["error"].startswith(needle), r.json()
+
+
+def test_the_scorekeeper_refuses_names_that_differ_only_in_case(client):
+    before = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["ann:10"]})
+    assert before.status_code == 200 and before.json()["totals"] == {"Ann": 10, "Bob": 0}  # matched ignoring case
+    r = client.post("/api/sheet", json={"names": ["A", "a"], "results": ["A:10"]})
+    assert r.status_code == 400
+    assert r.json() == {"error": "names: the names must differ (ignoring case)", "code": "bad_message"}
+    r = client.post("/api/sheet", json={"names": ["Ann", "Bob", " ann "], "results": []})
+    assert r.json()["error"] == "names: the names must differ (ignoring case)"

@@ -419,6 +419,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         try:
             body = await _body(request, SheetBody)
             names = [n.strip() for n in body.names]
+            if len({n.casefold() for n in names}) != len(names):  # as gin sheet --players says it
+                raise MessageError("bad_message", W_("names: the names must differ (ignoring case)"))
             rules = RuleSet.from_dict({"preset": body.preset, **dict(body.rules or {}), "players": len(names)})
             parsed = parse_results(list(body.results), names)
             s = ScoreSheet(rules, len(names))

@@ -344,6 +344,8 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
         raise MessageError("bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}'))
     mid = _read_id(data)
     kind = data.get("type")
+    if "type" not in data:
+        raise MessageError("bad_message", W_('a message needs "type": one of {types}', types=", ".join(models)), mid)
     if not isinstance(kind, str) or kind not in models:
         raise MessageError("bad_message", W_("unknown message type {kind!r}; types: {types}",
                                              kind=_short(kind) if not isinstance(kind, str) else kind[:40],
@@ -546,7 +548,7 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
     field was wrong and how (for example ``seats.0.name: is longer than 200``)."""
     data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
     if not isinstance(data, dict):
-        raise MessageError("bad_message", _BODY_HELP[model]())
+        raise MessageError("bad_message", W_("the body must be a JSON object: {help}", help=_BODY_HELP[model]()))
     rules = data.get("rules")
     if isinstance(rules, dict):
         for k, v in rules.items():  # a whole number too large is out of range, not "not whole" (1e+23)
