@@ -131,7 +131,14 @@ def test_readable_hollywood_sheet(capsys):
     assert "…" not in out
     assert "Totals: Alexandra 18, Bob 82" in out
     rc, out, err = run(capsys, "sheet", "Bob:60", "draw", "Ann:10", "Bob:45")
-    assert "box bonus" in out and "Match over: Bob wins." in out
+    assert "box bonus" in out and "Match over: won by Bob." in out
+
+
+def test_match_winner_named_you(capsys):
+    """A player named You: "won by You", never "You wins"."""
+    rc, out, err = run(capsys, "sheet", "You:60", "Ann:10", "You:45")
+    assert rc == 0 and err == ""
+    assert out.splitlines()[-3:] == ["Game 1: won by You", "Totals: You 255, Ann 35", "Match over: won by You."]
 
 
 @pytest.mark.parametrize(

@@ -154,12 +154,30 @@ def test_replay_record_summary(capsys):
     assert code == 0 and err == ""
     assert out.splitlines() == [
         "Ann vs Bob vs Cy; rules standard, target=50; 4 deal(s)",  # what differs from the preset (R13, R14)
-        "deal 1: Ann deals; knock by Bob; Bob scores 7; totals Ann 0, Bob 7, Cy 0",
-        "deal 2: Bob deals; knock by Cy; Cy scores 4; totals Ann 0, Bob 7, Cy 4",
-        "deal 3: Cy deals; knock by Cy; Cy scores 30; totals Ann 0, Bob 7, Cy 34",
-        "deal 4: Cy deals; Bob knocks, undercut by Cy; Cy scores 25; totals Ann 0, Bob 7, Cy 59",
-        "match over: Cy wins; totals Ann 0, Bob 7, Cy 59",
+        "deal 1: dealer Ann; knock by Bob; 7 points to Bob; totals Ann 0, Bob 7, Cy 0",
+        "deal 2: dealer Bob; knock by Cy; 4 points to Cy; totals Ann 0, Bob 7, Cy 4",
+        "deal 3: dealer Cy; knock by Cy; 30 points to Cy; totals Ann 0, Bob 7, Cy 34",
+        "deal 4: dealer Cy; knock by Bob, undercut by Cy; 25 points to Cy; totals Ann 0, Bob 7, Cy 59",
+        "match over: winner Cy; totals Ann 0, Bob 7, Cy 59",
     ]
+
+
+def test_replay_summary_reads_right_for_a_player_named_you(capsys, tmp_path):
+    """A seat named You (gin play's default name): no verb after a name ("You deals", "You
+    scores 7" would be wrong), the same words as for any other name."""
+    text = (GOLDEN / "records" / "three_hand.gin").read_text().replace('"Bob"', '"You"')
+    code, out, err = run(capsys, "replay", script(tmp_path, text, "you.gin"))
+    assert code == 0 and err == ""
+    assert out.splitlines()[1:] == [
+        "deal 1: dealer Ann; knock by You; 7 points to You; totals Ann 0, You 7, Cy 0",
+        "deal 2: dealer You; knock by Cy; 4 points to Cy; totals Ann 0, You 7, Cy 4",
+        "deal 3: dealer Cy; knock by Cy; 30 points to Cy; totals Ann 0, You 7, Cy 34",
+        "deal 4: dealer Cy; knock by You, undercut by Cy; 25 points to Cy; totals Ann 0, You 7, Cy 59",
+        "match over: winner Cy; totals Ann 0, You 7, Cy 59",
+    ]
+    text = (GOLDEN / "records" / "standard.gin").read_text().replace('"Bob"', '"You"')
+    code, out, _ = run(capsys, "replay", script(tmp_path, text, "you2.gin"))
+    assert code == 0 and out.splitlines()[-1] == "match over: winner You; totals Ann 174, You 369"
 
 
 def test_replay_record_json(capsys):

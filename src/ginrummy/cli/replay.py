@@ -39,6 +39,7 @@ from ..actions import parse_action
 from ..cards import card_str, cards_of, parse_cards
 from ..deal import DealState, new_deal
 from ..errors import IllegalActionError, RecordError
+from ..i18n import translator
 from ..match import Match
 from ..record import dumps_deal, loads as load_record, replay as replay_record, verify as verify_record
 from ..rules import PRESETS, RuleSet, parse_overrides, preset
@@ -160,11 +161,14 @@ def _match_summary(m: Match) -> dict[str, Any]:
 
 
 def _print_summary(m: Match) -> None:
+    # No verb follows a name (a player may be named You: "You deals" would be wrong), so the
+    # lines say "dealer NAME", "knock by NAME", "N points to NAME", "winner NAME".
+    tr = translator("en")
     names = list(m.names)
     print(f"{' vs '.join(names)}; rules {rules_label(m.rules)}; {len(m.deals)} deal(s)")
     for d, totals in zip(m.deals, _running_totals(m)):
         res = d.result
-        head = f"deal {d.number}: {names[d.seat_players[d.dealer]]} deals"
+        head = f"deal {d.number}: dealer {names[d.seat_players[d.dealer]]}"
         if res is None:
             print(f"{head}; in progress, {names[d.seat_players[m.deal.to_act]] if m.deal.to_act is not None else '-'} to act")
             continue
@@ -173,13 +177,14 @@ def _print_summary(m: Match) -> None:
         else:
             knocker = names[d.seat_players[res.knocker or 0]]
             winner = names[d.seat_players[res.winner]]
+            points = tr.n_("{n} point to {name}", "{n} points to {name}", res.points, name=winner)
             if res.outcome == "undercut":  # the defender undercuts the knocker (R6.3)
-                what = f"{knocker} knocks, undercut by {winner}; {winner} scores {res.points}"
+                what = f"knock by {knocker}, undercut by {winner}; {points}"
             else:
-                what = f"{res.outcome.replace('_', ' ')} by {knocker}; {winner} scores {res.points}"
+                what = f"{res.outcome.replace('_', ' ')} by {knocker}; {points}"
         print(f"{head}; {what}; totals " + ", ".join(f"{n} {t}" for n, t in zip(names, totals)))
     if m.finished:
-        print("match over: " + (f"{names[m.winner]} wins" if m.winner is not None else "no winner") + "; totals "
+        print("match over: " + (f"winner {names[m.winner]}" if m.winner is not None else "no winner") + "; totals "
               + ", ".join(f"{n} {t}" for n, t in zip(names, m.sheet.totals)))
 
 

@@ -106,7 +106,8 @@ def render_sheet(sheet: ScoreSheet, names: Sequence[str], console: Console) -> N
     console.print(f"Totals: {totals}")
     if sheet.finished:
         w = sheet.match_winner
-        console.print(f"Match over: {names[w]} wins." if w is not None else "Match over.", style="bold green")
+        # "won by NAME", as for a game: a player may be named You ("You wins" would be wrong)
+        console.print(f"Match over: won by {names[w]}." if w is not None else "Match over.", style="bold green")
 
 
 @app.command("sheet")
