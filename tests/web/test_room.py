@@ -116,6 +116,23 @@ def test_a_spectator_sees_no_hidden_card_and_the_players_see_how_many_watch(clie
         assert all(tok["token"] not in json.dumps(seen) for tok in t["seats"] if "token" in tok)
 
 
+def test_a_spectator_before_the_first_deal_has_you_null_and_sends_no_seed(client):
+    """Before the first deal a spectator's state says ``you`` null too (docs/protocol.md
+    "Spectators"; it said -1, which the table page took for a seat and sent a client seed for):
+    he sees the deal's commitment and whom it waits for, has no seed of his own, and a client
+    seed from him is refused."""
+    t = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], public=True)
+    with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec:
+        st = spec.receive_json()
+        assert st["type"] == "state" and st["started"] is False
+        assert st["you"] is None and st["record_available"] is False
+        pending = st["fair"]["pending"]
+        assert pending["deal"] == 1 and pending["yours"] is None and pending["waiting_for"] == ["Ann", "Bob"]
+        spec.send_json({"type": "client_seed", "deal": 1, "seed": "abc", "id": 7})
+        err = next_not_state(spec)
+        assert err["code"] == "not_allowed" and err["reply_to"] == 7
+
+
 def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed(client, monkeypatch):
     # the rate limit's clock stands still: on a loaded machine the six messages below may take
     # longer than the window, which would let the sixth through

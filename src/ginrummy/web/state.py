@@ -94,7 +94,7 @@ def _waiting_state(self: Table, player: int) -> dict[str, Any]:
     return {
         "type": "state", "started": False,
         "table": {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)},
-        "you": player, "role": None, "seat": None, "seq": self.seq, "seat_players": [],
+        "you": None if player == SPECTATOR else player, "role": None, "seat": None, "seq": self.seq, "seat_players": [],
         "to_act": None, "your_turn": False, "roles": None, "view": None, "arrangement": None,
         "deal": None, "deals": [], "sheet": ScoreSheet(rules, len(self.names)).to_dict(self.names),
         "match": {"finished": False, "winner": None}, "can_next_deal": False, "suggestions": [],

@@ -332,6 +332,10 @@ const GinFair = (() => {
 
   function tableId(state) { return state.table && state.table.id; }
 
+  /** A spectator (?watch=1; docs/protocol.md "Spectators": ``you`` is null): he has no seed to
+   *  send and no record to download, and sees only the commitments and whom the deal waits for. */
+  function watching(state) { return state.you === null; }
+
   function observedOf(state, k) {
     return store.get(store.key(tableId(state), state.you, k)) || { commitment: null, client_seeds_sent: [], player: state.you,
                                                                    hand: null, upcard: null, dealer: null, draws: [] };
@@ -397,7 +401,7 @@ const GinFair = (() => {
   }
 
   function checkRevealed(state) {
-    for (const d of state.deals || []) {
+    for (const d of watching(state) ? [] : state.deals || []) {
       if (!d.revealed || !d.seed || panel.results.has(d.number)) continue;
       const observed = observedOf(state, d.number);
       const p = checkDeal({ reveal: { seed: d.seed, client_seeds: d.client_seeds ?? null, commitment: d.commitment }, observed });
@@ -426,6 +430,7 @@ const GinFair = (() => {
     const ckey = `gin.fair.${tableId(state)}.commitment`;
     if (!store.get(ckey)) store.set(ckey, state.fair.commitment);
     const pending = state.fair.pending;
+    if (watching(state)) { checkRevealed(state); render(); return; }
     if (pending) {
       // the pending deal's commitment, seen before its cards are dealt: kept first, never replaced
       const obs = observedOf(state, pending.deal);
@@ -490,12 +495,17 @@ const GinFair = (() => {
     const out = [];
     out.push(el("div", null, t("The table's seed commitment (SHA-256 of its secret match seed), fixed when the table was made:")),
              mono(f.commitment, "fair-commitment"));
+    const watcher = watching(state);
     if (f.pending) {
       const p = f.pending;
-      out.push(el("div", { class: "fair-pending" }, t("Deal {number} commitment, shown before your seed is sent:", { number: String(p.deal) })),
+      out.push(el("div", { class: "fair-pending" }, watcher
+        ? t("Deal {number} commitment (SHA-256 of its seed), shown before the deal:", { number: String(p.deal) })
+        : t("Deal {number} commitment, shown before your seed is sent:", { number: String(p.deal) })),
                mono(p.commitment, "fair-pending-commitment"));
-      out.push(el("div", { id: "fair-yours" }, p.yours ? t("Your client seed for deal {number}: {seed}", { number: String(p.deal), seed: p.yours })
-        : t("Sending your client seed...")));
+      if (!watcher) {
+        out.push(el("div", { id: "fair-yours" }, p.yours ? t("Your client seed for deal {number}: {seed}", { number: String(p.deal), seed: p.yours })
+          : t("Sending your client seed...")));
+      }
       if (p.waiting_for && p.waiting_for.length) {
         out.push(el("div", { class: "hint", id: "fair-waiting" }, t("The deal waits for the client seed of: {names}", { names: p.waiting_for.join(", ") })));
       }
@@ -513,11 +523,11 @@ const GinFair = (() => {
     if (panel.custom) out.push(el("div", { class: "hint", id: "fair-custom" }, t("Your own seed for the next deal: {seed}", { seed: panel.custom })));
     const token = new URLSearchParams(location.search).get("seat") || "";
     out.push(el("p", { class: "fair-links" },
-      el("a", { href: "/fair", target: "_blank", rel: "noopener" }, t("How the deal is checked")), " \u00b7 ",
-      el("a", { href: `/api/tables/${encodeURIComponent(tableId(state))}/record?seat=${encodeURIComponent(token)}`, id: "fair-record" }, t("Download the record"))));
-    // the form is made once, so a seed being typed survives every new state
+      el("a", { href: "/fair", target: "_blank", rel: "noopener" }, t("How the deal is checked")), ...(watcher ? [] : [" \u00b7 ",
+      el("a", { href: `/api/tables/${encodeURIComponent(tableId(state))}/record?seat=${encodeURIComponent(token)}`, id: "fair-record" }, t("Download the record"))])));
+    // the form is made once, so a seed being typed survives every new state; a spectator has none
     let info = document.getElementById("fair-info");
-    if (!info) { info = el("div", { id: "fair-info" }); box.replaceChildren(info, seedForm()); }
+    if (!info) { info = el("div", { id: "fair-info" }); box.replaceChildren(info, ...(watcher ? [] : [seedForm()])); }
     info.replaceChildren(...out);
   }
 
