@@ -154,7 +154,7 @@ def test_cli_readable_summary(capsys):
     rc, out, err = run(capsys, "simulate", "--players", "novice,random", "--games", "2", *SHORT)
     assert rc == 0
     assert err == ""  # no progress bar when stderr is not a terminal
-    assert "1. novice" in out and "2. random" in out and "Deals " in out
+    assert "1. novice" in out and "2. random" in out and " deals: " in out
 
 
 def test_cli_records(capsys, tmp_path):
@@ -220,4 +220,15 @@ def test_the_summary_in_a_file_keeps_its_lines_whole(capsys):
     rc, out, err = run(capsys, "simulate", "--games", "20", "--seed", "1")
     assert rc == 0
     last = out.rstrip("\n").splitlines()[-1]
-    assert last == "Deals 213: knocks won 201 (94.4%), gins 3 (1.4%), undercuts 9 (4.2%), draws 0 (0.0%)"
+    assert last == "213 deals: 201 knocks won (94.4%), 3 gins (1.4%), 9 undercuts (4.2%), 0 draws (0.0%)"
+    assert out.splitlines()[0].strip() == "20 games, seed 1"
+
+
+def test_the_summary_says_one_game_and_one_deal_in_the_singular(capsys):
+    """Every count agrees with its noun: one game of one deal (a single deal, R13) is "1 game",
+    "1 deal", "1 knock won", and none is "0 gins" (the plural forms of the catalogs, n_)."""
+    rc, out, err = run(capsys, "simulate", "--games", "1", "--preset", "single", "--seed", "1")
+    assert rc == 0 and err == ""
+    lines = out.rstrip("\n").splitlines()
+    assert lines[0].strip() == "1 game, seed 1"
+    assert lines[-1] == "1 deal: 1 knock won (100.0%), 0 gins (0.0%), 0 undercuts (0.0%), 0 draws (0.0%)"

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..i18n import translator
 from ..players import make_player
 from ..shards import MAX_WORKERS, ShardError, simulate_sharded
 
@@ -70,7 +71,8 @@ def _record_writer(directory: str) -> Any:
 def render_summary(summary: SimulationSummary, console: Console) -> None:
     """Print the readable summary: per level its wins, win rate with the 95% Wilson interval
     and deal points per deal; then the deals and how they ended."""
-    table = Table(title=f"{summary.games} games, seed {summary.seed}")
+    tr = translator("en")  # the plural form of each count: "1 game", "2 games"
+    table = Table(title=tr.n_("{n} game, seed {seed}", "{n} games, seed {seed}", summary.games, seed=str(summary.seed)))
     table.add_column("player")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
@@ -83,11 +85,11 @@ def render_summary(summary: SimulationSummary, console: Console) -> None:
                       f"{lo:.1%} - {hi:.1%}", f"{ppd[k]:.2f}")
     console.print(table)
     d = summary.deals or 1
-    console.print(
-        f"Deals {summary.deals}: knocks won {summary.knocks} ({summary.knocks / d:.1%}), "
-        f"gins {summary.gins} ({summary.gins / d:.1%}), undercuts {summary.undercuts} "
-        f"({summary.undercuts / d:.1%}), draws {summary.draws} ({summary.draws / d:.1%})"
-    )
+    ends = [tr.n_("{n} knock won", "{n} knocks won", summary.knocks), tr.n_("{n} gin", "{n} gins", summary.gins),
+            tr.n_("{n} undercut", "{n} undercuts", summary.undercuts), tr.n_("{n} draw", "{n} draws", summary.draws)]
+    shares = [summary.knocks, summary.gins, summary.undercuts, summary.draws]
+    console.print(tr.n_("{n} deal", "{n} deals", summary.deals) + ": "
+                  + ", ".join(f"{end} ({k / d:.1%})" for end, k in zip(ends, shares)))
 
 
 @app.command("simulate")
