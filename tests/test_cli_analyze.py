@@ -150,6 +150,12 @@ def test_readable_output_shows_melds_and_deadwood(capsys):
     assert "Can knock with 9 deadwood." in out
 
 
+def test_one_point_of_deadwood_in_the_singular(capsys):
+    rc, out, err = run(capsys, "analyze", "AS 2H 3H 4H 5D 6D 7D 8C 9C TC")
+    assert rc == 0 and err == ""
+    assert "Deadwood: AS  (1 point)" in out.splitlines()
+
+
 @pytest.mark.parametrize(
     "argv, needle",
     [

@@ -183,6 +183,14 @@ def test_readable_output(capsys):
     assert "The knocker scores 42 points." in out
 
 
+def test_one_point_in_the_singular(capsys):
+    """R6.2: K = 9 (9D), D = 10 (TH), nothing to lay off: the knocker scores 10 - 9 = 1 point."""
+    rc, out, err = run(capsys, "score", "--knocker", "AS 2S 3S 4H 5H 6H 7C 8C 9C 9D",
+                       "--defender", "KD KH KC QS JS TS 2D 3D 4D TH")
+    assert rc == 0 and err == ""
+    assert out.splitlines()[-1] == "The knocker scores 1 point."
+
+
 @pytest.mark.parametrize(
     "argv, needle",
     [

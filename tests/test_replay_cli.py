@@ -153,7 +153,7 @@ def test_replay_record_summary(capsys):
     code, out, err = run(capsys, "replay", str(GOLDEN / "records" / "three_hand.gin"))
     assert code == 0 and err == ""
     assert out.splitlines() == [
-        "Ann vs Bob vs Cy; rules standard, target=50; 4 deal(s)",  # what differs from the preset (R13, R14)
+        "Ann vs Bob vs Cy; rules standard, target=50; 4 deals",  # what differs from the preset (R13, R14)
         "deal 1: dealer Ann; knock by Bob; 7 points to Bob; totals Ann 0, Bob 7, Cy 0",
         "deal 2: dealer Bob; knock by Cy; 4 points to Cy; totals Ann 0, Bob 7, Cy 4",
         "deal 3: dealer Cy; knock by Cy; 30 points to Cy; totals Ann 0, Bob 7, Cy 34",
@@ -178,6 +178,20 @@ def test_replay_summary_reads_right_for_a_player_named_you(capsys, tmp_path):
     text = (GOLDEN / "records" / "standard.gin").read_text().replace('"Bob"', '"You"')
     code, out, _ = run(capsys, "replay", script(tmp_path, text, "you2.gin"))
     assert code == 0 and out.splitlines()[-1] == "match over: winner You; totals Ann 174, You 369"
+
+
+def test_one_deal_and_one_line_in_the_singular(capsys, tmp_path):
+    """A record of one deal with one action: "1 deal", "1 line replayed" (no "deal(s)")."""
+    data = base_script()
+    data["actions"] = data["actions"][:1]
+    code, text, _ = run(capsys, "replay", script(tmp_path, data), "--record", "--date", "2024-05-01")
+    assert code == 0
+    path = script(tmp_path, text, "one.gin")
+    code, out, _ = run(capsys, "replay", path)
+    assert code == 0 and out.splitlines()[0] == "seat 0 vs seat 1; rules standard; 1 deal"
+    code, out, _ = run(capsys, "verify", path)
+    assert code == 0
+    assert out.splitlines()[1:3] == ["  syntax: format 1, 2 players, 1 deal", "  deal 1: 1 line replayed (deal in progress)"]
 
 
 def test_replay_record_json(capsys):

@@ -55,6 +55,7 @@ from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
 from .deal import OVER, DealResult, DealState, Event, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
+from .i18n import translator
 from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
 from .rules import RuleSet
 from .scoring import ScoreSheet
@@ -66,6 +67,7 @@ __all__ = [
 
 FORMAT_VERSION = 1
 _DRAW_KINDS = ("draw_stock", "take_discard", "take_upcard")
+_EN = translator("en")  # what gin verify reports is English; the counts take their plural form ("1 deal")
 
 
 # -- the parsed record ------------------------------------------------------------------------
@@ -620,11 +622,16 @@ def _first_difference(a: Sequence[int], b: Sequence[int]) -> str:
     return f"the record has {len(a)} cards, the seed gives {len(b)}"  # pragma: no cover
 
 
+def _lines_replayed(n: int) -> str:
+    return _EN.n_("{n} line replayed", "{n} lines replayed", n)
+
+
 def _result_text(r: RecordedResult) -> str:
     if r.outcome == "draw":
         return f"draw ({r.reason})"
     assert r.deadwood is not None
-    return (f"{r.outcome}, winner seat {r.winner}, {r.points} points, knocker seat {r.knocker}, "
+    points = _EN.n_("{n} point", "{n} points", r.points)
+    return (f"{r.outcome}, winner seat {r.winner}, {points}, knocker seat {r.knocker}, "
             f"deadwood {r.deadwood[0]}/{r.deadwood[1]}, multiplier {r.multiplier}")
 
 
@@ -731,7 +738,7 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
             raise _err(last, f"deal {d.number} is over after this line ({res.outcome}) but has no result line")
         if d.score is not None:
             raise _err(d.score_line, f"deal {d.number}: a score line without a result")
-        checks.append(f"deal {d.number}: {len(d.events)} lines replayed (deal in progress)")
+        checks.append(f"deal {d.number}: {_lines_replayed(len(d.events))} (deal in progress)")
         return
     if res is None:
         legal = ", ".join(a.text for a in m.deal.legal_actions())
@@ -748,7 +755,7 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
     if d.score is not None and d.score != m.sheet.totals:
         raise _err(d.score_line, f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
                    f"the sheet gives {' '.join(map(str, m.sheet.totals))}")
-    checks.append(f"deal {d.number}: {len(d.events)} lines replayed; result {_result_text(got)}"
+    checks.append(f"deal {d.number}: {_lines_replayed(len(d.events))}; result {_result_text(got)}"
                   + ("" if d.score is None else f"; score {' '.join(map(str, d.score))}") + " match")
 
 
@@ -826,7 +833,8 @@ def verify(text: str) -> VerifyReport:
     checks: list[str] = []
     try:
         rec = loads(text)
-        checks.append(f"syntax: format {rec.version}, {len(rec.names)} players, {len(rec.deals)} deal(s)")
+        deals = _EN.n_("{n} deal", "{n} deals", len(rec.deals))
+        checks.append(f"syntax: format {rec.version}, {len(rec.names)} players, {deals}")
         _replay(rec, None, checks)
     except RecordError as exc:
         return VerifyReport(False, tuple(checks), str(exc), getattr(exc, "line", 0))

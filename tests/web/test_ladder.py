@@ -107,7 +107,7 @@ def test_a_second_run_plays_the_next_matches_not_the_same_ones(tmp_path, capsys)
     assert main([*argv, "--games", "2", "--database-url", twice]) == 0
     capsys.readouterr()
     assert main(["ladder", "--levels", LEVELS, "--seed", "5", "--games", "1", "--database-url", twice]) == 0
-    assert "Ladder after matches 9-9 of seed 5" in capsys.readouterr().out
+    assert "Ladder after match 9 of seed 5" in capsys.readouterr().out  # one match: in the singular
 
 
 def test_gin_ladder_bad_workers_or_ray_exit_2(tmp_path, capsys):

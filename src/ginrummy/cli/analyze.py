@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import card_str, cards_of, mask_of, parse_card, parse_cards
+from ..i18n import translator
 from ..melds import Arrangement, best_arrangement, knock_arrangement
 from ..rules import RuleSet
 from ..showdown import arrangement_json
@@ -176,8 +177,8 @@ def render_analysis(data: dict[str, Any], console: Console) -> None:
     cards = parse_cards(data["cards"])
     console.print(Text("Hand: ").append_text(cards_text(cards)))
     console.print(Text("Melds: ").append_text(melds_text(_parse_meld_lists(data["melds"]))))
-    console.print(Text("Deadwood: ").append_text(cards_text(parse_cards(data["deadwood"])))
-                  .append(f"  ({data['deadwood_value']} points)"))
+    points = translator("en").n_("{n} point", "{n} points", data["deadwood_value"])
+    console.print(Text("Deadwood: ").append_text(cards_text(parse_cards(data["deadwood"]))).append(f"  ({points})"))
     console.print("Knock limit: " + ("none: only gin ends the deal" if limit is None else str(limit)))
     if "discards" not in data:
         if data["is_gin"]:

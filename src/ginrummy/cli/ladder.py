@@ -10,6 +10,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from ..i18n import translator
 from ..players import make_player
 from ..shards import MAX_WORKERS, ShardError
 from ..web.security import mask_url, redact
@@ -75,8 +76,12 @@ def ladder_command(
     if as_json:
         emit_json({"games": games, "seed": seed, "first": first, "levels": [e.to_json() for e in board]})
         return
-    span = f"matches {first}-{first + games - 1}" if games else "no new match"
-    table = Table(title=f"Ladder after {span} of seed {seed}")
+    if games:
+        title = translator("en").n_("Ladder after match {first} of seed {seed}", "Ladder after matches {first}-{last} of seed {seed}",
+                                    games, first=first, last=first + games - 1, seed=str(seed))
+    else:
+        title = f"Ladder after no new match of seed {seed}"
+    table = Table(title=title)
     for col in ("level", "rating", "mu", "sigma", "rated matches"):
         table.add_column(col, justify="left" if col == "level" else "right")
     for e in board:

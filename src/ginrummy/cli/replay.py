@@ -165,7 +165,8 @@ def _print_summary(m: Match) -> None:
     # lines say "dealer NAME", "knock by NAME", "N points to NAME", "winner NAME".
     tr = translator("en")
     names = list(m.names)
-    print(f"{' vs '.join(names)}; rules {rules_label(m.rules)}; {len(m.deals)} deal(s)")
+    deals = tr.n_("{n} deal", "{n} deals", len(m.deals))
+    print(f"{' vs '.join(names)}; rules {rules_label(m.rules)}; {deals}")
     for d, totals in zip(m.deals, _running_totals(m)):
         res = d.result
         head = f"deal {d.number}: dealer {names[d.seat_players[d.dealer]]}"
@@ -177,7 +178,7 @@ def _print_summary(m: Match) -> None:
         else:
             knocker = names[d.seat_players[res.knocker or 0]]
             winner = names[d.seat_players[res.winner]]
-            points = tr.n_("{n} point to {name}", "{n} points to {name}", res.points, name=winner)
+            points = tr.n_("{n} point", "{n} points", res.points) + f" to {winner}"
             if res.outcome == "undercut":  # the defender undercuts the knocker (R6.3)
                 what = f"knock by {knocker}, undercut by {winner}; {points}"
             else:

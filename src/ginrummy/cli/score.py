@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..cards import cards_str, mask_of, parse_cards
+from ..i18n import translator
 from ..showdown import Showdown, showdown
 from .analyze import cards_text, deal_limit, melds_text, read_cards, read_upcard
 from .common import CARDS_HELP, JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
@@ -58,7 +59,8 @@ def render_score(data: dict[str, Any], console: Console) -> None:
     console.print(Text("       deadwood: ").append_text(cards_text(parse_cards(d["deadwood"])))
                   .append(f"  ({d['deadwood_value']})"))
     doubled = " (doubled: spade upcard, R9.3)" if data["multiplier"] > 1 else ""
-    console.print(Text(f"The {data['winner']} scores {data['points']} points{doubled}.", style="bold green"))
+    points = translator("en").n_("{n} point", "{n} points", data["points"])
+    console.print(Text(f"The {data['winner']} scores {points}{doubled}.", style="bold green"))
 
 
 @app.command("score")
