@@ -221,6 +221,19 @@ def test_verify_ok(capsys):
     assert lines[-1] == "  the match is finished; winner Bob"
 
 
+def test_verify_has_no_rule_options(capsys, monkeypatch):
+    """A record carries its own rules: gin verify offers no --preset/--set (they could only be
+    refused) and says so if given one."""
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, _ = run(capsys, "verify", "--help")
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("│ --")] == ["--json", "--help"]
+    for extra in (["--preset", "classic"], ["--set", "target=50"]):
+        code, out, err = run(capsys, "verify", str(GOLDEN / "records" / "standard.gin"), *extra)
+        assert (code, out) == (2, "")
+        assert err == f"gin: error: No such option: {extra[0]}\n"
+
+
 def test_verify_tampered(capsys, tmp_path):
     text = (GOLDEN / "records" / "standard.gin").read_text()
     lines = text.splitlines()

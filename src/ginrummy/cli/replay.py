@@ -23,7 +23,8 @@ For a saved record ``gin replay`` replays it (checking every line) and prints a 
 with ``--json`` the final score sheet and every deal's result.  ``gin verify`` recomputes every
 deck from the revealed seeds, checks the commitments and replays the record: it prints OK and
 what it checked, or exits 1 naming the first mismatch.  A record carries its own rule set, so
-``--preset``/``--set`` are refused for records.  Bad input exits 2 with one line on stderr.
+``gin replay`` refuses ``--preset``/``--set`` for records, and ``gin verify`` has neither
+option.  Bad input exits 2 with one line on stderr.
 """
 
 from __future__ import annotations
@@ -245,15 +246,13 @@ def replay_command(
 @app.command("verify")
 def verify_command(
     file: str = typer.Argument(..., metavar="RECORD", help="A game record; - reads stdin."),
-    preset_name: Optional[str] = _PresetOpt,
-    overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Recompute every deck from the revealed seed, check the commitments and replay the record.
 
     Prints OK and what was checked; exits 1 naming the first mismatch, and 2 (bad input) when
-    the file is not a game record at all."""
-    _no_rules_for_records(preset_name, overrides)
+    the file is not a game record at all.  A record carries its own rule set, so there is no
+    --preset or --set here."""
     text = _read(file)
     with bad_input():
         load_record(text)
