@@ -110,3 +110,38 @@ def test_rules_are_named_by_preset_and_changes(monkeypatch, capsys):
     assert "+custom" not in out
     status, out, _ = play(monkeypatch, capsys, ["--seed", "1", "--set", "stock_end=wall"], ["quit"])
     assert 'rules standard, stock_end="wall" · seed 1' in out
+
+
+COMMANDS = ["analyze", "score", "sheet", "replay", "verify", "review", "simulate", "play", "serve", "ladder"]
+
+
+def option_rows(capsys, *command: str) -> dict[str, list[str]]:
+    """The words of each option's row in ``gin COMMAND --help``: {"--set": ["KEY=VALUE", "Override", ...]}."""
+    assert main([*command, "--help"]) == 0
+    rows = {}
+    for line in capsys.readouterr().out.splitlines():
+        words = line.strip("│ ").split()
+        if line.startswith("│") and words and words[0] in ("*",):
+            words = words[1:]
+        if line.startswith("│") and words and words[0].startswith("--"):
+            rows[words[0]] = words[1:]
+    return rows
+
+
+def test_help_shows_no_value_after_a_flag_and_names_a_repeatable_value(capsys):
+    """Typer labels each option with its Python type: a flag read "--json <bool>" (as if it took
+    a value) and --set "<list[str]>".  A flag shows no value, a repeatable option its value."""
+    rows = option_rows(capsys, "sheet")
+    assert {opt: words[0] for opt, words in rows.items()} == {
+        "--players": "<str>", "--preset": "<str>", "--set": "KEY=VALUE", "--json": "Print", "--help": "Show"}
+    assert rows["--json"][:2] == ["Print", "the"] and rows["--help"][:2] == ["Show", "this"]
+    score = option_rows(capsys, "score")
+    assert (score["--knocker"][0], score["--defender"][0], score["--set"][0]) == ("CARDS", "CARDS", "KEY=VALUE")
+    assert option_rows(capsys) == {"--help": ["Show", "this", "message", "and", "exit."]}
+    for command in COMMANDS:
+        rows = option_rows(capsys, command)
+        assert rows["--help"][0] == "Show", command
+        labels = [words[0] for words in rows.values()]
+        assert not [x for x in labels if x == "<bool>" or "list[" in x], command
+    assert option_rows(capsys, "play")["--no-clear"][:2] == ["Do", "not"]
+    assert option_rows(capsys, "replay")["--record"][:2] == ["For", "a"]

@@ -13,8 +13,10 @@ import sys
 import typer
 
 try:  # Typer >= 0.20 carries its own copy of Click; older ones use Click itself
+    from typer._click import Context as _Context
     from typer._click import exceptions as _cx
 except ImportError:  # pragma: no cover
+    from click import Context as _Context
     from click import exceptions as _cx
 
 app = typer.Typer(
@@ -71,6 +73,23 @@ def _plain(message: str) -> str:
     return message
 
 
+def _label_flags(command: object) -> None:
+    """Show no value after a flag in the help of ``command`` and its subcommands.
+
+    Typer's help labels every option with its Python type, a flag too (``--json <bool>``,
+    ``--help <bool>``), which reads as if the flag took a value; a flag given an empty
+    metavar shows none.  (Options that take values keep their label; a repeatable one names
+    its value itself, e.g. ``--set KEY=VALUE``.)  The help option is made on first use, so it
+    is made here, from a bare context, to be labelled too."""
+    get_params = getattr(command, "get_params", None)
+    params = get_params(_Context(command)) if get_params is not None else []  # type: ignore[arg-type]
+    for param in params:
+        if getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _label_flags(sub)
+
+
 @app.callback()
 def _root() -> None:
     """Gin Rummy: play at the terminal or in the browser, keep score, simulate, analyse."""
@@ -83,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     _load()
     command = typer.main.get_command(app)
+    _label_flags(command)
     try:
         # with standalone_mode=False, Click returns the code of a typer.Exit raised in a command
         args = _fill_optional_values(list(argv if argv is not None else sys.argv[1:]))

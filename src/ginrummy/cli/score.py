@@ -65,8 +65,8 @@ def render_score(data: dict[str, Any], console: Console) -> None:
 
 @app.command("score")
 def score(
-    knocker: list[str] = typer.Option(..., "--knocker", help=f"The knocker's ten cards after his discard (eleven for big gin): {CARDS_HELP}.", show_default=False),
-    defender: list[str] = typer.Option(..., "--defender", help=f"The defender's ten cards: {CARDS_HELP}.", show_default=False),
+    knocker: list[str] = typer.Option(..., "--knocker", metavar="CARDS", help=f"The knocker's ten cards after his discard (eleven for big gin): {CARDS_HELP}.", show_default=False),
+    defender: list[str] = typer.Option(..., "--defender", metavar="CARDS", help=f"The defender's ten cards: {CARDS_HELP}.", show_default=False),
     upcard: str = typer.Option(None, "--upcard", help="The deal's first upcard: Oklahoma knock limit and spade doubling (R9); needed under Oklahoma."),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
