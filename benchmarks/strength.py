@@ -29,7 +29,8 @@ A level may carry options after ``@`` (see ``build``): ``club@rules`` (the hand-
 model) and ``expert@learned`` (the learned one; each level's default is the other), ``expert@classic``, ``expert@careful``, ``expert@staged``,
 ``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
 ``expert@eager`` (the knock as the default move), ``expert@oz1.0`` (``override_z``) and
-``expert@ms280`` (a budget of its own, in milliseconds a decision); several
+``expert@ms280`` (a budget of its own, in milliseconds a decision) and ``expert@s750`` (the most
+sampled deals a decision); several
 may be joined, ``expert@learned@careful``.
 
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
@@ -93,7 +94,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     ``expert@learned@careful``) the expert with the careful playout policy
     (:data:`ginrummy.players.rollout.POLICIES`; ``classic`` is the default); ``expert@oz1.0`` the expert with ``override_z`` 1.0 (the standard errors
     by which a move must beat the club move to be chosen); ``expert@ms280`` the expert with a
-    budget of 280 ms a decision (``--budget-ms`` then leaves it as it is); ``expert@eager`` the expert whose
+    budget of 280 ms a decision (``--budget-ms`` then leaves it as it is) and ``expert@s750`` with at
+    most 750 sampled deals a decision (400 by default); ``expert@eager`` the expert whose
     default move is the knock when one is legal (``eager_knock``).  Raises ``ValueError`` for an
     unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
@@ -114,10 +116,12 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["override_z"] = float(opt[2:])
             elif opt.startswith("ms") and hasattr(player, "budget_ms") and _is_float(opt[2:]) and float(opt[2:]) > 0:
                 kwargs["budget_ms"] = float(opt[2:])
+            elif opt.startswith("s") and hasattr(player, "samples") and opt[1:].isdigit() and int(opt[1:]) >= 1:
+                kwargs["samples"] = int(opt[1:])
             else:
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
                                  f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}, and for "
-                                 f"the expert and master eager, oz<standard errors>, ms<milliseconds>")
+                                 f"the expert and master eager, oz<standard errors>, ms<milliseconds>, s<samples>")
         player = type(player)(rng, **kwargs)
     if hasattr(player, "budget_ms") and player.budget_ms is not None:
         if budget_ms is not None and "budget_ms" not in kwargs:

@@ -130,6 +130,11 @@ def test_strength_levels_with_options():
     p = strength.build("expert@ms280", random.Random(1), 75.0, cpu_clock=True)
     assert (p.budget_ms, p.clock, p.opponent_model) == (280.0, time.process_time, "rules")
     assert strength.build("expert", random.Random(1), 75.0).budget_ms == 75.0
+    p = strength.build("expert@ms280@s750", random.Random(1), None)
+    assert (p.budget_ms, p.samples) == (280.0, 750)
+    assert strength.build("expert", random.Random(1), None).samples == 400
+    with pytest.raises(ValueError, match="unknown option 's0'"):
+        strength.build("expert@s0", random.Random(1), None)
     with pytest.raises(ValueError, match="unknown option 'ms0' of level 'expert@ms0'.*ms<milliseconds>"):
         strength.build("expert@ms0", random.Random(1), None)
     with pytest.raises(ValueError, match="unknown option 'ms280' of level 'novice@ms280'"):
