@@ -19,6 +19,26 @@ pytestmark = [
 ]
 
 
+# The words of a table's headings that are split over lines, and whether the table is inside a
+# box no wider than the screen that scrolls sideways when the table is wider (else it must fit).
+SPLIT_HEADINGS = """(sel) => {
+  const table = document.querySelector(sel);
+  const split = [];
+  for (const th of table.querySelectorAll('thead th')) {
+    const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) split.push(m[0]);
+      }
+    }
+  }
+  const box = table.parentElement, w = table.getBoundingClientRect().width;
+  const fits = w <= box.clientWidth + 0.5 || getComputedStyle(box).overflowX === 'auto';
+  return { split, fits, page: document.documentElement.scrollWidth, box: box.getBoundingClientRect().right };
+}"""
+
+
 def _frames_sent(page) -> list[str]:
     """Every WebSocket frame the page sends, as text, from now on."""
     sent: list[str] = []
@@ -68,4 +88,32 @@ def test_a_spectator_sends_no_client_seed_and_has_no_seed_box_or_download(server
     for p in players:
         p.context.close()
     page.context.close()
+    assert errors == []
+
+
+REVIEW = {"type": "review", "deal": 1, "result": {
+    "summary": {"Kim": {"decisions": 105, "inaccuracies": 0, "mistakes": 4, "blunders": 1, "mean_loss": 0.75, "accuracy": 95.2},
+                "Computer (novice)": {"decisions": 108, "inaccuracies": 2, "mistakes": 2, "blunders": 1, "mean_loss": 0.95,
+                                      "accuracy": 97.2}},
+    "deals": [{"number": 1, "hindsight": {"text": "Hindsight (all hands shown, not part of the review): none.", "sealed": False},
+               "decisions": [{"index": 3, "phase": "draw", "played": "draw stock", "best": "take discard", "value_played": 48.5,
+                              "value_best": 61.0, "loss": 12.5, "mark": "blunder", "reason": "take discard keeps 7H 8H"},
+                             {"index": 5, "phase": "discard", "played": "discard KS", "best": "discard KS", "value_played": 50.1,
+                              "value_best": 50.1, "loss": 0.0, "mark": None, "reason": ""}]}]}}
+
+
+def test_the_review_headings_break_only_between_words_on_a_phone(server, browser):
+    """The deal review at the table on a 390 px phone: the summary's headings ("Decisions",
+    "Inaccuracies", "Blunders") and the decisions table's are never cut letter by letter; a
+    table wider than the screen scrolls sideways inside its own box, not the page."""
+    errors: list[str] = []
+    page = _page(browser, errors, viewport={"width": 390, "height": 844})
+    tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
+    _open(page, tab["seats"][0]["link"])
+    page.evaluate("(m) => GinReview.onMessage(m)", REVIEW)
+    page.wait_for_selector("#review-summary")
+    for sel in ("#review-summary", "#review table.review-table"):
+        got = page.evaluate(SPLIT_HEADINGS, sel)
+        assert got["split"] == [], (sel, got)
+        assert got["fits"] and got["box"] <= 390 and got["page"] <= 390, (sel, got)
     assert errors == []

@@ -18,6 +18,7 @@ from ginrummy.review import build_review
 
 from .planted import PLANTED_INDEX, planted_record
 from .test_browser import CHROMIUM, _page
+from .test_browser_trial import SPLIT_HEADINGS
 from .test_review_browser import browser, server  # noqa: F401  (module fixtures: gin serve --review-budget-ms 10)
 
 pytestmark = [
@@ -83,6 +84,18 @@ def test_the_replay_shows_the_blunders_mark_the_experts_move_and_the_plot(server
     assert page.inner_text("#review-move").startswith("Step to a move")
     assert len(reviews) == asked  # no review was asked again
     assert page.text_content("#review-hindsight").startswith("Hindsight (all hands shown, not part of the review): ")
+    assert errors == []
+
+
+def test_the_summary_headings_break_only_between_words_on_a_phone(server, browser):  # noqa: F811
+    """On a 390 x 844 phone the summary's headings ("Decisions", "Inaccuracies", "Blunders") are
+    not cut letter by letter: the table scrolls sideways inside its box, the page does not."""
+    errors: list[str] = []
+    page = _page(browser, errors, viewport={"width": 390, "height": 844})
+    _open_and_review(page, server, planted_record())
+    got = page.evaluate(SPLIT_HEADINGS, "#review-summary")
+    assert got["split"] == [], got
+    assert got["fits"] and got["box"] <= 390 and got["page"] <= 390, got
     assert errors == []
 
 

@@ -123,7 +123,8 @@ const GinReview = (() => {
       const why = el("tr", { class: "reason" }, el("td", { colspan: "7" }, ...withCards(d.reason)));
       return [tr, why];
     });
-    return el("table", { class: "sheet review-table" }, el("thead", null, head), el("tbody", null, ...rows.flat()));
+    return el("div", { class: "table-scroll" },
+      el("table", { class: "sheet review-table" }, el("thead", null, head), el("tbody", null, ...rows.flat())));
   }
 
 
