@@ -117,3 +117,76 @@ def test_the_review_headings_break_only_between_words_on_a_phone(server, browser
         assert got["split"] == [], (sel, got)
         assert got["fits"] and got["box"] <= 390 and got["page"] <= 390, (sel, got)
     assert errors == []
+
+
+# The top bar's items: each one's box after it is scrolled to the middle of the bar, whether it
+# is the element found there (nothing covers it), and the bar's scroll cues.
+TOPBAR = """() => {
+  const bar = document.querySelector('.topbar');
+  const items = [...bar.children].filter(e => !e.classList.contains('spacer'))
+    .flatMap(e => e.tagName === 'NAV' ? [...e.children] : [e]);
+  const out = { items: [], overflowX: getComputedStyle(bar).overflowX, scrollbar: getComputedStyle(bar).scrollbarWidth,
+                page: document.documentElement.scrollWidth, height: bar.getBoundingClientRect().height };
+  bar.scrollLeft = 0;
+  out.start = { cls: [...bar.classList], mask: getComputedStyle(bar).maskImage };
+  for (const e of items) {
+    e.scrollIntoView({ inline: 'center', block: 'nearest' });
+    const r = e.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    out.items.push({ text: e.tagName === 'SELECT' ? e.id : e.textContent.trim(), left: r.left, right: r.right, top: r.top,
+                     bottom: r.bottom, x: r.left + bar.scrollLeft,
+                     hit: !!hit && (hit === e || e.contains(hit) || (e.tagName === 'LABEL' && hit.closest('label') === e)) });
+  }
+  bar.scrollLeft = bar.scrollWidth;
+  out.scrollLeft = bar.scrollLeft;
+  return out;
+}"""
+
+
+def _topbar(page) -> dict:
+    got = page.evaluate(TOPBAR)
+    page.wait_for_timeout(100)  # the scroll event that sets the edge classes
+    got["end"] = page.evaluate("[...document.querySelector('.topbar').classList]")
+    return got
+
+
+def _overlapping(items: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of items whose boxes overlap, by their place in the bar (x: each box was measured at
+    a scroll position of its own)."""
+    out = []
+    for i, a in enumerate(items):
+        for b in items[i + 1:]:
+            across = a["x"] < b["x"] + (b["right"] - b["left"]) - 1 and b["x"] < a["x"] + (a["right"] - a["left"]) - 1
+            if across and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1:
+                out.append((a["text"], b["text"]))
+    return out
+
+
+def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, browser):
+    """On a 390 x 844 phone the top bar is one line that scrolls sideways: every item (the links
+    up to Leaderboard and Sign in, the two card settings, the language menu) can be scrolled to
+    and is not covered, the bar shows that it scrolls (a thin scrollbar, a fade at the edge that
+    hides more of it), and the page itself does not scroll sideways.  At 1280 x 800 everything
+    is in view at once.  Nothing overlaps at either size."""
+    errors: list[str] = []
+    tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
+    for width, height in ((390, 844), (1280, 800)):
+        for url in (server + "/", tab["seats"][0]["link"], server + "/scorekeeper"):
+            page = _page(browser, errors, viewport={"width": width, "height": height})
+            page.goto(url)
+            page.wait_for_selector(".topbar #lang")
+            got = _topbar(page)
+            names = [i["text"] for i in got["items"]]
+            assert {"Scorekeeper", "Leaderboard", "Sign in", "Large cards", "Four-colour deck", "lang"} <= set(names), names
+            assert all(i["hit"] and 0 <= i["left"] and i["right"] <= width for i in got["items"]), (width, url, got["items"])
+            assert got["page"] <= width, (width, url, got["page"])
+            if width == 390:
+                assert got["overflowX"] == "auto" and got["scrollbar"] == "thin", got
+                assert "more-right" in got["start"]["cls"] and "more-left" not in got["start"]["cls"], got["start"]
+                assert got["start"]["mask"] != "none", got["start"]
+                assert got["scrollLeft"] > 0 and "more-left" in got["end"] and "more-right" not in got["end"], got
+                assert got["height"] < 60, got["height"]  # still one line: the hand and the buttons stay on screen
+            else:
+                assert got["scrollLeft"] == 0 and "more-right" not in got["start"]["cls"], got
+            assert _overlapping(got["items"]) == [], (width, url, got["items"])
+            page.context.close()
+    assert errors == []

@@ -342,7 +342,27 @@ function csrfToken() {
 
 function mountTopbar(current) {
   applySettings();
-  document.body.prepend(topbar(current));
+  const bar = topbar(current);
+  document.body.prepend(bar);
+  markTopbarEdges(bar);
+}
+
+/** On a narrow screen the top bar is one line that scrolls sideways (style.css): the classes
+ *  more-left and more-right say which of its edges hide more of it (each shows a fade), kept
+ *  up to date as it scrolls, as the window resizes and as its items change (the account name). */
+function markTopbarEdges(bar) {
+  const update = () => {
+    const max = bar.scrollWidth - bar.clientWidth;
+    bar.classList.toggle("more-left", max > 1 && bar.scrollLeft > 1);
+    bar.classList.toggle("more-right", max > 1 && bar.scrollLeft < max - 1);
+  };
+  bar.addEventListener("scroll", update, { passive: true });
+  window.addEventListener("resize", update);
+  if (typeof ResizeObserver === "function") {
+    const seen = new ResizeObserver(update);
+    for (const e of [bar, ...bar.children]) seen.observe(e);
+  }
+  update();
 }
 
 async function postJSON(url, data) {
