@@ -55,7 +55,6 @@ from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
 from .deal import OVER, DealResult, DealState, Event, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
-from .i18n import translator
 from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
 from .rules import RuleSet
 from .scoring import ScoreSheet
@@ -67,7 +66,6 @@ __all__ = [
 
 FORMAT_VERSION = 1
 _DRAW_KINDS = ("draw_stock", "take_discard", "take_upcard")
-_EN = translator("en")  # what gin verify reports is English; the counts take their plural form ("1 deal")
 
 
 # -- the parsed record ------------------------------------------------------------------------
@@ -622,15 +620,21 @@ def _first_difference(a: Sequence[int], b: Sequence[int]) -> str:
     return f"the record has {len(a)} cards, the seed gives {len(b)}"  # pragma: no cover
 
 
+def _count(n: int, noun: str) -> str:
+    """``n`` and an English noun in its number ("1 point", "2 points"): what ``gin verify``
+    reports is English, and the engine reads no message catalog."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _lines_replayed(n: int) -> str:
-    return _EN.n_("{n} line replayed", "{n} lines replayed", n)
+    return _count(n, "line") + " replayed"
 
 
 def _result_text(r: RecordedResult) -> str:
     if r.outcome == "draw":
         return f"draw ({r.reason})"
     assert r.deadwood is not None
-    points = _EN.n_("{n} point", "{n} points", r.points)
+    points = _count(r.points, "point")
     return (f"{r.outcome}, winner seat {r.winner}, {points}, knocker seat {r.knocker}, "
             f"deadwood {r.deadwood[0]}/{r.deadwood[1]}, multiplier {r.multiplier}")
 
@@ -833,7 +837,7 @@ def verify(text: str) -> VerifyReport:
     checks: list[str] = []
     try:
         rec = loads(text)
-        deals = _EN.n_("{n} deal", "{n} deals", len(rec.deals))
+        deals = _count(len(rec.deals), "deal")
         checks.append(f"syntax: format {rec.version}, {len(rec.names)} players, {deals}")
         _replay(rec, None, checks)
     except RecordError as exc:

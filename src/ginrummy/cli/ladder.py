@@ -10,7 +10,6 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from ..i18n import translator
 from ..players import make_player
 from ..shards import MAX_WORKERS, ShardError
 from ..web.security import mask_url, redact
@@ -76,9 +75,10 @@ def ladder_command(
     if as_json:
         emit_json({"games": games, "seed": seed, "first": first, "levels": [e.to_json() for e in board]})
         return
-    if games:
-        title = translator("en").n_("Ladder after match {first} of seed {seed}", "Ladder after matches {first}-{last} of seed {seed}",
-                                    games, first=first, last=first + games - 1, seed=str(seed))
+    if games == 1:
+        title = f"Ladder after match {first} of seed {seed}"
+    elif games:
+        title = f"Ladder after matches {first}-{first + games - 1} of seed {seed}"
     else:
         title = f"Ladder after no new match of seed {seed}"
     table = Table(title=title)
