@@ -190,3 +190,30 @@ def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, brows
             assert _overlapping(got["items"]) == [], (width, url, got["items"])
             page.context.close()
     assert errors == []
+
+
+def test_a_one_deal_table_names_no_target_on_its_score_sheet(server, browser):
+    """R11.1: at a one-deal table (preset single, scoring "deal") the score sheet says nothing of
+    a target, since one deal decides; a game to 100 still names its target.  The scorekeeper
+    draws its sheet with the same code (renderSheet)."""
+    errors: list[str] = []
+    for preset, want in (("single", None), ("standard", "Target 100. Bonuses do not count toward it.")):
+        page = _page(browser, errors)
+        tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}], preset=preset)
+        _open(page, tab["seats"][0]["link"])
+        assert page.evaluate("ui.state.sheet.scoring") == ("deal" if preset == "single" else "game")
+        text = page.inner_text("#sheet")
+        if want is None:
+            assert "Target" not in text and "Bonuses" not in text, text
+        else:
+            assert want in text, text
+        page.context.close()
+    page = _page(browser, errors)
+    page.goto(server + "/scorekeeper")
+    page.wait_for_selector("#sheet table.sheet")
+    sheet = page.evaluate("""() => postJSON('/api/sheet', { preset: 'single', names: ['Ann', 'Bob'], results: [] })
+      .then(s => { renderSheet(document.getElementById('sheet'), s); return s; })""")
+    assert sheet["scoring"] == "deal" and not sheet["finished"]
+    assert "Target" not in page.inner_text("#sheet")
+    page.context.close()
+    assert errors == []

@@ -398,8 +398,9 @@ function renderSheet(box, sheet) {
   }
   body.append(el("tr", { class: "total" }, el("td", null, ptm("sheet", "Total")), ...names.map(n => el("td", null, fmtNumber(sheet.totals[n])))));
   t_.append(body);
-  box.replaceChildren(t_, el("p", { class: "hint", style: "margin:4px 0 0" },
-    sheet.finished ? (sheet.match_winner ? t("Finished: {name} wins.", { name: sheet.match_winner }) : t("Finished: no winner."))
-      : t("Target {target}. Bonuses do not count toward it.", { target: sheet.target })));
+  // one deal decides (R11.1, scoring "deal"): there is no target to name
+  const note = sheet.finished ? (sheet.match_winner ? t("Finished: {name} wins.", { name: sheet.match_winner }) : t("Finished: no winner."))
+    : sheet.scoring === "deal" ? null : t("Target {target}. Bonuses do not count toward it.", { target: sheet.target });
+  box.replaceChildren(t_, ...(note === null ? [] : [el("p", { class: "hint", style: "margin:4px 0 0" }, note)]));
 }
 
