@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 
-from .test_browser import CHROMIUM, _page, browser, server  # noqa: F401  (fixtures)
-from .test_browser_newuser import READY, _open, _table
+from .test_browser import CHROMIUM, _page, _play_deal_by_clicking, _wait_turn_or_end, browser, server  # noqa: F401  (fixtures)
+from .test_browser_newuser import READY, _open, _table, _to_discard_phase
 
 pytestmark = [
     pytest.mark.browser,
@@ -215,5 +216,46 @@ def test_a_one_deal_table_names_no_target_on_its_score_sheet(server, browser):
       .then(s => { renderSheet(document.getElementById('sheet'), s); return s; })""")
     assert sheet["scoring"] == "deal" and not sheet["finished"]
     assert "Target" not in page.inner_text("#sheet")
+    page.context.close()
+    assert errors == []
+
+
+KEY_HINT = re.compile(r"\([A-Z]\)|\bEnter\b|\bEsc\b")
+
+
+def test_no_keyboard_hints_on_a_phone(server, browser):
+    """On a 390 x 844 phone no key is shown, as on the move buttons: not in the status line
+    ("take the upcard K\u2665 (U) or pass (P)"), not in the question before a discard or a
+    knock ("Yes Enter / No Esc"), not on the result dialog's "Next deal (N)".  At 1280 px the
+    status line still names its keys."""
+    errors: list[str] = []
+    wide = _page(browser, errors, viewport={"width": 1280, "height": 800})
+    _open(wide, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"])
+    _wait_turn_or_end(wide)
+    assert KEY_HINT.search(wide.inner_text("#status")), wide.inner_text("#status")
+    wide.context.close()
+    page = _page(browser, errors, confirm=True, viewport={"width": 390, "height": 844})
+    _open(page, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"])
+    _wait_turn_or_end(page)
+    if page.evaluate("ui.state.view.phase") != "over":
+        assert page.locator("#status .key").count() > 0  # the key is there, for a keyboard, and hidden
+        assert not KEY_HINT.search(page.inner_text("#status")), page.inner_text("#status")
+    _to_discard_phase(page)
+    status = page.inner_text("#status")
+    assert status and not KEY_HINT.search(status), status
+    card = page.evaluate("ui.state.view.legal_actions.find(a => a.startsWith('discard ')).slice(8)")
+    page.click(f"#hand .card[data-card='{card}']")
+    page.click("#actions [data-act='discard']")
+    page.wait_for_selector("#confirm:not([hidden])")
+    question = page.inner_text("#confirm-box")
+    assert "Yes" in question and "No" in question and not KEY_HINT.search(question), question
+    page.click("#confirm-no")
+    page.evaluate("SETTINGS.set('confirmDiscard', false); SETTINGS.set('confirmKnock', false)")
+    _play_deal_by_clicking(page)
+    page.wait_for_selector("#result:not([hidden])")
+    if page.evaluate("ui.state.can_next_deal"):
+        button = page.inner_text("#next-deal-dialog")
+        assert button.strip() == "Next deal", button
+    assert not KEY_HINT.search(page.inner_text("#status")), page.inner_text("#status")
     page.context.close()
     assert errors == []

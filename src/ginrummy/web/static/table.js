@@ -503,7 +503,7 @@ function renderStatus() {
     parts.push(info && info.kind === "computer" ? t("{name} is thinking...", { name: who }) : t("Waiting for {name}...", { name: who }));
   }
   const line = hintLine();
-  st.replaceChildren(el("span", null, ...parts.flat().filter(x => x !== null)), ...(line ? [line] : []));
+  st.replaceChildren(el("span", null, ...keyHints(parts.flat().filter(x => x !== null))), ...(line ? [line] : []));
 }
 
 /** A seat's line in the Players panel: connected or not, the name shown as ``name``, "(you)",

@@ -17,6 +17,15 @@ function confirmControls() {
   }
 }
 
+// ---------- key hints ----------
+/** parts (texts and nodes, as tEl gives them) with each key hint of a text, " (U)" (a capital
+ *  letter in brackets, in every language), put in a span.key: keys are for keyboards, and
+ *  style.css hides .key on a phone as on the move buttons.  "(R4.3)", a rule, is left as it is. */
+function keyHints(parts) {
+  return parts.flatMap(p => typeof p !== "string" ? [p]
+    : p.split(/( ?\([A-Z]\))/).filter(x => x !== "").map(x => /^ ?\([A-Z]\)$/.test(x) ? el("span", { class: "key" }, x) : x));
+}
+
 // ---------- confirming a move ----------
 let pendingConfirm = null;  // the action text waiting for a yes ("discard 7H"), or null
 

@@ -85,7 +85,7 @@ function showResult() {
     buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")),
       el("a", { class: "btn secondary", href: "/" }, t("New table")));
   } else if (s.can_next_deal) {
-    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, t("Next deal (N)")));
+    buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, ...keyHints([t("Next deal (N)")])));
   }
   if (window.GinReview) GinReview.addButtons(buttons, s);
   buttons.append(el("button", { class: "btn secondary", type: "button", id: "look-at-table", onclick: () => { $("result").hidden = true; } }, t("Look at the table")));
