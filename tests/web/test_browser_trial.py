@@ -259,3 +259,24 @@ def test_no_keyboard_hints_on_a_phone(server, browser):
     assert not KEY_HINT.search(page.inner_text("#status")), page.inner_text("#status")
     page.context.close()
     assert errors == []
+
+
+def test_a_spectator_of_a_finished_match_gets_no_download_link(server, browser):
+    """The end-of-match dialog offers "Download the record" to a seat only: the download asks
+    for the seat's token, which a spectator does not have (one deal is the match, R11.1)."""
+    errors: list[str] = []
+    tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                 preset="single", public=True)
+    watcher = _page(browser, errors)
+    watcher.goto(f"{server}/table/{tab['id']}?watch=1")
+    player = _page(browser, errors)
+    _open(player, tab["seats"][0]["link"])
+    _play_deal_by_clicking(player)
+    for page, downloads in ((player, 1), (watcher, 0)):
+        page.wait_for_function("ui.state && ui.state.match.finished")
+        page.wait_for_selector("#result:not([hidden])")
+        assert page.locator("#result-box a", has_text="Download the record").count() == downloads
+        assert page.locator("#result-box a", has_text="New table").count() == 1
+    player.context.close()
+    watcher.context.close()
+    assert errors == []

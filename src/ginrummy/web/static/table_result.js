@@ -82,8 +82,11 @@ function showResult() {
       buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
         send({ type: "rematch" }); $("result").hidden = true; $("room-panel").scrollIntoView({ block: "nearest" }); } }, t("Rematch")));
     }
-    buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")),
-      el("a", { class: "btn secondary", href: "/" }, t("New table")));
+    // the record is a seat's to download (a spectator has no seat token to ask with)
+    if (s.you !== null) {
+      buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")));
+    }
+    buttons.append(el("a", { class: "btn secondary", href: "/" }, t("New table")));
   } else if (s.can_next_deal) {
     buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, ...keyHints([t("Next deal (N)")])));
   }
