@@ -280,3 +280,32 @@ def test_a_spectator_of_a_finished_match_gets_no_download_link(server, browser):
     player.context.close()
     watcher.context.close()
     assert errors == []
+
+
+def test_spectators_are_told_apart_in_the_chat_and_muted_one_by_one(server, browser):
+    """Two spectators of a table open to their chat are "spectator 1" and "spectator 2" on the
+    player's page (the server's "watcher" number; nobody is named), and muting one hides only
+    his lines."""
+    errors: list[str] = []
+    tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                 preset="standard", public=True, spectator_chat=True)
+    ann = _page(browser, errors)
+    _open(ann, tab["seats"][0]["link"])
+    watchers = []
+    for text in ("hi from one", "hi from two"):
+        w = _page(browser, errors)
+        w.goto(f"{server}/table/{tab['id']}?watch=1")
+        w.wait_for_function("ui.state && ui.state.started")
+        w.fill("#chat-text", text)
+        w.press("#chat-text", "Enter")
+        watchers.append(w)
+        ann.wait_for_function(f"document.querySelector('#chat-list').innerText.includes({text!r})")
+    lines = ann.locator("#chat-list .chat-line").all_inner_texts()
+    assert lines == ["spectator 1: hi from one", "spectator 2: hi from two"], lines
+    ann.locator("#chat-list .chat-line button", has_text="spectator 1:").click()  # mute him
+    ann.wait_for_function("document.querySelectorAll('#chat-list .chat-line').length === 1")
+    assert ann.locator("#chat-list .chat-line").all_inner_texts() == ["spectator 2: hi from two"]
+    assert ann.evaluate("SETTINGS.get('muted', [])") == [f"spectator 1 of {tab['id']}"]  # this table's only
+    for p in (ann, *watchers):
+        p.context.close()
+    assert errors == []

@@ -166,8 +166,16 @@ def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed
         spec.send_json({"type": "chat", "text": "nice knock"})
         got = next_not_state(spec)
         seq = got.pop("seq")
-        assert got == {"type": "chat", "from": None, "spectator": True, "text": "nice knock"}
+        assert got == {"type": "chat", "from": None, "spectator": True, "watcher": 1, "text": "nice knock"}
         assert isinstance(seq, int) and seq >= 2
+        # a second spectator is told apart by his number (and still named by nobody)
+        with client.websocket_connect(f"/ws/table/{allowed['id']}?watch=1") as other:
+            other.receive_json()
+            other.send_json({"type": "chat", "text": "me too"})
+            got = next_not_state(other)
+            assert (got["from"], got["spectator"], got["watcher"], got["text"]) == (None, True, 2, "me too")
+            got = next_not_state(spec)
+            assert (got["watcher"], got["text"]) == (2, "me too")
 
 
 def test_lobby_chat_and_its_limits(client):

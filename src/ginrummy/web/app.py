@@ -482,6 +482,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
 
         conn["send"] = send
         conn["limiter"] = ChatLimiter()
+        if player == SPECTATOR:
+            table.spectators_seen += 1
+            conn["watcher"] = table.spectators_seen  # "spectator 2" in the chat
         conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
         task = asyncio.get_running_loop().create_task(writer())
         manager.watch(table, player, send)
@@ -569,7 +572,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             elif isinstance(msg, SuggestMsg):
                 await manager.suggest(table, player, msg.text)
             elif isinstance(msg, ChatMsg):
-                await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"])
+                await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"],
+                                  watcher=conn.get("watcher"))
             elif isinstance(msg, RematchMsg):
                 await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
             elif isinstance(msg, HintMsg):

@@ -182,9 +182,11 @@ class RoomMixin:
 
     # -- chat ------------------------------------------------------------------------------
 
-    async def say(self, table: Any, player: int, text: str, limiter: ChatLimiter) -> None:
+    async def say(self, table: Any, player: int, text: str, limiter: ChatLimiter, watcher: int | None = None) -> None:
         """Post ``text`` (already folded and bounded by the schema) to the table chat as
-        ``player`` (or a spectator, when allowed).  Raises ``TableError`` (``not_allowed``) for
+        ``player`` (or a spectator, when allowed; ``watcher`` is his number at this table,
+        1 for the first spectator connection this server opened to it, sent as ``"watcher"``
+        so that the players can tell spectators apart without learning who they are).  Raises ``TableError`` (``not_allowed``) for
         a spectator without the right or a sender over the rate limit."""
         from .seats import SPECTATOR, TableError
 
@@ -195,6 +197,8 @@ class RoomMixin:
                                                 n=CHAT_BURST, s=int(CHAT_WINDOW)))
         entry = {"type": "chat", "from": None if player == SPECTATOR else table.names[player],
                  "spectator": player == SPECTATOR, "text": text, "seq": table.seq}
+        if player == SPECTATOR:
+            entry["watcher"] = watcher
         table.chat.append(entry)
         del table.chat[:-CHAT_KEPT]
         for p, send in list(table.watchers):

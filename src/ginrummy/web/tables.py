@@ -106,6 +106,9 @@ class Table:
     """How many steps the state has waited for so far (at most :data:`HELD_STEPS`)."""
     flushed: asyncio.Event | None = field(default=None, repr=False)
     """Set when the state that waited (:attr:`unsent`) is sent; see :meth:`TableManager.flushed`."""
+    spectators_seen: int = 0
+    """How many spectator connections this process has opened to the table: the next one's
+    number in the chat ("spectator 3"), so that players can tell them apart and mute one."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""

@@ -17,10 +17,22 @@ const GinRoom = (() => {
     if (last) render(last);
   }
 
+  /** The name a chat line is shown under: a spectator's number at the table. */
+  function sender(x) {
+    if (!x.spectator) return x.from || "?";
+    return x.watcher ? t("spectator {n}", { n: x.watcher }) : t("spectator");
+  }
+
+  /** What muting a line's sender keeps: a player's name, or a spectator's number at this table
+   *  only (spectator 1 of the next table is somebody else). */
+  function muteKey(x) {
+    return x.spectator && x.watcher ? `spectator ${x.watcher} of ${TABLE_ID}` : sender(x);
+  }
+
   function line(x) {
-    const who = x.spectator ? t("spectator") : (x.from || "?");
+    const who = sender(x);
     const nameBtn = el("button", { class: "linkish", type: "button", title: t("Mute or unmute {name}", { name: who }),
-                                   onclick: () => toggleMute(who) });
+                                   onclick: () => toggleMute(muteKey(x)) });
     nameBtn.textContent = who + ":";
     const text = el("span");
     text.textContent = " " + x.text;  // text only: nothing anyone types is read as HTML
@@ -62,7 +74,7 @@ const GinRoom = (() => {
     panel.hidden = false;
     $("watchers").textContent = s.public ? nt("{n} watching", "{n} watching", s.watchers || 0) : "";
     const m = muted();
-    const shown = (s.chat || []).filter(x => !m.has(x.spectator ? t("spectator") : x.from));
+    const shown = (s.chat || []).filter(x => !m.has(muteKey(x)));
     // a spectator who may not chat does not read the players' chat either (docs/protocol.md)
     const empty = s.you === null && !s.can_chat ? t("Only the players read this table's chat: they have not opened it to spectators.")
       : t("No message yet.");
