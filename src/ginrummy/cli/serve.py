@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import signal
 import socket
 
 import typer
@@ -139,4 +140,14 @@ def serve(
     # hundreds of thousands; at the default a tenth of its time went to collections
     # (benchmarks/RESULTS.md, "Load"); memory is still returned at once by reference counting
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+    # uvicorn shuts down gracefully on SIGTERM and then raises the signal again with the
+    # handler it found: with this one the process then ends as Python does (exit 143), running
+    # its exit hooks, so the review pool's semaphores are freed even when a review was running
+    # (without it the default handler killed the process and the resource tracker warned)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    """SIGTERM outside uvicorn's own handling: a normal exit with status 128 + 15."""
+    raise SystemExit(128 + signum)
