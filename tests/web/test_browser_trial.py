@@ -243,6 +243,12 @@ def test_no_keyboard_hints_on_a_phone(server, browser):
     _to_discard_phase(page)
     status = page.inner_text("#status")
     assert status and not KEY_HINT.search(status), status
+    assert page.is_hidden("#help-btn")  # the keyboard help's button: no keyboard here
+    page.click("#stock")  # drawn already: the toast says why not, without its keys
+    page.wait_for_selector("#toast:not([hidden])")
+    why = page.inner_text("#toast")
+    assert why.startswith("You have drawn: now discard") and not KEY_HINT.search(why), why
+    assert page.locator("#toast .key").count() == 3  # (D), (K), (G): kept for a keyboard, hidden
     card = page.evaluate("ui.state.view.legal_actions.find(a => a.startsWith('discard ')).slice(8)")
     page.click(f"#hand .card[data-card='{card}']")
     page.click("#actions [data-act='discard']")

@@ -113,7 +113,7 @@ function onMessage(msg) {
 let toastTimer = null;
 function toast(text, kind) {
   const box = $("toast");
-  box.textContent = text;
+  box.replaceChildren(...keyHints([text]));  // text only; its " (U)" key hints hide on a phone
   box.style.background = kind === "info" ? "#fff7df" : "";
   box.style.color = kind === "info" ? "#3b2a00" : "";
   box.hidden = false;
