@@ -311,7 +311,12 @@ def test_spectators_are_told_apart_in_the_chat_and_muted_one_by_one(server, brow
     ann.locator("#chat-list .chat-line button", has_text="spectator 1:").click()  # mute him
     ann.wait_for_function("document.querySelectorAll('#chat-list .chat-line').length === 1")
     assert ann.locator("#chat-list .chat-line").all_inner_texts() == ["spectator 2: hi from two"]
-    assert ann.evaluate("SETTINGS.get('muted', [])") == [f"spectator 1 of {tab['id']}"]  # this table's only
+    assert ann.evaluate("SETTINGS.get('muted', [])") == [f"spectator 1 at {tab['id']}"]  # this table's only
+    # the muted sender's name is gone with his lines: a button hears him again
+    ann.locator("#chat-list .chat-muted button", has_text="Unmute spectator 1").click()
+    ann.wait_for_function("document.querySelectorAll('#chat-list .chat-line').length === 2")
+    assert ann.locator("#chat-list .chat-muted").count() == 0
+    assert ann.evaluate("SETTINGS.get('muted', [])") == []
     for p in (ann, *watchers):
         p.context.close()
     assert errors == []

@@ -23,10 +23,10 @@ const GinRoom = (() => {
     return x.watcher ? t("spectator {n}", { n: x.watcher }) : t("spectator");
   }
 
-  /** What muting a line's sender keeps: a player's name, or a spectator's number at this table
-   *  only (spectator 1 of the next table is somebody else). */
+  /** What muting a line's sender keeps: his name (or a spectator's number) at this table only:
+   *  an Ann or a spectator 1 at another table is somebody else. */
   function muteKey(x) {
-    return x.spectator && x.watcher ? `spectator ${x.watcher} of ${TABLE_ID}` : sender(x);
+    return `${x.spectator ? (x.watcher ? `spectator ${x.watcher}` : "spectator") : (x.from || "?")} at ${TABLE_ID}`;
   }
 
   function line(x) {
@@ -75,10 +75,16 @@ const GinRoom = (() => {
     $("watchers").textContent = s.public ? nt("{n} watching", "{n} watching", s.watchers || 0) : "";
     const m = muted();
     const shown = (s.chat || []).filter(x => !m.has(muteKey(x)));
+    // the senders muted here who wrote: a button each to hear them again (their name is gone)
+    const hidden = new Map();
+    for (const x of s.chat || []) if (m.has(muteKey(x))) hidden.set(muteKey(x), sender(x));
+    const unmute = [...hidden].map(([key, name]) => el("button", { class: "linkish hint", type: "button",
+      onclick: () => toggleMute(key) }, t("Unmute {name}", { name })));
     // a spectator who may not chat does not read the players' chat either (docs/protocol.md)
     const empty = s.you === null && !s.can_chat ? t("Only the players read this table's chat: they have not opened it to spectators.")
       : t("No message yet.");
-    $("chat-list").replaceChildren(...(shown.length ? shown.map(line) : [el("p", { class: "hint" }, empty)]));
+    $("chat-list").replaceChildren(...(shown.length ? shown.map(line) : [el("p", { class: "hint" }, empty)]),
+      ...(unmute.length ? [el("div", { class: "chat-muted" }, ...unmute)] : []));
     $("chat-list").scrollTop = $("chat-list").scrollHeight;
     $("chat-form").hidden = !s.can_chat;
     const r = s.rematch || { asked: [], can_ask: false };
