@@ -145,3 +145,20 @@ def test_help_shows_no_value_after_a_flag_and_names_a_repeatable_value(capsys):
         assert not [x for x in labels if x == "<bool>" or "list[" in x], command
     assert option_rows(capsys, "play")["--no-clear"][:2] == ["Do", "not"]
     assert option_rows(capsys, "replay")["--record"][:2] == ["For", "a"]
+
+
+def test_help_paragraphs_flow_at_80_columns_and_keep_their_brackets(capsys, monkeypatch):
+    """The commands' help is Markdown (rich_markup_mode): a docstring's hard line breaks do not
+    break the help's lines at a narrow terminal ("... the\\n starting box,\\n captain ..."), and
+    "ginrummy[postgres]" is not read as a Rich style tag (it printed "ginrummy")."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    lines = [line.strip() for line in out.splitlines()]
+    assert "Seats and the first dealer rotate fairly between games (three-hand: the" in lines
+    assert "starting box, captain and sitter-out).  The summary gives each player's games" in lines
+    assert main(["serve", "--help"]) == 0
+    out = capsys.readouterr().out
+    words = " ".join(w for w in out.replace("\u2502", " ").split())
+    assert "or a postgresql:// URL with the ginrummy[postgres] extra" in words
+    assert "\u2026" not in out  # nothing cut short

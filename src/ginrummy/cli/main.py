@@ -25,6 +25,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
 )
 
 _MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder")

@@ -77,7 +77,7 @@ def serve(
     port: int = typer.Option(8000, "--port", help="TCP port to listen on.", min=0, max=65535),
     database_url: str = typer.Option(
         "", "--database-url",
-        help="SQLAlchemy database URL (sqlite:///file.db, or postgresql://user:pass@host/db with the "
+        help="SQLAlchemy database URL (sqlite:///file.db, or a postgresql:// URL with the "
              "ginrummy[postgres] extra; postgres:// works too); default: a SQLite file in the user's "
              "data folder.  Several servers may share one PostgreSQL database (docs/deploy.md)."),
     bot_delay: float | None = typer.Option(
