@@ -272,3 +272,22 @@ def test_an_open_table_whose_host_went_away_leaves_the_lobby(client):
     finally:
         manager.now = real
     assert listed()[:2] == [t["id"], older["id"]]
+
+
+def test_a_person_may_not_take_a_computer_seats_name(client):
+    """A person named "Computer (novice)" (in any language or case, with a number after it or
+    not) would look like a computer at the table: refused when the table is opened and when a
+    lobby seat is taken; nothing is made or changed."""
+    before = len(client.app.state.manager.tables)
+    for name in ("Computer (novice)", "computer (EXPERT)", "Computer (master) 2", "Υπολογιστής (αρχάριος)"):
+        r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]})
+        assert r.status_code == 400, name
+        assert r.json() == {"error": f"seat 1: the name {name} is a computer seat's; choose another", "code": "bad_request"}
+    assert len(client.app.state.manager.tables) == before
+    ok = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Computer fan"}, {"kind": "bot", "level": "novice"}]})
+    assert ok.status_code == 201 and [x["name"] for x in ok.json()["seats"]] == ["Computer fan", "Computer (novice)"]
+    t = _open(client, ANN_VS_FREE, public=True)
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Computer (club)"})
+    assert r.status_code == 400
+    assert r.json()["error"] == "the name Computer (club) is a computer seat's; choose another"
+    assert client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Bea"}).status_code == 200

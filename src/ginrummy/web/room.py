@@ -166,6 +166,10 @@ class RoomMixin:
             raise TableError("claimed", W_("that seat is taken"))
         names = list(table.names)
         wanted = plain_text(name)[:MAX_NAME_CHARS]
+        from .tables import is_computer_name
+
+        if is_computer_name(wanted):
+            raise TableError("bad_request", W_("the name {name} is a computer seat's; choose another", name=wanted))
         if wanted:
             base, k = wanted, 2
             while wanted.casefold() in (n.casefold() for i, n in enumerate(names) if i != player):

@@ -34,12 +34,13 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any
 
 from ..actions import Action, parse_action
 from ..errors import N_, IllegalActionError, NotYourTurnError
-from ..i18n import level_in_text
+from ..i18n import LANGUAGES, level_in_text
 from ..deal import DealState
 from ..match import Match
 from ..rules import RuleSet
@@ -358,6 +359,27 @@ class Table:
         return state_message(self, player)
 
 
+
+@lru_cache(maxsize=1)
+def _computer_names() -> frozenset[str]:
+    """The names the server gives computer seats ("Computer (novice)"), of every level in every
+    language, case-folded."""
+    out = set()
+    for lang in LANGUAGES:
+        tr = web_translator(lang)
+        for level in player_levels():
+            out.add(tr.t("Computer ({level})", level=level_in_text(level, tr)).casefold())
+    return frozenset(out)
+
+
+def is_computer_name(name: str) -> bool:
+    """Whether a person's ``name`` reads as a computer seat's ("Computer (expert)", in any
+    language, any case, and with a number after it as a repeated name gets): a person may not
+    take it, or the table would show a computer where a person sits."""
+    key = " ".join(name.split()).casefold()
+    base, _, tail = key.rpartition(" ")
+    return key in _computer_names() or (tail.isdigit() and base in _computer_names())
+
 class TableManager(AutoPlayMixin, RoomMixin):
     """Creates, loads and runs tables over one :class:`Store`; the card room (lobby, seats
     taken from the lobby, spectators, chat, rematch) comes from :class:`RoomMixin`, the moves
@@ -435,6 +457,9 @@ class TableManager(AutoPlayMixin, RoomMixin):
                 raise TableError("bad_request", W_("seat {seat}: unknown computer level {level!r}; levels: {levels}",
                                                    seat=str(i + 1), level=s.level, levels=", ".join(levels)))
             name = plain_text(str(s.name or ""))[:MAX_NAME_CHARS]
+            if s.kind == "human" and is_computer_name(name):
+                raise TableError("bad_request", W_("seat {seat}: the name {name} is a computer seat's; choose another",
+                                                   seat=str(i + 1), name=name))
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
