@@ -16,6 +16,7 @@ import sys
 import time
 
 import httpx
+import pytest
 import websockets
 
 from .test_restart import _free_port
@@ -38,7 +39,10 @@ def _serve(port: int, db: str, log):
     raise AssertionError("gin serve did not start")
 
 
-async def _play_deal_and_review(port: int) -> dict:
+async def _play_deal_and_review(port: int, until: str = "review") -> dict:
+    """Play deal 1 against the novice (knocking as soon as possible), ask for its review and
+    return the first message of type ``until``: ``"review"`` (the review done) or
+    ``"review_progress"`` (the worker has it: it is running)."""
     r = httpx.post(f"http://127.0.0.1:{port}/api/tables",
                    json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
     table = r.json()
@@ -47,7 +51,7 @@ async def _play_deal_and_review(port: int) -> dict:
     async with websockets.connect(url) as ws:
         for n in range(2000):
             msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
-            if msg["type"] == "review":
+            if msg["type"] == until:
                 return msg
             if msg["type"] != "state":
                 continue
@@ -60,60 +64,21 @@ async def _play_deal_and_review(port: int) -> dict:
                 await ws.send(json.dumps({"type": "action", "action": ends[0] if ends else rng.choice(legal)}))
             elif msg["can_next_deal"]:
                 await ws.send(json.dumps({"type": "review", "deal": 1}))
-    raise AssertionError("no review came back")
+    raise AssertionError(f"no {until} came back")
 
 
-def test_sigterm_after_a_review_leaves_no_semaphore_behind(tmp_path):
+@pytest.mark.parametrize("until", ["review", "review_progress"])
+def test_sigterm_during_or_after_a_review_exits_cleanly_and_leaves_no_semaphore(tmp_path, until):
+    """SIGTERM once the review is done, or while it runs (its worker is stopped with the server)."""
     port = _free_port()
     log_path = tmp_path / "serve.log"
     with open(log_path, "wb") as log:
         proc = _serve(port, f"sqlite:///{tmp_path / 'gin.db'}", log)
         try:
-            review = asyncio.run(_play_deal_and_review(port))
-            assert review["result"]["players"] == ["Ann"]  # the worker really ran
-            assert review["result"]["deals"][0]["number"] == 1 and review["result"]["deals"][0]["decisions"]
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            code = proc.wait(60)
-    out = log_path.read_text(errors="replace")
-    assert code == 128 + signal.SIGTERM, out  # a normal exit, status 143
-    assert "leaked semaphore" not in out
-    assert "Traceback" not in out
-
-
-async def _start_review_and_return(port: int) -> None:
-    """Play deal 1 and ask for its review; return as soon as the review is running."""
-    r = httpx.post(f"http://127.0.0.1:{port}/api/tables",
-                   json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
-    table = r.json()
-    url = f"ws://127.0.0.1:{port}/ws/table/{table['id']}?seat={table['seats'][0]['token']}"
-    rng = random.Random(5)
-    async with websockets.connect(url) as ws:
-        for n in range(2000):
-            msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
-            if msg["type"] == "review_progress":
-                return  # the worker has it
-            if msg["type"] != "state":
-                continue
-            pending = msg["fair"]["pending"]
-            if pending is not None and pending["yours"] is None:
-                await ws.send(json.dumps({"type": "client_seed", "deal": pending["deal"], "seed": f"s{n}"}))
-            elif msg["your_turn"]:
-                legal = msg["view"]["legal_actions"]
-                ends = [a for a in legal if a.split()[0] in ("knock", "gin", "big")]
-                await ws.send(json.dumps({"type": "action", "action": ends[0] if ends else rng.choice(legal)}))
-            elif msg["can_next_deal"]:
-                await ws.send(json.dumps({"type": "review", "deal": 1}))
-    raise AssertionError("the review did not start")
-
-
-def test_sigterm_during_a_review_stops_at_once_and_leaves_no_semaphore_behind(tmp_path):
-    port = _free_port()
-    log_path = tmp_path / "serve.log"
-    with open(log_path, "wb") as log:
-        proc = _serve(port, f"sqlite:///{tmp_path / 'gin.db'}", log)
-        try:
-            asyncio.run(_start_review_and_return(port))
+            msg = asyncio.run(_play_deal_and_review(port, until))
+            if until == "review":
+                assert msg["result"]["players"] == ["Ann"]  # the worker really ran
+                assert msg["result"]["deals"][0]["number"] == 1 and msg["result"]["deals"][0]["decisions"]
         finally:
             proc.send_signal(signal.SIGTERM)
             code = proc.wait(60)
