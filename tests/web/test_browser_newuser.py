@@ -307,10 +307,14 @@ def test_table_made_names_are_shown_in_the_readers_language(server, browser):
     page = _page(browser, errors, locale="mt-MT")
     _open(page, tab["seats"][1]["link"])
     assert page.evaluate("ui.state.table.names") == ["Plejer 1", "Plejer 2"]
-    tab = _table(server, [{"kind": "human", "name": "Computer (novice)"}, {"kind": "bot", "level": "club"}], lang="en")
+    tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "club"}], lang="en")
     page = _page(browser, errors, locale="el-GR")
     _open(page, tab["seats"][0]["link"])
-    assert page.evaluate("ui.state.table.names") == ["Computer (novice)", "Υπολογιστής (έμπειρος)"]  # typed: kept
+    assert page.evaluate("ui.state.table.names") == ["Ann", "Υπολογιστής (έμπειρος)"]  # typed: kept
+    # a person may not type a computer seat's name, so no typed name reads as a computer's
+    r = httpx.post(server + "/api/tables", json={"seats": [{"kind": "human", "name": "Computer (novice)"},
+                                                           {"kind": "bot", "level": "club"}]}, timeout=10)
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
     assert errors == []
 
 
