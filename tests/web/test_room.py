@@ -279,7 +279,8 @@ def test_a_person_may_not_take_a_computer_seats_name(client):
     not) would look like a computer at the table: refused when the table is opened and when a
     lobby seat is taken; nothing is made or changed."""
     before = len(client.app.state.manager.tables)
-    for name in ("Computer (novice)", "computer (EXPERT)", "Computer (master) 2", "Υπολογιστής (αρχάριος)"):
+    for name in ("Computer (novice)", "computer (EXPERT)", "Computer (master) 2", "Υπολογιστής (αρχάριος)",
+                 "\uff23omputer (novice)"):  # a full-width C reads as a C
         r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]})
         assert r.status_code == 400, name
         assert r.json() == {"error": f"seat 1: the name {name} is a computer seat's; choose another", "code": "bad_request"}

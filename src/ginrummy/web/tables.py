@@ -48,6 +48,7 @@ from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
 from .messages import plain_text
+from .accounts import name_key
 from .autoplay import AutoPlayMixin, bot_choice
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
@@ -363,20 +364,21 @@ class Table:
 @lru_cache(maxsize=1)
 def _computer_names() -> frozenset[str]:
     """The names the server gives computer seats ("Computer (novice)"), of every level in every
-    language, case-folded."""
+    language, as :func:`~ginrummy.web.accounts.name_key` keys."""
     out = set()
     for lang in LANGUAGES:
         tr = web_translator(lang)
         for level in player_levels():
-            out.add(tr.t("Computer ({level})", level=level_in_text(level, tr)).casefold())
+            out.add(name_key(tr.t("Computer ({level})", level=level_in_text(level, tr))))
     return frozenset(out)
 
 
 def is_computer_name(name: str) -> bool:
     """Whether a person's ``name`` reads as a computer seat's ("Computer (expert)", in any
-    language, any case, and with a number after it as a repeated name gets): a person may not
-    take it, or the table would show a computer where a person sits."""
-    key = " ".join(name.split()).casefold()
+    language, any case or width (compared as account names are, :func:`~ginrummy.web.accounts.name_key`),
+    and with a number after it as a repeated name gets): a person may not take it, or the table
+    would show a computer where a person sits."""
+    key = name_key(" ".join(name.split()))
     base, _, tail = key.rpartition(" ")
     return key in _computer_names() or (tail.isdigit() and base in _computer_names())
 
