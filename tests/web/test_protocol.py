@@ -461,7 +461,9 @@ def test_hint_when_to_act_in_greek_legal_and_never_a_hidden_card(client):
                 states[q] = _recv_state(socks[q], tobj, q)
             hints += 1
             assert hints < 200
-        assert hints >= 3
+        # the deal is random (the players' seeds make it): the shortest deal is two moves, the
+        # upcard taken and a knock with the discard (R4.2, R5.1), so at least two hints were checked
+        assert hints >= 2
         assert not states[0]["can_hint"] and not states[1]["can_hint"]
         a.send_json({"type": "hint"})
         err = a.receive_json()
