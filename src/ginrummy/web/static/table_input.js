@@ -26,6 +26,11 @@ function keyHints(parts) {
     : p.split(/( ?\([A-Z]\))/).filter(x => x !== "").map(x => /^ ?\([A-Z]\)$/.test(x) ? el("span", { class: "key" }, x) : x));
 }
 
+/** True on a phone: the screen width at which style.css hides the key hints (.key) and the
+ *  "? Keys" button (its "phone" block, max-width 600px).  There the page's words say what to
+ *  tap, not which key to press. */
+function onPhone() { return !!(window.matchMedia && window.matchMedia("(max-width: 600px)").matches); }
+
 // ---------- confirming a move ----------
 let pendingConfirm = null;  // the action text waiting for a yes ("discard 7H"), or null
 
@@ -61,14 +66,16 @@ function answerConfirm(yes) {
 
 // ---------- why a move cannot be made now ----------
 /** Why the move kind ("draw stock", "discard", "knock", "next_deal", "hint"... or an action
- *  text, "discard 7H") cannot be made now, in words: turn first, then phase, then the rules. */
+ *  text, "discard 7H") cannot be made now, in words: turn first, then phase, then the rules.
+ *  What to do next names a key on a desktop and the button to tap on a phone (onPhone). */
 function whyNot(kind) {
   const s = S();
   if (!s) return t("Not connected: reconnecting...");
   const v = V();
   const base = kind.replace(/ [A2-9TJQK][CDHS]$/, "");
   if (s.match.finished) return t("The match is over.");
-  if (v.phase === "over") return base === "next_deal" ? null : t("The deal is over: press N for the next deal.");
+  if (v.phase === "over") return base === "next_deal" ? null
+    : onPhone() ? t("The deal is over: tap Next deal.") : t("The deal is over: press N for the next deal.");
   if (base === "next_deal") return t("The deal is not over yet.");
   if (s.role === "out") return t("You sit out this deal: the captain makes every move (R10.2).");
   if (!s.your_turn) return t("It is not your turn: {name} is to play.", { name: s.to_act });
@@ -85,13 +92,14 @@ function whyNot(kind) {
   const after = Object.entries(s.arrangement.after_discard || {}).filter(([c]) => c !== v.taken || s.table.rules.discard_taken_card).map(([, n]) => n);
   const best = after.length ? Math.min(...after) : 0;
   if (base === "knock") {
-    if (legal().some(a => a.startsWith("gin ") || a === "big gin")) return t("You have gin: press G (R2.5).");
+    if (legal().some(a => a.startsWith("gin ") || a === "big gin")) return onPhone() ? t("You have gin: tap Gin (R2.5).") : t("You have gin: press G (R2.5).");
     if (v.knock_limit === null) return t("Knocking is not allowed in this deal: only gin ends it (R8.1, R9.2).");
     return t("You cannot knock: your best discard leaves {n} deadwood, above the knock limit {limit} (R5.1).", { n: best, limit: v.knock_limit });
   }
   if (base === "gin") return t("You cannot go gin: your best discard leaves {n} deadwood (R2.5).", { n: best });
   if (base === "big gin") return s.table.rules.big_gin_bonus === null ? t("Big gin is not played at this table (R6.5).") : t("Big gin needs all eleven cards in melds (R6.5).");
-  if (base === "discard") return t("Pick a card to discard first (click it, or use the arrow keys and Enter).");
+  if (base === "discard") return onPhone() ? t("Pick a card to discard first (tap it, then tap Discard).")
+    : t("Pick a card to discard first (click it, or use the arrow keys and Enter).");
   return null;
 }
 
