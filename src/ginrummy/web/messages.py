@@ -311,6 +311,15 @@ _FIELD_HELP: dict[str, Any] = {
 }
 
 
+# a text that plain_text() emptied: it held characters, but none that shows
+_INVISIBLE_HELP: dict[str, Any] = {
+    "suggest": lambda: W_('a suggest message needs "text" with something visible: its invisible characters (such as '
+                          'zero-width spaces) were left out, and nothing visible remained'),
+    "chat": lambda: W_('a chat message needs "text" with something visible: its invisible characters (such as '
+                       'zero-width spaces) were left out, and nothing visible remained'),
+}
+
+
 def _LOBBY_NAME_HELP() -> Msg:
     return W_('a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces')
 
@@ -356,14 +365,18 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
         raise MessageError("bad_message", W_("unknown field(s) {extra} in the {kind} message; fields: {fields}",
                                              extra=", ".join(sorted(x[:40] for x in extra)), kind=kind,
                                              fields=", ".join(sorted(model.model_fields))), mid)
-    if kind in ("suggest", "chat") and isinstance(data.get("text"), str):
-        data = {**data, "text": plain_text(data["text"])}
+    typed = data.get("text") if kind in ("suggest", "chat") else None
+    if isinstance(typed, str):
+        data = {**data, "text": plain_text(typed)}
     try:
         msg = model.model_validate(data)
     except ValidationError as exc:
         help_ = _FIELD_HELP.get(kind)
-        if model is LobbyChatMsg and exc.errors(include_url=False, include_input=False)[0].get("loc", ("",))[0] == "name":
+        field = (exc.errors(include_url=False, include_input=False)[0].get("loc") or ("",))[0]
+        if model is LobbyChatMsg and field == "name":
             help_ = _LOBBY_NAME_HELP
+        elif field == "text" and isinstance(typed, str) and typed and not data["text"]:
+            help_ = _INVISIBLE_HELP[kind]  # "\u200b": not empty as sent, but nothing in it shows
         raise MessageError("bad_message", help_() if help_ else W_("a {kind} message has only the fields {fields}",
                                                                    kind=kind, fields="type, id"), mid) from None
     if isinstance(msg, SuggestMsg) and len(msg.text) > MAX_SUGGESTION_CHARS:
