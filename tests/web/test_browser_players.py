@@ -63,6 +63,10 @@ def test_new_player_rated_match_leaderboard_player_page_and_replay(server, brows
     page.wait_for_selector("#rating-banner [data-name]")
     banner = page.text_content("#rating-banner")
     assert NAME in banner and f"{mine['after']}" in banner.replace("\u202f", "").replace(",", "").replace(".", "")
+    # a provisional rating's "?" is explained, as on the leaderboard; a firm one has no title
+    after = page.locator(f"#rating-banner [data-name='{NAME}'] .after")
+    assert after.get_attribute("title") == ("provisional rating" if mine["provisional"] else None)
+    assert after.text_content().endswith("?") == mine["provisional"]
     if shots:
         page.screenshot(path=str(shots / "rated-match-end.png"))
     # the leaderboard: the name as text, next to the computer level
