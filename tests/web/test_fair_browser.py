@@ -189,6 +189,13 @@ PANEL = """() => {
   window.sent = []; window.sendIt = (m) => window.sent.push(m);
 }"""
 
+# The panel's own client seed (crypto.getRandomValues) shapes the deal the panel tests play from
+# it: with a random one, a deal now and then lacks what a test checks (about 1 in 2,000: the first
+# seat never draws from the stock, or random straight gin ends before the second reshuffle). The
+# page's random bytes are pinned to 16 bytes of 7 ("0707..."), whose deals were checked to have
+# both: player 0 draws from the stock, and from each of the three stocks of RESHUFFLING.
+PIN_CLIENT_SEED = "() => { crypto.getRandomValues = (b) => b.fill(7); }"
+
 
 def _state(m: Match | None, *, pending=None, deals=(), views_state=None, match_seed=None) -> dict:
     return {"type": "state", "table": {"id": "T1", "names": ["Ann", "Bob"]}, "you": 0,
@@ -201,12 +208,13 @@ def _state(m: Match | None, *, pending=None, deals=(), views_state=None, match_s
 @pytest.mark.parametrize("forged", [None, "wrong seed", "hand card", "stock draw"])
 def test_panel_checks_the_revealed_deal_and_warns_in_red(fair, forged):
     fair.evaluate(PANEL)
+    fair.evaluate(PIN_CLIENT_SEED)  # a deal where player 0 draws from the stock ("stock draw" forges one)
     first = Match.new(preset("standard"), ["Ann", "Bob"], SERVER).deals[0].commitment  # fixed before any client seed
     pending = {"deal": 1, "commitment": first, "waiting_for": ["Ann"], "yours": None}
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
     sent = fair.evaluate("window.sent")
     assert len(sent) == 1 and sent[0]["type"] == "client_seed" and sent[0]["deal"] == 1
-    assert re.fullmatch(r"[0-9a-f]{32}", sent[0]["seed"])
+    assert re.fullmatch(r"[0-9a-f]{32}", sent[0]["seed"]) and sent[0]["seed"] == "07" * 16  # pinned
     assert fair.inner_text("#fair-pending-commitment") == first
     assert "Ann" in fair.inner_text("#fair-waiting")
     m, views = _played((sent[0]["seed"], ""))
@@ -494,10 +502,12 @@ def test_panel_checks_draws_from_a_reshuffled_stock(fair, forged):
     """R7.3: after a reshuffle the stock is the discard pile below its top card shuffled with
     SHA-256(deck seed || "/reshuffle/" || r); the page rebuilds that pile from the public moves."""
     fair.evaluate(PANEL)
+    fair.evaluate(PIN_CLIENT_SEED)  # a deal that reshuffles twice, player 0 drawing from every stock
     first = Match.new(RESHUFFLING, ["Ann", "Bob"], SERVER).deals[0].commitment
     pending = {"deal": 1, "commitment": first, "waiting_for": ["Ann"], "yours": None}
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
     seed = fair.evaluate("window.sent")[0]["seed"]
+    assert seed == "07" * 16  # pinned
     m, views = _played((seed, ""), rules=RESHUFFLING)
     assert views[-1]["history"].count("reshuffle") == 2  # random straight gin runs the stock out twice
     for v in views:
