@@ -36,12 +36,14 @@ def snapshot(client: Any, table_id: str) -> tuple[Any, ...]:
 def settled(client: Any, table_id: str) -> None:
     """Wait (bounded) until the computer has moved and the person (player 0) is to act: the
     computer moves at once, but on the server's own loop, so a snapshot taken too early would
-    see its move as a change."""
+    see its move as a change.  The deal may be over instead (the table's seed is random: the
+    computer, acting first, may take the upcard and knock at once, R4.2, R5.1): the table then
+    waits for the person's next deal, and nothing changes either."""
     tables = client.app.state.manager.tables
 
     def done() -> bool:
         tobj = tables[table_id]  # read afresh each time: the manager may have replaced the table object
-        return tobj.match is not None and tobj.match.player_to_act() == 0 and (
+        return tobj.match is not None and (tobj.match.player_to_act() == 0 or tobj.match.deal.is_over) and (
             tobj.bot_task is None or tobj.bot_task.done())
 
     wait_until(done, "the computer did not move")
