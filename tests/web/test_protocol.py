@@ -473,32 +473,38 @@ def test_hint_when_to_act_in_greek_legal_and_never_a_hidden_card(client):
 
 
 def test_hint_level_follows_the_computer_opponent(client):
-    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                  rules={"scoring": "deal"})
-    tobj = client.app.state.manager.tables[t["id"]]
-    assert tobj.hint_level == "novice"
-    with _ws(client, t, 0) as ws:
-        n = 0
-        asked: set[int] = set()  # one hint per step: a step may be sent twice (the connection's
-        # state and the computer's move), and a second hint would be answered after the move
-        while True:
-            msg = ws.receive_json()
-            _check_msg(msg, tobj, 0)
-            if msg["type"] == "hint":
-                assert msg["seq"] == tobj.seq  # the person has not moved yet: the same step
-                action, reason = _expected_hint(tobj, 0, "novice")
-                assert (msg["action"], msg["reason"], msg["level"]) == (action.text, str(reason), "novice")
-                ws.send_json({"type": "action", "action": msg["action"]})
-                n += 1
-                continue
-            if msg["type"] != "state" or msg["view"]["phase"] == "over":
-                if msg["type"] == "state":
-                    break
-                continue
-            if msg["your_turn"] and msg["seq"] not in asked:
-                asked.add(msg["seq"])
-                ws.send_json({"type": "hint"})
-    assert n >= 1  # the computer may knock after the person's first move (the match seed is random)
+    # the table's seed is random: the computer, acting first, may take the upcard and knock at
+    # once (R4.2, R5.1), and that deal is the match before Ann's first turn (no hint asked); then
+    # another table is opened, at most five times
+    for _attempt in range(5):
+        t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                      rules={"scoring": "deal"})
+        tobj = client.app.state.manager.tables[t["id"]]
+        assert tobj.hint_level == "novice"
+        with _ws(client, t, 0) as ws:
+            n = 0
+            asked: set[int] = set()  # one hint per step: a step may be sent twice (the connection's
+            # state and the computer's move), and a second hint would be answered after the move
+            while True:
+                msg = ws.receive_json()
+                _check_msg(msg, tobj, 0)
+                if msg["type"] == "hint":
+                    assert msg["seq"] == tobj.seq  # the person has not moved yet: the same step
+                    action, reason = _expected_hint(tobj, 0, "novice")
+                    assert (msg["action"], msg["reason"], msg["level"]) == (action.text, str(reason), "novice")
+                    ws.send_json({"type": "action", "action": msg["action"]})
+                    n += 1
+                    continue
+                if msg["type"] != "state" or msg["view"]["phase"] == "over":
+                    if msg["type"] == "state":
+                        break
+                    continue
+                if msg["your_turn"] and msg["seq"] not in asked:
+                    asked.add(msg["seq"])
+                    ws.send_json({"type": "hint"})
+        if n:
+            break
+    assert n >= 1
 
 
 def test_three_hand_adviser_asks_for_the_captains_hint(client):
