@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from .test_browser import CHROMIUM, _page, _play_deal_by_clicking, _wait_turn_or_end, browser, server  # noqa: F401  (fixtures)
+from .test_browser import (CHROMIUM, _page, _play_deal_by_clicking, _to_my_first_turn, _wait_turn_or_end,  # noqa: F401
+                           browser, server)  # (fixtures)
 from .test_browser_newuser import READY, _open, _table, _to_discard_phase
 
 pytestmark = [
@@ -297,6 +298,9 @@ def test_spectators_are_told_apart_in_the_chat_and_muted_one_by_one(server, brow
                  preset="standard", public=True, spectator_chat=True)
     ann = _page(browser, errors)
     _open(ann, tab["seats"][0]["link"])
+    # the table waits for Ann's move from here; a deal the computer ended at once (it takes the
+    # upcard and knocks, R4.2, R5.1) would put its result dialog over the chat she clicks in
+    assert _to_my_first_turn(ann) != "over"
     watchers = []
     for text in ("hi from one", "hi from two"):
         w = _page(browser, errors)
