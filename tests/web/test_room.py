@@ -185,7 +185,7 @@ def test_lobby_chat_and_its_limits(client):
     with client.websocket_connect("/ws/lobby") as a, client.websocket_connect("/ws/lobby") as b:
         a.receive_json(); b.receive_json()
         a.send_json({"type": "chat", "name": "Ann", "text": "<script>x</script> anyone?"})
-        assert b.receive_json() == {"type": "chat", "from": "Ann", "text": "<script>x</script> anyone?"}
+        assert b.receive_json() == {"type": "chat", "from": "Ann", "guest": True, "text": "<script>x</script> anyone?"}
         assert a.receive_json()["from"] == "Ann"
         a.send_json({"type": "chat", "text": "no name"})
         assert a.receive_json()["code"] == "bad_message"

@@ -340,6 +340,20 @@ class Accounts:
             return None
         return Account(int(row.id), str(row.name), str(row.kind))
 
+    def name_in_use(self, name: str) -> bool:
+        """Whether ``name`` is an account's (a person's or a computer level's, not deleted),
+        compared by :func:`name_key` (NFKC, case-folded, whitespace runs as one space): ``"ANN"``
+        and ``"Ann"`` are one name.  The lobby chat refuses it to a guest
+        (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), so that no guest posts as an account
+        holder."""
+        key = name_key(" ".join(name.split())) if isinstance(name, str) else ""
+        if not key:
+            return False
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts_t.c.id).where(and_(
+                accounts_t.c.name_key == key, accounts_t.c.deleted == 0))).first()
+        return row is not None
+
     # -- seats --------------------------------------------------------------------------------
 
     def sit(self, table_id: str, player: int, account_id: int) -> None:

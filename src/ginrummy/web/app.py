@@ -117,6 +117,17 @@ def render_page(name: str, lang: str) -> str:
     return _PAGES[key]
 
 
+def _same_origin(conn: Any) -> bool:
+    """Whether a request or WebSocket ``conn`` comes from this server's own pages: no
+    ``Origin`` header (not a browser's cross-site request), or one whose host is the request's
+    ``Host``."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    host = conn.headers.get("host", "")
+    return bool(host) and origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
+
+
 def _page(name: str) -> Any:
     async def endpoint(request: Request) -> Response:
         lang = request_lang(request)
@@ -344,8 +355,13 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
 
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby, live: ``{"type": "lobby", "tables": [...]}`` on every change, and the
-        lobby chat (``{"type": "chat", "name", "text"}`` in, ``{"type": "chat", "from", "text"}``
-        out)."""
+        lobby chat (``{"type": "chat", "name", "text"}`` in; out ``{"type": "chat", "from", "account":
+        true, "text"}`` for a person signed in (his session cookie: he posts under his account's
+        name, whatever ``name`` says), ``{"type": "chat", "from", "guest": true, "text"}`` for a
+        guest, under his ``name`` unless it is a computer seat's or an account's
+        (:meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`)).  The cookie counts only on a
+        connection from this server's own pages (``Origin`` absent or this host): another site's
+        page that opens the socket in a signed-in browser chats as a guest."""
         await ws.accept()
         tr = web_translator(request_lang(ws))
         limiter = ChatLimiter()
@@ -379,7 +395,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                 try:
                     msg = parse_lobby(text)
                     if isinstance(msg, LobbyChatMsg):
-                        await manager.say_in_lobby(msg.name, msg.text, limiter)
+                        account = current_account(ws, players) if _same_origin(ws) else None  # type: ignore[arg-type]
+                        await manager.say_in_lobby(msg.name, msg.text, limiter,
+                                                   account=None if account is None else account.name)
                     else:
                         await send({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
                 except MessageError as exc:

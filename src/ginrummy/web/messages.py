@@ -241,7 +241,9 @@ class ChatMsg(_Msg):
 
 
 class LobbyChatMsg(_Msg):
-    """A lobby chat message: the guest's ``name`` (1 to 24 characters) and ``text``."""
+    """A lobby chat message: the sender's ``name`` (1 to 24 characters) and ``text``.  The name
+    counts for a guest only: a signed-in person posts under his account's name, and a guest may
+    not take a computer seat's or an account's (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`)."""
 
     type: Literal["chat"] = "chat"
     name: Annotated[StrictStr, Field(min_length=1, max_length=24, pattern=r"\S")]

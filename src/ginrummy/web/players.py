@@ -87,6 +87,7 @@ class Players:
         if manager is not None:
             manager.on_finish = self.on_finish
             manager.on_rematch = self.rematched
+            manager.account_name_taken = self.accounts.name_in_use
 
     # -- tables -------------------------------------------------------------------------------
 

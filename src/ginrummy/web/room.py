@@ -80,6 +80,9 @@ class RoomMixin:
         """Called with ``(old_table, new_table)`` once a rematch table is made, before anyone
         is sent its link: the players' ladder (:mod:`ginrummy.web.players`) carries the seats'
         accounts and the rated mark over to it."""
+        self.account_name_taken: Callable[[str], bool] | None = None
+        """Whether a name is an account's (:meth:`ginrummy.web.accounts.Accounts.name_in_use`,
+        set by the players' ladder): a guest may not chat in the lobby under it."""
 
     # -- the lobby ---------------------------------------------------------------------------
 
@@ -209,15 +212,44 @@ class RoomMixin:
             if table.sees_chat(p):
                 await self._send(table, p, send, entry)  # type: ignore[attr-defined]
 
-    async def say_in_lobby(self, name: str, text: str, limiter: ChatLimiter) -> None:
-        """Post ``text`` to the lobby chat as ``name`` (a guest's chosen name, at most 24
-        characters).  Raises ``TableError`` (``not_allowed``) over the rate limit."""
+    async def say_in_lobby(self, name: str, text: str, limiter: ChatLimiter, *, account: str | None = None) -> None:
+        """Post ``text`` to the lobby chat (``docs/protocol.md``, "Chat").
+
+        ``account``: the name of the signed-in account of the sender's session cookie, or
+        ``None`` for a guest.  A signed-in person posts under his account's name, whatever
+        ``name`` says: ``{"type": "chat", "from": account, "account": true, "text"}``.  A guest
+        posts under ``name`` (folded by :func:`~ginrummy.web.messages.plain_text`, at most 24
+        characters), marked: ``{"type": "chat", "from": name, "guest": true, "text"}`` (the page
+        shows "(guest)" after it), unless that name is a computer seat's
+        (:func:`~ginrummy.web.tables.is_computer_name`) or an account's
+        (:attr:`account_name_taken`, compared by :func:`~ginrummy.web.accounts.name_key`), which
+        would let him pass for the computer or for that account holder.
+
+        Raises ``TableError``, and then posts nothing: ``not_allowed`` over the rate limit
+        (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_request`` for a
+        guest's name that is empty once folded, a computer seat's or an account's."""
         from .seats import MAX_NAME_CHARS, TableError
+        from .tables import is_computer_name
 
         if not limiter.allow():
             raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
                                                 n=CHAT_BURST, s=int(CHAT_WINDOW)))
-        entry = {"type": "chat", "from": plain_text(name)[:MAX_NAME_CHARS] or "?", "text": text}
+        entry: dict[str, Any]
+        if account is not None:
+            entry = {"type": "chat", "from": account, "account": True, "text": text}
+        else:
+            shown = plain_text(name)[:MAX_NAME_CHARS]
+            if not shown:
+                raise TableError("bad_request", W_('a lobby chat message needs "name": your name, 1 to 24 characters, '
+                                                   'not only spaces'))
+            if is_computer_name(shown):
+                raise TableError("bad_request", W_("the name {name} is a computer seat's; a guest may chat under any "
+                                                   "other name (or sign in to chat under your account's)", name=shown))
+            taken = self.account_name_taken
+            if taken is not None and taken(shown):
+                raise TableError("bad_request", W_("the name {name} is an account's; a guest may chat under any "
+                                                   "other name (or sign in to chat under your account's)", name=shown))
+            entry = {"type": "chat", "from": shown, "guest": True, "text": text}
         self.lobby_chat.append(entry)
         del self.lobby_chat[:-CHAT_KEPT]
         for send in list(self.lobby_watchers):

@@ -58,12 +58,15 @@
     const muted = new Set(SETTINGS.get("muted", []));
     if (muted.has(msg.from)) return;
     const who = el("b");
-    who.textContent = msg.from + ": ";
+    who.textContent = msg.from + (msg.guest ? "" : ": ");
+    // a guest's name is his own choice (the server refuses computer seats' and accounts' names):
+    // say so after it, as text; a signed-in person's line ("account": true) carries his account's name
+    const mark = msg.guest ? el("span", { class: "hint" }, " ", t("(guest)"), ": ") : null;
     const text = el("span");
     text.textContent = msg.text;
     const box = $("lobby-chat");
-    box.querySelectorAll(".hint").forEach(h => h.remove());
-    box.append(el("div", { class: "chat-line" }, who, text));
+    box.querySelector(":scope > p.hint")?.remove();
+    box.append(el("div", { class: "chat-line" }, who, mark, text));
     while (box.childNodes.length > 50) box.firstChild.remove();
     box.scrollTop = box.scrollHeight;
   }
