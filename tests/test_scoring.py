@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from ginrummy.errors import GinRummyError, IllegalActionError, RecordError, RuleSetError
 from ginrummy.rules import PRESETS, RuleSet
-from ginrummy.scoring import GameSheet, ScoreSheet, parse_results
+from ginrummy.scoring import GameSheet, ScoreSheet, min_deal_score, parse_results
 
 STANDARD = PRESETS["standard"]
 HOLLYWOOD = PRESETS["hollywood"]
@@ -532,11 +532,13 @@ def sheets_and_results(draw):
         box_bonus=draw(st.integers(0, 40)),
         shutout_doubles=draw(st.booleans()),
         hollywood_late_entry=draw(st.sampled_from(["nowhere", "next_open"])),
+        undercut_bonus=draw(st.sampled_from([0, 25])),  # 0: a won deal may score 0 (R6.3, K == D)
         players=players,
     )
     result = st.one_of(
         st.just((None, 0)),
-        st.tuples(st.integers(0, players - 1), st.integers(0, 80)),
+        # a won deal scores at least min_deal_score (1 by default, R6.2)
+        st.tuples(st.integers(0, players - 1), st.integers(min_deal_score(rules), 80)),
     )
     return rules, players, draw(st.lists(result, max_size=40))
 
@@ -625,7 +627,7 @@ def test_property_sheet_invariants(case):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 60)), max_size=30))
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(1, 60)), max_size=30))  # a win scores >= 1 (R6.2)
 def test_property_hollywood_game_points_are_sums_of_credited_deals(results):
     """R12.2/R12.3 reference model: each game's points are the sum of the deals written to
     it, where a deal is written to the open games among those its win number credits."""

@@ -18,7 +18,8 @@ Scoring modes (option ``scoring``, R11.1):
 
 Decisions where RULES.md leaves room (documented here and tested):
 
-* A deal won with 0 points (possible with a 0 undercut or gin bonus) is still a won deal: it
+* A won deal scores :func:`min_deal_score` to :func:`max_deal_score` points; anything else is
+  refused.  A deal won with 0 points (possible only with a 0 undercut or gin bonus) is still a won deal: it
   counts for R12.2, for the box bonus (R11.3) and, in ``"deal"`` scoring, it ends the game.
 * Hollywood, ``hollywood_late_entry="nowhere"`` (R12.3): a win credited to some finished and
   some open games is written to the open ones only; a win credited only to finished games is
@@ -42,7 +43,7 @@ from typing import Any
 from .errors import N_, IllegalActionError, RecordError, RuleSetError
 from .rules import RuleSet
 
-__all__ = ["GameSheet", "ScoreSheet", "max_deal_score", "parse_results", "Result", "MAX_DEADWOOD"]
+__all__ = ["GameSheet", "ScoreSheet", "max_deal_score", "min_deal_score", "parse_results", "Result", "MAX_DEADWOOD"]
 
 Result = tuple[int | None, int]
 """One deal on the sheet: ``(winner index or None for a draw, points)``."""
@@ -79,6 +80,41 @@ def max_deal_score(rules: RuleSet) -> int:
         candidates.append(rules.undercut_bonus + limit)
     factor = 2 if rules.variant == "oklahoma" and rules.spade_doubles else 1
     return max(candidates) * factor
+
+
+def min_deal_score(rules: RuleSet) -> int:
+    """The fewest points the winner of a deal (R6.4) can score under ``rules``: a won deal
+    scores at least this, a drawn deal (R7) 0 and has no winner.
+
+    A knock below the opponent wins ``D - K >= 1`` (R6.2); gin scores ``gin_bonus + D`` with
+    ``D >= 0`` (R6.1), big gin ``big_gin_bonus + D`` when it is on (R6.5), an undercut
+    ``undercut_bonus + K - D`` with ``K >= D`` (R6.3; a tie is an undercut)::
+
+        min(gin_bonus,                              # gin, the defender all melded (R6.1)
+            big_gin_bonus       if big gin is on,   # (R6.5)
+            1, undercut_bonus   if a knock short of gin can happen)
+
+    A knock short of gin needs ``1 <= K <=`` the knock limit: never in Straight gin (R8.1) nor
+    in standard gin with ``knock_limit=0`` (a knock with K = 0 is gin, R2.5, R5.1); always
+    possible in Oklahoma (most upcards allow one, R9.1).  Spade doubling (R9.3) never lowers
+    the least score: the deals whose upcard is not a spade are not doubled.  So the default
+    rules give 1, and 0 is possible only with a bonus of 0 (``undercut_bonus=0``: equal
+    deadwood; ``gin_bonus=0``: gin against a fully melded hand).  Every term is reached by
+    some deal, so this is the bound, not an estimate.  With :func:`max_deal_score` it is the
+    range the scorekeeper (:class:`ScoreSheet`, ``gin sheet``, the web scorekeeper) accepts
+    for a won deal."""
+    candidates = [rules.gin_bonus]
+    if rules.big_gin_bonus is not None:
+        candidates.append(rules.big_gin_bonus)
+    if rules.variant == "oklahoma" or (rules.variant == "standard" and rules.knock_limit >= 1):
+        candidates += [1, rules.undercut_bonus]
+    return min(candidates)
+
+
+def _too_few(text: str, points: int, rules: RuleSet) -> Any:
+    return N_("deal result {text!r}: a won deal scores at least {least} points under these rules, not {points} "
+              "(allowed: {least} to {most} points; a deal nobody won is a draw, R6, R7)",
+              text=text, points=points, least=min_deal_score(rules), most=max_deal_score(rules))
 
 
 #: How many games each mode has on the sheet (R11.1, R12.1).
@@ -234,6 +270,8 @@ class ScoreSheet:
                    text=text, points=points, most=max_deal_score(self.rules)),
                 action=text,
             )
+        if winner is not None and points < min_deal_score(self.rules):
+            raise IllegalActionError(_too_few(text, points, self.rules), action=text)
         if winner is None and points != 0:
             raise IllegalActionError(
                 N_("deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
@@ -282,7 +320,9 @@ class ScoreSheet:
         Raises:
             IllegalActionError: the match is finished (R11.1, R12.5); ``winner`` is not
                 ``None`` or an index 0..players-1; ``points`` is not an int >= 0, or is above
-                :func:`max_deal_score` of the rules; or a draw has nonzero points.  IllegalActionError is also a ValueError.
+                :func:`max_deal_score` of the rules, or a won deal's is below
+                :func:`min_deal_score` (0 points where the rules make every win worth at least
+                1, R6.2); or a draw has nonzero points.  IllegalActionError is also a ValueError.
         """
         self._check(winner, points)
         if self.finished:
@@ -397,8 +437,10 @@ def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | No
     result's winner is that name's index.  POINTS is a non-negative integer in ASCII digits.
     ``draw`` (any case) is a drawn deal, ``(None, 0)`` (R6.4, R7).  The text is split at its
     last ``:``, so a name may itself contain ``:``.  With ``rules``, POINTS above
-    :func:`max_deal_score` (the most one deal can score under them) is refused here, naming the
-    argument; :class:`ScoreSheet` refuses it anyway.
+    :func:`max_deal_score` (the most one deal can score under them) or below
+    :func:`min_deal_score` (the least a won deal scores: 1 under the default rules, R6.2) is
+    refused here, naming the argument and the allowed range; :class:`ScoreSheet` refuses it
+    anyway.
 
     Returns one ``(winner index or None, points)`` pair per argument, in order.
 
@@ -437,5 +479,7 @@ def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | No
                 f"result {arg!r}: {value} points is more than one deal can score under these rules "
                 f"(at most {max_deal_score(rules)}: docs/rules.md, R6 and R9.3)"
             )
+        if rules is not None and value < min_deal_score(rules):
+            raise RecordError(_too_few(arg, value, rules))
         out.append((matches[0], value))
     return out
