@@ -61,7 +61,7 @@ def test_a_move_not_possible_now_names_the_button_on_a_phone_and_the_key_on_a_de
     _open(page, tab["seats"][0]["link"])
     assert page.evaluate("document.documentElement.lang") == lang
     _to_discard_phase(page)
-    assert page.is_hidden("#help-btn") == (screen == "phone")  # where the page hides the keys
+    assert page.is_hidden("#help-btn .keys-only") == (screen == "phone")  # where the page hides the keys
     over, gin, pick = WORDS[lang, screen]
     assert page.evaluate(WHY_NOT) == [over, gin, pick]
     # a tap (a click) on the stock once the deal is over says so in the toast, as words only

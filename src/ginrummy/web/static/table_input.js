@@ -27,8 +27,8 @@ function keyHints(parts) {
 }
 
 /** True on a phone: the screen width at which style.css hides the key hints (.key) and the
- *  "? Keys" button (its "phone" block, max-width 600px).  There the page's words say what to
- *  tap, not which key to press. */
+ *  help dialog's key list, and names the "? Keys" button "Settings" (its "phone" block,
+ *  max-width 600px).  There the page's words say what to tap, not which key to press. */
 function onPhone() { return !!(window.matchMedia && window.matchMedia("(max-width: 600px)").matches); }
 
 // ---------- confirming a move ----------
