@@ -132,7 +132,7 @@ def test_create_table_refuses_bad_requests(client):
     assert (r.status_code, r.json()["error"]) == (
         400, "rules.target: has the wrong type; allowed: a whole number, a finite number, text, true/false or null")
     r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": 123}, HUMANS[1]]})
-    assert (r.status_code, r.json()["error"]) == (400, "seats.0.name: has the wrong type; allowed: text")
+    assert (r.status_code, r.json()["error"]) == (400, "seat 1: name has the wrong type; allowed: text")
     # a wrong value says what is allowed (the new-user trial found bare "out of range")
     r = client.post("/api/tables", json={"seats": HUMANS, "clock": "5/5"})
     assert (r.status_code, r.json()["error"]) == (400, "clock: has the wrong type; allowed: an object")

@@ -434,10 +434,13 @@ class CreateTableBody(_Body):
 
 
 class SitBody(_Body):
-    """``POST /api/tables/{id}/sit``: take the free ``seat`` (player index) of a public table as
-    ``name`` (empty keeps the seat's name)."""
+    """``POST /api/tables/{id}/sit``: take the free ``seat`` (player index, from 0) of a public
+    table as ``name`` (empty keeps the seat's name).  Any whole number is read: which seats
+    may be taken depends on the table, so :meth:`ginrummy.web.room.RoomMixin.sit` refuses one
+    that is not free there and names those that are (the schema's bound could only say "at
+    most 2", wrong for a two-seat table)."""
 
-    seat: Annotated[StrictInt, Field(ge=0, le=2)]
+    seat: Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
     name: Annotated[StrictStr, Field(max_length=200)] = ""
 
 
@@ -560,7 +563,9 @@ def _problem(err: dict[str, Any]) -> Msg:
 def parse_body(raw: bytes, model: type[_B]) -> _B:
     """Decode and validate a JSON request body (at most :data:`MAX_BODY_BYTES` bytes and
     :data:`MAX_BODY_DEPTH` levels) as ``model``.  Raises :class:`MessageError` saying which
-    field was wrong and how (for example ``seats.0.name: is longer than 200``)."""
+    field was wrong and how (for example ``rules.target: has the wrong type...``; a seat's field
+    names the seat counting from 1, as every seat error does: ``seat 1: name is longer than
+    200 (characters or items)``)."""
     data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
     if not isinstance(data, dict):
         raise MessageError("bad_message", W_("the body must be a JSON object: {help}", help=_BODY_HELP[model]()))
@@ -592,10 +597,14 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                                                      problem=W_("has the wrong type; allowed: a whole number, "
                                                                 "a finite number, text, true/false or null"))) from None
             raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
-        if loc[0] == "seats" and len(loc) >= 3 and err.get("type") != "extra_forbidden":
-            # one field of one seat (seats.1.name): say which
-            raise MessageError("bad_message", W_("{field}: {problem}", field=".".join(loc[:3])[:80],
-                                                 problem=_problem(err))) from None
+        if loc[0] == "seats" and len(loc) >= 3 and loc[1].isdigit():
+            # one field of one seat: say which, counting seats from 1 as every other seat error
+            # does ("seat 2: unknown computer level"), not from 0 as the list's index
+            seat, field = int(loc[1]) + 1, loc[2][:40]
+            problem = (W_("is not a field here; fields: {fields}", fields=", ".join(sorted(SeatBody.model_fields)))
+                       if err.get("type") == "extra_forbidden" else _problem(err))
+            raise MessageError("bad_message", W_("seat {seat}: {field} {problem}", seat=seat, field=field,
+                                                 problem=problem)) from None
         if loc[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
             raise MessageError("bad_message", _BODY_HELP[model]()) from None
         if where.split(".")[0] == "results":

@@ -38,7 +38,8 @@ from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any
 
-from ..actions import Action, parse_action
+from ..actions import ACTION_HELP, Action, parse_action
+from ..cards import card_str
 from ..errors import N_, IllegalActionError, NotYourTurnError
 from ..i18n import LANGUAGES, level_in_text
 from ..deal import DealState
@@ -276,7 +277,7 @@ class Table:
         without changing anything.  Raises
         :class:`IllegalActionError` / :class:`NotYourTurnError` saying why (R4-R9); another
         player to act is named ("it is Bob's turn", code ``not_your_turn``)."""
-        action = text if isinstance(text, Action) else parse_action(text)
+        action = text if isinstance(text, Action) else self.parse_action(player, text)
         m = self.started_match()
         if m.finished or self.forfeit is not None:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
@@ -294,6 +295,39 @@ class Table:
         new, events = m.deal.apply(seat, action)
         self.trial = (m.deal, action, new, events)
         return action
+
+    def parse_action(self, player: int, text: str) -> Action:
+        """``text`` read as an action (:func:`ginrummy.actions.parse_action`).  A text that is
+        no action says what ``player`` may do now, as the terminal table does ("now: ..."), not
+        every action form there is: ``not an action: 'zz'; now: draw stock | take discard``,
+        ``bad action 'discard ZZ': ...; now: discard 2C/7H/KD | knock 7H`` (the action texts of
+        the protocol, grouped by kind), the legal action texts as the error's ``legal``.
+        While he has nothing to do (another's turn, between deals) the error names the action
+        forms as before.  Raises :class:`IllegalActionError`."""
+        try:
+            return parse_action(text)
+        except IllegalActionError as exc:
+            legal = self.legal_now(player)
+            if not legal or exc.params.get("actions") != ACTION_HELP:
+                raise
+            now = legal_words(legal)
+            texts = [a.text for a in legal]
+            if exc.key == _NOT_AN_ACTION:  # the terminal's words, its translations too
+                raise IllegalActionError(N_("not an action: {text!r}; now: {legal}", text=exc.params["text"],
+                                            legal=now), exc.params["text"], texts) from None
+            error = (N_("bad action {text!r}: {error}", text=exc.params["text"], error=exc.params["error"])
+                     if "error" in exc.params else W_("bad action {text!r}: name exactly one card", text=exc.params["text"]))
+            raise IllegalActionError(W_("{error}; now: {legal}", error=error, legal=now),
+                                     exc.params["text"], texts) from None
+
+    def legal_now(self, player: int) -> list[Action]:
+        """The actions ``player`` may take now: none before the first deal, between deals,
+        once the match is over, while he sits out (R10.2) or while another is to act."""
+        m = self.match
+        if m is None or m.finished or self.forfeit is not None or m.player_to_act() != player:
+            return []
+        seat = m.seat_of(player)
+        return [] if seat is None else list(m.deal.legal_actions())
 
     def check_next_deal(self) -> None:
         """Raises :class:`IllegalActionError` while the deal is on or once the match is over, and
@@ -381,6 +415,24 @@ def is_computer_name(name: str) -> bool:
     key = name_key(" ".join(name.split()))
     base, _, tail = key.rpartition(" ")
     return key in _computer_names() or (tail.isdigit() and base in _computer_names())
+
+_NOT_AN_ACTION = "not an action: {text!r}; actions: {actions}"
+"""The key of :func:`ginrummy.actions.parse_action`'s "not an action" error."""
+
+
+def legal_words(legal: Sequence[Action]) -> str:
+    """The legal actions in their protocol text, short: each action without a card by its
+    text, the cards of each card action grouped (``draw stock | take discard``, ``discard
+    2C/7H/KD | knock 7H | gin 7H``), in the order of ``legal``'s first action of each kind.
+    The words are the protocol's (as :data:`ginrummy.actions.ACTION_HELP`), not translated."""
+    parts: dict[str, list[str]] = {}
+    for a in legal:
+        if a.card is None:
+            parts.setdefault(a.text, [])
+        else:
+            parts.setdefault(a.text.partition(" ")[0], []).append(card_str(a.card))
+    return " | ".join(k if not cards else f"{k} {'/'.join(cards)}" for k, cards in parts.items())
+
 
 class TableManager(AutoPlayMixin, RoomMixin):
     """Creates, loads and runs tables over one :class:`Store`; the card room (lobby, seats

@@ -1,0 +1,77 @@
+"""Errors say what was wrong and what is allowed, in the words of the rest of the interface:
+a seat's schema error counts seats from 1 as every other seat error does; a seat a table lacks
+is answered with the seats that table has free; a text that is no action says what is legal
+now (as the terminal table does, R4-R5), not every action form.  Nothing changes on a refusal."""
+
+from __future__ import annotations
+
+from .conftest import new_table, next_message
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+def test_a_seats_schema_error_counts_seats_from_1(client):
+    before = len(client.app.state.manager.tables)
+    for seats, error in (
+        ([{"kind": 5}, HUMANS[1]], "seat 1: kind has the wrong type; allowed: text"),
+        ([HUMANS[0], {"kind": "human", "name": 7}], "seat 2: name has the wrong type; allowed: text"),
+        ([HUMANS[0], {"kind": "bot", "level": "x" * 41}],
+         "seat 2: level is longer than 40 (characters or items)"),
+        ([HUMANS[0], {"kind": "human", "colour": "red"}],
+         "seat 2: colour is not a field here; fields: kind, level, name"),
+    ):
+        r = client.post("/api/tables", json={"seats": seats})
+        assert (r.status_code, r.json()) == (400, {"error": error, "code": "bad_message"}), seats
+    # and the engine's seat errors, as before
+    r = client.post("/api/tables", json={"seats": [HUMANS[0], {"kind": "bot", "level": "nope"}]})
+    assert r.json()["error"].startswith("seat 2: unknown computer level 'nope'; levels: ")
+    assert len(client.app.state.manager.tables) == before
+
+
+def test_a_seat_the_table_lacks_names_its_free_seats(client):
+    r = client.post("/api/tables", json={"seats": [HUMANS[0], {"kind": "human", "name": ""}], "public": True})
+    t = r.json()
+    for seat in (5, 2, -1, 10**17):
+        r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": seat})
+        assert (r.status_code, r.json()) == (403, {
+            "error": f"\"seat\": {seat} is not a person's seat at this table; free seats: 1", "code": "not_allowed"})
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 10**18})  # beyond any message's integer
+    assert (r.status_code, r.json()["error"]) == (400, "seat: is out of range; allowed: at most 999999999999999999")
+    assert client.app.state.manager.tables[t["id"]].names == ["Ann", "Player 2"]
+
+
+def test_a_text_that_is_no_action_says_what_is_legal_now(client):
+    t = new_table(client, HUMANS)
+    tobj = client.app.state.manager.tables[t["id"]]
+    to_act = tobj.match.player_to_act()
+    token = t["seats"][to_act]["token"]
+    other = t["seats"][1 - to_act]["token"]
+    seq = tobj.seq
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={token}") as ws:
+        # R4.2: the upcard offer
+        for i, (sent, message) in enumerate((
+            ("discard ZZ", "bad action 'discard ZZ': not a card: 'ZZ' (write rank A 2-9 T/10 J Q K then suit C D H S, "
+                           "e.g. AS, TD, 10H); now: take upcard | pass"),
+            ("zz", "not an action: 'zz'; now: take upcard | pass"),
+            ("discard", "bad action 'discard': name exactly one card; now: take upcard | pass"),
+        )):
+            ws.send_json({"type": "action", "action": sent, "id": i})
+            err = next_message(ws, lambda m: m.get("reply_to") == i)
+            assert err == {"type": "error", "code": "illegal", "message": message,
+                           "legal": ["take upcard", "pass"], "reply_to": i}
+        ws.send_json({"type": "action", "action": "take upcard", "id": "t"})
+        st = next_message(ws, lambda m: m.get("reply_to") == "t" or (m.get("type") == "state" and m["seq"] > seq))
+        ws.send_json({"type": "action", "action": "discard ZZ", "id": "d"})
+        err = next_message(ws, lambda m: m.get("reply_to") == "d")
+        legal = tobj.match.deal.legal_actions()
+        discards = "/".join(a.text.split(" ")[1] for a in legal if a.kind == "discard")
+        assert err["message"].startswith("bad action 'discard ZZ': not a card: 'ZZ' ")
+        assert err["message"].split("; now: ")[1].startswith(f"discard {discards}")
+        assert err["legal"] == [a.text for a in legal]
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={other}") as ws:
+        # not his turn: nothing is legal now for him, so the action forms are named
+        ws.send_json({"type": "action", "action": "zz", "id": "x"})
+        err = next_message(ws, lambda m: m.get("reply_to") == "x")
+        assert err["message"] == ("not an action: 'zz'; actions: take upcard | pass | draw stock | take discard | "
+                                  "discard CARD | knock CARD | gin CARD | big gin")
+    assert tobj.seq == seq + 1  # only the upcard taken
