@@ -3,7 +3,8 @@
 Routes:
 
 * ``GET /`` lobby; ``GET /table/{id}?seat=TOKEN`` the table page; ``GET /rules``,
-  ``GET /tips``, ``GET /scorekeeper`` help pages; ``/static/...`` the front end files.
+  ``GET /tips``, ``GET /scorekeeper`` help pages; ``/static/...`` the front end files;
+  ``GET /favicon.ico`` redirects to ``/static/favicon.svg``.
 * ``GET /api/options``: presets (R13), rule fields (R14) and computer levels.
 * ``POST /api/tables``: open a table; answers the host's seat link and the other seats' one-time
   invite links.
@@ -44,7 +45,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -126,6 +127,13 @@ def _same_origin(conn: Any) -> bool:
         return True
     host = conn.headers.get("host", "")
     return bool(host) and origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
+
+
+async def favicon(request: Request) -> Response:
+    """``GET /favicon.ico``: browsers ask for it whatever the page's ``<link rel="icon">``
+    says; a permanent redirect to ``/static/favicon.svg`` (the icon every page names) instead
+    of a 404 in their logs."""
+    return RedirectResponse("/static/favicon.svg", status_code=301, headers={"Cache-Control": "max-age=86400"})
 
 
 def _page(name: str) -> Any:
@@ -644,6 +652,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         Route("/tips", _page("tips.html")),
         Route("/scorekeeper", _page("scorekeeper.html")),
         Route("/fair", _page("fair.html")),
+        Route("/favicon.ico", favicon),
         Route("/api/options", options),
         Route("/api/i18n", catalog),
         Route("/api/i18n.js", catalog_script),
