@@ -34,7 +34,7 @@ def test_the_sheet_refuses_a_win_of_0_under_the_default_rules():
     sheet = ScoreSheet(PRESETS["standard"], 2)
     with pytest.raises(IllegalActionError) as err:
         sheet.add(0, 0)
-    assert str(err.value) == ("deal result '0:0': a won deal scores at least 1 points under these rules, not 0 "
+    assert str(err.value) == ("deal result '0:0': 0 points is less than a won deal scores under these rules "
                               "(allowed: 1 to 123 points; a deal nobody won is a draw, R6, R7)")
     assert sheet.results == () and sheet.add(0, 1).results == ((0, 1),) and sheet.add(None, 0).results == ((None, 0),)
     assert ScoreSheet(PRESETS["standard"].replace(undercut_bonus=0), 2).add(0, 0).results == ((0, 0),)
@@ -44,7 +44,7 @@ def test_gin_sheet_refuses_a_win_of_0(capsys):
     rc = main(["sheet", "--players", "A,B", "A:0", "A:100"])
     out, err = capsys.readouterr()
     assert rc == 2 and out == ""
-    assert "result 'A:0': a won deal scores at least 1 points under these rules, not 0 (allowed: 1 to 123 points; " \
+    assert "result 'A:0': 0 points is less than a won deal scores under these rules (allowed: 1 to 123 points; " \
            "a deal nobody won is a draw, R6, R7)" in " ".join(err.split())
     rc = main(["sheet", "--json", "--players", "A,B", "--set", "undercut_bonus=0", "A:0", "A:100"])
     out, err = capsys.readouterr()
@@ -55,5 +55,5 @@ def test_gin_sheet_in_straight_gin_names_its_range(capsys):
     rc = main(["sheet", "--preset", "straight", "--players", "A,B", "A:24"])
     _, err = capsys.readouterr()
     assert rc == 2
-    assert f"at least 25 points under these rules, not 24 (allowed: 25 to {max_deal_score(PRESETS['straight'])} points" \
+    assert f"24 points is less than a won deal scores under these rules (allowed: 25 to {max_deal_score(PRESETS['straight'])} points" \
         in " ".join(err.split())

@@ -112,7 +112,7 @@ def min_deal_score(rules: RuleSet) -> int:
 
 
 def _too_few(text: str, points: int, rules: RuleSet) -> Any:
-    return N_("deal result {text!r}: a won deal scores at least {least} points under these rules, not {points} "
+    return N_("deal result {text!r}: {points} points is less than a won deal scores under these rules "
               "(allowed: {least} to {most} points; a deal nobody won is a draw, R6, R7)",
               text=text, points=points, least=min_deal_score(rules), most=max_deal_score(rules))
 
