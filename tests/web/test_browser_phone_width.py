@@ -117,3 +117,96 @@ def test_on_a_desktop_the_help_button_still_shows_the_keys(server, browser):  # 
         "Ask before each discard (a double click, D or the Discard button)")
     page.context.close()
     assert errors == []
+
+
+# -- a 1280 px desktop: the score sheet, the result dialog, the review table -----------------
+
+DESKTOP = {"viewport": {"width": 1280, "height": 860}}
+
+# where a header's text goes on to a new line: (the letter before, the letter after) of each
+LINE_BREAKS = """() => [...document.querySelectorAll('#sheet thead th')].map(th => {
+  const text = th.firstChild, s = text ? text.textContent : "", breaks = [];
+  let prev = null;
+  for (let i = 0; i < s.length; i++) {
+    const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1);
+    const top = Math.round(r.getBoundingClientRect().top);
+    if (prev !== null && top > prev) breaks.push([s[i - 1], s[i]]);
+    prev = top;
+  }
+  return [s, breaks];
+})"""
+
+
+@pytest.mark.parametrize("lang, seats", [
+    ("el", [{"kind": "human", "name": "Τεστ"}, {"kind": "bot", "level": "novice"}]),
+    ("en", [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"},
+            {"kind": "bot", "level": "random"}]),
+    ("fi", [{"kind": "human", "name": "Τεστ"}, {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "random"}]),
+])
+def test_a_name_on_the_score_sheet_breaks_between_words_only(server, browser, lang, seats):  # noqa: F811
+    """At 1280 px the Greek sheet cut "Τεστ" as "Τεσ / τ" beside "Υπολογιστής (αρχάριος)"."""
+    from .test_browser_newuser import _open, _table
+
+    errors: list[str] = []
+    page = _page(browser, errors, locale=lang, **DESKTOP)
+    tab = _table(server, seats, lang=lang)
+    _open(page, tab["seats"][0]["link"])
+    heads = page.evaluate(LINE_BREAKS)
+    assert [s for s, _ in heads[1:]] == page.evaluate("ui.state.table.names")
+    for name, breaks in heads:
+        assert all(" " in pair for pair in breaks), (name, breaks)  # only at a space
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    page.context.close()
+    assert errors == []
+
+
+# a knock result (put in the page, drawn by table_result.js): the defender laid off two cards and
+# keeps six of deadwood; the place of each row's "deadwood {n}" and of the group before it
+RESULT = """() => {
+  ui.state.view.result = { outcome: "knock", knocker: 0, winner: 0, points: 28, bonus: 0, multiplier: 1,
+    knocker_layout: { melds: [["AS", "2S", "3S"], ["7H", "7D", "7C"], ["9C", "TC", "JC"]], deadwood: ["2D"], deadwood_value: 2 },
+    defender_layout: { melds: [["4H", "5H", "6H"]], layoffs: [{ card: "8C", onto: ["9C", "TC", "JC"] }, { card: "7S", onto: ["7H", "7D", "7C"] }],
+      deadwood: ["KS", "QD", "9H", "8D", "3C", "AD"], deadwood_value: 30 } };
+  showResult();
+  document.getElementById("result").hidden = false;
+  return [...document.querySelectorAll("#result-box .layout-row")].map(row => {
+    const count = [...row.querySelectorAll("span")].find(e => /^(deadwood|ασυνδύαστα) \\d+$/.test(e.textContent));
+    const group = count.previousElementSibling;
+    const c = count.getBoundingClientRect(), g = group.getBoundingClientRect();
+    return [count.textContent, group.className, c.top >= g.top && c.bottom <= g.bottom];
+  });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_deadwood_count_stays_beside_its_cards_in_the_result(server, browser, lang):  # noqa: F811
+    """The result dialog at 1280 px: "deadwood 30" dropped to a line of its own below the
+    defender's cards; it is on the line of the deadwood it counts."""
+    from .test_browser_newuser import _open, _table
+
+    errors: list[str] = []
+    page = _page(browser, errors, locale=lang, **DESKTOP)
+    tab = _table(server, [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"}], lang=lang)
+    _open(page, tab["seats"][0]["link"])
+    word = {"en": "deadwood", "el": "ασυνδύαστα"}[lang]
+    assert page.evaluate(RESULT) == [[f"{word} 2", "meldgrp dead", True], [f"{word} 30", "meldgrp dead", True]]
+    page.context.close()
+    assert errors == []
+
+
+def test_the_review_tables_headings_are_aligned_as_its_cells(server, browser):  # noqa: F811
+    """The expert's review table (review.js decisionsTable: table.sheet.review-table) right-aligned
+    its headings (table.sheet's) over left-aligned cells."""
+    errors: list[str] = []
+    page = _page(browser, errors, **DESKTOP)
+    page.goto(server + "/scorekeeper")  # any page with style.css
+    aligns = page.evaluate("""() => {
+      const cols = ["#", "Phase", "Your move", "The expert's move", "Value", "Loss", "Mark"];
+      const table = el("table", { class: "sheet review-table" }, el("thead", null, el("tr", null, ...cols.map(c => el("th", null, c)))),
+        el("tbody", null, el("tr", { class: "decision" }, ...cols.map(c => el("td", null, "x")))));
+      document.body.append(el("div", { class: "table-scroll" }, table));
+      return [...table.rows[0].cells].map((th, i) => [getComputedStyle(th).textAlign, getComputedStyle(table.rows[1].cells[i]).textAlign]);
+    }""")
+    assert aligns == [["left", "left"]] * 7
+    page.context.close()
+    assert errors == []

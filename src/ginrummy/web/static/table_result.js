@@ -6,6 +6,16 @@
 
 function groupEl(cards, cls) { return el("span", { class: `meldgrp ${cls || ""}` }, ...cards.map(c => cardEl(c, { mini: true }))); }
 
+/** One player's row of the result: the name, the card groups (melds, laid off, deadwood) and
+ *  "deadwood {n}".  The count and the last group (the deadwood, else the last meld) are one item
+ *  of the wrapping row, so that the count never drops to a line of its own. */
+function layoutRow(name, groups, deadwood) {
+  const items = groups.filter(g => g);
+  const count = el("span", { class: "nowrap dead-count" }, t("deadwood {n}", { n: deadwood }));
+  const last = items.length ? el("span", { class: "layout-last" }, items.pop(), count) : count;
+  return el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${name}`), ...items, last);
+}
+
 function explainLines(r, names) {
   const K = names.knocker, D = names.defender;
   const kl = r.knocker_layout, dl = r.defender_layout;
@@ -60,14 +70,11 @@ function showResult() {
     box.append(el("h2", { id: "result-title" }, title),
       el("div", { class: "points-big" }, nt("{name} scores {n} point", "{name} scores {n} points", r.points, { name: W })));
     const kl = r.knocker_layout, dl = r.defender_layout;
-    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${K}`),
-      ...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null,
-      el("span", { class: "nowrap" }, t("deadwood {n}", { n: kl.deadwood_value }))));
-    box.append(el("div", { class: "layout-row" }, el("span", { class: "layout-name" }, `${D}`),
-      ...dl.melds.map(m => groupEl(m)),
+    box.append(layoutRow(K, [...kl.melds.map(m => groupEl(m)), kl.deadwood.length ? groupEl(kl.deadwood, "dead") : null], kl.deadwood_value));
+    box.append(layoutRow(D, [...dl.melds.map(m => groupEl(m)),
       dl.layoffs.length ? el("span", { class: "meldgrp lay", title: t("laid off on the knocker's melds") }, t("laid off:"), " ",
         ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: t("{card} onto {meld}", { card: cardName(l.card), meld: l.onto.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ") }) }))) : null,
-      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null, el("span", { class: "nowrap" }, t("deadwood {n}", { n: dl.deadwood_value }))));
+      dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null], dl.deadwood_value));
     box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
   }
   const sheetBox = el("div");
