@@ -1,7 +1,7 @@
 """Browser tests: on a phone the table's words say what to tap, not which key to press.
 
-style.css hides the key hints ("(U)" on the move buttons, the "? Keys" button) on a screen of
-at most 600 px; the answers of a move that cannot be made now ("the deal is over", "you have
+style.css hides the key hints ("(U)" on the move buttons, the help dialog's key list; the
+"? Keys" button says "Settings" there) on a screen of at most 600 px; the answers of a move that cannot be made now ("the deal is over", "you have
 gin", "pick a card first") name the button to tap there, in every language of the page, and
 keep the keys on a desktop.  Skipped without /usr/bin/chromium.
 """
