@@ -667,7 +667,7 @@ class PlayTable:
 def play(
     preset: str = PresetOpt,
     sets: list[str] = SetOpt,
-    opponent: str = typer.Option("novice", "--opponent", help="Computer player level: random, novice, club, expert or master (weakest to strongest; master thinks up to 1 s a move)."),
+    opponent: str = typer.Option("novice", "--opponent", help="Computer player level: random, novice, club or expert (weakest to strongest), or master (the expert thinking up to 1 s a move; measured, no stronger than the expert)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the match (int); default a random one, printed so the match can be replayed."),
     name: str | None = typer.Option(None, "--name", help="Your name on the score sheet (default: You, in the table's language)."),
     players: int | None = typer.Option(None, "--players", help="2, or 3 for three-hand gin (R10); same as --set players=N."),
