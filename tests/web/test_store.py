@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from ginrummy.cli.serve import database_error
-from ginrummy.web.commit import GroupCommitter
+from ginrummy.web.commit import CommitterStopped, GroupCommitter
 from ginrummy.web.notify import parse_payload
 from ginrummy.web.store import Store, TableRow, engine_url, masked_url
 
@@ -96,6 +96,36 @@ def test_steps_arriving_together_share_one_transaction(db_url: str) -> None:
             (1, 1, "action", "discard 1S"), (2, 0, "action", "discard 2S"), (3, 1, "action", "discard 3S"),
             (4, None, "next_deal", "next deal")]
         assert [s.seq for s in store.load("cc")[1]] == [1, 2, 3]  # type: ignore[index]
+    finally:
+        store.close()
+
+
+def test_a_step_asked_for_after_stop_is_refused_and_starts_no_writer(db_url: str) -> None:
+    """After ``stop()`` (the server's shutdown, before the store is closed) a late step, say from
+    a connection still open, is refused with nothing stored, and no writer thread or connection
+    starts again; a new event loop (the same app run again) writes as before."""
+    store = Store(db_url)
+    try:
+        _table(store, "aa")
+        committer = GroupCommitter(store)
+
+        async def first() -> None:
+            await committer.append("aa", 1, 0, "action", "pass")
+            await committer.stop()
+            with pytest.raises(CommitterStopped, match="stopping"):
+                await committer.append("aa", 2, 1, "action", "pass")
+            assert committer._executor is None and committer._raw is None
+            assert (committer.batches, committer.steps) == (1, 1)
+
+        asyncio.run(first())
+        assert [(s.seq, s.text) for s in store.load("aa")[1]] == [(1, "pass")]  # type: ignore[index]
+
+        async def again() -> None:
+            await committer.append("aa", 2, 1, "action", "draw stock")
+            await committer.stop()
+
+        asyncio.run(again())
+        assert [(s.seq, s.text) for s in store.load("aa")[1]] == [(1, "pass"), (2, "draw stock")]  # type: ignore[index]
     finally:
         store.close()
 

@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .store import Store, actions_t
 
-__all__ = ["GroupCommitter", "PendingStep", "NOTIFY_CHANNEL", "MAX_BATCH"]
+__all__ = ["GroupCommitter", "CommitterStopped", "PendingStep", "NOTIFY_CHANNEL", "MAX_BATCH"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -98,6 +98,10 @@ class PendingStep:
     also: Callable[[Any], None] | None = field(default=None, repr=False)
 
 
+class CommitterStopped(RuntimeError):
+    """A step was asked for after :meth:`GroupCommitter.stop`: nothing was stored."""
+
+
 class GroupCommitter:
     """Writes steps to ``store`` in group commits (module docstring).
 
@@ -122,6 +126,10 @@ class GroupCommitter:
         # table creation and reviews), and on SQLite its own driver connection (_sqlite_commit)
         self._executor: ThreadPoolExecutor | None = None
         self._raw: Any = None
+        # the event loop on which stop() ran: a step asked for there afterwards is refused, so
+        # no writer thread and connection start again after the store is closed (a later loop,
+        # a new run of the same app, starts afresh)
+        self._stopped_on: asyncio.AbstractEventLoop | None = None
 
     async def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
                      created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
@@ -139,8 +147,11 @@ class GroupCommitter:
         ``created``, in one transaction: all of them or none (a person's move and the
         computer's immediate answer, :meth:`~ginrummy.web.tables.TableManager.act`).  Returns
         once they have committed; raises as :meth:`append` when any of them cannot be stored
-        (then none is).  ``also(conn)`` runs in the same transaction."""
+        (then none is).  ``also(conn)`` runs in the same transaction.  Raises
+        :class:`CommitterStopped` (nothing stored) once :meth:`stop` has run on this event loop."""
         loop = asyncio.get_running_loop()
+        if self._stopped_on is loop:
+            raise CommitterStopped("the server is stopping: the step was not stored")
         if self._task is None or self._task.done() or self._task.get_loop() is not loop:
             self._wake = asyncio.Event()
             self._task = loop.create_task(self._run(), name="gin-group-commit")
@@ -331,7 +342,10 @@ class GroupCommitter:
         return out
 
     async def stop(self) -> None:
-        """Write what is waiting, then stop the writer."""
+        """Write what is waiting, then stop the writer; steps asked for afterwards on this
+        event loop are refused (:class:`CommitterStopped`), so that no write starts again once
+        the store is being closed."""
+        self._stopped_on = asyncio.get_running_loop()
         for _ in range(500):  # at most 5 s
             if not self._pending or self._task is None or self._task.done():
                 break
