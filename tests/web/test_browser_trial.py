@@ -293,6 +293,13 @@ def test_a_spectator_of_a_finished_match_gets_no_download_link(server, browser):
         page.wait_for_selector("#result:not([hidden])")
         assert page.locator("#result-box a", has_text="Download the record").count() == downloads
         assert page.locator("#result-box a", has_text="New table").count() == 1
+        # the seat is told how to watch the match again (a guest's match is not kept), with a
+        # link to the Replay page; the spectator, who has no record to open, is not
+        assert page.locator("#replay-hint").count() == downloads
+        if downloads:
+            assert page.text_content("#replay-hint") == (
+                "To watch the match again, move by move, open the downloaded record on the Replay page.")
+            assert page.locator("#replay-hint a").get_attribute("href") == "/replay"
     player.context.close()
     watcher.context.close()
     assert errors == []
