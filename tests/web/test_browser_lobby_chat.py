@@ -22,3 +22,28 @@ def test_a_guests_lobby_line_reads_guest_after_the_name(browser, server):  # noq
     assert zoe.locator("#lobby-chat .chat-line").last.inner_text() == "Zoe (guest): hi <b>all</b>"
     assert zoe.locator("#lobby-chat .chat-line b").last.inner_text() == "Zoe"
     assert errors == []
+
+
+def test_a_refused_lobby_line_is_given_back_to_be_mended(browser, server):  # noqa: F811
+    """A guest who calls himself "Computer (novice)" is refused (a person may not pass for a
+    computer seat, docs/protocol.md); his line is not lost but put back in the box, and once he
+    takes another name it goes out."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/")
+    page.fill("#your-name", "Computer (novice)")
+    page.wait_for_function("document.querySelector('#lobby-chat .hint') !== null")  # the socket is open
+    page.fill("#lobby-chat-text", "hello there")
+    page.press("#lobby-chat-text", "Enter")
+    # the lobby's earlier lines may come first: wait for the answer itself
+    last = "() => { const l = document.querySelectorAll('#lobby-chat .chat-line'); return l.length ? l[l.length - 1].innerText : ''; }"
+    page.wait_for_function(f"({last})().startsWith('!: ')")
+    line = page.locator("#lobby-chat .chat-line").last.inner_text()
+    assert line.startswith("!: the name Computer (novice) is a computer seat's")
+    page.wait_for_function("document.getElementById('lobby-chat-text').value === 'hello there'")
+    page.fill("#your-name", "Quinn")
+    page.press("#lobby-chat-text", "Enter")
+    page.wait_for_function(f"({last})().startsWith('Quinn')")
+    assert page.locator("#lobby-chat .chat-line").last.inner_text() == "Quinn (guest): hello there"
+    assert page.input_value("#lobby-chat-text") == ""
+    assert errors == []

@@ -71,6 +71,9 @@
     box.scrollTop = box.scrollHeight;
   }
 
+  // the last line sent, until the server answers it (the socket answers in order)
+  let unsent = null;
+
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${proto}://${location.host}/ws/lobby?lang=${LANG}`);
@@ -79,8 +82,15 @@
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "lobby") showTables(msg.tables);
-      else if (msg.type === "chat") showChat(msg);
-      else if (msg.type === "error") showChat({ from: "!", text: msg.message });
+      else if (msg.type === "chat") {
+        showChat(msg);
+        if (msg.text === unsent) unsent = null;  // ours went out
+      } else if (msg.type === "error") {
+        showChat({ from: "!", text: msg.message });
+        // a refused line (a name not allowed, too many lines) is given back to be mended, not lost
+        if (unsent !== null && !$("lobby-chat-text").value) $("lobby-chat-text").value = unsent;
+        unsent = null;
+      }
     };
     ws.onclose = () => { retry = Math.min(retry + 1, 6); setTimeout(connect, 500 * retry); };
   }
@@ -90,7 +100,10 @@
     $("lobby-chat-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = $("lobby-chat-text").value.trim();
-      if (text && ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "chat", name: (myName() || t("Guest")).slice(0, 24), text }));
+      if (text && ws && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ type: "chat", name: (myName() || t("Guest")).slice(0, 24), text }));
+        unsent = text;  // until the server's answer: the line itself, or an error (then it is put back)
+      }
       $("lobby-chat-text").value = "";
     });
     connect();
