@@ -336,6 +336,16 @@ def test_scorekeeper_refuses_an_impossible_deal_and_keeps_the_sheet(server, brow
     assert re.search(r"more than one deal can score under these rules \(at most 123\)", page.inner_text("#error"))
     assert page.evaluate("JSON.parse(localStorage.getItem('gin.sheet.results'))") == [[0, 25]]
     assert page.input_value("#points") == "1000000000"  # kept, to be corrected
+    # too few points: the server's range (a won deal scores at least 1 here, R6.2), and the
+    # page's own hint for an empty box no longer promises that 0 will do
+    page.fill("#points", "0")
+    page.click("#add")
+    page.wait_for_function("document.getElementById('error').textContent.includes('less than')")
+    assert "allowed: 1 to 123 points" in page.inner_text("#error")
+    page.fill("#points", "")
+    page.click("#add")
+    assert page.inner_text("#error") == "Enter the points the winner scored (a whole number)."
+    assert page.evaluate("JSON.parse(localStorage.getItem('gin.sheet.results'))") == [[0, 25]]
     assert errors == []
 
 

@@ -51,7 +51,7 @@ function init() {
   $("add").addEventListener("click", () => {
     const w = Number(document.querySelector("#winner input:checked").value);
     const p = Number($("points").value);
-    if (!Number.isSafeInteger(p) || p < 0 || $("points").value === "") { $("error").textContent = t("Enter the points the winner scored (a whole number, 0 or more)."); return; }
+    if (!Number.isSafeInteger(p) || p < 0 || $("points").value === "") { $("error").textContent = t("Enter the points the winner scored (a whole number)."); return; }
     update([...results, [w, p]]).then(ok => { if (ok) $("points").value = ""; });
   });
   $("points").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("add").click(); });
