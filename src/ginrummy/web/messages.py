@@ -322,7 +322,9 @@ _INVISIBLE_HELP: dict[str, Any] = {
 }
 
 
-def _LOBBY_NAME_HELP() -> Msg:
+def lobby_name_help() -> Msg:
+    """The error for a lobby chat message whose ``name`` is missing, too long or only spaces
+    (the schema's, and :meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`'s once folded)."""
     return W_('a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces')
 
 
@@ -376,7 +378,7 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
         help_ = _FIELD_HELP.get(kind)
         field = (exc.errors(include_url=False, include_input=False)[0].get("loc") or ("",))[0]
         if model is LobbyChatMsg and field == "name":
-            help_ = _LOBBY_NAME_HELP
+            help_ = lobby_name_help
         elif field == "text" and isinstance(typed, str) and typed and not data["text"]:
             help_ = _INVISIBLE_HELP[kind]  # "\u200b": not empty as sent, but nothing in it shows
         raise MessageError("bad_message", help_() if help_ else W_("a {kind} message has only the fields {fields}",

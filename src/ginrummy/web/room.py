@@ -29,7 +29,7 @@ from typing import Any
 
 from .clock import parse_time
 from .i18n_web import W_
-from .messages import plain_text
+from .messages import lobby_name_help, plain_text
 
 __all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
            "LOBBY_IDLE_SECONDS"]
@@ -240,8 +240,7 @@ class RoomMixin:
         else:
             shown = plain_text(name)[:MAX_NAME_CHARS]
             if not shown:
-                raise TableError("bad_request", W_('a lobby chat message needs "name": your name, 1 to 24 characters, '
-                                                   'not only spaces'))
+                raise TableError("bad_request", lobby_name_help())
             if is_computer_name(shown):
                 raise TableError("bad_request", W_("the name {name} is a computer seat's; a guest may chat under any "
                                                    "other name (or sign in to chat under your account's)", name=shown))

@@ -326,8 +326,7 @@ class Table:
         m = self.match
         if m is None or m.finished or self.forfeit is not None or m.player_to_act() != player:
             return []
-        seat = m.seat_of(player)
-        return [] if seat is None else list(m.deal.legal_actions())
+        return list(m.deal.legal_actions())  # the player to act holds a seat of the deal
 
     def check_next_deal(self) -> None:
         """Raises :class:`IllegalActionError` while the deal is on or once the match is over, and
