@@ -56,6 +56,12 @@ const PLURAL = (() => {
 })();
 
 function fmtNumber(n) { return NUMBER.format(n); }
+/** A rating as every page shows it (the leaderboard, a player's page, a rated table's rating
+ *  line): a ``tag`` element with ``attrs``, the number in the page's format, and after a
+ *  provisional one a "?" explained by the title "provisional rating" (lichess's convention). */
+function ratingEl(tag, attrs, rating, provisional) {
+  return el(tag, { ...attrs, title: provisional ? t("provisional rating") : null }, fmtNumber(rating) + (provisional ? "?" : ""));
+}
 
 function fillText(text, params) {
   return text.replace(/\{(\w+)\}/g, (all, k) => {

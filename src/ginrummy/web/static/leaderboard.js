@@ -11,11 +11,6 @@ function playerLink(name, kind) {
   return el("a", { href: "/players/" + encodeURIComponent(name), class: "kind-" + kind }, label);
 }
 
-function ratingText(rating, provisional) {
-  return el("span", { class: provisional ? "provisional" : null, title: provisional ? t("provisional rating") : null },
-    fmtNumber(rating) + (provisional ? "?" : ""));
-}
-
 async function load() {
   $("error").textContent = "";
   try {
@@ -23,7 +18,7 @@ async function load() {
     const body = $("board").querySelector("tbody");
     body.replaceChildren(...rows.map((r, i) => el("tr", { "data-name": r.name },
       el("td", { class: "num" }, fmtNumber(offset + i + 1)), el("td", null, playerLink(r.name, r.kind)),
-      el("td", { class: "num" }, ratingText(r.rating, r.provisional)), el("td", { class: "num" }, fmtNumber(r.matches)))));
+      el("td", { class: "num" }, ratingEl("span", { class: r.provisional ? "provisional" : null }, r.rating, r.provisional)), el("td", { class: "num" }, fmtNumber(r.matches)))));
     if (!rows.length) body.append(el("tr", null, el("td", { colspan: 4, class: "hint" }, t("No rated match yet."))));
     $("prev").disabled = offset === 0;
     $("next").disabled = rows.length < PAGE;

@@ -51,8 +51,7 @@ async function load() {
   $("name").textContent = p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name;
   const after = nt("after {n} rated match", "after {n} rated matches", p.rated_matches);
   $("summary").replaceChildren(...tEl("Rating {rating} {after}.", {
-    // the "?" of a provisional rating explained as on the leaderboard (leaderboard.js ratingText)
-    rating: el("b", { id: "rating", title: p.provisional ? t("provisional rating") : null }, fmtNumber(p.rating) + (p.provisional ? "?" : "")), after }),
+    rating: ratingEl("b", { id: "rating" }, p.rating, p.provisional), after }),
     p.provisional ? el("span", { class: "hint" }, " " + t("(provisional)")) : "");
   plot(p.history);
   const pct = (a, b) => (b ? fmtNumber(Math.round(100 * a / b)) + "%" : "-");

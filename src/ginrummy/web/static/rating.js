@@ -15,9 +15,7 @@ window.GinRating = {
     if (!over || !info.changes.length) { box.replaceChildren(t("A rated match: the result moves both players' ratings.")); return; }
     box.replaceChildren(el("b", null, t("Ratings")), " ", ...info.changes.map(c => el("span", { "data-name": c.name },
       c.name, " ", fmtNumber(c.before), " \u2192 ",
-      // the "?" of a provisional rating explained as on the leaderboard (leaderboard.js ratingText)
-      el("span", { class: c.provisional ? "provisional after" : "after", title: c.provisional ? t("provisional rating") : null },
-        fmtNumber(c.after) + (c.provisional ? "?" : "")), " ",
+      ratingEl("span", { class: c.provisional ? "provisional after" : "after" }, c.after, c.provisional), " ",
       el("span", { class: c.change >= 0 ? "up" : "down" }, (c.change >= 0 ? "+" : "\u2212") + fmtNumber(Math.abs(c.change))), "  ")),
       el("a", { href: "/replay/" + encodeURIComponent(state.table.id) }, t("replay")), " ",
       el("a", { href: "/leaderboard" }, t("Leaderboard")));

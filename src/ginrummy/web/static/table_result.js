@@ -89,16 +89,14 @@ function showResult() {
       buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
         send({ type: "rematch" }); $("result").hidden = true; $("room-panel").scrollIntoView({ block: "nearest" }); } }, t("Rematch")));
     }
-    // the record is a seat's to download (a spectator has no seat token to ask with)
+    // the record is a seat's to download (a spectator has no seat token to ask with), and how to
+    // watch the match again from it is said: a guest's match is not kept on the server (docs/accounts.md)
     if (s.you !== null) {
       buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")));
-    }
-    buttons.append(el("a", { class: "btn secondary", href: "/" }, t("New table")));
-    // say how to watch the match again: a guest's match is not kept on the server (docs/accounts.md)
-    if (s.you !== null) {
       box.append(el("p", { class: "hint", id: "replay-hint" }, ...tEl("To watch the match again, move by move, open the downloaded record on the {replay} page.",
         { replay: el("a", { href: "/replay" }, t("Replay")) })));
     }
+    buttons.append(el("a", { class: "btn secondary", href: "/" }, t("New table")));
   } else if (s.can_next_deal) {
     buttons.append(el("button", { class: "btn", type: "button", id: "next-deal-dialog", onclick: () => { send({ type: "next_deal" }); } }, ...keyHints([t("Next deal (N)")])));
   }
