@@ -285,3 +285,33 @@ def test_a_program_without_our_cookies_is_not_asked_for_a_csrf_token_and_acts_fo
             c.get("/")  # now a browser: the cookie is set, and the check applies
             assert c.post("/api/sheet", json={"names": ["A", "B"]}).status_code == 403
     assert httpx  # the module is there for the scripts that use it (benchmarks/load.py)
+
+
+def test_typed_name_key_folds_spaces_then_width_and_case():
+    """One helper (accounts.typed_name_key) reads a typed name for every lookup by name."""
+    from ginrummy.web.accounts import typed_name_key
+
+    assert typed_name_key("  ＡＮＮ \t  Lee ") == "ann lee"
+    assert typed_name_key("Computer  (NOVICE)") == "computer (novice)"
+    assert typed_name_key("   ") == ""
+
+
+def test_sign_in_name_in_use_and_computer_names_all_read_the_name_with_typed_name_key(client, monkeypatch):
+    """Accounts.verify, Accounts.name_in_use and tables.is_computer_name call the one helper."""
+    import ginrummy.web.accounts as accounts_mod
+    import ginrummy.web.tables as tables_mod
+
+    _signup(client, "Ann Lee")
+    seen: list[str] = []
+
+    def spy(name: str) -> str:
+        seen.append(name)
+        return accounts_mod.name_key(" ".join(name.split()))
+
+    monkeypatch.setattr(accounts_mod, "typed_name_key", spy)
+    monkeypatch.setattr(tables_mod, "typed_name_key", spy)
+    accounts = client.app.state.players.accounts
+    assert accounts.verify(" ann   LEE", "correct horse").name == "Ann Lee"
+    assert accounts.name_in_use("ANN  lee ") is True
+    assert tables_mod.is_computer_name(" computer   (novice)") is True
+    assert seen == [" ann   LEE", "ANN  lee ", " computer   (novice)"]

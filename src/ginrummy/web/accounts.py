@@ -51,7 +51,7 @@ from sqlalchemy.exc import IntegrityError
 from .i18n_web import W_, request_lang, web_translator
 from .seats import player_levels
 
-__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
+__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key", "typed_name_key",
            "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
            "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 
@@ -118,6 +118,15 @@ def name_key(name: str) -> str:
     """The uniqueness key of a name: NFKC-normalised and case-folded (``"Ann"`` and ``"ANN"``
     are one name)."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def typed_name_key(name: str) -> str:
+    """The :func:`name_key` of a name as someone typed it: its whitespace runs folded to one
+    space and its ends trimmed first, as :func:`check_name` stores names, so that ``"  ann
+    LEE "`` and ``"Ann Lee"`` are one name.  Used to find an account by name
+    (:meth:`Accounts.verify`, :meth:`Accounts.name_in_use`, the player page) and to tell a
+    computer seat's name (:func:`ginrummy.web.tables.is_computer_name`)."""
+    return name_key(" ".join(name.split()))
 
 
 def check_name(name: Any) -> str:
@@ -285,7 +294,7 @@ class Accounts:
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
             with self.engine.connect() as conn:
                 row = conn.execute(select(accounts_t).where(and_(
-                    accounts_t.c.name_key == name_key(" ".join(name.split())), accounts_t.c.kind == "human",
+                    accounts_t.c.name_key == typed_name_key(name), accounts_t.c.kind == "human",
                     accounts_t.c.deleted == 0))).first()
         ok = False
         try:
@@ -346,7 +355,7 @@ class Accounts:
         and ``"Ann"`` are one name.  The lobby chat refuses it to a guest
         (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), so that no guest posts as an account
         holder."""
-        key = name_key(" ".join(name.split())) if isinstance(name, str) else ""
+        key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:
             return False
         with self.engine.connect() as conn:

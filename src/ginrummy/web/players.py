@@ -26,7 +26,7 @@ from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, fu
 from sqlalchemy.engine import Connection, Engine
 
 from ..actions import Action
-from .accounts import Accounts, accounts_t, metadata, name_key, seat_accounts_t
+from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
 from .ratings import (display_rating, is_provisional, rateable, rating_change, record_match, result_players_t,
                       results_t)
 from .tables import Table as GameTable
@@ -253,7 +253,7 @@ class Players:
         (or a deleted) player.  ``history`` is the rating after each rated match, oldest
         first: ``[{"date", "rating"}]``."""
         with self.engine.connect() as conn:
-            acc = conn.execute(_ACCOUNT, {"key": name_key(" ".join(name.split()))}).first()
+            acc = conn.execute(_ACCOUNT, {"key": typed_name_key(name)}).first()
             if acc is None:
                 return None
             sums = conn.execute(_SUMS, {"account": acc.id}).one()

@@ -49,7 +49,7 @@ from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
 from .messages import plain_text
-from .accounts import name_key
+from .accounts import name_key, typed_name_key
 from .autoplay import AutoPlayMixin, bot_choice
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
@@ -411,7 +411,7 @@ def is_computer_name(name: str) -> bool:
     language, any case or width (compared as account names are, :func:`~ginrummy.web.accounts.name_key`),
     and with a number after it as a repeated name gets): a person may not take it, or the table
     would show a computer where a person sits."""
-    key = name_key(" ".join(name.split()))
+    key = typed_name_key(name)
     base, _, tail = key.rpartition(" ")
     return key in _computer_names() or (tail.isdigit() and base in _computer_names())
 
