@@ -104,3 +104,26 @@ def test_web_scorekeeper_refuses_an_impossible_deal(tmp_path):
         assert r.status_code == 400 and "123" in r.json()["error"] and "points is more" not in r.json()["error"]
         r = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Ann:123"]})
         assert r.status_code == 200 and r.json()["totals"]["Ann"] == 123 + 200 + 25
+
+
+def test_parse_results_too_many_points_is_translated_like_too_few():
+    """parse_results' "more than one deal can score" (R6, R9.3) is an N_ message with its
+    placeholders, as its "less than a won deal scores" sibling, so it reads in el, fi, mt."""
+    from ginrummy.i18n import translate_error, translator
+
+    with pytest.raises(RecordError) as err:
+        parse_results(["Ann:124"], ["Ann", "Bob"], preset("standard"))
+    assert str(err.value) == ("result 'Ann:124': 124 points is more than one deal can score under these rules "
+                              "(at most 123: docs/rules.md, R6 and R9.3)")
+    assert err.value.key == ("result {text!r}: {points} points is more than one deal can score under these rules "
+                             "(at most {most}: docs/rules.md, R6 and R9.3)")
+    assert err.value.params == {"text": "Ann:124", "points": 124, "most": 123}
+    assert translate_error(err.value, translator("el")) == (
+        "αποτέλεσμα 'Ann:124': 124 πόντοι είναι περισσότεροι απ' όσους μπορεί να φέρει μία μοιρασιά με αυτούς "
+        "τους κανόνες (το πολύ 123: docs/rules.md, R6 και R9.3)")
+    assert translate_error(err.value, translator("fi")) == (
+        "tulos 'Ann:124': 124 pistettä on enemmän kuin yksi jako voi tuottaa näillä säännöillä "
+        "(enintään 123: docs/rules.md, R6 ja R9.3)")
+    assert translate_error(err.value, translator("mt")) == (
+        "riżultat 'Ann:124': 124 punt huma aktar milli tqassim wieħed jista' jagħti b'dawn ir-regoli "
+        "(l-aktar 123: docs/rules.md, R6 u R9.3)")

@@ -111,6 +111,13 @@ def min_deal_score(rules: RuleSet) -> int:
     return min(candidates)
 
 
+def _too_many(text: str, points: int, rules: RuleSet) -> Any:
+    """:func:`parse_results`'s error for a won deal above :func:`max_deal_score` (a translatable
+    message, as :func:`_too_few`; R6, R9.3)."""
+    return N_("result {text!r}: {points} points is more than one deal can score under these rules "
+              "(at most {most}: docs/rules.md, R6 and R9.3)", text=text, points=points, most=max_deal_score(rules))
+
+
 def _too_few(text: str, points: int, rules: RuleSet) -> Any:
     return N_("deal result {text!r}: {points} points is less than a won deal scores under these rules "
               "(allowed: {least} to {most} points; a deal nobody won is a draw, R6, R7)",
@@ -475,10 +482,7 @@ def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | No
             )
         value = int(points)
         if rules is not None and value > max_deal_score(rules):
-            raise RecordError(
-                f"result {arg!r}: {value} points is more than one deal can score under these rules "
-                f"(at most {max_deal_score(rules)}: docs/rules.md, R6 and R9.3)"
-            )
+            raise RecordError(_too_many(arg, value, rules))
         if rules is not None and value < min_deal_score(rules):
             raise RecordError(_too_few(arg, value, rules))
         out.append((matches[0], value))
