@@ -148,8 +148,8 @@ def test_match_winner_named_you(capsys):
         (["Bob:10", "Bob:20"], "only Bob; give the players with --players"),
         ([], "no player"),
         (["--players", "Ann,Bob", "Carl:10"], "'Carl' is not a player"),
-        (["--players", "Ann,Bob", "Ann:ten"], "points 'ten' must be a whole number"),
-        (["--players", "Ann,Bob", "Ann:-5"], "must be a whole number"),
+        (["--players", "Ann,Bob", "Ann:ten"], "points 'ten' is not a whole number of points (allowed: 1 to 123"),
+        (["--players", "Ann,Bob", "Ann:-5"], "is not a whole number of points (allowed: 1 to 123"),
         (["--players", "Ann,ann"], "must differ"),
         (["--players", "Ann"], "2 or 3 players"),
         (["--players", "Ann,,Bob"], "cannot be empty"),
@@ -165,3 +165,21 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
     assert out == ""
     assert err.startswith("gin: error: ") and err.count("\n") == 1
     assert needle in err
+
+
+@pytest.mark.parametrize("argv, least", [([], 1), (["--set", "undercut_bonus=0"], 0), (["--preset", "straight"], 25)])
+def test_points_that_are_not_a_number_name_the_range_the_range_check_allows(capsys, argv, least):
+    """gin sheet A:-5 names the range of won-deal scores (scoring.min_deal_score to
+    max_deal_score, R6, R7) that A:0 is then checked against, not a looser ">= 0"."""
+    from ginrummy.rules import make_rules
+    from ginrummy.scoring import max_deal_score, min_deal_score
+
+    rules = make_rules("straight" if "straight" in argv else "standard", [a for a in argv if "=" in a])
+    assert min_deal_score(rules) == least
+    allowed = (f"(allowed: {least} to {max_deal_score(rules)} points; a deal nobody won is a draw, R6, R7)")
+    rc, out, err = run(capsys, "sheet", *argv, "--players", "A,B", "A:-5")
+    assert (rc, out) == (2, "")
+    assert " ".join(err.split()) == f"gin: error: result 'A:-5': points '-5' is not a whole number of points {allowed}"
+    if least:
+        rc, out, err = run(capsys, "sheet", *argv, "--players", "A,B", f"A:{least - 1}")
+        assert rc == 2 and " ".join(err.split()).endswith(f"is less than a won deal scores under these rules {allowed}")

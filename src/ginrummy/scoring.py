@@ -124,6 +124,15 @@ def _too_few(text: str, points: int, rules: RuleSet) -> Any:
               text=text, points=points, least=min_deal_score(rules), most=max_deal_score(rules))
 
 
+def _not_points(text: str, points: str, rules: RuleSet) -> Any:
+    """:func:`parse_results`' error for POINTS that are not ASCII digits (``-5``, ``ten``), with
+    rules: it names the range :func:`_too_few` and :func:`_too_many` allow, so that no answer
+    allows what the next one refuses (``0`` under the standard rules, R6.2)."""
+    return N_("result {text!r}: points {points!r} is not a whole number of points (allowed: {least} to {most} "
+              "points; a deal nobody won is a draw, R6, R7)",
+              text=text, points=points, least=min_deal_score(rules), most=max_deal_score(rules))
+
+
 #: How many games each mode has on the sheet (R11.1, R12.1).
 _GAME_COUNT = {"deal": 1, "game": 1, "hollywood": 3}
 
@@ -447,7 +456,8 @@ def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | No
     :func:`max_deal_score` (the most one deal can score under them) or below
     :func:`min_deal_score` (the least a won deal scores: 1 under the default rules, R6.2) is
     refused here, naming the argument and the allowed range; :class:`ScoreSheet` refuses it
-    anyway.
+    anyway.  POINTS that are not a whole number are refused naming the same range (with
+    ``rules``; without, "a whole number >= 0").
 
     Returns one ``(winner index or None, points)`` pair per argument, in order.
 
@@ -477,6 +487,8 @@ def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | No
             raise RecordError(f"result {arg!r}: {name.strip()!r} matches more than one player")
         points = points.strip()
         if not _POINTS.fullmatch(points):
+            if rules is not None:  # the range the checks below allow, not a looser ">= 0" (R6, R7)
+                raise RecordError(_not_points(arg, points, rules))
             raise RecordError(
                 f"result {arg!r}: points {points!r} must be a whole number >= 0; {form}"
             )
