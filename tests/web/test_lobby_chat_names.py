@@ -77,3 +77,22 @@ def test_the_lobby_page_marks_a_guests_line_as_text():
     js = (STATIC_DIR / "open-tables.js").read_text(encoding="utf-8")
     assert 'msg.guest ? el("span", { class: "hint" }, " ", t("(guest)"), ": ")' in js
     assert "innerHTML" not in js
+
+
+@pytest.mark.parametrize("name", ["System", "SYSTEM", "Ｓｙｓｔｅｍ", "  system "])
+def test_a_guest_may_not_chat_as_system(client, name):
+    """"System" is reserved (accounts.is_reserved_name, compared by name_key): a guest's line
+    under it would pass for the server's own.  The refusal says so; nothing is posted."""
+    from ginrummy.web.accounts import is_reserved_name
+
+    assert is_reserved_name(name)
+    with client.websocket_connect("/ws/lobby") as ws:
+        _next(ws, "lobby")
+        ws.send_json({"type": "chat", "name": name, "text": "server restarts now"})
+        err = _next(ws, "error")
+        assert err == {"type": "error", "code": "bad_request",
+                       "message": f"the name {name.strip()} is reserved; a guest may chat under any other name "
+                                  "(or sign in to chat under your account's)"}
+        ws.send_json({"type": "chat", "name": "Systematic", "text": "hi"})
+        assert _next(ws, "chat") == {"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}
+    assert client.get("/api/lobby").json()["chat"] == [{"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}]

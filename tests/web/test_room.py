@@ -294,3 +294,24 @@ def test_a_person_may_not_take_a_computer_seats_name(client):
     assert r.status_code == 400
     assert r.json()["error"] == "the name Computer (club) is a computer seat's; choose another"
     assert client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Bea"}).status_code == 200
+
+
+def test_a_person_may_not_take_the_reserved_name_system(client):
+    """"System" (any case or width, any spacing: accounts.is_reserved_name) would pass for the
+    server's own: refused as a person's seat name when the table is opened and when a lobby
+    seat is taken, saying it is reserved; nothing is made or changed."""
+    before = len(client.app.state.manager.tables)
+    for name in ("System", "SYSTEM", "\uff33ystem", "system"):
+        r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]})
+        assert r.status_code == 400, name
+        assert r.json() == {"error": f"seat 1: the name {name} is reserved; choose another", "code": "bad_request"}
+    assert len(client.app.state.manager.tables) == before
+    ok = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Systems"}, {"kind": "bot", "level": "novice"}]})
+    assert ok.status_code == 201 and [x["name"] for x in ok.json()["seats"]] == ["Systems", "Computer (novice)"]
+    t = _open(client, ANN_VS_FREE, public=True)
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": " sYsTeM "})
+    assert r.status_code == 400
+    assert r.json() == {"error": "the name sYsTeM is reserved; choose another", "code": "bad_request"}
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "System"}, headers={"Accept-Language": "fi"})
+    assert r.json()["error"] == "nimi System on varattu; valitse toinen"
+    assert client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Bea"}).status_code == 200

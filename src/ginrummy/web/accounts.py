@@ -51,7 +51,8 @@ from sqlalchemy.exc import IntegrityError
 from .i18n_web import W_, request_lang, web_translator
 from .seats import player_levels
 
-__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key", "typed_name_key",
+__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key", "typed_name_key", "is_reserved_name",
+           "RESERVED_NAMES",
            "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
            "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 
@@ -127,6 +128,20 @@ def typed_name_key(name: str) -> str:
     (:meth:`Accounts.verify`, :meth:`Accounts.name_in_use`, the player page) and to tell a
     computer seat's name (:func:`ginrummy.web.tables.is_computer_name`)."""
     return name_key(" ".join(name.split()))
+
+
+RESERVED_NAMES = ("System",)
+"""Names no guest may chat under and no person may take as a seat name (compared by
+:func:`typed_name_key`: ``"SYSTEM"`` and ``"Ｓｙｓｔｅｍ"`` too): a line or a seat under them
+would pass for the server's own (:func:`is_reserved_name`)."""
+
+
+def is_reserved_name(name: Any) -> bool:
+    """Whether ``name`` is one of :data:`RESERVED_NAMES`, in any case or width and with any
+    spacing (:func:`typed_name_key`).  The lobby chat refuses it to a guest
+    (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and a table refuses it as a person's
+    seat name at creation and at a sit, as it refuses a computer seat's."""
+    return isinstance(name, str) and typed_name_key(name) in {name_key(n) for n in RESERVED_NAMES}
 
 
 def check_name(name: Any) -> str:

@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from .accounts import is_reserved_name
 from .clock import parse_time
 from .i18n_web import W_
 from .messages import lobby_name_help, plain_text
@@ -154,7 +155,9 @@ class RoomMixin:
         """Take the free seat ``player`` of a public table as ``name`` (cut and made unique as
         at creation; empty keeps the seat's name): ``(table, token)``, a token minted now.
         Raises :class:`~ginrummy.web.tables.TableError`: ``not_found``, ``not_allowed`` for a
-        private table or a seat that is not a person's, ``claimed`` when the seat is taken."""
+        private table or a seat that is not a person's, ``claimed`` when the seat is taken,
+        ``bad_request`` for a computer seat's name or a reserved one ("System",
+        :func:`~ginrummy.web.accounts.is_reserved_name`)."""
         from .seats import MAX_NAME_CHARS, TableError, secret_hash
 
         table = self.load(table_id)  # type: ignore[attr-defined]
@@ -173,6 +176,8 @@ class RoomMixin:
 
         if is_computer_name(wanted):
             raise TableError("bad_request", W_("the name {name} is a computer seat's; choose another", name=wanted))
+        if is_reserved_name(wanted):
+            raise TableError("bad_request", W_("the name {name} is reserved; choose another", name=wanted))
         if wanted:
             base, k = wanted, 2
             while wanted.casefold() in (n.casefold() for i, n in enumerate(names) if i != player):
@@ -223,11 +228,13 @@ class RoomMixin:
         shows "(guest)" after it), unless that name is a computer seat's
         (:func:`~ginrummy.web.tables.is_computer_name`) or an account's
         (:attr:`account_name_taken`, compared by :func:`~ginrummy.web.accounts.name_key`), which
-        would let him pass for the computer or for that account holder.
+        would let him pass for the computer or for that account holder, or a reserved name
+        (:func:`~ginrummy.web.accounts.is_reserved_name`: "System"), which would pass for the
+        server's own line.
 
         Raises ``TableError``, and then posts nothing: ``not_allowed`` over the rate limit
         (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_request`` for a
-        guest's name that is empty once folded, a computer seat's or an account's."""
+        guest's name that is empty once folded, a computer seat's, a reserved one or an account's."""
         from .seats import MAX_NAME_CHARS, TableError
         from .tables import is_computer_name
 
@@ -243,6 +250,9 @@ class RoomMixin:
                 raise TableError("bad_request", lobby_name_help())
             if is_computer_name(shown):
                 raise TableError("bad_request", W_("the name {name} is a computer seat's; a guest may chat under any "
+                                                   "other name (or sign in to chat under your account's)", name=shown))
+            if is_reserved_name(shown):
+                raise TableError("bad_request", W_("the name {name} is reserved; a guest may chat under any "
                                                    "other name (or sign in to chat under your account's)", name=shown))
             taken = self.account_name_taken
             if taken is not None and taken(shown):

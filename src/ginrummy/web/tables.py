@@ -49,7 +49,7 @@ from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
 from .messages import plain_text
-from .accounts import name_key, typed_name_key
+from .accounts import is_reserved_name, name_key, typed_name_key
 from .autoplay import AutoPlayMixin, bot_choice
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
@@ -490,7 +490,8 @@ class TableManager(AutoPlayMixin, RoomMixin):
         (:meth:`create_async`).  A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
         of whoever opens the table; names are then fixed for everyone).
 
-        Raises :class:`TableError` (``bad_request``) for a bad seat list or level, and
+        Raises :class:`TableError` (``bad_request``) for a bad seat list or level, a person's seat named as a computer seat or
+        with a reserved name ("System", :func:`~ginrummy.web.accounts.is_reserved_name`), and
         :class:`~ginrummy.errors.RuleSetError` for rules that do not fit (e.g. Hollywood with 3).
         """
         if not isinstance(seats, list) or len(seats) not in (2, 3):
@@ -512,6 +513,9 @@ class TableManager(AutoPlayMixin, RoomMixin):
             name = plain_text(str(s.name or ""))[:MAX_NAME_CHARS]
             if s.kind == "human" and is_computer_name(name):
                 raise TableError("bad_request", W_("seat {seat}: the name {name} is a computer seat's; choose another",
+                                                   seat=str(i + 1), name=name))
+            if s.kind == "human" and is_reserved_name(name):
+                raise TableError("bad_request", W_("seat {seat}: the name {name} is reserved; choose another",
                                                    seat=str(i + 1), name=name))
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
