@@ -75,3 +75,52 @@ def test_a_text_that_is_no_action_says_what_is_legal_now(client):
         assert err["message"] == ("not an action: 'zz'; actions: take upcard | pass | draw stock | take discard | "
                                   "discard CARD | knock CARD | gin CARD | big gin")
     assert tobj.seq == seq + 1  # only the upcard taken
+
+
+def _refusal(client, t, seat: int, sent: str, mid: str) -> dict:
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][seat]['token']}") as ws:
+        ws.send_json({"type": "action", "action": sent, "id": mid})
+        return next_message(ws, lambda m: m.get("reply_to") == mid)
+
+
+def test_a_text_that_is_no_action_before_or_between_deals_says_no_deal_is_in_progress(client):
+    """Before the first deal and between deals nothing is legal for anyone: a text that is no
+    action says that no deal is in progress and what comes next (the client seeds the deal
+    waits for, or next_deal, R11), not every action form; nothing changes."""
+    t = new_table(client, HUMANS, deal=False)
+    mgr = client.app.state.manager
+    tobj = mgr.tables[t["id"]]
+    seq = tobj.seq
+    assert _refusal(client, t, 0, "zz", "a") == {
+        "type": "error", "code": "illegal", "reply_to": "a",
+        "message": "not an action: 'zz'; no deal is in progress: the first deal waits for the client seeds of Ann, Bob"}
+    client.portal.call(mgr.client_seed, tobj, 0, 1, "seed0")
+    assert _refusal(client, t, 1, "discard ZZ", "b")["message"] == (
+        "bad action 'discard ZZ': not a card: 'ZZ' (write rank A 2-9 T/10 J Q K then suit C D H S, e.g. AS, TD, 10H); "
+        "no deal is in progress: the first deal waits for the client seeds of Bob")
+    assert _refusal(client, t, 1, "discard", "c")["message"] == (
+        "bad action 'discard': name exactly one card; no deal is in progress: the first deal waits for the client "
+        "seeds of Bob")
+    assert tobj.match is None and tobj.seq == seq + 1  # Ann's seed only
+    client.portal.call(mgr.client_seed, tobj, 1, 1, "seed1")
+    while not tobj.match.deal.is_over:  # draw and throw the card back: a drawn deal at the wall (R7)
+        p = tobj.match.player_to_act()
+        legal = [a.text for a in tobj.match.deal.legal_actions()]
+        pick = next((a for a in ("pass", "draw stock") if a in legal), None) or next(
+            (a for a in legal if a.startswith("discard")), legal[0])
+        client.portal.call(mgr.act, tobj, p, pick)
+    seq = tobj.seq
+    assert _refusal(client, t, 0, "zz", "d") == {
+        "type": "error", "code": "illegal", "reply_to": "d",
+        "message": "not an action: 'zz'; no deal is in progress: the deal is over, and the next deal waits for the "
+                   "client seeds of Ann, Bob"}
+    for p in (0, 1):
+        client.portal.call(mgr.client_seed, tobj, p, 2, f"seed{p}")
+    assert _refusal(client, t, 1, "zz", "e")["message"] == (
+        "not an action: 'zz'; no deal is in progress: the deal is over; send next_deal to start the next deal")
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][1]['token']}", headers={}) as ws:
+        ws.send_json({"type": "set_lang", "lang": "fi"})
+        ws.send_json({"type": "action", "action": "zz", "id": "f"})
+        fi = next_message(ws, lambda m: m.get("reply_to") == "f")["message"]
+    assert fi == "ei siirto: 'zz'; yhtään jakoa ei ole käynnissä: jako on päättynyt; lähetä next_deal aloittaaksesi seuraavan jaon"
+    assert tobj.seq == seq + 2 and tobj.match.record.number == 1  # the two seeds only: no deal dealt, nothing else

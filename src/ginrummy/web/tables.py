@@ -40,7 +40,7 @@ from typing import Any
 
 from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import card_str
-from ..errors import N_, IllegalActionError, NotYourTurnError
+from ..errors import N_, IllegalActionError, Msg, NotYourTurnError
 from ..i18n import LANGUAGES, level_in_text
 from ..deal import DealState
 from ..match import Match
@@ -302,23 +302,52 @@ class Table:
         every action form there is: ``not an action: 'zz'; now: draw stock | take discard``,
         ``bad action 'discard ZZ': ...; now: discard 2C/7H/KD | knock 7H`` (the action texts of
         the protocol, grouped by kind), the legal action texts as the error's ``legal``.
-        While he has nothing to do (another's turn, between deals) the error names the action
-        forms as before.  Raises :class:`IllegalActionError`."""
+        Before the first deal and between deals it says that no deal is in progress and what
+        comes next (:meth:`no_deal_now`: the next deal, or the client seeds it waits for):
+        ``not an action: 'zz'; no deal is in progress: the deal is over; send next_deal to
+        start the next deal``.  While another is to act (or the match is over) the error names
+        the action forms as before.  Raises :class:`IllegalActionError`."""
         try:
             return parse_action(text)
         except IllegalActionError as exc:
-            legal = self.legal_now(player)
-            if not legal or exc.params.get("actions") != ACTION_HELP:
+            if exc.params.get("actions") != ACTION_HELP:
                 raise
-            now = legal_words(legal)
+            legal = self.legal_now(player)
+            why = None if legal else self.no_deal_now()
+            if not legal and why is None:
+                raise
             texts = [a.text for a in legal]
             if exc.key == _NOT_AN_ACTION:  # the terminal's words, its translations too
+                if why is not None:
+                    raise IllegalActionError(W_("not an action: {text!r}; {why}", text=exc.params["text"], why=why),
+                                             exc.params["text"], []) from None
                 raise IllegalActionError(N_("not an action: {text!r}; now: {legal}", text=exc.params["text"],
-                                            legal=now), exc.params["text"], texts) from None
+                                            legal=legal_words(legal)), exc.params["text"], texts) from None
             error = (N_("bad action {text!r}: {error}", text=exc.params["text"], error=exc.params["error"])
                      if "error" in exc.params else W_("bad action {text!r}: name exactly one card", text=exc.params["text"]))
-            raise IllegalActionError(W_("{error}; now: {legal}", error=error, legal=now),
+            if why is not None:
+                raise IllegalActionError(W_("{error}; {why}", error=error, why=why), exc.params["text"], []) from None
+            raise IllegalActionError(W_("{error}; now: {legal}", error=error, legal=legal_words(legal)),
                                      exc.params["text"], texts) from None
+
+    def no_deal_now(self) -> Msg | None:
+        """Why no action is legal for anyone now, when no deal is in progress, and what comes
+        next: before the first deal, that it waits for the client seeds of the people named;
+        between deals (R11: the match goes on), that ``next_deal`` starts the next deal, or
+        whose client seeds it waits for.  ``None`` while a deal is in progress, once the match is
+        over or forfeited."""
+        m = self.match
+        if m is None:
+            if self.waiting_for:
+                return W_("no deal is in progress: the first deal waits for the client seeds of {names}",
+                          names=", ".join(self.names[p] for p in self.waiting_for))
+            return W_("no deal is in progress: the first deal is dealt as soon as every client seed is in")
+        if not m.deal.is_over or m.finished or self.forfeit is not None:
+            return None
+        if self.waiting_for:
+            return W_("no deal is in progress: the deal is over, and the next deal waits for the client seeds of "
+                      "{names}", names=", ".join(self.names[p] for p in self.waiting_for))
+        return W_("no deal is in progress: the deal is over; send next_deal to start the next deal")
 
     def legal_now(self, player: int) -> list[Action]:
         """The actions ``player`` may take now: none before the first deal, between deals,
