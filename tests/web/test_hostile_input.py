@@ -347,12 +347,17 @@ def test_sitting_in_a_seat_that_is_no_persons_names_the_free_seats(client):
 
 def test_a_lobby_chat_line_without_a_proper_name_says_so(client):
     with client.websocket_connect("/ws/lobby") as ws:
-        for msg in ({"type": "chat", "text": "hi"}, {"type": "chat", "text": "hi", "name": "   "},
-                    {"type": "chat", "text": "hi", "name": "x" * 25}):
+        for msg in ({"type": "chat", "text": "hi", "name": "   "}, {"type": "chat", "text": "hi", "name": "x" * 25}):
             ws.send_json(msg)
             while (err := ws.receive_json())["type"] != "error":
                 pass
             assert err["message"] == 'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces'
+        ws.send_json({"type": "chat", "text": "hi"})  # a guest must give one (a signed-in person need not)
+        while (err := ws.receive_json())["type"] != "error":
+            pass
+        assert (err["code"], err["message"]) == ("bad_message", 'a guest\'s lobby chat message needs "name": your name, '
+                                                 "1 to 24 characters, not only spaces (signed in, you chat under your "
+                                                 "account's name and need none)")
         ws.send_json({"type": "chat", "text": "", "name": "Ann"})
         while (err := ws.receive_json())["type"] != "error":
             pass

@@ -96,3 +96,34 @@ def test_a_guest_may_not_chat_as_system(client, name):
         ws.send_json({"type": "chat", "name": "Systematic", "text": "hi"})
         assert _next(ws, "chat") == {"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}
     assert client.get("/api/lobby").json()["chat"] == [{"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}]
+
+
+def test_a_signed_in_person_need_not_send_a_name_but_a_guest_must(client):
+    """docs/protocol.md, "Chat": the server takes a signed-in person's name from his account, so
+    his lobby line may leave "name" out (or send null); a guest's may not, and is refused saying
+    so, posted nowhere.  A name a signed-in person does send is still checked."""
+    from starlette.testclient import TestClient
+
+    r = client.post("/api/account", json={"name": "Ann", "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    ann = {"type": "chat", "from": "Ann", "account": True, "text": "hello"}
+    with client.websocket_connect("/ws/lobby") as ws:
+        _next(ws, "lobby")
+        ws.send_json({"type": "chat", "text": "hello"})
+        assert _next(ws, "chat") == ann
+        ws.send_json({"type": "chat", "name": None, "text": "hello"})
+        assert _next(ws, "chat") == ann
+        ws.send_json({"type": "chat", "name": "x" * 25, "text": "hello", "id": 3})
+        assert _next(ws, "error") == {"type": "error", "code": "bad_message", "reply_to": 3, "message":
+                                      'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces'}
+    with TestClient(client.app) as guest:
+        with_csrf(guest)
+        with guest.websocket_connect("/ws/lobby") as ws:
+            _next(ws, "lobby")
+            for msg in ({"type": "chat", "text": "hi"}, {"type": "chat", "name": None, "text": "hi"}):
+                ws.send_json(msg)
+                assert _next(ws, "error") == {
+                    "type": "error", "code": "bad_message",
+                    "message": 'a guest\'s lobby chat message needs "name": your name, 1 to 24 characters, not only '
+                               "spaces (signed in, you chat under your account's name and need none)"}
+    assert client.get("/api/lobby").json()["chat"] == [ann, ann]

@@ -242,11 +242,14 @@ class ChatMsg(_Msg):
 
 class LobbyChatMsg(_Msg):
     """A lobby chat message: the sender's ``name`` (1 to 24 characters) and ``text``.  The name
-    counts for a guest only: a signed-in person posts under his account's name, and a guest may
-    not take a computer seat's or an account's (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`)."""
+    counts for a guest only, who must give it: a signed-in person posts under his account's
+    name and may leave ``name`` out (or ``null``; one he gives is still checked here), and a
+    guest may not take a computer seat's, a reserved one or an account's
+    (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`, which refuses a guest's line without
+    ``name``: :func:`lobby_guest_name_help`)."""
 
     type: Literal["chat"] = "chat"
-    name: Annotated[StrictStr, Field(min_length=1, max_length=24, pattern=r"\S")]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=24, pattern=r"\S")] | None = None
     text: Annotated[StrictStr, Field(min_length=1, max_length=MAX_MESSAGE_BYTES)]
 
 
@@ -326,6 +329,13 @@ def lobby_name_help() -> Msg:
     """The error for a lobby chat message whose ``name`` is missing, too long or only spaces
     (the schema's, and :meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`'s once folded)."""
     return W_('a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces')
+
+
+def lobby_guest_name_help() -> Msg:
+    """The error for a guest's lobby chat message without ``name`` (a signed-in person's may
+    leave it out: :meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`)."""
+    return W_('a guest\'s lobby chat message needs "name": your name, 1 to 24 characters, not only spaces '
+              '(signed in, you chat under your account\'s name and need none)')
 
 
 def _read_id(data: dict[str, Any]) -> Any:

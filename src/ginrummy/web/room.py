@@ -30,7 +30,7 @@ from typing import Any
 from .accounts import is_reserved_name
 from .clock import parse_time
 from .i18n_web import W_
-from .messages import lobby_name_help, plain_text
+from .messages import lobby_guest_name_help, lobby_name_help, plain_text
 
 __all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
            "LOBBY_IDLE_SECONDS"]
@@ -217,12 +217,14 @@ class RoomMixin:
             if table.sees_chat(p):
                 await self._send(table, p, send, entry)  # type: ignore[attr-defined]
 
-    async def say_in_lobby(self, name: str, text: str, limiter: ChatLimiter, *, account: str | None = None) -> None:
+    async def say_in_lobby(self, name: str | None, text: str, limiter: ChatLimiter, *,
+                           account: str | None = None) -> None:
         """Post ``text`` to the lobby chat (``docs/protocol.md``, "Chat").
 
         ``account``: the name of the signed-in account of the sender's session cookie, or
         ``None`` for a guest.  A signed-in person posts under his account's name, whatever
-        ``name`` says: ``{"type": "chat", "from": account, "account": true, "text"}``.  A guest
+        ``name`` says (``None``: he gave none, which he need not):
+        ``{"type": "chat", "from": account, "account": true, "text"}``.  A guest
         posts under ``name`` (folded by :func:`~ginrummy.web.messages.plain_text`, at most 24
         characters), marked: ``{"type": "chat", "from": name, "guest": true, "text"}`` (the page
         shows "(guest)" after it), unless that name is a computer seat's
@@ -233,11 +235,14 @@ class RoomMixin:
         server's own line.
 
         Raises ``TableError``, and then posts nothing: ``not_allowed`` over the rate limit
-        (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_request`` for a
+        (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_message`` for a
+        guest's line without a name (:func:`~ginrummy.web.messages.lobby_guest_name_help`), ``bad_request`` for a
         guest's name that is empty once folded, a computer seat's, a reserved one or an account's."""
         from .seats import MAX_NAME_CHARS, TableError
         from .tables import is_computer_name
 
+        if account is None and name is None:  # before the rate limit: the line was never a line
+            raise TableError("bad_message", lobby_guest_name_help())
         if not limiter.allow():
             raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
                                                 n=CHAT_BURST, s=int(CHAT_WINDOW)))
@@ -245,7 +250,7 @@ class RoomMixin:
         if account is not None:
             entry = {"type": "chat", "from": account, "account": True, "text": text}
         else:
-            shown = plain_text(name)[:MAX_NAME_CHARS]
+            shown = plain_text(name or "")[:MAX_NAME_CHARS]
             if not shown:
                 raise TableError("bad_request", lobby_name_help())
             if is_computer_name(shown):
