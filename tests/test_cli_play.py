@@ -74,11 +74,11 @@ def final_line(m: Match) -> str:
     [
         # R6.1 gin and R6.3 undercut both occur; the person (auto) wins 280 to 142
         (["--seed", "18"], "standard", [], 18, (7, 0, (280, 142))),
-        # R12: three games, Novice wins; totals include the game and box bonuses
+        # R12: three games, Computer (novice) wins; totals include the game and box bonuses
         (["--preset", "hollywood", "--seed", "14"], "hollywood", [], 14, (10, 1, (328, 1002))),
         # R9: Oklahoma, two of the three deals doubled by a spade upcard (R9.3)
         (["--preset", "oklahoma", "--seed", "8"], "oklahoma", [], 8, (3, 0, (250, 26))),
-        # R10: three-hand, with a drawn deal; Novice 2 wins the game
+        # R10: three-hand, with a drawn deal; Computer (novice) 2 wins the game
         (["--players", "3", "--seed", "20"], "standard", ["players=3"], 20, (6, 2, (4, 1, 103))),
     ],
 )
@@ -118,8 +118,8 @@ def test_three_hand_shows_roles_and_adviser(monkeypatch, capsys):
     box, captain, out_player = (m.names[i] for i in m.roles)
     assert f"In the box: {box} (deals) · captain: {captain} · sits out: {out_player} (R10)" in out
     # in some deal of this match the person sits out and sees the captain's hand (R10.2)
-    assert re.search(r"You sit out this deal and see Novice \d's hand as adviser \(R10\.2\)", out)
-    assert re.search(r"Novice \d's hand: 1[01] cards", out)
+    assert re.search(r"You sit out this deal and see Computer \(novice\)( 2)?'s hand as adviser \(R10\.2\)", out)
+    assert re.search(r"Computer \(novice\)( 2)?'s hand: 1[01] cards", out)
 
 
 # -- commands -----------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_piped_output_keeps_every_line_whole(monkeypatch, capsys):
                         "(replay with --seed 18). Type help for the commands.")
     assert len(lines[1]) > 80 and not any(line.startswith("--seed") for line in lines)
     stock = [line for line in lines if line.startswith("Stock ")]
-    assert stock and all(re.fullmatch(r"Stock \d+ · discard pile \d+, top: \S+ · Novice holds \d+ cards"
+    assert stock and all(re.fullmatch(r"Stock \d+ · discard pile \d+, top: \S+ · Computer \(novice\) holds \d+ cards"
                                       r"(, known: [^·]+)?", line.rstrip()) for line in stock), stock
 
 
@@ -383,3 +383,28 @@ def test_review_typed_during_a_deal_says_when_it_comes(monkeypatch, capsys):
     status, out, err = run_cli(monkeypatch, capsys, ["--seed", str(SEED)], ["review", "quit"])
     assert status == 0 and err == ""
     assert "✗ the review is offered when the deal is over; now type your move" in out
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt"])
+def test_the_computer_is_named_as_the_web_names_it(lang):
+    """The terminal table names a computer player as the web table names a computer seat
+    ("Computer (novice)", the msgid "Computer ({level})" with the level in the sentence's case,
+    translated the same way), never the level twice ("Novice (novice)")."""
+    from ginrummy.i18n import level_in_text, translator
+    from ginrummy.web.i18n_web import web_translator
+
+    tr, web = translator(lang), web_translator(lang)
+    for level in ("random", "novice", "club", "expert", "master", "openspiel-simple"):
+        shown = web.t("Computer ({level})", level=level_in_text(level, web))
+        assert player_names("Ann", level, 2, tr) == ["Ann", shown]
+        assert player_names("Ann", level, 3, tr) == ["Ann", shown, f"{shown} 2"]  # as the web's second seat
+    assert player_names("You", "novice", 2) == ["You", "Computer (novice)"]
+    assert player_names("You", "novice", 2, translator("el")) == ["You", "Υπολογιστής (αρχάριος)"]
+    assert player_names("computer (NOVICE)", "novice", 2) == ["computer (NOVICE)", "Computer (novice) (computer)"]
+
+
+def test_the_first_line_names_the_computer_once(monkeypatch, capsys):
+    status, out, _ = run_cli(monkeypatch, capsys, ["--seed", "3"], ["quit"])
+    assert out.splitlines()[0] == "Gin Rummy: You against Computer (novice)"
+    status, out, _ = run_cli(monkeypatch, capsys, ["--seed", "3", "--lang", "el", "--opponent", "club"], ["quit"])
+    assert out.splitlines()[0] == "Τζιν ράμι: Εσύ εναντίον Υπολογιστής (έμπειρος)"

@@ -359,13 +359,14 @@ def test_whole_match_in_a_language_leaves_no_english(monkeypatch, capsys, plain,
 
 
 def test_final_line_and_numbers_in_greek(monkeypatch, capsys, plain):
-    """Hollywood (R12), seed 14: Novice wins all three games, 1002 to 328; Greek groups
+    """Hollywood (R12), seed 14: Computer (novice) wins all three games, 1002 to 328; Greek groups
     thousands with a dot."""
     status, out, _ = run_play(monkeypatch, capsys, ["--lang", "el", "--preset", "hollywood", "--seed", "14"],
                               ["auto"] * 600 + [""] * 20)
     assert status == 0
     assert out.rstrip().splitlines()[-1] == \
-        "Τον αγώνα κερδίζει: Αρχάριος (3 παρτίδες από 3). Σύνολα: Εσύ 328, Αρχάριος 1.002."
+        ("Τον αγώνα κερδίζει: Υπολογιστής (αρχάριος) (3 παρτίδες από 3). Σύνολα: Εσύ 328, "
+         "Υπολογιστής (αρχάριος) 1.002.")
 
 
 def test_language_from_environment_and_unknown_lang(monkeypatch, capsys, plain):

@@ -40,7 +40,8 @@ from rich.text import Text
 from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import cards_of, parse_card, value_of
 from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
-from ..i18n import LANGUAGES, Translator, lang_from_env, level_name, normalize, translate_error, translator
+from ..i18n import (LANGUAGES, Translator, lang_from_env, level_in_text, level_name, normalize, translate_error,
+                    translator)
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
@@ -54,8 +55,8 @@ from .common import PresetOpt, SetOpt, fail, text_console
 from .main import app
 from .review import run_review, show_review
 
-__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "level_name", "PlayTable",
-           "HELP", "help_text"]
+__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "computer_name", "level_name",
+           "PlayTable", "HELP", "help_text"]
 
 HUMAN = 0
 """The person is always player 0 of the match."""
@@ -120,13 +121,22 @@ def hint_player(level: str, seed: int) -> Any:
     return p
 
 
+def computer_name(level: str, tr: Translator | None = None) -> str:
+    """The name of a computer player of ``level``, as the web table names a computer seat:
+    ``Computer (novice)``, Greek ``Υπολογιστής (αρχάριος)`` (the msgid ``Computer ({level})``
+    with :func:`~ginrummy.i18n.level_in_text`, in ``tr``'s language, default English)."""
+    tr = tr or translator("en")
+    return tr._("Computer ({level})", level=level_in_text(level, tr))
+
+
 def player_names(name: str, level: str, players: int, tr: Translator | None = None) -> list[str]:
-    """The names of the match: the person's, then ``Novice`` (two-hand) or ``Novice 1`` and
-    ``Novice 2`` (three-hand) after the level (in ``tr``'s language, default English); a
+    """The names of the match: the person's, then the computer's as the web table gives them
+    (:func:`computer_name`): ``Computer (novice)`` (two-hand), or ``Computer (novice)`` and
+    ``Computer (novice) 2`` (three-hand, R10), in ``tr``'s language, default English; a
     computer name equal to the person's (ignoring case) gets `` (computer)`` appended."""
     tr = tr or translator("en")
-    base = level_name(level, tr)
-    others = [base] if players == 2 else [f"{base} {i}" for i in range(1, players)]
+    base = computer_name(level, tr)
+    others = [base] + [f"{base} {i}" for i in range(2, players)]
     others = [o + tr._(" (computer)") if o.casefold() == name.casefold() else o for o in others]
     return [name, *others]
 
@@ -282,8 +292,8 @@ class PlayTable:
     def intro(self) -> None:
         r, tr = self.rules, self.tr
         opp = ", ".join(self.names[1:])
-        self.say(Text(tr._("Gin Rummy: {name} against {opponents} ({level})", name=self.names[0], opponents=opp,
-                           level=level_name(self.level, tr).lower() if tr.lang != "en" else self.level), style="bold"))
+        # the computer's names hold its level ("Computer (novice)"): not said a second time
+        self.say(Text(tr._("Gin Rummy: {name} against {opponents}", name=self.names[0], opponents=opp), style="bold"))
         variant = {"standard": tr.p_("variant", "standard gin"), "oklahoma": tr.p_("variant", "oklahoma gin"),
                    "straight": tr.p_("variant", "straight gin")}.get(r.variant, f"{r.variant} gin")
         scoring = {"game": tr.p_("scoring", "game scoring"), "deal": tr.p_("scoring", "deal scoring"),
