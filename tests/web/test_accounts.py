@@ -55,12 +55,15 @@ def test_sign_in_and_wrong_password(client):
 @pytest.mark.parametrize("name,code,status", [
     ("A", "bad_name", 400), ("x" * 21, "bad_name", 400), ("a/b", "bad_name", 400), ("nul\u0000x", "bad_name", 400), ("zero\u200bwidth", "bad_name", 400),
     ("ANN", "name_taken", 409), ("ann", "name_taken", 409), ("novice", "name_taken", 409),
+    ("System", "bad_name", 400), ("SYSTEM", "bad_name", 400), ("\uff53ystem", "bad_name", 400),
 ])
 def test_duplicate_and_bad_names(client, name, code, status):
     _signup(client, "Ann")
     client.app.state.players.accounts.computer("novice")
     r = client.post("/api/account", json={"name": name, "password": "correct horse"})
     assert (r.status_code, r.json()["code"]) == (status, code), r.text
+    if name.casefold() == "system":  # reserved for the server's own lines (accounts.is_reserved_name)
+        assert r.json()["error"] == f"the name {name} is reserved; choose another"
 
 
 def test_a_computer_level_name_is_taken_before_the_level_plays_and_an_older_holder_never_blocks_it(client):
