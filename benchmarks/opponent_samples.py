@@ -5,7 +5,7 @@ sampler gains from more proposals or from stricter likelihood factors.
 Run from the repository root (numpy is needed):
 
     python benchmarks/opponent_samples.py [--games 6] [--start 80] [--seed 17] [--hands 32]
-        [--by-opponent] [--variants]
+        [--by-opponent] [--variants] [--history] [--posterior N]
 
 Plays the data games of ``scripts/train_opponent_model.py`` numbers ``start .. start + games - 1``
 (by default held-out games of the shipped model: it was trained on games 0-79 of seed 17) and, at
@@ -20,7 +20,13 @@ cards).  For scale: a "no guess" sampler (his hidden cards drawn uniformly) is r
 (``novice``, ``club``, ``expert``).  ``--variants`` adds the hand-made sampler with 8 and 16
 proposals a hand instead of 3 (``oversample``), and with stricter likelihood factors
 (:data:`STRICT`: the model's acts weighed as if the opponent almost never broke its rules), to
-show how far a better use of the same evidence can go.
+show how far a better use of the same evidence can go.  ``--history`` adds the whole-deal model
+(``sample_hands(..., history=True)``: every take, pass, discard and knock not made weighed against
+the hand he held when he made it, :func:`ginrummy.players.inference.history_weight`), with 3, 32
+and 64 proposals a hand, with the card of each stock draw guided, and with factors as sure as the
+``novice`` player (:data:`HISTORY_STRICT`).  ``--posterior N`` prints instead each model's own
+posterior mean (importance weights of N uniformly drawn hands a decision, no resampling): what the
+model can tell, apart from how well a few proposals sample it.
 """
 
 from __future__ import annotations
@@ -46,6 +52,10 @@ from train_opponent_model import MIXES, Collect  # noqa: E402
 #: The likelihood factors of :mod:`ginrummy.players.inference` that ``--variants`` changes.
 FACTORS = ("PASS_MELDING", "DISCARD_MELDING", "TAKE_NOT_MELDING", "LAST_DISCARD_WORSE", "NOT_KNOCKED")
 #: Stricter factors (the shipped ones are 0.2, 0.35, 0.3, 0.3, 0.15).
+#: The whole-deal model (``--history``, :func:`~ginrummy.players.inference.history_weight`) made
+#: nearly as sure as the ``novice`` player is (the shipped factors are 0.85, 0.3, 0.05, 0.3, 0.15, 0.05).
+HISTORY_STRICT = {"TAKE_MELDING_P": 0.98, "TAKE_GAIN_P": 0.02, "TAKE_OTHER_P": 0.01, "DISCARD_WORSE_P": 0.02,
+                  "NOT_KNOCKED": 0.02, "NOT_GIN": 0.01}
 STRICT = {"PASS_MELDING": 0.05, "DISCARD_MELDING": 0.1, "TAKE_NOT_MELDING": 0.1, "LAST_DISCARD_WORSE": 0.1,
           "NOT_KNOCKED": 0.03}
 
@@ -77,7 +87,64 @@ def uniform_hands(k: inference.Knowledge, rng: random.Random, n: int) -> list[in
     return out
 
 
-def samplers(variants: bool) -> dict:
+def history_strict(k: inference.Knowledge, rng: random.Random, n: int, oversample: int = 32) -> list[int]:
+    """:func:`~ginrummy.players.inference.sample_hands` with the whole-deal model (the card of
+    each stock draw guided) and the factors of :data:`HISTORY_STRICT`."""
+    shipped = {f: getattr(inference, f) for f in HISTORY_STRICT}
+    for f, v in HISTORY_STRICT.items():
+        setattr(inference, f, v)
+    try:
+        return inference.sample_hands(k, rng, n, oversample=oversample, history=True, guided=True)
+    finally:
+        for f, v in shipped.items():
+            setattr(inference, f, v)
+
+
+def posterior_table(data: list[tuple], proposals: int, by_opponent: bool) -> None:
+    """Print, per opponent group, the squared card error of each model's posterior mean,
+    estimated by importance weighting ``proposals`` uniformly drawn hands a decision (no
+    resampling: the model itself, not a sampler of it), and the mean effective sample size."""
+    def strict(k, h, rng):
+        shipped = {f: getattr(inference, f) for f in HISTORY_STRICT}
+        for f, v in HISTORY_STRICT.items():
+            setattr(inference, f, v)
+        try:
+            return inference.history_weight(k, h, rng, guided=True)
+        finally:
+            for f, v in shipped.items():
+                setattr(inference, f, v)
+
+    models = {"no guess": lambda k, h, rng: 1.0, "rules": lambda k, h, rng: inference.hand_weight(k, h),
+              "whole deal": lambda k, h, rng: inference.history_weight(k, h, rng),
+              "whole deal, guided": lambda k, h, rng: inference.history_weight(k, h, rng, guided=True),
+              "whole deal, guided, strict": strict}
+    print("| opponent | model | decisions | squared error of the posterior's card chances, summed a decision "
+          "| effective sample size |")
+    print("|---|---|---|---|---|")
+    groups = sorted({d[3] for d in data}) if by_opponent else ["all"]
+    for group in groups:
+        rows = [d for d in data if group in ("all", d[3]) and d[0].opp_hidden]
+        err = dict.fromkeys(models, 0.0)
+        ess = dict.fromkeys(models, 0.0)
+        for i, (k, truth, _, _) in enumerate(rows):
+            rng = random.Random(i)
+            hands = uniform_hands(k, rng, proposals)
+            pool = [c for c in range(52) if (k.unknown >> c) & 1]
+            for name, f in models.items():
+                ws = [f(k, h, rng) for h in hands]
+                total = sum(ws)
+                if not total > 0:
+                    ws, total = [1.0] * len(hands), float(len(hands))
+                ess[name] += total * total / sum(w * w for w in ws)
+                for c in pool:
+                    p = sum(w for h, w in zip(hands, ws) if (h >> c) & 1) / total
+                    err[name] += (p - ((truth >> c) & 1)) ** 2
+        for name in models:
+            print(f"| {group} | {name} | {len(rows)} | {err[name] / max(1, len(rows)):.3f} "
+                  f"| {ess[name] / max(1, len(rows)):.0f} |", flush=True)
+
+
+def samplers(variants: bool, history: bool = False) -> dict:
     """Name -> function ``(knowledge, rng, n) -> hands``."""
     shipped = {f: getattr(inference, f) for f in FACTORS}
 
@@ -94,6 +161,16 @@ def samplers(variants: bool) -> dict:
 
     out = {"no guess": uniform_hands, "rules": hand_made(3, {}),
            "learned": lambda k, rng, n: inference.sample_hands(k, rng, n, weights=holding_weights(k))}
+    if history:
+        out["rules, 32 proposals"] = hand_made(32, {})
+        out["whole deal"] = lambda k, rng, n: inference.sample_hands(k, rng, n, history=True)
+        out["whole deal, 32 proposals"] = lambda k, rng, n: inference.sample_hands(k, rng, n, oversample=32,
+                                                                                    history=True)
+        out["whole deal, uniform, 64 proposals"] = lambda k, rng, n: inference.sample_hands(
+            k, rng, n, oversample=64, history=True, improve=False)
+        out["whole deal, guided, 32 proposals"] = lambda k, rng, n: inference.sample_hands(
+            k, rng, n, oversample=32, history=True, guided=True)
+        out["whole deal, strict, 32 proposals"] = history_strict
     if variants:
         out["rules, 8 proposals"] = hand_made(8, {})
         out["rules, 16 proposals"] = hand_made(16, {})
@@ -111,8 +188,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--by-opponent", action="store_true", help="split the figures by the opponent's level")
     ap.add_argument("--variants", action="store_true", help="add more proposals and stricter factors")
+    ap.add_argument("--posterior", type=int, default=0, metavar="N",
+                    help="instead: each model's posterior mean from N uniform proposals a decision")
+    ap.add_argument("--history", action="store_true",
+                    help="add the whole-deal model (each act weighed against the hand he held then)")
     args = ap.parse_args(argv)
     data = collect_by_opponent(args.games, args.start, args.seed, args.workers)
+    if args.posterior:
+        print(f"games {args.start}-{args.start + args.games - 1} of seed {args.seed}, {args.posterior} uniform "
+              f"proposals a decision\n")
+        posterior_table(data, args.posterior, args.by_opponent)
+        return 0
     groups = sorted({d[3] for d in data}) if args.by_opponent else ["all"]
     print(f"games {args.start}-{args.start + args.games - 1} of seed {args.seed}, {args.hands} sampled hands "
           f"a decision\n")
@@ -121,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|---|")
     for group in groups:
         rows = [d for d in data if group in ("all", d[3]) and d[0].opp_hidden]
-        for name, draw in samplers(args.variants).items():
+        for name, draw in samplers(args.variants, args.history).items():
             cards = melds = 0.0
             n_dis = 0
             spent = 0.0

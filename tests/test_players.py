@@ -7,6 +7,7 @@ make is legal under every preset, two- and three-hand (R10, R13).
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -16,9 +17,9 @@ from ginrummy.deal import new_deal
 from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.players.club import ClubPlayer, danger, knock_point
-from ginrummy.players.inference import (NOT_KNOCKED, card_weights, hand_likelihood, hand_weight, last_discard,
-                                        melds_with, read_view,
-                                        sample_hands)
+from ginrummy.players.inference import (DISCARD_GAP_SCALE, DISCARD_WORSE_P, NOT_KNOCKED, TAKE_MELDING_P,
+                                        TAKE_OTHER_P, card_weights, hand_likelihood, hand_weight,
+                                        history_weight, last_discard, melds_with, read_view, sample_hands)
 from ginrummy.rules import PRESETS, RuleSet
 from ginrummy.simulate import simulate
 from ginrummy.views import view_of
@@ -119,6 +120,62 @@ def test_hand_weight_counts_the_knock_he_did_not_make():
     k0 = read_view(view_of(act(s0, "pass", "pass"), 0))
     assert last_discard(k0) == -1
     assert hand_weight(k0, m("4S 6S 8S 2D 3D 4D 8C 9C TC 3H")) == 1.0
+
+
+def test_read_view_lists_the_opponents_turns_in_order():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    # seat 1 passed the upcard (R4.2), took 5S from the pile (R4.1) and threw KC
+    assert read_view(view_of(s, 0)).opp_turns == (("offer", c("7H"), False), ("draw", c("5S"), True),
+                                                  ("discard", c("KC"), False))
+    # seat 0 passed the upcard, then had to draw from the stock (both passed, R4.2: no choice, -1)
+    k1 = read_view(view_of(s, 1))
+    assert k1.opp_turns == (("offer", c("7H"), False), ("draw", -1, False), ("discard", c("5S"), False))
+    assert not k1.reshuffled
+
+
+def test_history_weight_weighs_each_act_against_the_hand_he_held_then():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    k = read_view(view_of(s, 0))
+    rng = random.Random(1)
+    # his real hand: he passed 7H holding 7C 7D (it melded: 1 - 0.85) and took 5S to 4S 6S (0.85);
+    # KC was his best discard (factor 1) and 45 deadwood is no knock (R5.1)
+    truth = m("7C 7D 4S 5S 6S 8S 9C 9D 2H 3H")
+    assert history_weight(k, truth, rng) == pytest.approx(TAKE_MELDING_P * (1 - TAKE_MELDING_P))
+    # no 7 and no heart near 7H: the pass was what the model expects (1 - 0.05; 7H would save
+    # 3 points, under TAKE_GAIN_MIN)
+    other = m("4S 5S 6S 2D 3D 4D 8C 9C JH JD")
+    assert history_weight(k, other, rng) == pytest.approx(TAKE_MELDING_P * (1 - TAKE_OTHER_P))
+    # seen from seat 1: seat 0 drew from the stock (forced) and threw 5S although 9H or TH was his
+    # best discard (25 deadwood, not 30: gap 5, R2.4); which card was drawn is drawn from rng
+    k1 = read_view(view_of(s, 1))
+    w = history_weight(k1, m("AC 2C 3C 5D 6D 9H TH JS QS KS"), random.Random(2))
+    assert w == pytest.approx(DISCARD_WORSE_P * math.exp(-5 / DISCARD_GAP_SCALE) * (1 - TAKE_OTHER_P))
+
+
+def test_sampling_with_the_whole_deal_model_keeps_what_is_known():
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock", "discard 5S", "take discard", "discard KC")
+    k = read_view(view_of(s, 0))
+    hands = sample_hands(k, random.Random(5), 40, oversample=8, history=True)
+    assert len(hands) == 40
+    for h in hands:
+        assert h.bit_count() == 10
+        assert h & k.known_opp == k.known_opp  # 5S, taken from the pile
+        assert h & (k.hand | k.dead) == 0
+    assert hands == sample_hands(k, random.Random(5), 40, oversample=8, history=True)
+    # he passed 7H (R4.2): hands with which it would have melded then (his hand before he took 5S
+    # and threw KC) are rarer among the sampled hands than among uniformly drawn ones
+    pool = [x for x in range(52) if (k.unknown >> x) & 1]
+    rng = random.Random(6)
+    uniform = [k.known_opp | sum(1 << x for x in rng.sample(pool, k.opp_hidden)) for _ in range(400)]
+    weighted = sample_hands(k, random.Random(5), 400, oversample=16, history=True, improve=False)
+
+    def melded_7h(hands: list[int]) -> int:
+        return sum(melds_with(c("7H"), (h & ~m("5S")) | m("KC")) for h in hands)
+
+    assert melded_7h(weighted) < melded_7h(uniform) / 2
 
 
 # -- club rules ----------------------------------------------------------------------------

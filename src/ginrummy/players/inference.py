@@ -21,6 +21,7 @@ Nothing here reads hidden cards: only the view.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -69,6 +70,12 @@ class Knowledge:
         my_turns: how many times this seat has discarded (its turns completed).
         opp_draws: how many cards the opponent drew from the stock.
         knock_limit: the deal's knock limit in points (R5.1), ``None`` when only gin ends it.
+        opp_turns: the opponent's decisions in order, for :func:`history_weight`: ``("offer",
+            card, took)`` at the upcard offer (R4.2), ``("draw", top, took)`` at a draw (``took``:
+            he took ``top`` from the pile, R4.1; else he drew from the stock; ``top`` is -1 when
+            the pile was empty or the stock draw was forced, R4.2), ``("discard", card, knocked)``.
+        reshuffled: the stock was reshuffled from the pile (R7.3): the opponent's turns before it
+            are not followed by :func:`history_weight`.
     """
 
     seat: int
@@ -87,6 +94,8 @@ class Knowledge:
     my_turns: int
     opp_draws: int = 0
     knock_limit: int | None = None
+    opp_turns: tuple[tuple[str, int, bool], ...] = ()
+    reshuffled: bool = False
 
 
 def read_view(view: PlayerView) -> Knowledge:
@@ -98,31 +107,49 @@ def read_view(view: PlayerView) -> Knowledge:
     events: list[tuple[str, int]] = []
     my_turns = 0
     draws = 0
+    turns: list[tuple[str, int, bool]] = []
+    passes = 0  # passes of the upcard offer so far (two: the next draw is forced, R4.2)
+    reshuffled = False
     for e in view.history:
         k = e.kind
         if k in ("take_upcard", "take_discard"):
+            top = pile[-1] if pile else -1
             if pile:
                 pile.pop()
             if e.seat == opp and e.card is not None:
                 took |= 1 << e.card
                 events.append(("take", e.card))
+                turns.append(("offer" if k == "take_upcard" else "draw", e.card, True))
         elif k == "pass" or k == "draw_stock":
             if e.seat == opp and k == "draw_stock":
                 draws += 1
             if e.seat == opp and pile:
                 passed |= 1 << pile[-1]
                 events.append(("pass", pile[-1]))
+            if e.seat == opp:
+                if k == "pass":
+                    turns.append(("offer", pile[-1] if pile else -1, False))
+                else:
+                    turns.append(("draw", pile[-1] if pile and passes < 2 else -1, False))
+            if k == "pass":
+                passes += 1
+            else:
+                passes = 0
         elif k in ("discard", "knock", "gin"):
+            passes = 0
             if e.card is not None:
                 pile.append(e.card)
                 if e.seat == opp:
                     thrown |= 1 << e.card
                     events.append(("discard", e.card))
+                    turns.append(("discard", e.card, k != "discard"))
                 elif e.seat == seat:
                     mine |= 1 << e.card
                     my_turns += 1
         elif k == "reshuffle":
             pile = pile[-1:]
+            reshuffled = True
+            turns = []
     vpile = tuple(view.pile)
     dead = 0
     for c in vpile:
@@ -131,7 +158,7 @@ def read_view(view: PlayerView) -> Knowledge:
     unknown = FULL_DECK & ~view.hand & ~dead & ~known
     hidden = max(0, min(view.opponent_count - known.bit_count(), unknown.bit_count()))
     return Knowledge(seat, view.hand, vpile, dead, known, unknown, hidden, view.stock_size, took, passed,
-                     thrown, mine, tuple(events), my_turns, draws, view.knock_limit)
+                     thrown, mine, tuple(events), my_turns, draws, view.knock_limit, tuple(turns), reshuffled)
 
 
 # -- per-card estimate (club) ---------------------------------------------------------------
@@ -283,8 +310,121 @@ def hand_weight(k: Knowledge, opp_hand: int, last: int | None = None, events: bo
     return w
 
 
+#: The model of play that :func:`history_weight` follows the opponent's deal with: the chance
+#: that he takes a card that melds with his hand (R2), one that lowers his deadwood by at least
+#: ``TAKE_GAIN_MIN`` points without melding, and any other card.
+TAKE_MELDING_P = 0.85
+TAKE_GAIN_P = 0.3
+TAKE_GAIN_MIN = 5
+TAKE_OTHER_P = 0.05
+#: Factor of a discard that leaves ``gap`` points more deadwood than his best discard would:
+#: ``DISCARD_WORSE_P * exp(-gap / DISCARD_GAP_SCALE)`` (1 for a best discard, R2.4).
+DISCARD_WORSE_P = 0.3
+DISCARD_GAP_SCALE = 6.0
+#: Factor of a turn after which he could have gone gin (R6.1) and played on.
+NOT_GIN = 0.05
+
+
+def _take_chance(hand: int, card: int) -> float:
+    """The model's chance that a player with the 10 cards ``hand`` takes ``card``."""
+    if melds_with(card, hand):
+        return TAKE_MELDING_P
+    if best_discard_deadwood(hand | (1 << card)) <= deadwood(hand) - TAKE_GAIN_MIN:
+        return TAKE_GAIN_P
+    return TAKE_OTHER_P
+
+
+def _discard_factor(after: int, card: int, knocked: bool, limit: int | None) -> float:
+    """The model's weight of a discard of ``card`` that left the 10 cards ``after``: ``gap``
+    points more deadwood than his best discard costs ``DISCARD_WORSE_P * exp(-gap /
+    DISCARD_GAP_SCALE)`` (R2.4); playing on (``knocked`` false) when he could have gone gin
+    ``NOT_GIN``, when he could have knocked ``NOT_KNOCKED`` (R5.1, R6.1)."""
+    dw = deadwood(after)
+    gap = dw - best_discard_deadwood(after | (1 << card))
+    f = DISCARD_WORSE_P * math.exp(-gap / DISCARD_GAP_SCALE) if gap > 0 else 1.0
+    if not knocked:
+        if dw == 0:
+            f *= NOT_GIN
+        elif limit is not None and dw <= limit:
+            f *= NOT_KNOCKED
+    return f
+
+
+def history_weight(k: Knowledge, opp_hand: int, rng: random.Random, guided: bool = False) -> float:
+    """The likelihood (relative, 0 < w <= 1) of the opponent's whole deal so far if his hand
+    now is ``opp_hand`` (a mask of his 10 cards, known ones included), each of his decisions
+    weighed against the hand he held when he made it.
+
+    His turns (:attr:`Knowledge.opp_turns`) are walked back from now: a discard puts its card back
+    in his hand; a take (R4.1) removes the card taken; a stock draw removes one of his cards not
+    taken from the pile, drawn from ``rng``: uniformly (each such card is equally likely to be the
+    one drawn last, before his play is weighed), or with ``guided`` in proportion to the weight of
+    the pass and of the discard before it that each choice gives, the weight then multiplied by
+    the mean of those weights (importance sampling of the card drawn).  The model of play: he
+    takes a card that melds with his hand with chance ``TAKE_MELDING_P``, one that lowers his
+    deadwood by ``TAKE_GAIN_MIN`` with ``TAKE_GAIN_P``, another with ``TAKE_OTHER_P`` (a pass
+    weighs one minus that chance, R4.2); a discard weighs :func:`_discard_factor`."""
+    h = opp_hand
+    w = 1.0
+    took = k.opp_took
+    limit = k.knock_limit
+    turns = k.opp_turns
+    skip = False  # the discard's factor was weighed with the stock draw after it (guided)
+    for i in range(len(turns) - 1, -1, -1):
+        kind, c, flag = turns[i]
+        if kind == "discard":
+            if not skip:
+                w *= _discard_factor(h, c, flag, limit)
+            skip = False
+            h |= 1 << c
+        elif flag:  # he took c from the pile (R4.1)
+            h &= ~(1 << c)
+            w *= _take_chance(h, c)
+        elif kind == "draw":  # one of his cards not taken from the pile came from the stock
+            elig = h & ~took
+            n = elig.bit_count()
+            if n == 0:
+                return 0.0
+            if not guided:
+                j = rng.randrange(n)
+                while j:
+                    elig &= elig - 1
+                    j -= 1
+                h &= ~(elig & -elig)
+                if c >= 0:
+                    w *= 1.0 - _take_chance(h, c)
+                continue
+            prev = turns[i - 1] if i > 0 and turns[i - 1][0] == "discard" else None
+            opts: list[tuple[int, float]] = []
+            total = 0.0
+            x = elig
+            while x:
+                low = x & -x
+                x ^= low
+                hx = h & ~low
+                g = 1.0 - _take_chance(hx, c) if c >= 0 else 1.0
+                if prev is not None:
+                    g *= _discard_factor(hx, prev[1], prev[2], limit)
+                opts.append((low, g))
+                total += g
+            if not total > 0:
+                return 0.0
+            u = rng.random() * total
+            for low, g in opts:
+                u -= g
+                if u <= 0:
+                    break
+            h &= ~low
+            w *= total / n
+            skip = prev is not None
+        elif c >= 0:  # he passed the upcard (R4.2)
+            w *= 1.0 - _take_chance(h, c)
+    return w
+
+
 def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
-                 weights: list[float] | None = None) -> list[int]:
+                 weights: list[float] | None = None, history: bool = False, improve: bool = True,
+                 guided: bool = False) -> list[int]:
     """``n`` opponent hands (masks of all his cards, known ones included), drawn from an
     approximate posterior given everything seen.
 
@@ -306,7 +446,7 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
         raise ValueError(f"n must be >= 1, not {n!r}")
     pool = cards_of(k.unknown)
     h = k.opp_hidden
-    extra = max(0, min(int(IMPROVE_BASE + IMPROVE_RATE * k.opp_draws), MAX_IMPROVE, len(pool) - h))
+    extra = max(0, min(int(IMPROVE_BASE + IMPROVE_RATE * k.opp_draws), MAX_IMPROVE, len(pool) - h)) if improve else 0
     last = last_discard(k)
     cands: list[int] = []
     inv = None
@@ -331,9 +471,12 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
         if extra:
             m = _drop_worst(m, picked, extra)
         cands.append(m)
-        out_w.append(hand_weight(k, m, last, events=inv is None))
+        out_w.append(history_weight(k, m, rng, guided) if history else hand_weight(k, m, last, events=inv is None))
     weights = out_w
     total = sum(weights)
+    if not total > 0:  # no proposal fits what he did: take them as they are
+        weights = [1.0] * len(cands)
+        total = float(len(cands))
     step = total / n
     u = rng.random() * step
     out: list[int] = []
