@@ -14,7 +14,10 @@ Two uses:
   drawn uniformly from the unknown cards, each hand is weighted by the likelihood of the
   opponent's takes, passes and discards under a simple model of play (he takes a card that melds
   with his hand, passes one that does not, and throws cards that meld with nothing), and hands
-  are resampled in proportion to that weight (used by the ``expert`` player).
+  are resampled in proportion to that weight (used by the ``expert`` player).  With
+  ``history=True`` the weight is :func:`history_weight` instead: each of his acts weighed against
+  the hand he held when he made it (measured in ``benchmarks/opponent_samples.py``; no player
+  uses it).
 
 Nothing here reads hidden cards: only the view.
 """
