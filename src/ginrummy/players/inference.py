@@ -444,6 +444,9 @@ def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
     ``w / (1 - w)`` as weights (keys ``u ** ((1 - w) / w)``), so that each card's chance to be
     drawn is close to ``w``, with no surplus cards dropped, and the weight leaves his acts out
     (``events=False``): only the last discard and the knock he did not make are weighed.
+
+    With ``history=True`` the weight is :func:`history_weight` (his whole deal, ``guided`` as
+    there); ``improve=False`` draws his hidden cards uniformly, without the surplus cards.
     """
     if n < 1:
         raise ValueError(f"n must be >= 1, not {n!r}")
