@@ -55,7 +55,8 @@ def test_sign_in_and_wrong_password(client):
 @pytest.mark.parametrize("name,code,status", [
     ("A", "bad_name", 400), ("x" * 21, "bad_name", 400), ("a/b", "bad_name", 400), ("nul\u0000x", "bad_name", 400), ("zero\u200bwidth", "bad_name", 400),
     ("ANN", "name_taken", 409), ("ann", "name_taken", 409), ("novice", "name_taken", 409),
-    ("System", "bad_name", 400), ("SYSTEM", "bad_name", 400), ("\uff53ystem", "bad_name", 400),
+    ("Computer (novice)", "name_taken", 409), ("computer (club) 2", "name_taken", 409),
+    ("COMPUTER (Expert)", "name_taken", 409), ("System", "bad_name", 400), ("SYSTEM", "bad_name", 400), ("\uff53ystem", "bad_name", 400),
 ])
 def test_duplicate_and_bad_names(client, name, code, status):
     _signup(client, "Ann")

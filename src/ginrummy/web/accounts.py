@@ -260,15 +260,20 @@ class Accounts:
     def sign_up(self, name: Any, password: Any) -> Account:
         """Make a person's account.  Raises :class:`AccountError`: ``bad_name``,
         ``bad_password``, ``name_taken`` (names are unique case-insensitively, and computer
-        levels' names are taken), ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
+        levels' and computer seats' names, ``Computer (novice)`` in any language, are taken),
+        ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
         ``System``, which the server's own lines carry)."""
         clean = check_name(name)
         if is_reserved_name(clean):
             raise AccountError("bad_name", W_("the name {name} is reserved; choose another", name=clean))
         check_password(password)
         taken = W_("the name {name} is taken; choose another", name=clean)
-        if name_key(clean) in {name_key(level) for level in player_levels()}:
-            raise AccountError("name_taken", taken)  # a computer level's, made or not yet made
+        from .tables import is_computer_name  # tables imports this module
+
+        if name_key(clean) in {name_key(level) for level in player_levels()} or is_computer_name(clean):
+            # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
+            # an account under it would chat and sit as the computer
+            raise AccountError("name_taken", taken)
         hashed = self.hasher.hash(password)
         try:
             with self.engine.begin() as conn:
