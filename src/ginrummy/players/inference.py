@@ -116,7 +116,6 @@ def read_view(view: PlayerView) -> Knowledge:
     for e in view.history:
         k = e.kind
         if k in ("take_upcard", "take_discard"):
-            top = pile[-1] if pile else -1
             if pile:
                 pile.pop()
             if e.seat == opp and e.card is not None:
@@ -383,45 +382,36 @@ def history_weight(k: Knowledge, opp_hand: int, rng: random.Random, guided: bool
         elif flag:  # he took c from the pile (R4.1)
             h &= ~(1 << c)
             w *= _take_chance(h, c)
-        elif kind == "draw":  # one of his cards not taken from the pile came from the stock
-            elig = h & ~took
-            n = elig.bit_count()
-            if n == 0:
-                return 0.0
-            if not guided:
-                j = rng.randrange(n)
-                while j:
-                    elig &= elig - 1
-                    j -= 1
-                h &= ~(elig & -elig)
-                if c >= 0:
-                    w *= 1.0 - _take_chance(h, c)
-                continue
-            prev = turns[i - 1] if i > 0 and turns[i - 1][0] == "discard" else None
-            opts: list[tuple[int, float]] = []
-            total = 0.0
-            x = elig
-            while x:
-                low = x & -x
-                x ^= low
-                hx = h & ~low
-                g = 1.0 - _take_chance(hx, c) if c >= 0 else 1.0
-                if prev is not None:
-                    g *= _discard_factor(hx, prev[1], prev[2], limit)
-                opts.append((low, g))
-                total += g
-            if not total > 0:
-                return 0.0
-            u = rng.random() * total
-            for low, g in opts:
-                u -= g
-                if u <= 0:
-                    break
-            h &= ~low
-            w *= total / n
-            skip = prev is not None
-        elif c >= 0:  # he passed the upcard (R4.2)
-            w *= 1.0 - _take_chance(h, c)
+        else:
+            if kind == "draw":  # one of his cards not taken from the pile came from the stock
+                elig = cards_of(h & ~took)
+                n = len(elig)
+                if n == 0:
+                    return 0.0
+                if guided:
+                    prev = turns[i - 1] if i > 0 and turns[i - 1][0] == "discard" else None
+                    opts: list[float] = []
+                    for x in elig:
+                        hx = h & ~(1 << x)
+                        g = 1.0 - _take_chance(hx, c) if c >= 0 else 1.0
+                        if prev is not None:
+                            g *= _discard_factor(hx, prev[1], prev[2], limit)
+                        opts.append(g)
+                    total = sum(opts)
+                    if not total > 0:
+                        return 0.0
+                    u = rng.random() * total
+                    j = 0
+                    while j < n - 1 and u > opts[j]:
+                        u -= opts[j]
+                        j += 1
+                    h &= ~(1 << elig[j])
+                    w *= total / n  # the pass (and the discard before it) weighed in the choice
+                    skip = prev is not None
+                    continue
+                h &= ~(1 << elig[rng.randrange(n)])
+            if c >= 0:  # he passed c (the upcard, or the top discard for the stock, R4.2)
+                w *= 1.0 - _take_chance(h, c)
     return w
 
 
