@@ -35,6 +35,7 @@ import argparse
 import random
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,15 +50,28 @@ from ginrummy.shards import iter_shards  # noqa: E402
 from ginrummy.simulate import match_seed, seat_levels  # noqa: E402
 from train_opponent_model import MIXES, Collect  # noqa: E402
 
-#: The likelihood factors of :mod:`ginrummy.players.inference` that ``--variants`` changes.
-FACTORS = ("PASS_MELDING", "DISCARD_MELDING", "TAKE_NOT_MELDING", "LAST_DISCARD_WORSE", "NOT_KNOCKED")
-#: Stricter factors (the shipped ones are 0.2, 0.35, 0.3, 0.3, 0.15).
+#: Stricter factors of :mod:`ginrummy.players.inference` for ``--variants`` (the shipped ones are
+#: 0.2, 0.35, 0.3, 0.3, 0.15).
+STRICT = {"PASS_MELDING": 0.05, "DISCARD_MELDING": 0.1, "TAKE_NOT_MELDING": 0.1, "LAST_DISCARD_WORSE": 0.1,
+          "NOT_KNOCKED": 0.03}
 #: The whole-deal model (``--history``, :func:`~ginrummy.players.inference.history_weight`) made
 #: nearly as sure as the ``novice`` player is (the shipped factors are 0.85, 0.3, 0.05, 0.3, 0.15, 0.05).
 HISTORY_STRICT = {"TAKE_MELDING_P": 0.98, "TAKE_GAIN_P": 0.02, "TAKE_OTHER_P": 0.01, "DISCARD_WORSE_P": 0.02,
                   "NOT_KNOCKED": 0.02, "NOT_GIN": 0.01}
-STRICT = {"PASS_MELDING": 0.05, "DISCARD_MELDING": 0.1, "TAKE_NOT_MELDING": 0.1, "LAST_DISCARD_WORSE": 0.1,
-          "NOT_KNOCKED": 0.03}
+
+
+@contextmanager
+def factors(values: dict[str, float]):
+    """The likelihood factors of :mod:`ginrummy.players.inference` set to ``values`` (names to
+    numbers) inside the ``with`` block, and set back to the shipped ones after it."""
+    shipped = {f: getattr(inference, f) for f in values}
+    for f, v in values.items():
+        setattr(inference, f, v)
+    try:
+        yield
+    finally:
+        for f, v in shipped.items():
+            setattr(inference, f, v)
 
 
 def collect_by_opponent(games: int, start: int, seed: int, workers: int) -> list[tuple]:
@@ -75,6 +89,13 @@ def collect_by_opponent(games: int, start: int, seed: int, workers: int) -> list
     return out
 
 
+def grouped(data: list[tuple], by_opponent: bool) -> list[tuple[str, list[tuple]]]:
+    """The decisions with hidden opponent cards, as ``(group, decisions)``: one group ``all``, or
+    one per opponent level (``--by-opponent``)."""
+    groups = sorted({d[3] for d in data}) if by_opponent else ["all"]
+    return [(g, [d for d in data if g in ("all", d[3]) and d[0].opp_hidden]) for g in groups]
+
+
 def uniform_hands(k: inference.Knowledge, rng: random.Random, n: int) -> list[int]:
     """``n`` hands: his known cards and hidden ones drawn uniformly from the unknown cards."""
     pool = [c for c in range(52) if (k.unknown >> c) & 1]
@@ -90,14 +111,8 @@ def uniform_hands(k: inference.Knowledge, rng: random.Random, n: int) -> list[in
 def history_strict(k: inference.Knowledge, rng: random.Random, n: int, oversample: int = 32) -> list[int]:
     """:func:`~ginrummy.players.inference.sample_hands` with the whole-deal model (the card of
     each stock draw guided) and the factors of :data:`HISTORY_STRICT`."""
-    shipped = {f: getattr(inference, f) for f in HISTORY_STRICT}
-    for f, v in HISTORY_STRICT.items():
-        setattr(inference, f, v)
-    try:
+    with factors(HISTORY_STRICT):
         return inference.sample_hands(k, rng, n, oversample=oversample, history=True, guided=True)
-    finally:
-        for f, v in shipped.items():
-            setattr(inference, f, v)
 
 
 def posterior_table(data: list[tuple], proposals: int, by_opponent: bool) -> None:
@@ -105,14 +120,8 @@ def posterior_table(data: list[tuple], proposals: int, by_opponent: bool) -> Non
     estimated by importance weighting ``proposals`` uniformly drawn hands a decision (no
     resampling: the model itself, not a sampler of it), and the mean effective sample size."""
     def strict(k, h, rng):
-        shipped = {f: getattr(inference, f) for f in HISTORY_STRICT}
-        for f, v in HISTORY_STRICT.items():
-            setattr(inference, f, v)
-        try:
+        with factors(HISTORY_STRICT):
             return inference.history_weight(k, h, rng, guided=True)
-        finally:
-            for f, v in shipped.items():
-                setattr(inference, f, v)
 
     models = {"no guess": lambda k, h, rng: 1.0, "rules": lambda k, h, rng: inference.hand_weight(k, h),
               "whole deal": lambda k, h, rng: inference.history_weight(k, h, rng),
@@ -121,9 +130,7 @@ def posterior_table(data: list[tuple], proposals: int, by_opponent: bool) -> Non
     print("| opponent | model | decisions | squared error of the posterior's card chances, summed a decision "
           "| effective sample size |")
     print("|---|---|---|---|---|")
-    groups = sorted({d[3] for d in data}) if by_opponent else ["all"]
-    for group in groups:
-        rows = [d for d in data if group in ("all", d[3]) and d[0].opp_hidden]
+    for group, rows in grouped(data, by_opponent):
         err = dict.fromkeys(models, 0.0)
         ess = dict.fromkeys(models, 0.0)
         for i, (k, truth, _, _) in enumerate(rows):
@@ -146,17 +153,10 @@ def posterior_table(data: list[tuple], proposals: int, by_opponent: bool) -> Non
 
 def samplers(variants: bool, history: bool = False) -> dict:
     """Name -> function ``(knowledge, rng, n) -> hands``."""
-    shipped = {f: getattr(inference, f) for f in FACTORS}
-
-    def hand_made(oversample: int, factors: dict[str, float]):
+    def hand_made(oversample: int, values: dict[str, float]):
         def draw(k, rng, n):
-            for f in FACTORS:
-                setattr(inference, f, factors.get(f, shipped[f]))
-            try:
+            with factors(values):
                 return inference.sample_hands(k, rng, n, oversample=oversample)
-            finally:
-                for f in FACTORS:
-                    setattr(inference, f, shipped[f])
         return draw
 
     out = {"no guess": uniform_hands, "rules": hand_made(3, {}),
@@ -199,14 +199,12 @@ def main(argv: list[str] | None = None) -> int:
               f"proposals a decision\n")
         posterior_table(data, args.posterior, args.by_opponent)
         return 0
-    groups = sorted({d[3] for d in data}) if args.by_opponent else ["all"]
     print(f"games {args.start}-{args.start + args.games - 1} of seed {args.seed}, {args.hands} sampled hands "
           f"a decision\n")
     print("| opponent | sampled hands | decisions (discards) | squared error of card frequencies, summed a decision "
           "| squared error of meld chances, summed over our 11 cards | processor ms a call |")
     print("|---|---|---|---|---|---|")
-    for group in groups:
-        rows = [d for d in data if group in ("all", d[3]) and d[0].opp_hidden]
+    for group, rows in grouped(data, args.by_opponent):
         for name, draw in samplers(args.variants, args.history).items():
             cards = melds = 0.0
             n_dis = 0
