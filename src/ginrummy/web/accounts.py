@@ -51,9 +51,8 @@ from sqlalchemy.exc import IntegrityError
 from .i18n_web import W_, request_lang, web_translator
 from .seats import player_levels
 
-__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key", "typed_name_key", "is_reserved_name",
-           "RESERVED_NAMES",
-           "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
+__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
+           "typed_name_key", "is_reserved_name", "RESERVED_NAMES", "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
            "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 
 SESSION_COOKIE = "gin_session"
@@ -136,12 +135,15 @@ RESERVED_NAMES = ("System",)
 would pass for the server's own (:func:`is_reserved_name`)."""
 
 
+_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
+
+
 def is_reserved_name(name: Any) -> bool:
     """Whether ``name`` is one of :data:`RESERVED_NAMES`, in any case or width and with any
     spacing (:func:`typed_name_key`).  The lobby chat refuses it to a guest
     (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and a table refuses it as a person's
     seat name at creation and at a sit, as it refuses a computer seat's."""
-    return isinstance(name, str) and typed_name_key(name) in {name_key(n) for n in RESERVED_NAMES}
+    return isinstance(name, str) and typed_name_key(name) in _RESERVED_KEYS
 
 
 def check_name(name: Any) -> str:

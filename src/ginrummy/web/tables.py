@@ -191,6 +191,11 @@ class Table:
             return []
         return [p for p in self.humans if p not in self.pending_seeds]
 
+    @property
+    def waiting_names(self) -> str:
+        """The names of :attr:`waiting_for`, joined by commas (``"Ann, Bob"``; ``""`` for none)."""
+        return ", ".join(self.names[p] for p in self.waiting_for)
+
     def client_seeds(self) -> list[str] | None:
         """The client seeds of the next deal, one per player (``""`` for a computer seat), or
         ``None`` at a table without client seeds."""
@@ -202,7 +207,7 @@ class Table:
         """The match; raises :class:`NotYourTurnError` before the first deal is dealt."""
         if self.match is None:
             raise NotYourTurnError(W_("the first deal is not dealt yet: it waits for the client seeds of {names}",
-                                      names=", ".join(self.names[p] for p in self.waiting_for)), "", [], None, None)
+                                      names=self.waiting_names), "", [], None, None)
         return self.match
 
     @property
@@ -337,16 +342,16 @@ class Table:
         whose client seeds it waits for.  ``None`` while a deal is in progress, once the match is
         over or forfeited."""
         m = self.match
+        names = self.waiting_names
         if m is None:
-            if self.waiting_for:
-                return W_("no deal is in progress: the first deal waits for the client seeds of {names}",
-                          names=", ".join(self.names[p] for p in self.waiting_for))
+            if names:
+                return W_("no deal is in progress: the first deal waits for the client seeds of {names}", names=names)
             return W_("no deal is in progress: the first deal is dealt as soon as every client seed is in")
         if not m.deal.is_over or m.finished or self.forfeit is not None:
             return None
-        if self.waiting_for:
+        if names:
             return W_("no deal is in progress: the deal is over, and the next deal waits for the client seeds of "
-                      "{names}", names=", ".join(self.names[p] for p in self.waiting_for))
+                      "{names}", names=names)
         return W_("no deal is in progress: the deal is over; send next_deal to start the next deal")
 
     def legal_now(self, player: int) -> list[Action]:
@@ -370,7 +375,7 @@ class Table:
             raise IllegalActionError(N_("the deal is not over yet"))
         if self.waiting_for:
             raise TableError("not_allowed", W_("the next deal waits for the client seed of {names}",
-                                               names=", ".join(self.names[p] for p in self.waiting_for)))
+                                               names=self.waiting_names))
 
     def check_client_seed(self, player: int, deal: int) -> None:
         """Raises :class:`TableError` (``not_allowed``) unless ``player`` may send a client seed
@@ -423,6 +428,12 @@ class Table:
 
 
 
+def computer_seat_name(level: str, tr: Any) -> str:
+    """The name the server gives a computer seat of ``level`` in ``tr``'s language (a
+    :func:`~ginrummy.web.i18n_web.web_translator`): ``Computer (novice)``."""
+    return tr.t("Computer ({level})", level=level_in_text(level, tr))
+
+
 @lru_cache(maxsize=1)
 def _computer_names() -> frozenset[str]:
     """The names the server gives computer seats ("Computer (novice)"), of every level in every
@@ -431,7 +442,7 @@ def _computer_names() -> frozenset[str]:
     for lang in LANGUAGES:
         tr = web_translator(lang)
         for level in player_levels():
-            out.add(name_key(tr.t("Computer ({level})", level=level_in_text(level, tr))))
+            out.add(name_key(computer_seat_name(level, tr)))
     return frozenset(out)
 
 
@@ -549,7 +560,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
-                        else tr.t("Computer ({level})", level=level_in_text(s.level, tr)))
+                        else computer_seat_name(s.level, tr))
             base, k = name, 2
             while name.casefold() in (n.casefold() for n in names):
                 name = f"{base} {k}"
