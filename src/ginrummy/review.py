@@ -120,7 +120,7 @@ def outcome_value(sheet: ScoreSheet, me: int, opponent: int, winner: int | None,
         if g.finished:
             chances.append(1.0 if g.winner == me else 0.0)
         else:
-            chances.append(table[min(target, g.points[me])][min(target, g.points[opponent])])
+            chances.append(float(table[min(target, g.points[me]), min(target, g.points[opponent])]))
     p = chances[0] if len(chances) == 1 else _at_least_two(chances)
     return 100.0 * p
 

@@ -48,10 +48,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+import numpy as np
+
 from ..actions import Action
 from ..cards import CARD_VALUES, card_str, cards_of
 from ..errors import N_, Msg
 from ..melds import deadwood
+from ..rules import MAX_TARGET
 from ..views import PlayerView
 from .base import register
 from .club import DANGER_WEIGHT, ClubPlayer, score_context
@@ -65,26 +68,67 @@ _DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0
                 (38, 0.08), (45, 0.08), (56, 0.07))
 
 
-@lru_cache(maxsize=8)
-def game_win_table(target: int) -> tuple[tuple[float, ...], ...]:
-    """``V[a][b]``: the chance that a player with ``a`` points beats one with ``b`` to
-    ``target`` (R11.1), if each deal is won by either side with equal chance and a won deal
-    scores points drawn from a fixed distribution (``_DEAL_POINTS``).  Indexes ``0..target``
-    (a score at or past the target is the target)."""
-    t = target
-    v = [[0.0] * (t + 1) for _ in range(t + 1)]
-    for a in range(t, -1, -1):
-        for b in range(t, -1, -1):
-            if a >= t:
-                v[a][b] = 1.0
-                continue
-            if b >= t:
-                v[a][b] = 0.0
-                continue
-            win = sum(p * v[min(t, a + x)][b] for x, p in _DEAL_POINTS)
-            lose = sum(p * v[a][min(t, b + x)] for x, p in _DEAL_POINTS)
-            v[a][b] = 0.5 * win + 0.5 * lose
-    return tuple(tuple(row) for row in v)
+@lru_cache(maxsize=4)
+def game_win_table(target: int) -> np.ndarray:
+    """``V[a][b]`` (or ``V[a, b]``): the chance that a player with ``a`` points beats one with
+    ``b`` to ``target`` (R11.1), if each deal is won by either side with equal chance and a won
+    deal scores points drawn from a fixed distribution (``_DEAL_POINTS``).  Indexes
+    ``0..target`` (a score at or past the target is the target).
+
+    Returns a read-only float64 array of shape ``(target + 1, target + 1)``; ``V[t][b]`` is 1
+    for every ``b`` (the player at the target has won), ``V[a][t]`` 0 for ``a < t``.  The chance
+    depends only on the points each player still needs, so the table is :func:`_to_go` (by the
+    points still needed) read backwards; it takes O(target²) memory (8 MB at 1,000) and about
+    a tenth of a second at 1,000 (``benchmarks/RESULTS.md``), cached for the last 4 targets.
+
+    Raises ``ValueError`` for a target that is not a whole number in ``0..MAX_TARGET`` (1,000,
+    the bound of the rule ``target``, R14): the table is never built past the bound.
+    """
+    if type(target) is not int or not 0 <= target <= MAX_TARGET:
+        raise ValueError(f"game_win_table: target must be a whole number in 0..{MAX_TARGET} (R14), not {target!r}")
+    table = _to_go(target)[::-1, ::-1]
+    table.flags.writeable = False
+    return table
+
+
+def _to_go(n: int) -> np.ndarray:
+    """``W[i][j]``: the chance of the game model of :func:`game_win_table` that a player who
+    still needs ``i`` points beats one who needs ``j`` (``0..n`` each; ``W[0][j] = 1``,
+    ``W[i][0] = 0`` for ``i > 0``).
+
+    Cell ``(i, j)`` needs only cells of smaller ``i + j``, so the cells are filled one
+    anti-diagonal ``s = i + j`` at a time, stored by diagonal (``D[s][i] = W[i][s - i]``, both
+    offset by the largest deal score) so that every term is a slice of an earlier diagonal:
+    ``W[i - x][j]`` is ``D[s - x][i - x]`` and ``W[i][j - x]`` is ``D[s - x][i]``.  The padding
+    holds the boundary: 1 where ``i <= 0 < j`` (the first player has reached the target), 0
+    where ``j <= 0 < i``.  The sums are taken in the order of the former cell-by-cell loop, so
+    every value is the same float to the last bit.
+    """
+    pad = _DEAL_POINTS[-1][0]
+    size = n + 1
+    diag = np.zeros((2 * n + 1 + pad, size + pad))
+    # i <= 0 < j: index (s + pad, i + pad) with i <= 0 and s - i >= 1
+    for i in range(-pad, 1):
+        diag[i + 1 + pad:, i + pad] = 1.0
+    diag[pad, pad] = 1.0  # W[0][0]: a player at the target has won (the former loop's order)
+    for s in range(2, 2 * n + 1):
+        lo, hi = max(1, s - n), min(n, s - 1)  # 1 <= i <= n and 1 <= j = s - i <= n
+        if lo > hi:
+            continue
+        win = lose = None
+        for x, p in _DEAL_POINTS:
+            row = diag[s - x + pad]
+            w = p * row[lo - x + pad:hi - x + pad + 1]
+            win = w if win is None else win + w
+        for x, p in _DEAL_POINTS:
+            row = diag[s - x + pad]
+            w = p * row[lo + pad:hi + pad + 1]
+            lose = w if lose is None else lose + w
+        diag[s + pad, lo + pad:hi + pad + 1] = 0.5 * win + 0.5 * lose
+    out = np.empty((size, size))
+    for i in range(size):  # W[i][j] = D[i + j][i]: a column of the diagonals
+        out[i] = diag[i + pad:i + pad + size, i + pad]
+    return out
 
 
 def action_words(a: Action) -> Msg:
@@ -403,14 +447,14 @@ class ExpertPlayer:
             a, b, target = ctx
             v = game_win_table(target)
             a, b = min(a, target), min(b, target)
-            here = v[a][b]
+            here = float(v[a, b])
 
             def by_game(winner: int | None, pts: int) -> float:
                 if winner is None:
                     return here
                 if winner == 0:
-                    return v[min(target, a + pts)][b]
-                return v[a][min(target, b + pts)]
+                    return float(v[min(target, a + pts), b])
+                return float(v[a, min(target, b + pts)])
 
             return by_game
         if view.rules.scoring == "deal":
