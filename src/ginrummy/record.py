@@ -323,12 +323,30 @@ def _err(line: int, message: str) -> RecordError:
 
 
 def _int(line: int, text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    if not text.isdigit():
-        raise _err(line, f"{what} must be a whole number, not {text!r}")
-    value = int(text)
+    try:  # isdigit() is true of "²" and of 5,000 digits, both of which int() refuses
+        value = int(text) if text.isdigit() else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise _err(line, f"{what} must be a whole number, not {_clip(text)!r}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise _err(line, f"{what} {value} is out of range {lo}..{hi}")
     return value
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters (with ``...``), to be quoted in an error."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _json(line: int, text: str, what: str) -> Any:
+    """``text`` read as JSON; :class:`RecordError` saying ``what`` it must be when it is not
+    JSON, or holds a number of more than 4,300 digits or a nesting Python cannot read (both
+    raise outside ``JSONDecodeError``)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise _err(line, f"{what}: {str(exc)[:120]}") from None
 
 
 def _hex(line: int, text: str, what: str, size: int | None = None) -> str:
@@ -424,19 +442,17 @@ def loads(text: str) -> GameRecord:
                 header["date"] = args
                 continue
             if word == "players":
-                try:
-                    names = json.loads(args)
-                except json.JSONDecodeError as exc:
-                    raise _err(no, f"players must be a JSON list of names: {exc}") from None
+                names = _json(no, args, "players must be a JSON list of names")
                 if not isinstance(names, list) or len(names) not in (2, 3) or not all(isinstance(n, str) for n in names) \
                         or len(set(names)) != len(names):
                     raise _err(no, "players must be a JSON list of 2 or 3 distinct names")
                 header["names"] = tuple(names)
                 continue
             if word == "rules":
+                data = _json(no, args, "rules must be a JSON object of rule fields")
                 try:
-                    header["rules"] = RuleSet.from_dict(json.loads(args))
-                except (json.JSONDecodeError, TypeError, AttributeError) as exc:
+                    header["rules"] = RuleSet.from_dict(data)
+                except (TypeError, AttributeError) as exc:
                     raise _err(no, f"rules must be a JSON object of rule fields: {exc}") from None
                 except GinRummyError as exc:
                     raise _err(no, str(exc)) from None
@@ -502,9 +518,10 @@ def loads(text: str) -> GameRecord:
         if word == "client-seeds":
             if deal.deck or deal.sealed or deal.client_seeds is not None:
                 raise _err(no, "a client-seeds line comes once, right after its deal line")
+            seeds = _json(no, args, f"client-seeds must be a JSON list of {len(rec.names)} client seeds")
             try:
-                deal.client_seeds = check_client_seeds(json.loads(args), len(rec.names))
-            except (json.JSONDecodeError, ValueError) as exc:
+                deal.client_seeds = check_client_seeds(seeds, len(rec.names))
+            except ValueError as exc:
                 raise _err(no, f"client-seeds must be a JSON list of {len(rec.names)} client seeds: {exc}") from None
             continue
         if word == "sealed":
@@ -538,10 +555,7 @@ def loads(text: str) -> GameRecord:
         elif word == "result":
             deal.result = _parse_result(no, args)
         elif word == "layout":
-            try:
-                deal.layout = json.loads(args)
-            except json.JSONDecodeError as exc:
-                raise _err(no, f"layout must be JSON: {exc}") from None
+            deal.layout = _json(no, args, "layout must be JSON")
             deal.layout_line = no
         elif word == "score":
             deal.score = tuple(_int(no, p, "score") for p in args.split())

@@ -17,7 +17,8 @@ from typing import Any
 from .cards import rank_of, suit_of, value_of
 from .errors import N_, RuleSetError
 
-__all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES", "CHOICES"]
+__all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES", "CHOICES", "BOUNDS",
+           "MAX_TARGET", "MAX_NAME_CHARS"]
 
 #: The allowed values of each field that takes one of a few values (R14).
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -29,6 +30,30 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "next_dealer": ("winner", "alternate"),
     "players": (2, 3),
 }
+
+#: The longest game (R11.1): games are played to 100 or 250; 1,000 is four times the longest
+#: usual game, for long research matches, and keeps the computer's game table
+#: (:func:`ginrummy.players.expert.game_win_table`, 1,001 x 1,001 chances) small and quick.
+MAX_TARGET = 1000
+
+#: The allowed range (lowest, highest; both included) of each whole-number field (R14).
+#: The books pay 10 to 50 points for gin, big gin, an undercut and a box: 250 (the longest
+#: usual game) leaves room for any house rule; a game bonus is usually 100, and may be as
+#: large as the longest game.  Each reshuffle (R7.3) lengthens a deal by about thirty
+#: draws: ten is more than any table plays, and keeps every deal finite and short.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 250),
+    "big_gin_bonus": (0, 250),
+    "undercut_bonus": (0, 250),
+    "max_reshuffles": (0, 10),
+    "target": (1, MAX_TARGET),
+    "game_bonus": (0, MAX_TARGET),
+    "box_bonus": (0, 250),
+}
+
+#: The longest rule set name (the presets' names and ``"<preset>+custom"`` are far shorter).
+MAX_NAME_CHARS = 60
 
 #: The rule number each field implements (R14).
 FIELD_RULES: dict[str, str] = {
@@ -49,8 +74,9 @@ class RuleSet:
     ignored by Straight gin (no knocking, R8) and Oklahoma gin (the upcard decides, R9).
     ``big_gin_bonus`` ``None`` means big gin is not played (R6.5).
 
-    Raises :class:`RuleSetError` when a field has a value outside its range, or when three
-    players are combined with Hollywood scoring (R10.6).
+    Raises :class:`RuleSetError` when a field has a value outside its range (every whole-number
+    field is bounded: :data:`BOUNDS`; the name has at most :data:`MAX_NAME_CHARS` characters),
+    or when three players are combined with Hollywood scoring (R10.6).
     """
 
     variant: str = "standard"
@@ -85,33 +111,29 @@ class RuleSet:
         for key in ("spade_doubles", "discard_taken_card", "shutout_doubles"):
             if not isinstance(getattr(self, key), bool):
                 raise RuleSetError(N_("rule {key}={value} must be true or false", key=key, value=shown(getattr(self, key))))
-        self._check_int("knock_limit", 0, 10)
-        for key in ("gin_bonus", "undercut_bonus", "max_reshuffles", "game_bonus", "box_bonus"):
-            self._check_int(key, 0, None)
-        self._check_int("target", 1, None)
-        if self.big_gin_bonus is not None:
-            self._check_int("big_gin_bonus", 0, None)
+        for key, (lo, hi) in BOUNDS.items():
+            if key != "big_gin_bonus" or self.big_gin_bonus is not None:
+                self._check_int(key, lo, hi)
         if self.players == 3 and self.scoring == "hollywood":
             raise RuleSetError(
                 N_("rule scoring='hollywood' is for two players (R10.6); three-hand gin allows 'game' or 'deal'")
             )
         if not isinstance(self.name, str):
             raise RuleSetError(N_("rule set name must be a string"))
+        if len(self.name) > MAX_NAME_CHARS:
+            raise RuleSetError(N_("rule set name is {length} characters long; allowed: at most {limit}",
+                                  length=len(self.name), limit=MAX_NAME_CHARS))
 
-    def _check_int(self, key: str, lo: int, hi: int | None) -> None:
+    def _check_int(self, key: str, lo: int, hi: int) -> None:
+        """Raise :class:`RuleSetError` naming ``key`` and the range ``lo..hi`` unless the field
+        is a whole number (an ``int``, not a bool) in that range (R14, :data:`BOUNDS`)."""
         value = getattr(self, key)
         if type(value) is not int:
-            if hi is not None:
-                raise RuleSetError(N_("rule {key}={value} is not a whole number; allowed: {lo}..{hi}", key=key,
-                                      value=shown(value), lo=lo, hi=hi))
-            raise RuleSetError(N_("rule {key}={value} is not a whole number; allowed: an integer >= {lo}",
-                                  key=key, value=shown(value), lo=lo))
-        if value < lo or (hi is not None and value > hi):
-            if hi is not None:
-                raise RuleSetError(N_("rule {key}={value} is out of range; allowed: {lo}..{hi}", key=key,
-                                      value=shown(value), lo=lo, hi=hi))
-            raise RuleSetError(N_("rule {key}={value} is out of range; allowed: an integer >= {lo}", key=key,
-                                  value=shown(value), lo=lo))
+            raise RuleSetError(N_("rule {key}={value} is not a whole number; allowed: {lo}..{hi}", key=key,
+                                  value=shown(value), lo=lo, hi=hi))
+        if not lo <= value <= hi:
+            raise RuleSetError(N_("rule {key}={value} is out of range; allowed: {lo}..{hi}", key=key,
+                                  value=shown(value), lo=lo, hi=hi))
 
     # -- derived values -------------------------------------------------------------------
 

@@ -127,7 +127,7 @@ def test_create_table_refuses_bad_requests(client):
     assert r.status_code == 400
     # a wrong value names its field, not the whole body
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": 1.5}})
-    assert (r.status_code, r.json()["error"]) == (400, "rule target=1.5 is not a whole number; allowed: an integer >= 1")
+    assert (r.status_code, r.json()["error"]) == (400, "rule target=1.5 is not a whole number; allowed: 1..1000")
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": [1]}})
     assert (r.status_code, r.json()["error"]) == (
         400, "rules.target: has the wrong type; allowed: a whole number, a finite number, text, true/false or null")

@@ -55,7 +55,7 @@ from ..i18n import translate_error
 from ..match import commitment
 from ..record import dumps
 from ..review import DEFAULT_BUDGET_MS
-from ..rules import CHOICES, FIELD_RULES, PRESETS, RuleSet
+from ..rules import BOUNDS, CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
 from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
@@ -236,6 +236,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             "presets": {name: r.to_dict() for name, r in PRESETS.items()},
             "fields": fields, "field_rules": FIELD_RULES, "levels": player_levels(),
             "choices": {k: list(v) for k, v in CHOICES.items()},
+            "bounds": {k: list(v) for k, v in BOUNDS.items()},
         })
 
     async def catalog(request: Request) -> Response:

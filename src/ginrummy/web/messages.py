@@ -406,7 +406,7 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
 # -- the JSON bodies ------------------------------------------------------------------------
 
 # a finite float is let through so that the rule set itself says which value it wants
-# ("rule target=1.5 is not a whole number; allowed: an integer >= 1", R14)
+# ("rule target=1.5 is not a whole number; allowed: 1..1000", R14)
 RuleValue = Union[Annotated[StrictStr, Field(max_length=40)], Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)],
                   bool, Annotated[StrictFloat, Field(allow_inf_nan=False)], None]
 
