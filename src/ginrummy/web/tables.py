@@ -36,11 +36,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NoReturn
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..actions import ACTION_HELP, Action, parse_action
 from ..cards import card_str
-from ..errors import N_, IllegalActionError, Msg, NotYourTurnError
+from ..errors import N_, IllegalActionError, Msg, NotYourTurnError, RuleSetError
 from ..i18n import LANGUAGES, level_in_text
 from ..deal import DealState
 from ..match import Match
@@ -494,6 +496,9 @@ class TableManager(AutoPlayMixin, RoomMixin):
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
+        #: stored tables that could not be resumed (id -> why, without secrets): skipped, not
+        #: retried by this process (:meth:`load`)
+        self.skipped: dict[str, str] = {}
         #: with no bot delay, how many steps the state of a person's move may wait for (the
         #: computer's immediate answer, :meth:`changed`; :data:`HELD_STEPS` by default); 0 sends
         #: a state after every step.  Holding saves a state a move (about 10% more moves a second
@@ -633,27 +638,54 @@ class TableManager(AutoPlayMixin, RoomMixin):
             return self.tables[table_id]
         if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 40:
             raise TableError("not_found", W_("no such table"))
-        loaded = self.store.load(table_id)
-        if loaded is None:
-            raise TableError("not_found", W_("no table {table_id!r}", table_id=table_id))
-        row, steps = loaded
-        rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})
-        secrets_ = self.store.seat_secrets(table_id)
-        options = self.store.options(table_id)
-        table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
-                      seat_secrets=secrets_, options=options)
-        table.replay(steps)
+        if table_id in self.skipped:
+            raise TableError("not_found", W_("the table {table_id} cannot be resumed: its stored rules or moves "
+                                             "are not valid now", table_id=table_id))
+        try:
+            loaded = self.store.load(table_id)
+            if loaded is None:
+                raise TableError("not_found", W_("no table {table_id!r}", table_id=table_id))
+            row, steps = loaded
+            rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})  # R14: within bounds
+            secrets_ = self.store.seat_secrets(table_id)
+            options = self.store.options(table_id)
+            table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed,
+                                                               first_dealer=options.get("first_dealer")),
+                          seat_secrets=secrets_, options=options)
+            table.replay(steps)
+        except (TableError, SQLAlchemyError):
+            raise  # unknown, or the database is away: nothing wrong with the table
+        except Exception as exc:  # the stored table: rules out of bounds, a bad row, a replay that fails
+            self.skip(table_id, exc)
         self.tables[table_id] = table
         return table
 
+    def skip(self, table_id: str, exc: Exception) -> NoReturn:
+        """Mark the stored table ``table_id`` as not resumable (:attr:`skipped`, this process
+        only: nothing is written), log one line naming it and why, and raise
+        :class:`TableError` (``not_found``).  The reason is the rule set's own error
+        (R14, no secret in it) or only the kind of error: a replay's message could name a
+        hidden card."""
+        why = str(exc)[:200] if isinstance(exc, RuleSetError) else type(exc).__name__
+        self.skipped[table_id] = why
+        log.warning("table %s skipped: it cannot be resumed (%s)", table_id, why)
+        raise TableError("not_found", W_("the table {table_id} cannot be resumed: its stored rules or moves "
+                                         "are not valid now", table_id=table_id)) from None
+
     def load_all(self) -> list[Table]:
-        """Load every stored table (at start-up) and schedule the pending computer moves."""
+        """Load every stored table (at start-up) and schedule the pending computer moves.  A
+        table that cannot be resumed is skipped with one log line (:meth:`skip`): start-up
+        never stops on a stored table."""
         out = []
         for tid in self.store.table_ids():
+            if tid in self.tables or tid in self.skipped:
+                continue
             try:
                 out.append(self.load(tid))
-            except Exception:  # pragma: no cover - a corrupt row must not stop the server
-                log.exception("could not load table %s", tid)
+            except TableError:
+                pass  # logged by skip (or gone since table_ids)
+            except Exception as exc:  # the database failed: the table is tried again when asked for
+                log.warning("table %s not loaded at start-up: %s", tid, type(exc).__name__)
         return out
 
     # -- acting ------------------------------------------------------------------------------
