@@ -44,6 +44,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypeVar, Union
 
@@ -512,9 +513,9 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
     """A replay review's query string (its ``(key, value)`` pairs) as :class:`ReviewQuery`.
     Raises :class:`MessageError` ``bad_message`` naming the field for an unknown or repeated
     key, a value longer than 20 characters, or a value out of range or not a number."""
-    keys = [k for k, _ in items]
+    counts = Counter(k for k, _ in items)  # once: keys.count per key was quadratic in the query's length
     for k, v in items:
-        if keys.count(k) > 1:
+        if counts[k] > 1:
             raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40], problem=W_("is given twice")))
         if len(v) > 20:
             raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40],
