@@ -86,6 +86,10 @@ def serve(
     review_budget_ms: float = typer.Option(
         100.0, "--review-budget-ms",
         help="The expert's review at the table: milliseconds of budget per decision (sampled deals, docs/review.md)."),
+    workers: int = typer.Option(
+        0, "--workers", min=0, show_default=False,
+        help="Worker processes for the computer's moves and hints (off the event loop); "
+             "default one less than the cores, at least one."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
     tables_per_minute: int = typer.Option(
         60, "--tables-per-minute", min=0,
@@ -116,7 +120,7 @@ def serve(
              "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
     try:
         web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
-                             tables_per_minute=tables_per_minute)
+                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port

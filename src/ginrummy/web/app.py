@@ -177,6 +177,12 @@ _STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "m
 """The ``code`` of an error answer that carries none of its own, by HTTP status."""
 
 
+async def _tell(send: Any, msg: dict[str, Any]) -> None:
+    """Send ``msg`` on a connection that may have closed meanwhile (then nothing is sent)."""
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await send(msg)
+
+
 def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = None) -> JSONResponse:
     """``{"error": message, "code"}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
     or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413."""
@@ -189,7 +195,8 @@ def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = 
 
 
 def create_app(database_url: str | None = None, bot_delay: float | None = None,
-               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0) -> Starlette:
+               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0,
+               workers: int | None = None, warm_workers: bool = False) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -201,11 +208,14 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
+        workers: the worker processes of the computer's moves and hints (web/thinking.py;
+            ``gin serve --workers``); ``None``: one less than the cores, at least one.
+        warm_workers: start them with the app (``gin serve``) instead of at the first move.
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
     store = Store(database_url or default_database_url())
-    manager = TableManager(store, bot_delay=bot_delay)
+    manager = TableManager(store, bot_delay=bot_delay, workers=workers)
     follower = Follower(manager) if store.is_postgresql else None  # several servers on one PostgreSQL
     players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process (review_web.py)
@@ -218,6 +228,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         manager.load_all()
         players.restore()
+        if warm_workers:
+            manager.thinking.start()
         manager.start()
         if follower is not None:
             follower.start()
@@ -465,6 +477,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     async def game_socket(ws: WebSocket) -> None:
         await ws.accept()
         conn: dict[str, Any] = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
+        conn["address"] = ws.client.host if ws.client else None  # the thinking pool's fair-queue key
         try:
             table = manager.load(ws.path_params["table_id"])
             if ws.query_params.get("watch") and not ws.query_params.get("seat"):
@@ -514,6 +527,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             conn["watcher"] = table.spectators_seen  # "spectator 2" in the chat
         conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
         task = asyncio.get_running_loop().create_task(writer())
+        if player != SPECTATOR and conn["address"]:
+            table.owner = conn["address"]  # the thinking pool's fair-queue key (web/thinking.py)
         manager.watch(table, player, send)
         try:
             await manager.changed(table)  # everyone sees the new connection
@@ -604,7 +619,11 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             elif isinstance(msg, RematchMsg):
                 await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
             elif isinstance(msg, HintMsg):
-                seq, action, reason = await manager.hint(table, player)
+                def hint_queued(ahead: int) -> None:
+                    if ahead > 0:  # it waits for a worker: say how many jobs go first
+                        asyncio.get_running_loop().create_task(_tell(send, {"type": "hint_queued", "ahead": ahead, **mid}))
+
+                seq, action, reason = await manager.hint(table, player, owner=conn["address"], on_queued=hint_queued)
                 level = manager.tables.get(table.id, table).hint_level
                 await send(hint_message(action.text, translate_error(reason, tr), level, seq, reply_to=msg.id))
             elif isinstance(msg, ReviewMsg):

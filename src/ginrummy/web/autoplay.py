@@ -12,7 +12,6 @@ synchronous; the scheduling is asyncio's).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import random
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import IllegalActionError
 from ..players import make_player
 from .seats import TableError
+from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, ThinkingPool, decision_seed, move_deadline, move_text
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -34,11 +34,19 @@ log = logging.getLogger("ginrummy.web")
 
 def bot_choice(table: Table, player: int, seq: int, view: PlayerView) -> Action:
     """The move of computer seat ``player`` (its level from the seat kind) in ``view``, when
-    ``seq`` steps are stored: its random choices are seeded by the match seed, the player and
-    ``seq``, so the same table and step give the same move, after a restart too."""
-    rng = random.Random(int.from_bytes(hashlib.sha256(
-        table.row.seed + f"/bot/{player}/{seq}".encode()).digest()[:8], "big"))
-    return make_player(table.seat_kind(player)[4:], rng).choose(view, view.legal)
+    ``seq`` steps are stored, decided in this process: its random choices are seeded by the
+    match seed, the player and ``seq`` (:func:`~ginrummy.web.thinking.decision_seed`), so the
+    same table and step give the same move, after a restart too, and in a worker of the
+    :class:`~ginrummy.web.thinking.ThinkingPool` (:meth:`AutoPlayMixin.think_move`)."""
+    seed = decision_seed(table.row.seed, "bot", player, seq)
+    return _by_text(view, move_text(table.seat_kind(player)[4:], seed, view))
+
+
+def _by_text(view: PlayerView, text: str) -> Action:
+    for a in view.legal:
+        if a.text == text:
+            return a
+    raise IllegalActionError(f"the computer chose {text!r}, not a legal action now")  # pragma: no cover
 
 
 class AutoPlayMixin:
@@ -48,7 +56,39 @@ class AutoPlayMixin:
     now: Callable[[], float]
     bot_delay: float | None
     committer: Any
+    thinking: ThinkingPool
     _delay_rng: random.Random
+
+    def owner_of(self, table: Table) -> str:
+        """The fair queue's owner of ``table``'s computer moves (:mod:`~ginrummy.web.thinking`):
+        the address of the last person who connected to a seat, else the table itself."""
+        return f"addr:{table.owner}" if table.owner else f"table:{table.id}"
+
+    async def think_move(self, table: Table, player: int, seq: int, view: PlayerView, *,
+                         announce: bool = False) -> Action:
+        """The move of computer seat ``player`` in ``view`` after ``seq`` stored steps: the move
+        :func:`bot_choice` makes, decided in a worker process for the levels that sample (the
+        cheap levels, :data:`~ginrummy.web.thinking.CHEAP_LEVELS`, decide here).  A worker past
+        its deadline (:func:`~ginrummy.web.thinking.move_deadline`) gets the
+        :data:`~ginrummy.web.thinking.FALLBACK_LEVEL`'s move from the same seed instead.
+        ``announce``: tell the table's watchers the computer is thinking (``{"type":
+        "thinking", "player", "ahead"}``, ``docs/protocol.md``)."""
+        level = table.seat_kind(player)[4:]
+        seed = decision_seed(table.row.seed, "bot", player, seq)
+        if level in CHEAP_LEVELS:
+            return _by_text(view, move_text(level, seed, view))
+
+        def queued(ahead: int) -> None:
+            if announce and table.watchers:
+                msg = {"type": "thinking", "player": player, "seq": seq, "ahead": ahead}
+                for p, send in list(table.watchers):
+                    asyncio.get_running_loop().create_task(self._send(table, p, send, msg))  # type: ignore[attr-defined]
+
+        text = await self.thinking.run(
+            move_text, (level, seed, view), owner=self.owner_of(table), table=table.id,
+            deadline=move_deadline(level), fallback=lambda: move_text(FALLBACK_LEVEL, seed, view),
+            on_queued=queued)
+        return _by_text(view, text)
 
     async def check_clock(self, table: Table) -> bool:
         """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
@@ -61,8 +101,7 @@ class AutoPlayMixin:
             return False
         player = table.clock.turn
         assert player is not None
-        rng = random.Random(int.from_bytes(hashlib.sha256(
-            table.row.seed + f"/timeout/{player}/{table.seq}".encode()).digest()[:8], "big"))
+        rng = random.Random(decision_seed(table.row.seed, "timeout", player, table.seq))
         view = table.match.view(player)
         if not view.legal:  # pragma: no cover - the clock only runs for the player to act
             return False
@@ -124,7 +163,6 @@ class AutoPlayMixin:
                 await self.changed(table)  # type: ignore[attr-defined]
             return
         player, what = due
-        table.bot_task = None  # the moves below schedule the next computer move themselves
         stale = False
         try:
             stale = await self._bot_step(table, player, what)
@@ -146,10 +184,20 @@ class AutoPlayMixin:
         seq = table.seq
         try:
             if what == "next_deal":
+                table.bot_task = None  # the moves below schedule the next computer move themselves
                 await self.next_deal(table, None)  # type: ignore[attr-defined]
             else:
                 assert player is not None
-                action = bot_choice(table, player, table.seq, table.started_match().view(player))
+                action = await self.think_move(table, player, seq, table.started_match().view(player),
+                                               announce=True)
+                if self.tables.get(table.id, table).seq != seq:  # moved on while it thought
+                    log.debug("computer move at table %s overtaken while thinking", table.id)
+                    return True
+                # still this task's until the move is made (a state sent meanwhile must not
+                # start a second decision); the move below schedules the next one itself
+                table.bot_task = None
+                table = self.tables.get(table.id, table)
+                table.bot_task = None
                 await self.act(table, player, action)  # type: ignore[attr-defined]
         except (IllegalActionError, TableError):
             if self.tables.get(table.id, table).seq != seq:
@@ -180,7 +228,9 @@ class AutoPlayMixin:
             pass
 
     async def stop(self) -> None:
-        """Cancel the pending computer moves; write the steps waiting for a commit."""
+        """Cancel the pending computer moves, stop the thinking pool's processes; write the
+        steps waiting for a commit."""
+        self.thinking.close()
         for t in self.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()

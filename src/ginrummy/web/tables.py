@@ -26,7 +26,6 @@ the match ends), the match seed once the match is over.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import random
@@ -53,6 +52,7 @@ from .i18n_web import W_, web_translator
 from .messages import plain_text
 from .accounts import is_reserved_name, name_key, typed_name_key
 from .autoplay import AutoPlayMixin, bot_choice
+from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, HINT_DEADLINE, ThinkingPool, decision_seed, hint_text
 from .room import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
                     secret_hash)
@@ -114,6 +114,11 @@ class Table:
     spectators_seen: int = 0
     """How many spectator connections this process has opened to the table: the next one's
     number in the chat ("spectator 3"), so that players can tell them apart and mute one."""
+    owner: str | None = None
+    """The address of the last person who connected to a seat: the key of the table's
+    computer moves in the thinking pool's fair queue (:mod:`ginrummy.web.thinking`)."""
+    hint_job: tuple[tuple[int, int], asyncio.Future[Any]] | None = field(default=None, repr=False)
+    """The hint being worked out, ``((seq, player), future)``: a second ask shares it."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""
@@ -487,8 +492,11 @@ class TableManager(AutoPlayMixin, RoomMixin):
     """
 
     def __init__(self, store: Store, bot_delay: float | None = None,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, workers: int | None = None) -> None:
         self.store = store
+        #: the worker processes of the computer's moves and hints (web/thinking.py); ``workers``
+        #: processes (default one less than the cores), started with the first decision
+        self.thinking = ThinkingPool(workers)
         self.bot_delay = bot_delay
         self.now = now
         self.committer = GroupCommitter(store)  # steps are written in group commits (web/commit.py)
@@ -787,7 +795,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
             trial, table.trial = table.trial, None
             checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
             person = kind == "action" and not table.is_bot(player)
-            answer = self._answer(table, checked[1]) if person and checked is not None else []
+            answer = await self._answer(table, checked[1]) if person and checked is not None else []
             await self._write(table, player, kind, action.text, also,
                               more=[(p, "action", a.text) for p, a, _ in answer])
             table.started_match().apply(player, action, checked=checked)
@@ -799,14 +807,16 @@ class TableManager(AutoPlayMixin, RoomMixin):
         await self.changed(table, after_person=person)
         return own
 
-    def _answer(self, table: Table, deal: DealState) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
+    async def _answer(self, table: Table, deal: DealState
+                      ) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
         """The computer's immediate answer to a person's move, worked out before the move is
         stored, so that the move and the answer go into one transaction: with no bot delay
         and holding on (:attr:`held_steps`), the moves of the computer seat to act in
         ``deal`` (the state after the person's move), each ``(player, action, (state, new
         state, events))``, at most ``held_steps - 1`` of them, up to a person's turn.  The
         moves are those the computer would make after the stored steps (:func:`bot_choice`,
-        seeded by the step), so nothing differs from making them one by one.  A move that would
+        seeded by the step; decided in the thinking pool, :meth:`think_move`), so nothing
+        differs from making them one by one.  A move that would
         end the deal (a knock, a gin, the end of the stock, R5-R7) is left out: it is made
         after the stored steps like any other, since the end of a match has work of its own in
         its transaction (:attr:`on_finish`)."""
@@ -818,7 +828,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
             p = m.seat_players[deal.to_act]
             if not table.is_bot(p):
                 break
-            action = bot_choice(table, p, table.seq + 1 + len(out), m.view(p, deal))
+            action = await self.think_move(table, p, table.seq + 1 + len(out), m.view(p, deal))
             if action.kind in ("knock", "gin", "big_gin"):
                 break
             new, events = deal.apply(deal.to_act, action)
@@ -862,29 +872,55 @@ class TableManager(AutoPlayMixin, RoomMixin):
             if p in (m.roles[1], m.roles[2]):
                 await self._send(table, p, send, entry)
 
-    async def hint(self, table: Table, player: int) -> tuple[int, Action, str]:
+    async def hint(self, table: Table, player: int, *, owner: str | None = None,
+                   on_queued: Callable[[int], None] | None = None) -> tuple[int, Action, str]:
         """What the table's hint player (:attr:`Table.hint_level`) would do for ``player`` now:
         ``(seq, action, reason)``, ``seq`` the step it is about, ``reason`` a
         :class:`~ginrummy.errors.Msg`.  The hint player is given only ``Match.view`` of the
         player to act and its legal actions; its random choices come from the match seed and
         the step, so the same position always gets the same hint (also for the adviser and the
         captain, R10.2).  Nothing changes.  Raises :class:`NotYourTurnError` when ``player`` may
-        not ask (see :meth:`Table.hint_target`)."""
+        not ask (see :meth:`Table.hint_target`).
+
+        A sampling level's hint is worked out in the thinking pool (:mod:`ginrummy.web.thinking`)
+        under the fair queue's key ``owner`` (the asker's address; default the table), within
+        :data:`~ginrummy.web.thinking.HINT_DEADLINE` seconds of reaching a worker, else the
+        :data:`~ginrummy.web.thinking.FALLBACK_LEVEL`'s hint from the same seed;
+        ``on_queued(ahead)`` is told the jobs before it.  A hint asked while the same one (same
+        step and player) is worked out shares that job."""
         table = self.tables.get(table.id, table)
         target = table.hint_target(player)
         key = (table.seq, target)
         if key not in table.hints:
-            rng = random.Random(int.from_bytes(hashlib.sha256(
-                table.row.seed + f"/hint/{target}/{table.seq}".encode()).digest()[:8], "big"))
-            view = table.started_match().view(target)
-            # off the event loop: the expert samples for a tenth of a second or so
-            action, reason = await asyncio.to_thread(advise, table.hint_level, rng, view)
+            job = table.hint_job
+            if job is None or job[0] != key or job[1].done():
+                job = (key, asyncio.get_running_loop().create_task(
+                    self._hint_job(table, key, owner, on_queued)))
+                table.hint_job = job
+            elif on_queued is not None:
+                on_queued(0)
+            action, reason = await asyncio.shield(job[1])
             table = self.tables.get(table.id, table)
             if table.seq != key[0]:  # the deal moved on meanwhile: still the answer for that step
                 return key[0], action, reason
             table.hints = {key: (action, reason)}
         action, reason = table.hints[key]
         return key[0], action, reason
+
+    async def _hint_job(self, table: Table, key: tuple[int, int], owner: str | None,
+                        on_queued: Callable[[int], None] | None) -> tuple[Action, str]:
+        seq, target = key
+        seed = decision_seed(table.row.seed, "hint", target, seq)
+        view = table.started_match().view(target)
+        level = table.hint_level
+        if level in CHEAP_LEVELS:
+            text, reason = hint_text(level, seed, view)
+        else:
+            text, reason = await self.thinking.run(
+                hint_text, (level, seed, view), owner=f"addr:{owner}" if owner else f"table:{table.id}",
+                table=table.id, deadline=HINT_DEADLINE, fallback=lambda: hint_text(FALLBACK_LEVEL, seed, view),
+                on_queued=on_queued)
+        return next(a for a in view.legal if a.text == text), reason
 
     # -- watchers ------------------------------------------------------------------------------
 

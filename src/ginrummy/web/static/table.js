@@ -24,6 +24,8 @@ const ui = {
   pending: false,
   hint: null,           // the last "hint" message; shown while its seq is the state's
   hintAsked: false,     // a hint was asked for and not answered yet
+  hintAhead: 0,         // the jobs before that hint in the server's queue ("hint_queued")
+  thinking: null,       // the last "thinking" message: the computer's move waits for a worker
   names: {},            // table-made names shown in this page's language (localNames)
 };
 
@@ -88,11 +90,19 @@ function onMessage(msg) {
   else if (window.GinReview && GinReview.onMessage(msg)) return;
   else if (msg.type === "hint") {
     ui.hintAsked = false;
+    ui.hintAhead = 0;
     ui.hint = msg;
+    if (ui.state) render();
+  } else if (msg.type === "hint_queued") {  // docs/protocol.md "hint_queued"
+    ui.hintAhead = msg.ahead;
+    if (ui.state) render();
+  } else if (msg.type === "thinking") {  // docs/protocol.md "thinking"
+    ui.thinking = msg;
     if (ui.state) render();
   } else if (msg.type === "error") {
     ui.pending = false;
     ui.hintAsked = false;
+    ui.hintAhead = 0;
     if (msg.code === "bad_token" || msg.code === "not_found") {
       // one clear error: the status line says what to do; no toast repeats it
       const lobby = el("a", { href: "/", style: "color:#fff" }, t("lobby"));
@@ -198,7 +208,10 @@ function hintLine() {
       level: levelName(h.level), action: el("b", null, ...actionWords(h.action)),
       reason: el("span", { class: "why" }, ...withCards(h.reason)) }));
   }
-  return ui.hintAsked ? el("div", { class: "hint-line" }, t("Looking for a hint...")) : null;
+  if (!ui.hintAsked) return null;
+  return el("div", { class: "hint-line" }, ui.hintAhead > 0
+    ? nt("Hint queued: {n} decision ahead of it...", "Hint queued: {n} decisions ahead of it...", ui.hintAhead)
+    : t("Looking for a hint..."));
 }
 
 // ---------- hand order ----------
@@ -500,7 +513,13 @@ function renderStatus() {
   } else {
     const who = s.to_act;
     const info = who ? seatInfo(who) : null;
-    parts.push(info && info.kind === "computer" ? t("{name} is thinking...", { name: who }) : t("Waiting for {name}...", { name: who }));
+    // the server's "thinking" message for this step: the move waits behind others in its queue
+    const th = ui.thinking && ui.thinking.seq === s.seq ? ui.thinking : null;
+    parts.push(info && info.kind === "computer"
+      ? (th && th.ahead > 0 ? nt("{name} is thinking... ({n} decision ahead in the queue)",
+                                 "{name} is thinking... ({n} decisions ahead in the queue)", th.ahead, { name: who })
+                            : t("{name} is thinking...", { name: who }))
+      : t("Waiting for {name}...", { name: who }));
   }
   const line = hintLine();
   st.replaceChildren(el("span", null, ...keyHints(parts.flat().filter(x => x !== null))), ...(line ? [line] : []));
