@@ -13,7 +13,7 @@ and the hint player (``hint``, ``auto``) from ``random.Random(f"{seed}/hint")``;
 Record and review: ``--record FILE`` saves the match's record (:func:`ginrummy.record.dumps`,
 ``docs/record-format.md``) after every deal and when the match ends or is stopped, for
 ``gin review`` and ``gin verify``.  After each deal the prompt takes ``review`` (the person's
-decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.review`), and
+decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.analysis.review`), and
 at the end of the match the table offers the review of the whole match.
 
 Language: ``--lang el`` (or ``fi``, ``mt``, ``en``), by default the terminal's
@@ -47,7 +47,7 @@ from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import Player
 from ..record import dumps
-from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
+from ..analysis.review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
 from ..rules import RuleSet, make_rules
 from ..views import PlayerView
 from . import render as R

@@ -1,4 +1,4 @@
-"""``gin review RECORD``: what the expert would have done, move by move (``ginrummy.review``).
+"""``gin review RECORD``: what the expert would have done, move by move (``ginrummy.analysis.review``).
 
 Prints, per deal, every decision reviewed (the move played, the expert's move, both values, the
 loss and the mark), the marked decisions' reasons, the hindsight line (clearly labelled: it
@@ -26,7 +26,7 @@ from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
 from ..match import Match
 from ..record import GameRecord
-from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
+from ..analysis.review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
 from .common import JsonOpt, emit_json, fail, text_console
 from .main import app
 
@@ -56,7 +56,7 @@ def _num(x: float, tr: Translator) -> str:
 def run_review(record: GameRecord | Match | str, *, tr: Translator, player: str | None = None,
                deal: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0,
                console: Console | None = None) -> Review:
-    """:func:`ginrummy.review.build_review` with a Rich progress bar on ``console`` (default:
+    """:func:`ginrummy.analysis.review.build_review` with a Rich progress bar on ``console`` (default:
     stderr; transient: it disappears when done).  Raises what ``build_review`` raises."""
     console = console or Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())

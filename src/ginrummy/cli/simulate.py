@@ -1,6 +1,6 @@
 """``gin simulate``: computer against computer, whole matches, with a summary.
 
-The games are played by :func:`ginrummy.shards.simulate_sharded`: in this process, in
+The games are played by :func:`ginrummy.analysis.shards.simulate_sharded`: in this process, in
 ``--workers N`` local processes, or on Ray (``--ray [ADDRESS]``); every split gives the same
 summary.  This module reads the options, shows a progress bar on stderr (only on a terminal and
 without ``--json``), saves records and prints the summary.
@@ -19,12 +19,12 @@ from rich.table import Table
 
 from ..i18n import translator
 from ..players import make_player
-from ..shards import MAX_WORKERS, ShardError, simulate_sharded
+from ..analysis.shards import MAX_WORKERS, ShardError, simulate_sharded
 
 MAX_GAMES = 1_000_000_000
 """The most games one ``gin simulate`` run takes (at a few hundred games a second on a core, more
 would not end in a lifetime; a bound also keeps a mistyped number from planning shards forever)."""
-from ..simulate import GameResult, SimulationSummary
+from ..analysis.simulate import GameResult, SimulationSummary
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app
 
