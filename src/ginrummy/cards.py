@@ -20,6 +20,7 @@ __all__ = [
     "Suit",
     "Rank",
     "RANK_CHARS",
+    "CARD_STRS",
     "SUIT_CHARS",
     "FULL_DECK",
     "SUIT_MASK",
@@ -96,7 +97,10 @@ def value_of(c: int) -> int:
     return CARD_VALUES[c]
 
 
-_CARD_STRS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in range(52))
+#: ``CARD_STRS[c]``: the text form of card ``c`` (R1.4), as :func:`card_str` gives it, without
+#: its check (for loops over engine cards, which are ints 0..51 already).
+CARD_STRS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in range(52))
+_CARD_STRS = CARD_STRS  # the old private name (web/ used it); to go once nothing imports it
 
 
 def card_str(c: int) -> str:

@@ -29,6 +29,7 @@ from .showdown import Showdown, check_arrangement, showdown
 
 __all__ = [
     "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES",
+    "DISCARD_ACTIONS", "KNOCK_ACTIONS", "GIN_ACTIONS",
     "Event", "DealResult", "DealState", "new_deal", "deck_from_seed", "seeded_shuffle",
 ]
 
@@ -174,9 +175,14 @@ class _Log:
 
 # action objects are shared, not rebuilt per call
 _NEW = object.__new__
-_DISCARDS = tuple(A.discard(c) for c in range(52))
-_KNOCKS = tuple(A.knock(c) for c in range(52))
-_GINS = tuple(A.gin(c) for c in range(52))
+#: ``DISCARD_ACTIONS[c]``: the discard of card ``c`` (0..51), the very object
+#: :meth:`DealState.legal_actions` lists (so a table keyed by ``id(action)`` finds it).
+DISCARD_ACTIONS: tuple[Action, ...] = tuple(A.discard(c) for c in range(52))
+#: ``KNOCK_ACTIONS[c]``: the knock discarding card ``c`` (R5.1), shared as :data:`DISCARD_ACTIONS`.
+KNOCK_ACTIONS: tuple[Action, ...] = tuple(A.knock(c) for c in range(52))
+#: ``GIN_ACTIONS[c]``: going gin discarding card ``c`` (R6.1), shared as :data:`DISCARD_ACTIONS`.
+GIN_ACTIONS: tuple[Action, ...] = tuple(A.gin(c) for c in range(52))
+_DISCARDS, _KNOCKS, _GINS = DISCARD_ACTIONS, KNOCK_ACTIONS, GIN_ACTIONS  # the engine's short names
 _DISCARD_CARD = {id(a): a.card for a in _DISCARDS}  # id of a shared discard action -> its card
 
 
@@ -318,6 +324,21 @@ class DealState:
         if legal is None:
             legal = self._legal = _LEGAL[self.phase](self)
         return list(legal)
+
+    def legal_actions_shared(self) -> list[Action]:
+        """The list :meth:`legal_actions` copies: computed once per state and then shared, so the
+        caller must not change it.  For hot loops (:mod:`ginrummy.env`); others use
+        :meth:`legal_actions`."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _LEGAL[self.phase](self)
+        return legal
+
+    @property
+    def legal_actions_known(self) -> bool:
+        """Whether the legal actions of this state are computed already (then
+        :meth:`legal_actions_shared` costs nothing)."""
+        return self._legal is not None
 
     def discards_only(self) -> int | None:
         """When the seat to act may only discard (the discard phase, no knock, gin or big gin
