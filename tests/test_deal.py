@@ -833,3 +833,25 @@ def test_public_shared_actions_and_legal_list():
         s, _ = s.apply(s.to_act, s.legal_actions()[0])
     listed = [a for a in s.legal_actions_shared() if a.kind == "discard"]
     assert listed and all(a is DISCARD_ACTIONS[a.card] for a in listed)
+
+
+def test_phases_outcomes_and_action_kinds_are_str_enums():
+    """Phases, outcomes and action kinds are StrEnums (issue 29): equal to, and written as, the
+    strings they were, so JSON, records and texts stay byte-identical."""
+    import json
+
+    import orjson
+
+    from ginrummy.actions import KINDS, ActionKind, discard
+    from ginrummy.deal import PHASES, Outcome, Phase
+
+    assert [str(p) for p in PHASES] == ["upcard_offer", "draw", "discard", "wall", "over"]
+    assert all(isinstance(p, Phase) for p in PHASES) and [str(k) for k in KINDS] == [
+        "take_upcard", "pass", "draw_stock", "take_discard", "discard", "knock", "gin", "big_gin"]
+    assert [str(o) for o in Outcome] == ["knock", "undercut", "gin", "big_gin", "draw"]
+    s = new_deal(STANDARD, 0, list(range(52)))
+    assert s.phase is Phase.UPCARD_OFFER and s.phase == "upcard_offer"
+    assert json.dumps({"phase": s.phase, "kind": ActionKind.BIG_GIN}) == '{"phase": "upcard_offer", "kind": "big_gin"}'
+    assert orjson.dumps({"o": Outcome.UNDERCUT}) == b'{"o":"undercut"}'
+    assert repr(discard(5)) == "Action(kind='discard', card=5, melds=None)"
+    assert repr(s).startswith("DealState(phase='upcard_offer', ")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Callable
 
 from . import actions as A
@@ -25,19 +26,35 @@ from .cards import card_str, cards_of, mask_of
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
 from .melds import best_discard_deadwood, deadwood, deadwood_after_discards, is_big_gin
 from .rules import RuleSet
-from .showdown import Showdown, check_arrangement, showdown
+from .showdown import Outcome, Showdown, check_arrangement, showdown
 
 __all__ = [
-    "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES",
+    "Phase", "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES", "Outcome",
     "DISCARD_ACTIONS", "KNOCK_ACTIONS", "GIN_ACTIONS",
     "Event", "DealResult", "DealState", "new_deal", "deck_from_seed", "seeded_shuffle",
 ]
 
-UPCARD_OFFER = "upcard_offer"
-DRAW = "draw"
-DISCARD = "discard"
-WALL = "wall"
-OVER = "over"
+class Phase(StrEnum):
+    """The phase of a deal: who may do what next (R4, R7).  A ``str``: each member equals, hashes
+    and is written (JSON, records, ``str``, f-strings) as its value.
+
+    >>> import json
+    >>> Phase.DRAW == "draw", f"{Phase.UPCARD_OFFER}", json.dumps(Phase.WALL)
+    (True, 'upcard_offer', '"wall"')
+    """
+
+    UPCARD_OFFER = "upcard_offer"  #: the upcard is offered, non-dealer first (R4.2)
+    DRAW = "draw"  #: the seat to act draws from the stock or takes the discard (R4.1)
+    DISCARD = "discard"  #: the seat to act discards, knocks or goes gin (R4.3, R5.1)
+    WALL = "wall"  #: two cards left in the stock: the last discard may be taken (R7.2)
+    OVER = "over"  #: the deal is scored or drawn
+
+
+UPCARD_OFFER = Phase.UPCARD_OFFER
+DRAW = Phase.DRAW
+DISCARD = Phase.DISCARD
+WALL = Phase.WALL
+OVER = Phase.OVER
 PHASES = (UPCARD_OFFER, DRAW, DISCARD, WALL, OVER)
 
 
@@ -122,7 +139,7 @@ class DealResult:
         reason: for a draw, the rule that ended it: ``"R7.1"``, ``"R7.2"`` or ``"R7.3"``.
     """
 
-    outcome: str
+    outcome: Outcome
     winner: int | None
     points: int
     knocker: int | None = None
@@ -225,7 +242,7 @@ class DealState:
     stock: tuple[int, ...]
     drawn: int
     pile: tuple[int, ...]
-    phase: str
+    phase: Phase
     to_act: int | None
     upcard: int
     knock_limit: int | None
@@ -454,7 +471,7 @@ class DealState:
         return new, events
 
     def __repr__(self) -> str:
-        return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
+        return (f"DealState(phase={str(self.phase)!r}, to_act={self.to_act}, stock={self.stock_size}, "
                 f"top={card_str(self.pile[-1]) if self.pile else None})")
 
 
@@ -654,7 +671,7 @@ def _end_draw(s: DealState, reason: str, ev: list[Event]) -> None:
     s.to_act = None
     s.taken = None
     s.must_knock = False
-    s.result = DealResult("draw", None, 0, None, None, reason)
+    s.result = DealResult(Outcome.DRAW, None, 0, None, None, reason)
     ev.append(_EV_END)
 
 

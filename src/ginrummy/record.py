@@ -53,7 +53,7 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
-from .deal import OVER, DealResult, DealState, Event, deck_from_seed, new_deal
+from .deal import OVER, DealResult, Outcome, DealState, Event, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
 from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
 from .rules import RuleSet
@@ -95,7 +95,7 @@ class RecordedResult:
     knocker's deadwood and the defender's after layoffs (R6); ``reason`` the rule of a draw."""
 
     line: int
-    outcome: str
+    outcome: Outcome
     winner: int | None
     points: int
     knocker: int | None = None
@@ -377,7 +377,7 @@ def _parse_result(line: int, args: str) -> RecordedResult:
         raise _err(line, "result line must be: OUTCOME then KEY VALUE pairs")
     kv = dict(zip(words[1::2], words[2::2]))
     if outcome == "draw":
-        return RecordedResult(line, "draw", None, 0, reason=kv.get("reason", ""))
+        return RecordedResult(line, Outcome.DRAW, None, 0, reason=kv.get("reason", ""))
     if outcome not in ("knock", "undercut", "gin", "big_gin"):
         raise _err(line, f"unknown outcome {outcome!r}; outcomes: knock, undercut, gin, big_gin, draw")
     for key in ("winner", "points", "knocker", "deadwood", "multiplier"):
@@ -385,7 +385,7 @@ def _parse_result(line: int, args: str) -> RecordedResult:
             raise _err(line, f"result line has no {key}")
     k_text, _, d_text = kv["deadwood"].partition("/")
     return RecordedResult(
-        line, outcome, _int(line, kv["winner"], "winner", 0, 1), _int(line, kv["points"], "points"),
+        line, Outcome(outcome), _int(line, kv["winner"], "winner", 0, 1), _int(line, kv["points"], "points"),
         _int(line, kv["knocker"], "knocker", 0, 1),
         (_int(line, k_text, "knocker's deadwood"), _int(line, d_text, "defender's deadwood")),
         _int(line, kv["multiplier"], "multiplier", 1, 2))
