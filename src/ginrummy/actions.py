@@ -101,7 +101,11 @@ class Action:
 
     @staticmethod
     def from_code(code: int) -> Action:
-        """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise."""
+        """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise.
+
+    >>> Action.from_code(3).text, Action.from_code(37).text
+    ('pass', 'discard 7H')
+    """
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_CODES:
             raise IllegalActionError(N_("not an action code: {code!r} (codes are 0..{last})", code=code, last=NUM_CODES - 1))
         if code < 5:
@@ -165,6 +169,9 @@ def parse_action(text: str) -> Action:
     ``u`` (take upcard), ``p`` (pass), ``x 7H`` (discard), ``k 7H`` (knock), ``g 7H`` (gin).
     Raises :class:`IllegalActionError` naming the text and the allowed forms when it is not an
     action (a malformed card included).
+
+    >>> parse_action("discard 7h"), parse_action("x 7h").code
+    (Action(kind='discard', card=32, melds=None), 37)
     """
     if not isinstance(text, str):
         raise IllegalActionError(N_("not an action: {text!r}; actions: {actions}", text=text, actions=ACTION_HELP))

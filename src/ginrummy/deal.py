@@ -738,6 +738,15 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     it is derived from the deck.  The knock limit and multiplier of the deal follow from the
     upcard (R5.1, R9).  Raises :class:`RecordError` for a deck that is not 52 distinct cards
     and ``ValueError`` for a bad dealer.
+
+    >>> from ginrummy.cards import cards_str
+    >>> from ginrummy.rules import preset
+    >>> s = new_deal(preset("standard"), 0, list(range(52)))
+    >>> s.phase, s.to_act, cards_str(s.hands[1]), [a.text for a in s.legal_actions()]
+    (<Phase.UPCARD_OFFER: 'upcard_offer'>, 1, 'AC 2C 3C 4C 5C 6C 7C 8C 9C TC', ['take upcard', 'pass'])
+    >>> s2, events = s.apply(1, s.legal_actions()[1])
+    >>> str(s2.phase), s2.to_act, events
+    ('upcard_offer', 0, [Event(kind='pass', seat=1, card=None, private=False)])
     """
     if dealer not in (0, 1):
         raise RecordError(f"dealer must be seat 0 or 1, not {dealer!r}")

@@ -249,6 +249,14 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
     point) every deal that is not :func:`revealable` is written ``sealed``: its deal line,
     client seeds, result and score only.  ``date`` is any one line of text (the engine has no
     clock).  Raises :class:`RecordError` for a bad date.
+
+    >>> from ginrummy.match import Match
+    >>> from ginrummy.rules import preset
+    >>> text = dumps(Match(preset("standard"), ["Ann", "Bob"], bytes(32)), date="2026-01-01")
+    >>> text.splitlines()[1:4]
+    ['gin-record 1', 'date 2026-01-01', 'players ["Ann", "Bob"]']
+    >>> loads(text).names
+    ('Ann', 'Bob')
     """
     lines = _header(match.rules, match.names, date)
     lines.append(f"seed-commitment {commitment(match.seed)}")

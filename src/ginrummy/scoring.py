@@ -71,6 +71,10 @@ def max_deal_score(rules: RuleSet) -> int:
     A won knock scores D - K <= 97 (R6.2), never more than gin.  Every term is reached by some
     deal, so this is the bound, not an estimate.  The scorekeeper
     (:class:`ScoreSheet`, ``gin sheet``, the web scorekeeper) refuses any deal above it.
+
+    >>> from ginrummy.rules import preset
+    >>> max_deal_score(preset("standard"))
+    123
     """
     candidates = [rules.gin_bonus + MAX_DEADWOOD]
     if rules.big_gin_bonus is not None:
