@@ -131,7 +131,7 @@ PASS = Action(ActionKind.PASS)
 DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
 TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
 BIG_GIN = Action(ActionKind.BIG_GIN)
-_SIMPLE = {a.kind: a for a in (TAKE_UPCARD, PASS, DRAW_STOCK, TAKE_DISCARD, BIG_GIN)}
+_SIMPLE: dict[str, Action] = {a.kind: a for a in (TAKE_UPCARD, PASS, DRAW_STOCK, TAKE_DISCARD, BIG_GIN)}
 
 
 def discard(c: int) -> Action:

@@ -75,7 +75,7 @@ def seeded_shuffle(items: Sequence[int], seed: bytes) -> list[int]:
 
 
 try:  # the standard library's own SHA-256 (the same digests), quicker than OpenSSL's for short inputs
-    from _sha256 import sha256 as _sha256
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - depends on the Python build
     _sha256 = hashlib.sha256
 _COUNTERS = tuple(i.to_bytes(4, "big") for i in range(64))  # i as 4 bytes big-endian, for a deck's shuffle
@@ -365,6 +365,7 @@ class DealState:
         order, and no more; finding it costs less than building that list."""
         if self.phase != DISCARD:
             return None
+        assert self.to_act is not None  # a seat is to act in the discard phase
         return _discards_only(self, self.hands[self.to_act], self.taken, self.must_knock)
 
     def is_legal(self, action: Action) -> bool:
@@ -529,7 +530,7 @@ def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knoc
     return out
 
 
-class _SuitDiscards(dict):
+class _SuitDiscards(dict[int, tuple[Action, ...]]):
     """13-bit mask of one suit's cards -> the tuple of their discard actions, in card order
     (filled when first asked: ``cards_of`` and a list of ``_DISCARDS`` for each hand cost more)."""
 

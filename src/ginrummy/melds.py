@@ -556,18 +556,18 @@ def defender_layout(defender: int, knocker_melds: Sequence[int], *, allow_layoff
             is_set = len({c % 13 for c in cards_of(meld)}) == 1
             if is_set:
                 # a set of three takes at most one fourth card
-                opts = [(0, [])] + [(1 << d[0], [Layoff(d[0], meld)]) for d in dirs]
+                opts: list[tuple[int, list[Layoff]]] = [(0, [])] + [(1 << d[0], [Layoff(d[0], meld)]) for d in dirs]
                 options.append(opts)
                 continue
             per_dir: list[list[tuple[int, list[Layoff]]]] = []
             for chain in dirs:
                 choices: list[tuple[int, list[Layoff]]] = [(0, [])]
                 used = 0
-                lays: list[Layoff] = []
+                chain_lays: list[Layoff] = []
                 for c in chain:
-                    lays = lays + [Layoff(c, meld | used)]
+                    chain_lays = chain_lays + [Layoff(c, meld | used)]
                     used |= 1 << c
-                    choices.append((used, lays))
+                    choices.append((used, chain_lays))
                 per_dir.append(choices)
             if not per_dir:
                 continue

@@ -614,11 +614,12 @@ class _RecordMatch(Match):
             return new_deal(self.rules, dealer, range(52))
         return new_deal(self.rules, dealer, d.deck, seed=d.deck_seed)
 
-    def apply(self, player: int, action: Action) -> list[Event]:
+    def apply(self, player: int, action: Action, *,
+              checked: tuple[DealState, DealState, list[Event]] | None = None) -> list[Event]:
         if self._sealed and not self._rec.is_script and not self.record.seed:
             raise RecordError("this match was replayed from a record whose seeds are not revealed: "
                               "replay it with seed= to continue the deal")
-        return super().apply(player, action)
+        return super().apply(player, action, checked=checked)
 
 
 def _first_difference(a: Sequence[int], b: Sequence[int]) -> str:
@@ -649,7 +650,7 @@ def _result_text(r: RecordedResult) -> str:
 
 def _as_recorded(res: DealResult, line: int) -> RecordedResult:
     if res.outcome == "draw":
-        return RecordedResult(line, "draw", None, 0, reason=res.reason)
+        return RecordedResult(line, Outcome.DRAW, None, 0, reason=res.reason)
     sd = res.showdown
     assert sd is not None
     return RecordedResult(line, res.outcome, res.winner, res.points, res.knocker,
@@ -680,7 +681,7 @@ def _skip_sealed(m: Match, d: RecordedDeal, checks: list[str]) -> None:
         return
     st = m.deal._copy()
     st.phase, st.to_act = OVER, None
-    st.result = DealResult("draw", None, 0, None, None, d.result.reason)
+    st.result = DealResult(Outcome.DRAW, None, 0, None, None, d.result.reason)
     m.deal = st
     m.sheet = m.sheet.add(None, 0)
     if d.score is not None and d.score != m.sheet.totals:
