@@ -855,3 +855,4 @@ def test_phases_outcomes_and_action_kinds_are_str_enums():
     assert orjson.dumps({"o": Outcome.UNDERCUT}) == b'{"o":"undercut"}'
     assert repr(discard(5)) == "Action(kind='discard', card=5, melds=None)"
     assert repr(s).startswith("DealState(phase='upcard_offer', ")
+    assert repr((Phase.WALL, Outcome.GIN, ActionKind.PASS)) == "('wall', 'gin', 'pass')"  # golden digests hash reprs

@@ -36,7 +36,7 @@ __all__ = [
 
 class ActionKind(StrEnum):
     """The kind of an :class:`Action` (R4-R6).  A ``str``: each member equals, hashes and is
-    written (text, JSON, records) as its value.
+    written (text, JSON, records, ``repr``) as its value.
 
     >>> ActionKind.TAKE_UPCARD == "take_upcard", f"{ActionKind.BIG_GIN}", len(ActionKind)
     (True, 'big_gin', 8)
@@ -50,6 +50,10 @@ class ActionKind(StrEnum):
     KNOCK = "knock"  #: discard a card face down and knock (R5.1)
     GIN = "gin"  #: knock with no deadwood (R6.1)
     BIG_GIN = "big_gin"  #: eleven cards in melds, no discard (R6.5)
+
+    def __repr__(self) -> str:
+        # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
+        return repr(self.value)
 
 
 #: The action kinds, in this order (a tuple of :class:`ActionKind`).
@@ -72,10 +76,6 @@ class Action:
     kind: ActionKind
     card: int | None = None
     melds: tuple[int, ...] | None = None
-
-    def __repr__(self) -> str:
-        # the kind as its value, as before it was an enum: ``Action(kind='pass', card=None, melds=None)``
-        return f"Action(kind={str(self.kind)!r}, card={self.card!r}, melds={self.melds!r})"
 
     def __str__(self) -> str:
         return self.text

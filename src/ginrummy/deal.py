@@ -15,10 +15,10 @@ the discard pile (R7.3) is derived from the deal's seed, so every deal replays e
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable
+from typing import Any
 
 from . import actions as A
 from .actions import Action
@@ -36,7 +36,7 @@ __all__ = [
 
 class Phase(StrEnum):
     """The phase of a deal: who may do what next (R4, R7).  A ``str``: each member equals, hashes
-    and is written (JSON, records, ``str``, f-strings) as its value.
+    and is written (JSON, records, ``str``, f-strings, ``repr``) as its value.
 
     >>> import json
     >>> Phase.DRAW == "draw", f"{Phase.UPCARD_OFFER}", json.dumps(Phase.WALL)
@@ -48,6 +48,10 @@ class Phase(StrEnum):
     DISCARD = "discard"  #: the seat to act discards, knocks or goes gin (R4.3, R5.1)
     WALL = "wall"  #: two cards left in the stock: the last discard may be taken (R7.2)
     OVER = "over"  #: the deal is scored or drawn
+
+    def __repr__(self) -> str:
+        # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
+        return repr(self.value)
 
 
 UPCARD_OFFER = Phase.UPCARD_OFFER
@@ -472,7 +476,7 @@ class DealState:
         return new, events
 
     def __repr__(self) -> str:
-        return (f"DealState(phase={str(self.phase)!r}, to_act={self.to_act}, stock={self.stock_size}, "
+        return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
                 f"top={card_str(self.pile[-1]) if self.pile else None})")
 
 
@@ -744,9 +748,9 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     >>> from ginrummy.rules import preset
     >>> s = new_deal(preset("standard"), 0, list(range(52)))
     >>> s.phase, s.to_act, cards_str(s.hands[1]), [a.text for a in s.legal_actions()]
-    (<Phase.UPCARD_OFFER: 'upcard_offer'>, 1, 'AC 2C 3C 4C 5C 6C 7C 8C 9C TC', ['take upcard', 'pass'])
+    ('upcard_offer', 1, 'AC 2C 3C 4C 5C 6C 7C 8C 9C TC', ['take upcard', 'pass'])
     >>> s2, events = s.apply(1, s.legal_actions()[1])
-    >>> str(s2.phase), s2.to_act, events
+    >>> s2.phase, s2.to_act, events
     ('upcard_offer', 0, [Event(kind='pass', seat=1, card=None, private=False)])
     """
     if dealer not in (0, 1):

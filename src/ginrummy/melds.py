@@ -585,12 +585,12 @@ def defender_layout(defender: int, knocker_melds: Sequence[int], *, allow_layoff
         used = 0
         lays: list[Layoff] = []
         ok = True
-        for m, l in combo:
+        for m, combo_lays in combo:
             if used & m:
                 ok = False
                 break
             used |= m
-            lays.extend(l)
+            lays.extend(combo_lays)
         if not ok:
             continue
         d = deadwood(defender & ~used)

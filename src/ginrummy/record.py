@@ -53,7 +53,7 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
-from .deal import OVER, DealResult, Outcome, DealState, Event, deck_from_seed, new_deal
+from .deal import OVER, DealResult, DealState, Event, Outcome, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
 from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
 from .rules import RuleSet

@@ -20,10 +20,10 @@ __all__ = ["Outcome", "Showdown", "showdown", "check_arrangement", "arrangement_
 
 class Outcome(StrEnum):
     """How a deal ended (R6, R7).  A ``str``: each member equals, hashes and is written (JSON,
-    records, ``str``) as its value.
+    records, ``str``, ``repr``) as its value.
 
     >>> Outcome.BIG_GIN == "big_gin", str(Outcome.UNDERCUT), sorted(Outcome)[:2]
-    (True, 'undercut', [<Outcome.BIG_GIN: 'big_gin'>, <Outcome.DRAW: 'draw'>])
+    (True, 'undercut', ['big_gin', 'draw'])
     """
 
     KNOCK = "knock"  #: the knocker wins (R6.2)
@@ -31,6 +31,10 @@ class Outcome(StrEnum):
     GIN = "gin"  #: R6.1
     BIG_GIN = "big_gin"  #: R6.5
     DRAW = "draw"  #: no one knocked before the stock ran out (R7)
+
+    def __repr__(self) -> str:
+        # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
+        return repr(self.value)
 
 
 @dataclass(frozen=True)

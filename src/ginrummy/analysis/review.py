@@ -38,13 +38,13 @@ from typing import Any
 from ..actions import Action
 from ..deal import DealState, new_deal
 from ..errors import N_, Msg, RecordError
-from .hindsight import Hindsight, hindsight
 from ..match import Match
 from ..players.expert import ExpertPlayer, game_win_table
 from ..record import GameRecord, RecordedDeal, RecordedReshuffle, dumps, loads, replay
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
 from ..views import view_of
+from .hindsight import Hindsight, hindsight
 
 __all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "MAX_BUDGET_MS", "NOISE_Z", "THRESHOLDS", "Decision",
            "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "review_match", "value_kind",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from ..players import make_player
 from ..analysis.shards import MAX_WORKERS, ShardError
+from ..players import make_player
 from ..web.security import mask_url, redact
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app

@@ -137,7 +137,7 @@ class ClubPlayer:
         :func:`ginrummy.i18n.translate_error` says in another language; cards as text, ``7H``;
         numbers as params, so they are written in the language's format)."""
         legal = list(legal)
-        kinds = {a.kind: a for a in legal}
+        kinds: dict[str, Action] = {a.kind: a for a in legal}
         if "big_gin" in kinds:
             return kinds["big_gin"], N_("all eleven cards are melded: big gin (R6.5)")
         if len(legal) == 1:
@@ -186,7 +186,7 @@ class ClubPlayer:
     # -- discarding and knocking -----------------------------------------------------------
 
     def _discard(self, view: PlayerView, k: Knowledge, w: list[float], legal: list[Action]) -> tuple[Action, str]:
-        by = {(a.kind, a.card): a for a in legal}
+        by: dict[tuple[str, int | None], Action] = {(a.kind, a.card): a for a in legal}
         gins = [a for a in legal if a.kind == "gin"]
         if gins:
             return gins[0], N_("discarding {card} leaves gin (R6.1)", card=card_str(gins[0].card))  # type: ignore[arg-type]
