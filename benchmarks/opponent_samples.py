@@ -46,8 +46,8 @@ import ginrummy.players.inference as inference  # noqa: E402
 from ginrummy.melds import melds_with  # noqa: E402
 from ginrummy.players.opponent_model import holding_weights  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
-from ginrummy.shards import iter_shards  # noqa: E402
-from ginrummy.simulate import match_seed, seat_levels  # noqa: E402
+from ginrummy.analysis.shards import iter_shards  # noqa: E402
+from ginrummy.analysis.simulate import match_seed, seat_levels  # noqa: E402
 from train_opponent_model import MIXES, Collect  # noqa: E402
 
 #: Stricter factors of :mod:`ginrummy.players.inference` for ``--variants`` (the shipped ones are

@@ -1,4 +1,4 @@
-"""Benchmarks of the review (``gin review``, ``ginrummy.review``; issue 15).
+"""Benchmarks of the review (``gin review``, ``ginrummy.analysis.review``; issue 15).
 
 Run from the repository root:
 
@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from ginrummy.match import Match  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 from ginrummy.record import dumps  # noqa: E402
-from ginrummy.review import DEFAULT_BUDGET_MS, build_review  # noqa: E402
+from ginrummy.analysis.review import DEFAULT_BUDGET_MS, build_review  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
 
 

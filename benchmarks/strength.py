@@ -10,7 +10,7 @@ Run from the repository root:
 
 Each pairing plays ``--games`` games to 100 (preset ``eaai``: no bonuses, the deal alternates,
 R13), the first dealer alternating from game to game and every game from a fixed seed
-(:func:`ginrummy.simulate.match_seed`; the same seeds as ``gin simulate``), each player seeing
+(:func:`ginrummy.analysis.simulate.match_seed`; the same seeds as ``gin simulate``), each player seeing
 only its :class:`~ginrummy.views.PlayerView`.  It reports games won with the 95% Wilson
 interval, deals won, mean deal points a deal, and the time per decision (median and 99th
 percentile, decisions with more than one legal action) of each level.  ``--out`` appends one
@@ -18,7 +18,7 @@ JSON line per finished game so partial figures survive an interrupted run; a lon
 split in shards (``--start``, ``--games``) run side by side and summed with ``--merge``.  ``--write``
 replaces the ``## Strength`` section of ``benchmarks/RESULTS.md`` and keeps the other sections.
 
-``--duplicate`` plays duplicate deals (:mod:`ginrummy.duplicate`): every match seed twice, the
+``--duplicate`` plays duplicate deals (:mod:`ginrummy.analysis.duplicate`): every match seed twice, the
 levels swapping seats, and reports games won and the duplicate points difference with 95%
 intervals over the pairs, and how much the variance fell against independent games.
 ``--cpu-clock`` makes the time budget of the expert (and master) count the processor time of
@@ -34,7 +34,7 @@ sampled deals a decision); several
 may be joined, ``expert@learned@careful``.
 
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
-Ray (a local Ray without ADDRESS), with :mod:`ginrummy.shards`: every game and deal is seeded
+Ray (a local Ray without ADDRESS), with :mod:`ginrummy.analysis.shards`: every game and deal is seeded
 from ``--seed`` and its number alone, so the results are those of one process (except for the
 expert, whose time budget makes its play depend on the machine's speed).
 """
@@ -56,12 +56,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ginrummy.duplicate import duplicate_order, pair_of, summarise_pairs  # noqa: E402
+from ginrummy.analysis.duplicate import duplicate_order, pair_of, summarise_pairs  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
-from ginrummy.shards import LOCAL, MAX_WORKERS, ShardError, iter_shards  # noqa: E402
+from ginrummy.analysis.shards import LOCAL, MAX_WORKERS, ShardError, iter_shards  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
-from ginrummy.simulate import _names, match_seed, player_seed, seat_levels, wilson_interval  # noqa: E402
+from ginrummy.analysis.simulate import _names, match_seed, player_seed, seat_levels, wilson_interval  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
 
@@ -174,9 +174,9 @@ class Pairing:
 
 def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float | None,
               swapped: bool | None = None, cpu_clock: bool = False) -> dict:
-    """Play game ``index`` of a pairing (same seeding as ginrummy.simulate.play_game); its JSON
+    """Play game ``index`` of a pairing (same seeding as ginrummy.analysis.simulate.play_game); its JSON
     line: ``{"pair", "seed", "game", "won", "deals", "deals_won", "points", "times", "seconds"}``.
-    With ``swapped`` (not ``None``), ``index`` is a duplicate pair (:mod:`ginrummy.duplicate`):
+    With ``swapped`` (not ``None``), ``index`` is a duplicate pair (:mod:`ginrummy.analysis.duplicate`):
     its match seed, the levels seated as in game ``index`` or, if ``swapped``, each in the
     other's seat; the line then has ``"swapped"`` too."""
     t0 = time.perf_counter()
@@ -222,7 +222,7 @@ def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float |
 
 @dataclass(frozen=True)
 class PairTask:
-    """The games of one pairing, as a task for :mod:`ginrummy.shards` (picklable)."""
+    """The games of one pairing, as a task for :mod:`ginrummy.analysis.shards` (picklable)."""
 
     levels: tuple[str, str]
     budget_ms: float | None
@@ -230,7 +230,7 @@ class PairTask:
     cpu_clock: bool = False
 
     def play(self, index: int, seed: int) -> dict:
-        if self.duplicate:  # game index = 2 * pair + swapped (ginrummy.duplicate.pair_of)
+        if self.duplicate:  # game index = 2 * pair + swapped (ginrummy.analysis.duplicate.pair_of)
             pair, swapped = pair_of(index)
             return play_game(self.levels, pair, seed, self.budget_ms, swapped, self.cpu_clock)
         return play_game(self.levels, index, seed, self.budget_ms, None, self.cpu_clock)
@@ -290,7 +290,7 @@ DUP_HEADER = ("| duplicate pairing (A vs B) | pairs (games) | A's games won | A'
 
 
 def dup_row(p: Pairing) -> str:
-    """The duplicate statistics of ``p`` (:func:`ginrummy.duplicate.summarise_pairs`), a table row."""
+    """The duplicate statistics of ``p`` (:func:`ginrummy.analysis.duplicate.summarise_pairs`), a table row."""
     try:
         st = summarise_pairs(p.dup)
     except ValueError:
@@ -467,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
         if dups:
             lines += [DUP_HEADER] + [dup_row(p) for p in dups] + [""]
             lines += ["- Duplicate deals: every match seed played twice, the levels swapping seats (the same cards "
-                      "and first dealer, `ginrummy.duplicate`); intervals over the pairs (the games of a pair are "
+                      "and first dealer, `ginrummy.analysis.duplicate`); intervals over the pairs (the games of a pair are "
                       "not independent, so the Wilson interval of the first table is only indicative for them).",
                       "- Variance vs independent games: the variance of a pair's mean over that of two independent "
                       "games, estimated from the same games one by one (below 1: duplicate play is more precise).", ""]
@@ -476,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
                       "processor time (`time.process_time`), so the win rates do not depend on the machine's load; "
                       "the decision times of such a run are wall-clock and only show the load.", ""]
         lines += ["- Games to 100 under the `eaai` preset (R13: no bonuses, the deal alternates), first dealer "
-                  "alternating between the levels, seeds from `ginrummy.simulate.match_seed(seed, i)`.",
+                  "alternating between the levels, seeds from `ginrummy.analysis.simulate.match_seed(seed, i)`.",
                   "- Points a deal: deal points scored by each side divided by all deals (drawn deals included).",
                   "- Time per decision: `choose()` calls with two or more legal actions, in milliseconds.", ""]
     if os_line:

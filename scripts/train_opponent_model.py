@@ -8,8 +8,8 @@ Run from the repository root (numpy is needed here, not at run time):
 
 1. Data: ``--games + --heldout`` games to 100 under the ``eaai`` preset (R13), the levels of game
    ``i`` from :data:`MIXES` (self-play and mixed levels: novice, club, expert), every game seeded
-   from ``--seed`` and its number (:func:`ginrummy.simulate.match_seed`, the players'
-   ``random.Random`` from :func:`ginrummy.simulate.player_seed`); club and expert use the
+   from ``--seed`` and its number (:func:`ginrummy.analysis.simulate.match_seed`, the players'
+   ``random.Random`` from :func:`ginrummy.analysis.simulate.player_seed`); club and expert use the
    hand-made opponent model (``opponent_model="rules"``), and the expert plays without a
    clock (``budget_ms=None``, :data:`EXPERT_SAMPLES` samples), so the games, hence the model,
    are the same on any machine and with any ``--workers``.  At every third decision of each seat
@@ -50,8 +50,8 @@ from ginrummy.players.inference import card_weights, read_view  # noqa: E402
 from ginrummy.players.opponent_model import (FEATURES, MELD_FEATURES, MODEL_FILE, card_features,  # noqa: E402
                                              meld_features, normalise)
 from ginrummy.rules import preset  # noqa: E402
-from ginrummy.shards import iter_shards  # noqa: E402
-from ginrummy.simulate import match_seed, player_seed, seat_levels  # noqa: E402
+from ginrummy.analysis.shards import iter_shards  # noqa: E402
+from ginrummy.analysis.simulate import match_seed, player_seed, seat_levels  # noqa: E402
 
 #: The level pairs of game i: MIXES[i % len(MIXES)].
 MIXES = (("novice", "novice"), ("club", "novice"), ("club", "club"), ("expert", "novice"),
@@ -76,7 +76,7 @@ def _player(level: str, rng: random.Random):
 
 @dataclass(frozen=True)
 class Collect:
-    """One data game as a :mod:`ginrummy.shards` task: its kept decisions."""
+    """One data game as a :mod:`ginrummy.analysis.shards` task: its kept decisions."""
 
     def play(self, index: int, seed: int) -> list[tuple]:
         """``[(knowledge, opponent's true hand, is_discard, features rows, card_weights), ...]``."""

@@ -811,3 +811,48 @@ def test_discards_only_and_the_discard_check_agree_with_the_legal_list(rules):
             state, _ = state.apply(state.to_act, rng.choice(legal))
     assert only > 100
     assert mixed > 0 or rules.variant != "standard"  # random play seldom nears gin or a low Oklahoma limit
+
+
+def test_public_shared_actions_and_legal_list():
+    """The names ginrummy.env takes from the engine are public (issue 29): the shared action
+    objects per card, and the engine's own legal list (computed once per state, shared)."""
+    from ginrummy.cards import CARD_STRS, card_str
+    from ginrummy.deal import DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS
+    from ginrummy.actions import discard, gin, knock
+
+    assert [len(DISCARD_ACTIONS), len(KNOCK_ACTIONS), len(GIN_ACTIONS)] == [52, 52, 52]
+    assert DISCARD_ACTIONS[5] == discard(5) and KNOCK_ACTIONS[5] == knock(5) and GIN_ACTIONS[5] == gin(5)
+    assert CARD_STRS == tuple(card_str(x) for x in range(52)) and CARD_STRS[:2] == ("AC", "2C")
+    s = new_deal(STANDARD, 0, list(range(52)))
+    assert s.legal_actions_known is False
+    shared = s.legal_actions_shared()
+    assert s.legal_actions_known is True
+    assert shared is s.legal_actions_shared() and shared == s.legal_actions() and shared is not s.legal_actions()
+    # a discard the engine lists is the shared object itself
+    while s.phase != DISCARD:
+        s, _ = s.apply(s.to_act, s.legal_actions()[0])
+    listed = [a for a in s.legal_actions_shared() if a.kind == "discard"]
+    assert listed and all(a is DISCARD_ACTIONS[a.card] for a in listed)
+
+
+def test_phases_outcomes_and_action_kinds_are_str_enums():
+    """Phases, outcomes and action kinds are StrEnums (issue 29): equal to, and written as, the
+    strings they were, so JSON, records and texts stay byte-identical."""
+    import json
+
+    import orjson
+
+    from ginrummy.actions import KINDS, ActionKind, discard
+    from ginrummy.deal import PHASES, Outcome, Phase
+
+    assert [str(p) for p in PHASES] == ["upcard_offer", "draw", "discard", "wall", "over"]
+    assert all(isinstance(p, Phase) for p in PHASES) and [str(k) for k in KINDS] == [
+        "take_upcard", "pass", "draw_stock", "take_discard", "discard", "knock", "gin", "big_gin"]
+    assert [str(o) for o in Outcome] == ["knock", "undercut", "gin", "big_gin", "draw"]
+    s = new_deal(STANDARD, 0, list(range(52)))
+    assert s.phase is Phase.UPCARD_OFFER and s.phase == "upcard_offer"
+    assert json.dumps({"phase": s.phase, "kind": ActionKind.BIG_GIN}) == '{"phase": "upcard_offer", "kind": "big_gin"}'
+    assert orjson.dumps({"o": Outcome.UNDERCUT}) == b'{"o":"undercut"}'
+    assert repr(discard(5)) == "Action(kind='discard', card=5, melds=None)"
+    assert repr(s).startswith("DealState(phase='upcard_offer', ")
+    assert repr((Phase.WALL, Outcome.GIN, ActionKind.PASS)) == "('wall', 'gin', 'pass')"  # golden digests hash reprs

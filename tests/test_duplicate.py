@@ -1,4 +1,4 @@
-"""Duplicate deals (ginrummy.duplicate and ``benchmarks/strength.py --duplicate``): the two games
+"""Duplicate deals (ginrummy.analysis.duplicate and ``benchmarks/strength.py --duplicate``): the two games
 of a pair use the same match seed with the levels' seats swapped, so each level gets the cards
 and the first role (R3.1, R11.2) the other had; the pair statistics are exact on known games."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.duplicate import duplicate_order, mean_interval, pair_of, summarise_pairs
+from ginrummy.analysis.duplicate import duplicate_order, mean_interval, pair_of, summarise_pairs
 from ginrummy.match import Match
 from ginrummy.rules import preset
-from ginrummy.simulate import match_seed, seat_levels
+from ginrummy.analysis.simulate import match_seed, seat_levels
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import strength  # noqa: E402

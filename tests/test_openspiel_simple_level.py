@@ -76,3 +76,14 @@ def test_level_plays_whole_games_in_our_engine():
         view = m.view(p)
         m.apply(p, players[p].choose(view, view.legal))  # raises if a choice were illegal
     assert deals >= 1 and sum(m.sheet.totals) > 0
+
+
+def test_levels_and_their_order_unchanged():
+    """The level names and their order (make_player's error message, the web table's list) are
+    those of main before the move of the bridge to ginrummy.interop (an entry point since)."""
+    load_levels()
+    assert list(PLAYER_LEVELS) == ["random", "novice", "club", "expert", "master", "openspiel-simple"]
+    assert type(make_player("openspiel-simple", 1)).__module__ == "ginrummy.interop.openspiel_simple"
+    with pytest.raises(ValueError) as e:
+        make_player("nope")
+    assert str(e.value) == "unknown player 'nope'; players: random, novice, club, expert, master, openspiel-simple"

@@ -21,7 +21,7 @@ from ginrummy.players.inference import (DISCARD_GAP_SCALE, DISCARD_WORSE_P, NOT_
                                         TAKE_OTHER_P, card_weights, hand_likelihood, hand_weight,
                                         history_weight, last_discard, melds_with, read_view, sample_hands)
 from ginrummy.rules import PRESETS, RuleSet
-from ginrummy.simulate import simulate
+from ginrummy.analysis.simulate import simulate
 from ginrummy.views import view_of
 
 from helpers import act, c, deal, m

@@ -1,4 +1,4 @@
-"""The shard runner (ginrummy.shards) and ``gin simulate --workers N`` / ``--ray [ADDRESS]``:
+"""The shard runner (ginrummy.analysis.shards) and ``gin simulate --workers N`` / ``--ray [ADDRESS]``:
 any split of the games gives the same results, game for game, as one process (each game is
 seeded from the simulation seed and its number alone); records keep their names and contents;
 bad arguments are one clear error.  The Ray tests start one local Ray with two CPUs."""
@@ -15,9 +15,9 @@ import pytest
 
 from ginrummy.cli.main import _fill_optional_values, main
 from ginrummy.rules import PRESETS
-from ginrummy.shards import (LOCAL, ShardError, _finer_tail, iter_shards, plan_shards, run_shard, run_shards,
+from ginrummy.analysis.shards import (LOCAL, ShardError, _finer_tail, iter_shards, plan_shards, run_shard, run_shards,
                              init_local_ray, simulate_sharded, start_method)
-from ginrummy.simulate import GameResult, SimulationTask, match_seed, play_game, simulate
+from ginrummy.analysis.simulate import GameResult, SimulationTask, match_seed, play_game, simulate
 
 SHORT = PRESETS["standard"].replace(target=25)  # games of one or two deals
 

@@ -1,4 +1,4 @@
-"""Computer-vs-computer simulation (ginrummy.simulate) and ``gin simulate``: determinism,
+"""Computer-vs-computer simulation (ginrummy.analysis.simulate) and ``gin simulate``: determinism,
 consistent counts, fair rotation of the first dealer (R3.1) and three-hand roles (R10.1), the
 Wilson interval.  Commands run in-process via ``main([...])``."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from ginrummy.cli.main import main
 from ginrummy.rules import PRESETS
-from ginrummy.simulate import play_game, simulate, wilson_interval
+from ginrummy.analysis.simulate import play_game, simulate, wilson_interval
 
 STANDARD = PRESETS["standard"]
 # short games keep the tests fast: target 25 needs about one or two deals

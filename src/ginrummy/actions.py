@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .cards import card_str, mask_of, parse_cards
 from .errors import N_, CardParseError, IllegalActionError
@@ -30,10 +31,34 @@ __all__ = [
     "parse_action",
     "NUM_CODES",
     "KINDS",
+    "ActionKind",
 ]
 
-KINDS = ("take_upcard", "pass", "draw_stock", "take_discard", "discard", "knock", "gin", "big_gin")
-_CARD_KINDS = ("discard", "knock", "gin")
+class ActionKind(StrEnum):
+    """The kind of an :class:`Action` (R4-R6).  A ``str``: each member equals, hashes and is
+    written (text, JSON, records, ``repr``) as its value.
+
+    >>> ActionKind.TAKE_UPCARD == "take_upcard", f"{ActionKind.BIG_GIN}", len(ActionKind)
+    (True, 'big_gin', 8)
+    """
+
+    TAKE_UPCARD = "take_upcard"  #: take the upcard when it is offered (R4.2)
+    PASS = "pass"  #: refuse the upcard (R4.2), or the discard at the wall (R7.2)
+    DRAW_STOCK = "draw_stock"  #: draw the top card of the stock (R4.1)
+    TAKE_DISCARD = "take_discard"  #: take the top card of the discard pile (R4.1, R7.2)
+    DISCARD = "discard"  #: discard a card (R4.1)
+    KNOCK = "knock"  #: discard a card face down and knock (R5.1)
+    GIN = "gin"  #: knock with no deadwood (R6.1)
+    BIG_GIN = "big_gin"  #: eleven cards in melds, no discard (R6.5)
+
+    def __repr__(self) -> str:
+        # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
+        return repr(self.value)
+
+
+#: The action kinds, in this order (a tuple of :class:`ActionKind`).
+KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
+_CARD_KINDS = (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
 NUM_CODES = 161
 
 
@@ -42,13 +67,13 @@ class Action:
     """One action of a deal.
 
     Attributes:
-        kind: one of ``KINDS``.
+        kind: one of :data:`KINDS` (an :class:`ActionKind`).
         card: the card int discarded (``discard``, ``knock``, ``gin``), else ``None``.
         melds: for ``knock``/``gin`` only, an optional arrangement chosen by the knocker: a tuple
             of card-set masks (R5.2); ``None`` lets the engine lay out the proposed arrangement.
     """
 
-    kind: str
+    kind: ActionKind
     card: int | None = None
     melds: tuple[int, ...] | None = None
 
@@ -76,16 +101,20 @@ class Action:
 
     @staticmethod
     def from_code(code: int) -> Action:
-        """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise."""
+        """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise.
+
+    >>> Action.from_code(3).text, Action.from_code(37).text
+    ('pass', 'discard 7H')
+    """
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_CODES:
             raise IllegalActionError(N_("not an action code: {code!r} (codes are 0..{last})", code=code, last=NUM_CODES - 1))
         if code < 5:
             return _SIMPLE[("draw_stock", "take_discard", "take_upcard", "pass", "big_gin")[code]]
         if code < 57:
-            return Action("discard", code - 5)
+            return Action(ActionKind.DISCARD, code - 5)
         if code < 109:
-            return Action("knock", code - 57)
-        return Action("gin", code - 109)
+            return Action(ActionKind.KNOCK, code - 57)
+        return Action(ActionKind.GIN, code - 109)
 
 
 def _cards(mask: int) -> list[int]:
@@ -97,27 +126,27 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-TAKE_UPCARD = Action("take_upcard")
-PASS = Action("pass")
-DRAW_STOCK = Action("draw_stock")
-TAKE_DISCARD = Action("take_discard")
-BIG_GIN = Action("big_gin")
-_SIMPLE = {a.kind: a for a in (TAKE_UPCARD, PASS, DRAW_STOCK, TAKE_DISCARD, BIG_GIN)}
+TAKE_UPCARD = Action(ActionKind.TAKE_UPCARD)
+PASS = Action(ActionKind.PASS)
+DRAW_STOCK = Action(ActionKind.DRAW_STOCK)
+TAKE_DISCARD = Action(ActionKind.TAKE_DISCARD)
+BIG_GIN = Action(ActionKind.BIG_GIN)
+_SIMPLE: dict[str, Action] = {a.kind: a for a in (TAKE_UPCARD, PASS, DRAW_STOCK, TAKE_DISCARD, BIG_GIN)}
 
 
 def discard(c: int) -> Action:
     """The action that discards card ``c`` (int 0..51), R4.1."""
-    return Action("discard", c)
+    return Action(ActionKind.DISCARD, c)
 
 
 def knock(c: int, melds: tuple[int, ...] | None = None) -> Action:
     """The action that knocks, discarding ``c`` face down (R5.1, R5.2), optionally with melds."""
-    return Action("knock", c, melds)
+    return Action(ActionKind.KNOCK, c, melds)
 
 
 def gin(c: int) -> Action:
     """The action that goes gin, discarding ``c`` (R2.5, R6.1)."""
-    return Action("gin", c)
+    return Action(ActionKind.GIN, c)
 
 
 _ALIASES = {
@@ -127,7 +156,8 @@ _ALIASES = {
     "take discard": "take_discard", "take": "take_discard", "pile": "take_discard", "t": "take_discard",
     "big gin": "big_gin", "biggin": "big_gin",
 }
-_CARD_WORDS = {"discard": "discard", "x": "discard", "knock": "knock", "k": "knock", "gin": "gin", "g": "gin"}
+_CARD_WORDS = {"discard": ActionKind.DISCARD, "x": ActionKind.DISCARD, "knock": ActionKind.KNOCK, "k": ActionKind.KNOCK,
+               "gin": ActionKind.GIN, "g": ActionKind.GIN}
 
 ACTION_HELP = ("take upcard | pass | draw stock | take discard | discard CARD | knock CARD | gin CARD | big gin")
 
@@ -139,6 +169,9 @@ def parse_action(text: str) -> Action:
     ``u`` (take upcard), ``p`` (pass), ``x 7H`` (discard), ``k 7H`` (knock), ``g 7H`` (gin).
     Raises :class:`IllegalActionError` naming the text and the allowed forms when it is not an
     action (a malformed card included).
+
+    >>> parse_action("discard 7h"), parse_action("x 7h").code
+    (Action(kind='discard', card=32, melds=None), 37)
     """
     if not isinstance(text, str):
         raise IllegalActionError(N_("not an action: {text!r}; actions: {actions}", text=text, actions=ACTION_HELP))

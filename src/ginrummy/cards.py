@@ -20,6 +20,7 @@ __all__ = [
     "Suit",
     "Rank",
     "RANK_CHARS",
+    "CARD_STRS",
     "SUIT_CHARS",
     "FULL_DECK",
     "SUIT_MASK",
@@ -96,18 +97,29 @@ def value_of(c: int) -> int:
     return CARD_VALUES[c]
 
 
-_CARD_STRS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in range(52))
+#: ``CARD_STRS[c]``: the text form of card ``c`` (R1.4), as :func:`card_str` gives it, without
+#: its check (for loops over engine cards, which are ints 0..51 already).
+CARD_STRS: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in range(52))
+_CARD_STRS = CARD_STRS  # the old private name (web/ used it); to go once nothing imports it
 
 
 def card_str(c: int) -> str:
-    """The text form of card ``c`` (R1.4), upper case: ``"AS"``, ``"TD"``, ``"KH"``."""
+    """The text form of card ``c`` (R1.4), upper case: ``"AS"``, ``"TD"``, ``"KH"``.
+
+    >>> card_str(0), card_str(32), card_str(51)
+    ('AC', '7H', 'KS')
+    """
     if not isinstance(c, int) or not 0 <= c < 52:
         raise CardParseError(N_("not a card: {card!r} (cards are ints 0..51)", card=c))
     return _CARD_STRS[c]
 
 
 def cards_str(cards: Iterable[int] | int, sep: str = " ") -> str:
-    """The text form of several cards, separated by ``sep``; a mask is written in card order."""
+    """The text form of several cards, separated by ``sep``; a mask is written in card order.
+
+    >>> cards_str([39, 40, 41]), cards_str(mask_of([41, 39, 40]), sep=",")
+    ('AS 2S 3S', 'AS,2S,3S')
+    """
     if isinstance(cards, int):
         cards = cards_of(cards)
     return sep.join(_CARD_STRS[c] for c in cards)
@@ -122,6 +134,9 @@ def parse_card(text: str) -> int:
     Accepts ``A 2 3 4 5 6 7 8 9 T J Q K`` (or ``10``) followed by ``C D H S``, in any case,
     with surrounding white space.  Raises :class:`CardParseError` naming the text and the
     allowed form when it is not a card.
+
+    >>> parse_card("7h"), parse_card("TD")
+    (32, 22)
     """
     if not isinstance(text, str):
         raise CardParseError(N_("not a card: {text!r} (write a card as rank then suit, e.g. AS, TD, 10H)", text=text))
@@ -142,6 +157,9 @@ def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> li
     ``text`` is one string (``"AS 2S,3S"``) or an iterable of strings, each of which may itself
     hold several cards.  Raises :class:`CardParseError` for a malformed card, or for a card
     given twice unless ``allow_repeats``.
+
+    >>> parse_cards("AS 2S 3S")
+    [39, 40, 41]
     """
     parts: list[str] = []
     if isinstance(text, str):
@@ -162,7 +180,11 @@ def parse_cards(text: str | Iterable[str], *, allow_repeats: bool = False) -> li
 
 
 def mask_of(cards: Iterable[int]) -> int:
-    """The card-set bit mask of an iterable of cards (ints 0..51)."""
+    """The card-set bit mask of an iterable of cards (ints 0..51).
+
+    >>> bin(mask_of([0, 2]))
+    '0b101'
+    """
     m = 0
     for c in cards:
         m |= 1 << c
@@ -175,7 +197,11 @@ _SUIT_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 
 def cards_of(mask: int) -> list[int]:
-    """The cards (ints, ascending) of a card-set bit mask."""
+    """The cards (ints, ascending) of a card-set bit mask.
+
+    >>> cards_of(0b101)
+    [0, 2]
+    """
     return [
         *_SUIT_CARDS[0][mask & 0x1FFF],
         *_SUIT_CARDS[1][(mask >> 13) & 0x1FFF],
@@ -185,7 +211,11 @@ def cards_of(mask: int) -> list[int]:
 
 
 def mask_value(mask: int) -> int:
-    """The total deadwood value (points, R1.3) of the cards in ``mask``."""
+    """The total deadwood value (points, R1.3) of the cards in ``mask``.
+
+    >>> mask_value(mask_of(parse_cards("KH QH 5C")))
+    25
+    """
     total = 0
     while mask:
         low = mask & -mask

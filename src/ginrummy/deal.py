@@ -15,9 +15,10 @@ the discard pile (R7.3) is derived from the deal's seed, so every deal replays e
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable
+from enum import StrEnum
+from typing import Any
 
 from . import actions as A
 from .actions import Action
@@ -25,18 +26,39 @@ from .cards import card_str, cards_of, mask_of
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
 from .melds import best_discard_deadwood, deadwood, deadwood_after_discards, is_big_gin
 from .rules import RuleSet
-from .showdown import Showdown, check_arrangement, showdown
+from .showdown import Outcome, Showdown, check_arrangement, showdown
 
 __all__ = [
-    "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES",
+    "Phase", "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES", "Outcome",
+    "DISCARD_ACTIONS", "KNOCK_ACTIONS", "GIN_ACTIONS",
     "Event", "DealResult", "DealState", "new_deal", "deck_from_seed", "seeded_shuffle",
 ]
 
-UPCARD_OFFER = "upcard_offer"
-DRAW = "draw"
-DISCARD = "discard"
-WALL = "wall"
-OVER = "over"
+class Phase(StrEnum):
+    """The phase of a deal: who may do what next (R4, R7).  A ``str``: each member equals, hashes
+    and is written (JSON, records, ``str``, f-strings, ``repr``) as its value.
+
+    >>> import json
+    >>> Phase.DRAW == "draw", f"{Phase.UPCARD_OFFER}", json.dumps(Phase.WALL)
+    (True, 'upcard_offer', '"wall"')
+    """
+
+    UPCARD_OFFER = "upcard_offer"  #: the upcard is offered, non-dealer first (R4.2)
+    DRAW = "draw"  #: the seat to act draws from the stock or takes the discard (R4.1)
+    DISCARD = "discard"  #: the seat to act discards, knocks or goes gin (R4.3, R5.1)
+    WALL = "wall"  #: two cards left in the stock: the last discard may be taken (R7.2)
+    OVER = "over"  #: the deal is scored or drawn
+
+    def __repr__(self) -> str:
+        # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
+        return repr(self.value)
+
+
+UPCARD_OFFER = Phase.UPCARD_OFFER
+DRAW = Phase.DRAW
+DISCARD = Phase.DISCARD
+WALL = Phase.WALL
+OVER = Phase.OVER
 PHASES = (UPCARD_OFFER, DRAW, DISCARD, WALL, OVER)
 
 
@@ -57,7 +79,7 @@ def seeded_shuffle(items: Sequence[int], seed: bytes) -> list[int]:
 
 
 try:  # the standard library's own SHA-256 (the same digests), quicker than OpenSSL's for short inputs
-    from _sha256 import sha256 as _sha256
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - depends on the Python build
     _sha256 = hashlib.sha256
 _COUNTERS = tuple(i.to_bytes(4, "big") for i in range(64))  # i as 4 bytes big-endian, for a deck's shuffle
@@ -121,7 +143,7 @@ class DealResult:
         reason: for a draw, the rule that ended it: ``"R7.1"``, ``"R7.2"`` or ``"R7.3"``.
     """
 
-    outcome: str
+    outcome: Outcome
     winner: int | None
     points: int
     knocker: int | None = None
@@ -174,9 +196,14 @@ class _Log:
 
 # action objects are shared, not rebuilt per call
 _NEW = object.__new__
-_DISCARDS = tuple(A.discard(c) for c in range(52))
-_KNOCKS = tuple(A.knock(c) for c in range(52))
-_GINS = tuple(A.gin(c) for c in range(52))
+#: ``DISCARD_ACTIONS[c]``: the discard of card ``c`` (0..51), the very object
+#: :meth:`DealState.legal_actions` lists (so a table keyed by ``id(action)`` finds it).
+DISCARD_ACTIONS: tuple[Action, ...] = tuple(A.discard(c) for c in range(52))
+#: ``KNOCK_ACTIONS[c]``: the knock discarding card ``c`` (R5.1), shared as :data:`DISCARD_ACTIONS`.
+KNOCK_ACTIONS: tuple[Action, ...] = tuple(A.knock(c) for c in range(52))
+#: ``GIN_ACTIONS[c]``: going gin discarding card ``c`` (R6.1), shared as :data:`DISCARD_ACTIONS`.
+GIN_ACTIONS: tuple[Action, ...] = tuple(A.gin(c) for c in range(52))
+_DISCARDS, _KNOCKS, _GINS = DISCARD_ACTIONS, KNOCK_ACTIONS, GIN_ACTIONS  # the engine's short names
 _DISCARD_CARD = {id(a): a.card for a in _DISCARDS}  # id of a shared discard action -> its card
 
 
@@ -219,7 +246,7 @@ class DealState:
     stock: tuple[int, ...]
     drawn: int
     pile: tuple[int, ...]
-    phase: str
+    phase: Phase
     to_act: int | None
     upcard: int
     knock_limit: int | None
@@ -319,6 +346,21 @@ class DealState:
             legal = self._legal = _LEGAL[self.phase](self)
         return list(legal)
 
+    def legal_actions_shared(self) -> list[Action]:
+        """The list :meth:`legal_actions` copies: computed once per state and then shared, so the
+        caller must not change it.  For hot loops (:mod:`ginrummy.env`); others use
+        :meth:`legal_actions`."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _LEGAL[self.phase](self)
+        return legal
+
+    @property
+    def legal_actions_known(self) -> bool:
+        """Whether the legal actions of this state are computed already (then
+        :meth:`legal_actions_shared` costs nothing)."""
+        return self._legal is not None
+
     def discards_only(self) -> int | None:
         """When the seat to act may only discard (the discard phase, no knock, gin or big gin
         possible, R5.1, R6.1, R6.5): the card-set mask of the cards it may discard (its hand,
@@ -327,6 +369,7 @@ class DealState:
         order, and no more; finding it costs less than building that list."""
         if self.phase != DISCARD:
             return None
+        assert self.to_act is not None  # a seat is to act in the discard phase
         return _discards_only(self, self.hands[self.to_act], self.taken, self.must_knock)
 
     def is_legal(self, action: Action) -> bool:
@@ -491,7 +534,7 @@ def _discard_phase_actions(s: DealState, hand: int, taken: int | None, must_knoc
     return out
 
 
-class _SuitDiscards(dict):
+class _SuitDiscards(dict[int, tuple[Action, ...]]):
     """13-bit mask of one suit's cards -> the tuple of their discard actions, in card order
     (filled when first asked: ``cards_of`` and a list of ``_DISCARDS`` for each hand cost more)."""
 
@@ -633,7 +676,7 @@ def _end_draw(s: DealState, reason: str, ev: list[Event]) -> None:
     s.to_act = None
     s.taken = None
     s.must_knock = False
-    s.result = DealResult("draw", None, 0, None, None, reason)
+    s.result = DealResult(Outcome.DRAW, None, 0, None, None, reason)
     ev.append(_EV_END)
 
 
@@ -700,6 +743,15 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     it is derived from the deck.  The knock limit and multiplier of the deal follow from the
     upcard (R5.1, R9).  Raises :class:`RecordError` for a deck that is not 52 distinct cards
     and ``ValueError`` for a bad dealer.
+
+    >>> from ginrummy.cards import cards_str
+    >>> from ginrummy.rules import preset
+    >>> s = new_deal(preset("standard"), 0, list(range(52)))
+    >>> s.phase, s.to_act, cards_str(s.hands[1]), [a.text for a in s.legal_actions()]
+    ('upcard_offer', 1, 'AC 2C 3C 4C 5C 6C 7C 8C 9C TC', ['take upcard', 'pass'])
+    >>> s2, events = s.apply(1, s.legal_actions()[1])
+    >>> s2.phase, s2.to_act, events
+    ('upcard_offer', 0, [Event(kind='pass', seat=1, card=None, private=False)])
     """
     if dealer not in (0, 1):
         raise RecordError(f"dealer must be seat 0 or 1, not {dealer!r}")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import string
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -256,7 +256,7 @@ def translator(lang: str | None = None) -> Translator:
     return _shared(normalize(lang) or SOURCE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shared(code: str) -> Translator:
     return Translator(code)
 

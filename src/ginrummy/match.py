@@ -38,7 +38,7 @@ __all__ = ["Match", "DealRecord", "deal_seed", "deck_seed", "check_client_seeds"
 CLIENT_SEED_MAX_CHARS = 64
 """The longest client seed, in characters (ASCII letters, digits, ``_`` and ``-``)."""
 
-_CLIENT_SEED_RE = re.compile(r"[0-9A-Za-z_-]{0,%d}" % CLIENT_SEED_MAX_CHARS)
+_CLIENT_SEED_RE = re.compile(rf"[0-9A-Za-z_-]{{0,{CLIENT_SEED_MAX_CHARS}}}")
 
 
 def deal_seed(seed: bytes, number: int) -> bytes:

@@ -153,6 +153,10 @@ def deadwood(mask: int) -> int:
     choices change only the suits that hold it, independently, so the best choice is read off
     the per-suit changes (no set; the set of all; or, for four of a kind, all but the suit whose
     removal costs most).  Two or more such ranks -> every combination of set choices.
+
+    >>> from ginrummy.cards import mask_of, parse_cards
+    >>> deadwood(mask_of(parse_cards("AS 2S 3S 7H 7D 7C KD QC 9H 2D")))
+    31
     """
     s0 = mask & 8191
     s1 = (mask >> 13) & 8191
@@ -307,7 +311,13 @@ def _arrangement_from_choice(mask: int, choice: Iterable[tuple[int, int]]) -> Ar
 
 
 def best_arrangement(mask: int) -> Arrangement:
-    """An arrangement of ``mask`` with the least deadwood (R2.4).  Any number of cards."""
+    """An arrangement of ``mask`` with the least deadwood (R2.4).  Any number of cards.
+
+    >>> from ginrummy.cards import cards_str, mask_of, parse_cards
+    >>> a = best_arrangement(mask_of(parse_cards("AS 2S 3S 7H 7D 7C KD QC 9H 2D")))
+    >>> [cards_str(m) for m in a.melds], cards_str(a.deadwood), a.deadwood_value
+    (['7C 7D 7H', 'AS 2S 3S'], 'QC 2D KD 9H', 31)
+    """
     s0, s1, s2, s3 = _slices(mask)
     trips = _set_ranks(s0, s1, s2, s3)
     choice = _search(s0, s1, s2, s3, trips)[1] if trips else []
@@ -443,7 +453,12 @@ def is_big_gin(mask: int) -> bool:
 
 def is_meld(mask: int) -> bool:
     """Whether the cards of ``mask`` form one legal meld: a set of 3-4 of a rank (R2.1) or a
-    run of 3+ consecutive cards of one suit, ace low (R2.2)."""
+    run of 3+ consecutive cards of one suit, ace low (R2.2).
+
+    >>> from ginrummy.cards import mask_of, parse_cards
+    >>> is_meld(mask_of(parse_cards("7H 7D 7C"))), is_meld(mask_of(parse_cards("7H 8H 9D")))
+    (True, False)
+    """
     n = mask.bit_count()
     if n < 3:
         return False
@@ -541,18 +556,18 @@ def defender_layout(defender: int, knocker_melds: Sequence[int], *, allow_layoff
             is_set = len({c % 13 for c in cards_of(meld)}) == 1
             if is_set:
                 # a set of three takes at most one fourth card
-                opts = [(0, [])] + [(1 << d[0], [Layoff(d[0], meld)]) for d in dirs]
+                opts: list[tuple[int, list[Layoff]]] = [(0, [])] + [(1 << d[0], [Layoff(d[0], meld)]) for d in dirs]
                 options.append(opts)
                 continue
             per_dir: list[list[tuple[int, list[Layoff]]]] = []
             for chain in dirs:
                 choices: list[tuple[int, list[Layoff]]] = [(0, [])]
                 used = 0
-                lays: list[Layoff] = []
+                chain_lays: list[Layoff] = []
                 for c in chain:
-                    lays = lays + [Layoff(c, meld | used)]
+                    chain_lays = chain_lays + [Layoff(c, meld | used)]
                     used |= 1 << c
-                    choices.append((used, lays))
+                    choices.append((used, chain_lays))
                 per_dir.append(choices)
             if not per_dir:
                 continue
@@ -570,12 +585,12 @@ def defender_layout(defender: int, knocker_melds: Sequence[int], *, allow_layoff
         used = 0
         lays: list[Layoff] = []
         ok = True
-        for m, l in combo:
+        for m, combo_lays in combo:
             if used & m:
                 ok = False
                 break
             used |= m
-            lays.extend(l)
+            lays.extend(combo_lays)
         if not ok:
             continue
         d = deadwood(defender & ~used)

@@ -53,7 +53,7 @@ from typing import Any
 
 from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
-from .deal import OVER, DealResult, DealState, Event, deck_from_seed, new_deal
+from .deal import OVER, DealResult, DealState, Event, Outcome, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
 from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
 from .rules import RuleSet
@@ -95,7 +95,7 @@ class RecordedResult:
     knocker's deadwood and the defender's after layoffs (R6); ``reason`` the rule of a draw."""
 
     line: int
-    outcome: str
+    outcome: Outcome
     winner: int | None
     points: int
     knocker: int | None = None
@@ -249,6 +249,14 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
     point) every deal that is not :func:`revealable` is written ``sealed``: its deal line,
     client seeds, result and score only.  ``date`` is any one line of text (the engine has no
     clock).  Raises :class:`RecordError` for a bad date.
+
+    >>> from ginrummy.match import Match
+    >>> from ginrummy.rules import preset
+    >>> text = dumps(Match(preset("standard"), ["Ann", "Bob"], bytes(32)), date="2026-01-01")
+    >>> text.splitlines()[1:4]
+    ['gin-record 1', 'date 2026-01-01', 'players ["Ann", "Bob"]']
+    >>> loads(text).names
+    ('Ann', 'Bob')
     """
     lines = _header(match.rules, match.names, date)
     lines.append(f"seed-commitment {commitment(match.seed)}")
@@ -395,7 +403,7 @@ def _parse_result(line: int, args: str) -> RecordedResult:
         raise _err(line, "result line must be: OUTCOME then KEY VALUE pairs")
     kv = dict(zip(words[1::2], words[2::2]))
     if outcome == "draw":
-        return RecordedResult(line, "draw", None, 0, reason=kv.get("reason", ""))
+        return RecordedResult(line, Outcome.DRAW, None, 0, reason=kv.get("reason", ""))
     if outcome not in ("knock", "undercut", "gin", "big_gin"):
         raise _err(line, f"unknown outcome {outcome!r}; outcomes: knock, undercut, gin, big_gin, draw")
     for key in ("winner", "points", "knocker", "deadwood", "multiplier"):
@@ -403,7 +411,7 @@ def _parse_result(line: int, args: str) -> RecordedResult:
             raise _err(line, f"result line has no {key}")
     k_text, _, d_text = kv["deadwood"].partition("/")
     return RecordedResult(
-        line, outcome, _int(line, kv["winner"], "winner", 0, 1), _int(line, kv["points"], "points"),
+        line, Outcome(outcome), _int(line, kv["winner"], "winner", 0, 1), _int(line, kv["points"], "points"),
         _int(line, kv["knocker"], "knocker", 0, 1),
         (_int(line, k_text, "knocker's deadwood"), _int(line, d_text, "defender's deadwood")),
         _int(line, kv["multiplier"], "multiplier", 1, 2))
@@ -620,11 +628,12 @@ class _RecordMatch(Match):
             return new_deal(self.rules, dealer, range(52))
         return new_deal(self.rules, dealer, d.deck, seed=d.deck_seed)
 
-    def apply(self, player: int, action: Action) -> list[Event]:
+    def apply(self, player: int, action: Action, *,
+              checked: tuple[DealState, DealState, list[Event]] | None = None) -> list[Event]:
         if self._sealed and not self._rec.is_script and not self.record.seed:
             raise RecordError("this match was replayed from a record whose seeds are not revealed: "
                               "replay it with seed= to continue the deal")
-        return super().apply(player, action)
+        return super().apply(player, action, checked=checked)
 
 
 def _first_difference(a: Sequence[int], b: Sequence[int]) -> str:
@@ -655,7 +664,7 @@ def _result_text(r: RecordedResult) -> str:
 
 def _as_recorded(res: DealResult, line: int) -> RecordedResult:
     if res.outcome == "draw":
-        return RecordedResult(line, "draw", None, 0, reason=res.reason)
+        return RecordedResult(line, Outcome.DRAW, None, 0, reason=res.reason)
     sd = res.showdown
     assert sd is not None
     return RecordedResult(line, res.outcome, res.winner, res.points, res.knocker,
@@ -686,7 +695,7 @@ def _skip_sealed(m: Match, d: RecordedDeal, checks: list[str]) -> None:
         return
     st = m.deal._copy()
     st.phase, st.to_act = OVER, None
-    st.result = DealResult("draw", None, 0, None, None, d.result.reason)
+    st.result = DealResult(Outcome.DRAW, None, 0, None, None, d.result.reason)
     m.deal = st
     m.sheet = m.sheet.add(None, 0)
     if d.score is not None and d.score != m.sheet.totals:

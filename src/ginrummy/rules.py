@@ -221,7 +221,12 @@ PRESETS: dict[str, RuleSet] = {
 
 
 def preset(name: str) -> RuleSet:
-    """The preset called ``name`` (R13).  Raises :class:`RuleSetError` for an unknown name."""
+    """The preset called ``name`` (R13).  Raises :class:`RuleSetError` for an unknown name.
+
+    >>> r = preset("standard")
+    >>> r.knock_limit, r.gin_bonus, r.target
+    (10, 25, 100)
+    """
     if not isinstance(name, str) or name.lower() not in PRESETS:
         raise RuleSetError(N_("unknown preset {name!r}; presets: {presets}", name=name, presets=", ".join(PRESETS)))
     return PRESETS[name.lower()]
@@ -266,6 +271,9 @@ def make_rules(preset_name: str = "standard", overrides: Iterable[str] | Mapping
     """A preset with ``--set KEY=VALUE`` overrides (strings) or a dict of overrides applied.
 
     Raises :class:`RuleSetError` for an unknown preset, unknown key or bad value.
+
+    >>> make_rules("standard", ["target=250"]).target
+    250
     """
     base = preset(preset_name)
     changes = dict(overrides) if isinstance(overrides, Mapping) else parse_overrides(overrides)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .errors import N_, IllegalActionError, RecordError, RuleSetError
 from .rules import RuleSet
@@ -71,6 +71,10 @@ def max_deal_score(rules: RuleSet) -> int:
     A won knock scores D - K <= 97 (R6.2), never more than gin.  Every term is reached by some
     deal, so this is the bound, not an estimate.  The scorekeeper
     (:class:`ScoreSheet`, ``gin sheet``, the web scorekeeper) refuses any deal above it.
+
+    >>> from ginrummy.rules import preset
+    >>> max_deal_score(preset("standard"))
+    123
     """
     candidates = [rules.gin_bonus + MAX_DEADWOOD]
     if rules.big_gin_bonus is not None:
@@ -257,7 +261,7 @@ class ScoreSheet:
             if len(r) != 2:
                 raise IllegalActionError(N_("result {result!r} is not a (winner, points) pair", result=r))
         object.__setattr__(self, "results", results)
-        games, wins = self._replay(results)
+        games, wins = self._replay(cast(tuple[Result, ...], results))  # pairs, checked just above
         object.__setattr__(self, "_games", games)
         object.__setattr__(self, "_wins", wins)
         # the sheet never changes (add returns a new one): its end is known once

@@ -7,6 +7,7 @@ engine when a player knocks, and by ``gin score``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .cards import card_str, cards_of, cards_str, mask_value
@@ -14,7 +15,26 @@ from .errors import N_, IllegalActionError
 from .melds import Arrangement, DefenderLayout, best_arrangement, defender_layout, is_meld, knock_arrangement
 from .rules import RuleSet
 
-__all__ = ["Showdown", "showdown", "check_arrangement", "arrangement_json"]
+__all__ = ["Outcome", "Showdown", "showdown", "check_arrangement", "arrangement_json"]
+
+
+class Outcome(StrEnum):
+    """How a deal ended (R6, R7).  A ``str``: each member equals, hashes and is written (JSON,
+    records, ``str``, ``repr``) as its value.
+
+    >>> Outcome.BIG_GIN == "big_gin", str(Outcome.UNDERCUT), sorted(Outcome)[:2]
+    (True, 'undercut', ['big_gin', 'draw'])
+    """
+
+    KNOCK = "knock"  #: the knocker wins (R6.2)
+    UNDERCUT = "undercut"  #: the defender has as little deadwood or less (R6.3)
+    GIN = "gin"  #: R6.1
+    BIG_GIN = "big_gin"  #: R6.5
+    DRAW = "draw"  #: no one knocked before the stock ran out (R7)
+
+    def __repr__(self) -> str:
+        # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
+        return repr(self.value)
 
 
 @dataclass(frozen=True)
@@ -33,7 +53,7 @@ class Showdown:
         bonus: the gin, big gin or undercut bonus included in ``base_points`` (0 for a knock).
     """
 
-    outcome: str
+    outcome: Outcome
     knocker: Arrangement
     defender: DefenderLayout
     winner: str
@@ -148,11 +168,11 @@ def showdown(
         bonus = rules.big_gin_bonus if big else rules.gin_bonus
         assert bonus is not None
         base = bonus + d_layout.deadwood_value
-        return Showdown("big_gin" if big else "gin", arr, d_layout, "knocker", base, multiplier, base * multiplier, bonus)
+        return Showdown(Outcome.BIG_GIN if big else Outcome.GIN, arr, d_layout, "knocker", base, multiplier, base * multiplier, bonus)
     d_layout = defender_layout(defender, arr.melds)
     d = d_layout.deadwood_value
     if k < d:
         base = d - k
-        return Showdown("knock", arr, d_layout, "knocker", base, multiplier, base * multiplier, 0)
+        return Showdown(Outcome.KNOCK, arr, d_layout, "knocker", base, multiplier, base * multiplier, 0)
     base = rules.undercut_bonus + k - d
-    return Showdown("undercut", arr, d_layout, "defender", base, multiplier, base * multiplier, rules.undercut_bonus)
+    return Showdown(Outcome.UNDERCUT, arr, d_layout, "defender", base, multiplier, base * multiplier, rules.undercut_bonus)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
-from .cards import _CARD_STRS, card_str, cards_of
+from .cards import CARD_STRS, card_str, cards_of
 from .deal import OVER, DealResult, DealState, Event
 from .rules import RuleSet
 
@@ -91,7 +91,7 @@ class PlayerView:
 
         ``history_texts``: the texts of :attr:`history` (``Event.text`` of each), when the
         caller keeps them already (the web table extends them step by step); else built here."""
-        cs = _CARD_STRS  # the engine's cards are ints 0..51: no need to check each (card_str)
+        cs = CARD_STRS  # the engine's cards are ints 0..51: no need to check each (card_str)
         return {
             "seat": self.seat,
             "phase": self.phase,

@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, select
 
 from ginrummy.cli.main import main
 from ginrummy.rules import preset
-from ginrummy.shards import LOCAL, ShardError
+from ginrummy.analysis.shards import LOCAL, ShardError
 from ginrummy.web.accounts import accounts_t
 from ginrummy.web.ladder import LadderTask, pairings, run_ladder
 from ginrummy.web.ratings import result_players_t

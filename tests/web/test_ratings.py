@@ -180,7 +180,7 @@ def test_gin_ladder_writes_the_computer_ratings(tmp_path):
     assert [e["matches"] for e in board["levels"]] == [4, 4]
     # recomputed independently: the same four matches, rated one after the other
     from ginrummy.rules import preset
-    from ginrummy.simulate import play_game
+    from ginrummy.analysis.simulate import play_game
 
     model = PlackettLuce()
     r = {"random": model.rating(), "novice": model.rating()}

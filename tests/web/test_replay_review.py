@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ginrummy.review import build_review
+from ginrummy.analysis.review import build_review
 from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
 
 from .conftest import cards_in, new_table

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ginrummy.review import build_review
+from ginrummy.analysis.review import build_review
 
 from .planted import PLANTED_INDEX, planted_record
 from .test_browser import CHROMIUM, _page

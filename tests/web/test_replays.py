@@ -13,7 +13,7 @@ from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.record import dumps
 from ginrummy.rules import preset
-from ginrummy.simulate import play_game
+from ginrummy.analysis.simulate import play_game
 from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
 
 

@@ -1,7 +1,7 @@
 """``gin ladder``: the computer levels play each other and their ratings are written to the
 web server's database (``docs/accounts.md``), so ``gin serve`` on that database shows
 calibrated computer players on its leaderboard.  The loop is
-:func:`ginrummy.web.ladder.run_ladder` (matches from :func:`ginrummy.simulate.play_game`),
+:func:`ginrummy.web.ladder.run_ladder` (matches from :func:`ginrummy.analysis.simulate.play_game`),
 played like ``gin simulate``'s: in this process, in ``--workers N`` local processes or on Ray
 (``--ray [ADDRESS]``), with the same ratings for every split."""
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from ..analysis.shards import MAX_WORKERS, ShardError
 from ..players import make_player
-from ..shards import MAX_WORKERS, ShardError
 from ..web.security import mask_url, redact
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app

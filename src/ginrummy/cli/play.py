@@ -13,7 +13,7 @@ and the hint player (``hint``, ``auto``) from ``random.Random(f"{seed}/hint")``;
 Record and review: ``--record FILE`` saves the match's record (:func:`ginrummy.record.dumps`,
 ``docs/record-format.md``) after every deal and when the match ends or is stopped, for
 ``gin review`` and ``gin verify``.  After each deal the prompt takes ``review`` (the person's
-decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.review`), and
+decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.analysis.review`), and
 at the end of the match the table offers the review of the whole match.
 
 Language: ``--lang el`` (or ``fi``, ``mt``, ``en``), by default the terminal's
@@ -37,17 +37,25 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..actions import ACTION_HELP, Action, parse_action
+from ..actions import ACTION_HELP, Action, ActionKind, parse_action
+from ..analysis.review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
 from ..cards import cards_of, parse_card, value_of
 from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
-from ..i18n import (LANGUAGES, Translator, lang_from_env, level_in_text, level_name, normalize, translate_error,
-                    translator)
+from ..i18n import (
+    LANGUAGES,
+    Translator,
+    lang_from_env,
+    level_in_text,
+    level_name,
+    normalize,
+    translate_error,
+    translator,
+)
 from ..match import Match
 from ..melds import best_arrangement, deadwood
 from ..players import make_player
 from ..players.base import Player
 from ..record import dumps
-from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
 from ..rules import RuleSet, make_rules
 from ..views import PlayerView
 from . import render as R
@@ -504,7 +512,7 @@ class PlayTable:
         card_error: CardParseError | None = None
         if " " not in word:
             try:
-                return Action("discard", parse_card(typed))
+                return Action(ActionKind.DISCARD, parse_card(typed))
             except CardParseError as exc:
                 card_error = exc
         try:
@@ -518,9 +526,9 @@ class PlayTable:
             raise IllegalActionError(N_("{error}; type help for the commands", error=exc)) from None
         # "take" means the upcard at the offer, and "u" the discard afterwards
         if action.kind == "take_discard" and v.phase == "upcard_offer":
-            return Action("take_upcard")
+            return Action(ActionKind.TAKE_UPCARD)
         if action.kind == "take_upcard" and v.phase in ("draw", "wall"):
-            return Action("take_discard")
+            return Action(ActionKind.TAKE_DISCARD)
         return action
 
     def best_of(self, v: PlayerView, kind: str) -> Action:

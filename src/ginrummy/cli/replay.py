@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -42,11 +42,14 @@ from ..deal import DealState, new_deal
 from ..errors import IllegalActionError, RecordError
 from ..i18n import translator
 from ..match import Match
-from ..record import dumps_deal, loads as load_record, replay as replay_record, verify as verify_record
+from ..record import dumps_deal
+from ..record import loads as load_record
+from ..record import replay as replay_record
+from ..record import verify as verify_record
 from ..rules import PRESETS, RuleSet, parse_overrides, preset
 from .common import JsonOpt, SetOpt, bad_input, emit_json, fail
-from .render import rules_label
 from .main import app
+from .render import rules_label
 
 __all__ = ["replay_command", "verify_command", "run_script", "load_script", "state_json"]
 
@@ -211,11 +214,11 @@ def _no_rules_for_records(preset_name: str | None, overrides: list[str]) -> None
 @app.command("replay")
 def replay_command(
     file: str = typer.Argument(..., metavar="FILE|-", help="A deal script (JSON) or a game record; - reads stdin."),
-    preset_name: Optional[str] = _PresetOpt,
+    preset_name: str | None = _PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
     record: bool = typer.Option(False, "--record", help="For a deal script: print the deal's game record instead of the state."),
-    date: Optional[str] = typer.Option(None, "--date", help="With --record: the date written in the record."),
+    date: str | None = typer.Option(None, "--date", help="With --record: the date written in the record."),
 ) -> None:
     """Replay a deal script (print the state as JSON) or a saved game record (print a summary)."""
     text = _read(file)

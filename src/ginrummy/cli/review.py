@@ -1,4 +1,4 @@
-"""``gin review RECORD``: what the expert would have done, move by move (``ginrummy.review``).
+"""``gin review RECORD``: what the expert would have done, move by move (``ginrummy.analysis.review``).
 
 Prints, per deal, every decision reviewed (the move played, the expert's move, both values, the
 loss and the mark), the marked decisions' reasons, the hindsight line (clearly labelled: it
@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from ..analysis.review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
 from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
 from ..match import Match
 from ..record import GameRecord
-from ..review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
 from .common import JsonOpt, emit_json, fail, text_console
 from .main import app
 
@@ -56,7 +55,7 @@ def _num(x: float, tr: Translator) -> str:
 def run_review(record: GameRecord | Match | str, *, tr: Translator, player: str | None = None,
                deal: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0,
                console: Console | None = None) -> Review:
-    """:func:`ginrummy.review.build_review` with a Rich progress bar on ``console`` (default:
+    """:func:`ginrummy.analysis.review.build_review` with a Rich progress bar on ``console`` (default:
     stderr; transient: it disappears when done).  Raises what ``build_review`` raises."""
     console = console or Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -138,8 +137,8 @@ def _read(path: str) -> str:
 @app.command("review")
 def review_command(
     record: str = typer.Argument(..., help="A game record (gin play --record, a web download, gin simulate --records); - reads stdin."),
-    deal: Optional[int] = typer.Option(None, "--deal", help="Review only deal N (1-based)."),
-    player: Optional[str] = typer.Option(None, "--player", help="Review only this player's decisions (a name of the record)."),
+    deal: int | None = typer.Option(None, "--deal", help="Review only deal N (1-based)."),
+    player: str | None = typer.Option(None, "--player", help="Review only this player's decisions (a name of the record)."),
     as_json: bool = JsonOpt,
     budget_ms: float = typer.Option(DEFAULT_BUDGET_MS, "--budget-ms", help="Budget per decision in ms; it fixes the number of sampled deals (budget/2, at least 16), so the review does not depend on the clock."),
     seed: int = typer.Option(0, "--seed", help="Seed of the sampling: the same seed gives the same review."),

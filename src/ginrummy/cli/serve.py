@@ -108,7 +108,7 @@ def serve(
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
     if bot_delay is not None and not bot_delay >= 0:
         fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
-    from ..review import samples_for
+    from ..analysis.review import samples_for
     try:
         samples_for(review_budget_ms)
     except ValueError as exc:

@@ -1,6 +1,6 @@
 """``gin simulate``: computer against computer, whole matches, with a summary.
 
-The games are played by :func:`ginrummy.shards.simulate_sharded`: in this process, in
+The games are played by :func:`ginrummy.analysis.shards.simulate_sharded`: in this process, in
 ``--workers N`` local processes, or on Ray (``--ray [ADDRESS]``); every split gives the same
 summary.  This module reads the options, shows a progress bar on stderr (only on a terminal and
 without ``--json``), saves records and prints the summary.
@@ -17,16 +17,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..analysis.shards import MAX_WORKERS, ShardError, simulate_sharded
 from ..i18n import translator
 from ..players import make_player
-from ..shards import MAX_WORKERS, ShardError, simulate_sharded
 
 MAX_GAMES = 1_000_000_000
 """The most games one ``gin simulate`` run takes (at a few hundred games a second on a core, more
 would not end in a lifetime; a bound also keeps a mistyped number from planning shards forever)."""
-from ..simulate import GameResult, SimulationSummary
-from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
-from .main import app
+from ..analysis.simulate import GameResult, SimulationSummary  # noqa: E402  (after MAX_GAMES, as before)
+from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console  # noqa: E402
+from .main import app  # noqa: E402
 
 __all__ = ["simulate_command", "render_summary", "read_levels"]
 
@@ -46,7 +46,7 @@ def _record_writer(directory: str) -> Any:
     """A function saving each finished match to ``directory`` as ``game-NNNN.gin`` (the
     record format of :mod:`ginrummy.record`); exits 2 if records cannot be written."""
     try:
-        record = importlib.import_module("ginrummy.record")
+        importlib.import_module("ginrummy.record")
     except ImportError:
         fail("--records: game records are unavailable (the module ginrummy.record is missing)")
     path = Path(directory)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import actions as A
 from ..actions import NUM_CODES, Action
-from ..deal import _DISCARDS, _GINS, _KNOCKS, _LEGAL, DISCARD, PHASES
+from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, PHASES
 from ..errors import IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
@@ -32,8 +32,8 @@ REWARDS = ("points", "win", "scaled")
 ILLEGAL = ("raise", "penalty")
 
 #: The engine's own action object for each code 0..160 (the deal engine accepts these fastest).
-CODE_ACTIONS: tuple[Action, ...] = (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) + _DISCARDS \
-    + _KNOCKS + _GINS
+CODE_ACTIONS: tuple[Action, ...] = (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) \
+    + DISCARD_ACTIONS + KNOCK_ACTIONS + GIN_ACTIONS
 assert all(a.code == i for i, a in enumerate(CODE_ACTIONS))
 _CODE_OF_ID = {id(a): i for i, a in enumerate(CODE_ACTIONS)}
 
@@ -276,16 +276,13 @@ class GameCore:
         engine's legal actions is set.
         """
         deal = self.match.deal
-        legal = deal._legal
-        if legal is None:
-            if deal.phase == DISCARD:
-                bits = deal.discards_only()
-                if bits is not None:
-                    t = _BITS13
-                    return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
-                                              t[bits >> 39], _TAIL)), _I8)
-            # the engine's own list, computed as legal_actions() does (without the copy)
-            legal = deal._legal = _LEGAL[deal.phase](deal)
+        if not deal.legal_actions_known and deal.phase == DISCARD:
+            bits = deal.discards_only()
+            if bits is not None:
+                t = _BITS13
+                return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
+                                          t[bits >> 39], _TAIL)), _I8)
+        legal = deal.legal_actions_shared()  # the engine's own list, without the copy
         n = len(legal)
         if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
             by_length = _MASKS[deal.phase]

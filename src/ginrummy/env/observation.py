@@ -52,7 +52,7 @@ SCALARS = ("stock_size", *(f"phase_{p}" for p in PHASES), "my_turn", "i_deal", "
 SCALAR_BASE = 52 * len(PLANES)
 OBS_SIZE = SCALAR_BASE + len(SCALARS)
 _HAND, _KNOWN, _PILE, _TOP, _ORDER, _DEAD, _ODISC, _TAKEN = (52 * i for i in range(len(PLANES)))
-_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_PHASE_INDEX: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
 _PHASE0 = SCALAR_BASE + 1
 _MY_TURN, _STOCK_ONLY, _MUST_KNOCK, _OPP_COUNT = (SCALAR_BASE + SCALARS.index(n)
                                                   for n in ("my_turn", "stock_only", "must_knock", "opponent_count"))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action
 from ..errors import GinRummyError
 from ..views import PlayerView
 
-__all__ = ["Player", "PLAYER_LEVELS", "make_player", "register", "load_levels"]
+__all__ = ["Player", "PLAYER_LEVELS", "LEVELS_GROUP", "make_player", "register", "load_levels", "UnknownPlayerError"]
 
 
 @runtime_checkable
@@ -62,26 +63,33 @@ class UnknownPlayerError(GinRummyError, ValueError):
     """An unknown computer player level was asked for."""
 
 
+#: The entry-point group of the levels that live above the players (``pyproject.toml``,
+#: ``[project.entry-points."ginrummy.players"]``): name = ``"module:factory"``.
+LEVELS_GROUP = "ginrummy.players"
+
 _LOADED: list[bool] = []
 
 
 def load_levels() -> None:
-    """Import the player modules so that every level registers itself in :data:`PLAYER_LEVELS`
-    (once: later calls return at once)."""
+    """Register the levels that live above this package, once (later calls return at once).
+
+    The levels of this package (``random``, ``novice``, ``club``, ``expert``, ``master``)
+    register themselves when :mod:`ginrummy.players` is imported, which Python does before any
+    of its modules.  The others are entry points of group :data:`LEVELS_GROUP` (such as
+    ``openspiel-simple``, :mod:`ginrummy.interop.openspiel_simple`): each is loaded (importing
+    its module registers it with :func:`register`; a factory that did not is registered under
+    the entry point's name), and skipped when its module cannot be imported (an optional
+    dependency such as ``open-spiel`` is missing).  So the registry is filled from above and
+    this package imports none of the modules above it.
+    """
     if _LOADED:
         return
-    from . import simple  # noqa: F401  (registers random and novice)
-
-    try:
-        from . import club  # noqa: F401
-    except ImportError:  # pragma: no cover - optional levels
-        pass
-    try:
-        from . import expert  # noqa: F401
-    except ImportError:  # pragma: no cover
-        pass
-    try:
-        from . import openspiel_simple  # noqa: F401  (openspiel-simple: only with open-spiel installed)
-    except ImportError:  # pragma: no cover - open-spiel is optional
-        pass
     _LOADED.append(True)
+    for ep in entry_points(group=LEVELS_GROUP):
+        if ep.name in PLAYER_LEVELS:
+            continue
+        try:
+            factory = ep.load()
+        except ImportError:  # an optional dependency of the level is missing
+            continue
+        PLAYER_LEVELS.setdefault(ep.name, factory)

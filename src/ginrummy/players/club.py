@@ -31,7 +31,7 @@ from ..errors import N_, Msg
 from ..melds import best_discard_deadwood, deadwood
 from ..views import PlayerView
 from .base import register
-from .inference import Knowledge, card_weights, melds_with, read_view
+from .inference import Knowledge, card_weights, danger, melds_with, read_view
 
 #: The opponent models a player can use: the learned one (the club player's default) and the hand-made rules (the expert's).
 OPPONENT_MODELS = ("learned", "rules")
@@ -44,33 +44,6 @@ DANGER_WEIGHT = 6.0
 POTENTIAL_WEIGHT = 0.4
 #: Extra points a take must gain when the taken card makes no meld.
 TAKE_MARGIN = 2.0
-
-
-def _pairs(c: int) -> list[tuple[int, int]]:
-    """The pairs of cards that make a three-card meld with ``c`` (R2.1, R2.2)."""
-    r, s = c % 13, c // 13
-    same = [t * 13 + r for t in range(4) if t != s]
-    out = [(same[0], same[1]), (same[0], same[2]), (same[1], same[2])]
-    base = s * 13
-    for a, b in ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2)):
-        if 0 <= a and b < 13:
-            out.append((base + a, base + b))
-    return out
-
-
-_PAIRS = tuple(tuple(_pairs(c)) for c in range(52))
-
-
-def danger(c: int, w: Sequence[float]) -> float:
-    """The chance (0..1) that the opponent can meld card ``c`` with two cards of his hand,
-    given ``w[x]``, the chance he holds card ``x`` (0 for dead cards and our own), treating
-    cards as independent."""
-    miss = 1.0
-    for a, b in _PAIRS[c]:
-        p = w[a] * w[b]
-        if p:
-            miss *= 1.0 - p
-    return 1.0 - miss
 
 
 def knock_point(limit: int, stock_size: int, my_turns: int) -> int:
@@ -164,7 +137,7 @@ class ClubPlayer:
         :func:`ginrummy.i18n.translate_error` says in another language; cards as text, ``7H``;
         numbers as params, so they are written in the language's format)."""
         legal = list(legal)
-        kinds = {a.kind: a for a in legal}
+        kinds: dict[str, Action] = {a.kind: a for a in legal}
         if "big_gin" in kinds:
             return kinds["big_gin"], N_("all eleven cards are melded: big gin (R6.5)")
         if len(legal) == 1:
@@ -213,7 +186,7 @@ class ClubPlayer:
     # -- discarding and knocking -----------------------------------------------------------
 
     def _discard(self, view: PlayerView, k: Knowledge, w: list[float], legal: list[Action]) -> tuple[Action, str]:
-        by = {(a.kind, a.card): a for a in legal}
+        by: dict[tuple[str, int | None], Action] = {(a.kind, a.card): a for a in legal}
         gins = [a for a in legal if a.kind == "gin"]
         if gins:
             return gins[0], N_("discarding {card} leaves gin (R6.1)", card=card_str(gins[0].card))  # type: ignore[arg-type]

@@ -34,7 +34,7 @@ For each decision (from the :class:`PlayerView` alone):
 
 With ``budget_ms=None`` the player never reads the clock and is deterministic given its ``rng``.
 
-For the review of played records (:mod:`ginrummy.review`), :meth:`ExpertPlayer.candidates` gives
+For the review of played records (:mod:`ginrummy.analysis.review`), :meth:`ExpertPlayer.candidates` gives
 the moves weighed and :meth:`ExpertPlayer.outcomes` plays any legal moves on the same sampled
 deals (no pruning, no clock); neither changes how the expert plays.
 """
@@ -363,13 +363,13 @@ class ExpertPlayer:
                 order.insert(0, d)
         return [(cands[i], means[i], len(results[i])) for i in order], {cands[i]: results[i] for i in order}
 
-    # -- the review's API (ginrummy.review) ------------------------------------------------------
+    # -- the review's API (ginrummy.analysis.review) ------------------------------------------------------
 
     def candidates(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
         """The moves the expert weighs for ``view`` (a subset of ``legal``, no duplicates): big
         gin and gin when legal (R6.5, R6.1), the ``club`` player's move, then the candidates of
         :meth:`analyse` (every draw option; after the draw the best knock and the
-        ``max_discards`` most promising discards).  Used by :mod:`ginrummy.review`; it does not
+        ``max_discards`` most promising discards).  Used by :mod:`ginrummy.analysis.review`; it does not
         change how the expert plays.  Draws from ``rng`` only through the club player's
         tie-breaks."""
         legal = list(legal)

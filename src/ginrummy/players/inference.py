@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..cards import CARD_VALUES, FULL_DECK, cards_of
 from ..melds import MELDS_BY_CARD, RUN_DW, best_discard_deadwood, deadwood, melds_with
 from ..views import PlayerView
 
-__all__ = ["Knowledge", "read_view", "melds_with", "meld_partners", "card_weights", "sample_hands",
+__all__ = ["meld_pairs", "MELD_PAIRS", "danger", "Knowledge", "read_view", "melds_with", "meld_partners",
+           "card_weights", "sample_hands",
            "hand_likelihood", "hand_weight", "last_discard", "MELDS_BY_CARD"]
 
 
@@ -42,6 +44,35 @@ _PARTNERS: tuple[int, ...] = tuple(
     | sum(1 << (c // 13 * 13 + r) for r in range(max(0, c % 13 - 2), min(13, c % 13 + 3)) if r != c % 13)
     for c in range(52)
 )
+
+
+def meld_pairs(c: int) -> list[tuple[int, int]]:
+    """The pairs of cards that make a three-card meld with ``c`` (R2.1, R2.2): the three pairs of
+    the other suits' cards of its rank, then the run pairs of its suit (up to three)."""
+    r, s = c % 13, c // 13
+    same = [t * 13 + r for t in range(4) if t != s]
+    out = [(same[0], same[1]), (same[0], same[2]), (same[1], same[2])]
+    base = s * 13
+    for a, b in ((r - 2, r - 1), (r - 1, r + 1), (r + 1, r + 2)):
+        if 0 <= a and b < 13:
+            out.append((base + a, base + b))
+    return out
+
+
+#: ``MELD_PAIRS[c]``: :func:`meld_pairs` of card ``c``, for every card 0..51.
+MELD_PAIRS = tuple(tuple(meld_pairs(c)) for c in range(52))
+
+
+def danger(c: int, w: Sequence[float]) -> float:
+    """The chance (0..1) that the opponent can meld card ``c`` with two cards of his hand,
+    given ``w[x]``, the chance he holds card ``x`` (0 for dead cards and our own), treating
+    cards as independent."""
+    miss = 1.0
+    for a, b in MELD_PAIRS[c]:
+        p = w[a] * w[b]
+        if p:
+            miss *= 1.0 - p
+    return 1.0 - miss
 
 
 def meld_partners(card: int) -> int:

@@ -13,7 +13,7 @@ the shipped weights exactly) on the decisions of many self-play and mixed-level 
   his hand (taken from the pile, R4.1) are 1, our cards and the discard pile 0.
 * :func:`meld_chance` (the *meld model*): the chance that the opponent holds two cards making a
   meld with a card (R2.1, R2.2) or that it extends a meld of his, a calibration of the
-  independent-cards estimate :func:`ginrummy.players.club.danger` of the holding weights.
+  independent-cards estimate :func:`ginrummy.players.inference.danger` of the holding weights.
 
 The weights are the small JSON file ``opponent_model.json`` next to this module, read once on
 first use (:func:`load`).  Pure Python at run time (no numpy); deterministic: no randomness,
@@ -29,7 +29,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import CARD_VALUES, cards_of
-from .inference import MELDS_BY_CARD, Knowledge, last_discard
+from .inference import MELD_PAIRS, MELDS_BY_CARD, Knowledge, danger, last_discard
 
 __all__ = ["FEATURES", "MELD_FEATURES", "card_features", "holding_weights", "meld_features", "meld_chance",
            "load", "MODEL_FILE"]
@@ -185,17 +185,13 @@ def meld_features(c: int, danger_indep: float, w: list[float]) -> list[float]:
     """The meld model's features (:data:`MELD_FEATURES`) of card ``c`` given its
     independent-cards danger and the holding weights ``w``: bias, logit and value of the danger,
     the pairs of partner cards he may hold (both with a chance above 0) / 6, the card's value / 10."""
-    from .club import _PAIRS
-
-    live = sum(1 for a, b in _PAIRS[c] if w[a] > 0 and w[b] > 0)
+    live = sum(1 for a, b in MELD_PAIRS[c] if w[a] > 0 and w[b] > 0)
     return [1.0, _logit(danger_indep), danger_indep, live / 6, CARD_VALUES[c] / 10]
 
 
 def meld_chance(c: int, w: list[float], model: dict[str, Any] | None = None) -> float:
     """The chance (0..1) that the opponent can meld card ``c`` (the meld model), given the
     holding weights ``w`` of :func:`holding_weights`."""
-    from .club import danger
-
     m = model or load()
     d = danger(c, w)
     if d <= 0.0:

@@ -24,9 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from ..cards import CARD_VALUES
-from ..cards import cards_of
-from ..melds import RUN_DW, meld_extensions, deadwood, knock_arrangement
+from ..cards import CARD_VALUES, cards_of
+from ..melds import RUN_DW, deadwood, knock_arrangement, meld_extensions
 from ..rules import RuleSet
 from .inference import MELDS_BY_CARD
 

@@ -62,7 +62,7 @@ class NovicePlayer:
     def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
         """The baseline move and the reason for it (a :class:`~ginrummy.errors.Msg`: English text that
         :func:`ginrummy.i18n.translate_error` says in another language; cards as text, ``7H``)."""
-        kinds = {a.kind: a for a in legal}
+        kinds: dict[str, Action] = {a.kind: a for a in legal}
         top = view.top_discard
         if "big_gin" in kinds:
             return kinds["big_gin"], N_("all eleven cards are melded: big gin")
@@ -104,7 +104,7 @@ class NovicePlayer:
                 elif d == best:
                     candidates.append(c)
         c = self.rng.choice(candidates)
-        by_kind = {(a.kind, a.card): a for a in legal}
+        by_kind: dict[tuple[str, int | None], Action] = {(a.kind, a.card): a for a in legal}
         if best == 0 and ("gin", c) in by_kind:
             return by_kind[("gin", c)], N_("discarding {card} leaves gin", card=card_str(c))
         if ("knock", c) in by_kind:

@@ -54,7 +54,7 @@ from ..errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ..i18n import translate_error
 from ..match import commitment
 from ..record import dumps
-from ..review import DEFAULT_BUDGET_MS
+from ..analysis.review import DEFAULT_BUDGET_MS
 from ..rules import BOUNDS, CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
 from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator

@@ -27,8 +27,8 @@ from sqlalchemy.engine import Engine
 
 from ..players import make_player
 from ..rules import RuleSet
-from ..shards import iter_shards
-from ..simulate import GameOutcome, play_game
+from ..analysis.shards import iter_shards
+from ..analysis.simulate import GameOutcome, play_game
 from .accounts import Accounts, accounts_t
 from .ratings import display_rating, is_provisional, rateable, record_match, results_t
 

@@ -49,7 +49,7 @@ from starlette.routing import Route
 from ..errors import GinRummyError, Msg
 from ..i18n import translate_error
 from ..record import loads, replay
-from ..review import Review
+from ..analysis.review import Review
 from .i18n_web import W_, WebTranslator, request_lang, web_translator
 from .messages import MessageError, ReviewQuery, parse_query
 from .player_api import uploaded_record

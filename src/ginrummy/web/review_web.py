@@ -40,7 +40,7 @@ from ..errors import Msg
 from ..i18n import translate_error
 from ..match import Match
 from ..record import dumps, revealable
-from ..review import DEFAULT_BUDGET_MS, Review, build_review
+from ..analysis.review import DEFAULT_BUDGET_MS, Review, build_review
 from .i18n_web import W_, WebTranslator
 
 __all__ = ["ReviewService", "ReviewError", "WORKERS", "MAX_JOBS", "review_json", "check_review"]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from orjson import dumps as _orjson_dumps
 
-from ..cards import _CARD_STRS, card_str, cards_of
+from ..cards import CARD_STRS as _CARD_STRS, card_str, cards_of
 from ..match import commitment, deal_seed
 from ..melds import best_arrangement, deadwood_after_discards
 from ..record import revealable

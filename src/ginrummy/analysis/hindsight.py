@@ -1,6 +1,6 @@
 """Hindsight: with every card shown, when could each player first have won a deal?
 
-This is **not** fair play and is never mixed with the review's values (:mod:`ginrummy.review`):
+This is **not** fair play and is never mixed with the review's values (:mod:`ginrummy.analysis.review`):
 it reads both hands and the order of the stock, which no player saw.  For each turn of a player
 in a recorded deal it tries, on the real deal state, every draw (R4.1, R4.2, R7.2: the stock
 card is the one really on top) followed by every knock, gin or big gin (R5.1, R6.1, R6.5), and
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .deal import DealState, new_deal
-from .errors import N_, Msg
-from .record import RecordedDeal, RecordedReshuffle
-from .rules import RuleSet
+from ..deal import DealState, new_deal
+from ..errors import N_, Msg
+from ..record import RecordedDeal, RecordedReshuffle
+from ..rules import RuleSet
 
 __all__ = ["FirstWin", "Hindsight", "hindsight", "first_wins"]
 

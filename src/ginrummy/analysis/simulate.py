@@ -13,7 +13,7 @@ match ``i`` (0-based) is seeded with :func:`match_seed` ``(seed, i)``, and each 
 give the same summary.  A match depends on ``seed`` and its number alone, so the matches can be
 played in any order and in any process: :class:`SimulationTask` plays one and returns its small
 :class:`GameResult`, :func:`summarise` adds results up in any order, and
-:func:`ginrummy.shards.simulate_sharded` splits a simulation between local processes or Ray
+:func:`ginrummy.analysis.shards.simulate_sharded` splits a simulation between local processes or Ray
 workers with the same summary as :func:`simulate`.
 
 Fairness: levels are given to the match's player indexes so that the first role rotates from
@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import RuleSetError
-from .match import Match
-from .players import make_player
-from .rules import RuleSet
+from ..errors import RuleSetError
+from ..match import Match
+from ..players import make_player
+from ..rules import RuleSet
 
 __all__ = [
     "SimulationSummary",
@@ -302,7 +302,7 @@ class GameResult:
                 points[game.order.index(deal.seat_players[result.winner])] += result.points
         text = None
         if record:
-            from .record import dumps
+            from ..record import dumps
 
             text = dumps(game.match)
         return cls(game.index, game.winner, tuple(counts[o] for o in OUTCOMES), tuple(points), text)
@@ -310,7 +310,7 @@ class GameResult:
 
 @dataclass(frozen=True)
 class SimulationTask:
-    """One simulation's games as a task for :mod:`ginrummy.shards` (picklable).
+    """One simulation's games as a task for :mod:`ginrummy.analysis.shards` (picklable).
 
     ``play(index, seed)`` plays match ``index`` with :func:`play_game` and returns its
     :class:`GameResult` (with the record text when ``records``).  Build it with
@@ -374,7 +374,7 @@ def simulate(
     on_game: Callable[[GameOutcome], None] | None = None,
 ) -> SimulationSummary:
     """Play ``games`` whole matches between computer players of ``levels`` under ``rules``,
-    in this process, in order (:func:`ginrummy.shards.simulate_sharded` splits them between
+    in this process, in order (:func:`ginrummy.analysis.shards.simulate_sharded` splits them between
     processes or Ray workers and gives the same summary).
 
     Args:

@@ -33,11 +33,11 @@ import pyspiel  # raises ImportError without open-spiel: the level is then not r
 from ..actions import PASS, TAKE_DISCARD, Action
 from ..cards import cards_of
 from ..deal import DISCARD, DRAW, UPCARD_OFFER, WALL
-from ..interop.action_maps import OS_DRAW_STOCK, OS_DRAW_UPCARD, OS_KNOCK, OS_PASS, from_openspiel
-from ..interop.openspiel import card_to_os
+from ..players.base import register
+from ..players.simple import NovicePlayer
 from ..views import PlayerView
-from .base import register
-from .simple import NovicePlayer
+from .action_maps import OS_DRAW_STOCK, OS_DRAW_UPCARD, OS_KNOCK, OS_PASS, from_openspiel
+from .openspiel import card_to_os
 
 __all__ = ["OpenSpielSimplePlayer"]
 

@@ -21,7 +21,7 @@ the same record, budget and seed give the same review, in any thread.  Each deci
 its own ``random.Random(f"{seed}/{deal}/{index}")``, so reviewing one player or one deal gives
 the same values as reviewing the whole match.
 
-A **hindsight** line per deal (:mod:`ginrummy.hindsight`), computed with every card shown, says
+A **hindsight** line per deal (:mod:`ginrummy.analysis.hindsight`), computed with every card shown, says
 when each player could first have won the deal; it is kept apart from the fair review.
 
 The JSON contract of :func:`review_match` and the CLI (``gin review``) is in ``docs/review.md``.
@@ -35,16 +35,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action
-from .deal import DealState, new_deal
-from .errors import N_, Msg, RecordError
+from ..actions import Action
+from ..deal import DealState, new_deal
+from ..errors import N_, Msg, RecordError
+from ..match import Match
+from ..players.expert import ExpertPlayer, game_win_table
+from ..record import GameRecord, RecordedDeal, RecordedReshuffle, dumps, loads, replay
+from ..rules import RuleSet
+from ..scoring import ScoreSheet
+from ..views import view_of
 from .hindsight import Hindsight, hindsight
-from .match import Match
-from .players.expert import ExpertPlayer, game_win_table
-from .record import GameRecord, RecordedDeal, RecordedReshuffle, dumps, loads, replay
-from .rules import RuleSet
-from .scoring import ScoreSheet
-from .views import view_of
 
 __all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "MAX_BUDGET_MS", "NOISE_Z", "THRESHOLDS", "Decision",
            "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "review_match", "value_kind",

@@ -3,7 +3,7 @@
 A *task* says how to play one game: any picklable object with a method
 ``play(index: int, seed: int) -> result`` whose result depends only on the task, ``index`` and
 ``seed`` (never on which games were played before it, in which process or in which order).
-:class:`ginrummy.simulate.SimulationTask` is the one behind ``gin simulate``; a later
+:class:`ginrummy.analysis.simulate.SimulationTask` is the one behind ``gin simulate``; a later
 ``gin ladder`` plays its pairings the same way.  Because every game is its own seeded unit, any
 split of ``range(start, start + games)`` into shards gives the same results, game for game, as
 one process playing them in order.
@@ -37,7 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # imported for real inside simulate_sharded (the runner itself is generic)
-    from .rules import RuleSet
+    from ..rules import RuleSet
     from .simulate import GameResult, SimulationSummary
 
 __all__ = ["GameTask", "LOCAL", "LOCAL_RAY_ENV", "init_local_ray", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
@@ -324,13 +324,13 @@ def simulate_sharded(rules: RuleSet, levels: Sequence[str], games: int, seed: in
                      ray_address: str | None = None, records: bool = False,
                      on_result: Callable[[GameResult], None] | None = None,
                      shard_size: int | None = None) -> SimulationSummary:
-    """:func:`ginrummy.simulate.simulate` split into shards: the same
-    :class:`~ginrummy.simulate.SimulationSummary`, equal field for field, for any ``workers``,
+    """:func:`ginrummy.analysis.simulate.simulate` split into shards: the same
+    :class:`~ginrummy.analysis.simulate.SimulationSummary`, equal field for field, for any ``workers``,
     ``ray_address`` and ``shard_size``.
 
     ``rules``, ``levels``, ``games`` and ``seed`` are as for ``simulate`` (and raise the same
     errors); ``workers`` and ``ray_address`` as for :func:`iter_shards`.  ``on_result`` is called
-    in this process with each match's :class:`~ginrummy.simulate.GameResult` as its shard
+    in this process with each match's :class:`~ginrummy.analysis.simulate.GameResult` as its shard
     finishes (any order; with its record text when ``records``), e.g. to save records or advance
     a progress bar.  Only the counts are kept, so memory does not grow with ``games``.
     """

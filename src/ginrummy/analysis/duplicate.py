@@ -2,14 +2,14 @@
 
 Two levels playing games to 100 with independent seeds see very different cards; the luck of
 the deal dominates the result, so many games are needed to tell two close levels apart.  In
-*duplicate* play each match seed (:func:`ginrummy.simulate.match_seed`) is played twice: in the
+*duplicate* play each match seed (:func:`ginrummy.analysis.simulate.match_seed`) is played twice: in the
 second game of the pair every level sits where the other sat in the first (the player index,
 so the same cards of every deal, R3.1, and the same first dealer, R11.2), and the luck of the
 cards cancels out in the pair's total.
 
-Numbering (as :mod:`ginrummy.shards` plays it): duplicate game ``i`` is pair ``i // 2``, and
+Numbering (as :mod:`ginrummy.analysis.shards` plays it): duplicate game ``i`` is pair ``i // 2``, and
 the second of its pair (seats swapped) when ``i`` is odd (:func:`pair_of`).  The seating of the
-first game is :func:`ginrummy.simulate.seat_levels` of the pair number; the second reverses it
+first game is :func:`ginrummy.analysis.simulate.seat_levels` of the pair number; the second reverses it
 (:func:`duplicate_order`).
 
 :func:`summarise_pairs` gives the pair statistics: games won and the duplicate points
@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .rules import RuleSet
+from ..rules import RuleSet
 from .simulate import seat_levels
 
 __all__ = ["pair_of", "duplicate_order", "PairStats", "summarise_pairs", "mean_interval"]
@@ -42,9 +42,9 @@ def pair_of(index: int) -> tuple[int, bool]:
 def duplicate_order(rules: RuleSet, levels: Sequence[str], pair: int, seed: bytes,
                     swapped: bool) -> tuple[int, ...]:
     """``order[j]``: the player index level ``levels[j]`` plays as, in the game of duplicate
-    pair ``pair`` seeded with ``seed`` (its :func:`~ginrummy.simulate.match_seed`).
+    pair ``pair`` seeded with ``seed`` (its :func:`~ginrummy.analysis.simulate.match_seed`).
 
-    The first game of the pair is seated as :func:`~ginrummy.simulate.seat_levels` seats game
+    The first game of the pair is seated as :func:`~ginrummy.analysis.simulate.seat_levels` seats game
     ``pair``; the swapped game gives each level the other's player index, hence the other's
     cards in every deal and the other's first role (R3.1, R11.2).  Two-hand only: raises
     ``ValueError`` for any other number of levels."""
