@@ -55,13 +55,13 @@ from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
 from .deal import OVER, DealResult, DealState, Event, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
-from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
+from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed, start_deal
 from .rules import RuleSet
 from .scoring import ScoreSheet
 
 __all__ = [
     "FORMAT_VERSION", "GameRecord", "RecordedDeal", "RecordedAction", "RecordedReshuffle",
-    "RecordedResult", "VerifyReport", "dumps", "dumps_deal", "loads", "replay", "verify",
+    "RecordedResult", "VerifyReport", "dumps", "dumps_deal", "loads", "replay", "verify", "deal_states",
 ]
 
 FORMAT_VERSION = 1
@@ -271,10 +271,9 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
                 sheet = sheet.add(None, 0)
                 lines.append("score " + " ".join(str(t) for t in sheet.totals))
             continue
-        seed = rec.deck_seed
-        deck = deck_from_seed(seed)
+        deck = deck_from_seed(rec.deck_seed)
         lines.append("deck " + _cards_text(deck))
-        body, state = _deal_lines(new_deal(match.rules, rec.dealer, deck, seed=seed), rec.actions)
+        body, state = _deal_lines(start_deal(match.rules, rec.dealer, deck, rec.seed, rec.client_seeds), rec.actions)
         lines += body
         if state.result is not None:
             winner = None if state.result.winner is None else rec.seat_players[state.result.winner]
@@ -296,7 +295,7 @@ def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequen
     The record has no seed: its deck is given.  Raises :class:`RecordError` for a bad deck
     or date, and :class:`~ginrummy.errors.IllegalActionError` for an illegal action.
     """
-    state = new_deal(rules, dealer, deck)
+    state = start_deal(rules, dealer, deck, None, None)
     pairs = []
     for item in actions:
         if isinstance(item, Action):
@@ -309,7 +308,7 @@ def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequen
     lines = _header(rules, names, date)
     lines.append(f"deal 1 dealer {dealer} seats 0 1")
     lines.append("deck " + _cards_text(list(deck)))
-    body, _ = _deal_lines(new_deal(rules, dealer, deck), pairs)
+    body, _ = _deal_lines(start_deal(rules, dealer, deck, None, None), pairs)
     return "\n".join(lines + body) + "\n"
 
 
@@ -572,6 +571,28 @@ def loads(text: str) -> GameRecord:
 
 # -- replaying --------------------------------------------------------------------------------
 
+def deal_states(rules: RuleSet, d: RecordedDeal) -> tuple[list[tuple[int, DealState, int, Action]], DealState]:
+    """The states of recorded deal ``d`` (not sealed) under ``rules``: ``(index, state before,
+    seat, action)`` for every action line in order (``index`` 1-based, reshuffle lines not
+    counted), and the state after the last one.  The deal starts by
+    :func:`ginrummy.match.start_deal`, as at the table: a reshuffle (R7.3) comes from the deck
+    seed (the deal seed and the client seeds) when the deal seed is revealed, from the deck for
+    a deal script, and is the record's ``reshuffle`` line when the deal seed is still secret.
+    The record must replay (:func:`replay`); an illegal action raises
+    :class:`~ginrummy.errors.IllegalActionError`."""
+    state = start_deal(rules, d.dealer, d.deck, d.deal_seed, d.client_seeds)
+    out: list[tuple[int, DealState, int, Action]] = []
+    index = 0
+    for ev in d.events:
+        if isinstance(ev, RecordedReshuffle):
+            if d.deal_seed is None:  # the deal seed is secret: the record's stock is the chance event
+                state.stock, state.drawn = tuple(ev.stock), 0
+            continue
+        index += 1
+        out.append((index, state, ev.seat, ev.action))
+        state, _ = state.apply(ev.seat, ev.action)
+    return out, state
+
 class _RecordMatch(Match):
     """A :class:`Match` rebuilt from the decks of a record whose match seed is not known: a
     match in progress, or a single deal from a deal script.  After the replay it refuses to
@@ -604,7 +625,7 @@ class _RecordMatch(Match):
         self.deals.append(DealRecord(number, seat_players, dealer, d.deal_seed or b"", client_seeds=d.client_seeds))
         if d.sealed:  # its cards are secret: a stand-in deck, never played (see _skip_sealed)
             return new_deal(self.rules, dealer, range(52))
-        return new_deal(self.rules, dealer, d.deck, seed=d.deck_seed)
+        return start_deal(self.rules, dealer, d.deck, d.deal_seed, d.client_seeds)
 
     def apply(self, player: int, action: Action) -> list[Event]:
         if self._sealed and not self._rec.is_script and not self.record.seed:
