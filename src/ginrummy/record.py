@@ -167,16 +167,30 @@ class GameRecord:
 @dataclass(frozen=True)
 class VerifyReport:
     """What :func:`verify` checked: ``ok``, the ``checks`` passed (text), and for a failure the
-    ``error`` (naming the line) and its ``line`` number (0 when not tied to a line)."""
+    ``error`` (naming the line) and its ``line`` number (0 when not tied to a line).
+
+    ``incomplete`` is ``None`` for a complete record (a finished match with its seed revealed,
+    or a deal script's deal that is over); otherwise it says where the record stops and what
+    would come next (``"the record stops at line 12, in deal 2 after its actions: no result
+    line"``), and ``line`` is that last line.  An incomplete record may be ``ok``: every line it
+    has checks out, but it is a match in progress or a file cut off, and says nothing of the
+    rest."""
 
     ok: bool
     checks: tuple[str, ...]
     error: str | None = None
     line: int = 0
+    incomplete: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the record is the whole match (or the whole deal of a deal script)."""
+        return self.incomplete is None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: ``{"ok", "checks", "error", "line"}``."""
-        return {"ok": self.ok, "checks": list(self.checks), "error": self.error, "line": self.line}
+        """JSON form: ``{"ok", "complete", "checks", "error", "incomplete", "line"}``."""
+        return {"ok": self.ok, "complete": self.complete, "checks": list(self.checks), "error": self.error,
+                "incomplete": self.incomplete, "line": self.line}
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -870,4 +884,33 @@ def verify(text: str) -> VerifyReport:
         checks.append("the match seed is not revealed (match in progress)"
                       + (f"; deck of deal {', '.join(map(str, unrevealed))} not checked: its deal seed is secret"
                          if unrevealed else ""))
-    return VerifyReport(True, tuple(checks))
+    last, where = _stops(rec, text)
+    if where is None:
+        return VerifyReport(True, tuple(checks))
+    return VerifyReport(True, tuple(checks), line=last, incomplete=f"the record stops at line {last}, {where}")
+
+
+def _stops(rec: GameRecord, text: str) -> tuple[int, str | None]:
+    """The last line of the record (1-based, blank and ``#`` lines not counted) and, when the
+    record is not complete, where it stops and what line would come next (``None`` when it
+    is complete)."""
+    last = max((no for no, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")),
+               default=0)
+    d = rec.deals[-1] if rec.deals else None
+    if d is None:
+        return last, "before its first deal"
+    if d.result is None:
+        if d.sealed:
+            return last, f"in deal {d.number}, which is sealed: the deal was in progress (match in progress)"
+        return last, f"in deal {d.number} after its actions: no result line (the deal is in progress)"
+    if rec.is_script:
+        return last, None
+    if d.score is None:
+        return last, f"in deal {d.number} after its result: no score line"
+    if not d.sealed and d.deal_seed is None:
+        return last, f"in deal {d.number} after its score: no deal-seed line"
+    if rec.finished is None:
+        return last, f"after deal {d.number}: the match is not finished (no finished line)"
+    if rec.seed is None:
+        return last, "after the finished line: no seed line"
+    return last, None
