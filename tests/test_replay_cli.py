@@ -190,7 +190,7 @@ def test_one_deal_and_one_line_in_the_singular(capsys, tmp_path):
     code, out, _ = run(capsys, "replay", path)
     assert code == 0 and out.splitlines()[0] == "seat 0 vs seat 1; rules standard; 1 deal"
     code, out, _ = run(capsys, "verify", path)
-    assert code == 0
+    assert code == 3  # the deal is not over: the record is incomplete (issue 28 item 9)
     assert out.splitlines()[1:3] == ["  syntax: format 1, 2 players, 1 deal", "  deal 1: 1 line replayed (deal in progress)"]
 
 
@@ -247,6 +247,35 @@ def test_verify_tampered(capsys, tmp_path):
                    f"the sheet gives {parts[1]} {parts[2]}\n")
     code, out, _ = run(capsys, "verify", path, "--json")
     assert code == 1 and json.loads(out)["ok"] is False and json.loads(out)["line"] == no
+
+
+@pytest.mark.parametrize("cut, where", [
+    ("after the first action of deal 2", "in deal 2 after its actions: no result line (the deal is in progress)"),
+    ("after the result of deal 1", "in deal 1 after its result: no score line"),
+    ("after the score of deal 1", "in deal 1 after its score: no deal-seed line"),
+    ("after the deal seed of deal 1", "after deal 1: the match is not finished (no finished line)"),
+    ("after the finished line", "after the finished line: no seed line"),
+])
+def test_verify_of_a_record_cut_off_says_incomplete_and_where(capsys, tmp_path, cut, where):
+    """A record cut off anywhere verified as OK ("deal in progress", issue 28 item 9): now it
+    exits 3 with INCOMPLETE and the line where it stops."""
+    lines = (GOLDEN / "records" / "standard.gin").read_text().splitlines()
+    first = {w: next(i for i, ln in enumerate(lines, 1) if ln.startswith(w)) for w in ("result", "score", "deal-seed",
+                                                                                      "finished")}
+    deal2 = next(i for i, ln in enumerate(lines, 1) if ln.startswith("deal 2 "))
+    stop = {"after the first action of deal 2": deal2 + 2, "after the result of deal 1": first["result"],
+            "after the score of deal 1": first["score"], "after the deal seed of deal 1": first["deal-seed"],
+            "after the finished line": first["finished"]}[cut]
+    if cut == "after the result of deal 1" and lines[stop].startswith("layout"):
+        stop += 1  # the layout belongs to the result
+    path = script(tmp_path, "\n".join(lines[:stop]) + "\n", "cut.gin")
+    code, out, err = run(capsys, "verify", path)
+    assert (code, err) == (3, "")
+    assert out.splitlines()[0] == f"INCOMPLETE: every line checks out, but the record stops at line {stop}, {where}"
+    code, out, _ = run(capsys, "verify", path, "--json")
+    data = json.loads(out)
+    assert code == 3 and (data["ok"], data["complete"], data["line"]) == (True, False, stop)
+    assert data["incomplete"] == f"the record stops at line {stop}, {where}"
 
 
 def test_verify_missing_file(capsys, tmp_path):

@@ -32,8 +32,8 @@ from .rules import RuleSet
 from .scoring import ScoreSheet
 from .views import PlayerView, view_of
 
-__all__ = ["Match", "DealRecord", "deal_seed", "deck_seed", "check_client_seeds", "commitment", "draw_roles",
-           "CLIENT_SEED_MAX_CHARS"]
+__all__ = ["Match", "DealRecord", "deal_seed", "deck_seed", "start_deal", "check_client_seeds", "commitment",
+           "draw_roles", "CLIENT_SEED_MAX_CHARS"]
 
 CLIENT_SEED_MAX_CHARS = 64
 """The longest client seed, in characters (ASCII letters, digits, ``_`` and ``-``)."""
@@ -75,6 +75,29 @@ def deck_seed(server_seed: bytes, client_seeds: Sequence[str] | None) -> bytes:
     n = len(client_seeds) if isinstance(client_seeds, Sequence) and not isinstance(client_seeds, str) else 0
     seeds = check_client_seeds(client_seeds, n if n in (2, 3) else 2)
     return hashlib.sha256(bytes(server_seed) + b"/clients" + b"".join(b"/" + c.encode("ascii") for c in seeds)).digest()
+
+
+def start_deal(rules: RuleSet, dealer: int, deck: Sequence[int] | None, server_seed: bytes | None,
+               client_seeds: Sequence[str] | None) -> DealState:
+    """The first state of a deal (R3.2), with the source of its reshuffles (R7.3): the one
+    place that says where a deal's chance comes from, used alike by a live match (a web
+    table), the record replay, the review and hindsight.
+
+    ``deck`` is the 52 card ints in :func:`ginrummy.deal.new_deal` order, or ``None`` to
+    shuffle it from the seeds.  With the server's deal seed ``server_seed`` known, the deck
+    and every reshuffle come from :func:`deck_seed` of it and ``client_seeds`` (the deal's
+    client seeds, or ``None``): reshuffle ``n`` is :func:`ginrummy.deal.seeded_shuffle` of the
+    pile below its top card with SHA-256(deck seed || "/reshuffle/" || n).  With
+    ``server_seed`` ``None`` (a deal script, or a deal whose seed is still secret) they come
+    from the deck (:func:`ginrummy.deal.new_deal`'s default), and ``deck`` is required.
+    Raises ``ValueError`` for bad client seeds and :class:`~ginrummy.errors.RecordError` for a
+    deck that is not 52 distinct cards."""
+    if server_seed is None:
+        if deck is None:
+            raise ValueError("a deal without a seed needs its deck")
+        return new_deal(rules, dealer, deck)
+    seed = deck_seed(server_seed, client_seeds)
+    return new_deal(rules, dealer, deck_from_seed(seed) if deck is None else deck, seed=seed)
 
 
 def commitment(seed: bytes) -> str:
@@ -205,8 +228,7 @@ class Match:
                client_seeds: tuple[str, ...] | None = None) -> DealState:
         rec = DealRecord(number, seat_players, dealer, deal_seed(self.seed, number), client_seeds=client_seeds)
         self.deals.append(rec)
-        seed = rec.deck_seed
-        return new_deal(self.rules, dealer, deck_from_seed(seed), seed=seed)
+        return start_deal(self.rules, dealer, None, rec.seed, client_seeds)
 
     # -- reading -----------------------------------------------------------------------------
 

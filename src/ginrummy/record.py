@@ -55,13 +55,13 @@ from .actions import Action, parse_action
 from .cards import card_str, parse_card, parse_cards
 from .deal import OVER, DealResult, DealState, Event, Outcome, deck_from_seed, new_deal
 from .errors import GinRummyError, RecordError
-from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed
+from .match import DealRecord, Match, check_client_seeds, commitment, deck_seed, start_deal
 from .rules import RuleSet
 from .scoring import ScoreSheet
 
 __all__ = [
     "FORMAT_VERSION", "GameRecord", "RecordedDeal", "RecordedAction", "RecordedReshuffle",
-    "RecordedResult", "VerifyReport", "dumps", "dumps_deal", "loads", "replay", "verify",
+    "RecordedResult", "VerifyReport", "dumps", "dumps_deal", "loads", "replay", "verify", "deal_states",
 ]
 
 FORMAT_VERSION = 1
@@ -167,16 +167,30 @@ class GameRecord:
 @dataclass(frozen=True)
 class VerifyReport:
     """What :func:`verify` checked: ``ok``, the ``checks`` passed (text), and for a failure the
-    ``error`` (naming the line) and its ``line`` number (0 when not tied to a line)."""
+    ``error`` (naming the line) and its ``line`` number (0 when not tied to a line).
+
+    ``incomplete`` is ``None`` for a complete record (a finished match with its seed revealed,
+    or a deal script's deal that is over); otherwise it says where the record stops and what
+    would come next (``"the record stops at line 12, in deal 2 after its actions: no result
+    line"``), and ``line`` is that last line.  An incomplete record may be ``ok``: every line it
+    has checks out, but it is a match in progress or a file cut off, and says nothing of the
+    rest."""
 
     ok: bool
     checks: tuple[str, ...]
     error: str | None = None
     line: int = 0
+    incomplete: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether the record is the whole match (or the whole deal of a deal script)."""
+        return self.incomplete is None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: ``{"ok", "checks", "error", "line"}``."""
-        return {"ok": self.ok, "checks": list(self.checks), "error": self.error, "line": self.line}
+        """JSON form: ``{"ok", "complete", "checks", "error", "incomplete", "line"}``."""
+        return {"ok": self.ok, "complete": self.complete, "checks": list(self.checks), "error": self.error,
+                "incomplete": self.incomplete, "line": self.line}
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -279,10 +293,9 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
                 sheet = sheet.add(None, 0)
                 lines.append("score " + " ".join(str(t) for t in sheet.totals))
             continue
-        seed = rec.deck_seed
-        deck = deck_from_seed(seed)
+        deck = deck_from_seed(rec.deck_seed)
         lines.append("deck " + _cards_text(deck))
-        body, state = _deal_lines(new_deal(match.rules, rec.dealer, deck, seed=seed), rec.actions)
+        body, state = _deal_lines(start_deal(match.rules, rec.dealer, deck, rec.seed, rec.client_seeds), rec.actions)
         lines += body
         if state.result is not None:
             winner = None if state.result.winner is None else rec.seat_players[state.result.winner]
@@ -304,7 +317,7 @@ def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequen
     The record has no seed: its deck is given.  Raises :class:`RecordError` for a bad deck
     or date, and :class:`~ginrummy.errors.IllegalActionError` for an illegal action.
     """
-    state = new_deal(rules, dealer, deck)
+    state = start_deal(rules, dealer, deck, None, None)
     pairs = []
     for item in actions:
         if isinstance(item, Action):
@@ -317,7 +330,7 @@ def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequen
     lines = _header(rules, names, date)
     lines.append(f"deal 1 dealer {dealer} seats 0 1")
     lines.append("deck " + _cards_text(list(deck)))
-    body, _ = _deal_lines(new_deal(rules, dealer, deck), pairs)
+    body, _ = _deal_lines(start_deal(rules, dealer, deck, None, None), pairs)
     return "\n".join(lines + body) + "\n"
 
 
@@ -594,6 +607,28 @@ def loads(text: str) -> GameRecord:
 
 # -- replaying --------------------------------------------------------------------------------
 
+def deal_states(rules: RuleSet, d: RecordedDeal) -> tuple[list[tuple[int, DealState, int, Action]], DealState]:
+    """The states of recorded deal ``d`` (not sealed) under ``rules``: ``(index, state before,
+    seat, action)`` for every action line in order (``index`` 1-based, reshuffle lines not
+    counted), and the state after the last one.  The deal starts by
+    :func:`ginrummy.match.start_deal`, as at the table: a reshuffle (R7.3) comes from the deck
+    seed (the deal seed and the client seeds) when the deal seed is revealed, from the deck for
+    a deal script, and is the record's ``reshuffle`` line when the deal seed is still secret.
+    The record must replay (:func:`replay`); an illegal action raises
+    :class:`~ginrummy.errors.IllegalActionError`."""
+    state = start_deal(rules, d.dealer, d.deck, d.deal_seed, d.client_seeds)
+    out: list[tuple[int, DealState, int, Action]] = []
+    index = 0
+    for ev in d.events:
+        if isinstance(ev, RecordedReshuffle):
+            if d.deal_seed is None:  # the deal seed is secret: the record's stock is the chance event
+                state.stock, state.drawn = tuple(ev.stock), 0
+            continue
+        index += 1
+        out.append((index, state, ev.seat, ev.action))
+        state, _ = state.apply(ev.seat, ev.action)
+    return out, state
+
 class _RecordMatch(Match):
     """A :class:`Match` rebuilt from the decks of a record whose match seed is not known: a
     match in progress, or a single deal from a deal script.  After the replay it refuses to
@@ -626,7 +661,7 @@ class _RecordMatch(Match):
         self.deals.append(DealRecord(number, seat_players, dealer, d.deal_seed or b"", client_seeds=d.client_seeds))
         if d.sealed:  # its cards are secret: a stand-in deck, never played (see _skip_sealed)
             return new_deal(self.rules, dealer, range(52))
-        return new_deal(self.rules, dealer, d.deck, seed=d.deck_seed)
+        return start_deal(self.rules, dealer, d.deck, d.deal_seed, d.client_seeds)
 
     def apply(self, player: int, action: Action, *,
               checked: tuple[DealState, DealState, list[Event]] | None = None) -> list[Event]:
@@ -872,4 +907,33 @@ def verify(text: str) -> VerifyReport:
         checks.append("the match seed is not revealed (match in progress)"
                       + (f"; deck of deal {', '.join(map(str, unrevealed))} not checked: its deal seed is secret"
                          if unrevealed else ""))
-    return VerifyReport(True, tuple(checks))
+    last, where = _stops(rec, text)
+    if where is None:
+        return VerifyReport(True, tuple(checks))
+    return VerifyReport(True, tuple(checks), line=last, incomplete=f"the record stops at line {last}, {where}")
+
+
+def _stops(rec: GameRecord, text: str) -> tuple[int, str | None]:
+    """The last line of the record (1-based, blank and ``#`` lines not counted) and, when the
+    record is not complete, where it stops and what line would come next (``None`` when it
+    is complete)."""
+    last = max((no for no, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")),
+               default=0)
+    d = rec.deals[-1] if rec.deals else None
+    if d is None:
+        return last, "before its first deal"
+    if d.result is None:
+        if d.sealed:
+            return last, f"in deal {d.number}, which is sealed: the deal was in progress (match in progress)"
+        return last, f"in deal {d.number} after its actions: no result line (the deal is in progress)"
+    if rec.is_script:
+        return last, None
+    if d.score is None:
+        return last, f"in deal {d.number} after its result: no score line"
+    if not d.sealed and d.deal_seed is None:
+        return last, f"in deal {d.number} after its score: no deal-seed line"
+    if rec.finished is None:
+        return last, f"after deal {d.number}: the match is not finished (no finished line)"
+    if rec.seed is None:
+        return last, "after the finished line: no seed line"
+    return last, None

@@ -115,7 +115,7 @@ def _observed(m: Match, views) -> dict:
         new = set(after["hand"]) - set(before["hand"])
         if after["history"] and after["history"][-1].startswith(f"{seat} draw stock"):
             draws.append({"card": new.pop(), "stock_before": before["stock_size"], "reshuffle": 0})
-    return {"commitment": rec.commitment, "player": 0, "client_seeds_sent": [rec.client_seeds[0]],
+    return {"commitment": rec.commitment, "player": 0, "client_seed": rec.client_seeds[0], "sends": 1,
             "dealer": rec.dealer == seat, "hand": views[0]["hand"], "upcard": views[0]["upcard"], "draws": draws}
 
 
@@ -228,7 +228,7 @@ def test_panel_checks_the_revealed_deal_and_warns_in_red(fair, forged):
     rec = m.deals[0]
     seed = rec.seed.hex() if forged != "wrong seed" else deal_seed(SERVER, 2).hex()
     stored = fair.evaluate("JSON.parse(localStorage.getItem('gin.fair.T1.0.1'))")
-    assert stored["commitment"] == first and stored["client_seeds_sent"] == [sent[0]["seed"]]
+    assert stored["commitment"] == first and (stored["client_seed"], stored["sends"]) == (sent[0]["seed"], 1)
     assert stored["upcard"] == views[0]["upcard"] and len(stored["hand"]) == 10
     if forged == "stock draw":  # the server says this seat drew a card the seed puts elsewhere
         deck = _deck_text(rec.seed, rec.client_seeds)
@@ -255,28 +255,111 @@ def test_panel_checks_the_revealed_deal_and_warns_in_red(fair, forged):
 
 def test_panel_sends_a_typed_seed_and_refuses_a_bad_one(fair):
     fair.evaluate(PANEL)
-    pending = {"deal": 3, "commitment": "ab" * 32, "waiting_for": ["Ann", "Bob"], "yours": "f" * 32}
+    fair.evaluate(PIN_CLIENT_SEED)
+    pending = {"deal": 3, "commitment": "ab" * 32, "waiting_for": ["Ann", "Bob"], "yours": None}
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
-    assert fair.evaluate("window.sent") == []  # already in: nothing sent
+    assert fair.evaluate("window.sent") == [{"type": "client_seed", "deal": 3, "seed": "07" * 16}]
     fair.fill("#fair-seed", "bad seed!")
     fair.click("#fair-seed-form button[type='submit']")
     assert "A-Z a-z 0-9 _ -" in fair.inner_text("#fair-seed-error")
-    assert fair.evaluate("window.sent") == []
+    assert len(fair.evaluate("window.sent")) == 1
+    # typed while the server does not yet hold this seat's seed: the person's own act replaces it
     fair.fill("#fair-seed", "my_own-Seed7")
     fair.click("#fair-seed-form button[type='submit']")
-    assert fair.evaluate("window.sent") == [{"type": "client_seed", "deal": 3, "seed": "my_own-Seed7"}]
+    assert fair.evaluate("window.sent")[-1] == {"type": "client_seed", "deal": 3, "seed": "my_own-Seed7"}
     assert fair.inner_text("#fair-seed-error") == ""
     stored = fair.evaluate("JSON.parse(localStorage.getItem('gin.fair.T1.0.3'))")
-    assert stored["commitment"] == "ab" * 32 and stored["client_seeds_sent"] == ["my_own-Seed7"]
-    # typed while no deal waits: used for the next one
-    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None))
+    assert (stored["commitment"], stored["client_seed"], stored["sends"]) == ("ab" * 32, "my_own-Seed7", 1)
+    # typed once the server holds this seat's seed for the deal: it is for the next deal
+    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=dict(pending, yours="my_own-Seed7")))
     fair.fill("#fair-seed", "next_one")
     fair.click("#fair-seed-form button[type='submit']")
+    assert len(fair.evaluate("window.sent")) == 2
     assert "next_one" in fair.inner_text("#fair-custom")
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)",
                   _state(None, pending={"deal": 4, "commitment": "cd" * 32, "waiting_for": ["Ann"], "yours": None}))
     assert fair.evaluate("window.sent")[-1] == {"type": "client_seed", "deal": 4, "seed": "next_one"}
     assert fair.locator("#fair-record").get_attribute("href") == "/api/tables/T1/record?seat="
+
+
+def test_panel_sends_one_seed_per_deal_however_often_the_server_asks(fair):
+    """Issue 28 item 7: a server that dropped the seed and asked again got a fresh seed each
+    time, and the page accepted any of its last 8: best of several deals for the server.  Now
+    the same seed goes every time, the page says how often it was asked, and only that seed
+    passes the check."""
+    fair.evaluate(PANEL)
+    fair.evaluate(PIN_CLIENT_SEED)
+    first = Match.new(preset("standard"), ["Ann", "Bob"], SERVER).deals[0].commitment
+    pending = {"deal": 1, "commitment": first, "waiting_for": ["Ann"], "yours": None}
+    for _ in range(3):  # the server "did not get it" and asks again (the 3 s wait let pass)
+        fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
+        fair.evaluate("crypto.getRandomValues = (b) => b.fill(9); GinFair._panel.sentAt.clear()")
+    sent = fair.evaluate("window.sent")
+    assert [m["seed"] for m in sent] == ["07" * 16] * 3
+    assert fair.inner_text("#fair-asked") == ("Deal 1: the server asked for your seed 3 times; the same seed was sent "
+                                              "each time.")
+    # a reload of the page sends the same seed again (it is stored)
+    fair.evaluate("GinFair._panel.sentAt.clear()")
+    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
+    assert fair.evaluate("window.sent")[-1]["seed"] == "07" * 16
+    # the deal dealt from another seed of this player (one the page never sent) fails the check
+    m, views = _played(("09" * 16, ""))
+    for v in views[:1]:
+        fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=v))
+    rec = m.deals[0]
+    deal = {"number": 1, "commitment": rec.commitment, "revealed": True, "over": True, "seed": rec.seed.hex(),
+            "client_seeds": list(rec.client_seeds)}
+    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=views[-1], deals=[deal]))
+    fair.wait_for_selector("#fair-panel [data-deal='1']")
+    box = fair.locator("#fair-panel [data-deal='1']")
+    assert box.get_attribute("data-ok") == "false"
+    assert "the deal did not use the client seed this browser sent" in box.inner_text()
+
+
+def test_the_page_resends_the_same_seed_when_the_first_is_dropped(server, browser):
+    """A real table against the computer, its WebSocket routed through the test: the page's
+    first client_seed message is dropped and the server asked again (a sync, after the page's
+    3 s between sends); the page sends the same seed, the deal is dealt from it, and the panel
+    says the server asked twice."""
+    errors: list[str] = []
+    page = _page(browser, errors, bypass_csp=True)
+    seeds: list[str] = []
+    link: dict = {}
+
+    def route(ws):
+        srv = ws.connect_to_server()
+        link["server"] = srv
+
+        def from_page(message):
+            data = json.loads(message) if isinstance(message, str) else {}
+            if data.get("type") == "client_seed":
+                seeds.append(data["seed"])
+                if len(seeds) == 1:
+                    return  # dropped on the way
+            srv.send(message)
+        ws.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/table/"), route)
+    page.goto(server + "/")
+    page.fill("#your-name", "Ann")
+    page.select_option("#seat1-level", "random")
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
+    for _ in range(600):
+        if seeds:
+            break
+        page.wait_for_timeout(100)
+    assert len(seeds) == 1
+    page.wait_for_timeout(3200)  # the page sends at most once every 3 s
+    link["server"].send(json.dumps({"type": "sync", "id": "ask-again"}))  # a fresh state: still waiting
+    page.wait_for_function("ui.state && ui.state.started && ui.state.deals.length > 0")
+    assert len(seeds) == 2 and seeds[1] == seeds[0]
+    assert page.evaluate("ui.state.deals[0].client_seeds[ui.state.you]") == seeds[0]
+    stored = page.evaluate("JSON.parse(localStorage.getItem('gin.fair.' + ui.state.table.id + '.' + ui.state.you + '.1'))")
+    assert (stored["client_seed"], stored["sends"]) == (seeds[0], 2)
+    assert page.inner_text("#fair-asked") == "Deal 1: the server asked for your seed 2 times; the same seed was sent each time."
+    assert errors == []
+    page.context.close()
 
 
 def test_panel_checks_the_match_seed_once_revealed(fair):
@@ -388,6 +471,24 @@ def test_fair_page_a_public_record_with_a_sealed_deal_is_partly_checkable(fair):
     assert any(i["code"] == "match_seed_hidden" for i in items)
 
 
+def test_fair_page_says_it_checked_the_decks_only(fair):
+    """Issue 28 item 8: a record whose score and winner were forged (true decks) got "The record
+    checks out"; the verdict now says exactly what was checked, and that the moves were not."""
+    text = dumps(_match(), public=True)
+    forged = _replace_line(text, "finished winner", lambda s: "finished winner " + ("0" if s.endswith("1") else "1"))
+    forged = _replace_line(forged, "score ", lambda s: "score 999 0")
+    assert forged != text
+    for record in (text, forged):
+        verdict, items = _check(fair, record)
+        assert verdict == "ok"
+        assert fair.inner_text("#verdict") == ("\u2713 The decks check out: every deck came from its committed seeds. "
+                                               "The moves, results and scores were not replayed: gin verify does that.")
+    verdict, _ = _check(fair, dumps(_match(finished=False, actions=60), public=True))
+    assert verdict == "partial"
+    assert fair.inner_text("#verdict") == ("\u2713 The decks that can be checked yet check out; some deals can be checked "
+                                           "only later. The moves, results and scores were not replayed: gin verify does that.")
+
+
 def test_fair_page_refuses_what_is_not_a_record(fair):
     verdict, items = _check(fair, "hello\nworld\n")
     assert verdict == "failed" and items[0]["code"] == "not_a_record"
@@ -457,7 +558,7 @@ def test_end_to_end_a_real_table_shows_the_check(server, browser):
     assert box.inner_text() == f"\u2713 Deal {number}: your ten cards, the upcard and every card you drew came from this seed."
     stored = page.evaluate(f"JSON.parse(localStorage.getItem('gin.fair.' + ui.state.table.id + '.' + ui.state.you + '.{number}'))")
     assert stored["commitment"] == page.evaluate(f"ui.state.deals[{number - 1}].commitment")
-    assert stored["client_seeds_sent"][-1] == page.evaluate(f"ui.state.deals[{number - 1}].client_seeds[ui.state.you]")
+    assert stored["client_seed"] == page.evaluate(f"ui.state.deals[{number - 1}].client_seeds[ui.state.you]")
     assert errors == []
 
 

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..deal import DealState, new_deal
+from ..deal import DealState
 from ..errors import N_, Msg
-from ..record import RecordedDeal, RecordedReshuffle
+from ..record import RecordedDeal, deal_states
 from ..rules import RuleSet
 
 __all__ = ["FirstWin", "Hindsight", "hindsight", "first_wins"]
@@ -121,20 +121,11 @@ def hindsight(rules: RuleSet, deal: RecordedDeal, players: Sequence[tuple[str, i
     """The hindsight line of recorded ``deal`` under ``rules`` for ``players`` (``(name, deal
     seat)`` pairs).  The record must replay (see :func:`ginrummy.record.replay`).  A deal that
     is not over gets no hindsight (``over`` false, no first win): its hidden cards are secret."""
-    state = new_deal(rules, deal.dealer, deal.deck, seed=deal.deal_seed)
-    states: list[tuple[int, DealState]] = []
-    index = 0
-    for ev in deal.events:
-        if isinstance(ev, RecordedReshuffle):
-            if deal.deal_seed is None:
-                state.stock, state.drawn = tuple(ev.stock), 0
-            continue
-        index += 1
-        states.append((index, state))
-        state, _ = state.apply(ev.seat, ev.action)
+    states, state = deal_states(rules, deal)
+    index = len(states)
     if state.result is None:  # a deal in progress: its hidden cards are still secret, say nothing
         return Hindsight({name: None for name, _ in players}, index, None, False)
-    found = first_wins(states, [seat for _, seat in players])
+    found = first_wins([(i, st) for i, st, _, _ in states], [seat for _, seat in players])
     winner = None
     if state.result is not None and state.result.winner is not None:
         winner = next((n for n, s in players if s == state.result.winner), None)

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action
-from ..deal import DealState, new_deal
+from ..deal import DealState
 from ..errors import N_, Msg, RecordError
 from ..match import Match
 from ..players.expert import ExpertPlayer, game_win_table
-from ..record import GameRecord, RecordedDeal, RecordedReshuffle, dumps, loads, replay
+from ..record import GameRecord, RecordedDeal, deal_states, dumps, loads, replay
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
 from ..views import view_of
@@ -254,23 +254,6 @@ def _as_record(record: GameRecord | Match | str) -> GameRecord:
     raise RecordError(f"a review needs a record (text), a GameRecord or a Match, not {type(record).__name__}")
 
 
-def _deal_states(rules: RuleSet, d: RecordedDeal) -> list[tuple[int, DealState, int, Any]]:
-    """``(index, state before, seat, action)`` for every action of deal ``d``, in order (R7.3
-    reshuffles as the record gives them)."""
-    state = new_deal(rules, d.dealer, d.deck, seed=d.deal_seed)
-    out = []
-    index = 0
-    for ev in d.events:
-        if isinstance(ev, RecordedReshuffle):
-            if d.deal_seed is None:  # the deal seed is secret: the record's stock is the chance event
-                state.stock, state.drawn = tuple(ev.stock), 0
-            continue
-        index += 1
-        out.append((index, state, ev.seat, ev.action))
-        state, _ = state.apply(ev.seat, ev.action)
-    return out
-
-
 def _resolve_player(rec: GameRecord, player: str | None) -> int | None:
     if player is None:
         return None
@@ -293,7 +276,7 @@ def _points(rec: GameRecord, player: int | None, deal: int | None) -> tuple[list
     deals = [d for d in rec.deals if (deal is None or d.number == deal) and not d.sealed]
     for d in deals:
         sheet = ScoreSheet(rec.rules, len(rec.names), results[: d.number - 1])
-        for index, state, seat, action in _deal_states(rec.rules, d):
+        for index, state, seat, action in deal_states(rec.rules, d)[0]:
             who = d.seat_players[seat]
             if (player is None or who == player) and len(state.legal_actions()) > 1:
                 points.append(_Point(d.number, index, state, seat, who, action, sheet, d.seat_players))

@@ -22,7 +22,8 @@ index in ``actions`` (0-based), the action and the legal actions.
 For a saved record ``gin replay`` replays it (checking every line) and prints a summary, or
 with ``--json`` the final score sheet and every deal's result.  ``gin verify`` recomputes every
 deck from the revealed seeds, checks the commitments and replays the record: it prints OK and
-what it checked, or exits 1 naming the first mismatch.  A record carries its own rule set, so
+what it checked, or exits 1 naming the first mismatch, or 3 (INCOMPLETE) naming the line where
+a record that checks out so far stops (a match in progress, or a file cut off).  A record carries its own rule set, so
 ``gin replay`` refuses ``--preset``/``--set`` for records, and ``gin verify`` has neither
 option.  Bad input exits 2 with one line on stderr.
 """
@@ -51,7 +52,11 @@ from .common import JsonOpt, SetOpt, bad_input, emit_json, fail
 from .main import app
 from .render import rules_label
 
-__all__ = ["replay_command", "verify_command", "run_script", "load_script", "state_json"]
+__all__ = ["replay_command", "verify_command", "run_script", "load_script", "state_json", "INCOMPLETE_EXIT"]
+
+INCOMPLETE_EXIT = 3
+"""``gin verify``'s exit status for a record whose lines check out but that stops before the
+end of the match (or of a deal script's deal): a match in progress or a file cut off."""
 
 _PresetOpt = typer.Option(None, "--preset", help="Rule set preset (R13) for a deal script: " + ", ".join(PRESETS) + ".")
 _SCRIPT_KEYS = ("rules", "dealer", "deck", "actions")
@@ -253,9 +258,12 @@ def verify_command(
 ) -> None:
     """Recompute every deck from the revealed seed, check the commitments and replay the record.
 
-    Prints OK and what was checked; exits 1 naming the first mismatch, and 2 (bad input) when
-    the file is not a game record at all.  A record carries its own rule set, so there is no
-    --preset or --set here."""
+    Prints OK and what was checked (exit 0) for a complete record: a finished match with its
+    seed revealed, or a deal script's deal that is over.  Exits 1 naming the first mismatch;
+    2 (bad input) when the file is not a game record at all; 3 when every line checks out but
+    the record is incomplete (a match in progress, or a file cut off): it prints INCOMPLETE,
+    the line where the record stops and what is missing there, then what was checked.  A
+    record carries its own rule set, so there is no --preset or --set here."""
     text = _read(file)
     with bad_input():
         load_record(text)
@@ -263,11 +271,13 @@ def verify_command(
     if as_json:
         emit_json(report.to_dict())
     elif report.ok:
-        print("OK")
+        print("OK" if report.complete else f"INCOMPLETE: every line checks out, but {report.incomplete}")
         for check in report.checks:
             print(f"  {check}")
     if not report.ok:
         if not as_json:
             print(f"gin: verify: MISMATCH {' '.join(str(report.error).split())}", file=sys.stderr)
         raise typer.Exit(1)
+    if not report.complete:
+        raise typer.Exit(INCOMPLETE_EXIT)
 

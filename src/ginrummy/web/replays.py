@@ -4,9 +4,10 @@ with both hands open.
 :func:`replay_frames` reads a record (``docs/record-format.md``; a finished table's public
 record or a file someone uploads), checks it completely with :func:`ginrummy.record.replay`
 (a record that does not add up is refused, naming the line), and rebuilds every deal whose
-cards it reveals with :func:`ginrummy.deal.new_deal` and the recorded actions.  A sealed deal
-(its cards still secret: a drawn deal of a match in progress, or the deal in progress of a
-public record taken during play or of a match forfeited on time) is listed without frames.
+cards it reveals with :func:`ginrummy.record.deal_states` (the recorded actions; reshuffles
+as at the table).  A sealed deal (its cards still secret: a drawn deal of a match in
+progress, or the deal in progress of a public record taken during play or of a match forfeited
+on time) is listed without frames.
 
 Its JSON (``GET /api/replays/ID``, ``POST /api/replays``)::
 
@@ -26,9 +27,9 @@ import dataclasses
 from typing import Any
 
 from ..cards import card_str, cards_of
-from ..deal import DealState, new_deal
+from ..deal import DealState
 from ..melds import deadwood
-from ..record import RecordedAction, loads, replay
+from ..record import deal_states, loads, replay
 
 __all__ = ["replay_frames", "MAX_RECORD_BYTES"]
 
@@ -63,13 +64,11 @@ def replay_frames(text: str) -> dict[str, Any]:
                                  "sealed": d.sealed, "frames": [], "result": None,
                                  "score": None if d.score is None else list(d.score)}
         if not d.sealed:
-            s = new_deal(rec.rules, d.dealer, d.deck, seed=d.deck_seed)
-            entry["frames"].append(_frame(s, seat_names, None, None))
-            for ev in d.events:
-                if not isinstance(ev, RecordedAction):
-                    continue  # a reshuffle line: the engine reshuffles the same way (R7.3)
-                s, _ = s.apply(ev.seat, ev.action)
-                entry["frames"].append(_frame(s, seat_names, ev.action.text, seat_names[ev.seat]))
+            states, s = deal_states(rec.rules, d)  # reshuffles (R7.3) as at the table
+            befores = [st for _, st, _, _ in states]
+            entry["frames"].append(_frame(befores[0] if befores else s, seat_names, None, None))
+            for (_, _, seat, action), after in zip(states, befores[1:] + [s]):
+                entry["frames"].append(_frame(after, seat_names, action.text, seat_names[seat]))
             if s.result is not None:
                 r = s.result.to_json()
                 r["winner"] = None if r["winner"] is None else seat_names[r["winner"]]

@@ -384,10 +384,13 @@ class Table:
             raise TableError("not_allowed", W_("the next deal waits for the client seed of {names}",
                                                names=self.waiting_names))
 
-    def check_client_seed(self, player: int, deal: int) -> None:
-        """Raises :class:`TableError` (``not_allowed``) unless ``player`` may send a client seed
-        for deal ``deal`` now: a person, at a table with client seeds, and ``deal`` the next deal
-        to be dealt."""
+    def check_client_seed(self, player: int, deal: int, seed: str | None = None) -> None:
+        """Raises :class:`TableError` (``not_allowed``) unless ``player`` may send client seed
+        ``seed`` for deal ``deal`` now: a person, at a table with client seeds, ``deal`` the next
+        deal to be dealt, and no other seed of his already in for it.  One seed per person per
+        deal: were a second, different one taken, a server (or anyone between) that asked again
+        would hold several and could deal from whichever it liked (issue 28).  The same seed
+        again is allowed (a page re-sends it when it hears nothing)."""
         if not self.fair or self.is_bot(player):
             raise TableError("not_allowed", W_("this table takes no client seeds"))
         nxt = self.next_deal_number
@@ -396,6 +399,10 @@ class Table:
         if deal != nxt:
             raise TableError("not_allowed", W_("deal {deal} is not the next deal; the next deal is {next}",
                                                deal=deal, next=nxt))
+        held = self.pending_seeds.get(player)
+        if seed is not None and held is not None and held != seed:
+            raise TableError("not_allowed", W_("your client seed for deal {deal} is already in ({held}); a deal takes "
+                                               "one seed per person, so it cannot be changed", deal=deal, held=held))
 
     def deal_next(self, kind: str) -> None:
         """Deal the next deal with the client seeds in: the first (``kind`` ``"deal"``) or the
@@ -750,7 +757,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
     async def _client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
         async with self._lock(table):
             table = self.tables.get(table.id, table)
-            table.check_client_seed(player, deal)
+            table.check_client_seed(player, deal, seed)
             if table.pending_seeds.get(player) != seed:
                 await self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
                 table.pending_seeds[player] = seed

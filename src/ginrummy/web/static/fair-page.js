@@ -25,8 +25,10 @@
     let line;
     if (r.ok === false) line = el("p", { class: "fair-bad", "data-verdict": "failed" }, "\u2717 " + t("The record does NOT check out: see the lines marked \u2717."));
     else if (r.ok === null) line = el("p", { class: "fair-bad", "data-verdict": "unavailable" }, t("Not checked."));
-    else if (r.partial) line = el("p", { class: "ok", "data-verdict": "partial" }, "\u2713 " + t("Everything that can be checked yet checks out; some deals can be checked only later."));
-    else line = el("p", { class: "ok", "data-verdict": "ok" }, "\u2713 " + t("The record checks out: every deck came from its committed seeds."));
+    // say exactly what was checked: the shuffle only (a record with forged moves, results or
+    // scores passes here; gin verify replays them)
+    else if (r.partial) line = el("p", { class: "ok", "data-verdict": "partial" }, "\u2713 " + t("The decks that can be checked yet check out; some deals can be checked only later. The moves, results and scores were not replayed: gin verify does that."));
+    else line = el("p", { class: "ok", "data-verdict": "ok" }, "\u2713 " + t("The decks check out: every deck came from its committed seeds. The moves, results and scores were not replayed: gin verify does that."));
     verdict.replaceChildren(line);
     return r;
   }

@@ -131,11 +131,21 @@ const GinFair = (() => {
 
   // ---- the check of one deal at the table ----
 
+  /** The one client seed this browser sent for a deal (observed.client_seed), or null.  A store
+   *  written before one seed per deal (client_seeds_sent) counts only when it holds one seed. */
+  function sentSeed(observed) {
+    if (validClientSeed(observed.client_seed) && observed.client_seed) return observed.client_seed;
+    const old = observed.client_seeds_sent;
+    return Array.isArray(old) && old.length === 1 && validClientSeed(old[0]) ? old[0] : null;
+  }
+
   /** Check a revealed deal against what this browser saw.
    *
    *  reveal:   {seed: server deal seed hex, client_seeds: [..] | null, commitment?: the commitment shown now}
    *  observed: {commitment: the commitment seen BEFORE this browser sent its client seed (or null),
-   *             player: this player's index, client_seeds_sent: [seeds this browser sent for the deal],
+   *             player: this player's index, client_seed: THE seed this browser sent for the deal (one
+   *             per deal, re-sent unchanged however often the server asks; replaced only by a seed
+   *             the person typed), sends: how many times it was sent,
    *             dealer: true when this seat dealt, hand: the ten cards first seen (or null, e.g. sitting out),
    *             upcard: text or null, draws: [{card, stock_before, reshuffle}] (reshuffle: 0 for the
    *             first stock, r for the stock rebuilt by reshuffle r), reshuffles: [the discard pile below
@@ -155,10 +165,12 @@ const GinFair = (() => {
     if (reveal.commitment && hash !== null && hash !== String(reveal.commitment).toLowerCase()) {
       checks.push({ what: "commitment_shown", ok: false });
     }
-    const sent = observed.client_seeds_sent || [];
-    if (sent.length && Number.isInteger(observed.player)) {
+    // exactly the one seed this browser sent for the deal: a server that collected several
+    // (by asking again) could otherwise deal from whichever of them it liked best
+    const mine = sentSeed(observed);
+    if (mine !== null && Number.isInteger(observed.player)) {
       const used = Array.isArray(reveal.client_seeds) ? reveal.client_seeds[observed.player] : undefined;
-      checks.push({ what: "client_seed", ok: used !== undefined && sent.includes(used), expected: used === undefined ? null : used });
+      checks.push({ what: "client_seed", ok: used !== undefined && used === mine, expected: used === undefined ? null : used });
     }
     let seedBytes = null;
     try {
@@ -337,21 +349,30 @@ const GinFair = (() => {
   function watching(state) { return state.you === null; }
 
   function observedOf(state, k) {
-    return store.get(store.key(tableId(state), state.you, k)) || { commitment: null, client_seeds_sent: [], player: state.you,
+    return store.get(store.key(tableId(state), state.you, k)) || { commitment: null, client_seed: null, sends: 0, player: state.you,
                                                                    hand: null, upcard: null, dealer: null, draws: [] };
   }
 
-  /** Send this seat's client seed for the pending deal; the commitment it saw is kept first. */
-  function sendSeed(state, send, seed) {
+  /** Send this seat's client seed for the pending deal; the commitment it saw is kept first.
+   *  One seed per deal: the first send fixes it (``typed``, the seed the person typed, or else
+   *  ``fallback``), it is kept in localStorage (a reload sends the same one) and every later send
+   *  for that deal re-sends it unchanged, counted in ``sends``.  Only the person's own act (a
+   *  typed seed, ``typed``) replaces it, and then the new one is the only one accepted. */
+  function sendSeed(state, send, typed, fallback) {
     const pending = state.fair.pending;
     const key = store.key(tableId(state), state.you, pending.deal);
     const obs = observedOf(state, pending.deal);
     if (!obs.commitment) obs.commitment = pending.commitment;
     obs.player = state.you;
-    obs.client_seeds_sent = [...(obs.client_seeds_sent || []), seed].slice(-8);
+    const kept = sentSeed(obs);
+    if (typed && typed !== kept) { obs.client_seed = typed; obs.sends = 0; }
+    else if (!kept) { obs.client_seed = fallback(); obs.sends = 0; }
+    else obs.client_seed = kept;
+    delete obs.client_seeds_sent;
+    obs.sends = (obs.sends || 0) + 1;
     store.set(key, obs);
     panel.sentAt.set(pending.deal, Date.now());
-    send({ type: "client_seed", deal: pending.deal, seed });
+    send({ type: "client_seed", deal: pending.deal, seed: obs.client_seed });
   }
 
   /** What this seat saw of the deal in progress: the dealt hand (rebuilt from the hand and this
@@ -439,9 +460,11 @@ const GinFair = (() => {
     if (pending && (pending.yours === null || pending.yours === undefined) && hasRandom()) {
       const last = panel.sentAt.get(pending.deal) || 0;
       if (Date.now() - last > 3000) {
-        const seed = panel.custom || newClientSeed();
-        panel.custom = "";
-        sendSeed(state, send, seed);
+        // a seed already sent for this deal is re-sent as it is; a typed one waits for a deal without one
+        const obs = observedOf(state, pending.deal);
+        const typed = sentSeed(obs) ? "" : panel.custom;
+        if (typed) panel.custom = "";
+        sendSeed(state, send, typed, newClientSeed);
       }
     }
     observe(state);
@@ -503,12 +526,26 @@ const GinFair = (() => {
         : t("Deal {number} commitment, shown before your seed is sent:", { number: String(p.deal) })),
                mono(p.commitment, "fair-pending-commitment"));
       if (!watcher) {
+        const obs = observedOf(state, p.deal);
+        const mine = sentSeed(obs);
         out.push(el("div", { id: "fair-yours" }, p.yours ? t("Your client seed for deal {number}: {seed}", { number: String(p.deal), seed: p.yours })
           : t("Sending your client seed...")));
+        if (p.yours && mine && p.yours !== mine) {
+          out.push(el("div", { class: "fair-bad", role: "alert", id: "fair-not-mine" },
+            "\u2717 " + t("The server shows {seed} as your client seed, but this browser sent {mine}.", { seed: p.yours, mine })));
+        }
       }
       if (p.waiting_for && p.waiting_for.length) {
         out.push(el("div", { class: "hint", id: "fair-waiting" }, t("The deal waits for the client seed of: {names}", { names: p.waiting_for.join(", ") })));
       }
+    }
+    // the deal waiting for a seed, else the deal in progress: did the server ask more than once?
+    const current = f.pending ? f.pending.deal : state.deal && state.deal.number;
+    const asked = watcher || !current ? 0 : observedOf(state, current).sends || 0;
+    if (asked > 1) {
+      out.push(el("div", { class: "hint", id: "fair-asked", "data-asked": String(current) },
+        t("Deal {number}: the server asked for your seed {n} times; the same seed was sent each time.",
+          { number: String(current), n: String(asked) })));
     }
     if (!hasCrypto()) {
       out.push(el("p", { class: "fair-bad" }, t("This page cannot compute SHA-256: the browser allows WebCrypto only over https or on this computer (localhost). Check the record with gin verify instead.")));
@@ -548,7 +585,9 @@ const GinFair = (() => {
       err.textContent = "";
       const state = panel.state;
       const p = state && state.fair && state.fair.pending;
-      if (p) { panel.custom = ""; sendSeed(state, panel.send, s); }
+      // typed for the deal that waits, unless the server already holds this page's seed for it
+      // (then it is for the next deal: a deal takes one seed per person)
+      if (p && !p.yours) { panel.custom = ""; sendSeed(state, panel.send, s, newClientSeed); }
       else panel.custom = s;
       input.value = "";
       render();
