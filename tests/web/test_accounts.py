@@ -117,11 +117,12 @@ def test_sign_in_rate_limit_per_name_then_allowed_after_the_window(db_url):
         with TestClient(app) as c:
             with_csrf(c)
             accounts = app.state.players.accounts
-            accounts.by_name = RateLimiter(Accounts.PER_NAME, Accounts.WINDOW, lambda: now[0])
+            accounts.by_pair = RateLimiter(Accounts.PER_PAIR, Accounts.WINDOW, lambda: now[0])
+            accounts.by_name = RateLimiter(Accounts.PER_NAME, Accounts.NAME_WINDOW, lambda: now[0])
             accounts.by_address = RateLimiter(Accounts.PER_ADDRESS, Accounts.WINDOW, lambda: now[0])
             _signup(c, "Ann")
             c.delete("/api/session")
-            for _ in range(Accounts.PER_NAME):
+            for _ in range(Accounts.PER_PAIR):
                 assert c.post("/api/session", json={"name": "Ann", "password": "wrong horse"}).status_code == 401
             r = c.post("/api/session", json={"name": "Ann", "password": "correct horse"})  # right, but too soon
             assert r.status_code == 429 and r.json()["code"] == "rate_limited"

@@ -24,7 +24,8 @@ every ``POST``/``PUT``/``PATCH``/``DELETE`` must repeat in the ``X-CSRF-Token`` 
 but cannot read it to write the header).
 
 Passwords are hashed with argon2-cffi's :class:`argon2.PasswordHasher` (argon2id).  Failed
-sign-ins are limited per name and per client address (:class:`RateLimiter`).
+sign-ins are limited per (name, address) pair, per address and, more slowly, per name
+(:class:`RateLimiter`, :class:`Accounts`).
 """
 
 from __future__ import annotations
@@ -230,15 +231,27 @@ class Accounts:
     """Accounts, sessions and seat owners over the table store's SQLAlchemy ``engine``.
 
     ``hasher``: an argon2 :class:`~argon2.PasswordHasher` (defaults to argon2-cffi's
-    recommended parameters).  ``clock``: seconds for the sign-in rate limits.  Failed sign-ins:
-    at most :attr:`PER_NAME` per name and :attr:`PER_ADDRESS` per client address in
-    :attr:`WINDOW` seconds; more are refused with ``rate_limited`` without checking the
-    password.
+    recommended parameters).  ``clock``: seconds for the sign-in rate limits.  Failed sign-ins,
+    counted under the name's :func:`typed_name_key` (the key the account is found by, so that
+    ``"ann"``, ``" ANN"`` and ``"ann\t"`` are one counter) and the client's address:
+
+    * at most :attr:`PER_PAIR` per (name, address) pair and :attr:`PER_ADDRESS` per address
+      in :attr:`WINDOW` seconds: one address's guesses lock out that address only;
+    * at most :attr:`PER_NAME` per name from every address together in :attr:`NAME_WINDOW`
+      seconds (many addresses guessing one password), except for an address that signed in
+      to that account before (:attr:`known`): the person's own browser still gets in.
+
+    More are refused with ``rate_limited`` without checking the password.
     """
 
-    PER_NAME = 5
+    PER_PAIR = 5
     PER_ADDRESS = 20
     WINDOW = 300.0
+    PER_NAME = 50
+    NAME_WINDOW = 3600.0
+    KNOWN_MAX = 100_000
+    """At most this many (name, address) pairs that signed in are remembered (then forgotten
+    all at once: memory stays bounded whatever is sent)."""
 
     def __init__(self, engine: Engine, *, hasher: PasswordHasher | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -246,8 +259,11 @@ class Accounts:
 
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
-        self.by_name = RateLimiter(self.PER_NAME, self.WINDOW, clock)
+        self.by_pair = RateLimiter(self.PER_PAIR, self.WINDOW, clock)
         self.by_address = RateLimiter(self.PER_ADDRESS, self.WINDOW, clock)
+        self.by_name = RateLimiter(self.PER_NAME, self.NAME_WINDOW, clock)
+        self.known: set[str] = set()
+        """``"<name key>\\n<address>"`` of the pairs that signed in (exempt from :attr:`by_name`)."""
         self._initial = INITIAL
         metadata.create_all(engine)
         self._dummy = self.hasher.hash(secrets.token_hex(16))  # same work for unknown names
@@ -306,11 +322,17 @@ class Accounts:
             return run(c)
 
     def verify(self, name: Any, password: Any, address: str = "") -> Account:
-        """The account whose name and password these are.  Raises :class:`AccountError`:
-        ``rate_limited`` after too many failures (per name or address), else
+        """The account whose name and password these are; ``address`` is the client's (the
+        peer, or the address a trusted proxy forwarded: ``gin serve --forwarded-allow-ips``).
+        Raises :class:`AccountError`: ``rate_limited`` after too many failures (per name and
+        address, per address, per name from every address: see the class), else
         ``wrong_password`` for an unknown name or a wrong password (one answer for both)."""
-        key = name_key(name) if isinstance(name, str) else ""
-        wait = max(self.by_name.retry_after("n:" + key), self.by_address.retry_after("a:" + address))
+        key = typed_name_key(name) if isinstance(name, str) else ""
+        pair = key + "\n" + address
+        waits = [self.by_pair.retry_after("p:" + pair), self.by_address.retry_after("a:" + address)]
+        if pair not in self.known:
+            waits.append(self.by_name.retry_after("n:" + key))
+        wait = max(waits)
         if wait:
             raise AccountError("rate_limited", W_("too many sign-in attempts; try again in {seconds} seconds",
                                                   seconds=wait), retry_after=wait)
@@ -319,7 +341,7 @@ class Accounts:
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
             with self.engine.connect() as conn:
                 row = conn.execute(select(accounts_t).where(and_(
-                    accounts_t.c.name_key == typed_name_key(name), accounts_t.c.kind == "human",
+                    accounts_t.c.name_key == key, accounts_t.c.kind == "human",
                     accounts_t.c.deleted == 0))).first()
         ok = False
         try:
@@ -328,9 +350,13 @@ class Accounts:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
         if not ok or row is None:
-            self.by_name.hit("n:" + key)
+            self.by_pair.hit("p:" + pair)
             self.by_address.hit("a:" + address)
+            self.by_name.hit("n:" + key)
             raise wrong
+        if len(self.known) >= self.KNOWN_MAX:
+            self.known.clear()
+        self.known.add(pair)
         return Account(int(row.id), str(row.name), "human")
 
     def delete(self, account: Account, password: Any) -> None:

@@ -37,13 +37,14 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -77,7 +78,7 @@ from .state import dumps as wire_text
 from .store import Store, default_database_url
 from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
-__all__ = ["create_app", "STATIC_DIR"]
+__all__ = ["create_app", "link_base", "STATIC_DIR"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -188,8 +189,20 @@ def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = 
     return JSONResponse(body, status_code=status, headers={"Content-Language": tr.lang})
 
 
+def link_base(conn: Any, public_url: str | None) -> str:
+    """The start of every link the server sends to ``conn`` (a request or a WebSocket):
+    ``public_url`` (``gin serve --public-url``) when set, else the scheme and host ``conn``
+    came in on (``http``/``https``, never ``ws``), without a trailing slash.  Only the
+    receiver's own request is read: ``gin serve`` checks its ``Host`` against the allowed
+    hosts before any of this runs (``--allowed-host``, :func:`create_app`)."""
+    if public_url:
+        return public_url.rstrip("/")
+    return str(conn.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+
+
 def create_app(database_url: str | None = None, bot_delay: float | None = None,
-               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0) -> Starlette:
+               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0,
+               public_url: str | None = None, allowed_hosts: Sequence[str] | None = None) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -201,6 +214,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
+        public_url: the address people reach the server at (``https://gin.example.org``): every
+            link (seat links, invites, rematches) starts with it; ``None``: each link is made
+            from its receiver's own request (:func:`link_base`).
+        allowed_hosts: the ``Host`` names the server answers (Starlette's
+            ``TrustedHostMiddleware``; others get 400 before anything runs, WebSockets too);
+            ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -213,6 +232,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     # a bound on the tables one address opens: each costs memory, a stored row, and (two
     # computer seats) moves made by this server
     opened = RateLimiter(tables_per_minute, 60.0) if tables_per_minute > 0 else None
+    link_bases: dict[Any, str] = {}  # each game connection's send -> the start of its links
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -289,7 +309,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
-        base = str(request.base_url).rstrip("/")
+        base = link_base(request, public_url)
         out = []
         for i, name in enumerate(table.names):
             entry: dict[str, Any] = {"name": name, "kind": "human" if not table.is_bot(i) else "computer"}
@@ -335,7 +355,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             return _bad(exc, tr, status)
         except (GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
-        base = str(request.base_url).rstrip("/")
+        base = link_base(request, public_url)
         await manager.changed(table)
         return JSONResponse({"id": table.id, "seat": player, "name": table.names[player], "token": token,
                              "link": f"{base}/table/{table.id}?seat={token}"})
@@ -354,7 +374,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
         except (GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
-        base = str(request.base_url).rstrip("/")
+        base = link_base(request, public_url)
         return JSONResponse({"id": table.id, "seat": body.seat, "name": table.names[body.seat], "token": token,
                              "link": f"{base}/table/{table.id}?seat={token}"})
 
@@ -511,7 +531,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         if player == SPECTATOR:
             table.spectators_seen += 1
             conn["watcher"] = table.spectators_seen  # "spectator 2" in the chat
-        conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+        link_bases[send] = link_base(ws, public_url)  # this connection's own links (a rematch's)
         task = asyncio.get_running_loop().create_task(writer())
         manager.watch(table, player, send)
         try:
@@ -542,6 +562,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             pass
         finally:
             reviews.forget(id(conn))
+            link_bases.pop(send, None)
             manager.unwatch(table, player, send)
             if "drop" in conn:  # the close frame 4408 first: returning now would close without it
                 await asyncio.wait([conn["drop"]])
@@ -601,7 +622,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                 await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"],
                                   watcher=conn.get("watcher"))
             elif isinstance(msg, RematchMsg):
-                await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
+                await manager.ask_rematch(manager.tables.get(table.id, table), player, link_bases.get)
             elif isinstance(msg, HintMsg):
                 seq, action, reason = await manager.hint(table, player)
                 level = manager.tables.get(table.id, table).hint_level
@@ -676,7 +697,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
                                            larger={"/api/replays": MAX_RECORD_BYTES,
                                                    "/api/reviews": MAX_RECORD_BYTES}),
-                                Middleware(CsrfGuard)])
+                                Middleware(CsrfGuard)]
+                    + ([] if allowed_hosts is None else [Middleware(TrustedHostMiddleware,
+                                                                    allowed_hosts=list(allowed_hosts),
+                                                                    www_redirect=False)]))
     app.state.manager = manager
     app.state.players = players
     app.state.store = store

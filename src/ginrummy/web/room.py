@@ -274,12 +274,14 @@ class RoomMixin:
 
     # -- rematch ---------------------------------------------------------------------------
 
-    async def ask_rematch(self, table: Any, player: int, base_url: str) -> None:
+    async def ask_rematch(self, table: Any, player: int, base_of: Callable[[Send], str | None]) -> None:
         """``player`` asks for a rematch.  When every person at the table has asked, a new table
         opens with the same rules, seats and options, its first dealer by R11.2 (two-hand), the
         same accounts at the same seats (:attr:`on_rematch`: a rematch of a rated match is
         rated), and each person connected is sent ``{"type": "rematch", "id", "link"}`` with his
-        own new seat link.  Raises ``TableError`` (``not_allowed``) before the match is over or for a
+        own new seat link, made from his own connection: ``base_of(send)`` is the start of the
+        links of the connection ``send`` (its own ``Host``, checked, or the configured public
+        URL; never the asker's); ``None``: the link is the path alone (``/table/ID?seat=...``).  Raises ``TableError`` (``not_allowed``) before the match is over or for a
         spectator."""
         from .seats import SeatSpec, TableError
 
@@ -304,5 +306,5 @@ class RoomMixin:
         for p, send in list(table.watchers):
             if p in shown:
                 await self._send(table, p, send, {  # type: ignore[attr-defined]
-                    "type": "rematch", "id": new.id, "link": f"{base_url}/table/{new.id}?seat={shown[p][1]}"})
+                    "type": "rematch", "id": new.id, "link": f"{base_of(send) or ''}/table/{new.id}?seat={shown[p][1]}"})
         await self.changed(table)  # type: ignore[attr-defined]

@@ -1,0 +1,185 @@
+"""Issue 28, items 1 to 5: rematch links from a checked host, the sign-in limit by the key the
+lookup uses, login CSRF, names that pass for someone else, hints at rated tables."""
+
+from __future__ import annotations
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import create_engine
+
+from ginrummy.web.accounts import AccountError, Accounts, RateLimiter
+
+
+def _accounts(tmp_path, now):
+    engine = create_engine(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    accounts = Accounts(engine, hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1),
+                        clock=lambda: now[0])
+    accounts.sign_up("victim", "right password")
+    return accounts
+
+
+def _code(fn):
+    try:
+        fn()
+    except AccountError as exc:
+        return exc.code
+    return "ok"
+
+
+# -- 2. the sign-in limit --------------------------------------------------------------------
+
+def test_every_spelling_of_a_name_counts_against_one_counter(tmp_path):
+    """`"victim"`, `" victim"`, `"victim\\t"`... find one account, so they share one counter."""
+    now = [0.0]
+    accounts = _accounts(tmp_path, now)
+    for spelling in ["victim", " victim", "victim\t", "VICTIM", "ｖｉｃｔｉｍ"]:
+        assert _code(lambda: accounts.verify(spelling, "wrong guess", "10.0.0.1")) == "wrong_password"
+    assert _code(lambda: accounts.verify("  victim ", "right password", "10.0.0.1")) == "rate_limited"
+
+
+def test_another_address_guesses_do_not_lock_the_person_out(tmp_path):
+    now = [0.0]
+    accounts = _accounts(tmp_path, now)
+    for _ in range(Accounts.PER_PAIR):
+        assert _code(lambda: accounts.verify("victim", "wrong guess", "10.0.0.66")) == "wrong_password"
+    assert _code(lambda: accounts.verify("victim", "right password", "10.0.0.66")) == "rate_limited"
+    assert accounts.verify("victim", "right password", "192.0.2.7").name == "victim"
+
+
+def test_a_slower_limit_per_name_holds_against_many_addresses_but_not_against_a_known_one(tmp_path):
+    now = [0.0]
+    accounts = _accounts(tmp_path, now)
+    assert accounts.verify("victim", "right password", "192.0.2.7").name == "victim"  # his own browser
+    guesses = 0
+    for a in range(100):
+        for _ in range(Accounts.PER_PAIR):
+            if _code(lambda: accounts.verify("victim", "guess", f"10.0.{a}.1")) == "wrong_password":
+                guesses += 1
+    assert guesses == Accounts.PER_NAME  # 50 guesses an hour from every address together
+    assert _code(lambda: accounts.verify("victim", "right password", "10.9.9.9")) == "rate_limited"
+    assert accounts.verify("victim", "right password", "192.0.2.7").name == "victim"
+    now[0] += Accounts.NAME_WINDOW + 1
+    assert accounts.verify("victim", "right password", "10.9.9.9").name == "victim"
+
+
+def test_the_limiter_keeps_its_pair_and_name_keys_apart():
+    now = [0.0]
+    limiter = RateLimiter(1, 60, lambda: now[0])
+    limiter.hit("p:ann\n1.2.3.4")
+    assert limiter.retry_after("p:ann\n1.2.3.4") == 61
+    assert limiter.retry_after("p:ann\n1.2.3.5") == 0
+
+
+# -- 1. links from a checked host ---------------------------------------------------------------
+
+import warnings  # noqa: E402
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from ginrummy.web.app import create_app  # noqa: E402
+
+from .conftest import claim_all, with_csrf  # noqa: E402
+from .test_ratings import play_direct  # noqa: E402
+
+
+def _app_client(db_url, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(db_url, bot_delay=0, **kw)
+    return TestClient(app)
+
+
+def _finished_two_person_table(c):
+    r = c.post("/api/tables", json={"preset": "single", "seats": [{"kind": "human", "name": "Ann"},
+                                                                  {"kind": "human", "name": "Bob"}]})
+    assert r.status_code == 201, r.text
+    table = claim_all(c, r.json())
+    play_direct(c, table["id"])
+    return table
+
+
+def _rematch_links(c, table, hosts):
+    """Ann (seat 0) and Bob (seat 1) ask for the rematch, Bob last, over sockets opened with
+    the ``Host`` headers ``hosts``; the links each is sent."""
+    t = table["id"]
+    links = {}
+    with c.websocket_connect(f"/ws/table/{t}?seat={table['seats'][0]['token']}", headers={"host": hosts[0]}) as ann, \
+            c.websocket_connect(f"/ws/table/{t}?seat={table['seats'][1]['token']}", headers={"host": hosts[1]}) as bob:
+        ann.send_json({"type": "rematch"})
+        while ann.receive_json()["type"] != "state" or not c.app.state.manager.tables[t].rematch_votes:
+            pass
+        bob.send_json({"type": "rematch"})
+        for who, ws in (("ann", ann), ("bob", bob)):
+            while (got := ws.receive_json())["type"] != "rematch":
+                assert got["type"] != "error", got
+            links[who] = got["link"]
+    return links
+
+
+def test_a_rematch_link_is_made_from_the_receivers_own_request_not_the_askers(db_url):
+    with _app_client(db_url) as c:
+        with_csrf(c)
+        table = _finished_two_person_table(c)
+        links = _rematch_links(c, table, ["gin.example.org", "evil.example"])
+    assert links["ann"].startswith("http://gin.example.org/table/"), links
+    assert links["bob"].startswith("http://evil.example/table/"), links
+
+
+def test_a_public_url_starts_every_link_and_other_hosts_are_refused(db_url):
+    with _app_client(db_url, public_url="https://gin.example.org",
+                     allowed_hosts=["gin.example.org", "testserver"]) as c:
+        with_csrf(c)
+        r = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]},
+                   headers={"host": "gin.example.org"})
+        seats = r.json()["seats"]
+        assert seats[0]["link"].startswith("https://gin.example.org/table/")
+        assert seats[1]["invite"].startswith("https://gin.example.org/table/")
+        claimed = c.post(f"/api/tables/{r.json()['id']}/claim", json={"invite": seats[1]["invite"].split("=")[1]})
+        assert claimed.json()["link"].startswith("https://gin.example.org/table/")
+        refused = c.get("/", headers={"host": "evil.example"})
+        assert refused.status_code == 400
+        refused = c.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]},
+                         headers={"host": "evil.example"})
+        assert refused.status_code == 400 and "evil.example" not in refused.text
+        table = _finished_two_person_table(c)
+        links = _rematch_links(c, table, ["testserver", "gin.example.org"])
+    assert links["ann"].startswith("https://gin.example.org/table/")
+    assert links["bob"].startswith("https://gin.example.org/table/")
+
+
+def test_a_websocket_with_an_unallowed_host_is_refused(db_url):
+    from starlette.websockets import WebSocketDisconnect
+
+    with _app_client(db_url, allowed_hosts=["testserver"]) as c:
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect("/ws/lobby", headers={"host": "evil.example"}) as ws:
+                ws.receive_json()
+
+
+def test_gin_serve_allowed_hosts_public_url_and_proxies():
+    from ginrummy.cli.serve import allowed_hosts_for, check_public_url, proxy_options
+
+    assert allowed_hosts_for("127.0.0.1", "", []) == ["127.0.0.1", "localhost", "::1", "[::1]"]
+    assert allowed_hosts_for("0.0.0.0", "https://gin.example.org/", ["Gin.Example.NET"]) == [
+        "gin.example.net", "gin.example.org", "localhost", "127.0.0.1", "::1", "[::1]"]
+    assert allowed_hosts_for("::", "", ["192.168.1.5"]) == ["192.168.1.5", "localhost", "127.0.0.1", "::1", "[::1]"]
+    assert check_public_url("https://gin.example.org/") == "https://gin.example.org"
+    assert check_public_url("") == ""
+    for bad in ["gin.example.org", "javascript:alert(1)", "https://u:p@gin.example.org", "https://x/?a=1", "ftp://x"]:
+        with pytest.raises(ValueError):
+            check_public_url(bad)
+    assert proxy_options("") == {"proxy_headers": False, "forwarded_allow_ips": ""}
+    assert proxy_options(" 10.0.0.2 , 10.0.0.3") == {"proxy_headers": True, "forwarded_allow_ips": "10.0.0.2,10.0.0.3"}
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--public-url", "gin.example.org"], "--public-url 'gin.example.org' is not allowed; give the address people "
+                                          "open, such as https://gin.example.org or http://192.168.1.5:8000"),
+    (["--allowed-host", "*"], "--allowed-host '*' is not allowed; give a host name, or *.example.org for its "
+                              "subdomains"),
+])
+def test_gin_serve_refuses_a_bad_public_url_or_host(capsys, argv, needle):
+    from ginrummy.cli.main import main
+
+    assert main(["serve", *argv]) == 2
+    assert capsys.readouterr().err == f"gin: error: {needle}\n"
