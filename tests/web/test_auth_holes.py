@@ -183,3 +183,90 @@ def test_gin_serve_refuses_a_bad_public_url_or_host(capsys, argv, needle):
 
     assert main(["serve", *argv]) == 2
     assert capsys.readouterr().err == f"gin: error: {needle}\n"
+
+
+# -- 3. login and sign-up CSRF -----------------------------------------------------------------
+
+def test_a_cross_site_text_plain_form_does_not_sign_a_browser_in(db_url):
+    """The form of issue 28: field name `{"name":"mallory","password":"mallory-pass-1` and value
+    `"}`, sent as text/plain from another site by a browser with none of our cookies."""
+    with _app_client(db_url) as c:
+        with_csrf(c)
+        assert c.post("/api/account", json={"name": "mallory", "password": "mallory-pass-1="}).status_code == 201
+        c.cookies.clear()
+        body = '{"name":"mallory","password":"mallory-pass-1' + '=' + '"}'  # text/plain: name=value
+        for headers in ({"content-type": "text/plain"},  # an old browser: no Origin, no Sec-Fetch-Site
+                        {"content-type": "text/plain", "origin": "https://evil.example",
+                         "sec-fetch-site": "cross-site"}):
+            c.cookies.clear()
+            r = c.post("/api/session", content=body, headers=headers)
+            assert r.status_code in (403, 415), r.text
+            assert "gin_session" not in r.headers.get("set-cookie", "")
+        c.cookies.clear()
+        # the same request as our own page sends it signs in
+        r = c.post("/api/session", json={"name": "mallory", "password": "mallory-pass-1="},
+                   headers={"origin": "http://testserver", "sec-fetch-site": "same-origin"})
+        assert r.status_code == 200 and "gin_session=" in r.headers["set-cookie"]
+
+
+@pytest.mark.parametrize("method,path", [
+    ("POST", "/api/tables"), ("POST", "/api/tables/abc/claim"), ("POST", "/api/tables/abc/sit"),
+    ("POST", "/api/sheet"), ("POST", "/api/account"), ("POST", "/api/session"), ("DELETE", "/api/account"),
+])
+def test_every_json_endpoint_wants_application_json(client, method, path):
+    if path == "/api/account" and method == "DELETE":
+        assert client.post("/api/account", json={"name": "Ann", "password": "correct horse"}).status_code == 201
+    for ctype in ("text/plain", "application/x-www-form-urlencoded", None):
+        r = client.request(method, path, content=b'{"name": "Ann", "password": "correct horse"}',
+                           headers={} if ctype is None else {"content-type": ctype})
+        assert r.status_code == 415, (ctype, r.text)
+        assert r.json() == {"error": "send this request's body as JSON, with the header Content-Type: "
+                                     "application/json", "code": "unsupported_media_type"}
+
+
+@pytest.mark.parametrize("headers", [
+    {"origin": "https://evil.example"}, {"origin": "null"}, {"sec-fetch-site": "cross-site"},
+    {"sec-fetch-site": "same-site"}, {"origin": "http://testserver.evil.example"},
+])
+def test_a_cookieless_post_from_another_site_is_refused(db_url, headers):
+    with _app_client(db_url) as c:
+        r = c.post("/api/account", json={"name": "Ann", "password": "correct horse"}, headers=headers)
+        assert (r.status_code, r.json()["code"]) == (403, "csrf"), r.text
+        assert "gin_session" not in r.headers.get("set-cookie", "")
+
+
+@pytest.mark.parametrize("headers", [{}, {"origin": "http://testserver"}, {"sec-fetch-site": "same-origin"},
+                                     {"sec-fetch-site": "none"}])
+def test_a_cookieless_post_from_our_pages_or_a_program_passes(db_url, headers):
+    with _app_client(db_url) as c:
+        r = c.post("/api/account", json={"name": "Ann", "password": "correct horse"}, headers=headers)
+        assert r.status_code == 201, r.text
+
+
+# -- 5. no computer advice at a rated table ----------------------------------------------------
+
+def test_no_hint_at_a_rated_table_and_no_review_of_the_deal_in_progress(client):
+    from .conftest import send_client_seeds
+
+    assert client.post("/api/account", json={"name": "Ann", "password": "correct horse"}).status_code == 201
+    r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "club"}],
+                                         "rated": True})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    send_client_seeds(client, table)
+    tobj = client.app.state.manager.tables[table["id"]]
+    with client.websocket_connect(f"/ws/table/{table['id']}?seat={table['seats'][0]['token']}") as ws:
+        st = ws.receive_json()
+        while not (st.get("type") == "state" and st["your_turn"]):
+            st = ws.receive_json()
+        assert st["can_hint"] is False and st["rating"] == {"rated": True, "changes": []}
+        ws.send_json({"type": "hint", "id": "h"})
+        while (got := ws.receive_json()).get("reply_to") != "h":
+            pass
+        assert got == {"type": "error", "code": "not_allowed", "reply_to": "h",
+                       "message": "a rated match is played without advice: no hints or suggestions"}
+        ws.send_json({"type": "review", "deal": 1, "id": "v"})
+        while (got := ws.receive_json()).get("reply_to") != "v":
+            pass
+        assert (got["type"], got["code"]) == ("error", "not_over")
+    assert tobj.rated and not tobj.can_hint(0)

@@ -459,8 +459,14 @@ class CsrfGuard:
     that carries our ``gin_csrf`` or ``gin_session`` cookie) must carry the header
     ``X-CSRF-Token`` equal to the ``gin_csrf`` cookie (compared in constant time), else it is
     answered ``403 {"error", "code": "csrf"}`` (in the request's language) before anything
-    runs; a request with none of our cookies acts for no one and is not checked.  Any answer to a request without a well-formed ``gin_csrf`` cookie sets a new one
-    (SameSite=Strict, readable by the page's script, which sends it back: ``common.js``)."""
+    runs.  A request with none of our cookies carries no session, but it could still sign a
+    browser in (a cross-site form posting to ``/api/session`` sets the session cookie it
+    answers with), so it must not come from another site: its ``Sec-Fetch-Site``, when sent,
+    is ``same-origin`` or ``none``, and its ``Origin``, when sent, is this request's own host
+    (:func:`cross_site`); else the same ``403 csrf``.  A program (curl, a script) sends neither
+    header and passes.  Any answer to a request without a well-formed ``gin_csrf`` cookie sets
+    a new one (SameSite=Strict, readable by the page's script, which sends it back:
+    ``common.js``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -477,12 +483,13 @@ class CsrfGuard:
         # browser that has been here carries gin_csrf, and a signed-in one gin_session: those
         # are checked.  (A cross-site request gets neither: SameSite keeps them at home.)
         browser = CSRF_COOKIE in cookies or SESSION_COOKIE in cookies
-        if scope.get("method", "GET") in _UNSAFE and browser:
+        if scope.get("method", "GET") in _UNSAFE:
             header = ""
             for key, value in scope.get("headers", ()):
                 if key == CSRF_HEADER.encode():
                     header = value.decode("latin-1")
-            if not (has and secrets.compare_digest(header.encode(), cookie.encode())):
+            if (cross_site(scope) if not browser
+                    else not (has and secrets.compare_digest(header.encode(), cookie.encode()))):
                 from starlette.requests import Request
 
                 tr = web_translator(request_lang(Request(scope)))
@@ -504,6 +511,24 @@ class CsrfGuard:
             await send(msg)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def cross_site(scope: Scope) -> bool:
+    """Whether the request of ``scope`` says it comes from another site's page: a
+    ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``, or an ``Origin`` whose host and
+    port are not the request's ``Host`` (``Origin: null`` too).  A request with neither header
+    (not a browser's) is not."""
+    headers = {k: v.decode("latin-1") for k, v in scope.get("headers", ()) if k in (b"sec-fetch-site", b"origin",
+                                                                                   b"host")}
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site.strip().lower() not in ("same-origin", "none"):
+        return True
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    host = headers.get(b"host", "").strip().lower()
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    return not (sep and scheme in ("http", "https") and host and rest.rstrip("/") == host)
 
 
 def _secure(scope: Scope) -> str:

@@ -157,8 +157,14 @@ key given twice, name what is wrong and stand as they are)."""
 
 async def _body(request: Request, model: Any) -> Any:
     """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
-    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``;
-    ``bad_json`` too when the client hangs up before its body ends: no one hears the answer)."""
+    read with a cap.  Raises :class:`MessageError` (``unsupported_media_type``, answered 415,
+    unless the request says ``Content-Type: application/json``: a cross-site form can send a
+    JSON-looking ``text/plain`` body, never that type without the server's leave; ``too_large``
+    or ``bad_message``/``bad_json``; ``bad_json`` too when the client hangs up before its body
+    ends: no one hears the answer)."""
+    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
+        raise MessageError("unsupported_media_type",
+                           W_("send this request's body as JSON, with the header Content-Type: application/json"))
     try:
         raw = await read_body(request.stream(), MAX_BODY_BYTES)
     except ClientDisconnect:
@@ -174,15 +180,16 @@ async def _body(request: Request, model: Any) -> Any:
 
 
 _STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict",
-                 413: "too_large", 429: "rate_limited", 503: "server_busy"}
+                 413: "too_large", 415: "unsupported_media_type", 429: "rate_limited", 503: "server_busy"}
 """The ``code`` of an error answer that carries none of its own, by HTTP status."""
 
 
 def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = None) -> JSONResponse:
     """``{"error": message, "code"}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
-    or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413."""
-    if isinstance(message, MessageError) and message.code == "too_large":
-        status = 413
+    or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413,
+    ``unsupported_media_type`` 415."""
+    if isinstance(message, MessageError) and message.code in ("too_large", "unsupported_media_type"):
+        status = 413 if message.code == "too_large" else 415
     body: dict[str, Any] = {"error": translate_error(message, tr)}
     # every error names its kind: the message's own code, else one by the status
     body["code"] = code or getattr(message, "code", None) or _STATUS_CODES.get(status, "bad_request")

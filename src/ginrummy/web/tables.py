@@ -253,8 +253,17 @@ class Table:
         raise NotYourTurnError(W_("a hint is only for the player to act, and {name} is to act",
                                   name=self.names[to_act]), "hint", [], m.seat_of(player), m.deal.to_act)
 
+    @property
+    def rated(self) -> bool:
+        """Whether the table's match is rated (:mod:`ginrummy.web.players` sets :attr:`rating`):
+        no computer advice there, neither hints nor an adviser's suggestions."""
+        return self.rating is not None
+
     def can_hint(self, player: int) -> bool:
-        """Whether ``player`` may ask for a hint now (see :meth:`hint_target`)."""
+        """Whether ``player`` may ask for a hint now (see :meth:`hint_target`); never at a
+        rated table (:attr:`rated`)."""
+        if self.rated:
+            return False
         try:
             self.hint_target(player)
         except NotYourTurnError:
@@ -823,6 +832,8 @@ class TableManager(AutoPlayMixin, RoomMixin):
             raise TableError("not_allowed", W_("only the player sitting out advises the captain (R10.2)"))
         if m.deal.is_over:
             raise TableError("not_allowed", W_("the deal is over"))
+        if table.rated:
+            raise TableError("not_allowed", W_("a rated match is played without advice: no hints or suggestions"))
         entry = {"type": "suggestion", "from": table.names[player], "text": text, "seq": table.seq}
         table.suggestions.append(entry)
         del table.suggestions[:-20]
@@ -836,9 +847,12 @@ class TableManager(AutoPlayMixin, RoomMixin):
         :class:`~ginrummy.errors.Msg`.  The hint player is given only ``Match.view`` of the
         player to act and its legal actions; its random choices come from the match seed and
         the step, so the same position always gets the same hint (also for the adviser and the
-        captain, R10.2).  Nothing changes.  Raises :class:`NotYourTurnError` when ``player`` may
-        not ask (see :meth:`Table.hint_target`)."""
+        captain, R10.2).  Nothing changes.  Raises :class:`TableError` (``not_allowed``) at a
+        rated table (:attr:`Table.rated`: no computer advice in rated play), and
+        :class:`NotYourTurnError` when ``player`` may not ask (see :meth:`Table.hint_target`)."""
         table = self.tables.get(table.id, table)
+        if table.rated:
+            raise TableError("not_allowed", W_("a rated match is played without advice: no hints or suggestions"))
         target = table.hint_target(player)
         key = (table.seq, target)
         if key not in table.hints:

@@ -443,7 +443,7 @@ function renderButtons() {
   const hinted = currentHint() ? hintTarget(currentHint().action).act : null;
   const hintBtn = $("hint-btn");
   hintBtn.disabled = ui.pending || ui.hintAsked || !(s && s.can_hint);
-  hintBtn.hidden = !s || phase === "over";
+  hintBtn.hidden = !s || phase === "over" || !!s.rating;  // no hints at a rated table (the server refuses them too)
   for (const b of document.querySelectorAll("#actions [data-act]")) {
     const a = b.dataset.act;
     b.classList.toggle("hinted", a === hinted);
