@@ -270,3 +270,97 @@ def test_no_hint_at_a_rated_table_and_no_review_of_the_deal_in_progress(client):
             pass
         assert (got["type"], got["code"]) == ("error", "not_over")
     assert tobj.rated and not tobj.can_hint(0)
+
+
+# -- 4. names that pass for someone else -------------------------------------------------------
+
+def test_skeletons_of_look_alike_names():
+    from ginrummy.web.accounts import is_reserved_name, name_skeleton, strip_invisible
+    from ginrummy.web.tables import is_computer_name
+
+    assert name_skeleton("аlice") == name_skeleton("alice") == "alice"  # Cyrillic а
+    assert name_skeleton("ΑLICE") == "alice"  # Greek Α
+    from ginrummy.web.accounts import name_skeletons
+
+    assert not name_skeletons("AIice").isdisjoint(name_skeletons("Alice"))
+    assert name_skeleton("Ann\u200d Lee") == name_skeleton("ann lee")
+    assert strip_invisible("nov\u200dice\u2066\ufe0f") == "novice"
+    for name in ["Cоmputer (novice)", "Computer (nоvice)", "Computer (nov\u200dice)", "Computer (grandmaster)",
+                 "Computer (Ann)", "COMPUTER(expert) 2", "nоvice", "Novice", "Tietokone (mestari)",
+                 "Υπολογιστής (novice)"]:
+        assert is_computer_name(name), name
+    for name in ["Ann", "Computers are fun", "Compute (x)", "Bob (novice)"]:
+        assert not is_computer_name(name), name
+    assert is_reserved_name("Ѕystem") and is_reserved_name("Sys\u200btem") and is_reserved_name("SYSTEM")
+    assert not is_reserved_name("Systems")
+
+
+def test_sign_up_refuses_a_name_that_passes_for_an_account_or_a_computer(client):
+    assert client.post("/api/account", json={"name": "alice", "password": "correct horse"}).status_code == 201
+    client.delete("/api/session")
+    for name, code in [("аlice", "name_taken"), ("ALlCE", "name_taken"), ("Cоmputer (novice)", "name_taken"),
+                       ("nоvice", "name_taken"), ("Computer (grandma)", "name_taken"), ("Ѕystem", "bad_name"),
+                       ("Computer (nov\u200dice)", "bad_name")]:
+        r = client.post("/api/account", json={"name": name, "password": "correct horse"})
+        assert r.json()["code"] == code, (name, r.text)
+
+
+def test_a_guest_may_not_name_a_seat_after_an_account_or_a_computer(client):
+    assert client.post("/api/account", json={"name": "alice", "password": "correct horse"}).status_code == 201
+    client.delete("/api/session")
+    for name in ["alice", "аlice", "Alice", "Cоmputer (novice)", "Computer (grandmaster)", "Computer (nov\u200dice)",
+                 "Ѕystem"]:
+        r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": name},
+                                                       {"kind": "bot", "level": "novice"}]})
+        assert r.status_code == 400, (name, r.text)
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Bob"},
+                                                   {"kind": "human", "name": "аlice"}]})
+    assert r.json() == {"error": "seat 2: the name аlice is an account's, or looks like one; choose another (a person "
+                                 "signed in sits under his account's name)", "code": "bad_request"}
+    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Bo\u200db"},
+                                                   {"kind": "bot", "level": "novice"}]})
+    assert r.json()["seats"][0]["name"] == "Bob"  # invisible characters are left out of a name
+
+
+def test_a_public_seat_taken_by_a_guest_under_an_account_name_is_refused(client):
+    assert client.post("/api/account", json={"name": "alice", "password": "correct horse"}).status_code == 201
+    client.delete("/api/session")
+    t = client.post("/api/tables", json={"public": True, "seats": [{"kind": "human", "name": "Bob"},
+                                                                   {"kind": "human"}]}).json()
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "аlice"})
+    assert (r.status_code, r.json()["code"]) == (400, "bad_request"), r.text
+    assert "an account's, or looks like one" in r.json()["error"]
+
+
+def test_a_signed_in_seat_shows_its_accounts_name_and_says_so(client):
+    """The farmer's second account claims the invite of a seat the host named "alice" (an
+    unrelated name): the seat shows the claimer's account name, marked signed in."""
+    assert client.post("/api/account", json={"name": "farmer", "password": "correct horse"}).status_code == 201
+    t = client.post("/api/tables", json={"rated": True, "seats": [{"kind": "human", "name": "whatever"},
+                                                                  {"kind": "human", "name": "Player X"}]}).json()
+    assert [s["name"] for s in t["seats"]] == ["farmer", "Player X"]
+    client.delete("/api/session")
+    assert client.post("/api/account", json={"name": "farmer two", "password": "correct horse"}).status_code == 201
+    code = t["seats"][1]["invite"].split("invite=", 1)[1]
+    r = client.post(f"/api/tables/{t['id']}/claim", json={"invite": code})
+    assert r.status_code == 200 and r.json()["name"] == "farmer two"
+    tobj = client.app.state.manager.tables[t["id"]]
+    assert tobj.names == ["farmer", "farmer two"] and tobj.signed_in == {0, 1}
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={r.json()['token']}") as ws:
+        st = ws.receive_json()
+    assert [(s["name"], s["account"]) for s in st["table"]["seats"]] == [("farmer", True), ("farmer two", True)]
+    # after a restart the seats still say so
+    assert client.app.state.manager.store.load(t["id"])[0].names == ["farmer", "farmer two"]
+
+
+def test_a_signed_in_opener_sits_under_his_accounts_name_and_a_guest_is_not_marked(client):
+    assert client.post("/api/account", json={"name": "Ann", "password": "correct horse"}).status_code == 201
+    t = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Someone else"},
+                                                   {"kind": "bot", "level": "novice"}]}).json()
+    assert t["seats"][0]["name"] == "Ann"
+    tobj = client.app.state.manager.tables[t["id"]]
+    assert tobj.signed_in == {0}
+    client.delete("/api/session")
+    g = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Guest"},
+                                                   {"kind": "bot", "level": "novice"}]}).json()
+    assert client.app.state.manager.tables[g["id"]].signed_in == set()

@@ -279,4 +279,4 @@ def test_a_signed_in_opener_sits_under_his_account_name(client):
     unnamed = client.post("/api/tables", json={"seats": [{"kind": "human", "name": ""}, seats[1]]}).json()
     assert unnamed["seats"][0]["name"] == "Ann"
     named = client.post("/api/tables", json={"seats": seats}).json()
-    assert named["seats"][0]["name"] == "Bob"  # an unrated table keeps the name he typed
+    assert named["seats"][0]["name"] == "Ann"  # a signed-in seat shows its account's name (issue 28)

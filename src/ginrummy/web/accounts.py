@@ -53,6 +53,7 @@ from .i18n_web import W_, request_lang, web_translator
 from .seats import player_levels
 
 __all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
+           "name_skeleton", "name_skeletons", "strip_invisible",
            "typed_name_key", "is_reserved_name", "RESERVED_NAMES", "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
            "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 
@@ -125,9 +126,64 @@ def typed_name_key(name: str) -> str:
     """The :func:`name_key` of a name as someone typed it: its whitespace runs folded to one
     space and its ends trimmed first, as :func:`check_name` stores names, so that ``"  ann
     LEE "`` and ``"Ann Lee"`` are one name.  Used to find an account by name
-    (:meth:`Accounts.verify`, :meth:`Accounts.name_in_use`, the player page) and to tell a
-    computer seat's name (:func:`ginrummy.web.tables.is_computer_name`)."""
+    (:meth:`Accounts.verify` and its sign-in limit, :meth:`Accounts.name_in_use`, the player
+    page).  Names that only look alike are told by :func:`name_skeletons`."""
     return name_key(" ".join(name.split()))
+
+
+_IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+"""Unicode's default-ignorable code points (drawn as nothing: the zero-width joiner, variation
+selectors, the Hangul fillers...) and the bidirectional marks."""
+
+
+def strip_invisible(name: str) -> str:
+    """``name`` without the characters that are drawn as nothing: every format character
+    (category ``Cf``: the zero-width joiner and non-joiner, the bidirectional controls) and the
+    other default-ignorable code points (variation selectors, Hangul fillers).  A name is
+    read by people, so two names that look the same must be one (``"Computer (nov\u200dice)"``
+    is ``"Computer (novice)"``)."""
+    return "".join(c for c in _IGNORABLE.sub("", name) if unicodedata.category(c) != "Cf")
+
+
+_LOOKALIKES = str.maketrans({
+    # Cyrillic letters drawn as Latin ones (Unicode TR39's confusables, the Latin targets only)
+    "а": "a", "в": "b", "е": "e", "ё": "ë", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
+    "ї": "ï", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ь": "b", "к": "k",
+    "м": "m", "н": "h", "т": "t", "г": "r", "п": "n", "ш": "w", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "Ь": "b", "З": "3",
+    # Greek letters drawn as Latin ones
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "υ": "u", "χ": "x", "γ": "y", "τ": "t",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ϲ": "c", "Ϲ": "C", "ϳ": "j",
+    # Latin and digits that pass for one another (TR39 maps them to one skeleton too)
+    "0": "o", "1": "l", "|": "l", "ı": "i", "ɩ": "i", "ſ": "f",
+})
+_CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l", "Ӏ": "l"})
+"""A capital I (Latin, Greek, Cyrillic) is drawn as a small l: :func:`name_skeletons` reads
+a name once with it so."""
+
+
+def name_skeleton(name: str) -> str:
+    """The look of a name, to tell names that pass for one another (after Unicode TR39's
+    skeleton): invisible characters left out (:func:`strip_invisible`), NFKC, the Cyrillic and
+    Greek letters that look like Latin ones (and ``0``/``O``, ``1``/``l``/``I``) made the Latin
+    one, case-folded, whitespace runs one space.  ``"Cоmputer (nоvice)"`` (Cyrillic о),
+    ``"Ѕystem"`` and ``"аlice"`` have the skeletons of ``"Computer (novice)"``, ``"System"`` and
+    ``"alice"``.  Not TR39's full table: the Latin look-alikes of Cyrillic and Greek, which
+    cover names typed on the keyboards people use here."""
+    text = unicodedata.normalize("NFKC", strip_invisible(name)).translate(_LOOKALIKES)
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_LOOKALIKES).split())
+
+
+def name_skeletons(name: str) -> frozenset[str]:
+    """The skeletons two names that pass for one another share one of: :func:`name_skeleton`
+    (any case), and the same with every capital I read as a small l first, as typed and in
+    capitals (``"AIice"`` passes for ``"Alice"``, ``"ALlCE"`` for ``"alice"`` written ``"ALICE"``;
+    ``"ALICE"`` is ``"alice"`` by the first)."""
+    return frozenset((name_skeleton(name), name_skeleton(name.translate(_CAPITAL_I)),
+                      name_skeleton(name.upper().translate(_CAPITAL_I))))
 
 
 RESERVED_NAMES = ("System",)
@@ -136,15 +192,15 @@ RESERVED_NAMES = ("System",)
 would pass for the server's own (:func:`is_reserved_name`)."""
 
 
-_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
+_RESERVED_KEYS = frozenset(k for n in RESERVED_NAMES for k in name_skeletons(n))
 
 
 def is_reserved_name(name: Any) -> bool:
-    """Whether ``name`` is one of :data:`RESERVED_NAMES`, in any case or width and with any
-    spacing (:func:`typed_name_key`).  The lobby chat refuses it to a guest
+    """Whether ``name`` is one of :data:`RESERVED_NAMES`, or passes for one: in any case or
+    width, with any spacing, look-alike letters or invisible characters (:func:`name_skeleton`).  The lobby chat refuses it to a guest
     (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and a table refuses it as a person's
     seat name at creation and at a sit, as it refuses a computer seat's."""
-    return isinstance(name, str) and typed_name_key(name) in _RESERVED_KEYS
+    return isinstance(name, str) and not name_skeletons(name).isdisjoint(_RESERVED_KEYS)
 
 
 def check_name(name: Any) -> str:
@@ -157,7 +213,7 @@ def check_name(name: Any) -> str:
     clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not NAME_MIN <= len(clean) <= NAME_MAX:
         raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
-    if _BAD_CHARS.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
+    if _BAD_CHARS.search(clean) or _IGNORABLE.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
         raise AccountError("bad_name", W_("a name may not hold slashes or control characters"))
     return clean
 
@@ -280,7 +336,8 @@ class Accounts:
         ``bad_password``, ``name_taken`` (names are unique case-insensitively, and computer
         levels' and computer seats' names, ``Computer (novice)`` in any language, are taken),
         ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
-        ``System``, which the server's own lines carry)."""
+        ``System``, which the server's own lines carry).  A name that passes for a taken one
+        (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is taken too."""
         clean = check_name(name)
         if is_reserved_name(clean):
             raise AccountError("bad_name", W_("the name {name} is reserved; choose another", name=clean))
@@ -288,7 +345,8 @@ class Accounts:
         taken = W_("the name {name} is taken; choose another", name=clean)
         from .tables import is_computer_name  # tables imports this module
 
-        if name_key(clean) in {name_key(level) for level in player_levels()} or is_computer_name(clean):
+        if is_computer_name(clean) \
+                or self.name_in_use(clean):  # an account's, or one that passes for it ("аlice" beside "alice")
             # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
             # an account under it would chat and sit as the computer
             raise AccountError("name_taken", taken)
@@ -299,6 +357,7 @@ class Accounts:
                 new_id = int(res.inserted_primary_key[0])
         except IntegrityError:
             raise AccountError("name_taken", taken) from None
+        self._looks = None
         return Account(new_id, clean, "human")
 
     def computer(self, level: str, conn: Connection | None = None) -> int:
@@ -368,6 +427,7 @@ class Accounts:
             conn.execute(update(accounts_t).where(accounts_t.c.id == account.id).values(
                 name=None, name_key=None, password_hash=None, deleted=1))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account.id))
+        self._looks = None
 
     # -- sessions ---------------------------------------------------------------------------
 
@@ -400,19 +460,37 @@ class Accounts:
             return None
         return Account(int(row.id), str(row.name), str(row.kind))
 
+    LOOKS_SECONDS = 30.0
+    """How long the skeletons of the account names (:meth:`name_in_use`) are kept before they
+    are read again (another server's new accounts are seen within this time)."""
+
     def name_in_use(self, name: str) -> bool:
-        """Whether ``name`` is an account's (a person's or a computer level's, not deleted),
-        compared by :func:`name_key` (NFKC, case-folded, whitespace runs as one space): ``"ANN"``
-        and ``"Ann"`` are one name.  The lobby chat refuses it to a guest
-        (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), so that no guest posts as an account
-        holder."""
+        """Whether ``name`` is an account's (a person's or a computer level's, not deleted) or
+        passes for one: compared by :func:`typed_name_key` (NFKC, case-folded, whitespace runs
+        as one space: ``"ANN"`` and ``"Ann"`` are one name) and by :func:`name_skeleton`
+        (``"Аnn"`` with a Cyrillic ``А``, ``"An\u200dn"``).  The lobby chat refuses it to a
+        guest (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and so do a guest's seat
+        names, so that no guest posts or sits as an account holder; sign-up refuses it."""
         key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:
             return False
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts_t.c.id).where(and_(
                 accounts_t.c.name_key == key, accounts_t.c.deleted == 0))).first()
-        return row is not None
+        return row is not None or not name_skeletons(name).isdisjoint(self._skeletons())
+
+    _looks: tuple[float, frozenset[str]] | None = None
+
+    def _skeletons(self) -> frozenset[str]:
+        """The :func:`name_skeleton` of every account's name (not deleted), read again after
+        :data:`LOOKS_SECONDS` or a sign-up here."""
+        now = time.monotonic()
+        if self._looks is None or now - self._looks[0] > self.LOOKS_SECONDS:
+            with self.engine.connect() as conn:
+                names = [r.name for r in conn.execute(select(accounts_t.c.name).where(and_(
+                    accounts_t.c.deleted == 0, accounts_t.c.name.is_not(None))))]
+            self._looks = (now, frozenset(k for n in names for k in name_skeletons(n)))
+        return self._looks[1]
 
     # -- seats --------------------------------------------------------------------------------
 

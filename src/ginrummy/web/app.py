@@ -305,11 +305,14 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                                or not rateable(rules.replace(players=2))):
                 return _bad(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
                                "signed-in person in the first seat"), tr, 400, "not_rateable")
-            if account is not None and seats and seats[0].kind == "human" and (body.rated or not seats[0].name.strip()):
-                # the opener sits under his account's name: always at a rated table (the ladder's
-                # name), else when he typed none
+            if account is not None and seats and seats[0].kind == "human":
+                # a signed-in opener sits under his account's name, whatever he typed: a seat
+                # that is an account's shows that account's name (and says it is signed in)
                 seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
-            table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None)
+            table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None,
+                                                      allowed_names=[account.name] if account is not None else [])
+            if account is not None and seats and seats[0].kind == "human":
+                table.signed_in.add(0)
             if opened is not None:
                 opened.hit(address)
             host = next((i for i in shown if shown[i][0] == "token"), None)
@@ -355,7 +358,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             refused = _seat_refused(request, tr)
             if refused is not None:
                 return refused
-            table, player, token = manager.claim(request.path_params["table_id"], body.invite)
+            account = current_account(request, players)
+            table, player, token = manager.claim(request.path_params["table_id"], body.invite,
+                                                 None if account is None else account.name)
             _seated(request, table.id, player)
         except TableError as exc:
             status = {"not_found": 404, "claimed": 409, "bad_invite": 403}.get(exc.code, 400)
@@ -375,7 +380,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             refused = _seat_refused(request, tr)
             if refused is not None:
                 return refused
-            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name)
+            account = current_account(request, players)
+            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name,
+                                             None if account is None else account.name)
             _seated(request, table.id, body.seat)
         except TableError as exc:
             return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
