@@ -512,6 +512,7 @@ function playerWho(p, i, you, name, extra = []) {
   return el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, name),
     i === you ? " " + t("(you)") : "",
     p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : "",
+    p.account ? el("span", { class: "hint", title: t("signed in: this is the account's name") }, " \u2713 " + t("signed in")) : "",
     ...extra);
 }
 
