@@ -119,7 +119,7 @@ def test_create_table_refuses_bad_requests(client):
     assert r.status_code == 400 and "unknown computer level 'grandmaster'" in r.json()["error"]
     r = client.post("/api/tables", json={"preset": "hollywood", "seats": HUMANS + [{"kind": "human"}]})
     assert r.status_code == 400 and "R10.6" in r.json()["error"]
-    r = client.post("/api/tables", content=b"{not json")
+    r = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "not valid JSON" in r.json()["error"]
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"knock_limit": 11}})
     assert r.status_code == 400 and "knock_limit" in r.json()["error"]

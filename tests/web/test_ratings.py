@@ -259,13 +259,13 @@ def test_a_rematch_keeps_both_people_signed_in_and_leaves_a_deleted_account_out(
     seats = players.accounts.seats(table["id"])
     assert len(set(seats.values())) == 2
     for p in (0, 1):
-        client.portal.call(mgr.ask_rematch, done, p, "http://127.0.0.1")
+        client.portal.call(mgr.ask_rematch, done, p, lambda send: "http://127.0.0.1")
     again = mgr.tables[done.options["rematch"]]
     assert players.accounts.seats(again.id) == seats and players.is_rated(again.id)
     # Bob deletes his account: a rematch asked now has only Ann signed in, so it is not rated
     assert client.request("DELETE", "/api/account", json={"password": "correct horse"}).status_code == 200
     for p in (0, 1):
-        client.portal.call(mgr.ask_rematch, done, p, "http://127.0.0.1")
+        client.portal.call(mgr.ask_rematch, done, p, lambda send: "http://127.0.0.1")
     third = mgr.tables[done.options["rematch"]]
     assert third.id != again.id and players.accounts.seats(third.id) == {0: seats[0]}
     assert not players.is_rated(third.id) and third.rating is None
@@ -279,4 +279,4 @@ def test_a_signed_in_opener_sits_under_his_account_name(client):
     unnamed = client.post("/api/tables", json={"seats": [{"kind": "human", "name": ""}, seats[1]]}).json()
     assert unnamed["seats"][0]["name"] == "Ann"
     named = client.post("/api/tables", json={"seats": seats}).json()
-    assert named["seats"][0]["name"] == "Bob"  # an unrated table keeps the name he typed
+    assert named["seats"][0]["name"] == "Ann"  # a signed-in seat shows its account's name (issue 28)

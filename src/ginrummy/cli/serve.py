@@ -11,7 +11,8 @@ import typer
 from .common import fail
 from .main import app
 
-__all__ = ["serve", "listen", "database_error", "GC_YOUNG_THRESHOLD"]
+__all__ = ["serve", "listen", "database_error", "GC_YOUNG_THRESHOLD", "check_public_url", "allowed_hosts_for",
+           "proxy_options"]
 
 GC_YOUNG_THRESHOLD = 10_000
 """The garbage collector's youngest-generation threshold under ``gin serve`` (Python's default
@@ -71,6 +72,55 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "[::1]")
+"""Host names always allowed: the machine itself (``./dev serve``, a proxy's health check)."""
+
+
+def check_public_url(url: str) -> str:
+    """``url`` (``gin serve --public-url``) without a trailing slash, or ``""`` for none.
+    Raises ``ValueError`` (the message says what is allowed) unless it is an ``http://`` or
+    ``https://`` URL with a host and no query, fragment or user part."""
+    from urllib.parse import urlsplit
+
+    if not url:
+        return ""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
+            or parts.username or parts.password or any(c.isspace() for c in url.strip()):
+        raise ValueError(f"{url!r} is not allowed; give the address people open, such as "
+                         "https://gin.example.org or http://192.168.1.5:8000")
+    return url.strip().rstrip("/")
+
+
+def allowed_hosts_for(host: str, public_url: str, extra: list[str]) -> list[str]:
+    """The ``Host`` names ``gin serve`` answers (Starlette's ``TrustedHostMiddleware``): the
+    ``--allowed-host`` values (``extra``, ``*.example.org`` allowed), the host of the public URL,
+    the address served on (``--host``, unless every interface: ``0.0.0.0`` or ``::``), and
+    :data:`LOCAL_HOSTS`.  Lower case, each once, in that order."""
+    from urllib.parse import urlsplit
+
+    names = [h.strip().lower() for h in extra if h.strip()]
+    if public_url:
+        names.append((urlsplit(public_url).hostname or "").lower())
+    if host not in ("", "0.0.0.0", "::"):
+        names.append(host.lower())
+        if ":" in host:  # an IPv6 address: the Host header writes it in brackets
+            names.append(f"[{host.lower()}]")
+    names.extend(LOCAL_HOSTS)
+    return list(dict.fromkeys(n for n in names if n))
+
+
+def proxy_options(forwarded_allow_ips: str) -> dict[str, object]:
+    """uvicorn's proxy settings for ``--forwarded-allow-ips``: none (the default) reads no
+    ``X-Forwarded-*`` header at all (``proxy_headers`` off: the client's address is the peer's);
+    else those headers are read only from these addresses (comma-separated IPs or networks,
+    or ``*``).  The sign-in and table-opening limits count by the address this gives."""
+    ips = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
+    if not ips:
+        return {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return {"proxy_headers": True, "forwarded_allow_ips": ips}
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for every interface)."),
@@ -94,6 +144,18 @@ def serve(
     tables_per_minute: int = typer.Option(
         60, "--tables-per-minute", min=0,
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
+    public_url: str = typer.Option(
+        "", "--public-url",
+        help="The address people open (https://gin.example.org): every link the server sends starts with it. "
+             "Default: each link is made from its receiver's own request (its Host, checked against the allowed hosts)."),
+    allowed_host: list[str] = typer.Option(
+        [], "--allowed-host",
+        help="A Host name the server answers (repeatable; *.example.org allowed); others get 400. Always allowed: "
+             "the public URL's host, the --host address, localhost and 127.0.0.1."),
+    forwarded_allow_ips: str = typer.Option(
+        "", "--forwarded-allow-ips",
+        help="The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma-separated addresses, or *); "
+             "default none: the client's address is the connection's. Set it to your nginx/Caddy (docs/deploy.md)."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -113,6 +175,15 @@ def serve(
         samples_for(review_budget_ms)
     except ValueError as exc:
         fail(f"--review-budget-ms: {exc}")
+    try:
+        public = check_public_url(public_url)
+    except ValueError as exc:
+        fail(f"--public-url {exc}")
+    hosts = allowed_hosts_for(host, public, allowed_host)
+    bad_host = next((h for h in hosts if "*" in h[1:] or (h.startswith("*") and not h.startswith("*."))
+                     or h == "*"), None)
+    if bad_host is not None:
+        fail(f"--allowed-host {bad_host!r} is not allowed; give a host name, or *.example.org for its subdomains")
     url = database_url or default_database_url()
     backend = database_backend(url)
     if backend is not None and backend not in ("sqlite", "postgresql"):
@@ -120,7 +191,8 @@ def serve(
              "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
     try:
         web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
-                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True)
+                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
+                             public_url=public or None, allowed_hosts=hosts)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
@@ -137,7 +209,7 @@ def serve(
     # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
     # without it, the messages are the same
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
-                            ws_per_message_deflate=False)
+                            ws_per_message_deflate=False, **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new
     # objects instead of 700: a busy server makes a few hundred objects a move and holds

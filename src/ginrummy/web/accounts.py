@@ -24,7 +24,8 @@ every ``POST``/``PUT``/``PATCH``/``DELETE`` must repeat in the ``X-CSRF-Token`` 
 but cannot read it to write the header).
 
 Passwords are hashed with argon2-cffi's :class:`argon2.PasswordHasher` (argon2id).  Failed
-sign-ins are limited per name and per client address (:class:`RateLimiter`).
+sign-ins are limited per (name, address) pair, per address and, more slowly, per name
+(:class:`RateLimiter`, :class:`Accounts`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from .i18n_web import W_, request_lang, web_translator
 from .seats import player_levels
 
 __all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
+           "name_skeleton", "name_skeletons", "strip_invisible",
            "typed_name_key", "is_reserved_name", "RESERVED_NAMES", "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
            "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 
@@ -124,9 +126,64 @@ def typed_name_key(name: str) -> str:
     """The :func:`name_key` of a name as someone typed it: its whitespace runs folded to one
     space and its ends trimmed first, as :func:`check_name` stores names, so that ``"  ann
     LEE "`` and ``"Ann Lee"`` are one name.  Used to find an account by name
-    (:meth:`Accounts.verify`, :meth:`Accounts.name_in_use`, the player page) and to tell a
-    computer seat's name (:func:`ginrummy.web.tables.is_computer_name`)."""
+    (:meth:`Accounts.verify` and its sign-in limit, :meth:`Accounts.name_in_use`, the player
+    page).  Names that only look alike are told by :func:`name_skeletons`."""
     return name_key(" ".join(name.split()))
+
+
+_IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+"""Unicode's default-ignorable code points (drawn as nothing: the zero-width joiner, variation
+selectors, the Hangul fillers...) and the bidirectional marks."""
+
+
+def strip_invisible(name: str) -> str:
+    """``name`` without the characters that are drawn as nothing: every format character
+    (category ``Cf``: the zero-width joiner and non-joiner, the bidirectional controls) and the
+    other default-ignorable code points (variation selectors, Hangul fillers).  A name is
+    read by people, so two names that look the same must be one (``"Computer (nov\u200dice)"``
+    is ``"Computer (novice)"``)."""
+    return "".join(c for c in _IGNORABLE.sub("", name) if unicodedata.category(c) != "Cf")
+
+
+_LOOKALIKES = str.maketrans({
+    # Cyrillic letters drawn as Latin ones (Unicode TR39's confusables, the Latin targets only)
+    "а": "a", "в": "b", "е": "e", "ё": "ë", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
+    "ї": "ï", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ь": "b", "к": "k",
+    "м": "m", "н": "h", "т": "t", "г": "r", "п": "n", "ш": "w", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "Ь": "b", "З": "3",
+    # Greek letters drawn as Latin ones
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "υ": "u", "χ": "x", "γ": "y", "τ": "t",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ϲ": "c", "Ϲ": "C", "ϳ": "j",
+    # Latin and digits that pass for one another (TR39 maps them to one skeleton too)
+    "0": "o", "1": "l", "|": "l", "ı": "i", "ɩ": "i", "ſ": "f",
+})
+_CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l", "Ӏ": "l"})
+"""A capital I (Latin, Greek, Cyrillic) is drawn as a small l: :func:`name_skeletons` reads
+a name once with it so."""
+
+
+def name_skeleton(name: str) -> str:
+    """The look of a name, to tell names that pass for one another (after Unicode TR39's
+    skeleton): invisible characters left out (:func:`strip_invisible`), NFKC, the Cyrillic and
+    Greek letters that look like Latin ones (and ``0``/``O``, ``1``/``l``/``I``) made the Latin
+    one, case-folded, whitespace runs one space.  ``"Cоmputer (nоvice)"`` (Cyrillic о),
+    ``"Ѕystem"`` and ``"аlice"`` have the skeletons of ``"Computer (novice)"``, ``"System"`` and
+    ``"alice"``.  Not TR39's full table: the Latin look-alikes of Cyrillic and Greek, which
+    cover names typed on the keyboards people use here."""
+    text = unicodedata.normalize("NFKC", strip_invisible(name)).translate(_LOOKALIKES)
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_LOOKALIKES).split())
+
+
+def name_skeletons(name: str) -> frozenset[str]:
+    """The skeletons two names that pass for one another share one of: :func:`name_skeleton`
+    (any case), and the same with every capital I read as a small l first, as typed and in
+    capitals (``"AIice"`` passes for ``"Alice"``, ``"ALlCE"`` for ``"alice"`` written ``"ALICE"``;
+    ``"ALICE"`` is ``"alice"`` by the first)."""
+    return frozenset((name_skeleton(name), name_skeleton(name.translate(_CAPITAL_I)),
+                      name_skeleton(name.upper().translate(_CAPITAL_I))))
 
 
 RESERVED_NAMES = ("System",)
@@ -135,15 +192,15 @@ RESERVED_NAMES = ("System",)
 would pass for the server's own (:func:`is_reserved_name`)."""
 
 
-_RESERVED_KEYS = frozenset(name_key(n) for n in RESERVED_NAMES)
+_RESERVED_KEYS = frozenset(k for n in RESERVED_NAMES for k in name_skeletons(n))
 
 
 def is_reserved_name(name: Any) -> bool:
-    """Whether ``name`` is one of :data:`RESERVED_NAMES`, in any case or width and with any
-    spacing (:func:`typed_name_key`).  The lobby chat refuses it to a guest
+    """Whether ``name`` is one of :data:`RESERVED_NAMES`, or passes for one: in any case or
+    width, with any spacing, look-alike letters or invisible characters (:func:`name_skeleton`).  The lobby chat refuses it to a guest
     (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and a table refuses it as a person's
     seat name at creation and at a sit, as it refuses a computer seat's."""
-    return isinstance(name, str) and typed_name_key(name) in _RESERVED_KEYS
+    return isinstance(name, str) and not name_skeletons(name).isdisjoint(_RESERVED_KEYS)
 
 
 def check_name(name: Any) -> str:
@@ -156,7 +213,7 @@ def check_name(name: Any) -> str:
     clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not NAME_MIN <= len(clean) <= NAME_MAX:
         raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
-    if _BAD_CHARS.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
+    if _BAD_CHARS.search(clean) or _IGNORABLE.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
         raise AccountError("bad_name", W_("a name may not hold slashes or control characters"))
     return clean
 
@@ -230,15 +287,27 @@ class Accounts:
     """Accounts, sessions and seat owners over the table store's SQLAlchemy ``engine``.
 
     ``hasher``: an argon2 :class:`~argon2.PasswordHasher` (defaults to argon2-cffi's
-    recommended parameters).  ``clock``: seconds for the sign-in rate limits.  Failed sign-ins:
-    at most :attr:`PER_NAME` per name and :attr:`PER_ADDRESS` per client address in
-    :attr:`WINDOW` seconds; more are refused with ``rate_limited`` without checking the
-    password.
+    recommended parameters).  ``clock``: seconds for the sign-in rate limits.  Failed sign-ins,
+    counted under the name's :func:`typed_name_key` (the key the account is found by, so that
+    ``"ann"``, ``" ANN"`` and ``"ann\t"`` are one counter) and the client's address:
+
+    * at most :attr:`PER_PAIR` per (name, address) pair and :attr:`PER_ADDRESS` per address
+      in :attr:`WINDOW` seconds: one address's guesses lock out that address only;
+    * at most :attr:`PER_NAME` per name from every address together in :attr:`NAME_WINDOW`
+      seconds (many addresses guessing one password), except for an address that signed in
+      to that account before (:attr:`known`): the person's own browser still gets in.
+
+    More are refused with ``rate_limited`` without checking the password.
     """
 
-    PER_NAME = 5
+    PER_PAIR = 5
     PER_ADDRESS = 20
     WINDOW = 300.0
+    PER_NAME = 50
+    NAME_WINDOW = 3600.0
+    KNOWN_MAX = 100_000
+    """At most this many (name, address) pairs that signed in are remembered (then forgotten
+    all at once: memory stays bounded whatever is sent)."""
 
     def __init__(self, engine: Engine, *, hasher: PasswordHasher | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -246,8 +315,11 @@ class Accounts:
 
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
-        self.by_name = RateLimiter(self.PER_NAME, self.WINDOW, clock)
+        self.by_pair = RateLimiter(self.PER_PAIR, self.WINDOW, clock)
         self.by_address = RateLimiter(self.PER_ADDRESS, self.WINDOW, clock)
+        self.by_name = RateLimiter(self.PER_NAME, self.NAME_WINDOW, clock)
+        self.known: set[str] = set()
+        """``"<name key>\\n<address>"`` of the pairs that signed in (exempt from :attr:`by_name`)."""
         self._initial = INITIAL
         metadata.create_all(engine)
         self._dummy = self.hasher.hash(secrets.token_hex(16))  # same work for unknown names
@@ -264,7 +336,8 @@ class Accounts:
         ``bad_password``, ``name_taken`` (names are unique case-insensitively, and computer
         levels' and computer seats' names, ``Computer (novice)`` in any language, are taken),
         ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
-        ``System``, which the server's own lines carry)."""
+        ``System``, which the server's own lines carry).  A name that passes for a taken one
+        (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is taken too."""
         clean = check_name(name)
         if is_reserved_name(clean):
             raise AccountError("bad_name", W_("the name {name} is reserved; choose another", name=clean))
@@ -272,7 +345,8 @@ class Accounts:
         taken = W_("the name {name} is taken; choose another", name=clean)
         from .tables import is_computer_name  # tables imports this module
 
-        if name_key(clean) in {name_key(level) for level in player_levels()} or is_computer_name(clean):
+        if is_computer_name(clean) \
+                or self.name_in_use(clean):  # an account's, or one that passes for it ("аlice" beside "alice")
             # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
             # an account under it would chat and sit as the computer
             raise AccountError("name_taken", taken)
@@ -283,6 +357,7 @@ class Accounts:
                 new_id = int(res.inserted_primary_key[0])
         except IntegrityError:
             raise AccountError("name_taken", taken) from None
+        self._looks = None
         return Account(new_id, clean, "human")
 
     def computer(self, level: str, conn: Connection | None = None) -> int:
@@ -306,11 +381,17 @@ class Accounts:
             return run(c)
 
     def verify(self, name: Any, password: Any, address: str = "") -> Account:
-        """The account whose name and password these are.  Raises :class:`AccountError`:
-        ``rate_limited`` after too many failures (per name or address), else
+        """The account whose name and password these are; ``address`` is the client's (the
+        peer, or the address a trusted proxy forwarded: ``gin serve --forwarded-allow-ips``).
+        Raises :class:`AccountError`: ``rate_limited`` after too many failures (per name and
+        address, per address, per name from every address: see the class), else
         ``wrong_password`` for an unknown name or a wrong password (one answer for both)."""
-        key = name_key(name) if isinstance(name, str) else ""
-        wait = max(self.by_name.retry_after("n:" + key), self.by_address.retry_after("a:" + address))
+        key = typed_name_key(name) if isinstance(name, str) else ""
+        pair = key + "\n" + address
+        waits = [self.by_pair.retry_after("p:" + pair), self.by_address.retry_after("a:" + address)]
+        if pair not in self.known:
+            waits.append(self.by_name.retry_after("n:" + key))
+        wait = max(waits)
         if wait:
             raise AccountError("rate_limited", W_("too many sign-in attempts; try again in {seconds} seconds",
                                                   seconds=wait), retry_after=wait)
@@ -319,7 +400,7 @@ class Accounts:
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
             with self.engine.connect() as conn:
                 row = conn.execute(select(accounts_t).where(and_(
-                    accounts_t.c.name_key == typed_name_key(name), accounts_t.c.kind == "human",
+                    accounts_t.c.name_key == key, accounts_t.c.kind == "human",
                     accounts_t.c.deleted == 0))).first()
         ok = False
         try:
@@ -328,9 +409,13 @@ class Accounts:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
         if not ok or row is None:
-            self.by_name.hit("n:" + key)
+            self.by_pair.hit("p:" + pair)
             self.by_address.hit("a:" + address)
+            self.by_name.hit("n:" + key)
             raise wrong
+        if len(self.known) >= self.KNOWN_MAX:
+            self.known.clear()
+        self.known.add(pair)
         return Account(int(row.id), str(row.name), "human")
 
     def delete(self, account: Account, password: Any) -> None:
@@ -342,6 +427,7 @@ class Accounts:
             conn.execute(update(accounts_t).where(accounts_t.c.id == account.id).values(
                 name=None, name_key=None, password_hash=None, deleted=1))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account.id))
+        self._looks = None
 
     # -- sessions ---------------------------------------------------------------------------
 
@@ -374,19 +460,37 @@ class Accounts:
             return None
         return Account(int(row.id), str(row.name), str(row.kind))
 
+    LOOKS_SECONDS = 30.0
+    """How long the skeletons of the account names (:meth:`name_in_use`) are kept before they
+    are read again (another server's new accounts are seen within this time)."""
+
     def name_in_use(self, name: str) -> bool:
-        """Whether ``name`` is an account's (a person's or a computer level's, not deleted),
-        compared by :func:`name_key` (NFKC, case-folded, whitespace runs as one space): ``"ANN"``
-        and ``"Ann"`` are one name.  The lobby chat refuses it to a guest
-        (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), so that no guest posts as an account
-        holder."""
+        """Whether ``name`` is an account's (a person's or a computer level's, not deleted) or
+        passes for one: compared by :func:`typed_name_key` (NFKC, case-folded, whitespace runs
+        as one space: ``"ANN"`` and ``"Ann"`` are one name) and by :func:`name_skeleton`
+        (``"Аnn"`` with a Cyrillic ``А``, ``"An\u200dn"``).  The lobby chat refuses it to a
+        guest (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and so do a guest's seat
+        names, so that no guest posts or sits as an account holder; sign-up refuses it."""
         key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:
             return False
         with self.engine.connect() as conn:
             row = conn.execute(select(accounts_t.c.id).where(and_(
                 accounts_t.c.name_key == key, accounts_t.c.deleted == 0))).first()
-        return row is not None
+        return row is not None or not name_skeletons(name).isdisjoint(self._skeletons())
+
+    _looks: tuple[float, frozenset[str]] | None = None
+
+    def _skeletons(self) -> frozenset[str]:
+        """The :func:`name_skeleton` of every account's name (not deleted), read again after
+        :data:`LOOKS_SECONDS` or a sign-up here."""
+        now = time.monotonic()
+        if self._looks is None or now - self._looks[0] > self.LOOKS_SECONDS:
+            with self.engine.connect() as conn:
+                names = [r.name for r in conn.execute(select(accounts_t.c.name).where(and_(
+                    accounts_t.c.deleted == 0, accounts_t.c.name.is_not(None))))]
+            self._looks = (now, frozenset(k for n in names for k in name_skeletons(n)))
+        return self._looks[1]
 
     # -- seats --------------------------------------------------------------------------------
 
@@ -433,8 +537,14 @@ class CsrfGuard:
     that carries our ``gin_csrf`` or ``gin_session`` cookie) must carry the header
     ``X-CSRF-Token`` equal to the ``gin_csrf`` cookie (compared in constant time), else it is
     answered ``403 {"error", "code": "csrf"}`` (in the request's language) before anything
-    runs; a request with none of our cookies acts for no one and is not checked.  Any answer to a request without a well-formed ``gin_csrf`` cookie sets a new one
-    (SameSite=Strict, readable by the page's script, which sends it back: ``common.js``)."""
+    runs.  A request with none of our cookies carries no session, but it could still sign a
+    browser in (a cross-site form posting to ``/api/session`` sets the session cookie it
+    answers with), so it must not come from another site: its ``Sec-Fetch-Site``, when sent,
+    is ``same-origin`` or ``none``, and its ``Origin``, when sent, is this request's own host
+    (:func:`cross_site`); else the same ``403 csrf``.  A program (curl, a script) sends neither
+    header and passes.  Any answer to a request without a well-formed ``gin_csrf`` cookie sets
+    a new one (SameSite=Strict, readable by the page's script, which sends it back:
+    ``common.js``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -451,12 +561,13 @@ class CsrfGuard:
         # browser that has been here carries gin_csrf, and a signed-in one gin_session: those
         # are checked.  (A cross-site request gets neither: SameSite keeps them at home.)
         browser = CSRF_COOKIE in cookies or SESSION_COOKIE in cookies
-        if scope.get("method", "GET") in _UNSAFE and browser:
+        if scope.get("method", "GET") in _UNSAFE:
             header = ""
             for key, value in scope.get("headers", ()):
                 if key == CSRF_HEADER.encode():
                     header = value.decode("latin-1")
-            if not (has and secrets.compare_digest(header.encode(), cookie.encode())):
+            if (cross_site(scope) if not browser
+                    else not (has and secrets.compare_digest(header.encode(), cookie.encode()))):
                 from starlette.requests import Request
 
                 tr = web_translator(request_lang(Request(scope)))
@@ -478,6 +589,24 @@ class CsrfGuard:
             await send(msg)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def cross_site(scope: Scope) -> bool:
+    """Whether the request of ``scope`` says it comes from another site's page: a
+    ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``, or an ``Origin`` whose host and
+    port are not the request's ``Host`` (``Origin: null`` too).  A request with neither header
+    (not a browser's) is not."""
+    headers = {k: v.decode("latin-1") for k, v in scope.get("headers", ()) if k in (b"sec-fetch-site", b"origin",
+                                                                                   b"host")}
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site.strip().lower() not in ("same-origin", "none"):
+        return True
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    host = headers.get(b"host", "").strip().lower()
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    return not (sep and scheme in ("http", "https") and host and rest.rstrip("/") == host)
 
 
 def _secure(scope: Scope) -> str:

@@ -37,13 +37,14 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -77,7 +78,7 @@ from .state import dumps as wire_text
 from .store import Store, default_database_url
 from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
-__all__ = ["create_app", "STATIC_DIR"]
+__all__ = ["create_app", "link_base", "STATIC_DIR"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -156,8 +157,14 @@ key given twice, name what is wrong and stand as they are)."""
 
 async def _body(request: Request, model: Any) -> Any:
     """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
-    read with a cap.  Raises :class:`MessageError` (``too_large`` or ``bad_message``/``bad_json``;
-    ``bad_json`` too when the client hangs up before its body ends: no one hears the answer)."""
+    read with a cap.  Raises :class:`MessageError` (``unsupported_media_type``, answered 415,
+    unless the request says ``Content-Type: application/json``: a cross-site form can send a
+    JSON-looking ``text/plain`` body, never that type without the server's leave; ``too_large``
+    or ``bad_message``/``bad_json``; ``bad_json`` too when the client hangs up before its body
+    ends: no one hears the answer)."""
+    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
+        raise MessageError("unsupported_media_type",
+                           W_("send this request's body as JSON, with the header Content-Type: application/json"))
     try:
         raw = await read_body(request.stream(), MAX_BODY_BYTES)
     except ClientDisconnect:
@@ -173,7 +180,7 @@ async def _body(request: Request, model: Any) -> Any:
 
 
 _STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict",
-                 413: "too_large", 429: "rate_limited", 503: "server_busy"}
+                 413: "too_large", 415: "unsupported_media_type", 429: "rate_limited", 503: "server_busy"}
 """The ``code`` of an error answer that carries none of its own, by HTTP status."""
 
 
@@ -185,18 +192,31 @@ async def _tell(send: Any, msg: dict[str, Any]) -> None:
 
 def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = None) -> JSONResponse:
     """``{"error": message, "code"}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
-    or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413."""
-    if isinstance(message, MessageError) and message.code == "too_large":
-        status = 413
+    or text) in ``tr``'s language; a :class:`MessageError` ``too_large`` answers 413,
+    ``unsupported_media_type`` 415."""
+    if isinstance(message, MessageError) and message.code in ("too_large", "unsupported_media_type"):
+        status = 413 if message.code == "too_large" else 415
     body: dict[str, Any] = {"error": translate_error(message, tr)}
     # every error names its kind: the message's own code, else one by the status
     body["code"] = code or getattr(message, "code", None) or _STATUS_CODES.get(status, "bad_request")
     return JSONResponse(body, status_code=status, headers={"Content-Language": tr.lang})
 
 
+def link_base(conn: Any, public_url: str | None) -> str:
+    """The start of every link the server sends to ``conn`` (a request or a WebSocket):
+    ``public_url`` (``gin serve --public-url``) when set, else the scheme and host ``conn``
+    came in on (``http``/``https``, never ``ws``), without a trailing slash.  Only the
+    receiver's own request is read: ``gin serve`` checks its ``Host`` against the allowed
+    hosts before any of this runs (``--allowed-host``, :func:`create_app`)."""
+    if public_url:
+        return public_url.rstrip("/")
+    return str(conn.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+
+
 def create_app(database_url: str | None = None, bot_delay: float | None = None,
                review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0,
-               workers: int | None = None, warm_workers: bool = False) -> Starlette:
+               workers: int | None = None, warm_workers: bool = False,
+               public_url: str | None = None, allowed_hosts: Sequence[str] | None = None) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -211,6 +231,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         workers: the worker processes of the computer's moves and hints (web/thinking.py;
             ``gin serve --workers``); ``None``: one less than the cores, at least one.
         warm_workers: start them with the app (``gin serve``) instead of at the first move.
+        public_url: the address people reach the server at (``https://gin.example.org``): every
+            link (seat links, invites, rematches) starts with it; ``None``: each link is made
+            from its receiver's own request (:func:`link_base`).
+        allowed_hosts: the ``Host`` names the server answers (Starlette's
+            ``TrustedHostMiddleware``; others get 400 before anything runs, WebSockets too);
+            ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -223,6 +249,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     # a bound on the tables one address opens: each costs memory, a stored row, and (two
     # computer seats) moves made by this server
     opened = RateLimiter(tables_per_minute, 60.0) if tables_per_minute > 0 else None
+    link_bases: dict[Any, str] = {}  # each game connection's send -> the start of its links
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -291,18 +318,21 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                                or not rateable(rules.replace(players=2))):
                 return _bad(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
                                "signed-in person in the first seat"), tr, 400, "not_rateable")
-            if account is not None and seats and seats[0].kind == "human" and (body.rated or not seats[0].name.strip()):
-                # the opener sits under his account's name: always at a rated table (the ladder's
-                # name), else when he typed none
+            if account is not None and seats and seats[0].kind == "human":
+                # a signed-in opener sits under his account's name, whatever he typed: a seat
+                # that is an account's shows that account's name (and says it is signed in)
                 seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
-            table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None)
+            table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None,
+                                                      allowed_names=[account.name] if account is not None else [])
+            if account is not None and seats and seats[0].kind == "human":
+                table.signed_in.add(0)
             if opened is not None:
                 opened.hit(address)
             host = next((i for i in shown if shown[i][0] == "token"), None)
             players.table_opened(table, None if account is None or host is None else (host, account.id), body.rated)
         except (TableError, GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
-        base = str(request.base_url).rstrip("/")
+        base = link_base(request, public_url)
         out = []
         for i, name in enumerate(table.names):
             entry: dict[str, Any] = {"name": name, "kind": "human" if not table.is_bot(i) else "computer"}
@@ -341,14 +371,16 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             refused = _seat_refused(request, tr)
             if refused is not None:
                 return refused
-            table, player, token = manager.claim(request.path_params["table_id"], body.invite)
+            account = current_account(request, players)
+            table, player, token = manager.claim(request.path_params["table_id"], body.invite,
+                                                 None if account is None else account.name)
             _seated(request, table.id, player)
         except TableError as exc:
             status = {"not_found": 404, "claimed": 409, "bad_invite": 403}.get(exc.code, 400)
             return _bad(exc, tr, status)
         except (GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
-        base = str(request.base_url).rstrip("/")
+        base = link_base(request, public_url)
         await manager.changed(table)
         return JSONResponse({"id": table.id, "seat": player, "name": table.names[player], "token": token,
                              "link": f"{base}/table/{table.id}?seat={token}"})
@@ -361,13 +393,15 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             refused = _seat_refused(request, tr)
             if refused is not None:
                 return refused
-            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name)
+            account = current_account(request, players)
+            table, token = await manager.sit(request.path_params["table_id"], body.seat, body.name,
+                                             None if account is None else account.name)
             _seated(request, table.id, body.seat)
         except TableError as exc:
             return _bad(exc, tr, {"not_found": 404, "claimed": 409, "not_allowed": 403}.get(exc.code, 400))
         except (GinRummyError, MessageError) as exc:
             return _bad(exc, tr)
-        base = str(request.base_url).rstrip("/")
+        base = link_base(request, public_url)
         return JSONResponse({"id": table.id, "seat": body.seat, "name": table.names[body.seat], "token": token,
                              "link": f"{base}/table/{table.id}?seat={token}"})
 
@@ -525,7 +559,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         if player == SPECTATOR:
             table.spectators_seen += 1
             conn["watcher"] = table.spectators_seen  # "spectator 2" in the chat
-        conn["base"] = str(ws.base_url).replace("ws://", "http://", 1).replace("wss://", "https://", 1).rstrip("/")
+        link_bases[send] = link_base(ws, public_url)  # this connection's own links (a rematch's)
         task = asyncio.get_running_loop().create_task(writer())
         if player != SPECTATOR and conn["address"]:
             table.owner = conn["address"]  # the thinking pool's fair-queue key (web/thinking.py)
@@ -558,6 +592,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             pass
         finally:
             reviews.forget(id(conn))
+            link_bases.pop(send, None)
             manager.unwatch(table, player, send)
             if "drop" in conn:  # the close frame 4408 first: returning now would close without it
                 await asyncio.wait([conn["drop"]])
@@ -617,7 +652,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                 await manager.say(manager.tables.get(table.id, table), player, msg.text, conn["limiter"],
                                   watcher=conn.get("watcher"))
             elif isinstance(msg, RematchMsg):
-                await manager.ask_rematch(manager.tables.get(table.id, table), player, conn["base"])
+                await manager.ask_rematch(manager.tables.get(table.id, table), player, link_bases.get)
             elif isinstance(msg, HintMsg):
                 def hint_queued(ahead: int) -> None:
                     if ahead > 0:  # it waits for a worker: say how many jobs go first
@@ -696,7 +731,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
                                            larger={"/api/replays": MAX_RECORD_BYTES,
                                                    "/api/reviews": MAX_RECORD_BYTES}),
-                                Middleware(CsrfGuard)])
+                                Middleware(CsrfGuard)]
+                    + ([] if allowed_hosts is None else [Middleware(TrustedHostMiddleware,
+                                                                    allowed_hosts=list(allowed_hosts),
+                                                                    www_redirect=False)]))
     app.state.manager = manager
     app.state.players = players
     app.state.store = store

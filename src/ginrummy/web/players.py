@@ -124,6 +124,7 @@ class Players:
                 conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
         if rated:
             new.rating = {"rated": True, "changes": []}
+        new.signed_in = set(kept)
 
     def is_rated(self, table_id: str, conn: Connection | None = None) -> bool:
         """Whether a table was opened as rated (read on ``conn`` when given: inside the
@@ -218,8 +219,12 @@ class Players:
             return
         with self.engine.connect() as conn:
             rated = {r.table_id for r in conn.execute(select(rated_tables_t.c.table_id))}
-            seated = {r.table_id for r in conn.execute(select(seat_accounts_t.c.table_id).distinct())}
+            seats: dict[str, set[int]] = {}
+            for r in conn.execute(select(seat_accounts_t.c.table_id, seat_accounts_t.c.player)):
+                seats.setdefault(r.table_id, set()).add(int(r.player))
+            seated = set(seats)
         for table in list(self.manager.tables.values()):
+            table.signed_in = set(seats.get(table.id, ()))
             m = table.match
             if table.id in rated:
                 table.rating = {"rated": True, "changes": []}

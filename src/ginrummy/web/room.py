@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .accounts import is_reserved_name
+from .accounts import is_reserved_name, strip_invisible
 from .clock import parse_time
 from .i18n_web import W_
 from .messages import lobby_guest_name_help, lobby_name_help, plain_text
@@ -151,9 +151,12 @@ class RoomMixin:
             except Exception:
                 self.unwatch_lobby(send)
 
-    async def sit(self, table_id: str, player: int, name: str) -> tuple[Any, str]:
+    async def sit(self, table_id: str, player: int, name: str, account: str | None = None) -> tuple[Any, str]:
         """Take the free seat ``player`` of a public table as ``name`` (cut and made unique as
-        at creation; empty keeps the seat's name): ``(table, token)``, a token minted now.
+        at creation; empty keeps the seat's name), or under ``account``, the name of the
+        signed-in person who sits (whatever ``name`` says): ``(table, token)``, a token minted now.
+        A guest's ``name`` that is an account's or passes for one (:attr:`account_name_taken`)
+        is refused (``bad_request``), as a computer's or a reserved one.
         Raises :class:`~ginrummy.web.tables.TableError`: ``not_found``, ``not_allowed`` for a
         private table or a seat that is not a person's, ``claimed`` when the seat is taken,
         ``bad_request`` for a computer seat's name or a reserved one ("System",
@@ -171,12 +174,17 @@ class RoomMixin:
         if player not in free or table.match is not None:
             raise TableError("claimed", W_("that seat is taken"))
         names = list(table.names)
-        wanted = plain_text(name)[:MAX_NAME_CHARS]
+        wanted = " ".join(strip_invisible(plain_text(name)).split())[:MAX_NAME_CHARS]
         from .tables import is_computer_name
 
-        if is_computer_name(wanted):
+        if account is not None:
+            wanted = account
+        elif wanted and self.account_name_taken is not None and self.account_name_taken(wanted):
+            raise TableError("bad_request", W_("the name {name} is an account's, or looks like one; choose another "
+                                               "(or sign in to sit under your account's name)", name=wanted))
+        elif is_computer_name(wanted):
             raise TableError("bad_request", W_("the name {name} is a computer seat's; choose another", name=wanted))
-        if is_reserved_name(wanted):
+        elif is_reserved_name(wanted):
             raise TableError("bad_request", W_("the name {name} is reserved; choose another", name=wanted))
         if wanted:
             base, k = wanted, 2
@@ -189,6 +197,8 @@ class RoomMixin:
             raise TableError("claimed", W_("that seat is taken"))
         table.row = type(table.row)(**{**table.row.__dict__, "names": names})
         table.seat_secrets = self.store.seat_secrets(table.id)
+        if account is not None:
+            table.signed_in.add(player)
         await self.changed(table)  # type: ignore[attr-defined]
         return table, token
 
@@ -250,7 +260,7 @@ class RoomMixin:
         if account is not None:
             entry = {"type": "chat", "from": account, "account": True, "text": text}
         else:
-            shown = plain_text(name or "")[:MAX_NAME_CHARS]
+            shown = " ".join(strip_invisible(plain_text(name or "")).split())[:MAX_NAME_CHARS]
             if not shown:
                 raise TableError("bad_request", lobby_name_help())
             if is_computer_name(shown):
@@ -274,12 +284,14 @@ class RoomMixin:
 
     # -- rematch ---------------------------------------------------------------------------
 
-    async def ask_rematch(self, table: Any, player: int, base_url: str) -> None:
+    async def ask_rematch(self, table: Any, player: int, base_of: Callable[[Send], str | None]) -> None:
         """``player`` asks for a rematch.  When every person at the table has asked, a new table
         opens with the same rules, seats and options, its first dealer by R11.2 (two-hand), the
         same accounts at the same seats (:attr:`on_rematch`: a rematch of a rated match is
         rated), and each person connected is sent ``{"type": "rematch", "id", "link"}`` with his
-        own new seat link.  Raises ``TableError`` (``not_allowed``) before the match is over or for a
+        own new seat link, made from his own connection: ``base_of(send)`` is the start of the
+        links of the connection ``send`` (its own ``Host``, checked, or the configured public
+        URL; never the asker's); ``None``: the link is the path alone (``/table/ID?seat=...``).  Raises ``TableError`` (``not_allowed``) before the match is over or for a
         spectator."""
         from .seats import SeatSpec, TableError
 
@@ -296,7 +308,8 @@ class RoomMixin:
                  for n, k in zip(table.names, table.row.seats)]
         options = {**table.options, "rematch_of": table.id}
         new, shown = self.create(m.rules, seats, options=options, seat_all=True,  # type: ignore[attr-defined]
-                                 first_dealer=m.next_dealer() if m.finished else None)
+                                 first_dealer=m.next_dealer() if m.finished else None,
+                                 allowed_names=list(table.names))
         if self.on_rematch is not None:
             self.on_rematch(table, new)
         table.rematch_votes = set()
@@ -304,5 +317,5 @@ class RoomMixin:
         for p, send in list(table.watchers):
             if p in shown:
                 await self._send(table, p, send, {  # type: ignore[attr-defined]
-                    "type": "rematch", "id": new.id, "link": f"{base_url}/table/{new.id}?seat={shown[p][1]}"})
+                    "type": "rematch", "id": new.id, "link": f"{base_of(send) or ''}/table/{new.id}?seat={shown[p][1]}"})
         await self.changed(table)  # type: ignore[attr-defined]

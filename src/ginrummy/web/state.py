@@ -85,7 +85,8 @@ def _fair(self: Table, player: int) -> dict[str, Any]:
 def _seats(self: Table) -> list[dict[str, Any]]:
     return [{"name": n, "kind": "human" if k == "human" else "computer",
              "level": None if k == "human" else k[4:],
-             "connected": any(p == i for p, _ in self.watchers) or k != "human"}
+             "connected": any(p == i for p, _ in self.watchers) or k != "human",
+             "account": i in self.signed_in}
             for i, (n, k) in enumerate(zip(self.names, self.row.seats))]
 
 def _waiting_state(self: Table, player: int) -> dict[str, Any]:

@@ -212,6 +212,12 @@ class Store:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
             return True
 
+    def set_names(self, table_id: str, names: list[str]) -> None:
+        """Store the seat names of a table whose match has not started (a signed-in person who
+        claimed a seat sits under his account's name)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
+
     def seat_secrets(self, table_id: str) -> list[SeatSecret]:
         """The human seats' secrets of a table, by player (empty for tables made before claims)."""
         with self.engine.connect() as conn:

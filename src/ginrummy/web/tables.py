@@ -31,7 +31,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime, timezone
@@ -50,7 +50,7 @@ from .clock import Clock, parse_time
 from .commit import GroupCommitter
 from .i18n_web import W_, web_translator
 from .messages import plain_text
-from .accounts import is_reserved_name, name_key, typed_name_key
+from .accounts import is_reserved_name, name_key, name_skeleton, name_skeletons, strip_invisible, typed_name_key
 from .autoplay import AutoPlayMixin, bot_choice
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, HINT_DEADLINE, ThinkingPool, decision_seed, hint_text
 from .room import RoomMixin
@@ -119,6 +119,9 @@ class Table:
     computer moves in the thinking pool's fair queue (:mod:`ginrummy.web.thinking`)."""
     hint_job: tuple[tuple[int, int], asyncio.Future[Any]] | None = field(default=None, repr=False)
     """The hint being worked out, ``((seq, player), future)``: a second ask shares it."""
+    signed_in: set[int] = field(default_factory=set)
+    """The seats a signed-in person took (their names are the accounts' names): set by
+    :mod:`ginrummy.web.players` and the app; states mark them ``"account": true``."""
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
     every started state as ``"rating"``."""
@@ -260,8 +263,17 @@ class Table:
         raise NotYourTurnError(W_("a hint is only for the player to act, and {name} is to act",
                                   name=self.names[to_act]), "hint", [], m.seat_of(player), m.deal.to_act)
 
+    @property
+    def rated(self) -> bool:
+        """Whether the table's match is rated (:mod:`ginrummy.web.players` sets :attr:`rating`):
+        no computer advice there, neither hints nor an adviser's suggestions."""
+        return self.rating is not None
+
     def can_hint(self, player: int) -> bool:
-        """Whether ``player`` may ask for a hint now (see :meth:`hint_target`)."""
+        """Whether ``player`` may ask for a hint now (see :meth:`hint_target`); never at a
+        rated table (:attr:`rated`)."""
+        if self.rated:
+            return False
         try:
             self.hint_target(player)
         except NotYourTurnError:
@@ -449,25 +461,39 @@ def computer_seat_name(level: str, tr: Any) -> str:
 
 
 @lru_cache(maxsize=1)
-def _computer_names() -> frozenset[str]:
+def _computer_names() -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
     """The names the server gives computer seats ("Computer (novice)"), of every level in every
-    language, as :func:`~ginrummy.web.accounts.name_key` keys."""
-    out = set()
+    language, and the computer levels' own names ("novice"), as
+    :func:`~ginrummy.web.accounts.name_skeleton` skeletons; and the ``(before, after)``
+    skeletons, spaces left out, of "Computer ({level})" in every language, around any level."""
+    out = {k for level in player_levels() for k in name_skeletons(level)}
+    frames = set()
     for lang in LANGUAGES:
         tr = web_translator(lang)
         for level in player_levels():
-            out.add(name_key(computer_seat_name(level, tr)))
-    return frozenset(out)
+            out.update(name_skeletons(computer_seat_name(level, tr)))
+        before, _, after = tr.t("Computer ({level})", level="\x00").partition("\x00")
+        frames.add((name_skeleton(before).replace(" ", ""), name_skeleton(after).replace(" ", "")))
+    return frozenset(out), tuple(sorted(frames))
 
 
 def is_computer_name(name: str) -> bool:
-    """Whether a person's ``name`` reads as a computer seat's ("Computer (expert)", in any
-    language, any case or width (compared as account names are, :func:`~ginrummy.web.accounts.name_key`),
-    and with a number after it as a repeated name gets): a person may not take it, or the table
-    would show a computer where a person sits."""
-    key = typed_name_key(name)
-    base, _, tail = key.rpartition(" ")
-    return key in _computer_names() or (tail.isdigit() and base in _computer_names())
+    """Whether a person's ``name`` reads as a computer's: a computer seat's ("Computer
+    (expert)") or a computer level's ("expert"), or any "Computer (...)" (``Computer
+    (grandmaster)``), in any language, and with a number after it as a repeated name gets;
+    compared by :func:`~ginrummy.web.accounts.name_skeleton`, so in any case or width, with
+    look-alike letters (``Cоmputer (nоvice)``, Cyrillic о) and invisible characters
+    (``Computer (nov\u200dice)``).  A person may not take it, or the table would show a
+    computer where a person sits."""
+    names, frames = _computer_names()
+    for key in name_skeletons(name):
+        base, _, tail = key.rpartition(" ")
+        if key in names or (tail.isdigit() and base in names):
+            return True
+    key = name_skeleton(name)
+    flat = key.replace(" ", "")
+    return any(before and flat.startswith(before) and flat.rstrip("0123456789").endswith(after)
+               and len(flat) > len(before) + len(after) for before, after in frames)
 
 _NOT_AN_ACTION = "not an action: {text!r}; actions: {actions}"
 """The key of :func:`ginrummy.actions.parse_action`'s "not an action" error."""
@@ -532,8 +558,8 @@ class TableManager(AutoPlayMixin, RoomMixin):
 
     def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None,
                lang: str = "en", options: dict[str, Any] | None = None, seat_all: bool = False,
-               first_dealer: int | None = None, stored_later: bool = False
-               ) -> tuple[Table, dict[int, tuple[str, str]]]:
+               first_dealer: int | None = None, stored_later: bool = False,
+               allowed_names: Collection[str] = ()) -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
 
@@ -553,6 +579,10 @@ class TableManager(AutoPlayMixin, RoomMixin):
         Raises :class:`TableError` (``bad_request``) for a bad seat list or level, a person's seat named as a computer seat or
         with a reserved name ("System", :func:`~ginrummy.web.accounts.is_reserved_name`), and
         :class:`~ginrummy.errors.RuleSetError` for rules that do not fit (e.g. Hollywood with 3).
+        A person's seat name is also refused when it is an account's or passes for one
+        (:attr:`account_name_taken`), unless it is in ``allowed_names`` (the signed-in opener's
+        own account name; a rematch's names).  Invisible characters are left out of every name
+        (:func:`~ginrummy.web.accounts.strip_invisible`).
         """
         if not isinstance(seats, list) or len(seats) not in (2, 3):
             raise TableError("bad_request", W_("a table has 2 seats, or 3 for three-hand gin (R10)"))
@@ -570,13 +600,18 @@ class TableManager(AutoPlayMixin, RoomMixin):
             if s.kind == "bot" and s.level not in levels:
                 raise TableError("bad_request", W_("seat {seat}: unknown computer level {level!r}; levels: {levels}",
                                                    seat=str(i + 1), level=s.level, levels=", ".join(levels)))
-            name = plain_text(str(s.name or ""))[:MAX_NAME_CHARS]
+            name = " ".join(strip_invisible(plain_text(str(s.name or ""))).split())[:MAX_NAME_CHARS]
             if s.kind == "human" and is_computer_name(name):
                 raise TableError("bad_request", W_("seat {seat}: the name {name} is a computer seat's; choose another",
                                                    seat=str(i + 1), name=name))
             if s.kind == "human" and is_reserved_name(name):
                 raise TableError("bad_request", W_("seat {seat}: the name {name} is reserved; choose another",
                                                    seat=str(i + 1), name=name))
+            if (s.kind == "human" and name and name not in allowed_names and self.account_name_taken is not None
+                    and self.account_name_taken(name)):
+                raise TableError("bad_request", W_("seat {seat}: the name {name} is an account's, or looks like one; "
+                                                   "choose another (a person signed in sits under his account's "
+                                                   "name)", seat=str(i + 1), name=name))
             if not name:
                 # the level names are the terminal table's ("Novice"), in the messages domain
                 name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
@@ -629,9 +664,11 @@ class TableManager(AutoPlayMixin, RoomMixin):
         if table.public:
             self.lobby_changed()
 
-    def claim(self, table_id: str, invite: str) -> tuple[Table, int, str]:
+    def claim(self, table_id: str, invite: str, account: str | None = None) -> tuple[Table, int, str]:
         """Claim a human seat with its one-time invite code: ``(table, player, token)``, the
-        token minted now for whoever claims.  Raises :class:`TableError`: ``not_found``,
+        token minted now for whoever claims.  ``account``: the name of the signed-in person who
+        claims: the seat then shows it (made unique among the seats as at creation), not the
+        name the host gave the seat, and is marked signed in (:attr:`Table.signed_in`).  Raises :class:`TableError`: ``not_found``,
         ``bad_invite`` for a code that is not this table's, ``claimed`` when the invite was
         used already (also by another server process: the store decides atomically)."""
         table = self.load(table_id)
@@ -644,6 +681,16 @@ class TableManager(AutoPlayMixin, RoomMixin):
                                            "ask whoever invited you for a new table"))
         assert player is not None
         table.seat_secrets = self.store.seat_secrets(table.id)
+        if account is not None and table.match is None:
+            names, wanted, k = list(table.names), account, 2
+            while wanted.casefold() in (n.casefold() for i, n in enumerate(names) if i != player):
+                wanted = f"{account} {k}"
+                k += 1
+            names[player] = wanted
+            self.store.set_names(table.id, names)
+            table.row = type(table.row)(**{**table.row.__dict__, "names": names})
+        if account is not None:
+            table.signed_in.add(player)
         return table, player, token
 
     def load(self, table_id: str) -> Table:
@@ -872,6 +919,8 @@ class TableManager(AutoPlayMixin, RoomMixin):
             raise TableError("not_allowed", W_("only the player sitting out advises the captain (R10.2)"))
         if m.deal.is_over:
             raise TableError("not_allowed", W_("the deal is over"))
+        if table.rated:
+            raise TableError("not_allowed", W_("a rated match is played without advice: no hints or suggestions"))
         entry = {"type": "suggestion", "from": table.names[player], "text": text, "seq": table.seq}
         table.suggestions.append(entry)
         del table.suggestions[:-20]
@@ -886,8 +935,9 @@ class TableManager(AutoPlayMixin, RoomMixin):
         :class:`~ginrummy.errors.Msg`.  The hint player is given only ``Match.view`` of the
         player to act and its legal actions; its random choices come from the match seed and
         the step, so the same position always gets the same hint (also for the adviser and the
-        captain, R10.2).  Nothing changes.  Raises :class:`NotYourTurnError` when ``player`` may
-        not ask (see :meth:`Table.hint_target`).
+        captain, R10.2).  Nothing changes.  Raises :class:`TableError` (``not_allowed``) at a
+        rated table (:attr:`Table.rated`: no computer advice in rated play), and
+        :class:`NotYourTurnError` when ``player`` may not ask (see :meth:`Table.hint_target`).
 
         A sampling level's hint is worked out in the thinking pool (:mod:`ginrummy.web.thinking`)
         under the fair queue's key ``owner`` (the asker's address; default the table), within
@@ -896,6 +946,8 @@ class TableManager(AutoPlayMixin, RoomMixin):
         ``on_queued(ahead)`` is told the jobs before it.  A hint asked while the same one (same
         step and player) is worked out shares that job."""
         table = self.tables.get(table.id, table)
+        if table.rated:
+            raise TableError("not_allowed", W_("a rated match is played without advice: no hints or suggestions"))
         target = table.hint_target(player)
         key = (table.seq, target)
         if key not in table.hints:

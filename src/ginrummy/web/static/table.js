@@ -456,7 +456,7 @@ function renderButtons() {
   const hinted = currentHint() ? hintTarget(currentHint().action).act : null;
   const hintBtn = $("hint-btn");
   hintBtn.disabled = ui.pending || ui.hintAsked || !(s && s.can_hint);
-  hintBtn.hidden = !s || phase === "over";
+  hintBtn.hidden = !s || phase === "over" || !!s.rating;  // no hints at a rated table (the server refuses them too)
   for (const b of document.querySelectorAll("#actions [data-act]")) {
     const a = b.dataset.act;
     b.classList.toggle("hinted", a === hinted);
@@ -531,6 +531,7 @@ function playerWho(p, i, you, name, extra = []) {
   return el("span", { class: "player-who" }, el("span", { class: `dot${p.connected ? " on" : ""}` }), " ", el("b", null, name),
     i === you ? " " + t("(you)") : "",
     p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : "",
+    p.account ? el("span", { class: "hint", title: t("signed in: this is the account's name") }, " \u2713 " + t("signed in")) : "",
     ...extra);
 }
 
