@@ -90,6 +90,11 @@ def serve(
     tables_per_minute: int = typer.Option(
         60, "--tables-per-minute", min=0,
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
+    metrics: bool = typer.Option(
+        False, "--metrics", help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md)."),
+    metrics_allow: list[str] = typer.Option(
+        [], "--metrics-allow", metavar="ADDRESS",
+        help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -109,6 +114,13 @@ def serve(
         samples_for(review_budget_ms)
     except ValueError as exc:
         fail(f"--review-budget-ms: {exc}")
+    from ..web.ops import parse_allow
+    try:
+        parse_allow(metrics_allow)
+    except ValueError as exc:
+        fail(f"--metrics-allow {exc}")
+    if metrics_allow and not metrics:
+        fail("--metrics-allow needs --metrics (metrics are off without it)")
     url = database_url or default_database_url()
     backend = database_backend(url)
     if backend is not None and backend not in ("sqlite", "postgresql"):
@@ -116,7 +128,7 @@ def serve(
              "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
     try:
         web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
-                             tables_per_minute=tables_per_minute)
+                             tables_per_minute=tables_per_minute, metrics=metrics, metrics_allow=metrics_allow)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port

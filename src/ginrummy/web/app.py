@@ -37,7 +37,8 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, Cl
                        ReviewMsg, SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
                        parse_inbound, parse_lobby)
 from .notify import Follower
+from .ops import Metrics, ops_routes
 from .review_web import ReviewError, ReviewService
 from .room import ChatLimiter
 from .accounts import CsrfGuard, RateLimiter
@@ -189,7 +191,8 @@ def _bad(message: Any, tr: WebTranslator, status: int = 400, code: str | None = 
 
 
 def create_app(database_url: str | None = None, bot_delay: float | None = None,
-               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0) -> Starlette:
+               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0,
+               metrics: bool = False, metrics_allow: Sequence[str] = ()) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -201,6 +204,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
+        metrics: serve Prometheus metrics at ``/metrics`` (``gin serve --metrics``), to loopback
+            clients and ``metrics_allow`` (addresses or networks) only (web/ops.py).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -213,6 +218,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     # a bound on the tables one address opens: each costs memory, a stored row, and (two
     # computer seats) moves made by this server
     opened = RateLimiter(tables_per_minute, 60.0) if tables_per_minute > 0 else None
+    ops_metrics = Metrics(manager, reviews) if metrics else None  # the operator's view (web/ops.py)
+    if ops_metrics is not None:
+        manager.committer.on_commit = ops_metrics.committed
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -499,6 +507,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         async def send(msg: dict[str, Any]) -> None:
             if closing.is_set():
                 raise ConnectionError("connection closed")
+            if ops_metrics is not None:
+                ops_metrics.sent(msg)
             try:
                 queue.put_nowait(msg)
             except asyncio.QueueFull:
@@ -584,10 +594,13 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             return
         try:
             if isinstance(msg, ActionMsg):
+                started = time.perf_counter()
                 seq = await manager.act(table, player, msg.action)
                 if mid:
                     await manager.flushed(table)  # the ack follows the state that shows the move
                     await send({"type": "ack", "seq": seq, **mid})
+                    if ops_metrics is not None:
+                        ops_metrics.move_acked(started)
             elif isinstance(msg, NextDealMsg):
                 await manager.next_deal(table, player)
                 if mid:
@@ -668,6 +681,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         *player_routes(players, manager, _body, _bad, _page),
         *replay_review_routes(replay_reviews, lambda request, rid: replay_text(players, manager, request, rid),
                               _bad, review_budget_ms),
+        *ops_routes(store, ops_metrics, metrics_allow, not_found),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     def too_large(scope: Any, limit: int) -> str:
@@ -684,5 +698,6 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     app.state.follower = follower
     app.state.reviews = reviews
     app.state.replay_reviews = replay_reviews
+    app.state.metrics = ops_metrics
     install_log_redaction()
     return app
