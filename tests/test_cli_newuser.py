@@ -112,7 +112,8 @@ def test_rules_are_named_by_preset_and_changes(monkeypatch, capsys):
     assert 'rules standard, stock_end="wall" · seed 1' in out
 
 
-COMMANDS = ["analyze", "score", "sheet", "replay", "verify", "review", "simulate", "play", "serve", "ladder"]
+COMMANDS = ["analyze", "score", "sheet", "replay", "verify", "review", "simulate", "play", "serve", "ladder",
+            "db upgrade"]
 
 
 def option_rows(capsys, *command: str) -> dict[str, list[str]]:
@@ -137,9 +138,10 @@ def test_help_shows_no_value_after_a_flag_and_names_a_repeatable_value(capsys):
     assert rows["--json"][:2] == ["Print", "the"] and rows["--help"][:2] == ["Show", "this"]
     score = option_rows(capsys, "score")
     assert (score["--knocker"][0], score["--defender"][0], score["--set"][0]) == ("CARDS", "CARDS", "KEY=VALUE")
-    assert option_rows(capsys) == {"--help": ["Show", "this", "message", "and", "exit."]}
+    assert option_rows(capsys) == {"--version": ["Print", "the", "version", "(gin", "X.Y.Z)", "and", "exit."],
+                                   "--help": ["Show", "this", "message", "and", "exit."]}
     for command in COMMANDS:
-        rows = option_rows(capsys, command)
+        rows = option_rows(capsys, *command.split())
         assert rows["--help"][0] == "Show", command
         labels = [words[0] for words in rows.values()]
         assert not [x for x in labels if x == "<bool>" or "list[" in x], command
@@ -162,3 +164,11 @@ def test_help_paragraphs_flow_at_80_columns_and_keep_their_brackets(capsys, monk
     words = " ".join(w for w in out.replace("\u2502", " ").split())
     assert "or a postgresql:// URL with the ginrummy[postgres] extra" in words
     assert "\u2026" not in out  # nothing cut short
+
+
+def test_gin_version_prints_the_package_version(capsys):
+    """``gin --version`` (issue 30): one line, the version of ginrummy.__version__, exit 0."""
+    from ginrummy import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"gin {__version__}\n"

@@ -28,7 +28,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder")
+_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder", "db", "admin")
 
 #: Options whose value may be left out (Typer has no such options), and the value they take
 #: then: ``gin simulate --ray`` alone means a Ray started on this machine.
@@ -91,8 +91,20 @@ def _label_flags(command: object) -> None:
         _label_flags(sub)
 
 
+def _print_version(value: bool) -> None:
+    """``--version``: print ``gin <version>`` (``ginrummy.__version__``) and exit 0."""
+    if value:
+        from .. import __version__
+
+        print(f"gin {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version (gin X.Y.Z) and exit."),
+) -> None:
     """Gin Rummy: play at the terminal or in the browser, keep score, simulate, analyse."""
 
 

@@ -156,6 +156,11 @@ def serve(
         "", "--forwarded-allow-ips",
         help="The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma-separated addresses, or *); "
              "default none: the client's address is the connection's. Set it to your nginx/Caddy (docs/deploy.md)."),
+    metrics: bool = typer.Option(
+        False, "--metrics", help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md)."),
+    metrics_allow: list[str] = typer.Option(
+        [], "--metrics-allow", metavar="ADDRESS",
+        help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -184,6 +189,13 @@ def serve(
                      or h == "*"), None)
     if bad_host is not None:
         fail(f"--allowed-host {bad_host!r} is not allowed; give a host name, or *.example.org for its subdomains")
+    from ..web.ops import parse_allow
+    try:
+        parse_allow(metrics_allow)
+    except ValueError as exc:
+        fail(f"--metrics-allow {exc}")
+    if metrics_allow and not metrics:
+        fail("--metrics-allow needs --metrics (metrics are off without it)")
     url = database_url or default_database_url()
     backend = database_backend(url)
     if backend is not None and backend not in ("sqlite", "postgresql"):
@@ -192,7 +204,8 @@ def serve(
     try:
         web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
                              tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
-                             public_url=public or None, allowed_hosts=hosts)
+                             public_url=public or None, allowed_hosts=hosts, metrics=metrics,
+                             metrics_allow=metrics_allow)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         fail(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port

@@ -16,7 +16,7 @@ try:
     import gymnasium  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ImportError(f"ginrummy.env needs pettingzoo and gymnasium ({exc}): pip install 'ginrummy[env]'") from exc
+    raise ImportError(f"ginrummy.env needs pettingzoo and gymnasium ({exc}): pip install 'ginrummy[research]'") from exc
 
 from .aec import GinRummyAEC, action_space, env, observation_space, raw_env  # noqa: E402
 from .core import CODE_ACTIONS, REWARDS, SCOPES, GameCore, make_env_rules, seed_bytes  # noqa: E402

@@ -37,6 +37,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -64,6 +65,7 @@ from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, Cl
                        ReviewMsg, SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
                        parse_inbound, parse_lobby)
 from .notify import Follower
+from .ops import Metrics, ops_routes
 from .review_web import ReviewError, ReviewService
 from .room import ChatLimiter
 from .accounts import CsrfGuard, RateLimiter
@@ -216,7 +218,8 @@ def link_base(conn: Any, public_url: str | None) -> str:
 def create_app(database_url: str | None = None, bot_delay: float | None = None,
                review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0,
                workers: int | None = None, warm_workers: bool = False,
-               public_url: str | None = None, allowed_hosts: Sequence[str] | None = None) -> Starlette:
+               public_url: str | None = None, allowed_hosts: Sequence[str] | None = None,
+               metrics: bool = False, metrics_allow: Sequence[str] = ()) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -237,6 +240,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         allowed_hosts: the ``Host`` names the server answers (Starlette's
             ``TrustedHostMiddleware``; others get 400 before anything runs, WebSockets too);
             ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
+        metrics: serve Prometheus metrics at ``/metrics`` (``gin serve --metrics``), to loopback
+            clients and ``metrics_allow`` (addresses or networks) only (web/ops.py).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -250,6 +255,9 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     # computer seats) moves made by this server
     opened = RateLimiter(tables_per_minute, 60.0) if tables_per_minute > 0 else None
     link_bases: dict[Any, str] = {}  # each game connection's send -> the start of its links
+    ops_metrics = Metrics(manager, reviews) if metrics else None  # the operator's view (web/ops.py)
+    if ops_metrics is not None:
+        manager.committer.on_commit = ops_metrics.committed
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -546,6 +554,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         async def send(msg: dict[str, Any]) -> None:
             if closing.is_set():
                 raise ConnectionError("connection closed")
+            if ops_metrics is not None:
+                ops_metrics.sent(msg)
             try:
                 queue.put_nowait(msg)
             except asyncio.QueueFull:
@@ -634,10 +644,13 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             return
         try:
             if isinstance(msg, ActionMsg):
+                started = time.perf_counter()
                 seq = await manager.act(table, player, msg.action)
                 if mid:
                     await manager.flushed(table)  # the ack follows the state that shows the move
                     await send({"type": "ack", "seq": seq, **mid})
+                    if ops_metrics is not None:
+                        ops_metrics.move_acked(started)
             elif isinstance(msg, NextDealMsg):
                 await manager.next_deal(table, player)
                 if mid:
@@ -722,6 +735,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         *player_routes(players, manager, _body, _bad, _page),
         *replay_review_routes(replay_reviews, lambda request, rid: replay_text(players, manager, request, rid),
                               _bad, review_budget_ms),
+        *ops_routes(store, ops_metrics, metrics_allow, not_found),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     def too_large(scope: Any, limit: int) -> str:
@@ -741,5 +755,6 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     app.state.follower = follower
     app.state.reviews = reviews
     app.state.replay_reviews = replay_reviews
+    app.state.metrics = ops_metrics
     install_log_redaction()
     return app

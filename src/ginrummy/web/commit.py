@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -117,6 +118,7 @@ class GroupCommitter:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self.batches = 0
+        self.on_commit: Callable[[float], None] | None = None  # seconds of each commit (web/ops.py metrics)
         self.steps = 0
         self.written: dict[str, int] = {}  # table id -> the last seq this process stored
         # table id -> the last seq this process handed to a transaction (committed or not yet):
@@ -301,6 +303,7 @@ class GroupCommitter:
         """Write ``steps`` in one transaction and commit it (then, on PostgreSQL, notify the
         steps that went in); each step's error or ``None``.  Raises when the transaction
         fails as a whole."""
+        started = time.perf_counter()
         if self.store.is_sqlite and all(s.also is None for s in steps):
             self._sqlite_commit(steps)
             errors: list[Exception | None] = [None] * len(steps)
@@ -311,6 +314,8 @@ class GroupCommitter:
                 else:
                     self._insert(conn, steps)
                     errors = [None] * len(steps)
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - started)
         self.batches += 1
         self.steps += errors.count(None)
         if self.notify:

@@ -159,7 +159,8 @@ class ActionRow:
 
 class Store:
     """Synchronous access to the database at ``url`` (any SQLAlchemy URL; ``sqlite:///path``
-    by default).  Creates the tables if missing.  Every write commits before it returns, so
+    by default).  Brings its schema to the newest migration (:func:`ginrummy.web.migrations.upgrade`:
+    every table of the store, accounts and ratings; a new database gets them all).  Every write commits before it returns, so
     a caller that acknowledges after :meth:`append` never acknowledges a lost action."""
 
     def __init__(self, url: str) -> None:
@@ -178,7 +179,11 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=FULL")
                 cur.close()
-        metadata.create_all(self.engine)
+        # the schema by migration (web/migrations: one revision per change, under a lock), not
+        # metadata.create_all: an existing database is brought up to date too
+        from .migrations import upgrade
+
+        upgrade(self.engine)
 
     def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = (), options: dict[str, Any] | None = None) -> None:
         """Insert a new table row, its human seats' secrets and its options, in one transaction."""
