@@ -146,10 +146,10 @@ def serve(
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
     public_url: str = typer.Option(
         "", "--public-url",
-        help="The address people open (https://gin.example.org): every link the server sends starts with it. "
+        help="The address people open, as a URL (https://HOST): every link the server sends starts with it. "
              "Default: each link is made from its receiver's own request (its Host, checked against the allowed hosts)."),
     allowed_host: list[str] = typer.Option(
-        [], "--allowed-host",
+        [], "--allowed-host", metavar="HOST",
         help="A Host name the server answers (repeatable; *.example.org allowed); others get 400. Always allowed: "
              "the public URL's host, the --host address, localhost and 127.0.0.1."),
     forwarded_allow_ips: str = typer.Option(
