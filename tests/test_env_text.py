@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from ginrummy.errors import IllegalActionError, RuleSetError  # noqa: E402
 from ginrummy.env import GinRummyAEC, GinRummySingle  # noqa: E402
 from ginrummy.env.text import reply_code  # noqa: E402
+from ginrummy.errors import IllegalActionError, RuleSetError  # noqa: E402
 
 
 def test_aec_text_mode_plays_a_deal_through_replies():

@@ -214,3 +214,25 @@ def test_json_view_for_agents_carries_codes_scores_and_rules():
     assert js["scores"] == {"names": ["ann", "bob"], "totals": [0, 0], "deal_number": 1, "seat_players": [0, 1]}
     assert js["rules"]["scoring"] == "hollywood"
     assert json.loads(json.dumps(js)) == js
+
+
+def test_text_agent_example_plays_a_deal_through_a_callable():
+    """examples/text_agent.py: a callable str -> str plays; a bad answer comes back with the
+    error naming the legal moves, then the next answer is read."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+    from text_agent import play_match
+
+    prompts: list[str] = []
+
+    def agent(prompt: str) -> str:
+        prompts.append(prompt)
+        return "no idea" if len(prompts) == 1 else "1"
+
+    said: list[str] = []
+    m = play_match(agent, opponent="novice", scope="deal", seed=4, out=said.append)
+    assert m.finished and said[-1].startswith("final totals: agent ")
+    assert prompts[0].startswith("You play Gin Rummy.")
+    assert prompts[1].startswith("no legal move in the answer 'no idea': it names no move; legal moves: 1. ")

@@ -225,8 +225,8 @@ def text_observation(view: PlayerView) -> str:
         lines.append(f"Your hand ({_count(hand.bit_count())}): {_arrangement_text(arr)}.")
     lines.append(f"Discard pile ({_count(len(view.pile))}, top first): {_cards(list(reversed(view.pile)))}.")
     lines.append(f"Stock: {_count(view.stock_size)}" + (f"; rebuilt {_count(view.reshuffles, 'time')} (R7.3)." if view.reshuffles else "."))
-    discarded = [e.card for e in view.history if e.seat == 1 - view.seat and e.card is not None
-                 and e.kind in ("discard", "knock", "gin")]
+    discarded = list(dict.fromkeys(e.card for e in view.history if e.seat == 1 - view.seat and e.card is not None
+                                   and e.kind in ("discard", "knock", "gin")))  # each card once, first time first
     lines.append(f"{other} holds {_count(view.opponent_count)}; seen taking from the pile and still holds: "
                  f"{_cards(view.opponent_seen)}; discarded this deal: {_cards(discarded)}.")
     moves = [_event_text(e, view.seat, me, other) for e in view.history if e.kind != "end"]
