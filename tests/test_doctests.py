@@ -9,7 +9,7 @@ import importlib
 import pytest
 
 #: The engine modules whose docstrings carry runnable examples.
-DOCTEST_MODULES = ("cards", "rules", "actions", "melds", "showdown", "deal", "scoring", "record")
+DOCTEST_MODULES = ("cards", "rules", "actions", "melds", "showdown", "deal", "scoring", "record", "text_view")
 
 
 @pytest.mark.parametrize("name", DOCTEST_MODULES)

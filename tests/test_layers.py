@@ -23,7 +23,7 @@ PACKAGE = "ginrummy"
 
 #: The engine: pure (no I/O, clock or global random), the rules R1..R14 of docs/rules.md.
 ENGINE = ("errors", "cards", "melds", "rules", "actions", "showdown", "deal", "scoring", "match",
-          "views", "record")
+          "views", "record", "text_view")
 
 #: The layers, top first.  Each is a tuple of sibling groups; a group is a tuple of names under
 #: ``ginrummy`` (a module, or a sub-package with everything in it).  A module may import its own

@@ -86,11 +86,26 @@ class PlayerView:
         """The seat's cards as ints, ascending."""
         return cards_of(self.hand)
 
-    def to_json(self, history_texts: Sequence[str] | None = None) -> dict[str, Any]:
+    def to_json(self, history_texts: Sequence[str] | None = None, *, agent: bool = False) -> dict[str, Any]:
         """A JSON-ready dict with cards in text form (used by the web protocol).
 
         ``history_texts``: the texts of :attr:`history` (``Event.text`` of each), when the
-        caller keeps them already (the web table extends them step by step); else built here."""
+        caller keeps them already (the web table extends them step by step); else built here.
+
+        ``agent=True`` (for programs: the envs' text mode, ``docs/env.md``) adds three keys the
+        web protocol does not send: ``legal_codes``, the integer code of each legal action
+        (:attr:`~ginrummy.actions.Action.code`, 0..160, in the order of ``legal_actions``);
+        ``scores``, the match context of :attr:`scores` (names, totals, deal number, seat
+        players, three-hand roles; ``{}`` when the caller gave none), with every key a string;
+        and ``rules``, the rule set's fields (R14).  Without it the dict is the web's, unchanged."""
+        out = self._json(history_texts)
+        if agent:
+            out["legal_codes"] = [a.code for a in self.legal]
+            out["scores"] = _jsonable(self.scores)
+            out["rules"] = self.rules.to_dict()
+        return out
+
+    def _json(self, history_texts: Sequence[str] | None) -> dict[str, Any]:
         cs = CARD_STRS  # the engine's cards are ints 0..51: no need to check each (card_str)
         return {
             "seat": self.seat,
@@ -110,6 +125,15 @@ class PlayerView:
             "history": [e.text for e in self.history] if history_texts is None else history_texts,
             "result": None if self.result is None else self.result.to_json(),
         }
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` with every mapping key a string and tuples as lists (what ``json.dumps`` keeps)."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 def view_of(state: DealState, seat: int, *, scores: dict[str, Any] | None = None) -> PlayerView:

@@ -16,6 +16,7 @@ from ..actions import NUM_CODES
 from ..rules import RuleSet
 from .core import GameCore, seed_bytes
 from .observation import OBS_SIZE
+from .text import check_observation_mode, json_info, text_obs, text_observation_space
 
 __all__ = ["GinRummyAEC", "observation_space", "action_space", "env", "raw_env"]
 
@@ -215,6 +216,9 @@ class GinRummyAEC(AECEnv):
             ``-illegal_penalty``).
         illegal_penalty: see ``illegal`` (default 1.0).
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the acting agent's view as text).
+        observation_mode: ``"vector"`` (default, below) or ``"text"`` (for language models: the
+            observation's ``"observation"`` is the view as text, the info JSON-ready;
+            :mod:`ginrummy.env.text`).
 
     Observations: ``{"observation": float32[433], "action_mask": int8[161]}`` from the agent's
     own :class:`~ginrummy.views.PlayerView` (layout in :mod:`ginrummy.env.observation`); the
@@ -230,15 +234,17 @@ class GinRummyAEC(AECEnv):
 
     def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, observation_mode: str = "vector") -> None:
         super().__init__()
+        self.text_mode = check_observation_mode(observation_mode) == "text"
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi'")
         self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.core.n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
+        space = text_observation_space if self.text_mode else observation_space
+        self.observation_spaces = {a: space() for a in self.possible_agents}
         self.action_spaces = {a: action_space() for a in self.possible_agents}
         self._seeder: random.Random | None = None
         self._seeder_seed: int | None = None
@@ -284,7 +290,8 @@ class GinRummyAEC(AECEnv):
         self.agent_selection = self.possible_agents[self.core.to_act]
 
     def _view_of(self, agent: str):
-        return self.core.view(self._index[agent])
+        view = self.core.view(self._index[agent])
+        return json_info(view)["view"] if self.text_mode else view
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and action mask now (the mask is all 0 unless it is to act).
@@ -293,6 +300,8 @@ class GinRummyAEC(AECEnv):
         :class:`_Observation`), exactly as it was at this step.  Arrays are new at every call."""
         i = self._index[agent]
         core = self.core
+        if self.text_mode:
+            return text_obs(core.view(i), core.mask(i))
         return _observation(core.mask(i), core.observe_later(i))
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
@@ -304,7 +313,7 @@ class GinRummyAEC(AECEnv):
         core = self.core
         if not observe:
             obs = None
-        elif core.done:
+        elif core.done or self.text_mode:
             obs = self.observe(agent)
         else:  # agent_selection is the player to act (step and reset keep them so)
             encoder, other, totals = core.obs_base[core.player]
@@ -360,7 +369,7 @@ class GinRummyAEC(AECEnv):
         """``"ansi"``: the acting agent's view as text (hand, pile, stock, legal actions)."""
         if self.render_mode is None:
             return None
-        v = self.infos[self.agent_selection]["view"]
+        v = self.core.view(self._index[self.agent_selection])
         from ..cards import card_str, cards_of
 
         return (f"{self.agent_selection} phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "

@@ -15,6 +15,7 @@ from ..players.base import Player, make_player
 from ..rules import RuleSet
 from .aec import action_space, observation_space
 from .core import GameCore, derive_seed, seed_bytes
+from .text import check_observation_mode, json_info, text_obs, text_observation_space
 
 __all__ = ["GinRummySingle"]
 
@@ -35,6 +36,10 @@ class GinRummySingle(gym.Env):
             passed to ``step`` (an illegal code then changes nothing and costs
             ``illegal_penalty``).  Pass ``illegal="raise"`` for an error instead.
         render_mode: ``None`` or ``"ansi"``.
+        observation_mode: ``"vector"`` (default) or ``"text"`` (for language models: the
+            observation's ``"observation"`` is the view as text, and ``info`` is JSON-ready,
+            ``{"view": view.to_json(agent=True), "action_mask": [0/1 x 161]}``;
+            :mod:`ginrummy.env.text`).
 
     Observation: the agent's ``{"observation", "action_mask"}`` (the AEC layout); ``info`` has
     ``"view"`` (the agent's :class:`~ginrummy.views.PlayerView`) and ``"action_mask"``.
@@ -49,7 +54,7 @@ class GinRummySingle(gym.Env):
     def __init__(self, opponent: str | Player = "random", seat: int = 0,
                  rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, observation_mode: str = "vector") -> None:
         from ..errors import RuleSetError
 
         self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
@@ -70,7 +75,8 @@ class GinRummySingle(gym.Env):
             raise RuleSetError(f"opponent must be a level name or a Player, not {type(opponent).__name__}")
         self.seat = seat
         self.render_mode = render_mode
-        self.observation_space = observation_space()
+        self.text_mode = check_observation_mode(observation_mode) == "text"
+        self.observation_space = text_observation_space() if self.text_mode else observation_space()
         self.action_space = action_space()
         self._seeder: random.Random | None = None
 
@@ -113,9 +119,13 @@ class GinRummySingle(gym.Env):
         return self._obs(), float(reward), core.done, False, self._info()
 
     def _obs(self) -> dict[str, np.ndarray]:
+        if self.text_mode:
+            return text_obs(self.core.view(self.seat), self.core.mask(self.seat))
         return {"observation": self.core.observe(self.seat), "action_mask": self.core.mask(self.seat)}
 
     def _info(self) -> dict[str, Any]:
+        if self.text_mode:
+            return json_info(self.core.view(self.seat), action_mask=self.core.mask(self.seat).tolist())
         return {"view": self.core.view(self.seat), "action_mask": self.core.mask(self.seat)}
 
     def action_masks(self) -> np.ndarray:
