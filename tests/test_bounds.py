@@ -7,12 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from ginrummy import record as R
 from ginrummy.errors import RecordError, RuleSetError
-from ginrummy.players.expert import _DEAL_POINTS, game_win_table
+from ginrummy.players.expert import _DEAL_POINTS, FINE_POINTS, game_win_table
 from ginrummy.rules import BOUNDS, MAX_NAME_CHARS, MAX_TARGET, PRESETS, RuleSet, make_rules
 
 GOLDEN = Path(__file__).parent / "golden" / "records" / "standard.gin"
@@ -82,7 +81,7 @@ def test_a_record_past_a_bound_is_a_record_error(pattern, new, message):
     assert str(err.value).startswith(message)
 
 
-def _old_table(target: int) -> list[list[float]]:
+def _old_table(target: int, points=_DEAL_POINTS) -> list[list[float]]:
     """The former game_win_table: the (target+1)² table filled cell by cell in pure Python."""
     t = target
     v = [[0.0] * (t + 1) for _ in range(t + 1)]
@@ -94,8 +93,8 @@ def _old_table(target: int) -> list[list[float]]:
             if b >= t:
                 v[a][b] = 0.0
                 continue
-            win = sum(p * v[min(t, a + x)][b] for x, p in _DEAL_POINTS)
-            lose = sum(p * v[a][min(t, b + x)] for x, p in _DEAL_POINTS)
+            win = sum(p * v[min(t, a + x)][b] for x, p in points)
+            lose = sum(p * v[a][min(t, b + x)] for x, p in points)
             v[a][b] = 0.5 * win + 0.5 * lose
     return v
 
@@ -103,16 +102,34 @@ def _old_table(target: int) -> list[list[float]]:
 @pytest.mark.parametrize("target", [0, 1, 2, 7, 56, 57, 100, 250])
 def test_game_win_table_is_the_same_floats_as_before(target):
     new = game_win_table(target)
-    assert new.shape == (target + 1, target + 1)
-    assert np.array_equal(new, np.array(_old_table(target)))
+    old = _old_table(target)
+    assert new.shape == (target + 1, target + 1) and new.step == 1
+    assert [[new[a, b] for b in range(target + 1)] for a in range(target + 1)] == old
+
+
+@pytest.mark.parametrize("target", [251, 500, 999, 1000])
+def test_game_win_table_past_250_is_the_model_on_a_coarser_grid(target):
+    """Past FINE_POINTS the points are counted in cells of ceil(target / 250) points, a deal of
+    x points counting ceil(x / step) cells: the former loop on that smaller table."""
+    v = game_win_table(target)
+    step = -(-target // FINE_POINTS)
+    n = -(-target // step)
+    assert v.step == step and v.shape == (target + 1, target + 1) and n <= FINE_POINTS
+    grid = _old_table(n, tuple((-(-x // step), p) for x, p in _DEAL_POINTS))
+    for a in range(target + 1):
+        for b in (0, 1, target // 3, target // 2, target - 7, target):
+            i, j = -(-(target - a) // step), -(-(target - b) // step)
+            assert v[a, b] == grid[n - i][n - j]
 
 
 def test_game_win_table_is_bounded_and_read_only():
     v = game_win_table(MAX_TARGET)
-    assert v.shape == (1001, 1001) and v[1000][0] == 1.0 and v[0][1000] == 0.0
+    assert v.shape == (1001, 1001) and v[1000, 0] == 1.0 and v[0, 1000] == 0.0
     assert v[500, 500] == pytest.approx(0.5) and v[999, 0] > 0.99
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError):
         v[0, 0] = 0.5
+    with pytest.raises(IndexError):
+        v[1001, 0]
     for bad in (MAX_TARGET + 1, 10**6, -1, True, 100.0):
         with pytest.raises(ValueError) as err:
             game_win_table(bad)

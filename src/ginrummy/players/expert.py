@@ -48,8 +48,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
-import numpy as np
-
 from ..actions import Action
 from ..cards import CARD_VALUES, card_str, cards_of
 from ..errors import N_, Msg
@@ -61,74 +59,99 @@ from .club import DANGER_WEIGHT, ClubPlayer, score_context
 from .inference import Knowledge, read_view, sample_hands
 from .rollout import POLICIES, Policy, Table, knock_points, knocks_now, playout, policy_discard, take_by_policy
 
-__all__ = ["ExpertPlayer", "MasterPlayer", "action_words", "game_win_table"]
+__all__ = ["FINE_POINTS", "ExpertPlayer", "GameTable", "MasterPlayer", "action_words", "game_win_table"]
 
 #: Points distribution of a won deal in the model of :func:`game_win_table`: (points, chance).
 _DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0.08), (32, 0.09),
                 (38, 0.08), (45, 0.08), (56, 0.07))
 
 
-@lru_cache(maxsize=4)
-def game_win_table(target: int) -> np.ndarray:
-    """``V[a][b]`` (or ``V[a, b]``): the chance that a player with ``a`` points beats one with
-    ``b`` to ``target`` (R11.1), if each deal is won by either side with equal chance and a won
-    deal scores points drawn from a fixed distribution (``_DEAL_POINTS``).  Indexes
-    ``0..target`` (a score at or past the target is the target).
+#: Up to this many points still needed the game model is exact, one point a cell; a longer
+#: game (to at most ``MAX_TARGET``) is read on a grid of ``ceil(target / FINE_POINTS)`` points a
+#: cell, its deal scores rounded up to that grid, so no table has more than 251 x 251 cells.
+FINE_POINTS = 250
 
-    Returns a read-only float64 array of shape ``(target + 1, target + 1)``; ``V[t][b]`` is 1
-    for every ``b`` (the player at the target has won), ``V[a][t]`` 0 for ``a < t``.  The chance
-    depends only on the points each player still needs, so the table is :func:`_to_go` (by the
-    points still needed) read backwards; it takes O(target²) memory (8 MB at 1,000) and about
-    a tenth of a second at 1,000 (``benchmarks/RESULTS.md``), cached for the last 4 targets.
+
+class GameTable:
+    """The read-only table of :func:`game_win_table`: ``v[a, b]`` is the chance that a player
+    with ``a`` points beats one with ``b`` to :attr:`target` (``0 <= a, b <= target``).
+
+    Raises ``IndexError`` for a score outside ``0..target``; it has no item assignment.
+
+    >>> v = game_win_table(100)
+    >>> v.shape, v[100, 0], v[0, 100], v[50, 50]
+    ((101, 101), 1.0, 0.0, 0.5)
+    """
+
+    __slots__ = ("target", "step", "_w")
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        #: points a cell: 1 up to ``FINE_POINTS``, coarser past it
+        self.step = max(1, -(-target // FINE_POINTS))
+        self._w = _to_go(-(-target // self.step), self.step)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(target + 1, target + 1)``, as the table is indexed."""
+        return (self.target + 1, self.target + 1)
+
+    def __getitem__(self, key: tuple[int, int]) -> float:
+        a, b = key
+        t = self.target
+        if not (0 <= a <= t and 0 <= b <= t):
+            raise IndexError(f"game_win_table({t}): scores ({a}, {b}) are outside 0..{t}")
+        s = self.step
+        return self._w[-(-(t - a) // s)][-(-(t - b) // s)]
+
+
+@lru_cache(maxsize=8)
+def game_win_table(target: int) -> GameTable:
+    """``V[a, b]``: the chance that a player with ``a`` points beats one with ``b`` to
+    ``target`` (R11.1), if each deal is won by either side with equal chance and a won deal
+    scores points drawn from a fixed distribution (``_DEAL_POINTS``).  Indexes ``0..target``
+    (a score at or past the target is the target).
+
+    Returns a read-only :class:`GameTable` of shape ``(target + 1, target + 1)``; ``V[t, b]``
+    is 1 for every ``b`` (the player at the target has won), ``V[a, t]`` 0 for ``a < t``.  The
+    chance depends only on the points each player still needs (:func:`_to_go`), so tables of
+    different targets share one computation.  Exact for a target up to ``FINE_POINTS`` (250);
+    past it the points are counted on a coarser grid (see :data:`FINE_POINTS`), so every table
+    is at most 251 x 251 cells of pure Python (about 0.2 s at 250, ``benchmarks/RESULTS.md``).
 
     Raises ``ValueError`` for a target that is not a whole number in ``0..MAX_TARGET`` (1,000,
-    the bound of the rule ``target``, R14): the table is never built past the bound.
+    the bound of the rule ``target``, R14).
+
+    >>> round(game_win_table(250)[200, 150], 3) > 0.5
+    True
     """
     if type(target) is not int or not 0 <= target <= MAX_TARGET:
         raise ValueError(f"game_win_table: target must be a whole number in 0..{MAX_TARGET} (R14), not {target!r}")
-    table = _to_go(target)[::-1, ::-1]
-    table.flags.writeable = False
-    return table
+    return GameTable(target)
 
 
-def _to_go(n: int) -> np.ndarray:
+@lru_cache(maxsize=8)
+def _to_go(n: int, step: int) -> tuple[tuple[float, ...], ...]:
     """``W[i][j]``: the chance of the game model of :func:`game_win_table` that a player who
-    still needs ``i`` points beats one who needs ``j`` (``0..n`` each; ``W[0][j] = 1``,
-    ``W[i][0] = 0`` for ``i > 0``).
+    still needs ``i`` cells of ``step`` points beats one who needs ``j`` (``0..n`` each;
+    ``W[0][j] = 1``, ``W[i][0] = 0`` for ``i > 0``), a deal of ``x`` points counting
+    ``ceil(x / step)`` cells.
 
-    Cell ``(i, j)`` needs only cells of smaller ``i + j``, so the cells are filled one
-    anti-diagonal ``s = i + j`` at a time, stored by diagonal (``D[s][i] = W[i][s - i]``, both
-    offset by the largest deal score) so that every term is a slice of an earlier diagonal:
-    ``W[i - x][j]`` is ``D[s - x][i - x]`` and ``W[i][j - x]`` is ``D[s - x][i]``.  The padding
-    holds the boundary: 1 where ``i <= 0 < j`` (the first player has reached the target), 0
-    where ``j <= 0 < i``.  The sums are taken in the order of the former cell-by-cell loop, so
-    every value is the same float to the last bit.
+    Row by row: cell ``(i, j)`` needs ``W[i - x][j]`` (an earlier row) and ``W[i][j - x]`` (an
+    earlier cell of its row).  The sums are taken in the order of the former cell-by-cell
+    loop, so at ``step`` 1 every value is the same float to the last bit.
     """
-    pad = _DEAL_POINTS[-1][0]
-    size = n + 1
-    diag = np.zeros((2 * n + 1 + pad, size + pad))
-    # i <= 0 < j: index (s + pad, i + pad) with i <= 0 and s - i >= 1
-    for i in range(-pad, 1):
-        diag[i + 1 + pad:, i + pad] = 1.0
-    diag[pad, pad] = 1.0  # W[0][0]: a player at the target has won (the former loop's order)
-    for s in range(2, 2 * n + 1):
-        lo, hi = max(1, s - n), min(n, s - 1)  # 1 <= i <= n and 1 <= j = s - i <= n
-        if lo > hi:
-            continue
-        win = lose = None
-        for x, p in _DEAL_POINTS:
-            row = diag[s - x + pad]
-            w = p * row[lo - x + pad:hi - x + pad + 1]
-            win = w if win is None else win + w
-        for x, p in _DEAL_POINTS:
-            row = diag[s - x + pad]
-            w = p * row[lo + pad:hi + pad + 1]
-            lose = w if lose is None else lose + w
-        diag[s + pad, lo + pad:hi + pad + 1] = 0.5 * win + 0.5 * lose
-    out = np.empty((size, size))
-    for i in range(size):  # W[i][j] = D[i + j][i]: a column of the diagonals
-        out[i] = diag[i + pad:i + pad + size, i + pad]
-    return out
+    pts = tuple((-(-x // step), p) for x, p in _DEAL_POINTS)
+    w: list[list[float]] = [[1.0] * (n + 1)]
+    for i in range(1, n + 1):
+        cols = [w[max(0, i - x)] for x, _ in pts]
+        row = [0.0] * (n + 1)
+        for j in range(1, n + 1):
+            win = sum(p * col[j] for col, (_, p) in zip(cols, pts))
+            lose = sum(p * row[max(0, j - x)] for x, p in pts)
+            row[j] = 0.5 * win + 0.5 * lose
+        w.append(row)
+    return tuple(tuple(r) for r in w)
 
 
 def action_words(a: Action) -> Msg:
