@@ -504,6 +504,22 @@ class DealState:
         new._logt = None
         return new, events
 
+    def with_next_stock_card(self, card: int) -> DealState:
+        """A copy in which ``card``, one of the cards left in the stock, is the stock's top card
+        (it changes place with the card that was there).  For games that deal each stock card
+        when it is drawn, as OpenSpiel's chance moves do (:mod:`ginrummy.interop.spiel_game`).
+        Raises ``ValueError`` when ``card`` is not in the stock."""
+        rest = self.stock[self.drawn:]
+        if card not in rest:
+            raise ValueError(f"{card!r} is not a card of the stock")
+        i = self.drawn + rest.index(card)
+        stock = list(self.stock)
+        stock[self.drawn], stock[i] = stock[i], stock[self.drawn]
+        new = self._copy()
+        new.stock = tuple(stock)
+        new._legal = self._legal
+        return new
+
     def __repr__(self) -> str:
         return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
                 f"top={card_str(self.pile[-1]) if self.pile else None})")
