@@ -101,7 +101,9 @@ def test_openspiel_rules_fields():
     assert "tie" not in STD.to_dict() and r.to_dict()["max_pile_takes"] == 50
 
 
-pyspiel = pytest.importorskip("pyspiel")
+def _pyspiel():
+    """pyspiel, or a skip when open-spiel is not installed (the engine tests above need none)."""
+    return pytest.importorskip("pyspiel")
 
 
 def _os_game(game, seed: int):
@@ -120,7 +122,7 @@ def test_random_openspiel_games_replay_exactly():
     """200 random OpenSpiel games: the same legal actions at every decision, the same returns."""
     from ginrummy.interop.openspiel_exact import replay
 
-    game = pyspiel.load_game("gin_rummy")
+    game = _pyspiel().load_game("gin_rummy")
     bad = [(i, d) for i in range(200) for d in [replay(*_os_game(game, i))] if d]
     assert bad == []
 
@@ -128,7 +130,7 @@ def test_random_openspiel_games_replay_exactly():
 def test_from_openspiel_takes_pyspiel_phase_enum():
     from ginrummy.interop.action_maps import from_openspiel, to_openspiel
 
-    P = pyspiel.gin_rummy.Phase
+    P = _pyspiel().gin_rummy.Phase
     assert from_openspiel([53], P.DRAW) == 0 and from_openspiel([54], P.FIRST_UPCARD) == 3
     assert to_openspiel(1, P.WALL) == (55,)
     with pytest.raises(ValueError, match="unknown phase"):
@@ -138,8 +140,19 @@ def test_from_openspiel_takes_pyspiel_phase_enum():
 @pytest.mark.parametrize("params", [{}, {"preset": "standard"}, {"preset": "oklahoma"}, {"preset": "straight"},
                                     {"preset": "single", "overrides": "big_gin_bonus=31"}])
 def test_pyspiel_game_random_sim_test(params):
+    pyspiel = _pyspiel()
     from ginrummy.interop import spiel_game
 
     game = pyspiel.load_game(spiel_game.SHORT_NAME, params)
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
     assert game.num_distinct_actions() == 398
+
+
+def test_envs_refuse_the_layout_decisions_with_one_clear_error():
+    from ginrummy.env.core import make_env_rules
+    from ginrummy.errors import RuleSetError
+    from ginrummy.interop.openspiel import OPENSPIEL_ENGINE_LAYOUT, OPENSPIEL_RULES
+
+    with pytest.raises(RuleSetError, match="layout='players'.*python_ginrummy"):
+        make_env_rules(OPENSPIEL_RULES)
+    assert make_env_rules(OPENSPIEL_ENGINE_LAYOUT).max_pile_takes == 50
