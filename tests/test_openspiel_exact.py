@@ -156,3 +156,41 @@ def test_envs_refuse_the_layout_decisions_with_one_clear_error():
     with pytest.raises(RuleSetError, match="layout='players'.*python_ginrummy"):
         make_env_rules(OPENSPIEL_RULES)
     assert make_env_rules(OPENSPIEL_ENGINE_LAYOUT).max_pile_takes == 50
+
+
+def _tie_deck() -> list[int]:
+    from ginrummy.cards import parse_cards
+
+    nd = parse_cards("AC 2C 3C 4D 5D 6D 7H 8H 9H KS")  # seat 0, the non-dealer
+    dl = parse_cards("TD JD QD KD 5S 6S 7S 8S AH AS")  # seat 1: deadwood AH AS, 2, nothing to lay off
+    up = parse_cards("2S")
+    used = set(nd + dl + up)
+    return nd + dl + up + [c for c in range(52) if c not in used]
+
+
+@pytest.mark.parametrize("layout", ["engine", "players"])
+def test_a_tie_after_a_knock_scores_nothing_with_the_option(layout):
+    """R6.3: K = D = 2 is an undercut by default (25 to the defender) and nothing with
+    tie="nothing", whoever makes the layout (R5.2-R5.5 or R5.6)."""
+    from ginrummy.cards import parse_cards
+
+    def play(rules):
+        s = new_deal(rules, 1, _tie_deck())
+        s, _ = s.apply(0, TAKE_UPCARD)
+        s, _ = s.apply(0, parse_action("knock KS"))
+        if layout == "players":
+            for m in ("AC 2C 3C", "4D 5D 6D", "7H 8H 9H"):
+                s, _ = s.apply(0, parse_action("meld " + m))
+            s, _ = s.apply(0, PASS)
+            assert s.legal_actions() == [PASS]  # nothing to lay off
+            s, _ = s.apply(1, PASS)
+            for m in ("TD JD QD KD", "5S 6S 7S 8S"):
+                s, _ = s.apply(1, meld(mask_of(parse_cards(m))))
+            s, _ = s.apply(1, PASS)
+        return s.result
+
+    base = STD.replace(layout=layout)
+    r = play(base)
+    assert (r.outcome, r.winner, r.points) == ("undercut", 1, 25)
+    r = play(base.replace(tie="nothing"))
+    assert (r.outcome, r.winner, r.points, r.knocker, r.reason) == ("draw", None, 0, 0, "R6.3")
