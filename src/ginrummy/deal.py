@@ -24,9 +24,16 @@ from . import actions as A
 from .actions import Action
 from .cards import card_str, cards_of, mask_of, mask_value
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
-from .melds import best_discard_deadwood, deadwood, deadwood_after_discards, is_big_gin
+from .melds import (
+    Arrangement,
+    DefenderLayout,
+    Layoff,
+    best_discard_deadwood,
+    deadwood,
+    deadwood_after_discards,
+    is_big_gin,
+)
 from .rules import RuleSet
-from .melds import Arrangement, DefenderLayout, Layoff
 from .showdown import Outcome, Showdown, check_arrangement, showdown
 
 __all__ = [
