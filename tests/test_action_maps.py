@@ -55,7 +55,7 @@ def choose(view, rng: random.Random, novice: NovicePlayer) -> Action:
 def _os_replay(seed: int) -> tuple[str, int]:
     import pyspiel
 
-    from ginrummy.interop.openspiel import OPENSPIEL_RULES, SeatObserver, _defend, _finish_own_layout, card_to_os
+    from ginrummy.interop.openspiel import OPENSPIEL_ENGINE_LAYOUT as OPENSPIEL_RULES, SeatObserver, _defend, _finish_own_layout, card_to_os
 
     rng = random.Random(seed)
     deck = list(range(52))

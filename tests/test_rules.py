@@ -39,7 +39,8 @@ R13 = {
 R14_DEFAULTS = dict(variant="standard", knock_limit=10, oklahoma_ace="gin", spade_doubles=True, gin_bonus=25,
                     big_gin_bonus=None, undercut_bonus=25, discard_taken_card=False, stock_end="draw_at_two",
                     max_reshuffles=1, scoring="game", target=100, game_bonus=100, shutout_doubles=True,
-                    box_bonus=25, hollywood_late_entry="nowhere", next_dealer="winner", players=2)
+                    box_bonus=25, hollywood_late_entry="nowhere", next_dealer="winner", players=2, tie="undercut",
+                    wall_forced_pass=False, repeated_move_ends=False, max_pile_takes=0, layout="engine")
 
 
 @pytest.mark.parametrize("name", list(R13))

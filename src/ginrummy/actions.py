@@ -32,6 +32,8 @@ __all__ = [
     "NUM_CODES",
     "KINDS",
     "ActionKind",
+    "meld", "layoff", "meld_id", "meld_mask", "layout_action", "MELD_CODE_BASE", "LAYOFF_CODE_BASE",
+    "NUM_LAYOUT_CODES", "NUM_MELD_IDS",
 ]
 
 class ActionKind(StrEnum):
@@ -39,7 +41,7 @@ class ActionKind(StrEnum):
     written (text, JSON, records, ``repr``) as its value.
 
     >>> ActionKind.TAKE_UPCARD == "take_upcard", f"{ActionKind.BIG_GIN}", len(ActionKind)
-    (True, 'big_gin', 8)
+    (True, 'big_gin', 10)
     """
 
     TAKE_UPCARD = "take_upcard"  #: take the upcard when it is offered (R4.2)
@@ -50,16 +52,60 @@ class ActionKind(StrEnum):
     KNOCK = "knock"  #: discard a card face down and knock (R5.1)
     GIN = "gin"  #: knock with no deadwood (R6.1)
     BIG_GIN = "big_gin"  #: eleven cards in melds, no discard (R6.5)
+    MELD = "meld"  #: lay one meld on the table, under ``layout="players"`` (R5.6)
+    LAYOFF = "layoff"  #: lay one card off on the knocker's melds, under ``layout="players"`` (R5.6)
 
     def __repr__(self) -> str:
         # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
         return repr(self.value)
 
 
-#: The action kinds, in this order (a tuple of :class:`ActionKind`).
-KINDS: tuple[ActionKind, ...] = tuple(ActionKind)
+#: The action kinds of a deal whose layout the engine makes, in this order (a tuple of :class:`ActionKind`).
+KINDS: tuple[ActionKind, ...] = tuple(k for k in ActionKind if k not in ("meld", "layoff"))
+#: The kinds of the layout decisions (R5.6, ``layout="players"`` only).
+LAYOUT_KINDS: tuple[ActionKind, ...] = (ActionKind.MELD, ActionKind.LAYOFF)
 _CARD_KINDS = (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
 NUM_CODES = 161
+#: The codes of the layout decisions (R5.6, ``layout="players"``): 161 + meld id (:func:`meld_id`,
+#: 185 melds) lays that meld, 346 + card lays the card off; the end of a layout is ``pass`` (3).
+MELD_CODE_BASE = 161
+NUM_MELD_IDS = 185
+LAYOFF_CODE_BASE = MELD_CODE_BASE + NUM_MELD_IDS
+NUM_LAYOUT_CODES = LAYOFF_CODE_BASE + 52
+
+
+def meld_id(mask: int) -> int:
+    """The id (0..184) of a meld that may be laid in one move (R5.6): a set of three or four
+    (rank * 5 + the missing suit, or rank * 5 + 4 for four), or a run of 3, 4 or 5 cards
+    (65 + suit * 11 + low rank; 109 + suit * 10 + low rank; 149 + suit * 9 + low rank), ranks
+    0..12 (ace low) and suits C D H S = 0..3 (OpenSpiel's numbering, in our suit order).
+    Raises ``ValueError`` for anything else (a longer run is laid as two melds)."""
+    cards = [c for c in range(52) if (mask >> c) & 1]
+    n = len(cards)
+    ranks = {c % 13 for c in cards}
+    suits = {c // 13 for c in cards}
+    if n in (3, 4) and len(ranks) == 1:
+        r = cards[0] % 13
+        return r * 5 + (4 if n == 4 else ({0, 1, 2, 3} - suits).pop())
+    if 3 <= n <= 5 and len(suits) == 1 and max(ranks) - min(ranks) == n - 1:
+        s, lo = cards[0] // 13, min(ranks)
+        return (65, 109, 149)[n - 3] + s * (14 - n) + lo
+    raise ValueError(f"not a meld of one move (a set of 3-4 or a run of 3-5 cards): {mask:#x}")
+
+
+def meld_mask(i: int) -> int:
+    """The card-set mask of meld id ``i`` (0..184), the inverse of :func:`meld_id`.
+    Raises ``ValueError`` for another id."""
+    if type(i) is not int or not 0 <= i < NUM_MELD_IDS:
+        raise ValueError(f"not a meld id: {i!r} (ids are 0..{NUM_MELD_IDS - 1})")
+    if i < 65:
+        r, x = divmod(i, 5)
+        return sum(1 << (s * 13 + r) for s in range(4) if s != x)
+    for base, n in ((65, 3), (109, 4), (149, 5)):
+        if i < base + 4 * (14 - n):
+            s, lo = divmod(i - base, 14 - n)
+            return sum(1 << (s * 13 + r) for r in range(lo, lo + n))
+    raise AssertionError(i)  # pragma: no cover
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +130,8 @@ class Action:
     def text(self) -> str:
         """The text form, e.g. ``"discard 7H"`` (see the module docstring)."""
         base = self.kind.replace("_", " ")
+        if self.kind == ActionKind.MELD and self.melds:
+            return f"meld {' '.join(card_str(c) for c in _cards(self.melds[0]))}"
         if self.card is not None:
             base = f"{base} {card_str(self.card)}"
         if self.melds:
@@ -93,7 +141,15 @@ class Action:
 
     @property
     def code(self) -> int:
-        """The integer code (0..160) of the action; an explicit arrangement is not encoded."""
+        """The integer code (0..160) of the action; an explicit arrangement is not encoded.
+        A layout decision (R5.6) has a code of :data:`NUM_LAYOUT_CODES`: 161 + :func:`meld_id`
+        for a meld, 346 + card for a layoff."""
+        if self.kind == ActionKind.MELD:
+            assert self.melds is not None and len(self.melds) == 1
+            return MELD_CODE_BASE + meld_id(self.melds[0])
+        if self.kind == ActionKind.LAYOFF:
+            assert self.card is not None
+            return LAYOFF_CODE_BASE + self.card
         if self.kind in _CARD_KINDS:
             assert self.card is not None
             return {"discard": 5, "knock": 57, "gin": 109}[self.kind] + self.card
@@ -115,6 +171,29 @@ class Action:
         if code < 109:
             return Action(ActionKind.KNOCK, code - 57)
         return Action(ActionKind.GIN, code - 109)
+
+
+def layout_action(code: int) -> Action:
+    """The action of any code 0..397: :meth:`Action.from_code` below 161, else a meld or a
+    layoff of the layout decisions (R5.6).  Raises :class:`IllegalActionError` otherwise."""
+    if type(code) is int and MELD_CODE_BASE <= code < NUM_LAYOUT_CODES:
+        if code < LAYOFF_CODE_BASE:
+            return meld(meld_mask(code - MELD_CODE_BASE))
+        return layoff(code - LAYOFF_CODE_BASE)
+    if type(code) is int and 0 <= code < NUM_CODES:
+        return Action.from_code(code)
+    raise IllegalActionError(N_("not an action code: {code!r} (codes are 0..{last})", code=code,
+                                last=NUM_LAYOUT_CODES - 1))
+
+
+def meld(mask: int) -> Action:
+    """The action that lays the meld ``mask`` (a card-set mask) on the table (R5.6)."""
+    return Action(ActionKind.MELD, None, (mask,))
+
+
+def layoff(c: int) -> Action:
+    """The action that lays card ``c`` off on the knocker's melds (R5.6)."""
+    return Action(ActionKind.LAYOFF, c)
 
 
 def _cards(mask: int) -> list[int]:
@@ -199,6 +278,16 @@ def _parse_action(text: str) -> Action:
     if norm in _ALIASES:
         return _SIMPLE[_ALIASES[norm]]
     word, _, rest = norm.partition(" ")
+    if word in ("meld", "layoff") and rest:  # the layout decisions (R5.6)
+        try:
+            cards = parse_cards(clean.partition(" ")[2])
+        except CardParseError as exc:
+            raise IllegalActionError(N_("bad action {text!r}: {error}; actions: {actions}", text=text.strip(), error=exc,
+                                        actions=ACTION_HELP)) from None
+        if word == "meld":
+            return meld(mask_of(cards))
+        if len(cards) == 1:
+            return layoff(cards[0])
     if word in _CARD_WORDS and not rest:
         raise IllegalActionError(N_("bad action {text!r}: name exactly one card; actions: {actions}", text=text.strip(),
                                     actions=ACTION_HELP))

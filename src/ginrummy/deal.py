@@ -22,14 +22,22 @@ from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .cards import card_str, cards_of, mask_of
+from .cards import card_str, cards_of, mask_of, mask_value
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
-from .melds import best_discard_deadwood, deadwood, deadwood_after_discards, is_big_gin
+from .melds import (
+    Arrangement,
+    DefenderLayout,
+    Layoff,
+    best_discard_deadwood,
+    deadwood,
+    deadwood_after_discards,
+    is_big_gin,
+)
 from .rules import RuleSet
 from .showdown import Outcome, Showdown, check_arrangement, showdown
 
 __all__ = [
-    "Phase", "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES", "Outcome",
+    "Phase", "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES", "LAYOUT", "LAYOFF", "LAYOUT_PHASES", "Outcome",
     "DISCARD_ACTIONS", "KNOCK_ACTIONS", "GIN_ACTIONS",
     "Event", "DealResult", "DealState", "new_deal", "deck_from_seed", "seeded_shuffle",
 ]
@@ -48,6 +56,8 @@ class Phase(StrEnum):
     DISCARD = "discard"  #: the seat to act discards, knocks or goes gin (R4.3, R5.1)
     WALL = "wall"  #: two cards left in the stock: the last discard may be taken (R7.2)
     OVER = "over"  #: the deal is scored or drawn
+    LAYOUT = "layout"  #: the knocker lays his melds one by one (R5.6, ``layout="players"``)
+    LAYOFF = "layoff"  #: the defender lays off, then lays his melds (R5.6, ``layout="players"``)
 
     def __repr__(self) -> str:
         # the plain string's repr, as before the enum, so reprs (and digests of them) are unchanged
@@ -59,7 +69,12 @@ DRAW = Phase.DRAW
 DISCARD = Phase.DISCARD
 WALL = Phase.WALL
 OVER = Phase.OVER
+LAYOUT = Phase.LAYOUT
+LAYOFF = Phase.LAYOFF
+#: The phases of a deal whose layout the engine makes (``layout="engine"``, the default).
 PHASES = (UPCARD_OFFER, DRAW, DISCARD, WALL, OVER)
+#: The phases of the layout decisions (R5.6, ``layout="players"``).
+LAYOUT_PHASES = (LAYOUT, LAYOFF)
 
 
 # -- chance ---------------------------------------------------------------------------------
@@ -228,6 +243,12 @@ class DealState:
         stock_only: the first draw after both players passed the upcard (R4.2).
         must_knock: the card was taken at the wall: only a knock or gin may follow (R7.2).
         reshuffles: how many times the stock was rebuilt (R7.3).
+        repeat: the last discard was the card just taken from the pile (R7.4).
+        pile_takes: how many times a discard was taken in a draw (R7.5).
+        knocker: the seat that knocked, during the layout decisions (R5.6), else ``None``.
+        laid: (seat 0, seat 1): the melds each seat has laid in the layout decisions (R5.6).
+        layoffs: the cards the defender has laid off so far, in order (R5.6).
+        layoffs_done: the defender has finished laying off (R5.6).
         seen: (seat 0, seat 1): cards each seat was seen taking from the pile and still holds.
         result: the :class:`DealResult` once over.
         seed: bytes from which reshuffles are derived.
@@ -238,7 +259,8 @@ class DealState:
 
     __slots__ = ("rules", "dealer", "hands", "stock", "drawn", "pile", "phase", "to_act", "upcard",
                  "knock_limit", "multiplier", "taken", "stock_only", "must_knock", "reshuffles",
-                 "seen", "result", "seed", "turn", "offer_passes", "_log", "_nlog", "_logt", "_legal")
+                 "seen", "result", "seed", "turn", "offer_passes", "repeat", "pile_takes", "knocker", "laid",
+                 "layoffs", "layoffs_done", "_log", "_nlog", "_logt", "_legal")
 
     rules: RuleSet
     dealer: int
@@ -260,6 +282,12 @@ class DealState:
     seed: bytes
     turn: int
     offer_passes: int
+    repeat: bool
+    pile_takes: int
+    knocker: int | None
+    laid: tuple[tuple[int, ...], tuple[int, ...]]
+    layoffs: tuple[int, ...]
+    layoffs_done: bool
     _log: _Log
     _nlog: int
     _logt: tuple[Event, ...] | None
@@ -287,6 +315,12 @@ class DealState:
         new.seed = self.seed
         new.turn = self.turn
         new.offer_passes = self.offer_passes
+        new.repeat = self.repeat
+        new.pile_takes = self.pile_takes
+        new.knocker = self.knocker
+        new.laid = self.laid
+        new.layoffs = self.layoffs
+        new.layoffs_done = self.layoffs_done
         new._log = self._log
         new._nlog = self._nlog
         new._logt = self._logt
@@ -377,7 +411,7 @@ class DealState:
         legal = self._legal
         if legal is None:
             legal = self._legal = _LEGAL[self.phase](self)
-        if action.melds is not None:
+        if action.melds is not None and action.kind != "meld":
             action = Action(action.kind, action.card)
         return action in legal
 
@@ -410,6 +444,8 @@ class DealState:
                 DRAW: N_("first draw a card (R4.1)"),
                 DISCARD: N_("after the draw, discard, knock or go gin (R4.1, R5.1)"),
                 WALL: N_("two cards are left: take the discard only to knock or go gin, or pass (R7.2)"),
+                LAYOUT: N_("the knocker lays his melds one by one, then passes (R5.6)"),
+                LAYOFF: N_("the defender lays off cards, passes, lays his melds, then passes (R5.6)"),
             }[self.phase]
         if action.kind == "big_gin":
             if self.rules.big_gin_bonus is None:
@@ -474,6 +510,22 @@ class DealState:
         new._nlog = n + len(events)
         new._logt = None
         return new, events
+
+    def with_next_stock_card(self, card: int) -> DealState:
+        """A copy in which ``card``, one of the cards left in the stock, is the stock's top card
+        (it changes place with the card that was there).  For games that deal each stock card
+        when it is drawn, as OpenSpiel's chance moves do (:mod:`ginrummy.interop.spiel_game`).
+        Raises ``ValueError`` when ``card`` is not in the stock."""
+        rest = self.stock[self.drawn:]
+        if card not in rest:
+            raise ValueError(f"{card!r} is not a card of the stock")
+        i = self.drawn + rest.index(card)
+        stock = list(self.stock)
+        stock[self.drawn], stock[i] = stock[i], stock[self.drawn]
+        new = self._copy()
+        new.stock = tuple(stock)
+        new._legal = self._legal
+        return new
 
     def __repr__(self) -> str:
         return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
@@ -558,7 +610,64 @@ def _legal_discard(s: DealState) -> list[Action]:
 
 
 def _legal_wall(s: DealState) -> list[Action]:
+    if s.rules.wall_forced_pass:  # the wall is entered even when no knock is possible (R7.2)
+        assert s.to_act is not None
+        top = s.pile[-1]
+        if not _can_knock_at_wall(s, s.hands[s.to_act] | (1 << top), top):
+            return [A.PASS]
     return [A.TAKE_DISCARD, A.PASS]
+
+
+def _one_move_melds(hand: int) -> list[int]:
+    """Every meld within ``hand`` that may be laid in one move (R5.6): the sets of three and
+    four, the runs of three to five cards (:func:`~ginrummy.actions.meld_id`), in id order."""
+    return [m for m in _ALL_ONE_MOVE_MELDS if m & hand == m]
+
+
+def _legal_layout(s: DealState) -> list[Action]:
+    """The knocker's layout (R5.6): a meld that some layout of his cards keeping deadwood within
+    the knock limit contains; ``pass`` (his layout is done) once his cards left are within it."""
+    assert s.to_act is not None
+    hand = s.hands[s.to_act]
+    limit = s.knock_limit or 0
+    out = [_MELD_ACTIONS[m] for m in _one_move_melds(hand) if deadwood(hand & ~m) <= limit]
+    if mask_value(hand) <= limit:
+        out.append(A.PASS)
+    return out
+
+
+def layoff_cards(knocker_melds: Sequence[int], layoffs: Sequence[int]) -> int:
+    """The card-set mask of the cards that may be laid off now (R5.6): the missing card of each
+    set of three, and for each run the card below and above it, the run extended first by those
+    cards already laid off that touch the run as it was laid (so one layoff at an end opens the
+    next card, and no more: the layout decisions follow OpenSpiel's ``AllLayoffs``)."""
+    out = 0
+    for m in knocker_melds:
+        cards = cards_of(m)
+        if len({c % 13 for c in cards}) == 1:
+            if len(cards) == 3:
+                out |= mask_of([(s * 13 + cards[0] % 13) for s in range(4)]) & ~m
+            continue
+        lo, hi = cards[0], cards[-1]
+        ends = [c for c in (lo - 1 if lo % 13 else None, hi + 1 if hi % 13 != 12 else None) if c is not None]
+        for c in layoffs:
+            if c in ends:
+                lo, hi = min(lo, c), max(hi, c)
+        if lo % 13:
+            out |= 1 << (lo - 1)
+        if hi % 13 != 12:
+            out |= 1 << (hi + 1)
+    return out
+
+
+def _legal_layoff(s: DealState) -> list[Action]:
+    """The defender's layoffs, then his melds (R5.6); ``pass`` ends each part."""
+    assert s.to_act is not None and s.knocker is not None
+    hand = s.hands[s.to_act]
+    if not s.layoffs_done:
+        cards = layoff_cards(s.laid[s.knocker], s.layoffs) & hand
+        return [A.PASS, *(_LAYOFF_ACTIONS[c] for c in cards_of(cards))]
+    return [A.PASS, *(_MELD_ACTIONS[m] for m in _one_move_melds(hand))]
 
 
 def _legal_over(s: DealState) -> list[Action]:
@@ -567,6 +676,7 @@ def _legal_over(s: DealState) -> list[Action]:
 
 _LEGAL: dict[str, Callable[[DealState], list[Action]]] = {
     UPCARD_OFFER: _legal_offer, DRAW: _legal_draw, DISCARD: _legal_discard, WALL: _legal_wall, OVER: _legal_over,
+    LAYOUT: _legal_layout, LAYOFF: _legal_layoff,
 }
 
 
@@ -593,6 +703,17 @@ def _apply_take_upcard(s: DealState, seat: int, a: Action, ev: list[Event]) -> N
 
 def _apply_pass(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     ev.append(_EV_PASS[seat])
+    if s.phase == LAYOUT:  # the knocker's layout is done (R5.6): no layoffs on gin (R5.4)
+        s.phase = LAYOFF
+        s.to_act = 1 - seat
+        s.layoffs_done = mask_value(s.hands[seat]) == 0
+        return
+    if s.phase == LAYOFF:
+        if not s.layoffs_done:
+            s.layoffs_done = True
+        else:
+            _score_laid(s, ev)
+        return
     if s.phase == WALL:
         _end_draw(s, "R7.2", ev)
         return
@@ -618,6 +739,12 @@ def _apply_draw_stock(s: DealState, seat: int, a: Action, ev: list[Event]) -> No
 
 def _apply_take_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     wall = s.phase == WALL
+    limit = s.rules.max_pile_takes
+    if limit and not wall:
+        s.pile_takes += 1
+        if s.pile_takes >= limit:  # the limit of takes ends the deal before the card is taken (R7.5)
+            _end_draw(s, "R7.5", ev)
+            return
     ev.append(_EV_TAKE_DISCARD[seat][_take_top(s, seat)])
     if wall:
         s.must_knock = True
@@ -626,12 +753,18 @@ def _apply_take_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> 
 def _apply_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     c = a.card
     assert c is not None
+    repeated = c == s.taken
     _set_hand(s, seat, s.hands[seat] & ~(1 << c))
     s.pile = s.pile + (c,)
     seen = s.seen
     s.seen = (seen[0] & ~(1 << c), seen[1] & ~(1 << c))
     s.taken = None
     ev.append(_EV_DISCARD[seat][c])
+    if s.rules.repeated_move_ends:  # two repeated moves in a row end the deal (R7.4)
+        if repeated and s.repeat:
+            _end_draw(s, "R7.4", ev)
+            return
+        s.repeat = repeated
     other = 1 - seat
     end = s.rules.stock_end
     size = len(s.stock) - s.drawn
@@ -639,7 +772,7 @@ def _apply_discard(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
         _end_draw(s, "R7.1", ev)
     elif end == "wall" and size <= 2:
         s.to_act = other
-        if _can_knock_at_wall(s, s.hands[other] | (1 << c), c):
+        if s.rules.wall_forced_pass or _can_knock_at_wall(s, s.hands[other] | (1 << c), c):
             s.phase = WALL
         else:
             _end_draw(s, "R7.2", ev)
@@ -685,6 +818,15 @@ def _finish_showdown(s: DealState, seat: int, knocker_hand: int, melds: tuple[in
     sd = showdown(s.rules, knocker_hand, s.hands[1 - seat], knock_limit=s.knock_limit,
                   multiplier=s.multiplier, melds=melds, unseen=unseen)
     winner = seat if sd.winner == "knocker" else 1 - seat
+    if s.rules.tie == "nothing" and sd.outcome == Outcome.UNDERCUT \
+            and sd.knocker.deadwood_value == sd.defender.deadwood_value:  # a tie scores nothing (R6.3)
+        s.phase = OVER
+        s.to_act = None
+        s.taken = None
+        s.must_knock = False
+        s.result = DealResult(Outcome.DRAW, None, 0, seat, None, "R6.3")
+        ev.append(_EV_END)
+        return
     s.phase = OVER
     s.to_act = None
     s.taken = None
@@ -716,7 +858,67 @@ def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
     s.pile = s.pile + (c,)
     s.seen = (s.seen[0] & ~(1 << c), s.seen[1] & ~(1 << c))
     ev.append(Event(a.kind, seat, c))
+    if s.rules.layout == "players" and a.melds is None:  # the knocker lays his melds himself (R5.6)
+        s.phase = LAYOUT
+        s.knocker = seat
+        s.taken = None
+        s.must_knock = False
+        return
     _finish_showdown(s, seat, hand, a.melds, ev)
+
+
+def _apply_meld(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    assert a.melds is not None
+    m = a.melds[0]
+    _set_hand(s, seat, s.hands[seat] & ~m)
+    s.laid = (s.laid[0] + (m,), s.laid[1]) if seat == 0 else (s.laid[0], s.laid[1] + (m,))
+    ev.append(Event("meld", seat, (m & -m).bit_length() - 1))
+
+
+def _apply_layoff(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
+    c = a.card
+    assert c is not None
+    _set_hand(s, seat, s.hands[seat] & ~(1 << c))
+    s.layoffs = s.layoffs + (c,)
+    ev.append(Event("layoff", seat, c))
+
+
+def _score_laid(s: DealState, ev: list[Event]) -> None:
+    """Score the layouts the players made (R5.6): K is what the knocker kept out of his melds,
+    D what the defender kept after his layoffs and melds; then R6.1-R6.3 as usual."""
+    knocker = s.knocker
+    assert knocker is not None
+    defender = 1 - knocker
+    kh, dh = s.hands[knocker], s.hands[defender]
+    k, d = mask_value(kh), mask_value(dh)
+    rules = s.rules
+    s.phase = OVER
+    s.to_act = None
+    ev.append(_EV_END)
+    if k == d and k > 0 and rules.tie == "nothing":
+        s.result = DealResult(Outcome.DRAW, None, 0, knocker, None, "R6.3")
+        return
+    k_arr = Arrangement(s.laid[knocker], kh, k)
+    onto: list[Layoff] = []
+    laid: list[int] = []
+    for c in s.layoffs:
+        for m in s.laid[knocker]:
+            if (layoff_cards((m,), laid) >> c) & 1:
+                onto.append(Layoff(c, m))  # the knocker's meld as he laid it
+                break
+        laid.append(c)
+    d_lay = DefenderLayout(s.laid[defender], tuple(onto), dh, d)
+    mult = s.multiplier
+    if k == 0:
+        base = rules.gin_bonus + d
+        sd = Showdown(Outcome.GIN, k_arr, d_lay, "knocker", base, mult, base * mult, rules.gin_bonus)
+    elif k < d:
+        sd = Showdown(Outcome.KNOCK, k_arr, d_lay, "knocker", d - k, mult, (d - k) * mult, 0)
+    else:
+        base = rules.undercut_bonus + k - d
+        sd = Showdown(Outcome.UNDERCUT, k_arr, d_lay, "defender", base, mult, base * mult, rules.undercut_bonus)
+    winner = knocker if sd.winner == "knocker" else defender
+    s.result = DealResult(sd.outcome, winner, sd.points, knocker, sd)
 
 
 def _apply_big_gin(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
@@ -727,8 +929,13 @@ def _apply_big_gin(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
 _APPLY: dict[str, Callable[[DealState, int, Action, list[Event]], None]] = {
     "take_upcard": _apply_take_upcard, "pass": _apply_pass, "draw_stock": _apply_draw_stock,
     "take_discard": _apply_take_discard, "discard": _apply_discard, "knock": _apply_knock,
-    "gin": _apply_knock, "big_gin": _apply_big_gin,
+    "gin": _apply_knock, "big_gin": _apply_big_gin, "meld": _apply_meld, "layoff": _apply_layoff,
 }
+
+#: Every meld of one move (R5.6) in id order, and the shared actions laying them or a layoff.
+_ALL_ONE_MOVE_MELDS: tuple[int, ...] = tuple(A.meld_mask(i) for i in range(A.NUM_MELD_IDS))
+_MELD_ACTIONS: dict[int, Action] = {m: A.meld(m) for m in _ALL_ONE_MOVE_MELDS}
+_LAYOFF_ACTIONS: tuple[Action, ...] = tuple(A.layoff(c) for c in range(52))
 
 
 _REPEAT_INT = (int,) * 52
@@ -782,6 +989,12 @@ def new_deal(rules: RuleSet, dealer: int, deck: Sequence[int], *, seed: bytes | 
     s.seed = seed if seed is not None else hashlib.sha256(bytes(deck)).digest()
     s.turn = 0
     s.offer_passes = 0
+    s.repeat = False
+    s.pile_takes = 0
+    s.knocker = None
+    s.laid = ((), ())
+    s.layoffs = ()
+    s.layoffs_done = False
     s._log = _Log([])
     s._nlog = 0
     s._logt = ()

@@ -29,6 +29,8 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "hollywood_late_entry": ("nowhere", "next_open"),
     "next_dealer": ("winner", "alternate"),
     "players": (2, 3),
+    "tie": ("undercut", "nothing"),
+    "layout": ("engine", "players"),
 }
 
 #: The longest game (R11.1): games are played to 100 or 250; 1,000 is four times the longest
@@ -50,6 +52,7 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "target": (1, MAX_TARGET),
     "game_bonus": (0, MAX_TARGET),
     "box_bonus": (0, 250),
+    "max_pile_takes": (0, 100),
 }
 
 #: The longest rule set name (the presets' names and ``"<preset>+custom"`` are far shorter).
@@ -63,6 +66,8 @@ FIELD_RULES: dict[str, str] = {
     "max_reshuffles": "R7.3", "scoring": "R11.1", "target": "R11.1", "game_bonus": "R11.3",
     "shutout_doubles": "R11.3", "box_bonus": "R11.3", "hollywood_late_entry": "R12.3",
     "next_dealer": "R11.2", "players": "R10",
+    "tie": "R6.3", "wall_forced_pass": "R7.2", "repeated_move_ends": "R7.4", "max_pile_takes": "R7.5",
+    "layout": "R5.6",
 }
 
 
@@ -97,6 +102,11 @@ class RuleSet:
     hollywood_late_entry: str = "nowhere"
     next_dealer: str = "winner"
     players: int = 2
+    tie: str = "undercut"
+    wall_forced_pass: bool = False
+    repeated_move_ends: bool = False
+    max_pile_takes: int = 0
+    layout: str = "engine"
     name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
@@ -108,7 +118,7 @@ class RuleSet:
                     N_("rule {key}={value} is not allowed; allowed: {allowed}", key=key, value=shown(value),
                        allowed=", ".join(map(shown, allowed)))
                 )
-        for key in ("spade_doubles", "discard_taken_card", "shutout_doubles"):
+        for key in ("spade_doubles", "discard_taken_card", "shutout_doubles", "wall_forced_pass", "repeated_move_ends"):
             if not isinstance(getattr(self, key), bool):
                 raise RuleSetError(N_("rule {key}={value} must be true or false", key=key, value=shown(getattr(self, key))))
         for key, (lo, hi) in BOUNDS.items():
@@ -171,7 +181,11 @@ class RuleSet:
         """All fields (R14) as a JSON-ready dict, the preset name under ``"name"``.  Every field
         is a scalar, so a flat copy is the same as ``dataclasses.asdict`` and many times cheaper
         (the web table sends it in every state)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        for key, default in _LATE_DEFAULTS.items():  # written only when set: records and digests of
+            if out[key] == default:  # rule sets without them stay byte-identical
+                del out[key]
+        return out
 
     def to_json(self) -> str:
         """The rule set as one line of JSON (used in game records)."""
@@ -206,6 +220,12 @@ class RuleSet:
             return dataclasses.replace(self, **changes)
         except TypeError as exc:  # pragma: no cover - guarded by the check above
             raise RuleSetError(str(exc)) from None
+
+
+#: The fields added for OpenSpiel's rules (R5.6, R6.3, R7.2, R7.4, R7.5) and their defaults:
+#: :meth:`RuleSet.to_dict` leaves them out while they have these values.
+_LATE_DEFAULTS: dict[str, Any] = {"tie": "undercut", "wall_forced_pass": False, "repeated_move_ends": False,
+                                  "max_pile_takes": 0, "layout": "engine"}
 
 
 PRESETS: dict[str, RuleSet] = {

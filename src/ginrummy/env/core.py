@@ -50,7 +50,8 @@ def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope:
     ``scope="deal"`` keeps the rules as they are (the episode is the first deal);
     ``"game"`` sets ``scoring="game"`` (a game to ``target``, R11); ``"match"`` sets
     ``scoring="hollywood"`` (R12, two players only).  Raises :class:`RuleSetError` for an
-    unknown preset, field, value or scope.
+    unknown preset, field, value or scope, and for ``layout="players"`` (R5.6, whose decisions
+    have codes outside the 161 of these spaces: ``ginrummy.interop.spiel_game`` plays it).
     """
     if scope not in SCOPES:
         raise RuleSetError(f"scope={scope!r} is not allowed; allowed: {', '.join(map(repr, SCOPES))}")
@@ -63,6 +64,10 @@ def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope:
         rs = make_rules(data.pop("preset", "standard"), data)
     else:
         raise RuleSetError(f"rules must be a preset name, a RuleSet or a dict of rule fields, not {type(rules).__name__}")
+    if rs.layout != "engine":  # the layout decisions (R5.6) have codes 161..397, outside these spaces
+        raise RuleSetError("rule layout='players' (R5.6) is not offered by these environments (161 action codes); "
+                           "play it through the pyspiel game python_ginrummy (ginrummy.interop.spiel_game), "
+                           "or set layout='engine'")
     if scope == "game" and rs.scoring != "game":
         rs = rs.replace(scoring="game")
     elif scope == "match" and rs.scoring != "hollywood":

@@ -47,7 +47,15 @@ def _check_code(code: int) -> None:
         raise ValueError(f"not an action code: {code!r} (codes are 0..{NUM_CODES - 1})")
 
 
-def _phase(phase: str) -> str:
+#: pyspiel's own ``pyspiel.gin_rummy.Phase`` member names -> OpenSpiel's phase strings.
+_OS_ENUM_NAMES = {"FIRST_UPCARD": "FirstUpcard", "DRAW": "Draw", "DISCARD": "Discard", "KNOCK": "Knock",
+                  "WALL": "Wall", "LAYOFF": "Layoff", "DEAL": "Deal", "GAME_OVER": "GameOver"}
+
+
+def _phase(phase: object) -> str:
+    if not isinstance(phase, str):  # pyspiel's Phase enum (state.current_phase())
+        name = getattr(phase, "name", None)
+        phase = _OS_ENUM_NAMES.get(name, repr(phase)) if isinstance(name, str) else repr(phase)
     p = _OS_PHASES.get(phase, phase)
     if p not in _PHASES:
         raise ValueError(f"unknown phase {phase!r}; phases: {', '.join(_PHASES)} (or OpenSpiel's "
@@ -55,10 +63,11 @@ def _phase(phase: str) -> str:
     return p
 
 
-def to_openspiel(code: int, phase: str = "discard") -> tuple[int, ...]:
+def to_openspiel(code: int, phase: object = "discard") -> tuple[int, ...]:
     """The OpenSpiel actions, in order, that make our action ``code`` in ``phase`` (ours:
     ``upcard_offer``, ``draw``, ``discard``, ``wall``, or ``knock`` for the discard after taking the
-    card at the wall, R7.2; OpenSpiel's names are accepted too).
+    card at the wall, R7.2; OpenSpiel's names, and pyspiel's ``pyspiel.gin_rummy.Phase`` members
+    such as ``Phase.DRAW``, are accepted too).
 
     Raises ``ValueError`` for a bad code or phase, and when OpenSpiel has no such action (big
     gin, R6.5) or the code cannot be made in that phase.
@@ -89,10 +98,12 @@ def to_openspiel(code: int, phase: str = "discard") -> tuple[int, ...]:
     raise ValueError(f"code {code} cannot be played in phase {p}")
 
 
-def from_openspiel(actions: Sequence[int], phase: str, hand: int | None = None) -> int | None:
+def from_openspiel(actions: Sequence[int], phase: object, hand: int | None = None) -> int | None:
     """Our action code for OpenSpiel ``actions`` (one action, or a knock and its discard) in
-    ``phase``, or ``None`` when we have no such action (meld lay-downs and layoffs: our engine
-    lays out by itself).
+    ``phase`` (a name, or pyspiel's ``pyspiel.gin_rummy.Phase`` member, as ``state.current_phase()``
+    gives it), or ``None`` when the default rules have no such action (meld lay-downs and layoffs:
+    the engine lays out by itself; under ``layout="players"`` they are decisions, mapped by
+    :mod:`ginrummy.interop.openspiel_exact`).
 
     ``hand``: the actor's 11-card mask (our cards), needed to tell a knock from a gin (a gin
     leaves no deadwood, R2.5).  Raises ``ValueError`` for an action that is not OpenSpiel's in that

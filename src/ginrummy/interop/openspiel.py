@@ -43,7 +43,7 @@ from ..players.base import Player
 from ..rules import RuleSet
 from ..views import PlayerView
 
-__all__ = ["OPENSPIEL_RULES", "os_to_card", "card_to_os", "meld_table", "SeatObserver", "DealStats",
+__all__ = ["OPENSPIEL_RULES", "OPENSPIEL_ENGINE_LAYOUT", "os_to_card", "card_to_os", "meld_table", "SeatObserver", "DealStats",
            "play_deal", "play_deals", "play_indexed_deal", "deal_rngs"]
 
 DRAW_UPCARD_ACTION = 52
@@ -55,8 +55,15 @@ NUM_MELDS = 185
 
 #: Our rule set of OpenSpiel's game: standard gin, taken card may be discarded (R4.3), the wall
 #: (R7.2), each deal a game of its own (``scoring="deal"``: OpenSpiel plays single deals).
+#: OpenSpiel's own rules, exactly (:mod:`ginrummy.interop.openspiel_exact`): a tie after a knock
+#: scores nothing (R6.3), the forced pass at the wall (R7.2), two repeated moves in a row end the
+#: deal (R7.4), the 50th take of a discard ends it (R7.5), the layout and layoffs are decisions (R5.6).
 OPENSPIEL_RULES = RuleSet(name="openspiel", discard_taken_card=True, stock_end="wall", game_bonus=0, box_bonus=0,
-                          scoring="deal")
+                          scoring="deal", tie="nothing", wall_forced_pass=True, repeated_move_ends=True,
+                          max_pile_takes=50, layout="players")
+#: The same rules with the engine's own layout (R5.2-R5.5): the rules our players think with
+#: when they play inside OpenSpiel's game (:class:`SeatObserver`), where the bridge lays out.
+OPENSPIEL_ENGINE_LAYOUT = OPENSPIEL_RULES.replace(layout="engine", name="openspiel")
 
 _OS_SUIT_TO_OURS = (3, 0, 1, 2)  # s c d h -> S C D H (our C D H S = 0 1 2 3)
 _OURS_SUIT_TO_OS = (1, 2, 3, 0)
@@ -145,7 +152,7 @@ class SeatObserver:
     :meth:`view` when the seat is to act.
     """
 
-    def __init__(self, seat: int, rules: RuleSet = OPENSPIEL_RULES) -> None:
+    def __init__(self, seat: int, rules: RuleSet = OPENSPIEL_ENGINE_LAYOUT) -> None:
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
         self.seat = seat
