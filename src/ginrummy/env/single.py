@@ -13,8 +13,8 @@ import numpy as np
 
 from ..players.base import Player, make_player
 from ..rules import RuleSet
-from .aec import action_space, observation_space
-from .core import GameCore, derive_seed, seed_bytes
+from .aec import action_space, frame, observation_space
+from .core import MAX_CYCLES, GameCore, deal_options, derive_seed, seed_bytes
 
 __all__ = ["GinRummySingle"]
 
@@ -34,7 +34,11 @@ class GinRummySingle(gym.Env):
             ``"penalty"`` here: Gymnasium's contract is that every action of the space may be
             passed to ``step`` (an illegal code then changes nothing and costs
             ``illegal_penalty``).  Pass ``illegal="raise"`` for an error instead.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the agent's view as text) or
+            ``"human"`` (prints it).
+        max_cycles: the most engine steps (both seats', illegal codes included) an episode may
+            last (default 100,000; ``None``: no limit); the step that reaches it returns
+            ``truncated=True``.
 
     Observation: the agent's ``{"observation", "action_mask"}`` (the AEC layout); ``info`` has
     ``"view"`` (the agent's :class:`~ginrummy.views.PlayerView`) and ``"action_mask"``.
@@ -44,21 +48,21 @@ class GinRummySingle(gym.Env):
     :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option or three players.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, opponent: str | Player = "random", seat: int = 0,
                  rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, max_cycles: int | None = MAX_CYCLES) -> None:
         from ..errors import RuleSetError
 
-        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
+        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty, max_cycles)
         if self.core.n != 2:
             raise RuleSetError("GinRummySingle is for two players; use GinRummyAEC for three-hand gin")
         if seat not in (0, 1) or isinstance(seat, bool):
             raise RuleSetError(f"seat must be 0 or 1, not {seat!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi'")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi', 'human'")
         if isinstance(opponent, str):
             make_player(opponent)  # an unknown level fails here, naming the known ones
             self._level: str | None = opponent
@@ -76,7 +80,10 @@ class GinRummySingle(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Start an episode; ``seed`` (int) makes it exactly reproducible (opponent included when it
-        was given by level).  Returns ``(observation, info)``."""
+        was given by level).  ``options``: ``{"deck": ..., "dealer": 0 or 1}`` as for
+        :meth:`GinRummyAEC.reset` (``dealer`` is a player index: the agent is ``seat``).
+        Returns ``(observation, info)``; raises ``ValueError`` naming a bad option."""
+        deck, dealer = deal_options(options, 2)
         super().reset(seed=seed)
         if seed is not None:
             self._seeder = random.Random(int(seed))
@@ -87,7 +94,7 @@ class GinRummySingle(gym.Env):
             match_seed = seed_bytes(self._seeder.getrandbits(63))
         if self._level is not None:
             self.opponent = make_player(self._level, random.Random(derive_seed(match_seed, "opponent")))
-        self.core.reset(match_seed)
+        self.core.reset(match_seed, deck, dealer)
         self._play_opponent()
         return self._obs(), self._info()
 
@@ -110,7 +117,8 @@ class GinRummySingle(gym.Env):
         reward = core.step(action)[self.seat]
         if core.to_act != self.seat:
             reward += self._play_opponent()
-        return self._obs(), float(reward), core.done, False, self._info()
+        truncated = core.truncated
+        return self._obs(), float(reward), core.done and not truncated, truncated, self._info()
 
     def _obs(self) -> dict[str, np.ndarray]:
         return {"observation": self.core.observe(self.seat), "action_mask": self.core.mask(self.seat)}
@@ -123,12 +131,11 @@ class GinRummySingle(gym.Env):
         return self.core.mask(self.seat).astype(bool)
 
     def render(self) -> str | None:
-        """``"ansi"``: the agent's view as text."""
-        if self.render_mode is None:
+        """``"ansi"``: the agent's view as text; ``"human"``: prints it and returns ``None``."""
+        if self.render_mode is None or self.core.match is None:
             return None
-        from ..cards import card_str, cards_of
-
-        v = self.core.view(self.seat)
-        return (f"phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
-                f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
-                f"legal={', '.join(a.text for a in v.legal)}")
+        text = frame(self.core.view(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
