@@ -172,3 +172,38 @@ def test_parallel_env_passes_the_parallel_api_test_and_needs_the_acting_agent():
     assert rewards == {"player_0": -1.0, "player_1": 0.0}
     env.step({"player_0": 3, "player_1": 5})  # pass; player_1's action is ignored
     assert env.core.to_act == 1
+
+
+def _first(obs):
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def _last(obs):
+    return int(np.flatnonzero(obs["action_mask"])[-1])
+
+
+def test_duplicate_eval_exact_values():
+    from ginrummy.env import duplicate_eval
+
+    r = duplicate_eval(_first, _last, range(6))
+    assert r.per_pair == (-152.0, -95.0, -14.0, -85.0, -37.0, -78.0)
+    assert (r.pairs, r.points, r.win_rate, r.truncated) == (6, -461 / 6, 1 / 12, 0)
+    assert r.points_low == pytest.approx(-115.34593409954721) and r.points_high == pytest.approx(-38.32073256711946)
+    assert (r.win_low, r.win_high) == (0.0, pytest.approx(0.2466666666666667))
+    levels = duplicate_eval("novice", "random", range(6))
+    assert levels.per_pair == (98.0, 122.0, 103.0, 97.0, 163.0, 127.0) and levels.win_rate == 1.0
+    assert duplicate_eval("novice", "random", range(6)) == levels  # levels are reseeded: it replays
+
+
+def test_duplicate_eval_of_an_agent_against_itself_cancels_the_cards():
+    from ginrummy.env import duplicate_eval
+
+    r = duplicate_eval(_first, _first, range(5))
+    assert r.per_pair == (0.0,) * 5 and r.win_rate == 0.5
+    # two agents that take the discard and throw one back for ever: the step limit ends it
+    stuck = duplicate_eval(_last, _last, range(2), max_cycles=1000)
+    assert (stuck.per_pair, stuck.truncated) == ((0.0, 0.0), 4)
+    with pytest.raises(ValueError, match="at least one seed"):
+        duplicate_eval(_first, _first, [])
+    with pytest.raises(ValueError, match="two-hand"):
+        duplicate_eval(_first, _first, [1], rules={"players": 3})
