@@ -207,3 +207,38 @@ def test_duplicate_eval_of_an_agent_against_itself_cancels_the_cards():
         duplicate_eval(_first, _first, [])
     with pytest.raises(ValueError, match="two-hand"):
         duplicate_eval(_first, _first, [1], rules={"players": 3})
+
+
+def test_vector_env_rows_are_the_single_envs_episodes():
+    from ginrummy.env import GinRummyVector
+
+    vec = GinRummyVector(3, opponent="random")
+    obs, _ = vec.reset(seed=10)
+    singles = [GinRummySingle(opponent="random") for _ in range(3)]
+    firsts = [s.reset(seed=10 + i)[0] for i, s in enumerate(singles)]
+    for i in range(3):
+        assert np.array_equal(obs["observation"][i], firsts[i]["observation"])
+        assert np.array_equal(obs["action_mask"][i], firsts[i]["action_mask"])
+    rng = random.Random(3)
+    done = [False] * 3
+    for _ in range(60):
+        codes = [rng.choice(np.flatnonzero(obs["action_mask"][i]).tolist()) for i in range(3)]
+        obs, rewards, terms, truncs, infos = vec.step(codes)
+        for i, s in enumerate(singles):
+            if done[i]:
+                continue
+            o, r, t, tr, _ = s.step(codes[i])
+            assert rewards[i] == r and terms[i] == t and truncs[i] == tr
+            if t or tr:
+                done[i] = True
+                assert infos["_final_obs"][i]
+                assert np.array_equal(infos["final_obs"][i]["observation"], o["observation"])
+            else:
+                assert np.array_equal(obs["observation"][i], o["observation"])
+                assert np.array_equal(obs["action_mask"][i], o["action_mask"])
+    assert any(done)  # an episode ended and was reset in the same step
+    assert vec.observation_space.contains({"observation": obs["observation"], "action_mask": obs["action_mask"]})
+    with pytest.raises(ValueError, match="step takes 3 actions, not 2"):
+        vec.step([0, 0])
+    with pytest.raises(RuleSetError, match="num_envs must be an int >= 1"):
+        GinRummyVector(0)

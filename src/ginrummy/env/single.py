@@ -12,6 +12,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..players.base import Player, make_player
+from ..players.simple import RandomPlayer
 from ..rules import RuleSet
 from .aec import action_space, frame, observation_space
 from .core import MAX_CYCLES, GameCore, deal_options, derive_seed, seed_bytes
@@ -83,6 +84,12 @@ class GinRummySingle(gym.Env):
         was given by level).  ``options``: ``{"deck": ..., "dealer": 0 or 1}`` as for
         :meth:`GinRummyAEC.reset` (``dealer`` is a player index: the agent is ``seat``).
         Returns ``(observation, info)``; raises ``ValueError`` naming a bad option."""
+        self.start(seed, options)
+        return self._obs(), self._info()
+
+    def start(self, seed: int | None = None, options: dict | None = None) -> None:
+        """What :meth:`reset` does before it builds the observation and info (the vector
+        environment writes those into its batch itself)."""
         deck, dealer = deal_options(options, 2)
         super().reset(seed=seed)
         if seed is not None:
@@ -96,16 +103,24 @@ class GinRummySingle(gym.Env):
             self.opponent = make_player(self._level, random.Random(derive_seed(match_seed, "opponent")))
         self.core.reset(match_seed, deck, dealer)
         self._play_opponent()
-        return self._obs(), self._info()
 
     def _play_opponent(self) -> float:
         core = self.core
         total = 0.0
-        while not core.done and core.to_act != self.seat:
+        seat = self.seat
+        opponent = self.opponent
+        if type(opponent) is RandomPlayer:
+            # Speed: the random level needs no view; it draws from the same list (the engine's
+            # legal actions, in the view's order) with the same generator, so the play is the same
+            choice = opponent.rng.choice
+            while not core.done and core.player != seat:
+                total += core.step(choice(core.match.deal.legal_actions()).code)[seat]
+            return total
+        while not core.done and core.to_act != seat:
             p = core.to_act
             view = core.view(p)
-            action = self.opponent.choose(view, view.legal)
-            total += core.step(action.code)[self.seat]
+            action = opponent.choose(view, view.legal)
+            total += core.step(action.code)[seat]
         return total
 
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
@@ -121,10 +136,15 @@ class GinRummySingle(gym.Env):
         return self._obs(), float(reward), core.done and not truncated, truncated, self._info()
 
     def _obs(self) -> dict[str, np.ndarray]:
-        return {"observation": self.core.observe(self.seat), "action_mask": self.core.mask(self.seat)}
+        core = self.core
+        mask = self._mask = core.mask(self.seat)
+        return {"observation": core.observe(self.seat), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
-        return {"view": self.core.view(self.seat), "action_mask": self.core.mask(self.seat)}
+        info = _LazyViewInfo()
+        info["action_mask"] = self._mask.copy()
+        info._later = (self.core.match, self.seat, self.core.match.deal)
+        return info
 
     def action_masks(self) -> np.ndarray:
         """The agent's action mask now (``bool``, 161)."""
@@ -139,3 +159,69 @@ class GinRummySingle(gym.Env):
             print(text)
             return None
         return text
+
+
+class _LazyViewInfo(dict):
+    """``{"view": PlayerView, "action_mask": int8[161]}`` whose view is built when first read
+    (a view costs more than the rest of a step; most loops never read it).  It is the view of
+    the step the info was made at (the deal state is immutable; the totals are those when
+    read, which change only when a deal ends).  Every way of reading the dict builds it first."""
+
+    __slots__ = ("_later",)
+
+    def _build(self) -> None:
+        later = self._later
+        if later is not None:
+            self._later = None
+            match, seat, deal = later
+            dict.__setitem__(self, "view", match.view(seat, deal) if deal.result is None else match.view(seat))
+
+    def __missing__(self, key: str) -> Any:
+        self._build()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._build()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._build()
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._build()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._build()
+        return dict.__len__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._build()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._build()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._build()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+        self._build()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._build()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._build()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._build()
+        return (dict, (dict(dict.items(self)),))
