@@ -221,7 +221,7 @@ def test_vector_env_rows_are_the_single_envs_episodes():
         assert np.array_equal(obs["action_mask"][i], firsts[i]["action_mask"])
     rng = random.Random(3)
     done = [False] * 3
-    for _ in range(60):
+    for _ in range(150):
         codes = [rng.choice(np.flatnonzero(obs["action_mask"][i]).tolist()) for i in range(3)]
         obs, rewards, terms, truncs, infos = vec.step(codes)
         for i, s in enumerate(singles):

@@ -190,6 +190,8 @@ class GameCore:
         #: whether the episode ended by the step limit (``max_cycles``) rather than by the rules
         self.truncated = False
         self.steps_left = 0
+        #: actions applied since the core was made, every episode (a count for benchmarks)
+        self.moves = 0
 
     # -- episode ---------------------------------------------------------------------------
 
@@ -289,6 +291,7 @@ class GameCore:
             raise IllegalActionError(
                 f"action code {code} ({CODE_ACTIONS[code].text}) is not legal for player_{player} now: {exc}; "
                 f"legal codes: {legal}", CODE_ACTIONS[code].text, [CODE_ACTIONS[c].text for c in legal]) from None
+        self.moves += 1
         if code >= 5:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
         if new.result is None:
