@@ -44,7 +44,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import numpy as np  # noqa: E402
 
-from ginrummy.env import GinRummyAEC  # noqa: E402
+from ginrummy.deal import deck_from_seed, new_deal  # noqa: E402
+from ginrummy.env import GinRummyAEC, GinRummySingle, GinRummyVector  # noqa: E402
+from ginrummy.rules import preset  # noqa: E402
 
 try:
     import pyspiel  # type: ignore[import-not-found]
@@ -56,6 +58,9 @@ except ImportError:  # pragma: no cover - depends on the machine
     rlcard = None
 
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+GYM = "ours, Gymnasium env, observation read (both seats' moves)"
+VEC = "ours, vector env x32, observation batch (both seats' moves)"
+FLOOR = "engine alone (DealState.apply, no env)"
 TITLE = "Environment speed"
 
 
@@ -91,6 +96,55 @@ def ours_observed(deals: int, seed: int) -> int:
 def ours_flatnonzero(deals: int, seed: int) -> int:
     """As :func:`ours`, the legal codes listed by ``np.flatnonzero`` (the earlier driver)."""
     return ours(deals, seed, False, True)
+
+
+def ours_gymnasium(deals: int, seed: int) -> int:
+    """Random play of ``GinRummySingle(opponent="random")`` (the agent reads the observation
+    and a random code of the mask every step); returns the moves of both seats."""
+    env = GinRummySingle(opponent="random")
+    rng = random.Random(seed)
+    for d in range(deals):
+        obs, _ = env.reset(seed=seed * 100_000 + d)
+        done = False
+        while not done:
+            obs["observation"]
+            obs, _r, term, trunc, _info = env.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
+            done = term or trunc
+    return env.core.moves
+
+
+def ours_vector(deals: int, seed: int, num_envs: int = 32) -> int:
+    """Random play of ``GinRummyVector(num_envs, opponent="random")`` until ``deals`` episodes
+    end (the batch observation is there every step, a random code of each mask row); returns
+    the moves of both seats in all sub-environments."""
+    vec = GinRummyVector(num_envs, opponent="random")
+    rng = random.Random(seed)
+    obs, _ = vec.reset(seed=seed * 100_000)
+    mask = obs["action_mask"]
+    finished = 0
+    choice = rng.choice
+    while finished < deals:
+        rows, cols = mask.nonzero()
+        # the legal codes of each row: cols split where the row changes
+        bounds = np.flatnonzero(np.diff(rows)) + 1
+        codes = [choice(part) for part in np.split(cols, bounds)]
+        obs, _r, term, trunc, _i = vec.step(codes)
+        finished += int(term.sum() + trunc.sum())
+    return sum(e.core.moves for e in vec.envs)
+
+
+def engine_floor(deals: int, seed: int) -> int:
+    """The deal engine alone: ``DealState.apply`` of a random legal action of
+    ``legal_actions()`` from ``new_deal`` to the end, no environment; returns steps."""
+    rules = preset("standard")
+    rng = random.Random(seed)
+    steps = 0
+    for d in range(deals):
+        s = new_deal(rules, d % 2, deck_from_seed(b"floor/%d/%d" % (seed, d)))
+        while s.result is None:
+            s, _ = s.apply(s.to_act, rng.choice(s.legal_actions()))
+            steps += 1
+    return steps
 
 
 def rlcard_env(deals: int, seed: int) -> int:
@@ -156,7 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     fns: dict[str, Callable[[int, int], int]] = {"ours (PettingZoo AEC)": ours,
                                                  "ours, observation read every step": ours_observed,
-                                                 "ours, np.flatnonzero driver": ours_flatnonzero}
+                                                 "ours, np.flatnonzero driver": ours_flatnonzero,
+                                                 GYM: ours_gymnasium,
+                                                 VEC: ours_vector,
+                                                 FLOOR: engine_floor}
     if rlcard is not None:
         fns["RLCard gin-rummy env"] = rlcard_env
     if pyspiel is not None:
@@ -167,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     r_obs = best["ours, observation read every step"][0]
     rows = []
     for name, (r, steps) in best.items():
-        ratios = ["-", "-"] if name.startswith("ours") else [f"{r_ours / r:.2f}x", f"{r_obs / r:.2f}x"]
+        ratios = ["-", "-"] if name.startswith(("ours", "engine")) else [f"{r_ours / r:.2f}x", f"{r_obs / r:.2f}x"]
         rows.append(f"| {name} | {r:,.0f} | {steps / args.deals:.1f} | {ratios[0]} | {ratios[1]} |")
     command = "python benchmarks/env_speed.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -192,7 +249,17 @@ def main(argv: list[str] | None = None) -> int:
            f"until 2026-12-01: the same codes and choices through numpy's Python wrapper (`ravel`, then `nonzero`), "
            f"about a microsecond more a step; with it ours is {best['ours, np.flatnonzero driver'][0] / best['RLCard gin-rummy env'][0]:.2f}x "
            f"RLCard."] if "RLCard gin-rummy env" in best else []),
-        "- Goal (issue 16): at least 10x RLCard and 3x OpenSpiel stepped from Python.",
+        "- Goal (issue 16): at least 10x RLCard and 3x OpenSpiel stepped from Python. Goals (issue 36): the "
+        "observation read at least 10x RLCard and 5x OpenSpiel; the vector env at least 2x the AEC env.",
+        f"- Issue 36 rows: the Gymnasium env (`GinRummySingle(opponent=\"random\")`, the agent reads the observation, "
+        f"the random opponent's moves counted too, as every move is a step of the other rows) and the vector env "
+        f"(`GinRummyVector(32)`, the same, the batch arrays written every step) against the random level; "
+        f"\"engine alone\" is the deal engine applying random legal actions with no environment: the ceiling of "
+        f"any environment over it. Vector env / AEC env (mask only): "
+        f"{best[VEC][0] / r_ours:.2f}x; "
+        f"vector env / AEC env (observation read): "
+        f"{best[VEC][0] / r_obs:.2f}x; "
+        f"engine alone / AEC env (mask only): {best[FLOOR][0] / r_ours:.2f}x.",
         "- Where a step of ours goes (profile of the first row, 200 deals): about a quarter is the driver itself "
         "(listing the mask's codes and `random.choice`, the same for every environment), two fifths the engine "
         "(applying the action, which cards may be discarded), the rest the environment (the mask, the observation "

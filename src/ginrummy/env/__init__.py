@@ -3,6 +3,8 @@
 
 * :class:`GinRummyAEC`: PettingZoo AEC, every seat an agent (two- and three-hand).
 * :class:`GinRummySingle`: Gymnasium, one seat against a computer level or any ``Player``.
+* :class:`GinRummyParallel`: PettingZoo's parallel API (one action a step; module
+  :mod:`ginrummy.env.parallel` is what ``max_cycles_test`` takes).
 
 Importing this package registers ``ginrummy/GinRummy-v0`` with Gymnasium, so
 ``gymnasium.make("ginrummy/GinRummy-v0", opponent="novice")`` works after ``import ginrummy.env``
@@ -21,9 +23,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
 from .aec import GinRummyAEC, action_space, env, observation_space, raw_env  # noqa: E402
 from .core import CODE_ACTIONS, REWARDS, SCOPES, GameCore, make_env_rules, seed_bytes  # noqa: E402
 from .observation import OBS_SIZE, PLANES, SCALARS, encode_view, plane  # noqa: E402
+from .duplicate import DuplicateResult, duplicate_eval  # noqa: E402
+from .parallel import GinRummyParallel, parallel_env  # noqa: E402
 from .single import GinRummySingle  # noqa: E402
+from .vector import GinRummyVector  # noqa: E402
 
-__all__ = ["GinRummyAEC", "GinRummySingle", "GameCore", "env", "raw_env", "register_envs", "observation_space", "action_space",
+__all__ = ["GinRummyAEC", "GinRummySingle", "GinRummyParallel", "GinRummyVector", "parallel_env", "duplicate_eval", "DuplicateResult", "GameCore", "env", "raw_env", "register_envs", "observation_space", "action_space",
            "OBS_SIZE", "PLANES", "SCALARS", "encode_view", "plane", "CODE_ACTIONS", "SCOPES", "REWARDS",
            "make_env_rules", "seed_bytes", "ENV_ID"]
 

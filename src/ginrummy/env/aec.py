@@ -14,7 +14,7 @@ from pettingzoo.utils.env import AECIterable
 
 from ..actions import NUM_CODES
 from ..rules import RuleSet
-from .core import GameCore, seed_bytes
+from .core import MAX_CYCLES, GameCore, deal_options, seed_bytes
 from .observation import OBS_SIZE
 from .text import check_observation_mode, json_info, text_obs, text_observation_space
 
@@ -211,11 +211,16 @@ class GinRummyAEC(AECEnv):
             ``"match"`` (a Hollywood match, R12).
         reward: ``"points"`` (default), ``"win"`` or ``"scaled"``; see :meth:`GameCore.step`.
         illegal: ``"raise"`` (default: an illegal code raises
-            :class:`~ginrummy.errors.IllegalActionError` naming it and the legal codes) or
+            :class:`~ginrummy.errors.IllegalActionError` naming it and the legal codes),
             ``"penalty"`` (nothing happens, the same agent acts again, and it is given
-            ``-illegal_penalty``).
+            ``-illegal_penalty``) or ``"end"`` (the episode ends, every agent terminated, the
+            offender given ``-illegal_penalty`` and the others 0: PettingZoo's classic
+            environments, ``TerminateIllegalWrapper``).
         illegal_penalty: see ``illegal`` (default 1.0).
-        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the acting agent's view as text).
+        max_cycles: the most steps of live agents an episode may last (default 100,000;
+            ``None``: no limit); the step that reaches it truncates every agent.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the acting agent's view as text)
+            or ``"human"`` (``render()`` prints that text and returns ``None``).
         observation_mode: ``"vector"`` (default, below) or ``"text"`` (for language models: the
             observation's ``"observation"`` is the view as text, the info JSON-ready;
             :mod:`ginrummy.env.text`).
@@ -229,17 +234,18 @@ class GinRummyAEC(AECEnv):
     Raises :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option.
     """
 
-    metadata = {"name": "ginrummy_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "ginrummy_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
     agent_selection: str | None = None  # until reset()
 
     def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None, observation_mode: str = "vector") -> None:
+                 render_mode: str | None = None, max_cycles: int | None = MAX_CYCLES,
+                 observation_mode: str = "vector") -> None:
         super().__init__()
         self.text_mode = check_observation_mode(observation_mode) == "text"
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi'")
-        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi', 'human'")
+        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty, max_cycles)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.core.n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -266,7 +272,14 @@ class GinRummyAEC(AECEnv):
         return self.core.rules
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new episode; ``seed`` (int) makes it exactly reproducible."""
+        """Start a new episode; ``seed`` (int) makes it exactly reproducible.
+
+        ``options``: ``{"deck": ..., "dealer": 0 or 1}``, both optional: the first deal's deck
+        (52 card ints, 52 card texts or one text, in deal order: ``deck[0:10]`` the non-dealer's
+        hand, ``deck[10:20]`` the dealer's, ``deck[20]`` the upcard, R3.2) and the player who
+        deals it (R3.1, two-hand); the rest still comes from the seed.  Raises ``ValueError``
+        naming a bad option (the environment is unchanged then)."""
+        deck, dealer = deal_options(options, self.core.n)
         if seed is not None:
             match_seed = seed_bytes(seed)
             # the generator of later unseeded resets, random.Random(seed), is made when first needed
@@ -278,7 +291,7 @@ class GinRummyAEC(AECEnv):
                 self._seeder = random.Random(int.from_bytes(os.urandom(8), "big") if base is None else base)
                 self._seeder_seed = None
             match_seed = seed_bytes(self._seeder.getrandbits(63))
-        self.core.reset(match_seed)
+        self.core.reset(match_seed, deck, dealer)
         self._version += 1
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -360,24 +373,35 @@ class GinRummyAEC(AECEnv):
                 cum[a] += r
         self._version += 1
         if core.done:
+            ends = self.truncations if core.truncated else self.terminations
             for a in self.agents:
-                self.terminations[a] = True
+                ends[a] = True
         else:
             self.agent_selection = self.possible_agents[core.player]
 
     def render(self) -> str | None:
-        """``"ansi"``: the acting agent's view as text (hand, pile, stock, legal actions)."""
-        if self.render_mode is None:
+        """``"ansi"``: the acting agent's view as text (hand, pile, stock, legal actions);
+        ``"human"``: prints that text and returns ``None``; no render mode: ``None``."""
+        if self.render_mode is None or self.agent_selection is None:
             return None
-        v = self.core.view(self._index[self.agent_selection])
-        from ..cards import card_str, cards_of
-
-        return (f"{self.agent_selection} phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
-                f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
-                f"legal={', '.join(a.text for a in v.legal)}")
+        text = f"{self.agent_selection} {frame(self.core.view(self._index[self.agent_selection]))}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def frame(v) -> str:
+    """One line of text of the view ``v``: phase, hand, the pile's last five cards, stock size,
+    legal actions (what ``render()`` shows)."""
+    from ..cards import card_str, cards_of
+
+    return (f"phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
+            f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
+            f"legal={', '.join(a.text for a in v.legal)}")
 
 
 def env(**kwargs: Any) -> GinRummyAEC:

@@ -18,18 +18,22 @@ import numpy as np
 
 from .. import actions as A
 from ..actions import NUM_CODES, Action
-from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, PHASES
-from ..errors import IllegalActionError, RuleSetError
+from ..cards import card_str, parse_cards
+from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, PHASES, new_deal
+from ..errors import CardParseError, IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
 from ..views import PlayerView
 from .observation import SeatEncoder, encode_view, score_scale
 
-__all__ = ["SCOPES", "REWARDS", "ILLEGAL", "CODE_ACTIONS", "make_env_rules", "GameCore", "seed_bytes"]
+__all__ = ["SCOPES", "REWARDS", "ILLEGAL", "CODE_ACTIONS", "make_env_rules", "GameCore", "seed_bytes",
+           "deal_options", "parse_deck"]
 
 SCOPES = ("deal", "game", "match")
 REWARDS = ("points", "win", "scaled")
-ILLEGAL = ("raise", "penalty")
+ILLEGAL = ("raise", "penalty", "end")
+#: the keys ``reset(options=...)`` accepts
+OPTION_KEYS = ("deck", "dealer")
 
 #: The engine's own action object for each code 0..160 (the deal engine accepts these fastest).
 CODE_ACTIONS: tuple[Action, ...] = (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) \
@@ -75,6 +79,76 @@ def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope:
     return rs
 
 
+def parse_deck(deck: Any) -> list[int]:
+    """The 52 card ints of ``deck``: a sequence of 52 card ints (0..51, ``suit * 13 + rank``,
+    R1), a sequence of 52 card texts (``"7H"``), or one text of 52 cards separated by spaces or
+    commas, each card once, in :func:`ginrummy.deal.new_deal` order (``deck[0:10]`` the
+    non-dealer's hand, ``deck[10:20]`` the dealer's, ``deck[20]`` the upcard, the rest the
+    stock, top first; R3.2).  Raises ``ValueError`` naming what is wrong."""
+    if isinstance(deck, str) or (isinstance(deck, (list, tuple)) and deck and all(isinstance(c, str) for c in deck)):
+        try:
+            cards = parse_cards(deck)
+        except CardParseError as exc:
+            raise ValueError(f"options['deck']: {exc}") from None
+    elif isinstance(deck, (list, tuple, np.ndarray)):
+        cards = []
+        for c in deck:
+            if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)) or not 0 <= c < 52:
+                raise ValueError(f"options['deck']: {c!r} is not a card int 0..51 (suit * 13 + rank, R1)")
+            cards.append(int(c))
+    else:
+        raise ValueError(f"options['deck'] is 52 card ints, 52 card texts or one text of 52 cards, "
+                         f"not {type(deck).__name__}")
+    if len(cards) != 52:
+        raise ValueError(f"options['deck'] has {len(cards)} cards; a deck is the 52 cards, each once")
+    if len(set(cards)) != 52:
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        raise ValueError(f"options['deck'] gives {' '.join(card_str(c) for c in twice)} more than once; "
+                         "a deck is the 52 cards, each once")
+    return cards
+
+
+def deal_options(options: Mapping[str, Any] | None, players: int) -> tuple[list[int] | None, int | None]:
+    """``(deck, dealer)`` of ``reset(options=...)``: ``{"deck": ..., "dealer": 0 or 1}``, both
+    optional (see :func:`parse_deck`; ``dealer`` is the player who deals the first deal, R3.1,
+    two-hand only: in three-hand gin the box deals, R10.3).  ``None`` for what is not given.
+    Other keys are left alone (PettingZoo's ``api_test`` and wrappers pass their own), except
+    a key that looks like a misspelling of ours (it holds ``deck`` or ``deal``).  Raises
+    ``ValueError`` for such a key or a bad value, naming what is allowed."""
+    if options is None:
+        return None, None
+    if not isinstance(options, Mapping):
+        raise ValueError(f"options is a dict with keys {', '.join(map(repr, OPTION_KEYS))}, not {type(options).__name__}")
+    unknown = [k for k in options if k not in OPTION_KEYS and isinstance(k, str)
+               and ("deck" in k.lower() or "deal" in k.lower())]
+    if unknown:
+        raise ValueError(f"options {', '.join(map(repr, unknown))} not known; allowed: {', '.join(map(repr, OPTION_KEYS))}")
+    deck = options.get("deck")
+    dealer = options.get("dealer")
+    if dealer is not None:
+        if players != 2:
+            raise ValueError("options['dealer'] is for two-hand gin; in three-hand gin the box deals (R10.3)")
+        if isinstance(dealer, (bool, np.bool_)) or not isinstance(dealer, (int, np.integer)) or dealer not in (0, 1):
+            raise ValueError(f"options['dealer'] is player 0 or 1, not {dealer!r}")
+        dealer = int(dealer)
+    return (None if deck is None else parse_deck(deck)), dealer
+
+
+#: the default step limit of an episode (``max_cycles``): far above any deal or game, it stops
+#: a random Hollywood match or an agent stuck on illegal codes under ``illegal="penalty"``
+MAX_CYCLES = 100_000
+
+
+def check_max_cycles(max_cycles: Any) -> int | None:
+    """``max_cycles`` checked: an int >= 1, or ``None`` (no limit).  Raises
+    :class:`RuleSetError` naming what is allowed."""
+    if max_cycles is None:
+        return None
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer)) or max_cycles < 1:
+        raise RuleSetError(f"max_cycles must be an int >= 1 or None (no limit), not {max_cycles!r}")
+    return int(max_cycles)
+
+
 def seed_bytes(seed: int) -> bytes:
     """The match seed (bytes) of an integer episode seed: ``b"ginrummy-env/" + str(seed)``."""
     return b"ginrummy-env/" + str(int(seed)).encode()
@@ -87,14 +161,19 @@ class GameCore:
         rules: see :func:`make_env_rules`.
         scope: ``"deal"``, ``"game"`` or ``"match"``.
         reward: ``"points"``, ``"win"`` or ``"scaled"`` (see :meth:`step`).
-        illegal: ``"raise"`` or ``"penalty"``.
-        illegal_penalty: the reward taken from a player whose code is illegal under ``"penalty"``.
+        illegal: ``"raise"``, ``"penalty"`` or ``"end"`` (see :meth:`step`).
+        illegal_penalty: the reward taken from a player whose code is illegal under
+            ``"penalty"`` or ``"end"``.
+        max_cycles: the most steps (actions given to :meth:`step`, illegal ones included) an
+            episode may last; the step that reaches it ends the episode truncated
+            (:attr:`truncated`).  ``None``: no limit.  Default :data:`MAX_CYCLES` (100,000).
 
     Raises :class:`RuleSetError` (a ``ValueError``) for a bad option.
     """
 
     def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                 reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0) -> None:
+                 reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
+                 max_cycles: int | None = MAX_CYCLES) -> None:
         self.rules = make_env_rules(rules, scope)
         if reward not in REWARDS:
             raise RuleSetError(f"reward={reward!r} is not allowed; allowed: {', '.join(map(repr, REWARDS))}")
@@ -102,6 +181,7 @@ class GameCore:
             raise RuleSetError(f"illegal={illegal!r} is not allowed; allowed: {', '.join(map(repr, ILLEGAL))}")
         if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float)) or illegal_penalty < 0:
             raise RuleSetError(f"illegal_penalty must be a number >= 0, not {illegal_penalty!r}")
+        self.max_cycles = check_max_cycles(max_cycles)
         self.scope = scope
         self.reward = reward
         self.illegal = illegal
@@ -112,15 +192,31 @@ class GameCore:
         self.scale = score_scale(self.rules)
         self.match: Match | None = None
         self.done = True
+        #: whether the episode ended by the step limit (``max_cycles``) rather than by the rules
+        self.truncated = False
+        self.steps_left = 0
+        #: actions applied since the core was made, every episode (a count for benchmarks)
+        self.moves = 0
 
     # -- episode ---------------------------------------------------------------------------
 
-    def reset(self, seed: bytes) -> None:
+    def reset(self, seed: bytes, deck: Sequence[int] | None = None, dealer: int | None = None) -> None:
         """Start a new episode from the match seed ``seed`` (bytes): the same seed gives the same
-        deals (the deck orders, first dealer and three-hand roles all come from it)."""
+        deals (the deck orders, first dealer and three-hand roles all come from it).
+
+        ``deck`` (52 card ints, checked: see :func:`deal_options`) is the first deal's deck
+        instead of the seed's; its reshuffles (R7.3) and every later deal still come from the
+        seed.  ``dealer`` (player 0 or 1, two-hand) deals the first deal instead of the seed's
+        choice (R3.1).  Raises ``ValueError`` for a bad deck or dealer (nothing changes)."""
         names = [f"player_{i}" for i in range(self.n)]
-        self.match = Match.new(self.rules, names, seed)
+        m = Match.new(self.rules, names, seed, first_dealer=dealer)
+        if deck is not None:
+            first = m.deal
+            m.deal = new_deal(self.rules, first.dealer, deck, seed=first.seed)
+        self.match = m
         self.done = False
+        self.truncated = False
+        self.steps_left = -1 if self.max_cycles is None else self.max_cycles
         self._new_deal()
 
     def _new_deal(self) -> None:
@@ -162,7 +258,10 @@ class GameCore:
         Raises ``ValueError`` when the episode is over or ``code`` is not an int in 0..160;
         :class:`IllegalActionError` for an illegal code under ``illegal="raise"`` (nothing
         changes).  Under ``"penalty"`` an illegal code changes nothing, the player to act stays
-        the same, and he gets ``-illegal_penalty``.
+        the same, and he gets ``-illegal_penalty``; under ``"end"`` he gets ``-illegal_penalty``,
+        the others 0, and the episode is over (PettingZoo's classic environments).  The step
+        that uses up ``max_cycles`` ends the episode with :attr:`truncated` set (its rewards are
+        those of the step itself).
         """
         if self.done:
             raise ValueError("the episode is over: call reset()")
@@ -185,23 +284,48 @@ class GameCore:
             # it and scores the deal on the sheet.
             new, _ = deal.apply(seat, action)
         except IllegalActionError as exc:
-            if self.illegal == "penalty":
+            if self.illegal != "raise":
                 out = [0.0] * self.n
                 out[player] = -self.illegal_penalty
+                if self.illegal == "end":
+                    self._over()
+                else:
+                    self._count_step()
                 return out
             legal = [_code_of(a) for a in deal.legal_actions()]
             raise IllegalActionError(
                 f"action code {code} ({CODE_ACTIONS[code].text}) is not legal for player_{player} now: {exc}; "
                 f"legal codes: {legal}", CODE_ACTIONS[code].text, [CODE_ACTIONS[c].text for c in legal]) from None
+        self.moves += 1
         if code >= 5:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
         if new.result is None:
             m.deal = new
             self.actions.append((seat, action))
             self.player = self.seat_players[new.to_act]
+            if self.steps_left > 0:
+                self.steps_left -= 1
+                if not self.steps_left:
+                    self._over(truncated=True)
             return self.no_rewards
         m.advance(seat, action, new)
-        return self._end_of_deal(new)
+        out = self._end_of_deal(new)
+        if not self.done:
+            self._count_step()
+        return out
+
+    def _count_step(self) -> None:
+        if self.steps_left > 0:
+            self.steps_left -= 1
+            if not self.steps_left:
+                self._over(truncated=True)
+
+    def _over(self, truncated: bool = False) -> None:
+        """End the episode before the rules do (an illegal code under ``"end"``, or the step limit)."""
+        self.done = True
+        self.truncated = truncated
+        self.player = None
+        self._obs_bases()
 
     def _end_of_deal(self, deal) -> list[float]:
         m = self.match

@@ -171,6 +171,11 @@ class SeatEncoder:
     def observe(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
         """The seat's observation now (a new array).  ``odisc``: mask of the opponent's discards
         this deal; ``totals``: (the seat's, the opponent's) match totals."""
+        return self.observe_view(state, odisc, totals).copy()
+
+    def observe_view(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
+        """As :meth:`observe`, but the encoder's own array (it changes at the next call: copy
+        it, or write it into a batch, before then)."""
         obs = self.obs
         seat = self.seat
         hand = state.hands[seat]
@@ -222,7 +227,7 @@ class SeatEncoder:
             sc = _scalars(state.phase, mine, state.dealer == seat, stock, state.knock_limit, state.multiplier,
                           state.stock_only, state.must_knock, opp, totals, self.scale, state.reshuffles)
             obs[SCALAR_BASE:] = sc
-        return obs.copy()
+        return obs
 
     def _pile(self, old: tuple[int, ...], pile: tuple[int, ...]) -> None:
         obs = self.obs

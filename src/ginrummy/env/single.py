@@ -12,9 +12,10 @@ import gymnasium as gym
 import numpy as np
 
 from ..players.base import Player, make_player
+from ..players.simple import RandomPlayer
 from ..rules import RuleSet
-from .aec import action_space, observation_space
-from .core import GameCore, derive_seed, seed_bytes
+from .aec import action_space, frame, observation_space
+from .core import MAX_CYCLES, GameCore, deal_options, derive_seed, seed_bytes
 from .text import check_observation_mode, json_info, text_obs, text_observation_space
 
 __all__ = ["GinRummySingle"]
@@ -35,7 +36,11 @@ class GinRummySingle(gym.Env):
             ``"penalty"`` here: Gymnasium's contract is that every action of the space may be
             passed to ``step`` (an illegal code then changes nothing and costs
             ``illegal_penalty``).  Pass ``illegal="raise"`` for an error instead.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the agent's view as text) or
+            ``"human"`` (prints it).
+        max_cycles: the most engine steps (both seats', illegal codes included) an episode may
+            last (default 100,000; ``None``: no limit); the step that reaches it returns
+            ``truncated=True``.
         observation_mode: ``"vector"`` (default) or ``"text"`` (for language models: the
             observation's ``"observation"`` is the view as text, and ``info`` is JSON-ready,
             ``{"view": view.to_json(agent=True), "action_mask": [0/1 x 161]}``;
@@ -49,21 +54,22 @@ class GinRummySingle(gym.Env):
     :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option or three players.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, opponent: str | Player = "random", seat: int = 0,
                  rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
                  reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None, observation_mode: str = "vector") -> None:
+                 render_mode: str | None = None, max_cycles: int | None = MAX_CYCLES,
+                 observation_mode: str = "vector") -> None:
         from ..errors import RuleSetError
 
-        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty)
+        self.core = GameCore(rules, scope, reward, illegal, illegal_penalty, max_cycles)
         if self.core.n != 2:
             raise RuleSetError("GinRummySingle is for two players; use GinRummyAEC for three-hand gin")
         if seat not in (0, 1) or isinstance(seat, bool):
             raise RuleSetError(f"seat must be 0 or 1, not {seat!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi'")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi', 'human'")
         if isinstance(opponent, str):
             make_player(opponent)  # an unknown level fails here, naming the known ones
             self._level: str | None = opponent
@@ -82,7 +88,16 @@ class GinRummySingle(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Start an episode; ``seed`` (int) makes it exactly reproducible (opponent included when it
-        was given by level).  Returns ``(observation, info)``."""
+        was given by level).  ``options``: ``{"deck": ..., "dealer": 0 or 1}`` as for
+        :meth:`GinRummyAEC.reset` (``dealer`` is a player index: the agent is ``seat``).
+        Returns ``(observation, info)``; raises ``ValueError`` naming a bad option."""
+        self.start(seed, options)
+        return self._obs(), self._info()
+
+    def start(self, seed: int | None = None, options: dict | None = None) -> None:
+        """What :meth:`reset` does before it builds the observation and info (the vector
+        environment writes those into its batch itself)."""
+        deck, dealer = deal_options(options, 2)
         super().reset(seed=seed)
         if seed is not None:
             self._seeder = random.Random(int(seed))
@@ -93,18 +108,26 @@ class GinRummySingle(gym.Env):
             match_seed = seed_bytes(self._seeder.getrandbits(63))
         if self._level is not None:
             self.opponent = make_player(self._level, random.Random(derive_seed(match_seed, "opponent")))
-        self.core.reset(match_seed)
+        self.core.reset(match_seed, deck, dealer)
         self._play_opponent()
-        return self._obs(), self._info()
 
     def _play_opponent(self) -> float:
         core = self.core
         total = 0.0
-        while not core.done and core.to_act != self.seat:
+        seat = self.seat
+        opponent = self.opponent
+        if type(opponent) is RandomPlayer:
+            # Speed: the random level needs no view; it draws from the same list (the engine's
+            # legal actions, in the view's order) with the same generator, so the play is the same
+            choice = opponent.rng.choice
+            while not core.done and core.player != seat:
+                total += core.step(choice(core.match.deal.legal_actions()).code)[seat]
+            return total
+        while not core.done and core.to_act != seat:
             p = core.to_act
             view = core.view(p)
-            action = self.opponent.choose(view, view.legal)
-            total += core.step(action.code)[self.seat]
+            action = opponent.choose(view, view.legal)
+            total += core.step(action.code)[seat]
         return total
 
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
@@ -116,29 +139,100 @@ class GinRummySingle(gym.Env):
         reward = core.step(action)[self.seat]
         if core.to_act != self.seat:
             reward += self._play_opponent()
-        return self._obs(), float(reward), core.done, False, self._info()
+        truncated = core.truncated
+        return self._obs(), float(reward), core.done and not truncated, truncated, self._info()
 
     def _obs(self) -> dict[str, np.ndarray]:
+        core = self.core
+        mask = self._mask = core.mask(self.seat)
         if self.text_mode:
-            return text_obs(self.core.view(self.seat), self.core.mask(self.seat))
-        return {"observation": self.core.observe(self.seat), "action_mask": self.core.mask(self.seat)}
+            return text_obs(core.view(self.seat), mask)
+        return {"observation": core.observe(self.seat), "action_mask": mask}
 
     def _info(self) -> dict[str, Any]:
         if self.text_mode:
-            return json_info(self.core.view(self.seat), action_mask=self.core.mask(self.seat).tolist())
-        return {"view": self.core.view(self.seat), "action_mask": self.core.mask(self.seat)}
+            return json_info(self.core.view(self.seat), action_mask=self._mask.tolist())
+        info = _LazyViewInfo()
+        info["action_mask"] = self._mask.copy()
+        info._later = (self.core.match, self.seat, self.core.match.deal)
+        return info
 
     def action_masks(self) -> np.ndarray:
         """The agent's action mask now (``bool``, 161)."""
         return self.core.mask(self.seat).astype(bool)
 
     def render(self) -> str | None:
-        """``"ansi"``: the agent's view as text."""
-        if self.render_mode is None:
+        """``"ansi"``: the agent's view as text; ``"human"``: prints it and returns ``None``."""
+        if self.render_mode is None or self.core.match is None:
             return None
-        from ..cards import card_str, cards_of
+        text = frame(self.core.view(self.seat))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
-        v = self.core.view(self.seat)
-        return (f"phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
-                f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
-                f"legal={', '.join(a.text for a in v.legal)}")
+
+class _LazyViewInfo(dict):
+    """``{"view": PlayerView, "action_mask": int8[161]}`` whose view is built when first read
+    (a view costs more than the rest of a step; most loops never read it).  It is the view of
+    the step the info was made at (the deal state is immutable; the totals are those when
+    read, which change only when a deal ends).  Every way of reading the dict builds it first."""
+
+    __slots__ = ("_later",)
+
+    def _build(self) -> None:
+        later = self._later
+        if later is not None:
+            self._later = None
+            match, seat, deal = later
+            dict.__setitem__(self, "view", match.view(seat, deal) if deal.result is None else match.view(seat))
+
+    def __missing__(self, key: str) -> Any:
+        self._build()
+        return dict.__getitem__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._build()
+        return dict.get(self, key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._build()
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._build()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._build()
+        return dict.__len__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._build()
+        return dict.keys(self)
+
+    def values(self):  # type: ignore[override]
+        self._build()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._build()
+        return dict.items(self)
+
+    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+        self._build()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._build()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._build()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._build()
+        return (dict, (dict(dict.items(self)),))

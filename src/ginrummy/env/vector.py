@@ -1,0 +1,147 @@
+"""``GinRummyVector``: many deals stepped at once in one process, Gymnasium's vector API
+(``docs/env.md``).
+
+Each of ``num_envs`` sub-environments is :class:`~ginrummy.env.GinRummySingle`'s game (one
+seat against a computer level); ``step(actions)`` applies one code per sub-environment and plays
+the opponents, and writes every observation and mask into two batch arrays that are reused from
+step to step (no dict or array a sub-environment).  A finished sub-environment is reset in the
+same step (``AutoresetMode.SAME_STEP``): the returned row is the new episode's first
+observation, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the last one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..errors import RuleSetError
+from ..rules import RuleSet
+from .aec import action_space, observation_space
+from .core import MAX_CYCLES
+from .single import GinRummySingle
+
+__all__ = ["GinRummyVector"]
+
+
+class GinRummyVector(VectorEnv):
+    """``num_envs`` games of one seat against ``opponent``, stepped together.
+
+    Args:
+        num_envs: how many sub-environments (an int >= 1).
+        opponent, seat, rules, scope, reward, illegal, illegal_penalty, max_cycles: as for
+            :class:`~ginrummy.env.GinRummySingle` (the same for every sub-environment; a
+            ``Player`` object is shared by all of them).
+
+    Observations: ``{"observation": float32[num_envs, 433], "action_mask": int8[num_envs, 161]}``,
+    the same two arrays at every step (copy them to keep them).  ``reset(seed=k)`` seeds
+    sub-environment ``i`` with ``k + i``, so its episodes are :class:`GinRummySingle`'s with the
+    same seed; ``reset(options=...)`` gives every sub-environment the same deal options.
+    Raises :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 8, opponent: Any = "random", seat: int = 0,
+                 rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
+                 reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
+                 max_cycles: int | None = MAX_CYCLES) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise RuleSetError(f"num_envs must be an int >= 1, not {num_envs!r}")
+        self.num_envs = num_envs
+        self.envs = [GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty,
+                                    max_cycles=max_cycles) for _ in range(num_envs)]
+        self.single_observation_space = observation_space()
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = None
+        self._obs = np.zeros((num_envs, self.single_observation_space["observation"].shape[0]), dtype=np.float32)
+        self._mask = np.zeros((num_envs, self.single_action_space.n), dtype=np.int8)
+        self._out = {"observation": self._obs, "action_mask": self._mask}
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._terms = np.zeros(num_envs, dtype=np.bool_)
+        self._truncs = np.zeros(num_envs, dtype=np.bool_)
+        self._seeder: random.Random | None = None
+
+    def _write(self, i: int) -> None:
+        core = self.envs[i].core
+        seat = self.envs[i].seat
+        encoder, other, totals = core.obs_base[seat]
+        self._obs[i] = encoder.observe_view(core.match.deal, core.odisc[other], totals)
+        self._mask[i] = core.mask(seat)
+
+    def _reset_one(self, i: int, seed: int | None, options: dict | None) -> None:
+        self.envs[i].start(seed, options)
+        self._write(i)
+
+    def reset(self, *, seed: int | Sequence[int] | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        """Reset every sub-environment (seeds ``seed + i``, or one seed each from a sequence);
+        returns ``(observations, infos)``.  Raises ``ValueError`` for a bad seed list or option."""
+        if seed is None:
+            if self._seeder is None:
+                self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+            seeds = [self._seeder.getrandbits(63) for _ in range(self.num_envs)]
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            self._seeder = random.Random(int(seed))
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset(seed=...) takes one int or {self.num_envs} seeds, not {len(seeds)}")
+            self._seeder = None
+        for i, s in enumerate(seeds):
+            self._reset_one(i, s, options)
+        return self._out, {}
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Apply ``actions[i]`` (a code 0..160) in sub-environment ``i`` and play its opponent;
+        returns ``(observations, rewards, terminations, truncations, infos)`` (arrays of
+        ``num_envs``; the observation arrays are reused).  Raises what
+        :meth:`GinRummySingle.step` raises."""
+        if len(actions) != self.num_envs:
+            raise ValueError(f"step takes {self.num_envs} actions, not {len(actions)}")
+        rewards = self._rewards
+        terms = self._terms
+        truncs = self._truncs
+        infos: dict[str, Any] = {}
+        final = None
+        for i, env in enumerate(self.envs):
+            core = env.core
+            seat = env.seat
+            r = core.step(int(actions[i]))[seat]
+            if not core.done and core.player != seat:
+                r += env._play_opponent()
+            rewards[i] = r
+            if core.done:
+                terms[i] = not core.truncated
+                truncs[i] = core.truncated
+                if final is None:
+                    final = np.empty(self.num_envs, dtype=object)
+                    infos["_final_obs"] = np.zeros(self.num_envs, dtype=np.bool_)
+                final[i] = {"observation": core.observe(seat), "action_mask": core.mask(seat)}
+                infos["_final_obs"][i] = True
+                self._reset_one(i, self._next_seed(), None)
+            else:
+                terms[i] = truncs[i] = False
+                self._write(i)
+        if final is not None:
+            infos["final_obs"] = final
+        return self._out, rewards.copy(), terms.copy(), truncs.copy(), infos
+
+    def _next_seed(self) -> int:
+        if self._seeder is None:
+            self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
+        return self._seeder.getrandbits(63)
+
+    def action_masks(self) -> np.ndarray:
+        """The masks now, ``bool[num_envs, 161]``."""
+        return self._mask.astype(bool)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
