@@ -21,7 +21,7 @@ def test_every_number_field_has_its_bound():
     """R14: the bounds written in docs/rules.md."""
     assert BOUNDS == {"knock_limit": (0, 10), "gin_bonus": (0, 250), "big_gin_bonus": (0, 250),
                       "undercut_bonus": (0, 250), "max_reshuffles": (0, 10), "target": (1, 1000),
-                      "game_bonus": (0, 1000), "box_bonus": (0, 250)}
+                      "game_bonus": (0, 1000), "box_bonus": (0, 250), "max_pile_takes": (0, 100)}
     assert MAX_TARGET == 1000 and MAX_NAME_CHARS == 60
 
 

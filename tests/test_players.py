@@ -347,12 +347,12 @@ def test_game_win_table():
     from ginrummy.players.expert import game_win_table
 
     v = game_win_table(100)
-    assert v[100][0] == 1.0 and v[0][100] == 0.0
-    assert v[50][50] == pytest.approx(0.5)
-    assert v[90][10] > v[50][10] > v[10][10]
+    assert v[100, 0] == 1.0 and v[0, 100] == 0.0
+    assert v[50, 50] == pytest.approx(0.5)
+    assert v[90, 10] > v[50, 10] > v[10, 10]
     for a in range(0, 100, 7):
         for b in range(0, 100, 11):
-            assert v[a][b] + v[b][a] == pytest.approx(1.0)
+            assert v[a, b] + v[b, a] == pytest.approx(1.0)
 
 
 def test_club_hint_is_legal_with_a_reason():

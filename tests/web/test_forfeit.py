@@ -44,7 +44,7 @@ def _setup(url: str, now: FakeTime, rated: bool):
     ann = players.accounts.sign_up("Ann", "correct horse")
     bob = players.accounts.sign_up("Bob", "correct horse")
     table, _ = manager.create(preset("standard"), [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")], seed=SEED,
-                              options={"clock": {"move": 20, "bank": 10}}, seat_all=True)
+                              options={"clock": {"move": 20, "bank": 10}}, seat_all=True, allowed_names={"Ann", "Bob"})
     players.table_opened(table, (0, ann.id), rated)
     players.accounts.sit(table.id, 1, bob.id)
     return store, manager, players, table

@@ -176,7 +176,7 @@ def _answer(sock: socket.socket, timeout: float = 10.0) -> bytes:
 
 def test_declared_200_mb_body_is_413_before_any_of_it_is_sent(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 200000000\r\n\r\n")
         answer = _answer(sock)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
@@ -190,7 +190,7 @@ def test_chunked_50_mb_stream_is_413_before_it_ends_and_memory_stays_flat(server
     sent = 0
     answer = b""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-        sock.sendall(b"POST /api/sheet HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /api/sheet HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\n")
         try:
             for sent in range(1, total + 1):
@@ -372,7 +372,7 @@ def test_a_client_that_hangs_up_in_the_middle_of_its_body_is_no_server_error(ser
     for path in ("/api/tables", "/api/sheet", "/api/tables/abc123/claim"):
         for head in (b"Content-Length: 100\r\n\r\n", b"Transfer-Encoding: chunked\r\n\r\n5\r\n[1, 2\r\n"):
             with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-                sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                              + head + b'{"seats"')
                 time.sleep(0.1)
     time.sleep(1.0)  # the server notices the hang-ups
