@@ -90,10 +90,11 @@ SLOW_CLOSE_SECONDS = 30.0
 """How long a dropped slow reader has to read what its socket already holds before the close
 frame 4408 behind it is given up (nothing can reach a client that never reads again)."""
 
-MAX_FRAME_BYTES = 4 * 1024 * 1024
-"""WebSocket frames up to this size are read and answered (``too_large`` above
-:data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`); larger ones are closed by the protocol layer
-with code 1009 (``gin serve`` passes this as uvicorn's ``ws_max_size``)."""
+MAX_FRAME_BYTES = 64 * 1024
+"""WebSocket messages up to this size are read and answered (``too_large`` above
+:data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`, 2 KiB); larger ones are closed by the protocol
+layer with code 1009 before they are held whole (``gin serve`` passes this as uvicorn's
+``ws_max_size``).  It was 4 MiB: 200 connections each sending one such frame held 1.7 GB."""
 
 
 _PAGES: dict[tuple[str, str, float, float], str] = {}
