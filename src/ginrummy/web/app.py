@@ -516,7 +516,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         task = asyncio.get_running_loop().create_task(writer())
         manager.watch(table, player, send)
         try:
-            await manager.changed(table)  # everyone sees the new connection
+            if player == SPECTATOR:  # he gets the state; the others a count (RoomMixin.spectator_came)
+                await manager.spectator_came(table, send)
+            else:
+                await manager.changed(table)  # everyone sees the player connected
             await manager.catch_up(table.id)  # and then any step another server stored meanwhile
             while not closing.is_set():
                 raw = await ws.receive()
@@ -544,6 +547,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         finally:
             reviews.forget(id(conn))
             manager.unwatch(table, player, send)
+            if player == SPECTATOR:  # the others learn the count soon, not a fresh state (before
+                manager.spectators_changed(manager.tables.get(table.id, table))  # any await)
             if "drop" in conn:  # the close frame 4408 first: returning now would close without it
                 await asyncio.wait([conn["drop"]])
             with contextlib.suppress(asyncio.QueueFull):
@@ -553,7 +558,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             # asyncio.wait, not wait_for: a cancelled writer must not raise out of the handler
             await asyncio.wait([task], timeout=5)
             try:
-                await manager.changed(manager.tables.get(table.id, table))
+                if player != SPECTATOR:
+                    await manager.changed(manager.tables.get(table.id, table))
             except Exception:  # pragma: no cover
                 pass
 
