@@ -18,7 +18,7 @@ client seed so that the first deal is dealt, and waits until the person is to ac
   table must not change.  Each message must get exactly one answer; an ``internal`` error, a
   connection closed, or a connection lost without a close frame is counted as a fault.
   A few extra connections send what the WebSocket protocol layer itself must refuse (a frame
-  over 4 MiB: close 1009; a text frame that is not UTF-8: close 1007) and check the close code.
+  over 64 KiB: close 1009; a text frame that is not UTF-8: close 1007) and check the close code.
 * **HTTP**: ``--http`` requests, a new connection each, several at once: bad bodies to every
   POST endpoint (tables, sheet, claim, sit), bodies over the limit (with and without Content-Length), odd methods, paths,
   query strings (non-ASCII and broken percent-escapes included) and headers.  No answer may be
@@ -514,9 +514,9 @@ async def fuzz_connection(ws: WS, quota: int, mut: Mutator, batch: int, window: 
 
 async def protocol_probes(port: int, path: str) -> dict[str, int | str | None]:
     """What the WebSocket protocol layer must close itself, each on a connection of its own:
-    a frame over 4 MiB (1009), a text frame that is not UTF-8 (1007), an unmasked frame (1002)."""
+    a frame over 64 KiB (1009), a text frame that is not UTF-8 (1007), an unmasked frame (1002)."""
     out: dict[str, int | str | None] = {}
-    probes = {"frame of 4 MiB + 1 byte": frame(b"a" * (4 * 1024 * 1024 + 1), 1),
+    probes = {"frame of 64 KiB + 1 byte": frame(b"a" * (64 * 1024 + 1), 1),
               "text frame not UTF-8": frame(b'{"type": "\xff"}', 1),
               "unmasked frame": struct.pack("!BB", 0x81, 5) + b"hello"}
     for name, raw in probes.items():
@@ -622,7 +622,7 @@ async def run(args: argparse.Namespace, port: int, proc: subprocess.Popen[bytes]
 def report(r: dict[str, Any], command: str) -> bool:
     growth = r["rss_after"] - r["rss_before"]
     unchanged = r["before"] == r["after"]
-    expected = {"frame of 4 MiB + 1 byte": 1009, "text frame not UTF-8": 1007, "unmasked frame": 1002}
+    expected = {"frame of 64 KiB + 1 byte": 1009, "text frame not UTF-8": 1007, "unmasked frame": 1002}
     ok = (not r["crashed"] and r["http_5xx"] == 0 and r["lost"] == 0 and not r["closed"] and not r["internal"]
           and r["tracebacks"] == 0 and growth < 20 and unchanged and r["unanswered"] <= 0
           and r["probes"] == expected)

@@ -92,8 +92,9 @@ def next_message(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 2
 
 
 def next_not_state(ws: Any) -> dict[str, Any]:
-    """The next message that is not a state message (an answer, an error, a chat line...)."""
-    return next_message(ws, lambda m: m.get("type") != "state")
+    """The next message that is neither a state nor a spectator count (``watchers``), which
+    may come at any moment: an answer, an error, a chat line..."""
+    return next_message(ws, lambda m: m.get("type") not in ("state", "watchers"))
 
 
 def wait_until(cond: Callable[[], bool], what: str, seconds: float = 60.0) -> None:

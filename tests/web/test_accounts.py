@@ -321,3 +321,33 @@ def test_sign_in_name_in_use_and_computer_names_all_read_the_name_with_typed_nam
     assert accounts.name_in_use("ANN  lee ") is True
     assert tables_mod.is_computer_name(" computer   (novice)") is True
     assert seen == [" ann   LEE", "ANN  lee "]
+
+
+def test_sign_up_is_limited_per_address_before_anything_is_hashed(client, monkeypatch):
+    """Issue 27, item 4: sign-up had no limit and costs an argon2 hash of 64 MiB each (16 clients
+    made 160 accounts in 25 s); now SIGNUPS_PER_ADDRESS in SIGNUP_WINDOW seconds per address."""
+    from ginrummy.web.player_api import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS
+
+    assert (SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW) == (5, 600.0)
+    hashed = []
+    accounts = client.app.state.players.accounts
+    real = accounts.hasher
+
+    class Counting:
+        def hash(self, pw: str) -> str:
+            hashed.append(1)
+            return real.hash(pw)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+    monkeypatch.setattr(accounts, "hasher", Counting())
+    for i in range(SIGNUPS_PER_ADDRESS):
+        r = client.post("/api/account", json={"name": f"Flood{i}", "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        client.cookies.clear()
+    r = client.post("/api/account", json={"name": "Flood9", "password": "correct horse"})
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+    assert 595 <= int(r.headers["Retry-After"]) <= 601
+    assert r.json()["error"] == f"too many accounts made from your address; try again in {r.headers['Retry-After']} seconds"
+    assert len(hashed) == SIGNUPS_PER_ADDRESS  # the refused one cost no hash

@@ -121,6 +121,43 @@ def test_a_spectator_sees_no_hidden_card_and_the_players_see_how_many_watch(clie
         assert all(tok["token"] not in json.dumps(seen) for tok in t["seats"] if "token" in tok)
 
 
+def test_a_spectator_coming_or_going_is_one_count_message_to_the_others_not_a_state(client):
+    """Issue 27, item 7: each spectator's arrival and departure sent a fresh state to every
+    watcher (O(watchers²) for a popular table); now the newcomer alone gets the state and the
+    others one ``watchers`` message with the count, those within ``watchers_interval`` in one."""
+    manager = client.app.state.manager
+    t = _open(client, ANN_VS_FREE, public=True)  # waiting for its second player: nothing moves
+    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann:
+        assert ann.receive_json()["watchers"] == 0
+        manager.watchers_interval = 0.0
+        with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec:
+            st = spec.receive_json()
+            assert st["type"] == "state" and st["you"] is None
+            assert ann.receive_json() == {"type": "watchers", "count": 1, "seq": st["seq"]}
+            assert spec.receive_json() == {"type": "watchers", "count": 1, "seq": st["seq"]}
+            with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as other:
+                assert other.receive_json()["type"] == "state"
+                assert ann.receive_json()["count"] == 2
+        ann.send_json({"type": "ping", "id": "p"})
+        rest: list[dict[str, Any]] = []
+        while len(rest) < 10 and not (any(m["type"] == "pong" for m in rest) and any(m.get("count") == 0 for m in rest)):
+            rest.append(ann.receive_json())
+        assert [m["type"] for m in rest if m["type"] != "watchers"] == ["pong"]  # no state
+        assert [m["count"] for m in rest if m["type"] == "watchers"][-1] == 0
+        # many arrivals within one interval are one message
+        manager.watchers_interval = 0.5
+        with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as a, \
+                client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as b, \
+                client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as c:
+            for w in (a, b, c):
+                assert w.receive_json()["type"] == "state"
+            got = ann.receive_json()
+            assert got["type"] == "watchers" and got["count"] in (1, 2, 3)
+            while got["count"] != 3:
+                got = ann.receive_json()
+                assert got["type"] == "watchers"
+
+
 def test_a_spectator_before_the_first_deal_has_you_null_and_sends_no_seed(client):
     """Before the first deal a spectator's state says ``you`` null too (docs/protocol.md
     "Spectators"; it said -1, which the table page took for a seat and sent a client seed for):

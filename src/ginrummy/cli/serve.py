@@ -14,6 +14,9 @@ from .main import app
 __all__ = ["serve", "listen", "database_error", "GC_YOUNG_THRESHOLD", "check_public_url", "allowed_hosts_for",
            "proxy_options"]
 
+FILES_HELD_BACK = 64
+"""Open files kept for the database, logs and the review worker beyond ``--max-connections``."""
+
 GC_YOUNG_THRESHOLD = 10_000
 """The garbage collector's youngest-generation threshold under ``gin serve`` (Python's default
 is 700); see :func:`serve`."""
@@ -161,13 +164,27 @@ def serve(
     metrics_allow: list[str] = typer.Option(
         [], "--metrics-allow", metavar="ADDRESS",
         help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable."),
+    header_timeout: float = typer.Option(
+        10.0, "--header-timeout", min=0,
+        help="Seconds a connection has to send its request line and headers; then it is closed. 0 for none."),
+    max_connections: int = typer.Option(
+        2000, "--max-connections", min=0,
+        help="The most connections open in all (HTTP and WebSocket); more are answered 503 and closed. "
+             "0 for no cap. Lowered to fit the open-files limit."),
+    max_connections_per_address: int = typer.Option(
+        100, "--max-connections-per-address", min=0,
+        help="The most connections one client address may hold open; more are answered 503 and closed. 0 for no cap."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
     table (players reconnect with their links)."""
     import uvicorn
 
+    from uvicorn.config import HTTP_PROTOCOLS, WS_PROTOCOLS
+    from uvicorn.importer import import_from_string
+
     from ..web.app import MAX_FRAME_BYTES, create_app
+    from ..web.connections import ConnectionGuard, guarded_protocols, raise_open_files_limit
     from ..web.security import install_log_redaction
     from ..web.store import default_database_url, masked_url
 
@@ -221,8 +238,22 @@ def serve(
     # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per
     # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
     # without it, the messages are the same
+    # connections: a deadline for the headers, caps per address and in all (web/connections.py,
+    # docs/deploy.md "Connections"); the open-files limit is raised toward the hard one so the
+    # caps, not the system, decide, and the total cap is lowered to fit what is left of it
+    soft, _hard = raise_open_files_limit(max(4096, max_connections + FILES_HELD_BACK))
+    if soft and (max_connections == 0 or max_connections > soft - FILES_HELD_BACK):
+        fitted = max(1, soft - FILES_HELD_BACK)
+        print(f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
+              f"(open-files limit {soft})", flush=True)
+        max_connections = fitted
+    guard = ConnectionGuard(max_connections_per_address, max_connections, header_timeout)
+    http_class, ws_class = guarded_protocols(import_from_string(HTTP_PROTOCOLS["auto"]),
+                                             import_from_string(WS_PROTOCOLS["auto"]), guard)
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
-                            ws_per_message_deflate=False, **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
+                            ws_per_message_deflate=False, http=http_class, ws=ws_class,
+                            limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
+                            **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new
     # objects instead of 700: a busy server makes a few hundred objects a move and holds

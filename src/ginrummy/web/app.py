@@ -93,10 +93,11 @@ SLOW_CLOSE_SECONDS = 30.0
 """How long a dropped slow reader has to read what its socket already holds before the close
 frame 4408 behind it is given up (nothing can reach a client that never reads again)."""
 
-MAX_FRAME_BYTES = 4 * 1024 * 1024
-"""WebSocket frames up to this size are read and answered (``too_large`` above
-:data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`); larger ones are closed by the protocol layer
-with code 1009 (``gin serve`` passes this as uvicorn's ``ws_max_size``)."""
+MAX_FRAME_BYTES = 64 * 1024
+"""WebSocket messages up to this size are read and answered (``too_large`` above
+:data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`, 2 KiB); larger ones are closed by the protocol
+layer with code 1009 before they are held whole (``gin serve`` passes this as uvicorn's
+``ws_max_size``).  It was 4 MiB: 200 connections each sending one such frame held 1.7 GB."""
 
 
 _PAGES: dict[tuple[str, str, float, float], str] = {}
@@ -575,7 +576,10 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             table.owner = conn["address"]  # the thinking pool's fair-queue key (web/thinking.py)
         manager.watch(table, player, send)
         try:
-            await manager.changed(table)  # everyone sees the new connection
+            if player == SPECTATOR:  # he gets the state; the others a count (RoomMixin.spectator_came)
+                await manager.spectator_came(table, send)
+            else:
+                await manager.changed(table)  # everyone sees the player connected
             await manager.catch_up(table.id)  # and then any step another server stored meanwhile
             while not closing.is_set():
                 raw = await ws.receive()
@@ -604,6 +608,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             reviews.forget(id(conn))
             link_bases.pop(send, None)
             manager.unwatch(table, player, send)
+            if player == SPECTATOR:  # the others learn the count soon, not a fresh state (before
+                manager.spectators_changed(manager.tables.get(table.id, table))  # any await)
             if "drop" in conn:  # the close frame 4408 first: returning now would close without it
                 await asyncio.wait([conn["drop"]])
             with contextlib.suppress(asyncio.QueueFull):
@@ -613,7 +619,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             # asyncio.wait, not wait_for: a cancelled writer must not raise out of the handler
             await asyncio.wait([task], timeout=5)
             try:
-                await manager.changed(manager.tables.get(table.id, table))
+                if player != SPECTATOR:
+                    await manager.changed(manager.tables.get(table.id, table))
             except Exception:  # pragma: no cover
                 pass
 

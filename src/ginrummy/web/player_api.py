@@ -35,7 +35,7 @@ from starlette.routing import Route
 from ..errors import GinRummyError
 from ..i18n import translate_error
 from ..record import dumps
-from .accounts import SESSION_COOKIE, Account, AccountError, cleared_session_cookie, session_cookie
+from .accounts import SESSION_COOKIE, Account, AccountError, RateLimiter, cleared_session_cookie, session_cookie
 from .i18n_web import W_, request_lang, web_translator
 from .messages import AccountBody, DeleteAccountBody, MessageError
 from .players import Players
@@ -101,6 +101,14 @@ async def uploaded_record(request: Request, tr: Any, bad: Callable[..., Response
         return bad(W_("a record is UTF-8 text"), tr, 400, "bad_record")
 
 
+SIGNUPS_PER_ADDRESS = 5
+SIGNUP_WINDOW = 600.0
+"""At most :data:`SIGNUPS_PER_ADDRESS` sign-ups (``POST /api/account``, each an argon2 hash of
+64 MiB) from one client address in any :data:`SIGNUP_WINDOW` seconds; more are answered 429
+``rate_limited`` with ``Retry-After`` before anything is hashed (16 clients made 160 accounts in
+25 s before, issue 27)."""
+
+
 def player_routes(players: Players, manager: TableManager, body: Callable[..., Any], bad: Callable[..., Response],
                   page: Callable[[str], Any]) -> list[Route]:
     """The routes of this module; ``body``/``bad``/``page`` are the app's body reader, error
@@ -119,15 +127,27 @@ def player_routes(players: Players, manager: TableManager, body: Callable[..., A
         r.headers["Cache-Control"] = "no-store"
         return r
 
+    signups = RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW)
+
     async def sign_up(request: Request) -> Response:
         tr = web_translator(request_lang(request))
+        address = _client(request)
+        wait = signups.retry_after(address)
+        if wait:
+            r = bad(W_("too many accounts made from your address; try again in {seconds} seconds", seconds=wait),
+                    tr, 429, "rate_limited")
+            r.headers["Retry-After"] = str(wait)
+            return r
         try:
             b = await body(request, AccountBody)
             account = await asyncio.to_thread(players.accounts.sign_up, b.name, b.password)
         except MessageError as exc:
             return bad(exc, tr)
         except AccountError as exc:
+            if exc.code == "name_taken":  # it may have cost a hash: it counts
+                signups.hit(address)
             return account_error(exc, tr)
+        signups.hit(address)
         return signed_in(request, account, 201)
 
     async def delete_account(request: Request) -> Response:

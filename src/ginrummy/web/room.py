@@ -32,8 +32,12 @@ from .clock import parse_time
 from .i18n_web import W_
 from .messages import lobby_guest_name_help, lobby_name_help, plain_text
 
-__all__ = ["RoomMixin", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
+__all__ = ["RoomMixin", "WATCHERS_INTERVAL", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
            "LOBBY_IDLE_SECONDS"]
+
+WATCHERS_INTERVAL = 0.5
+"""Seconds between two ``watchers`` messages of one table: the spectators who come and go
+meanwhile are told in one message (the count then)."""
 
 MAX_CHAT_CHARS = 200
 CHAT_BURST = 5
@@ -77,6 +81,9 @@ class RoomMixin:
         self.lobby_watchers: list[Send] = []
         self.lobby_chat: list[dict[str, Any]] = []
         self._lobby_pending = False
+        self.watchers_interval = WATCHERS_INTERVAL
+        """Seconds between two ``watchers`` messages of one table (a test may set 0)."""
+        self._watchers_pending: set[str] = set()
         self.on_rematch: Callable[[Any, Any], None] | None = None
         """Called with ``(old_table, new_table)`` once a rematch table is made, before anyone
         is sent its link: the players' ladder (:mod:`ginrummy.web.players`) carries the seats'
@@ -144,12 +151,54 @@ class RoomMixin:
     async def _send_lobby(self) -> None:
         await asyncio.sleep(0)
         self._lobby_pending = False
+        self.watchers_interval = WATCHERS_INTERVAL
+        """Seconds between two ``watchers`` messages of one table (a test may set 0)."""
+        self._watchers_pending: set[str] = set()
         msg = {"type": "lobby", "tables": self.lobby()}
         for send in list(self.lobby_watchers):
             try:
                 await send(msg)
             except Exception:
                 self.unwatch_lobby(send)
+
+    # -- spectators -----------------------------------------------------------------------
+
+    async def spectator_came(self, table: Any, send: Send) -> None:
+        """A spectator connected to ``table`` (already among its watchers, with ``send``): he
+        is sent the table's state; the others only learn the new count, in one small
+        ``{"type": "watchers", "count", "seq"}`` message at most every :attr:`watchers_interval`
+        seconds (:meth:`spectators_changed`), not a fresh state each (1,000 spectators cost a
+        state per watcher per arrival before: O(watchers²))."""
+        from .seats import SPECTATOR
+
+        await self._send(table, SPECTATOR, send, table.state_for(SPECTATOR))  # type: ignore[attr-defined]
+        self.spectators_changed(table)
+
+    def spectators_changed(self, table: Any) -> None:
+        """Tell ``table``'s watchers its spectator count soon (and the lobby, for a public
+        table): one ``watchers`` message per :attr:`watchers_interval` whatever came and went."""
+        if table.public:
+            self.lobby_changed()
+        if table.id in self._watchers_pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - not on the event loop: no one to tell
+            return
+        self._watchers_pending.add(table.id)
+        loop.create_task(self._send_watchers(table.id))
+
+    async def _send_watchers(self, table_id: str) -> None:
+        try:
+            await asyncio.sleep(self.watchers_interval)
+        finally:
+            self._watchers_pending.discard(table_id)
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        msg = {"type": "watchers", "count": table.spectators, "seq": table.seq}
+        for p, send in list(table.watchers):
+            await self._send(table, p, send, msg)  # type: ignore[attr-defined]
 
     async def sit(self, table_id: str, player: int, name: str, account: str | None = None) -> tuple[Any, str]:
         """Take the free seat ``player`` of a public table as ``name`` (cut and made unique as

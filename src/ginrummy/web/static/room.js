@@ -110,6 +110,10 @@ const GinRoom = (() => {
       if (last) { last.chat = [...(last.chat || []), msg].slice(-50); render(last); }
       return true;
     }
+    if (msg.type === "watchers") {  // a spectator came or went: the count only (docs/protocol.md)
+      if (last) { last.watchers = msg.count; render(last); }
+      return true;
+    }
     if (msg.type === "rematch") {
       rematchLink = msg.link;
       if (last) render(last);
