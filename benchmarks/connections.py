@@ -81,7 +81,7 @@ def probe(port: int, source: str) -> float | None:
     t0 = time.perf_counter()
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) as s:
-            s.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             data = b""
             while True:
                 chunk = s.recv(65536)

@@ -1,6 +1,6 @@
 """Connection limits of a real ``gin serve`` on 127.0.0.1 (issue 27, item 5): a connection that
 never finishes its request line or headers is closed after ``--header-timeout``; one address
-holds at most ``--max-connections-per-address`` connections (HTTP and WebSocket alike), the next
+holds at most ``--max-per-address`` connections (HTTP and WebSocket alike), the next
 is answered 503 ``too_many_connections`` with ``Retry-After``, while another address (127.0.0.2,
 any 127/8 address reaches the loopback) is served.  Every wait is bounded; no time is asserted."""
 
@@ -37,7 +37,7 @@ class Server:
         self.proc = subprocess.Popen(
             GIN + ["serve", "--port", str(self.port), "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}",
                    "--bot-delay", "0", "--log-level", "warning", "--header-timeout", "1",
-                   "--max-connections-per-address", str(CAP)],
+                   "--max-per-address", str(CAP)],
             stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -93,7 +93,7 @@ def _read_all(s: socket.socket) -> bytes:
 def _get(port: int, source: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
     """``GET /api/options`` on a fresh connection from ``source``: (status, headers, body)."""
     with contextlib.closing(_connect(port, source)) as s:
-        s.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         raw = _read_all(s)
     head, _, body = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
@@ -101,7 +101,7 @@ def _get(port: int, source: str = "127.0.0.1") -> tuple[int, dict[str, str], byt
     return int(lines[0].split()[1]), headers, body
 
 
-@pytest.mark.parametrize("sent", [b"", b"GET /api/options HT", b"GET /api/options HTTP/1.1\r\nHost: x\r\n"],
+@pytest.mark.parametrize("sent", [b"", b"GET /api/options HT", b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n"],
                          ids=["nothing", "half a request line", "headers never ended"])
 def test_a_connection_that_never_finishes_its_headers_is_closed(server, sent):
     with contextlib.closing(_connect(server.port)) as s:
@@ -111,7 +111,7 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(server, sent):
 
 def test_a_kept_alive_connection_whose_next_request_stalls_is_closed(server):
     with contextlib.closing(_connect(server.port)) as s:
-        s.sendall(b"GET /api/options HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         s.settimeout(WAIT)
         first = s.recv(65536)
         assert first.startswith(b"HTTP/1.1 200")
@@ -124,7 +124,7 @@ def test_a_slow_but_complete_request_is_answered(server):
     with contextlib.closing(_connect(server.port)) as s:
         s.sendall(b"GET /api/options HTTP/1.1\r\n")
         time.sleep(0.3)
-        s.sendall(b"Host: x\r\nConnection: close\r\n\r\n")
+        s.sendall(b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n")
         assert _read_all(s).startswith(b"HTTP/1.1 200")
 
 

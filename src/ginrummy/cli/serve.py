@@ -172,7 +172,7 @@ def serve(
         help="The most connections open in all (HTTP and WebSocket); more are answered 503 and closed. "
              "0 for no cap. Lowered to fit the open-files limit."),
     max_connections_per_address: int = typer.Option(
-        100, "--max-connections-per-address", min=0,
+        100, "--max-per-address", min=0,
         help="The most connections one client address may hold open; more are answered 503 and closed. 0 for no cap."),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer

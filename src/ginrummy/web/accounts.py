@@ -104,13 +104,16 @@ class AccountError(ValueError):
     """A refused account request.  ``code``: ``bad_name``, ``bad_password``, ``name_taken``,
     ``wrong_password`` (also for an unknown name: the answer does not say which),
     ``rate_limited`` (``retry_after`` seconds), ``not_signed_in``.  ``message`` is a
-    :class:`~ginrummy.errors.Msg` (:func:`~ginrummy.web.i18n_web.W_`)."""
+    :class:`~ginrummy.errors.Msg` (:func:`~ginrummy.web.i18n_web.W_`).  ``hashed``: the
+    refusal came after a password was hashed (a name taken meanwhile by another sign-up), so
+    it cost what a sign-up costs."""
 
-    def __init__(self, code: str, message: Any, retry_after: int = 0) -> None:
+    def __init__(self, code: str, message: Any, retry_after: int = 0, hashed: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.retry_after = retry_after
+        self.hashed = hashed
 
 
 _BAD_CHARS = re.compile(r"[/\\]")
@@ -356,7 +359,7 @@ class Accounts:
                 res = conn.execute(insert(accounts_t).values(**self._new_row(clean, "human", hashed)))
                 new_id = int(res.inserted_primary_key[0])
         except IntegrityError:
-            raise AccountError("name_taken", taken) from None
+            raise AccountError("name_taken", taken, hashed=True) from None
         self._looks = None
         return Account(new_id, clean, "human")
 

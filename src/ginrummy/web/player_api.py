@@ -144,7 +144,7 @@ def player_routes(players: Players, manager: TableManager, body: Callable[..., A
         except MessageError as exc:
             return bad(exc, tr)
         except AccountError as exc:
-            if exc.code == "name_taken":  # it may have cost a hash: it counts
+            if exc.hashed:  # a name taken while its password was hashed: it cost a hash, it counts
                 signups.hit(address)
             return account_error(exc, tr)
         signups.hit(address)
