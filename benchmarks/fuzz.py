@@ -450,7 +450,7 @@ async def open_table(port: int) -> tuple[dict[str, Any], str]:
     act: ``(answer of POST /api/tables, the person's WebSocket path)``."""
     body = json.dumps({"preset": "standard", "seats": [{"kind": "human", "name": "Ann"},
                                                        {"kind": "bot", "level": "novice"}]}).encode()
-    status, data = await http(port, b"POST /api/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    status, data = await http(port, b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                               b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
     assert status == 201, data
     t = json.loads(data.split(b"\r\n\r\n", 1)[1])
