@@ -5,7 +5,7 @@ it" and the friend challenge, with exact values."""
 import hashlib
 import hmac
 import random
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from fractions import Fraction
 
 import pytest
@@ -52,9 +52,9 @@ def test_daily_set_publishes_commitments_only():
 
 
 def test_reveal_after_the_day_only():
-    assert d.reveal_at(DAY) == datetime(2025, 3, 15, tzinfo=timezone.utc)
-    assert not d.may_reveal(DAY, datetime(2025, 3, 14, 23, 59, 59, tzinfo=timezone.utc))
-    assert d.may_reveal(DAY, datetime(2025, 3, 15, tzinfo=timezone.utc))
+    assert d.reveal_at(DAY) == datetime(2025, 3, 15, tzinfo=UTC)
+    assert not d.may_reveal(DAY, datetime(2025, 3, 14, 23, 59, 59, tzinfo=UTC))
+    assert d.may_reveal(DAY, datetime(2025, 3, 15, tzinfo=UTC))
     with pytest.raises(ValueError):
         d.may_reveal(DAY, datetime(2025, 3, 15))
 

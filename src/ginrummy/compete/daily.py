@@ -29,7 +29,7 @@ import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
 from typing import Any
 
@@ -128,7 +128,7 @@ def daily_match(seed: bytes, number: int, person: str, level: str) -> Match:
 
 def reveal_at(day: date) -> datetime:
     """When the seed of ``day`` may be revealed: the next midnight, UTC (an aware datetime)."""
-    return datetime.combine(_day(day) + timedelta(days=1), time(0), tzinfo=timezone.utc)
+    return datetime.combine(_day(day) + timedelta(days=1), time(0), tzinfo=UTC)
 
 
 def may_reveal(day: date, now: datetime) -> bool:
