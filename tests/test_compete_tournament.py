@@ -204,3 +204,16 @@ def test_sixty_four_players_five_rounds_no_repeat():
     players, games = _play_swiss(64, 5, itertools.cycle(["a", "b", "draw"]))
     pairs = [frozenset((g.a, g.b)) for g in games if g.b is not None]
     assert len(pairs) == 160 and len(set(pairs)) == 160
+
+
+def test_a_refusal_translates_and_changes_nothing():
+    from ginrummy.i18n import translate_error, translator
+    t = Tournament.create({"name": "F", "kind": "swiss", "start": START, "max_players": 2})
+    t.open()
+    t.join("ann")
+    t.join("bob")
+    before = list(t.events)
+    with pytest.raises(CompeteError) as info:
+        t.join("cy")
+    assert t.events == before and t.players == ["ann", "bob"]
+    assert translate_error(info.value, translator("fi")) == "turnaus on täynnä: enintään 2 pelaajaa"
