@@ -10,7 +10,7 @@ points, then points a game (fewer games for the same points ranks higher), then 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,7 +67,7 @@ class ArenaStanding:
         return dict(self.__dict__)
 
 
-def arena_standings(players: Sequence[str], outcomes: dict[str, Sequence[str]]) -> list[ArenaStanding]:
+def arena_standings(players: Sequence[str], outcomes: Mapping[str, Sequence[str]]) -> list[ArenaStanding]:
     """The arena table of ``players`` (entry order) from each player's ``outcomes`` in order:
     by points, then points a game, best first; equal on both share a rank."""
     rows = []
