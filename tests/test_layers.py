@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("__main__",),),
     (("cli",),),
     (("web",),),
-    (("analysis",), ("interop",), ("env",)),
+    (("analysis",), ("interop",), ("env",), ("compete",)),
     (("players",), ("i18n",)),
     (ENGINE,),
 )
