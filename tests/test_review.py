@@ -149,7 +149,7 @@ def two_deals():
 
 def test_json_contract(two_deals):
     data = review_match(dumps(two_deals), budget_ms=BUDGET, seed=5)
-    assert set(data) == {"players", "value", "deals", "summary", "method"}
+    assert set(data) == {"players", "value", "deals", "summary", "performance", "method"}
     assert data["players"] == ["Ann", "Bob"] and data["value"] == "win_chance"
     assert data["method"] == {"samples": 20, "budget_ms": 40.0, "seed": 5, "noise_z": 2.0,
                               "thresholds": {"inaccuracy": 1.0, "mistake": 3.0, "blunder": 6.0}}

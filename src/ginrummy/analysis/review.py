@@ -45,6 +45,7 @@ from ..rules import RuleSet
 from ..scoring import ScoreSheet
 from ..views import view_of
 from .hindsight import Hindsight, hindsight
+from .performance import performance
 
 __all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "MAX_BUDGET_MS", "NOISE_Z", "THRESHOLDS", "Decision",
            "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "review_match", "value_kind",
@@ -220,9 +221,10 @@ class Review:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``docs/review.md``: ``players``, ``value``, ``deals``, ``summary``,
-        and ``method`` (how the values were estimated)."""
+        ``performance`` (:func:`ginrummy.analysis.performance.performance`) and ``method`` (how the values were estimated)."""
         return {"players": list(self.players), "value": self.value, "deals": [d.to_dict() for d in self.deals],
                 "summary": {name: s.to_dict() for name, s in self.summary.items()},
+                "performance": {name: p.to_dict() for name, p in performance(self).items()},
                 "method": {"samples": self.samples, "budget_ms": self.budget_ms, "seed": self.seed,
                            "noise_z": NOISE_Z, "thresholds": dict(zip(("inaccuracy", "mistake", "blunder"),
                                                                       self.thresholds))}}

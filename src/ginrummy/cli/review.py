@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..analysis.performance import performance
 from ..analysis.review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS, NOISE_Z, Review, build_review
 from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
@@ -29,7 +30,7 @@ from ..record import GameRecord
 from .common import JsonOpt, emit_json, fail, text_console
 from .main import app
 
-__all__ = ["review_command", "run_review", "show_review", "mark_name", "phase_name"]
+__all__ = ["review_command", "run_review", "show_review", "show_performance", "mark_name", "phase_name"]
 
 _MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -112,6 +113,7 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
         s.add_row(name, str(p.decisions), str(p.inaccuracies), str(p.mistakes), str(p.blunders),
                   tr.format_number(round(p.mean_loss, 2) + 0.0), f"{_num(p.accuracy, tr)}%")
     console.print(s)
+    show_performance(review, console, tr)
     low, mid, high = review.thresholds
     console.print(Text(tr._("Values: {unit}, from each player's own view at that moment, over {n} sampled deals a "
                             "decision (seed {seed}). A loss is marked only above its noise ({z} standard errors of "
@@ -119,6 +121,20 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
                             "Accuracy: the share of decisions within the noise of the expert's move.",
                             unit=unit, n=review.samples, seed=str(review.seed), z=NOISE_Z, low=low, mid=mid,
                             high=high), style="dim"))
+
+
+def show_performance(review: Review, console: Console, tr: Translator) -> None:
+    """Print each reviewed player's performance (:func:`ginrummy.analysis.performance.performance`):
+    the accuracy score 0..100, the loss per decision, and "played like a player rated about N"
+    with its 95% interval."""
+    for name, p in performance(review).items():
+        if p.rating is None:
+            continue
+        console.print(Text(tr._("{player}: accuracy {score} of 100, {loss} points of win chance lost a decision "
+                                "over {n} decisions; played like a player rated about {rating} ({low} to {high}).",
+                                player=name, score=_num(p.score, tr), loss=tr.format_number(round(p.loss_per_decision, 2) + 0.0),
+                                n=p.decisions, rating=p.rating.rating, low=p.rating.low, high=p.rating.high),
+                           style="bold"))
 
 
 def _read(path: str) -> str:

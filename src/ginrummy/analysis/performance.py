@@ -1,0 +1,135 @@
+"""The performance score of a reviewed deal or match (issue 32): how well each player played.
+
+From a :class:`~ginrummy.analysis.review.Review` (every decision valued against the expert's
+best move, in percentage points of the chance to win), per player:
+
+* ``loss_per_decision``: the mean loss over his decisions (the review's ``mean_loss``);
+* ``score``, the **accuracy** from 0 to 100: the mean over his decisions of
+  :func:`decision_score` = ``103.1669 * exp(-0.04354 * loss) - 3.1669``, clamped to 0..100.
+  This is lichess's move accuracy on the same unit (percentage points of the chance to win):
+  100 for the expert's move, about 96 for a loss of 1 point (an inaccuracy), 88 for 3 (a
+  mistake), 74 for 6 (a blunder) and 0 from a loss of 80.  It is read at a glance (higher is
+  better, 100 at best), a single blunder costs one decision's share and no more (a mean of the
+  losses would let one lost deal swamp twenty good moves), and players of chess know the scale;
+* the counts of ``inaccuracies``, ``mistakes`` and ``blunders`` (the review's marks);
+* ``rating``: :func:`rating_estimate` of the loss per decision, "played like a player rated
+  about N" on the ladder's scale (``docs/accounts.md``), with a 95% interval.
+
+The rating fit is :data:`CALIBRATION`, made by ``benchmarks/calibration.py`` (the levels on
+duplicate matches, reviewed at :data:`CALIBRATION_BUDGET_MS`, rated with the ladder's OpenSkill
+code).  A review at another budget has a little less (larger budget) or more (smaller) sampling
+noise in its losses, so its estimate is a little off; the interval covers a match-sized sample.
+Pure: no I/O, clock or randomness.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+
+class _Reviewed(Protocol):
+    """What :func:`performance` reads of a :class:`~ginrummy.analysis.review.Review` (this module
+    does not import the review, which imports it to put the performance in its JSON)."""
+
+    players: tuple[str, ...]
+    deals: Sequence[Any]
+
+__all__ = ["CALIBRATION", "CALIBRATION_BUDGET_MS", "Performance", "RatingEstimate", "decision_score",
+           "performance", "rating_estimate"]
+
+#: The review budget (ms a decision) the calibration was made at (``benchmarks/calibration.py``).
+CALIBRATION_BUDGET_MS = 100.0
+
+#: ``rating = a + b * ln(loss_per_decision + c)``; ``residual_sd`` is the spread of the ladder rating
+#: around the fit over one match of ``decisions`` decisions (``benchmarks/calibration.json``).
+#: PROVISIONAL: fitted on 10 duplicate matches only (random, novice, club, expert; the run of this
+#: session), whose ladder ratings do not yet order novice, club and expert: rerun the full size.
+CALIBRATION: dict[str, float] = {"a": 1233.0, "b": -540.5, "c": 0.5, "residual_sd": 134.0, "decisions": 85.0,
+                                 "low": 0.0, "high": 3000.0}
+
+
+def decision_score(loss: float) -> float:
+    """The accuracy (0..100) of one decision that lost ``loss`` percentage points of the chance to
+    win against the expert's move: ``103.1669 * exp(-0.04354 * loss) - 3.1669``, clamped to 0..100
+    (exactly 100 at a loss of 0; lichess's 103.1668 rounded so that it is).  Raises ``ValueError`` for a negative or non-finite loss."""
+    if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not math.isfinite(loss) or loss < 0:
+        raise ValueError(f"a loss is a finite number >= 0 (percentage points), not {loss!r}")
+    return max(0.0, min(100.0, 103.1669 * math.exp(-0.04354 * loss) - 3.1669))
+
+
+@dataclass(frozen=True)
+class RatingEstimate:
+    """"Played like a player rated about ``rating``" (the ladder's display scale), with the 95%
+    interval ``low``..``high`` for ``decisions`` decisions."""
+
+    rating: int
+    low: int
+    high: int
+    decisions: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"rating", "low", "high"}`` (ints)."""
+        return {"rating": self.rating, "low": self.low, "high": self.high}
+
+
+def rating_estimate(loss_per_decision: float, decisions: int | None = None) -> RatingEstimate:
+    """The rating on the ladder's scale of a player who loses ``loss_per_decision`` percentage
+    points of the chance to win a decision (a review's ``mean_loss``), by :data:`CALIBRATION`;
+    the interval is 1.96 residual standard deviations of the fit for a match of
+    ``CALIBRATION["decisions"]`` decisions, scaled by ``sqrt(that / decisions)`` for ``decisions``
+    decisions (default: a match's), so a longer sample gets a narrower interval; everything is
+    clamped to the fitted range.  Raises ``ValueError`` for a negative or non-finite loss or a
+    ``decisions`` below 1."""
+    decision_score(loss_per_decision)  # checks the loss
+    cal = CALIBRATION
+    n = int(cal["decisions"]) if decisions is None else decisions
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"decisions is an int >= 1, not {decisions!r}")
+    centre = cal["a"] + cal["b"] * math.log(loss_per_decision + cal["c"])
+    half = 1.96 * cal["residual_sd"] * math.sqrt(cal["decisions"] / n)
+
+    def clamp(x: float) -> int:
+        return round(max(cal["low"], min(cal["high"], x)))
+
+    return RatingEstimate(clamp(centre), clamp(centre - half), clamp(centre + half), n)
+
+
+@dataclass(frozen=True)
+class Performance:
+    """One player's performance in a review: ``decisions``, ``loss_per_decision`` (percentage
+    points of the chance to win), ``score`` (the accuracy, 0..100, :func:`decision_score`
+    averaged), the mark counts and the ``rating`` estimate (``None`` without a decision)."""
+
+    player: str
+    decisions: int
+    loss_per_decision: float
+    score: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    rating: RatingEstimate | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``docs/review.md`` ("performance")."""
+        return {"decisions": self.decisions, "loss_per_decision": round(self.loss_per_decision, 3),
+                "score": round(self.score, 1), "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
+                "blunders": self.blunders, "rating": None if self.rating is None else self.rating.to_dict()}
+
+
+def performance(review: _Reviewed) -> dict[str, Performance]:
+    """Each reviewed player's :class:`Performance` over every decision of ``review`` (a
+    :class:`~ginrummy.analysis.review.Review` of a deal or a match), in the review's player order.  A player without a decision gets score 100, loss 0
+    and no rating."""
+    out = {}
+    for name in review.players:
+        ds = [x for d in review.deals for x in d.decisions if x.player == name]
+        n = len(ds)
+        marks = [x.mark for x in ds]
+        loss = sum(x.loss for x in ds) / n if n else 0.0
+        score = sum(decision_score(x.loss) for x in ds) / n if n else 100.0
+        out[name] = Performance(name, n, loss, score, marks.count("inaccuracy"), marks.count("mistake"),
+                                marks.count("blunder"), rating_estimate(loss, n) if n else None)
+    return out

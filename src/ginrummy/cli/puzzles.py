@@ -1,0 +1,186 @@
+"""``gin puzzles``: puzzles mined from played games (``ginrummy.analysis.puzzles``, ``docs/puzzles.md``).
+
+``gin puzzles mine RECORDS... --out FILE`` writes the puzzles of records as JSON lines;
+``gin puzzles play [FILE]`` poses them at the terminal, one at a time, and keeps a puzzle rating
+per person (OpenSkill, the ladder's model) in a local JSON file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..analysis.puzzles import (INITIAL_RATING, THEMES, Puzzle, display_rating, dumps_puzzles, loads_puzzles,
+                                mine_record, rate_attempt, theme_name)
+from ..errors import GinRummyError
+from ..i18n import Translator, translate_error, translator
+from .common import JsonOpt, emit_json, fail, text_console
+from .main import app
+
+__all__ = ["puzzles_app", "mine_command", "play_command", "shipped_puzzles", "pick_puzzle", "load_ratings"]
+
+puzzles_app = typer.Typer(help="Puzzles mined from played games: find them, solve them.", no_args_is_help=True)
+app.add_typer(puzzles_app, name="puzzles")
+
+
+def shipped_puzzles() -> str:
+    """The text of the puzzle set shipped with the package (``analysis/puzzles.jsonl``)."""
+    return resources.files("ginrummy.analysis").joinpath("puzzles.jsonl").read_text(encoding="utf-8")
+
+
+@puzzles_app.command("mine")
+def mine_command(
+    records: list[str] = typer.Argument(..., help="Game records (gin play --record, a web download, gin simulate --records)."),
+    out: str = typer.Option(..., "--out", help="The puzzle file to write (JSON lines, docs/puzzles.md)."),
+    samples: int = typer.Option(50, "--samples", min=16, max=5000, help="Sampled deals of the mining check (the re-check uses 4 times as many)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sampling: the same records and seed give the same puzzles."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Find decisions where one move is clearly best, re-checked at 4 times the budget."""
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+    for path in records:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read {path}: {exc}")
+        try:
+            for p in mine_record(text, name=Path(path).name, samples=samples, seed=seed):
+                if p.id not in seen:
+                    seen.add(p.id)
+                    found.append(p)
+        except (GinRummyError, ValueError) as exc:
+            fail(f"{path}: {exc}")
+    try:
+        Path(out).write_text(dumps_puzzles(found), encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc}")
+    if as_json:
+        emit_json({"puzzles": len(found), "out": out, "themes": {t: sum(p.theme == t for p in found) for t in THEMES}})
+        return
+    text_console().print(f"{len(found)} puzzles written to {out}")
+
+
+def _default_ratings() -> str:
+    import platformdirs
+
+    return os.path.join(platformdirs.user_data_dir("ginrummy"), "puzzle-ratings.json")
+
+
+def load_ratings(path: Path) -> dict[str, Any]:
+    """The ratings file (``{"people": {name: {"mu", "sigma", "tried": [ids], "solved"}},
+    "puzzles": {id: {"mu", "sigma"}}}``); an empty one when the file does not exist."""
+    if not path.exists():
+        return {"people": {}, "puzzles": {}}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("people"), dict) or not isinstance(data.get("puzzles"), dict):
+        raise ValueError(f"{path} is not a puzzle ratings file")
+    return data
+
+
+def pick_puzzle(puzzles: list[Puzzle], ratings: dict[str, Any], person: str, theme: str | None) -> Puzzle | None:
+    """The next puzzle for ``person``: of ``theme`` (any when ``None``), not tried yet, the one
+    whose rating is closest to his (ties: file order); ``None`` when none is left."""
+    me = ratings["people"].get(person, {})
+    tried = set(me.get("tried", []))
+    mine = display_rating(*(me.get("mu", INITIAL_RATING[0]), me.get("sigma", INITIAL_RATING[1])))
+    best = None
+    for i, p in enumerate(puzzles):
+        if p.id in tried or (theme is not None and p.theme != theme):
+            continue
+        r = ratings["puzzles"].get(p.id, {})
+        d = abs(display_rating(r.get("mu", INITIAL_RATING[0]), r.get("sigma", INITIAL_RATING[1])) - mine)
+        if best is None or d < best[0]:
+            best = (d, i, p)
+    return None if best is None else best[2]
+
+
+def _show(p: Puzzle, console: Console, tr: Translator, number: int) -> None:
+    v = p.view
+    console.print(Text(tr._("Puzzle {number} ({theme}): what is the best move?", number=number,
+                            theme=translate_error(theme_name(p.theme), tr)), style="bold"))
+    totals = [0, 0]
+    for w, pts in p.results:
+        if w is not None:
+            totals[w] += pts
+    console.print(tr._("Score: you {mine}, the opponent {theirs}.", mine=totals[p.player], theirs=totals[p.opponent]))
+    console.print(tr._("Your hand: {cards}", cards=" ".join(v["hand"])))
+    console.print(tr._("Discard pile (top last): {cards}", cards=" ".join(v["discard_pile"]) or "-"))
+    console.print(tr._("Stock: {n} cards. The opponent holds {m} cards; seen taking: {cards}.", n=v["stock_size"],
+                       m=v["opponent_count"], cards=" ".join(v["opponent_seen"]) or "-"))
+    console.print(tr._("Legal moves: {moves}", moves=", ".join(v["legal_actions"])))
+
+
+@puzzles_app.command("play")
+def play_command(
+    file: str = typer.Argument(None, help="A puzzle file (JSON lines); default the set shipped with gin."),
+    name: str = typer.Option("me", "--name", help="Whose puzzle rating to use and move."),
+    theme: str = typer.Option(None, "--theme", help="Only puzzles of this theme: upcard, draw, wall, knock, gin, danger, discard."),
+    ratings_path: str = typer.Option("", "--ratings", help="The ratings file (default puzzle-ratings.json in your user data folder)."),
+    count: int = typer.Option(0, "--count", min=0, max=100000, help="Stop after this many puzzles (0: until quit or none left)."),
+    lang: str = typer.Option("en", "--lang", help="Language: en, el, fi, mt."),
+) -> None:
+    """Solve puzzles at the terminal; your puzzle rating is kept in a local file."""
+    if theme is not None and theme not in THEMES:
+        fail(f"--theme {theme!r}: themes are {', '.join(THEMES)}")
+    try:
+        text = shipped_puzzles() if file is None else Path(file).read_text(encoding="utf-8")
+        puzzles = loads_puzzles(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        fail(f"cannot read the puzzles {file or '(shipped)'}: {exc}")
+    path = Path(ratings_path or _default_ratings())
+    try:
+        ratings = load_ratings(path)
+    except (OSError, ValueError) as exc:
+        fail(f"cannot read {path}: {exc}")
+    tr = translator(lang)
+    console = text_console()
+    done = 0
+    while count == 0 or done < count:
+        p = pick_puzzle(puzzles, ratings, name, theme)
+        if p is None:
+            console.print(tr._("No puzzle left."))
+            break
+        _show(p, console, tr, done + 1)
+        while True:
+            console.print(tr._("Your move (or quit)> "), end="")
+            line = sys.stdin.readline()
+            if not line or line.strip().lower() in ("quit", "q"):
+                return
+            move = line.strip()
+            loss = p.answer_loss(move)
+            if loss is not None:
+                break
+            console.print(tr._("{move} is not a legal move here; legal moves: {moves}", move=move,
+                               moves=", ".join(p.view["legal_actions"])))
+        solved = loss == 0.0
+        me = ratings["people"].setdefault(name, {"mu": INITIAL_RATING[0], "sigma": INITIAL_RATING[1],
+                                                 "tried": [], "solved": 0})
+        pr = ratings["puzzles"].setdefault(p.id, {"mu": INITIAL_RATING[0], "sigma": INITIAL_RATING[1]})
+        (me["mu"], me["sigma"]), (pr["mu"], pr["sigma"]) = rate_attempt((me["mu"], me["sigma"]),
+                                                                        (pr["mu"], pr["sigma"]), solved)
+        me["tried"].append(p.id)
+        me["solved"] += int(solved)
+        if solved:
+            console.print(Text(tr._("Right: {best} is the best move.", best=p.best), style="bold green"))
+        else:
+            console.print(Text(tr._("Not the best: {best} is better by {loss} points of win chance.", best=p.best,
+                                    loss=tr.format_number(round(loss, 1) + 0.0)), style="bold red"))
+        console.print(tr._("Every other move loses at least {margin} points of win chance: {losses}. Rules: {rules}.",
+                           margin=tr.format_number(p.margin), rules=", ".join(p.rules),
+                           losses=", ".join(f"{m} {tr.format_number(x)}" for m, x in p.losses.items())))
+        console.print(tr._("Your puzzle rating: {rating}.", rating=display_rating(me["mu"], me["sigma"])))
+        done += 1
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(ratings, indent=1, sort_keys=True), encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write {path}: {exc}")
