@@ -86,6 +86,10 @@ function onMessage(msg) {
     render();
     if (window.GinEffects) GinEffects.onState(prev, ui.state);
   }
+  else if (msg.type === "watchers") {  // a spectator came or went: the count only (docs/protocol.md)
+    if (ui.state) ui.state.watchers = msg.count;  // the table's own copy of the state keeps it too
+    if (window.GinRoom) GinRoom.onMessage(msg);  // the room panel shows it
+  }
   else if (window.GinRoom && GinRoom.onMessage(msg)) return;
   else if (window.GinReview && GinReview.onMessage(msg)) return;
   else if (msg.type === "hint") {
