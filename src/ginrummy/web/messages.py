@@ -499,14 +499,14 @@ class ReviewQuery(BaseModel):
     """The query string of a replay's review (``POST /api/replays/ID/review``, ``POST
     /api/reviews``; ``docs/protocol.md``): ``deal`` 1 to 100,000 (absent: every deal),
     ``budget_ms`` :data:`MIN_REVIEW_BUDGET_MS` to :data:`MAX_REVIEW_BUDGET_MS` (absent: the
-    server's ``--review-budget-ms``), ``seed`` 0 to 2**31-1 (default 0).  Query values are
-    text, so numbers are read from their digits."""
+    server's ``--review-budget-ms``).  No ``seed``: the server chooses it
+    (:data:`ginrummy.web.replay_review.SEED`), so identical requests share one job.  Query values
+    are text, so numbers are read from their digits."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     deal: Annotated[int, Field(ge=1, le=100_000)] | None = None
     budget_ms: Annotated[float, Field(ge=MIN_REVIEW_BUDGET_MS, le=MAX_REVIEW_BUDGET_MS, allow_inf_nan=False)] | None = None
-    seed: Annotated[int, Field(ge=0, le=2**31 - 1)] = 0
 
 
 def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
@@ -526,7 +526,10 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
         err = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int))[:40] or "query"
         where = where.split(".")[0]
-        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None
+        problem = _problem(err)
+        if err.get("type") == "extra_forbidden":  # "seed" too: the server chooses it (replay_review.SEED)
+            problem = W_("is not a field here; fields: {fields}", fields=", ".join(ReviewQuery.model_fields))
+        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=problem)) from None
 
 
 _B = TypeVar("_B", bound=_Body)
