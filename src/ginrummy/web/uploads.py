@@ -109,7 +109,7 @@ class UploadGate:
                 msg = await asyncio.wait_for(receive(), left)
             except (TimeoutError, asyncio.TimeoutError):
                 await self._answer(scope, send, 408, "timeout", W_(
-                    "the upload took too long: a body must arrive within {seconds} s", seconds=int(self.seconds)))
+                    "the upload took too long: a body must arrive within {seconds} s", seconds=int(self.seconds) if float(self.seconds).is_integer() else self.seconds))
                 return None
             if msg["type"] == "http.disconnect":
                 return None  # no one hears an answer
