@@ -657,7 +657,8 @@ def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[
     (the engine refused the action), ``not_your_turn``, ``not_allowed`` (e.g. a suggestion from
     a seat that is not the adviser, a client seed for a deal that is not next), ``conflict``
     (another server wrote first; state resent), the review's ``not_over``, ``bad_deal``, ``busy``
-    and ``server_busy`` (``ginrummy.web.review_web``), ``too_slow`` (this connection did not read its
+    and ``server_busy`` (``ginrummy.web.review_web``), ``too_large`` and ``rate_limited`` too for a
+    review past its budget (``ginrummy.web.review_budget``), ``too_slow`` (this connection did not read its
     messages; it is closed with code 4408).
     """
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}
