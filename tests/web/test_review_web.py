@@ -260,6 +260,7 @@ def test_a_worker_that_dies_is_an_internal_error_and_the_next_review_works(clien
     tobj = client.app.state.manager.tables[t["id"]]
     reviews = client.app.state.reviews
     reviews.budget_ms = 20000.0  # long enough to be killed while it runs
+    reviews.budget.max_request_ms = reviews.budget.max_client_ms = float("inf")  # past the review budgets
     _play_drawn_deal(client, t, tobj)
     seq = tobj.seq
     with _ws(client, t, 0) as a:

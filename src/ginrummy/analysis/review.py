@@ -48,7 +48,7 @@ from .hindsight import Hindsight, hindsight
 from .performance import performance
 
 __all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "MAX_BUDGET_MS", "NOISE_Z", "THRESHOLDS", "Decision",
-           "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "review_match", "value_kind",
+           "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "count_decisions", "review_match", "value_kind",
            "outcome_value"]
 
 #: The default budget per decision, in milliseconds (``--budget-ms``).
@@ -351,6 +351,15 @@ def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, se
 
 
 # -- the API ----------------------------------------------------------------------------------
+
+def count_decisions(record: GameRecord | Match | str, *, player: str | None = None, deal: int | None = None) -> int:
+    """How many decisions :func:`build_review` with the same ``record``, ``player`` and ``deal``
+    values (its ``total``), without valuing any: the cost of a review is known before it runs
+    (``ginrummy.web.review_budget``).  A decision is a turn with more than one legal action.
+    Raises as :func:`build_review` does (:class:`~ginrummy.errors.RecordError`)."""
+    rec = _as_record(record)
+    return len(_points(rec, _resolve_player(rec, player), deal)[0])
+
 
 def build_review(record: GameRecord | Match | str, *, player: str | None = None, deal: int | None = None,
                  budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, progress: Progress | None = None) -> Review:

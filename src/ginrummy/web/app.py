@@ -75,6 +75,8 @@ from .players import Players
 from .ratings import rateable
 from .replays import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
+from .review_budget import client_key
+from .uploads import UploadGate
 from .state import StateMessage
 from .state import dumps as wire_text
 from .store import Store, default_database_url
@@ -277,6 +279,12 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             reviews.close()
             await manager.stop()
             store.close()
+
+    def review_client(conn: Any) -> str:
+        """Whose review budget a request or WebSocket spends: its signed-in account, else its
+        address (:func:`~ginrummy.web.review_budget.client_key`)."""
+        account = current_account(conn, players) if _same_origin(conn) else None
+        return client_key(conn.client.host if conn.client else None, None if account is None else account.id)
 
     async def options(request: Request) -> Response:
         fields = {k: v for k, v in RuleSet().to_dict().items() if k != "name"}
@@ -521,6 +529,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         await ws.accept()
         conn: dict[str, Any] = {"tr": web_translator(request_lang(ws))}  # the seat's language; set_lang changes it
         conn["address"] = ws.client.host if ws.client else None  # the thinking pool's fair-queue key
+        conn["review_client"] = lambda: review_client(ws)  # whose review budget (web/review_budget.py)
         try:
             table = manager.load(ws.path_params["table_id"])
             if ws.query_params.get("watch") and not ws.query_params.get("seat"):
@@ -684,7 +693,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
             elif isinstance(msg, ReviewMsg):
                 t = manager.tables.get(table.id, table)
                 await reviews.start(id(conn), t.match, t.over, player, list(t.names), msg.deal, send,
-                                    lambda: conn["tr"], msg.id)
+                                    lambda: conn["tr"], msg.id, client=conn["review_client"]())
             elif isinstance(msg, SyncMsg):
                 await manager.catch_up(table.id)
                 await send({**manager.tables.get(table.id, table).state_for(player), **mid})
@@ -741,7 +750,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         WebSocketRoute("/ws/lobby", lobby_socket),
         *player_routes(players, manager, _body, _bad, _page),
         *replay_review_routes(replay_reviews, lambda request, rid: replay_text(players, manager, request, rid),
-                              _bad, review_budget_ms),
+                              _bad, review_budget_ms, review_client),
         *ops_routes(store, ops_metrics, metrics_allow, not_found),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -752,7 +761,11 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=too_large,
                                            larger={"/api/replays": MAX_RECORD_BYTES,
                                                    "/api/reviews": MAX_RECORD_BYTES}),
-                                Middleware(CsrfGuard)]
+                                Middleware(CsrfGuard),
+                                # uploads: a few at once, read in chunks within a time (web/uploads.py)
+                                Middleware(UploadGate, limit=MAX_RECORD_BYTES,
+                                           message=lambda scope, msg: translate_error(
+                                               msg, web_translator(request_lang(Request(scope)))))]
                     + ([] if allowed_hosts is None else [Middleware(TrustedHostMiddleware,
                                                                     allowed_hosts=list(allowed_hosts),
                                                                     www_redirect=False)]))

@@ -499,14 +499,14 @@ class ReviewQuery(BaseModel):
     """The query string of a replay's review (``POST /api/replays/ID/review``, ``POST
     /api/reviews``; ``docs/protocol.md``): ``deal`` 1 to 100,000 (absent: every deal),
     ``budget_ms`` :data:`MIN_REVIEW_BUDGET_MS` to :data:`MAX_REVIEW_BUDGET_MS` (absent: the
-    server's ``--review-budget-ms``), ``seed`` 0 to 2**31-1 (default 0).  Query values are
-    text, so numbers are read from their digits."""
+    server's ``--review-budget-ms``).  No ``seed``: the server chooses it
+    (:data:`ginrummy.web.replay_review.SEED`), so identical requests share one job.  Query values
+    are text, so numbers are read from their digits."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     deal: Annotated[int, Field(ge=1, le=100_000)] | None = None
     budget_ms: Annotated[float, Field(ge=MIN_REVIEW_BUDGET_MS, le=MAX_REVIEW_BUDGET_MS, allow_inf_nan=False)] | None = None
-    seed: Annotated[int, Field(ge=0, le=2**31 - 1)] = 0
 
 
 def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
@@ -526,7 +526,10 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
         err = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int))[:40] or "query"
         where = where.split(".")[0]
-        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None
+        problem = _problem(err)
+        if err.get("type") == "extra_forbidden":  # "seed" too: the server chooses it (replay_review.SEED)
+            problem = W_("is not a field here; fields: {fields}", fields=", ".join(ReviewQuery.model_fields))
+        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=problem)) from None
 
 
 _B = TypeVar("_B", bound=_Body)
@@ -654,7 +657,8 @@ def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[
     (the engine refused the action), ``not_your_turn``, ``not_allowed`` (e.g. a suggestion from
     a seat that is not the adviser, a client seed for a deal that is not next), ``conflict``
     (another server wrote first; state resent), the review's ``not_over``, ``bad_deal``, ``busy``
-    and ``server_busy`` (``ginrummy.web.review_web``), ``too_slow`` (this connection did not read its
+    and ``server_busy`` (``ginrummy.web.review_web``), ``too_large`` and ``rate_limited`` too for a
+    review past its budget (``ginrummy.web.review_budget``), ``too_slow`` (this connection did not read its
     messages; it is closed with code 4408).
     """
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}

@@ -9,9 +9,9 @@ each from that player's own :class:`~ginrummy.views.PlayerView` at that moment
 A live match is never reviewed here (it has no replay; its players ask for their own review
 at the table, :mod:`ginrummy.web.review_web`).
 
-* ``POST /api/replays/ID/review?deal=&budget_ms=&seed=``: the review of finished match ``ID``
+* ``POST /api/replays/ID/review?deal=&budget_ms=``: the review of finished match ``ID``
   (the same check as its replay: a public match or one you played; else ``404 not_found``).
-* ``POST /api/reviews?deal=&budget_ms=&seed=`` with a record's text as the body (at most
+* ``POST /api/reviews?deal=&budget_ms=`` with a record's text as the body (at most
   :data:`~ginrummy.web.replays.MAX_RECORD_BYTES`): the review of an uploaded record (checked
   first as ``POST /api/replays`` checks it: ``400 bad_record`` naming the line).
 * ``GET /api/reviews/KEY``: how the review ``KEY`` is going.
@@ -23,7 +23,12 @@ review runs in the review worker (:meth:`ReviewService.run`, off the event loop)
 ``docs/review.md`` with its reasons and hindsight lines in the request's language.  Errors:
 ``404 not_found`` (an unknown or forgotten key), ``503 server_busy``, ``500 internal``.
 
-**Reuse.** A review is kept per (record text, deal, budget, seed) in memory, the
+**Budgets** (:mod:`ginrummy.web.review_budget`): a review's cost (its decisions times the
+budget) is counted before it starts and bounded per request (``413 too_large``) and per client
+and hour (``429 rate_limited``, ``Retry-After``); jobs run one at a time in a round-robin of
+clients shared with the tables; a review no one polls for 30 s is cancelled.
+
+**Reuse.** A review is kept per (record text, deal, budget; the seed is the server's) in memory, the
 :data:`CACHE_SIZE` most recent ones: asking again, or stepping through the replay, never runs it
 again, and two people asking for the same review share one run.  ``KEY`` is an HMAC of those
 four with a secret made when the server starts: it is handed out only after the check of who
@@ -48,12 +53,13 @@ from starlette.routing import Route
 
 from ..errors import GinRummyError, Msg
 from ..i18n import translate_error
-from ..record import loads, replay
-from ..analysis.review import Review
+from ..record import loads
+from ..analysis.review import Review, count_decisions
 from .i18n_web import W_, WebTranslator, request_lang, web_translator
 from .messages import MessageError, ReviewQuery, parse_query
 from .player_api import uploaded_record
-from .review_web import ReviewError, ReviewService
+from .review_budget import BudgetError, client_key
+from .review_web import ReviewService
 
 __all__ = ["ReplayReviews", "replay_review_json", "replay_review_routes", "CACHE_SIZE"]
 
@@ -61,6 +67,12 @@ log = logging.getLogger("ginrummy.web")
 
 CACHE_SIZE = 64
 """Reviews kept in memory (the most recently asked); running ones are never dropped."""
+
+SEED = 0
+"""The seed of every replay review, chosen by the server (as the table's reviews): identical
+requests (record, deal, budget) share one job whoever asks, and a client cannot make new jobs of
+one record by changing the seed (issue 27: four seeds held the worker for hours).  Another seed
+would add nothing a reader needs: each decision shows its sampling noise (``noise``)."""
 
 
 @dataclass
@@ -72,6 +84,7 @@ class _Entry:
     review: Review | None = None
     failed: bool = False
     code: str = "internal"
+    job: int | None = None  # its job while queued or running (ReviewService)
 
 
 def replay_review_json(review: Review, tr: WebTranslator) -> dict[str, Any]:
@@ -103,55 +116,81 @@ class ReplayReviews:
         self._secret = secrets.token_bytes(32)
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
 
-    def key(self, text: str, deal: int | None, budget_ms: float, seed: int) -> str:
+    def key(self, text: str, deal: int | None, budget_ms: float, seed: int = 0) -> str:
         """The review's key: an HMAC-SHA256 (hex, 32 digits) of the record, deal, budget and seed."""
         msg = f"{deal}|{float(budget_ms)!r}|{seed}|".encode() + text.encode()
         return hmac.new(self._secret, msg, hashlib.sha256).hexdigest()[:32]
 
     def get(self, key: str) -> _Entry | None:
-        """The review ``key``, or ``None`` (never asked, or dropped from the cache)."""
+        """The review ``key``, or ``None`` (never asked, or dropped from the cache).  Asking
+        keeps a running review alive (:data:`~ginrummy.web.review_budget.IDLE_SECONDS`)."""
         entry = self._entries.get(key)
         if entry is not None:
             self._entries.move_to_end(key)
+            if entry.job is not None:
+                self.service.budget.polled(entry.job, self.service.clock())
         return entry
 
-    def ask(self, text: str, deal: int | None, budget_ms: float, seed: int) -> tuple[str, _Entry]:
-        """The review of ``text`` (checked already: a record whose reader may see all of it),
-        started unless it is kept or running.  Returns ``(key, entry)``.  Must be called on the
-        event loop.  Raises :class:`ReviewError` ``server_busy`` (nothing started)."""
-        key = self.key(text, deal, budget_ms, seed)
+    def ask(self, text: str, deal: int | None, budget_ms: float, client: str = "address:",
+            decisions: int = 0) -> tuple[str, _Entry]:
+        """The review of ``text`` (checked already: a record whose reader may see all of it, with
+        ``decisions`` decisions to value), started for ``client`` unless it is kept or running
+        (then it costs nothing: one job whoever asks).  The seed is the server's, :data:`SEED`.
+        Returns ``(key, entry)``.  Must be called on the event loop.  Raises
+        :class:`~ginrummy.web.review_budget.BudgetError` (nothing started, nothing charged)."""
+        key = self.key(text, deal, budget_ms, SEED)
         entry = self.get(key)
         if entry is not None and not entry.failed:
             return key, entry
-        if self.service.running >= self.service.max_jobs:
-            raise ReviewError("server_busy", W_("the server is busy with other reviews; try again in a minute"))
-        entry = _Entry()
-        self._entries[key] = entry
-        self._trim()
+        self.service.reserve(client, decisions, budget_ms)
 
-        def progress(done: int, total: int | None) -> None:
-            entry.done, entry.total = done, total
+        async def report(msg: dict[str, Any]) -> None:
+            entry.done, entry.total = msg["done"], msg["total"]
+
+        job, future = self.service.submit(client, text, None, deal, budget_ms, SEED, report)
+        entry = _Entry(job=job)
+        self._entries[key] = entry
+        self.service.budget.polled(job, self.service.clock())
+        self._trim()
 
         async def run() -> None:
             try:
-                entry.review = await self.service.run(text, deal=deal, budget_ms=budget_ms, seed=seed,
-                                                      progress=progress)
+                entry.review = await future
                 entry.total = entry.done = sum(len(d.decisions) for d in entry.review.deals)
             except asyncio.CancelledError:
                 entry.failed = True
-                raise
-            except ReviewError as exc:
-                entry.failed, entry.code = True, exc.code  # server_busy: other asks came first; ask again
+                if self._entries.get(key) is entry:  # abandoned: asking again starts it again
+                    del self._entries[key]
             except Exception:
                 if not self.service._closing:
                     log.exception("a replay review failed")
                 entry.failed = True
+            finally:
+                entry.job = None
+                self.service._jobs.pop(job, None)
+                self.service._futures.pop(job, None)
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        self._watch()
         return key, entry
+
+    def _watch(self) -> None:
+        """Start the sweeper unless it runs: every few seconds it cancels the reviews no one
+        polled for the budget's ``idle_seconds`` (:meth:`ReviewService.cancel_idle`), and stops
+        once no review runs."""
+        if self._sweeper is not None and not self._sweeper.done():
+            return
+
+        async def sweep() -> None:
+            while any(e.job is not None for e in self._entries.values()):
+                await asyncio.sleep(max(0.05, min(5.0, self.service.budget.idle_seconds / 4)))
+                self.service.cancel_idle()
+
+        self._sweeper = asyncio.get_running_loop().create_task(sweep())
 
     def _trim(self) -> None:
         """Drop the least recently asked finished reviews beyond :attr:`size`."""
@@ -177,41 +216,51 @@ def _status(key: str, entry: _Entry, tr: WebTranslator) -> Response:
                          "result": replay_review_json(entry.review, tr)}, headers={"Cache-Control": "no-store"})
 
 
-def _check(text: str, deal: int | None) -> None:
-    """Raise :class:`~ginrummy.errors.RecordError` unless ``text`` is a record that adds up
+def _check(text: str, deal: int | None) -> int:
+    """The decisions a review of ``text`` (deal ``deal``; ``None``: every deal) values
+    (:func:`~ginrummy.analysis.review.count_decisions`: its cost, known before it runs).  Raises
+    :class:`~ginrummy.errors.RecordError` unless ``text`` is a record that adds up
     (``ginrummy.record.replay``), and :class:`MessageError` ``bad_deal`` unless ``deal`` (if
     given) is one of its deals with its cards shown."""
     rec = loads(text)
-    replay(rec)
     if deal is not None:
         if not 1 <= deal <= len(rec.deals):
             raise MessageError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(rec.deals)))
         if rec.deals[deal - 1].sealed:
             raise MessageError("bad_deal", W_("deal {deal} is sealed: its cards are still secret, so it cannot be "
                                               "reviewed", deal=deal))
+    return count_decisions(rec, deal=deal)  # replays the record first (RecordError naming the line)
 
 
 def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, str], Any],
-                         bad: Callable[..., Response], default_budget_ms: float) -> list[Route]:
+                         bad: Callable[..., Response], default_budget_ms: float,
+                         client_of: Callable[[Request], str] | None = None) -> list[Route]:
     """The routes of this module.  ``may_replay(request, result_id)`` is the replay's own check
     (a coroutine): the match's public record text when the request may replay it, else ``None``;
-    ``bad`` is the app's error answer."""
+    ``bad`` is the app's error answer; ``client_of(request)`` whose review budget the request
+    spends (:func:`~ginrummy.web.review_budget.client_key`; default: its address)."""
+    if client_of is None:
+        def client_of(request: Request) -> str:
+            return client_key(request.client.host if request.client else None)
 
     def query(request: Request) -> ReviewQuery:
         return parse_query(list(request.query_params.multi_items()))
 
     async def start(request: Request, text: str, q: ReviewQuery, tr: WebTranslator) -> Response:
         try:
-            await asyncio.to_thread(_check, text, q.deal)
+            decisions = await asyncio.to_thread(_check, text, q.deal)
         except MessageError as exc:
             return bad(exc, tr, 400, exc.code)
         except (GinRummyError, ValueError) as exc:
             return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
         budget = default_budget_ms if q.budget_ms is None else q.budget_ms
         try:
-            key, entry = reviews.ask(text, q.deal, budget, q.seed)
-        except ReviewError as exc:
-            return bad(exc, tr, 503, exc.code)
+            key, entry = reviews.ask(text, q.deal, budget, client_of(request), decisions)
+        except BudgetError as exc:  # 413 too_large, 429 rate_limited, 503 server_busy
+            r = bad(exc, tr, exc.status, exc.code)
+            if exc.retry_after:
+                r.headers["Retry-After"] = str(exc.retry_after)
+            return r
         return _status(key, entry, tr)
 
     async def review_of(request: Request) -> Response:

@@ -30,8 +30,8 @@ import itertools
 import logging
 import multiprocessing
 import threading
+import time
 from collections.abc import Awaitable, Callable
-import concurrent.futures
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -40,8 +40,9 @@ from ..errors import Msg
 from ..i18n import translate_error
 from ..match import Match
 from ..record import dumps, revealable
-from ..analysis.review import DEFAULT_BUDGET_MS, Review, build_review
+from ..analysis.review import DEFAULT_BUDGET_MS, Review, build_review, count_decisions
 from .i18n_web import W_, WebTranslator
+from .review_budget import BudgetError, ReviewBudget
 
 __all__ = ["ReviewService", "ReviewError", "WORKERS", "MAX_JOBS", "review_json", "check_review"]
 
@@ -50,25 +51,33 @@ log = logging.getLogger("ginrummy.web")
 WORKERS = 1
 """Worker processes for reviews: one, so a review never takes more than one core from the tables."""
 
-MAX_JOBS = 4
-"""Reviews queued or running in the whole server at once; one more is refused (``server_busy``)."""
+MAX_JOBS = 8
+"""Reviews queued or running in the whole server at once; one more is refused (``server_busy``).
+They run one at a time, in the fair order of :mod:`ginrummy.web.review_budget`."""
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 # -- in the worker process ------------------------------------------------------------------
 
 _QUEUE: Any = None
+_CANCEL: Any = None
 
 
-def _init_worker(queue: Any) -> None:
-    global _QUEUE
-    _QUEUE = queue
+class JobCancelled(Exception):
+    """Raised in the worker when the server cancels the job it runs (``ReviewService.cancel``)."""
+
+
+def _init_worker(queue: Any, cancel: Any = None) -> None:
+    global _QUEUE, _CANCEL
+    _QUEUE, _CANCEL = queue, cancel
 
 
 def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int) -> Review:
     """Run in the worker: the review of ``player``'s decisions (``None``: everyone's) in ``text``,
     reporting ``(job, done, total)`` on the worker's queue."""
     def progress(done: int, total: int) -> None:
+        if _CANCEL is not None and _CANCEL.value == job:
+            raise JobCancelled(job)  # no one waits for it any more: free the worker
         if _QUEUE is not None:
             _QUEUE.put((job, done, total))
     return build_review(text, player=player, deal=deal, budget_ms=budget_ms, seed=seed, progress=progress)
@@ -132,28 +141,49 @@ def review_json(review: Review, match: Match, tr: WebTranslator) -> dict[str, An
 
 
 class ReviewService:
-    """The reviews of one app: a lazily made process pool, the jobs running, their connections.
+    """The reviews of one app: a lazily made process pool, the jobs queued or running, their
+    connections, and their budgets (:class:`~ginrummy.web.review_budget.ReviewBudget`: the cost
+    of each job, the bounds per request and per client and hour, the round-robin queue).
 
-    ``budget_ms`` is the budget per decision (:func:`ginrummy.review.samples_for`); ``seed`` the
-    review's seed (the same review every time it is asked)."""
+    Only one job is in the worker at a time; the others wait in the budget's fair queue, so a
+    table review is never behind more than one job of any client.  ``budget_ms`` is the budget
+    per decision of table reviews (:func:`ginrummy.review.samples_for`); ``seed`` the reviews'
+    seed (the same review every time it is asked); ``max_jobs`` the jobs queued or running in
+    all (``server_busy`` past it)."""
 
-    def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, max_jobs: int = MAX_JOBS) -> None:
+    def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, max_jobs: int = MAX_JOBS,
+                 budget: ReviewBudget | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.budget_ms = budget_ms
         self.seed = seed
-        self.max_jobs = max_jobs
+        self.budget = budget or ReviewBudget(max_queued=max_jobs)
+        self.budget.max_queued = max_jobs
+        self.clock = clock
         self._pool: ProcessPoolExecutor | None = None
         self._queue: Any = None
+        self._cancel: Any = None  # the job the worker must stop (a shared int)
         self._reader: threading.Thread | None = None
         self._jobs: dict[int, tuple[asyncio.AbstractEventLoop, Send, int | None]] = {}  # job: loop, send, deal
-        self._futures: dict[int, concurrent.futures.Future[Review]] = {}
+        self._futures: dict[int, asyncio.Future[Review]] = {}  # job: its result, on the event loop
+        self._args: dict[int, tuple[Any, ...]] = {}  # queued job: what _work is given
+        self._current: int | None = None  # the job in the worker
+        self._cancelled: set[int] = set()
         self._by_conn: dict[int, int] = {}
         self._ids = itertools.count(1)
         self._closing = False
 
     @property
+    def max_jobs(self) -> int:
+        """Reviews queued or running in all; one more is refused (``server_busy``)."""
+        return self.budget.max_queued
+
+    @max_jobs.setter
+    def max_jobs(self, value: int) -> None:
+        self.budget.max_queued = value
+
+    @property
     def running(self) -> int:
         """Reviews queued or running now."""
-        return len(self._jobs)
+        return self.budget.jobs
 
     def _start_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -162,8 +192,9 @@ class ReviewService:
             # progress reports are worth nothing once the server stops: never wait at exit to
             # flush them (a worker terminated mid-write would otherwise hold the process up)
             self._queue.cancel_join_thread()
+            self._cancel = ctx.Value("q", 0)
             self._pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_init_worker,
-                                             initargs=(self._queue,))
+                                             initargs=(self._queue, self._cancel))
             self._reader = threading.Thread(target=self._read, name="gin-review-progress", daemon=True)
             self._reader.start()
         return self._pool
@@ -198,50 +229,138 @@ class ReviewService:
         if job in self._futures:
             await _quiet(send, msg)
 
+    # -- budgets and the fair queue (review_budget.py) -------------------------------------------
+
+    def reserve(self, client: str, decisions: int, budget_ms: float) -> None:
+        """Check and charge a new job of ``decisions`` decisions at ``budget_ms`` for ``client``
+        (:func:`~ginrummy.web.review_budget.client_key`): raises
+        :class:`~ginrummy.web.review_budget.BudgetError` ``too_large`` (413), ``server_busy``
+        (503) or ``rate_limited`` (429), charging nothing; else the job must be submitted now."""
+        self.budget.check_request(decisions, budget_ms)
+        self.budget.admit(client)
+        self.budget.charge(client, self.budget.cost(decisions, budget_ms), self.clock())
+
+    def submit(self, client: str, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int,
+               send: Send) -> tuple[int, asyncio.Future[Review]]:
+        """Queue the review of ``player``'s decisions (``None``: everyone's) in the record
+        ``text``, deal ``deal`` (``None``: every deal), for ``client`` (after :meth:`reserve`);
+        its progress goes to ``send``.  Returns ``(job, future)``: the future (on the running
+        event loop) gets the :class:`Review`, the worker's error, or is cancelled
+        (:meth:`cancel`)."""
+        loop = asyncio.get_running_loop()
+        job = next(self._ids)
+        self._jobs[job] = (loop, send, deal)
+        self._futures[job] = loop.create_future()
+        self._args[job] = (job, text, player, deal, budget_ms, seed)
+        self.budget.push(client, job)
+        self._pump()
+        return job, self._futures[job]
+
+    def _pump(self) -> None:
+        """On the event loop: give the worker the next job of the fair queue, if it is free."""
+        while self._current is None and not self._closing:
+            job = self.budget.pop()
+            if job is None:
+                return
+            assert isinstance(job, int)
+            args = self._args.pop(job, None)
+            if args is None:  # pragma: no cover - ended while queued
+                self.budget.done(job)
+                continue
+            try:
+                pool = self._start_pool()
+                work = asyncio.wrap_future(pool.submit(_work, *args))
+            except Exception as exc:  # pragma: no cover - the pool cannot start
+                self._end(job, None, exc)
+                continue
+            self._current = job
+            work.add_done_callback(lambda f, job=job, pool=pool: self._ended(job, pool, f))
+
+    def _ended(self, job: int, pool: ProcessPoolExecutor, work: asyncio.Future[Review]) -> None:
+        if self._current == job:
+            self._current = None
+        exc = None if work.cancelled() else work.exception()
+        if isinstance(exc, BrokenProcessPool) and self._pool is pool and not self._closing:
+            self._stop_pool()  # the worker died: the next review starts a new one
+        self._end(job, None if exc is not None or work.cancelled() else work.result(), exc)
+        self._pump()
+
+    def _end(self, job: int, review: Review | None, exc: BaseException | None) -> None:
+        self.budget.done(job)
+        self._args.pop(job, None)
+        future = self._futures.get(job)
+        if future is None or future.done():
+            return
+        if job in self._cancelled or (review is None and exc is None):
+            future.cancel()
+        elif exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(review)  # type: ignore[arg-type]
+        self._cancelled.discard(job)
+
+    def cancel(self, job: int) -> None:
+        """Stop ``job``: a queued one never starts; the one in the worker stops at its next
+        decision (the worker is then free).  Its future is cancelled."""
+        if job not in self._jobs:
+            return
+        self._cancelled.add(job)
+        if self._current == job:
+            if self._cancel is not None:
+                self._cancel.value = job  # the worker checks it after each decision
+        else:
+            self._end(job, None, None)
+        future = self._futures.get(job)
+        if future is not None and not future.done():
+            future.cancel()
+
+    def cancel_idle(self) -> list[int]:
+        """Cancel the watched jobs no one polled for the budget's ``idle_seconds``; returns them."""
+        jobs = [j for j in self.budget.idle(self.clock()) if isinstance(j, int)]
+        for job in jobs:
+            self.cancel(job)
+        return jobs
+
+    # -- the table's reviews and the replay viewer's --------------------------------------------
+
     async def start(self, key: int, match: Match | None, over: bool, player: int, names: list[str],
-                    deal: int | None, send: Send, tr: Callable[[], WebTranslator], reply_to: Any = None) -> None:
+                    deal: int | None, send: Send, tr: Callable[[], WebTranslator], reply_to: Any = None,
+                    client: str = "address:") -> None:
         """Start the review of deal ``deal`` (``None``: the match) for ``player`` on the
-        connection ``key`` (any int unique per connection); progress and the result go to
-        ``send``, in the language ``tr()`` gives when they are sent.  Returns once the job is
-        queued.  Raises :class:`ReviewError` (nothing is started)."""
+        connection ``key`` (any int unique per connection), spending ``client``'s budget
+        (:meth:`reserve`); progress and the result go to ``send``, in the language ``tr()``
+        gives when they are sent.  Returns once the job is queued.  Raises
+        :class:`ReviewError` or :class:`~ginrummy.web.review_budget.BudgetError` (nothing is
+        started)."""
         check_review(match, over, player, names, deal)
         assert match is not None
         if key in self._by_conn:
             raise ReviewError("busy", W_("a review is already running for you; wait for it to finish"))
-        if len(self._jobs) >= self.max_jobs:
-            raise ReviewError("server_busy", W_("the server is busy with other reviews; try again in a minute"))
         text = dumps(match)  # private (the deal in progress too): it stays in the server and its worker
-        job = next(self._ids)
-        loop = asyncio.get_running_loop()
-        self._jobs[job] = (loop, send, deal)
-        self._by_conn[key] = job
+        decisions = await asyncio.to_thread(count_decisions, text, player=names[player], deal=deal)
+        if key in self._by_conn:  # pragma: no cover - one message at a time per connection
+            raise ReviewError("busy", W_("a review is already running for you; wait for it to finish"))
         try:
-            pool = self._start_pool()
-            work = pool.submit(_work, job, text, names[player], deal, self.budget_ms, self.seed)
-            self._futures[job] = work
-            future = asyncio.wrap_future(work, loop=loop)
-        except Exception:
-            self._jobs.pop(job, None)
-            self._by_conn.pop(key, None)
-            raise
+            self.reserve(client, decisions, self.budget_ms)
+        except BudgetError as exc:  # the table's error message names the code and says why
+            raise ReviewError(exc.code, Msg(exc.key, exc.params)) from None
+        job, future = self.submit(client, text, names[player], deal, self.budget_ms, self.seed, send)
+        self._by_conn[key] = job
         await send({"type": "review_progress", "deal": deal, "done": 0, "total": None,
                     **({"reply_to": reply_to} if reply_to is not None else {})})
-        loop.create_task(self._finish(key, job, future, pool, match, deal, send, tr, reply_to))
+        asyncio.get_running_loop().create_task(self._finish(key, job, future, match, deal, send, tr, reply_to))
 
-    async def _finish(self, key: int, job: int, future: Awaitable[Review], pool: ProcessPoolExecutor,
-                      match: Match, deal: int | None,
+    async def _finish(self, key: int, job: int, future: Awaitable[Review], match: Match, deal: int | None,
                       send: Send, tr: Callable[[], WebTranslator], reply_to: Any) -> None:
         try:
             review = await future
             msg: dict[str, Any] = {"type": "review", "deal": deal, "result": review_json(review, match, tr())}
         except asyncio.CancelledError:
             return
-        except Exception as exc:
+        except Exception:
             if self._closing:  # the server stops: its worker was stopped with it
                 return
             log.exception("a review failed")
-            if isinstance(exc, BrokenProcessPool) and self._pool is pool:
-                self._stop_pool()  # the worker died: the next review starts a new one
             msg = {"type": "error", "code": "internal",
                    "message": tr().t("the review could not be made; nothing changed")}
         finally:
@@ -255,49 +374,46 @@ class ReviewService:
         await _quiet(send, msg)
 
     async def run(self, text: str, *, deal: int | None, budget_ms: float, seed: int,
-                  progress: Callable[[int, int | None], None]) -> Review:
+                  progress: Callable[[int, int | None], None], client: str | None = None,
+                  decisions: int | None = None) -> Review:
         """The review of every player's decisions in the record ``text`` (deal ``deal``;
         ``None``: every deal), in the worker process like :meth:`start`, for the replay viewer
         (:mod:`ginrummy.web.replay_review`): ``progress(done, total)`` is called on the event loop
         as decisions are valued.  The caller has checked who may see ``text``: the whole record
-        is reviewed.  Raises :class:`ReviewError` ``server_busy`` when :attr:`max_jobs` reviews
-        run already (nothing is started); the worker's error (a ``RecordError`` for a record that
-        does not add up, ``BrokenProcessPool`` when the worker died) otherwise."""
-        if len(self._jobs) >= self.max_jobs:
-            raise ReviewError("server_busy", W_("the server is busy with other reviews; try again in a minute"))
-        job = next(self._ids)
-        loop = asyncio.get_running_loop()
+        is reviewed.  With ``client`` and ``decisions`` the job is reserved first
+        (:meth:`reserve`: raises ``BudgetError``, nothing started); without, the caller has.
+        Raises the worker's error otherwise (``BrokenProcessPool`` when the worker died)."""
+        if client is None:
+            client = "address:"
+        if decisions is not None:
+            self.reserve(client, decisions, budget_ms)
 
         async def report(msg: dict[str, Any]) -> None:
             progress(msg["done"], msg["total"])
 
-        self._jobs[job] = (loop, report, deal)
-        pool: ProcessPoolExecutor | None = None
+        job, future = self.submit(client, text, None, deal, budget_ms, seed, report)
         try:
-            pool = self._start_pool()
-            work = pool.submit(_work, job, text, None, deal, budget_ms, seed)
-            self._futures[job] = work
-            return await asyncio.wrap_future(work, loop=loop)
-        except BrokenProcessPool:
-            if pool is not None and self._pool is pool and not self._closing:
-                self._stop_pool()  # the worker died: the next review starts a new one
-            raise
+            return await future
         finally:
             self._jobs.pop(job, None)
             self._futures.pop(job, None)
 
     def forget(self, key: int) -> None:
-        """The connection ``key`` closed: its review's result and progress go nowhere (a queued
-        review is cancelled; a running one finishes in the worker and is dropped)."""
+        """The connection ``key`` closed: its review is cancelled (queued, it never starts;
+        running, the worker stops at its next decision) and nothing more is sent."""
         job = self._by_conn.pop(key, None)
-        future = None if job is None else self._futures.pop(job, None)
-        if future is not None:
-            future.cancel()  # a review still queued never starts; a running one ends and is dropped
+        if job is not None:
+            self.cancel(job)
+            self._futures.pop(job, None)
 
     def close(self) -> None:
         """Shut the pool down: queued reviews are cancelled and a review still running is
         stopped (its worker process is terminated), so the server stops at once."""
         self._closing = True
+        for job in list(self._futures):
+            future = self._futures.get(job)
+            if future is not None and not future.done():
+                future.cancel()
         self._stop_pool()
 
     def _stop_pool(self) -> None:
@@ -318,6 +434,7 @@ class ReviewService:
             # it has shut down), and the resource tracker then warns of leaked semaphores
             pool.shutdown(wait=True)  # its workers are terminated: it returns at once
             queue, self._queue = self._queue, None
+            self._cancel = None
             with contextlib.suppress(Exception):
                 queue.close()
             del pool, queue
