@@ -28,7 +28,9 @@ current directory or ``PYTHONPATH``.  ``--add NAME=module:Class`` names it; a re
 
 Bounds: ``--rounds`` (deals a pairing, each played twice) and ``--minutes`` (no new round is
 started after that many minutes of wall clock); ``--every LEVEL=K`` has the pairings of a slow
-level play only every K-th round (default ``master-fixed=4``).  ``--out`` appends one JSON line
+level play only every K-th round (default ``master-fixed=4``), and ``--only LEVEL`` plays only
+that level's pairings (more rounds of a slow level, in a run of their own: give it rounds the
+main run skipped, and sum the files with ``--merge``).  ``--out`` appends one JSON line
 per game so a run can be stopped and continued (``--start`` the first round) and several runs
 summed with ``--merge``.  A Rich progress bar shows the games played.
 """
@@ -126,12 +128,16 @@ def play_deal(makers: tuple[Callable[[random.Random], object], Callable[[random.
     return (1.0, pts) if result.winner == a_at else (0.0, -pts)
 
 
-def schedule(levels: list[str], rounds: int, start: int, every: dict[str, int]) -> list[tuple[int, str, str]]:
+def schedule(levels: list[str], rounds: int, start: int, every: dict[str, int],
+             only: str | None = None) -> list[tuple[int, str, str]]:
     """``(round, A, B)`` in playing order: round by round, every pairing of ``levels`` (in the
-    order of ``combinations``) whose levels' ``every`` divides the round."""
+    order of ``combinations``) whose levels' ``every`` divides the round; with ``only``, just
+    the pairings of that level."""
     out = []
     for r in range(start, start + rounds):
         for a, b in combinations(levels, 2):
+            if only is not None and only not in (a, b):
+                continue
             if r % max(every.get(a, 1), every.get(b, 1)) == 0:
                 out.append((r, a, b))
     return out
@@ -194,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=20.0, help="start no round after this many minutes")
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--every", action="append", default=["master-fixed=4"], help="LEVEL=K: its pairings play every K-th round")
+    ap.add_argument("--only", help="play only the pairings of this level (e.g. more rounds of a slow one)")
     ap.add_argument("--out", type=Path, help="append one JSON line per game")
     ap.add_argument("--cpu-clock", action="store_true",
                     help="a clocked level (expert, master) counts its budget in processor time (time.process_time)")
@@ -224,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         if not v.isdigit() or int(v) < 1:
             ap.error(f"--every {item!r}: give LEVEL=K with K >= 1")
         every[k] = int(v)
-    plan = schedule(list(makers), args.rounds, args.start, every)
+    plan = schedule(list(makers), args.rounds, args.start, every, args.only)
     games: list[dict] = []
     t0 = time.monotonic()
     out = args.out.open("a") if args.out else None

@@ -51,3 +51,8 @@ def test_own_agent_at_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[st
         baselines.agent_factory("no_colon")
     with pytest.raises(TypeError, match="choose"):
         baselines.agent_factory("ginrummy.rules:RuleSet")
+
+
+def test_schedule_only_one_level() -> None:
+    plan = baselines.schedule(["a", "b", "c"], 2, 1, {"c": 1}, only="c")
+    assert plan == [(1, "a", "c"), (1, "b", "c"), (2, "a", "c"), (2, "b", "c")]
