@@ -14,9 +14,11 @@ once and the luck of the cards cancels in the pair.  A deal is the whole game (p
 with ``scoring=deal``, R11.1, R13: no bonuses): its winner wins, a drawn deal (R7) is a tie.
 
 Ratings: OpenSkill's Plackett-Luce model (``openskill``, the model of the web ladder,
-``ginrummy.web.ratings``; mu 25, sigma 25/3 at the start), updated game by game in the order
-played; each rating is shown as ``mu`` with the interval ``mu ± 1.96 sigma`` and the ladder's
-number ``1000 + 40 (mu - 3 sigma)``.  Beside them, each pairing's share of deals won (a tie half)
+``ginrummy.web.ratings``; mu 25, sigma 25/3 at the start), updated game by game; as one order
+favours whoever played well last, the games are rated in 50 orders (as played, then shuffled
+with fixed seeds) and ``mu`` and ``sigma`` are the means (:func:`rating_table`).  Each rating is
+shown as ``mu`` with the interval ``mu ± 1.96 sigma``, the spread of ``mu`` between the orders,
+and the ladder's number ``1000 + 40 (mu - 3 sigma)``.  Beside them, each pairing's share of deals won (a tie half)
 with its 95% interval over the duplicate pairs (:func:`ginrummy.analysis.duplicate.summarise_pairs`).
 
 ``--add module:Class`` puts your own agent at the table: a class with ``name`` and
@@ -143,6 +145,30 @@ def schedule(levels: list[str], rounds: int, start: int, every: dict[str, int],
     return out
 
 
+ORDERS = 50
+"""How many orders of the games :func:`rating_table` rates in (the first as played)."""
+
+
+def rating_table(games: list[dict], orders: int = ORDERS) -> dict[str, tuple[float, float, float]]:
+    """``(mu, sigma, spread)`` of every side: the means over ``orders`` runs of :func:`rate`, the
+    games as played and then shuffled (``random.Random(order)``), and ``spread`` the standard
+    deviation of ``mu`` between the orders.  OpenSkill updates game by game, so one order alone
+    favours whoever played well last; the mean over orders takes that out."""
+    runs = []
+    for k in range(orders):
+        order = list(games)
+        if k:
+            random.Random(k).shuffle(order)
+        runs.append(rate(order))
+    out = {}
+    for name in runs[0]:
+        mus = [r[name][0] for r in runs]
+        mean = sum(mus) / len(mus)
+        spread = (sum((m - mean) ** 2 for m in mus) / max(1, len(mus) - 1)) ** 0.5
+        out[name] = (mean, sum(r[name][1] for r in runs) / len(runs), spread)
+    return out
+
+
 def rate(games: list[dict]) -> dict[str, tuple[float, float]]:
     """OpenSkill Plackett-Luce ``(mu, sigma)`` of every side, updated game by game in the order
     given (a drawn deal is a tie)."""
@@ -161,7 +187,7 @@ def rate(games: list[dict]) -> dict[str, tuple[float, float]]:
 
 def report(games: list[dict], console: Console) -> str:
     """The markdown tables of ``games``: the ratings, then each pairing's duplicate figures."""
-    ratings = rate(games)
+    ratings = rating_table(games)
     deals: dict[str, int] = defaultdict(int)
     won: dict[str, float] = defaultdict(float)
     for g in games:
@@ -169,11 +195,11 @@ def report(games: list[dict], console: Console) -> str:
         deals[g["b"]] += 1
         won[g["a"]] += g["a_score"]
         won[g["b"]] += 1 - g["a_score"]
-    lines = ["| rank | player | deals | won (a tie half) | mu | 95% interval (mu ± 1.96 sigma) | sigma | ladder number |",
-             "|---|---|---|---|---|---|---|---|"]
-    for i, (k, (mu, sigma)) in enumerate(sorted(ratings.items(), key=lambda kv: -kv[1][0]), 1):
+    lines = ["| rank | player | deals | won (a tie half) | mu | 95% interval (mu ± 1.96 sigma) | sigma | "
+             "mu's spread over orders | ladder number |", "|---|---|---|---|---|---|---|---|---|"]
+    for i, (k, (mu, sigma, spread)) in enumerate(sorted(ratings.items(), key=lambda kv: -kv[1][0]), 1):
         lines.append(f"| {i} | `{k}` | {deals[k]} | {won[k]:g} ({100 * won[k] / deals[k]:.1f}%) | {mu:.2f} | "
-                     f"{mu - 1.96 * sigma:.2f} to {mu + 1.96 * sigma:.2f} | {sigma:.2f} | "
+                     f"{mu - 1.96 * sigma:.2f} to {mu + 1.96 * sigma:.2f} | {sigma:.2f} | {spread:.2f} | "
                      f"{round(1000 + 40 * (mu - 3 * sigma))} |")
     lines += ["", "| pairing (A vs B) | pairs (deals) | A's share of deals, 95% interval over pairs | "
               "duplicate points a pair (A - B), 95% interval |", "|---|---|---|---|"]

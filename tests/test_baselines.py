@@ -56,3 +56,12 @@ def test_own_agent_at_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_schedule_only_one_level() -> None:
     plan = baselines.schedule(["a", "b", "c"], 2, 1, {"c": 1}, only="c")
     assert plan == [(1, "a", "c"), (1, "b", "c"), (2, "a", "c"), (2, "b", "c")]
+
+
+def test_rating_table_takes_out_the_order() -> None:
+    # x beats y in the first half, y beats x in the second: one order favours y, the mean does not
+    games = [{"a": "x", "b": "y", "a_score": 1.0}] * 10 + [{"a": "x", "b": "y", "a_score": 0.0}] * 10
+    one = baselines.rate(games)
+    assert one["y"][0] > one["x"][0] + 1
+    table = baselines.rating_table(games, orders=40)
+    assert abs(table["x"][0] - table["y"][0]) < 1 and table["x"][2] > 0
