@@ -33,6 +33,10 @@ model) and ``expert@learned`` (the learned one; each level's default is the othe
 sampled deals a decision); several
 may be joined, ``expert@learned@careful``.
 
+The fixed-sample levels ``expert-fixed`` and ``master-fixed`` (no clock, 400 and 2,000 sampled
+deals a decision) are left as they are by ``--budget-ms`` and ``--cpu-clock``, and ``@s<samples>``
+keeps them fixed (``expert-fixed@s64``): their games are the same on any machine.
+
 ``--workers N`` plays the games and OpenSpiel deals in N local processes, ``--ray [ADDRESS]`` on
 Ray (a local Ray without ADDRESS), with :mod:`ginrummy.analysis.shards`: every game and deal is seeded
 from ``--seed`` and its number alone, so the results are those of one process (except for the

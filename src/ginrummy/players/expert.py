@@ -59,7 +59,8 @@ from .club import DANGER_WEIGHT, ClubPlayer, score_context
 from .inference import Knowledge, read_view, sample_hands
 from .rollout import POLICIES, Policy, Table, knock_points, knocks_now, playout, policy_discard, take_by_policy
 
-__all__ = ["FINE_POINTS", "ExpertPlayer", "GameTable", "MasterPlayer", "action_words", "game_win_table"]
+__all__ = ["FINE_POINTS", "ExpertPlayer", "GameTable", "MasterPlayer", "FixedExpertPlayer", "FixedMasterPlayer",
+           "FIXED_SAMPLES", "action_words", "game_win_table"]
 
 #: Points distribution of a won deal in the model of :func:`game_win_table`: (points, chance).
 _DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0.08), (32, 0.09),
@@ -570,3 +571,45 @@ class MasterPlayer(ExpertPlayer):
             samples = 2000
         super().__init__(rng, budget_ms, samples, min_samples, max_discards, z, override_z, clock, opponent_model,
                          playout, eager_knock)
+
+
+#: The sampled deals a decision of the fixed-sample levels: the most the clocked levels sample
+#: (400 for the expert, 2,000 for the master), so the fixed level plays as the clocked one
+#: would on a machine fast enough never to stop at its budget.
+FIXED_SAMPLES = {"expert-fixed": 400, "master-fixed": 2000}
+
+
+@register("expert-fixed")
+class FixedExpertPlayer(ExpertPlayer):
+    """The ``expert-fixed`` level: the expert without a clock (``budget_ms=None``) and with a
+    fixed number of sampled deals a decision (``samples``, default 400: the clocked expert's
+    most, :data:`FIXED_SAMPLES`), still stopping early when one candidate is clearly best.  It
+    never reads the clock, so its play depends on its ``rng`` alone: the same seed gives the same
+    game on any machine, loaded or not (issue 36, item 4).  Same arguments and errors as
+    :class:`ExpertPlayer`; passing a ``budget_ms`` makes it a clocked expert again.  Not offered
+    in the web lobby (``lobby = False``): its decision time is not bounded by a budget."""
+
+    name = "expert-fixed"
+    lobby = False
+
+    def __init__(self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None,
+                 **kwargs: object) -> None:
+        super().__init__(rng, budget_ms, FIXED_SAMPLES["expert-fixed"] if samples is None else samples,
+                         **kwargs)  # type: ignore[arg-type]
+
+
+@register("master-fixed")
+class FixedMasterPlayer(MasterPlayer):
+    """The ``master-fixed`` level: the master without a clock and with a fixed number of
+    sampled deals a decision (``samples``, default 2,000: the clocked master's most,
+    :data:`FIXED_SAMPLES`), six candidate discards; deterministic given its ``rng`` as
+    :class:`FixedExpertPlayer` is.  Same arguments and errors as :class:`MasterPlayer`.  Not
+    offered in the web lobby (``lobby = False``)."""
+
+    name = "master-fixed"
+    lobby = False
+
+    def __init__(self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None,
+                 **kwargs: object) -> None:
+        super().__init__(rng, budget_ms, FIXED_SAMPLES["master-fixed"] if samples is None else samples,
+                         **kwargs)  # type: ignore[arg-type]

@@ -51,12 +51,14 @@ _LEVEL_ORDER = ("random", "novice", "club", "expert", "master")
 
 
 def player_levels() -> list[str]:
-    """The computer player levels registered now, weakest first: random, novice, club, expert,
+    """The computer player levels a table may seat, weakest first: random, novice, club, expert,
     master, then any others in the order they were registered (the same order whatever module was
-    imported first)."""
+    imported first).  A level whose factory says ``lobby = False`` (the research levels
+    ``expert-fixed``, ``master-fixed`` and ``rlcard-rule``: no time budget bounds their decisions)
+    is left out, though :func:`~ginrummy.players.make_player` knows it."""
     load_levels()
     known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
-    return known + [x for x in PLAYER_LEVELS if x not in known]
+    return known + [x for x in PLAYER_LEVELS if x not in known and getattr(PLAYER_LEVELS[x], "lobby", True)]
 
 
 @dataclass(frozen=True)
