@@ -139,3 +139,14 @@ def _port(out: Path, proc: subprocess.Popen[bytes]) -> int:
                 pass
         time.sleep(0.1)
     raise AssertionError("gin serve did not start")
+
+
+def test_an_error_that_stops_a_starting_server_is_one_json_line_on_stderr(tmp_path: Path):
+    missing = tmp_path / "no-such-folder" / "gin.sqlite3"
+    done = subprocess.run([sys.executable, "-m", "ginrummy", "serve", "--port", "0", "--log-format", "json",
+                           "--database-url", f"sqlite:///{missing}"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    record = json.loads(line)
+    assert (record["level"], record["logger"]) == ("ERROR", "ginrummy.serve")
+    assert record["message"].startswith(f"gin: error: cannot open the database sqlite:///{missing}: ")
