@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import gc
+import logging
+import logging.config
 import signal
 import socket
+import sys
+from typing import Any, NoReturn
 
 import typer
 
@@ -144,6 +148,10 @@ def serve(
         help="Worker processes for the computer's moves and hints (off the event loop); "
              "default one less than the cores, at least one."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
+    log_format: str = typer.Option(
+        "text", "--log-format",
+        help="text (uvicorn's lines) or json (one JSON object a line: time, level, logger, message, request fields; "
+             "docs/deploy.md)."),
     tables_per_minute: int = typer.Option(
         60, "--tables-per-minute", min=0,
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
@@ -180,16 +188,31 @@ def serve(
     table (players reconnect with their links)."""
     import uvicorn
 
-    from uvicorn.config import HTTP_PROTOCOLS, WS_PROTOCOLS
+    from uvicorn.config import HTTP_PROTOCOLS, LOGGING_CONFIG, WS_PROTOCOLS
     from uvicorn.importer import import_from_string
 
     from ..web.app import MAX_FRAME_BYTES, create_app
     from ..web.connections import ConnectionGuard, guarded_protocols, raise_open_files_limit
     from ..web.security import install_log_redaction
     from ..web.store import default_database_url, masked_url
+    from .logs import LOG_FORMATS, json_line, json_log_config
+
+    def say(line: str, **fields: Any) -> None:
+        """A line of the server's own on stdout: as written, or as a JSON log line."""
+        print(json_line("ginrummy.serve", line, **fields) if log_format == "json" else line, flush=True)
+
+    def stop(message: str) -> NoReturn:
+        """:func:`fail` (exit 2), its line a JSON log line on stderr in the JSON format."""
+        if log_format != "json":
+            fail(message)
+        print(json_line("ginrummy.serve", "gin: error: " + " ".join(str(message).split()), logging.ERROR),
+              file=sys.stderr, flush=True)
+        raise typer.Exit(2)
 
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
+    if log_format not in LOG_FORMATS:
+        fail(f"--log-format {log_format!r} is not allowed; allowed: {', '.join(LOG_FORMATS)}")
     if bot_delay is not None and not bot_delay >= 0:
         fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
     from ..analysis.review import samples_for
@@ -218,21 +241,29 @@ def serve(
     if backend is not None and backend not in ("sqlite", "postgresql"):
         fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
              "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
+    log_config: dict[str, Any] | None = None
+    if log_format == "json":
+        # from here on every line is JSON: the start-up's logs (migrations, loading tables), the
+        # errors that stop the server; uvicorn applies the same configuration again as it starts
+        log_config = json_log_config(log_level)
+        logging.config.dictConfig(log_config)
+        install_log_redaction()
     try:
         web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
                              tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
                              public_url=public or None, allowed_hosts=hosts, metrics=metrics,
                              metrics_allow=metrics_allow)
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
-        fail(database_error(url, exc))
+        stop(database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
     try:
         sock = listen(host, port)
     except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
+        stop(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
+    say(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})",
+        url=f"http://{shown}:{bound}/", database=masked_url(url))
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
     # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and
     # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per
@@ -244,8 +275,8 @@ def serve(
     soft, _hard = raise_open_files_limit(max(4096, max_connections + FILES_HELD_BACK))
     if soft and (max_connections == 0 or max_connections > soft - FILES_HELD_BACK):
         fitted = max(1, soft - FILES_HELD_BACK)
-        print(f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
-              f"(open-files limit {soft})", flush=True)
+        say(f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
+            f"(open-files limit {soft})", max_connections=fitted, open_files_limit=soft)
         max_connections = fitted
     guard = ConnectionGuard(max_connections_per_address, max_connections, header_timeout)
     http_class, ws_class = guarded_protocols(import_from_string(HTTP_PROTOCOLS["auto"]),
@@ -253,6 +284,7 @@ def serve(
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
                             ws_per_message_deflate=False, http=http_class, ws=ws_class,
                             limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
+                            log_config=log_config or LOGGING_CONFIG,
                             **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new
