@@ -148,13 +148,12 @@ def test_pyspiel_game_random_sim_test(params):
     assert game.num_distinct_actions() == 398
 
 
-def test_envs_refuse_the_layout_decisions_with_one_clear_error():
-    from ginrummy.env.core import make_env_rules
-    from ginrummy.errors import RuleSetError
+def test_envs_offer_the_layout_decisions():
+    from ginrummy.env.core import GameCore, make_env_rules
     from ginrummy.interop.openspiel import OPENSPIEL_ENGINE_LAYOUT, OPENSPIEL_RULES
 
-    with pytest.raises(RuleSetError, match="layout='players'.*python_ginrummy"):
-        make_env_rules(OPENSPIEL_RULES)
+    assert make_env_rules(OPENSPIEL_RULES).layout == "players"  # issue 36: no longer refused
+    assert GameCore(OPENSPIEL_RULES).num_codes == 398
     assert make_env_rules(OPENSPIEL_ENGINE_LAYOUT).max_pile_takes == 50
 
 

@@ -10,9 +10,13 @@ text, or both.
 The text is for programs, so it is English only and is not translated (the game's own strings
 are, ``docs/i18n.md``).  It is made from the view alone: two views that differ only in cards the
 seat may not see (the opponent's hand, the order of the stock) give the same text.
-Layoffs are never a decision here: after a knock the engine lays out the defender's melds and
-layoffs at their best (R5.5), and a knock lays down the arrangement proposed by R5.2, which the
-knock's line shows.
+Under ``layout="engine"`` (the default) layoffs are never a decision: after a knock the engine
+lays out the defender's melds and layoffs at their best (R5.5), and a knock lays down the
+arrangement proposed by R5.2, which the knock's line shows.  Under ``layout="players"`` (R5.6,
+OpenSpiel's rules) the layout is a sequence of decisions: the knocker lays his melds one by one
+and passes, the defender lays off cards one by one, passes, lays his melds and passes; the text
+then shows the melds laid by each side and the cards laid off, and the numbered moves are the
+``meld``, ``layoff`` and ``pass`` moves with the deadwood each leaves (answer with the number).
 
 >>> from ginrummy.deal import new_deal
 >>> from ginrummy.rules import preset
@@ -29,11 +33,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .actions import Action, ActionKind, parse_action
-from .cards import FULL_DECK, card_str, cards_of, mask_of
+from .actions import Action, ActionKind, layout_action, parse_action
+from .cards import FULL_DECK, card_str, cards_of, mask_of, mask_value
 from .deal import DealResult, Event
 from .errors import IllegalActionError
-from .melds import Arrangement, best_arrangement, deadwood_after_discards, knock_arrangement
+from .melds import Arrangement, best_arrangement, deadwood, deadwood_after_discards, knock_arrangement
 from .rules import RuleSet
 from .views import PlayerView
 
@@ -43,7 +47,8 @@ __all__ = ["text_observation", "rules_text", "parse_reply", "MAX_REPLY_CHARS"]
 MAX_REPLY_CHARS = 8000
 
 _PHASE_NAMES = {"upcard_offer": "the upcard offer", "draw": "draw", "discard": "discard or knock",
-                "wall": "the wall", "over": "the deal is over"}
+                "wall": "the wall", "over": "the deal is over",
+                "layout": "the knocker's layout (R5.6)", "layoff": "the defender's layoffs and melds (R5.6)"}
 
 
 def _cards(cards: Sequence[int] | int) -> str:
@@ -169,6 +174,16 @@ def _phase_lines(view: PlayerView, other: str) -> list[str]:
         return [f"Phase: the wall (R7.2). Two cards are left in the stock. You may take the discard "
                 f"{_cards([top] if top is not None else [])} only to knock or go gin with it at once; "
                 "if you pass, the deal is a draw."]
+    if view.phase == "layout":
+        return ["Phase: your layout (R5.6). You knocked: lay your melds on the table one at a time (each move "
+                f"below), then pass when the cards you keep are within the knock limit ({view.knock_limit or 0}); "
+                "they are your deadwood."]
+    if view.phase == "layoff":
+        if not view.layoffs_done:
+            return [f"Phase: your layoffs (R5.6). {other} knocked: lay off your cards on {other}'s melds one at a "
+                    "time, then pass; after that you lay your own melds."]
+        return ["Phase: your melds (R5.6). Lay your melds on the table one at a time, then pass; the cards "
+                "you keep are your deadwood."]
     if view.phase == "draw":
         if view.stock_only:
             return ["Phase: draw. Both players passed the upcard: draw from the stock (R4.2)."]
@@ -185,6 +200,15 @@ def _phase_lines(view: PlayerView, other: str) -> list[str]:
 
 def _move_line(view: PlayerView, a: Action, after: dict[int, int]) -> str:
     text = a.text
+    if view.phase in ("layout", "layoff"):  # the layout decisions (R5.6)
+        if a.kind == ActionKind.MELD and a.melds:
+            return f"{text} (deadwood of the cards left, at best: {deadwood(view.hand & ~a.melds[0])})"
+        if a.kind == ActionKind.LAYOFF and a.card is not None:
+            return f"{text} (deadwood of the cards left, at best: {deadwood(view.hand & ~(1 << a.card))})"
+        if a.kind == ActionKind.PASS:
+            if view.phase == "layoff" and not view.layoffs_done:
+                return f"{text} (no more layoffs; then you lay your melds)"
+            return f"{text} (your layout is done: deadwood {mask_value(view.hand)})"
     if a.kind == ActionKind.DISCARD and a.card is not None and a.card in after:
         return f"{text} (deadwood after: {after[a.card]})"
     if a.kind in (ActionKind.KNOCK, ActionKind.GIN) and a.card is not None:
@@ -231,6 +255,13 @@ def text_observation(view: PlayerView) -> str:
                  f"{_cards(view.opponent_seen)}; discarded this deal: {_cards(discarded)}.")
     moves = [_event_text(e, view.seat, me, other) for e in view.history if e.kind != "end"]
     lines.append("Moves this deal, oldest first: " + ("; ".join(moves) if moves else "none") + ".")
+    if view.knocker is not None:  # the layout decisions (R5.6): what is on the table
+        k = view.knocker
+        who = {view.seat: "you", 1 - view.seat: other}
+        lines.append(f"On the table: the knocker ({who[k]}) laid melds "
+                     f"{' / '.join(_cards(m) for m in view.laid[k]) or 'none'}; "
+                     f"{who[1 - k]} laid off {_cards(list(view.layoffs))} and laid melds "
+                     f"{' / '.join(_cards(m) for m in view.laid[1 - k]) or 'none'}.")
     lines += _phase_lines(view, other)
     if view.result is not None:
         lines += _result_lines(view.result, view.seat, me, other)
@@ -293,8 +324,8 @@ def _whole(text: str, legal: list[Action], reply: str) -> Action | None:
     return _legal_one(a, reply, legal)
 
 
-def _base(a: Action) -> tuple[str, int | None]:
-    return a.kind, a.card
+def _base(a: Action) -> tuple[str, int | None, tuple[int, ...] | None]:
+    return a.kind, a.card, a.melds if a.kind == ActionKind.MELD else None
 
 
 def _legal_one(a: Action, text: str, legal: list[Action]) -> Action:
@@ -335,7 +366,7 @@ def parse_reply(reply: str, legal: Sequence[Action | int]) -> Action:
     ambiguous (two different moves), or is longer than :data:`MAX_REPLY_CHARS`; ``legal`` empty
     (not this seat's turn) raises too.
     """
-    moves = [Action.from_code(a) if isinstance(a, int) else a for a in legal]
+    moves = [layout_action(a) if isinstance(a, int) else a for a in legal]
     if not isinstance(reply, str):
         raise _error(repr(reply), moves, "an answer is text")
     if not moves:

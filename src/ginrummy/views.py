@@ -28,7 +28,8 @@ class PlayerView:
     Attributes:
         seat: the seat seen from (0 or 1).
         rules: the rule set.
-        phase: the deal's phase (``upcard_offer``, ``draw``, ``discard``, ``wall``, ``over``).
+        phase: the deal's phase (``upcard_offer``, ``draw``, ``discard``, ``wall``, ``over``;
+            ``layout`` and ``layoff`` under ``layout="players"``, R5.6).
         to_act: the seat to act, ``None`` when over.
         dealer: the dealer's seat.
         hand: card-set mask of the seat's own cards.
@@ -47,6 +48,11 @@ class PlayerView:
         result: the deal's result once over (layouts are then public), else ``None``.
         reshuffles: how many times the stock was rebuilt (R7.3).
         scores: optional match context given by the caller (names, totals), never hidden cards.
+        knocker: the seat that knocked, during the layout decisions (R5.6), else ``None``.
+        laid: (seat 0, seat 1): the melds (card-set masks) each seat has laid in the layout
+            decisions (R5.6), in order; public, empty outside them.
+        layoffs: the cards the defender has laid off so far (R5.6), in order; public.
+        layoffs_done: the defender has finished laying off (R5.6).
     """
 
     seat: int
@@ -70,6 +76,10 @@ class PlayerView:
     result: DealResult | None
     reshuffles: int = 0
     scores: dict[str, Any] = field(default_factory=dict, compare=False)
+    knocker: int | None = None
+    laid: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    layoffs: tuple[int, ...] = ()
+    layoffs_done: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -146,7 +156,7 @@ def view_of(state: DealState, seat: int, *, scores: dict[str, Any] | None = None
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     other = 1 - seat
     mine = state.to_act == seat
-    # Speed: a frozen dataclass's __init__ sets each of its 21 fields through
+    # Speed: a frozen dataclass's __init__ sets each of its 25 fields through
     # object.__setattr__ (about 9 us a view); filling the instance dict directly gives the same
     # object (same fields, equality, repr, dataclasses.replace) in about 1 us.
     view = _NEW(PlayerView)
@@ -172,6 +182,10 @@ def view_of(state: DealState, seat: int, *, scores: dict[str, Any] | None = None
         result=state.result,
         reshuffles=state.reshuffles,
         scores=dict(scores) if scores else {},
+        knocker=state.knocker,
+        laid=state.laid,
+        layoffs=state.layoffs,
+        layoffs_done=state.layoffs_done,
     )
     return view
 

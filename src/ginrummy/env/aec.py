@@ -21,17 +21,20 @@ from .text import check_observation_mode, json_info, text_obs, text_observation_
 __all__ = ["GinRummyAEC", "observation_space", "action_space", "env", "raw_env"]
 
 
-def observation_space() -> spaces.Dict:
-    """``Dict(observation=Box(0, 1, (433,), float32), action_mask=Box(0, 1, (161,), int8))``."""
+def observation_space(obs_size: int = OBS_SIZE, num_codes: int = NUM_CODES) -> spaces.Dict:
+    """``Dict(observation=Box(0, 1, (433,), float32), action_mask=Box(0, 1, (161,), int8))``;
+    under ``layout="players"`` (R5.6) ``obs_size`` 593 and ``num_codes`` 398
+    (:func:`~ginrummy.env.observation.obs_size`, :func:`~ginrummy.env.core.num_codes`)."""
     return spaces.Dict({
-        "observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, (NUM_CODES,), dtype=np.int8),
+        "observation": spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (num_codes,), dtype=np.int8),
     })
 
 
-def action_space() -> spaces.Discrete:
-    """``Discrete(161)``: the engine's action codes (:mod:`ginrummy.actions`)."""
-    return spaces.Discrete(NUM_CODES)
+def action_space(num_codes: int = NUM_CODES) -> spaces.Discrete:
+    """``Discrete(161)``: the engine's action codes (:mod:`ginrummy.actions`); ``Discrete(398)``
+    under ``layout="players"`` (the layout decisions, R5.6, are codes 161..397)."""
+    return spaces.Discrete(num_codes)
 
 
 class _ViewInfo(dict):
@@ -228,7 +231,9 @@ class GinRummyAEC(AECEnv):
     Observations: ``{"observation": float32[433], "action_mask": int8[161]}`` from the agent's
     own :class:`~ginrummy.views.PlayerView` (layout in :mod:`ginrummy.env.observation`); the
     full view is ``infos[agent]["view"]``.  Actions: ``Discrete(161)``, the codes of
-    :mod:`ginrummy.actions`.  ``reset(seed=k)`` replays exactly: the match seed is
+    :mod:`ginrummy.actions`.  Under ``layout="players"`` (R5.6: the knocker lays his melds, the
+    defender lays off and lays his, as OpenSpiel's ``gin_rummy`` asks) the observation is
+    ``float32[593]`` and the actions ``Discrete(398)`` (codes 161..397 the layout decisions).  ``reset(seed=k)`` replays exactly: the match seed is
     :func:`~ginrummy.env.core.seed_bytes` of ``k``; ``reset()`` without a seed draws the next
     seed from the generator of the last seeded reset (or from the system the first time).
     Raises :class:`~ginrummy.errors.RuleSetError` (a ``ValueError``) for a bad option.
@@ -249,9 +254,10 @@ class GinRummyAEC(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.core.n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        space = text_observation_space if self.text_mode else observation_space
-        self.observation_spaces = {a: space() for a in self.possible_agents}
-        self.action_spaces = {a: action_space() for a in self.possible_agents}
+        c = self.core
+        self.observation_spaces = {a: text_observation_space(c.num_codes) if self.text_mode
+                                   else observation_space(c.obs_size, c.num_codes) for a in self.possible_agents}
+        self.action_spaces = {a: action_space(c.num_codes) for a in self.possible_agents}
         self._seeder: random.Random | None = None
         self._seeder_seed: int | None = None
         self._version = 0  # counts resets and steps: a view in infos is rebuilt when it changes

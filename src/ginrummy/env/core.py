@@ -3,7 +3,8 @@ observations and action masks (``docs/env.md``).
 
 :class:`GameCore` runs one episode on a :class:`~ginrummy.match.Match`: one deal, a game to the
 target or a Hollywood match (``scope``), with every action given as an integer code of
-:mod:`ginrummy.actions` (0..160).  It gives each player the observation of
+:mod:`ginrummy.actions` (0..160; 0..397 under ``layout="players"``, whose layout decisions, R5.6,
+have codes 161..397).  It gives each player the observation of
 :mod:`ginrummy.env.observation` from his own view, the mask of his legal codes, and rewards by
 the rule named in ``reward``.  The engine decides every rule; nothing here changes a score.
 """
@@ -17,17 +18,17 @@ from typing import Any
 import numpy as np
 
 from .. import actions as A
-from ..actions import NUM_CODES, Action
+from ..actions import NUM_CODES, NUM_LAYOUT_CODES, Action, layout_action
 from ..cards import card_str, parse_cards
-from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, PHASES, new_deal
+from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, LAYOUT_PHASES, PHASES, new_deal
 from ..errors import CardParseError, IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
 from ..views import PlayerView
-from .observation import SeatEncoder, encode_view, score_scale
+from .observation import SeatEncoder, encode_view, obs_size, score_scale
 
 __all__ = ["SCOPES", "REWARDS", "ILLEGAL", "CODE_ACTIONS", "make_env_rules", "GameCore", "seed_bytes",
-           "deal_options", "parse_deck"]
+           "deal_options", "parse_deck", "num_codes"]
 
 SCOPES = ("deal", "game", "match")
 REWARDS = ("points", "win", "scaled")
@@ -39,7 +40,16 @@ OPTION_KEYS = ("deck", "dealer")
 CODE_ACTIONS: tuple[Action, ...] = (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) \
     + DISCARD_ACTIONS + KNOCK_ACTIONS + GIN_ACTIONS
 assert all(a.code == i for i, a in enumerate(CODE_ACTIONS))
+#: The engine's action object for each code 0..397 (161..397: the layout decisions, R5.6).
+LAYOUT_CODE_ACTIONS: tuple[Action, ...] = CODE_ACTIONS + tuple(layout_action(c) for c in range(NUM_CODES, NUM_LAYOUT_CODES))
 _CODE_OF_ID = {id(a): i for i, a in enumerate(CODE_ACTIONS)}
+
+
+def num_codes(rules: RuleSet) -> int:
+    """The size of the action space under ``rules``: :data:`~ginrummy.actions.NUM_LAYOUT_CODES`
+    (398) when ``rules.layout == "players"`` (the layout decisions, R5.6, have codes
+    161..397), else :data:`~ginrummy.actions.NUM_CODES` (161)."""
+    return NUM_LAYOUT_CODES if rules.layout == "players" else NUM_CODES
 
 
 def _code_of(a: Action) -> int:
@@ -53,9 +63,9 @@ def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope:
 
     ``scope="deal"`` keeps the rules as they are (the episode is the first deal);
     ``"game"`` sets ``scoring="game"`` (a game to ``target``, R11); ``"match"`` sets
-    ``scoring="hollywood"`` (R12, two players only).  Raises :class:`RuleSetError` for an
-    unknown preset, field, value or scope, and for ``layout="players"`` (R5.6, whose decisions
-    have codes outside the 161 of these spaces: ``ginrummy.interop.spiel_game`` plays it).
+    ``scoring="hollywood"`` (R12, two players only).  ``layout="players"`` (R5.6) makes the
+    layout decisions the players' (codes 161..397: :func:`num_codes`).  Raises
+    :class:`RuleSetError` for an unknown preset, field, value or scope.
     """
     if scope not in SCOPES:
         raise RuleSetError(f"scope={scope!r} is not allowed; allowed: {', '.join(map(repr, SCOPES))}")
@@ -68,10 +78,6 @@ def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope:
         rs = make_rules(data.pop("preset", "standard"), data)
     else:
         raise RuleSetError(f"rules must be a preset name, a RuleSet or a dict of rule fields, not {type(rules).__name__}")
-    if rs.layout != "engine":  # the layout decisions (R5.6) have codes 161..397, outside these spaces
-        raise RuleSetError("rule layout='players' (R5.6) is not offered by these environments (161 action codes); "
-                           "play it through the pyspiel game python_ginrummy (ginrummy.interop.spiel_game), "
-                           "or set layout='engine'")
     if scope == "game" and rs.scoring != "game":
         rs = rs.replace(scoring="game")
     elif scope == "match" and rs.scoring != "hollywood":
@@ -187,6 +193,15 @@ class GameCore:
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.n = self.rules.players
+        #: the number of action codes: 161, or 398 under ``layout="players"`` (R5.6)
+        self.num_codes = num_codes(self.rules)
+        #: the length of an observation: 433, or 593 under ``layout="players"`` (R5.6)
+        self.obs_size = obs_size(self.rules)
+        self.code_actions = LAYOUT_CODE_ACTIONS if self.num_codes == NUM_LAYOUT_CODES else CODE_ACTIONS
+        self._zero_mask = np.zeros(self.num_codes, dtype=np.int8)
+        self._tail = bytes(self.num_codes - 57)
+        self._masks: dict[str, dict[int, np.ndarray]] = _MASKS if self.num_codes == NUM_CODES \
+            else {p: {} for p in (*PHASES, *LAYOUT_PHASES)}
         #: what :meth:`step` returns while a deal goes on (one shared tuple: do not change it)
         self.no_rewards: tuple[float, ...] = (0.0,) * self.n
         self.scale = score_scale(self.rules)
@@ -221,7 +236,7 @@ class GameCore:
 
     def _new_deal(self) -> None:
         m = self.match
-        self.encoders = (SeatEncoder(0, self.scale), SeatEncoder(1, self.scale))
+        self.encoders = (SeatEncoder(0, self.scale, self.obs_size), SeatEncoder(1, self.scale, self.obs_size))
         self.odisc = [0, 0]  # by deal seat: cards that seat discarded this deal
         self.totals = m.sheet.totals
         self.actions = m.record.actions  # the deal record's action list (step appends to it)
@@ -255,7 +270,8 @@ class GameCore:
         ``target`` for Hollywood).  ``"win"``: at the end of the episode 1 to the winner of the
         deal or match and -1/(n-1) to each other player, 0 to all for a drawn deal; 0 before.
 
-        Raises ``ValueError`` when the episode is over or ``code`` is not an int in 0..160;
+        Raises ``ValueError`` when the episode is over or ``code`` is not an int in 0..160
+        (0..397 under ``layout="players"``);
         :class:`IllegalActionError` for an illegal code under ``illegal="raise"`` (nothing
         changes).  Under ``"penalty"`` an illegal code changes nothing, the player to act stays
         the same, and he gets ``-illegal_penalty``; under ``"end"`` he gets ``-illegal_penalty``,
@@ -269,14 +285,14 @@ class GameCore:
             if isinstance(code, (np.integer,)):
                 code = int(code)
             else:
-                raise ValueError(f"an action is an int code 0..{NUM_CODES - 1}, not {code!r}")
-        if not 0 <= code < NUM_CODES:
-            raise ValueError(f"action code {code} is out of range 0..{NUM_CODES - 1}")
+                raise ValueError(f"an action is an int code 0..{self.num_codes - 1}, not {code!r}")
+        if not 0 <= code < self.num_codes:
+            raise ValueError(f"action code {code} is out of range 0..{self.num_codes - 1}")
         m = self.match
         deal = m.deal
         seat = deal.to_act
         player = self.player
-        action = CODE_ACTIONS[code]
+        action = self.code_actions[code]
         try:
             # Speed: the deal state is immutable, so apply the action to it first; while the deal
             # goes on, record it as Match.apply does (the new state and the action); an action
@@ -294,10 +310,10 @@ class GameCore:
                 return out
             legal = [_code_of(a) for a in deal.legal_actions()]
             raise IllegalActionError(
-                f"action code {code} ({CODE_ACTIONS[code].text}) is not legal for player_{player} now: {exc}; "
-                f"legal codes: {legal}", CODE_ACTIONS[code].text, [CODE_ACTIONS[c].text for c in legal]) from None
+                f"action code {code} ({action.text}) is not legal for player_{player} now: {exc}; "
+                f"legal codes: {legal}", action.text, [self.code_actions[c].text for c in legal]) from None
         self.moves += 1
-        if code >= 5:
+        if 5 <= code < NUM_CODES:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
         if new.result is None:
             m.deal = new
@@ -388,10 +404,11 @@ class GameCore:
         return encode_view(self.view(player))
 
     def mask(self, player: int) -> np.ndarray:
-        """``int8`` array of 161: 1 for each code legal for ``player`` now (all 0 if he is not to
-        act).  A new array each call (the caller may keep or change it)."""
+        """``int8`` array of 161 (398 under ``layout="players"``): 1 for each code legal for
+        ``player`` now (all 0 if he is not to act).  A new array each call (the caller may keep
+        or change it)."""
         if self.player != player or self.done:
-            return _ZERO_MASK.copy()
+            return self._zero_mask.copy()
         return self.mask_to_act()
 
     def mask_to_act(self) -> np.ndarray:
@@ -410,16 +427,21 @@ class GameCore:
             if bits is not None:
                 t = _BITS13
                 return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
-                                          t[bits >> 39], _TAIL)), _I8)
+                                          t[bits >> 39], self._tail)), _I8)
         legal = deal.legal_actions_shared()  # the engine's own list, without the copy
         n = len(legal)
         if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
-            by_length = _MASKS[deal.phase]
+            if deal.phase in LAYOUT_PHASES:  # the layout decisions (R5.6): each code set
+                out = bytearray(self.num_codes)
+                for a in legal:
+                    out[a.code] = 1
+                return _frombuffer(out, _I8)
+            by_length = self._masks[deal.phase]
             cached = by_length.get(n)
             if cached is None:
-                cached = by_length[n] = _mask_of([_CODE_OF_ID[id(a)] for a in legal])
+                cached = by_length[n] = _mask_of([_CODE_OF_ID[id(a)] for a in legal], self.num_codes)
             return cached.copy()
-        out = bytearray(NUM_CODES)
+        out = bytearray(self.num_codes)
         ids = _CODE_OF_ID
         for a in legal:
             out[ids[id(a)]] = 1
@@ -452,8 +474,8 @@ def _bits13() -> list[bytes]:
 _BITS13 = _bits13()
 
 
-def _mask_of(codes) -> np.ndarray:
-    out = np.zeros(NUM_CODES, dtype=np.int8)
+def _mask_of(codes, size: int = NUM_CODES) -> np.ndarray:
+    out = np.zeros(size, dtype=np.int8)
     out[list(codes)] = 1
     return out
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from ..players.base import Player, make_player
+from ..players.layout import choose_move
 from ..rules import RuleSet
 from .core import MAX_CYCLES, GameCore, derive_seed, seed_bytes
 
@@ -70,7 +71,7 @@ def _chooser(agent: Agent, core: GameCore, rng_seed: int) -> Callable[[int], int
 
         def by_view(p: int) -> int:
             view = core.view(p)
-            return player.choose(view, view.legal).code
+            return choose_move(player, view, view.legal).code
         return by_view
     if callable(agent):
         fn = agent

@@ -29,6 +29,17 @@ opponent's card count / 11; the seat's and the opponent's match totals / the sco
 (``target``, or 3 x ``target`` under Hollywood scoring, R11, R12), clipped to 1; the stock was
 rebuilt (R7.3).
 
+Under ``layout="players"`` (R5.6, the layout decisions are the players': the knocker lays his
+melds, the defender lays off and lays his melds) the observation is longer,
+:data:`OBS_SIZE_LAYOUT` = 593 values: the 433 above (whose five phase values are all 0 in the
+layout phases), then three more card planes from index 433 (:data:`LAYOUT_PLANES`):
+``my_melds`` (the cards of the melds this seat has laid), ``opponent_melds`` (those the
+opponent has laid), ``laid_off`` (the cards the defender has laid off on the knocker's melds),
+then four scalars from index 589 (:data:`LAYOUT_SCALARS`): the phase one-hot of ``layout`` (the
+knocker lays his melds) and ``layoff`` (the defender lays off, then lays his melds); this seat
+knocked; the defender has finished laying off.  Everything there is public.  Under
+``layout="engine"`` (the default) the observation is the 433 values, unchanged.
+
 :func:`encode_view` is the definition.  :class:`SeatEncoder` gives the same vector
 incrementally (it changes only the cards that moved since it last looked), which the
 environments use on their hot path; the tests check that both agree on every step.
@@ -40,10 +51,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..deal import PHASES, DealState
+from ..deal import LAYOFF, LAYOUT, PHASES, DealState
 from ..views import PlayerView
 
-__all__ = ["PLANES", "SCALARS", "OBS_SIZE", "SCALAR_BASE", "encode_view", "plane", "SeatEncoder", "score_scale"]
+__all__ = ["PLANES", "SCALARS", "OBS_SIZE", "SCALAR_BASE", "encode_view", "plane", "SeatEncoder", "score_scale",
+           "LAYOUT_PLANES", "LAYOUT_SCALARS", "OBS_SIZE_LAYOUT", "obs_size"]
 
 PLANES = ("hand", "opponent_known", "pile", "top", "pile_order", "dead", "opponent_discarded", "taken")
 SCALARS = ("stock_size", *(f"phase_{p}" for p in PHASES), "my_turn", "i_deal", "knock_limit", "gin_only",
@@ -54,19 +66,53 @@ OBS_SIZE = SCALAR_BASE + len(SCALARS)
 _HAND, _KNOWN, _PILE, _TOP, _ORDER, _DEAD, _ODISC, _TAKEN = (52 * i for i in range(len(PLANES)))
 _PHASE_INDEX: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
 _PHASE0 = SCALAR_BASE + 1
+LAYOUT_PLANES = ("my_melds", "opponent_melds", "laid_off")
+LAYOUT_SCALARS = ("phase_layout", "phase_layoff", "i_knocked", "layoffs_done")
+_MY_MELDS, _OPP_MELDS, _LAID_OFF = (OBS_SIZE + 52 * i for i in range(len(LAYOUT_PLANES)))
+LAYOUT_SCALAR_BASE = OBS_SIZE + 52 * len(LAYOUT_PLANES)
+OBS_SIZE_LAYOUT = LAYOUT_SCALAR_BASE + len(LAYOUT_SCALARS)
+_I_KNOCKED, _LAYOFFS_DONE = LAYOUT_SCALAR_BASE + 2, LAYOUT_SCALAR_BASE + 3
+#: the index of each phase's one-hot value (the layout phases' in the layout extension)
+_PHASE_POS: dict[str, int] = {**{p: _PHASE0 + i for i, p in enumerate(PHASES)},
+                              LAYOUT: LAYOUT_SCALAR_BASE, LAYOFF: LAYOUT_SCALAR_BASE + 1}
 _MY_TURN, _STOCK_ONLY, _MUST_KNOCK, _OPP_COUNT = (SCALAR_BASE + SCALARS.index(n)
                                                   for n in ("my_turn", "stock_only", "must_knock", "opponent_count"))
 _DISCARD_KINDS = frozenset(("discard", "knock", "gin"))
 
 
 def plane(name: str) -> slice:
-    """The slice of card plane ``name`` (one of :data:`PLANES`) in an observation.
+    """The slice of card plane ``name`` (one of :data:`PLANES`, or of :data:`LAYOUT_PLANES` in
+    the longer observation of ``layout="players"``) in an observation.
 
     Raises ``KeyError`` naming the planes for an unknown name."""
-    if name not in PLANES:
-        raise KeyError(f"no plane {name!r}; planes: {', '.join(PLANES)}")
+    names = PLANES + LAYOUT_PLANES
+    if name not in names:
+        raise KeyError(f"no plane {name!r}; planes: {', '.join(names)}")
+    if name in LAYOUT_PLANES:  # after the 17 scalars of the 433
+        i = LAYOUT_PLANES.index(name)
+        return slice(OBS_SIZE + 52 * i, OBS_SIZE + 52 * i + 52)
     i = PLANES.index(name)
     return slice(52 * i, 52 * i + 52)
+
+
+def obs_size(rules) -> int:
+    """The length of an observation under ``rules``: :data:`OBS_SIZE_LAYOUT` (593) when
+    ``rules.layout == "players"`` (R5.6), else :data:`OBS_SIZE` (433)."""
+    return OBS_SIZE_LAYOUT if rules.layout == "players" else OBS_SIZE
+
+
+def _melds_mask(melds: Sequence[int]) -> int:
+    m = 0
+    for x in melds:
+        m |= x
+    return m
+
+
+def _layoffs_mask(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 def score_scale(rules) -> int:
@@ -91,7 +137,9 @@ def _scalars(phase: str, my_turn: bool, i_deal: bool, stock_size: int, knock_lim
            0.0 if knock_limit is None else knock_limit / 10, float(knock_limit is None), float(multiplier == 2),
            float(stock_only), float(must_knock), opponent_count / 11,
            min(max(totals[0], 0) / scale, 1.0), min(max(totals[1], 0) / scale, 1.0), float(reshuffles > 0)]
-    out[1 + _PHASE_INDEX[phase]] = 1.0
+    i = _PHASE_INDEX.get(phase)
+    if i is not None:  # the layout phases have their one-hot in the layout extension
+        out[1 + i] = 1.0
     return out
 
 
@@ -108,8 +156,11 @@ def encode_view(view: PlayerView) -> np.ndarray:
 
     Reads only the view: its cards, pile, history (for the opponent's discards), flags and
     ``scores`` (``totals`` and ``seat_players``, as :meth:`Match.view` gives them; without them
-    the totals are 0)."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    the totals are 0).  Under ``layout="players"`` the vector is :data:`OBS_SIZE_LAYOUT` long
+    (the layout extension, from the view's ``knocker``, ``laid``, ``layoffs`` and
+    ``layoffs_done``)."""
+    size = obs_size(view.rules)
+    obs = np.zeros(size, dtype=np.float32)
     for base, mask in ((_HAND, view.hand), (_KNOWN, view.opponent_seen),
                        (_ODISC, _opponent_discards(view.history, view.seat))):
         for c in range(52):
@@ -125,7 +176,17 @@ def encode_view(view: PlayerView) -> np.ndarray:
         obs[_TOP + pile[-1]] = 1.0
     if view.taken is not None:
         obs[_TAKEN + view.taken] = 1.0
-    obs[SCALAR_BASE:] = _scalars(view.phase, view.my_turn, view.dealer == view.seat, view.stock_size,
+    if size == OBS_SIZE_LAYOUT:
+        for base, mask in ((_MY_MELDS, _melds_mask(view.laid[view.seat])),
+                           (_OPP_MELDS, _melds_mask(view.laid[1 - view.seat])), (_LAID_OFF, _layoffs_mask(view.layoffs))):
+            for c in range(52):
+                if (mask >> c) & 1:
+                    obs[base + c] = 1.0
+        if view.phase in (LAYOUT, LAYOFF):
+            obs[_PHASE_POS[view.phase]] = 1.0
+        obs[_I_KNOCKED] = float(view.knocker == view.seat)
+        obs[_LAYOFFS_DONE] = float(view.layoffs_done)
+    obs[SCALAR_BASE:OBS_SIZE] = _scalars(view.phase, view.my_turn, view.dealer == view.seat, view.stock_size,
                                  view.knock_limit, view.multiplier, view.stock_only, view.must_knock,
                                  view.opponent_count, _totals(view), score_scale(view.rules), view.reshuffles)
     return obs
@@ -148,12 +209,17 @@ class SeatEncoder:
     holds.
     """
 
-    __slots__ = ("seat", "scale", "obs", "hand", "known", "pile", "pmask", "odisc", "taken", "fast", "slow")
+    __slots__ = ("seat", "scale", "obs", "hand", "known", "pile", "pmask", "odisc", "taken", "fast", "slow",
+                 "layout", "lay")
 
-    def __init__(self, seat: int, scale: int) -> None:
+    def __init__(self, seat: int, scale: int, size: int = OBS_SIZE) -> None:
+        """``size``: :data:`OBS_SIZE`, or :data:`OBS_SIZE_LAYOUT` under ``layout="players"``
+        (see :func:`obs_size`)."""
         self.seat = seat
         self.scale = scale
-        self.obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.layout = size == OBS_SIZE_LAYOUT
+        self.lay: tuple | None = None
+        self.obs = np.zeros(size, dtype=np.float32)
         self.hand = self.known = self.pmask = self.odisc = 0
         self.pile: tuple[int, ...] = ()
         self.taken: int | None = None
@@ -166,7 +232,7 @@ class SeatEncoder:
         self.hand = self.known = self.pmask = self.odisc = 0
         self.pile = ()
         self.taken = None
-        self.fast = self.slow = None
+        self.fast = self.slow = self.lay = None
 
     def observe(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
         """The seat's observation now (a new array).  ``odisc``: mask of the opponent's discards
@@ -203,15 +269,15 @@ class SeatEncoder:
             self._pile(old, pile)
         # scalars: those that change within a deal one by one, the others only when their inputs do
         stock = len(state.stock) - state.drawn
-        phase = _PHASE_INDEX[state.phase]
+        phase = _PHASE_POS[state.phase]
         opp = state.hands[1 - seat].bit_count()
         f = self.fast
         if f is None or f[0] != stock:
             obs[SCALAR_BASE] = stock / 31
         if f is None or f[1] != phase:
             if f is not None:
-                obs[_PHASE0 + f[1]] = 0.0
-            obs[_PHASE0 + phase] = 1.0
+                obs[f[1]] = 0.0
+            obs[phase] = 1.0
         if f is None or f[2] != mine:
             obs[_MY_TURN] = float(mine)
         if f is None or f[3] != state.stock_only:
@@ -226,8 +292,29 @@ class SeatEncoder:
             self.slow = slow
             sc = _scalars(state.phase, mine, state.dealer == seat, stock, state.knock_limit, state.multiplier,
                           state.stock_only, state.must_knock, opp, totals, self.scale, state.reshuffles)
-            obs[SCALAR_BASE:] = sc
+            obs[SCALAR_BASE:OBS_SIZE] = sc
+            obs[phase] = 1.0  # a layout phase's one-hot lies outside the scalars just written
+        if self.layout:
+            lay = (state.laid, state.layoffs, state.knocker, state.layoffs_done)
+            if lay != self.lay:
+                self._layout(lay)
         return obs
+
+    def _layout(self, lay: tuple) -> None:
+        """Write the layout extension (``layout="players"``, R5.6) from ``(laid, layoffs,
+        knocker, layoffs_done)`` of the deal state."""
+        obs = self.obs
+        seat = self.seat
+        laid, layoffs, knocker, done = lay
+        old = self.lay or (((), ()), (), None, False)
+        for base, o, n in ((_MY_MELDS, _melds_mask(old[0][seat]), _melds_mask(laid[seat])),
+                           (_OPP_MELDS, _melds_mask(old[0][1 - seat]), _melds_mask(laid[1 - seat])),
+                           (_LAID_OFF, _layoffs_mask(old[1]), _layoffs_mask(layoffs))):
+            if o != n:
+                _flip(obs, base, o, n)
+        obs[_I_KNOCKED] = float(knocker == seat)
+        obs[_LAYOFFS_DONE] = float(done)
+        self.lay = lay
 
     def _pile(self, old: tuple[int, ...], pile: tuple[int, ...]) -> None:
         obs = self.obs

@@ -54,8 +54,9 @@ class GinRummyParallel(ParallelEnv):
         self.core = GameCore(rules, scope, reward, illegal, illegal_penalty, max_cycles)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(self.core.n)]
-        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
-        self.action_spaces = {a: action_space() for a in self.possible_agents}
+        c = self.core
+        self.observation_spaces = {a: observation_space(c.obs_size, c.num_codes) for a in self.possible_agents}
+        self.action_spaces = {a: action_space(c.num_codes) for a in self.possible_agents}
         self.agents: list[str] = []
         self._seeder: random.Random | None = None
 
@@ -64,7 +65,7 @@ class GinRummyParallel(ParallelEnv):
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        """``Discrete(161)``."""
+        """``Discrete(161)`` (``Discrete(398)`` under ``layout="players"``, R5.6)."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:

@@ -12,6 +12,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..players.base import Player, make_player
+from ..players.layout import choose_move
 from ..players.simple import RandomPlayer
 from ..rules import RuleSet
 from .aec import action_space, frame, observation_space
@@ -82,8 +83,10 @@ class GinRummySingle(gym.Env):
         self.seat = seat
         self.render_mode = render_mode
         self.text_mode = check_observation_mode(observation_mode) == "text"
-        self.observation_space = text_observation_space() if self.text_mode else observation_space()
-        self.action_space = action_space()
+        c = self.core
+        self.observation_space = text_observation_space(c.num_codes) if self.text_mode \
+            else observation_space(c.obs_size, c.num_codes)
+        self.action_space = action_space(c.num_codes)
         self._seeder: random.Random | None = None
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
@@ -126,7 +129,7 @@ class GinRummySingle(gym.Env):
         while not core.done and core.to_act != seat:
             p = core.to_act
             view = core.view(p)
-            action = opponent.choose(view, view.legal)
+            action = choose_move(opponent, view, view.legal)  # the layout decisions (R5.6): layout_move
             total += core.step(action.code)[seat]
         return total
 

@@ -39,11 +39,12 @@ def check_observation_mode(mode: str) -> str:
     return mode
 
 
-def text_observation_space() -> spaces.Dict:
-    """``Dict(observation=Text(0..TEXT_MAX_CHARS, printable ASCII), action_mask=Box(0, 1, (161,), int8))``."""
+def text_observation_space(num_codes: int = NUM_CODES) -> spaces.Dict:
+    """``Dict(observation=Text(0..TEXT_MAX_CHARS, printable ASCII), action_mask=Box(0, 1, (161,), int8))``
+    (``num_codes`` 398 under ``layout="players"``, R5.6)."""
     return spaces.Dict({
         "observation": spaces.Text(TEXT_MAX_CHARS, min_length=0, charset=string.printable),
-        "action_mask": spaces.Box(0, 1, (NUM_CODES,), dtype=np.int8),
+        "action_mask": spaces.Box(0, 1, (num_codes,), dtype=np.int8),
     })
 
 

@@ -56,8 +56,8 @@ class GinRummyVector(VectorEnv):
         self.num_envs = num_envs
         self.envs = [GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty,
                                     max_cycles=max_cycles) for _ in range(num_envs)]
-        self.single_observation_space = observation_space()
-        self.single_action_space = action_space()
+        self.single_observation_space = self.envs[0].observation_space
+        self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
