@@ -55,7 +55,7 @@ def load_player(spec: str, seed: int | None = None) -> Player:
     player = factory(random.Random(seed))
     if not callable(getattr(player, "choose", None)):
         raise ValueError(f"{spec!r} made {player!r}, which has no choose(view, legal) method")
-    return player  # type: ignore[no-any-return]
+    return player
 
 
 class PlayerDecider:

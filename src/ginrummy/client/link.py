@@ -63,8 +63,8 @@ def parse_link(url: str) -> SeatLink:
     if len(parts) != 2 or parts[0] != "table" or not _ID_RE.fullmatch(parts[1]):
         raise LinkError(f"not a seat link (path {u.path!r}); {allowed}")
     q = urllib.parse.parse_qs(u.query)
-    seat = (q.get("seat") or [None])[0]
-    invite = (q.get("invite") or [None])[0]
+    seat = (q.get("seat") or [""])[0] or None
+    invite = (q.get("invite") or [""])[0] or None
     if not seat and not invite:
         raise LinkError(f"the link has neither ?seat= nor ?invite=; {allowed}")
     return SeatLink(f"{scheme}://{u.netloc}", parts[1], seat, None if seat else invite)
