@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("__main__",),),
     (("cli",),),
     (("web",),),
-    (("analysis",), ("interop",), ("env",), ("compete",)),
+    (("analysis",), ("interop",), ("env",), ("compete",), ("client",)),
     (("players",), ("i18n",)),
     (ENGINE,),
 )

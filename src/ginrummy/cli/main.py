@@ -28,7 +28,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder", "db", "admin",
+_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder", "db", "admin", "bot",
             "puzzles")
 
 #: Options whose value may be left out (Typer has no such options), and the value they take
