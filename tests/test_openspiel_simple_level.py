@@ -82,8 +82,8 @@ def test_levels_and_their_order_unchanged():
     """The level names and their order (make_player's error message, the web table's list) are
     those of main before the move of the bridge to ginrummy.interop (an entry point since)."""
     load_levels()
-    assert list(PLAYER_LEVELS) == ["random", "novice", "club", "expert", "master", "openspiel-simple"]
+    assert list(PLAYER_LEVELS) == ["random", "novice", "club", "expert", "master", "ismcts", "openspiel-simple"]
     assert type(make_player("openspiel-simple", 1)).__module__ == "ginrummy.interop.openspiel_simple"
     with pytest.raises(ValueError) as e:
         make_player("nope")
-    assert str(e.value) == "unknown player 'nope'; players: random, novice, club, expert, master, openspiel-simple"
+    assert str(e.value) == "unknown player 'nope'; players: random, novice, club, expert, master, ismcts, openspiel-simple"
