@@ -52,8 +52,9 @@ _LEVEL_ORDER = ("random", "novice", "club", "expert", "master", "ismcts")
 
 def player_levels() -> list[str]:
     """The computer player levels registered now, weakest first: random, novice, club, expert,
-    master, ismcts (not shown stronger than the expert yet: ``benchmarks/RESULTS.md``), then any others in the order they were registered (the same order whatever module was
-    imported first)."""
+    master, ismcts (not shown stronger than the expert: ``benchmarks/RESULTS.md``), then any
+    others in the order they were registered (the same order whatever module was imported
+    first)."""
     load_levels()
     known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
     return known + [x for x in PLAYER_LEVELS if x not in known]
