@@ -36,10 +36,14 @@ def fast_player(level: str, seed: int):
         from ginrummy.players.expert import ExpertPlayer
 
         return ExpertPlayer(random.Random(seed), budget_ms=None, samples=12)
+    if level == "ismcts":
+        from ginrummy.players.ismcts import ISMCTSPlayer
+
+        return ISMCTSPlayer(random.Random(seed), budget_ms=None, iterations=40)
     return make_player(level, random.Random(seed))
 
 
-LEVELS = ["club", "expert"]
+LEVELS = ["club", "expert", "ismcts"]
 
 
 # -- inference -----------------------------------------------------------------------------
@@ -322,6 +326,80 @@ def test_expert_plays_legal_moves_under_every_preset(name):
     if rules.scoring != "hollywood":
         m3 = _play_match(rules.replace(players=3), ["expert", "novice", "expert"], b"three-" + name.encode())
         assert m3.finished
+
+
+@pytest.mark.parametrize("rules", [PRESETS["standard"], PRESETS["oklahoma"], PRESETS["straight"], PRESETS["single"],
+                                   PRESETS["hollywood"], PRESETS["eaai"],
+                                   PRESETS["standard"].replace(stock_end="wall"),
+                                   PRESETS["oklahoma"].replace(stock_end="wall", discard_taken_card=True)],
+                         ids=["standard", "oklahoma", "straight", "single", "hollywood", "eaai", "wall", "oklahoma-wall"])
+def test_ismcts_plays_legal_moves_in_every_variant(rules):
+    # Match.apply raises on an illegal action: whole matches, two-hand and three-hand (the
+    # three-hand deals are the expert's), every phase (upcard offer, draw, discard, wall)
+    rules = _short(rules).replace(target=15) if rules.scoring != "deal" else rules
+    m2 = _play_match(rules, ["ismcts", "club"], b"ismcts-" + rules.name.encode() + rules.stock_end.encode())
+    assert m2.finished
+    if rules.scoring != "hollywood":
+        m3 = _play_match(rules.replace(players=3), ["ismcts", "novice", "club"], b"three-ismcts")
+        assert m3.finished
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ismcts_is_legal_in_random_positions(seed):
+    # random positions of random deals (random play to a random depth, all phases); the
+    # search's move is one of the legal ones, and with a fixed iteration count the same seed
+    # gives the same move and the same analysis
+    from ginrummy.players.ismcts import ISMCTSPlayer
+
+    rng = random.Random(seed)
+    rules = [STANDARD, PRESETS["oklahoma"], PRESETS["straight"], STANDARD.replace(stock_end="wall")][seed % 4]
+    s = new_deal(rules, seed % 2, list(rng.sample(range(52), 52)))
+    for _ in range(rng.randrange(0, 50)):
+        if s.is_over:
+            break
+        s = s.apply(s.to_act, rng.choice(s.legal_actions()))[0]
+    if s.is_over:
+        return
+    v = view_of(s, s.to_act)
+    a = ISMCTSPlayer(random.Random(seed), budget_ms=None, iterations=60).choose(v, v.legal)
+    assert a in v.legal
+    r1 = ISMCTSPlayer(random.Random(99), budget_ms=None, iterations=60).analyse(v, v.legal)
+    r2 = ISMCTSPlayer(random.Random(99), budget_ms=None, iterations=60).analyse(v, v.legal)
+    assert r1 == r2
+
+
+def test_ismcts_is_reproducible_from_a_seed_and_searches_the_candidates():
+    from ginrummy.players.ismcts import ISMCTSPlayer
+
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    a = ISMCTSPlayer(random.Random(9), budget_ms=None, iterations=200).analyse(v, v.legal)
+    b = ISMCTSPlayer(random.Random(9), budget_ms=None, iterations=200).analyse(v, v.legal)
+    assert a == b
+    assert {x[0] for x in a} <= set(v.legal)
+    assert sum(x[2] for x in a) == 200  # every iteration visits one root candidate
+    assert [x[2] for x in a] == sorted((x[2] for x in a), reverse=True)  # most visited first
+
+
+def test_ismcts_level_and_its_arguments():
+    from ginrummy.players.ismcts import ISMCTSPlayer
+
+    p = make_player("ismcts", 1)
+    assert isinstance(p, ISMCTSPlayer) and p.name == "ismcts"
+    assert p.budget_ms == 250.0 and p.iterations == 6000
+    assert ISMCTSPlayer(random.Random(0), budget_ms=None).iterations == 400
+    for bad in ({"budget_ms": 0}, {"iterations": 0}, {"tree_discards": 0}, {"hands": 4}, {"c": -1.0},
+                {"widen": 0.0}):
+        with pytest.raises(ValueError):
+            ISMCTSPlayer(random.Random(0), **bad)
+    from ginrummy.i18n import level_name, translator
+    from ginrummy.web.seats import player_levels
+
+    assert player_levels()[:6] == ["random", "novice", "club", "expert", "master", "ismcts"]
+    assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt")] == \
+        ["Information-set search", "Αναζήτηση συνόλων πληροφορίας", "Informaatiojoukkohaku",
+         "Tfittxija f'settijiet ta' informazzjoni"]
 
 
 def test_expert_is_deterministic_with_a_sample_budget():

@@ -339,7 +339,8 @@ def level_name(level: str, tr: Translator | None = None) -> str:
     tr = tr or translator("en")
     names = {"random": tr.p_("level", "Random"), "novice": tr.p_("level", "Novice"),
              "club": tr.p_("level", "Club"), "expert": tr.p_("level", "Expert"),
-             "master": tr.p_("level", "Master"), "openspiel-simple": tr.p_("level", "OpenSpiel simple bot"),
+             "master": tr.p_("level", "Master"), "ismcts": tr.p_("level", "Information-set search"),
+             "openspiel-simple": tr.p_("level", "OpenSpiel simple bot"),
              "expert-fixed": tr.p_("level", "Expert (fixed samples)"),
              "master-fixed": tr.p_("level", "Master (fixed samples)"),
              "rlcard-rule": tr.p_("level", "RLCard rule agent")}

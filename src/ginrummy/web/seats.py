@@ -47,13 +47,14 @@ class TableError(GinRummyError, ValueError):
         self.code = code
 
 
-_LEVEL_ORDER = ("random", "novice", "club", "expert", "master")
+_LEVEL_ORDER = ("random", "novice", "club", "expert", "master", "ismcts")
 
 
 def player_levels() -> list[str]:
     """The computer player levels a table may seat, weakest first: random, novice, club, expert,
-    master, then any others in the order they were registered (the same order whatever module was
-    imported first).  A level whose factory says ``lobby = False`` (the research levels
+    master, ismcts (not shown stronger than the expert: ``benchmarks/RESULTS.md``), then any
+    others in the order they were registered (the same order whatever module was imported
+    first).  A level whose factory says ``lobby = False`` (the research levels
     ``expert-fixed``, ``master-fixed`` and ``rlcard-rule``: no time budget bounds their decisions)
     is left out, though :func:`~ginrummy.players.make_player` knows it."""
     load_levels()
