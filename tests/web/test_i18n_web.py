@@ -179,7 +179,7 @@ def test_api_errors_and_default_names_in_the_request_language(client):
     r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "grandmaster"}]},
                     headers={"Accept-Language": "fi"})
     assert r.status_code == 400
-    levels = "random, novice, club, expert, master" + (", openspiel-simple" if "openspiel-simple" in player_levels() else "")
+    levels = "random, novice, club, expert, master, ismcts" + (", openspiel-simple" if "openspiel-simple" in player_levels() else "")
     assert r.json()["error"] == f"paikka 2: tuntematon tietokoneen taso 'grandmaster'; tasot: {levels}"
     r = client.post("/api/sheet", json={"names": "Ann"}, headers={"Accept-Language": "el"})
     assert r.json()["error"] == "το names πρέπει να είναι λίστα 2 (ή 3) μη κενών ονομάτων"
