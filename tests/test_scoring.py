@@ -648,3 +648,25 @@ def test_property_hollywood_game_points_are_sums_of_credited_deals(results):
         assert [list(g.points) for g in s.games] == model
         assert [g.finished for g in s.games] == done
     assert isinstance(s.games[0], GameSheet)
+
+
+@pytest.mark.parametrize("preset_name", ["standard", "hollywood", "single", "oklahoma"])
+def test_adding_deals_one_by_one_is_the_sheet_of_all_of_them(preset_name):
+    """add() goes on from where the sheet stopped (issue 27: 500 adds were O(n^2)); every
+    sheet on the way equals the one made from its results at once, games, bonuses and end."""
+    import random as _random
+
+    from ginrummy.rules import preset as _preset
+
+    rules = _preset(preset_name)
+    rng = _random.Random(7)
+    sheet, results = ScoreSheet(rules, 2), []
+    while not sheet.finished and len(results) < 60:
+        r = (None, 0) if rng.random() < 0.1 else (rng.randrange(2), rng.randrange(1, 40))
+        sheet, results = sheet.add(*r), results + [r]
+        whole = ScoreSheet(rules, 2, tuple(results))
+        assert sheet == whole and sheet.to_dict(["A", "B"]) == whole.to_dict(["A", "B"])
+        assert (sheet.games, sheet.totals, sheet.finished) == (whole.games, whole.totals, whole.finished)
+    bad = (0, 10) if sheet.finished else (5, 1)  # a finished match, or no such player
+    with pytest.raises(IllegalActionError):
+        sheet.add(*bad)

@@ -188,6 +188,12 @@ class _OpenGame:
     def finished(self) -> bool:
         return self.winner is not None
 
+    def copy(self) -> _OpenGame:
+        """An independent copy (a later sheet goes on from it; this one stays as it is)."""
+        c = _OpenGame(self.number, len(self.points))
+        c.points, c.deals_won, c.winner = list(self.points), list(self.deals_won), self.winner
+        return c
+
     def write(self, winner: int, points: int, target: int | None) -> None:
         """Credit one won deal; finish the game if ``winner`` reached ``target`` (None: at once)."""
         self.points[winner] += points
@@ -214,6 +220,11 @@ class _OpenGame:
             box_bonus=tuple(box_bonus),
             total=tuple(total),
         )
+
+
+#: Where a replay of a score sheet stopped: its open games, the deals each player won, and the
+#: number of deals replayed (internal; :meth:`ScoreSheet.add` goes on from it).
+_Open = tuple[tuple[_OpenGame, ...], tuple[int, ...], int]
 
 
 def _result_text(winner: object, points: object) -> str:
@@ -261,9 +272,13 @@ class ScoreSheet:
             if len(r) != 2:
                 raise IllegalActionError(N_("result {result!r} is not a (winner, points) pair", result=r))
         object.__setattr__(self, "results", results)
-        games, wins = self._replay(cast(tuple[Result, ...], results))  # pairs, checked just above
+        self._settle(self._replay(cast(tuple[Result, ...], results)))  # pairs, checked just above
+
+    def _settle(self, replayed: tuple[tuple[GameSheet, ...], tuple[int, ...], _Open]) -> None:
+        games, wins, open_ = replayed
         object.__setattr__(self, "_games", games)
         object.__setattr__(self, "_wins", wins)
+        object.__setattr__(self, "_open", open_)  # where the replay stopped: add() goes on from it
         # the sheet never changes (add returns a new one): its end is known once
         object.__setattr__(self, "_finished", all(g.finished for g in games))
         object.__setattr__(self, "_totals", tuple(sum(g.total[p] for g in games) for p in range(self.players)))
@@ -299,13 +314,20 @@ class ScoreSheet:
                 action=text,
             )
 
-    def _replay(self, results: tuple[Result, ...]) -> tuple[tuple[GameSheet, ...], tuple[int, ...]]:
+    def _replay(self, results: tuple[Result, ...], start: _Open | None = None
+                ) -> tuple[tuple[GameSheet, ...], tuple[int, ...], _Open]:
+        """The games and wins after ``results``, from the empty sheet or from ``start`` (where an
+        earlier replay stopped: its games, wins and deal count, copied, never changed), and
+        where this replay stops.  Raises as :meth:`add`."""
         rules, n = self.rules, self.players
-        games = [_OpenGame(i + 1, n) for i in range(_GAME_COUNT[rules.scoring])]
-        wins = [0] * n
+        if start is None:
+            games = [_OpenGame(i + 1, n) for i in range(_GAME_COUNT[rules.scoring])]
+            wins, done = [0] * n, 0
+        else:
+            games, wins, done = [g.copy() for g in start[0]], list(start[1]), start[2]
         hollywood = rules.scoring == "hollywood"
         target = None if rules.scoring == "deal" else rules.target
-        for index, (winner, points) in enumerate(results):
+        for index, (winner, points) in enumerate(results, done):
             self._check(winner, points)
             text = _result_text(winner, points)
             if all(g.finished for g in games):
@@ -327,7 +349,7 @@ class ScoreSheet:
                 targets = [next(g for g in games if not g.finished)]  # R12.3 option
             for g in targets:
                 g.write(winner, points, target)
-        return tuple(g.freeze(rules, n) for g in games), tuple(wins)
+        return tuple(g.freeze(rules, n) for g in games), tuple(wins), (tuple(games), tuple(wins), done + len(results))
 
     # -- public API -------------------------------------------------------------------------
 
@@ -351,7 +373,14 @@ class ScoreSheet:
                 N_("deal result {text!r}: the match is already finished; no more deals can be added", text=text),
                 action=text,
             )
-        return ScoreSheet(self.rules, self.players, self.results + ((winner, points),))
+        # one more deal replayed from where this sheet stopped: adding n deals one by one costs
+        # O(n), not O(n^2) (the scorekeeper adds up to 500: issue 27)
+        sheet = object.__new__(ScoreSheet)
+        for name, value in (("rules", self.rules), ("players", self.players),
+                            ("results", self.results + ((winner, points),))):
+            object.__setattr__(sheet, name, value)
+        sheet._settle(self._replay(((winner, points),), start=self._open))  # type: ignore[attr-defined]
+        return sheet
 
     @property
     def games(self) -> tuple[GameSheet, ...]:
