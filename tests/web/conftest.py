@@ -41,7 +41,7 @@ def database_url(kind: str, tmp_path: Any) -> Iterator[str]:
         pytest.skip("no PostgreSQL for the tests: GIN_TEST_DATABASE_URL is not set (./dev test starts one)")
     from sqlalchemy import create_engine, text
 
-    from ginrummy.web.store import engine_url
+    from ginrummy.web.db.store import engine_url
 
     schema = "t_" + secrets.token_hex(6)
     engine = create_engine(engine_url(base))

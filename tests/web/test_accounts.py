@@ -9,7 +9,7 @@ import warnings
 import pytest
 from starlette.testclient import TestClient
 
-from ginrummy.web.accounts import AccountError, Accounts, RateLimiter, check_name
+from ginrummy.web.community.accounts import AccountError, Accounts, RateLimiter, check_name
 from ginrummy.web.app import create_app
 
 from .conftest import new_table, with_csrf
@@ -75,7 +75,7 @@ def test_a_computer_level_name_is_taken_before_the_level_plays_and_an_older_hold
     # a person who took a level's name on an older server (written here as such a row) does not
     # stop the level's account from being made, once, and found again
     accounts = client.app.state.players.accounts
-    from ginrummy.web.accounts import accounts_t, name_key
+    from ginrummy.web.community.accounts import accounts_t, name_key
     from sqlalchemy import insert, select
     with accounts.engine.begin() as conn:
         conn.execute(insert(accounts_t).values(**{**accounts._new_row("Master", "human", "x"), "name_key": name_key("master")}))
@@ -294,7 +294,7 @@ def test_a_program_without_our_cookies_is_not_asked_for_a_csrf_token_and_acts_fo
 
 def test_typed_name_key_folds_spaces_then_width_and_case():
     """One helper (accounts.typed_name_key) reads a typed name for every lookup by name."""
-    from ginrummy.web.accounts import typed_name_key
+    from ginrummy.web.community.accounts import typed_name_key
 
     assert typed_name_key("  ＡＮＮ \t  Lee ") == "ann lee"
     assert typed_name_key("Computer  (NOVICE)") == "computer (novice)"
@@ -304,8 +304,8 @@ def test_typed_name_key_folds_spaces_then_width_and_case():
 def test_sign_in_name_in_use_and_computer_names_all_read_the_name_with_typed_name_key(client, monkeypatch):
     """Accounts.verify and Accounts.name_in_use call the one helper (tables.is_computer_name
     compares look-alike skeletons, which fold whitespace the same way)."""
-    import ginrummy.web.accounts as accounts_mod
-    import ginrummy.web.tables as tables_mod
+    import ginrummy.web.community.accounts as accounts_mod
+    import ginrummy.web.room.tables as tables_mod
 
     _signup(client, "Ann Lee")
     seen: list[str] = []
@@ -326,7 +326,7 @@ def test_sign_in_name_in_use_and_computer_names_all_read_the_name_with_typed_nam
 def test_sign_up_is_limited_per_address_before_anything_is_hashed(client, monkeypatch):
     """Issue 27, item 4: sign-up had no limit and costs an argon2 hash of 64 MiB each (16 clients
     made 160 accounts in 25 s); now SIGNUPS_PER_ADDRESS in SIGNUP_WINDOW seconds per address."""
-    from ginrummy.web.player_api import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS
+    from ginrummy.web.http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS
 
     assert (SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW) == (5, 600.0)
     hashed = []

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from ginrummy.web.accounts import Accounts
-from ginrummy.web.migrations import head_revision
+from ginrummy.web.community.accounts import Accounts
+from ginrummy.web.db.migrations import head_revision
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SRC = str(Path(__file__).resolve().parents[2] / "src")

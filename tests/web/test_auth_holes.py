@@ -7,7 +7,7 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import create_engine
 
-from ginrummy.web.accounts import AccountError, Accounts, RateLimiter
+from ginrummy.web.community.accounts import AccountError, Accounts, RateLimiter
 
 
 def _accounts(tmp_path, now):
@@ -275,12 +275,12 @@ def test_no_hint_at_a_rated_table_and_no_review_of_the_deal_in_progress(client):
 # -- 4. names that pass for someone else -------------------------------------------------------
 
 def test_skeletons_of_look_alike_names():
-    from ginrummy.web.accounts import is_reserved_name, name_skeleton, strip_invisible
-    from ginrummy.web.tables import is_computer_name
+    from ginrummy.web.community.accounts import is_reserved_name, name_skeleton, strip_invisible
+    from ginrummy.web.room.tables import is_computer_name
 
     assert name_skeleton("аlice") == name_skeleton("alice") == "alice"  # Cyrillic а
     assert name_skeleton("ΑLICE") == "alice"  # Greek Α
-    from ginrummy.web.accounts import name_skeletons
+    from ginrummy.web.community.accounts import name_skeletons
 
     assert not name_skeletons("AIice").isdisjoint(name_skeletons("Alice"))
     assert name_skeleton("Ann\u200d Lee") == name_skeleton("ann lee")

@@ -586,7 +586,7 @@ def test_plural_rules_are_parsed_without_eval(fair):
     Content-Security-Policy (script-src 'self') forbids eval and new Function."""
     import gettext
 
-    from ginrummy.web.i18n_web import web_catalog
+    from ginrummy.web.texts import web_catalog
 
     for lang in ("en", "el", "fi", "mt"):
         expr = re.search(r"plural\s*=\s*([^;]+)", web_catalog(lang)["plural_forms"]).group(1)

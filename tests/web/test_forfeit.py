@@ -1,5 +1,5 @@
 """A match lost on time is rated like any finished match (docs/accounts.md, "Ratings"): the
-clock's third timeout in a row (ginrummy.web.clock) forfeits the match, and the step that
+clock's third timeout in a row (ginrummy.web.room.clock) forfeits the match, and the step that
 forfeits records the result and moves both ratings in its own transaction, the forfeiter
 losing, exactly as an independent ``openskill`` call with that result; once, also across a
 restart.  Time is injected (as in test_clock), so every value is exact."""
@@ -14,15 +14,15 @@ from sqlalchemy import create_engine, func, select
 from starlette.testclient import TestClient
 
 from ginrummy.rules import preset
-from ginrummy.web import players as players_mod
+from ginrummy.web.community import members as players_mod
 from ginrummy.web.app import create_app
-from ginrummy.web.accounts import accounts_t
-from ginrummy.web.clock import FORFEIT_AFTER, Clock
-from ginrummy.web.players import Players
-from ginrummy.web.ratings import display_rating, result_players_t, results_t
-from ginrummy.web.seats import TableError
-from ginrummy.web.store import Store
-from ginrummy.web.tables import SeatSpec, TableManager
+from ginrummy.web.community.accounts import accounts_t
+from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
+from ginrummy.web.community.members import Players
+from ginrummy.web.community.ratings import display_rating, result_players_t, results_t
+from ginrummy.web.room.seats import TableError
+from ginrummy.web.db.store import Store
+from ginrummy.web.room.tables import SeatSpec, TableManager
 
 SEED = bytes(range(32))
 

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.web.app import create_app
-from ginrummy.web.messages import INBOUND_TYPES
+from ginrummy.web.protocol.inbound import INBOUND_TYPES
 
 from .conftest import new_table, with_csrf
 from .test_hostile_input import snapshot

@@ -17,7 +17,7 @@ def _pick(legal: list[str]) -> str:
 
 
 def test_one_state_per_person_move_before_its_ack(client):
-    from ginrummy.web.tables import HELD_STEPS
+    from ginrummy.web.room.tables import HELD_STEPS
 
     assert client.app.state.manager.held_steps == HELD_STEPS == 4  # the default (TableManager.held_steps)
     gaps: list[int] = []
@@ -180,8 +180,8 @@ def test_the_computers_answer_is_stored_with_the_move_and_is_the_move_it_makes_a
 def _chosen_again(manager, table_id: str) -> int:
     """Replay the stored steps of finished table ``table_id`` and choose every computer move
     again from the steps before it: each is the stored one; how many there were."""
-    from ginrummy.web.autoplay import bot_choice
-    from ginrummy.web.tables import Table
+    from ginrummy.web.room.autoplay import bot_choice
+    from ginrummy.web.room.tables import Table
 
     row, steps = manager.store.load(table_id)
     replay = Table(row, None, seat_secrets=manager.store.seat_secrets(table_id), options=manager.store.options(table_id))

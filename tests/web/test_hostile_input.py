@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from ginrummy.web.messages import INBOUND_TYPES, MAX_BODY_BYTES, MAX_MESSAGE_DEPTH
+from ginrummy.web.protocol.inbound import INBOUND_TYPES, MAX_BODY_BYTES, MAX_MESSAGE_DEPTH
 
 from .conftest import new_table, wait_until
 

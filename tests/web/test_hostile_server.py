@@ -24,7 +24,7 @@ import httpx
 import pytest
 import websockets
 
-from ginrummy.web.messages import MAX_BODY_BYTES
+from ginrummy.web.protocol.inbound import MAX_BODY_BYTES
 
 from .rawws import CloseFrame, RawWS, frame
 

@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 
 from ginrummy.i18n import LANGUAGES, catalog_json, placeholders
 from ginrummy.web.app import STATIC_DIR
-from ginrummy.web.tables import player_levels
-from ginrummy.web.i18n_web import html_key, html_messages, translate_html, web_catalog, web_translator
+from ginrummy.web.room.tables import player_levels
+from ginrummy.web.texts import html_key, html_messages, translate_html, web_catalog, web_translator
 
 from .conftest import new_table
 

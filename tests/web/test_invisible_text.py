@@ -10,8 +10,8 @@ import json
 import pytest
 
 from ginrummy.i18n import translate_error
-from ginrummy.web.i18n_web import web_translator
-from ginrummy.web.messages import MessageError, parse_inbound, parse_lobby
+from ginrummy.web.texts import web_translator
+from ginrummy.web.protocol.inbound import MessageError, parse_inbound, parse_lobby
 
 from .conftest import new_table, next_message
 

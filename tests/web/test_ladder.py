@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, select
 from ginrummy.cli.main import main
 from ginrummy.rules import preset
 from ginrummy.analysis.shards import LOCAL, ShardError
-from ginrummy.web.accounts import accounts_t
-from ginrummy.web.ladder import LadderTask, pairings, run_ladder
-from ginrummy.web.ratings import result_players_t
+from ginrummy.web.community.accounts import accounts_t
+from ginrummy.web.community.level_ladder import LadderTask, pairings, run_ladder
+from ginrummy.web.community.ratings import result_players_t
 
 LEVELS = "random,novice,club"
 GAMES = 7  # every pair of the three twice, and one more: the pairings go round
@@ -187,8 +187,8 @@ def store_url(request, tmp_path):
 
 
 def test_the_ladder_leaderboard_and_player_page_on_both_stores(store_url):
-    from ginrummy.web.players import Players
-    from ginrummy.web.store import Store
+    from ginrummy.web.community.members import Players
+    from ginrummy.web.db.store import Store
 
     store = Store(store_url)  # the table store's tables, as gin serve makes them
     try:

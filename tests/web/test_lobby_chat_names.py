@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ginrummy.web.tables import is_computer_name
+from ginrummy.web.room.tables import is_computer_name
 
 from .conftest import with_csrf
 
@@ -83,7 +83,7 @@ def test_the_lobby_page_marks_a_guests_line_as_text():
 def test_a_guest_may_not_chat_as_system(client, name):
     """"System" is reserved (accounts.is_reserved_name, compared by name_key): a guest's line
     under it would pass for the server's own.  The refusal says so; nothing is posted."""
-    from ginrummy.web.accounts import is_reserved_name
+    from ginrummy.web.community.accounts import is_reserved_name
 
     assert is_reserved_name(name)
     with client.websocket_connect("/ws/lobby") as ws:

@@ -1,4 +1,4 @@
-"""Schema migrations (issue 30; ginrummy.web.migrations, docs/deploy.md "Upgrading"): a database
+"""Schema migrations (issue 30; ginrummy.web.db.migrations, docs/deploy.md "Upgrading"): a database
 written before migrations (tests/web/fixtures/legacy_store.sqlite3, made by main at df93d27
 with tests/web/fixtures/make_legacy_store.py) is upgraded at start and loses nothing: every
 table resumes where it was, every account signs in, every rating stays; on SQLite and, when
@@ -20,8 +20,8 @@ from sqlalchemy import create_engine, func, inspect, select, text
 from starlette.testclient import TestClient
 
 from ginrummy.web.app import create_app
-from ginrummy.web.migrations import current_revision, head_revision, upgrade
-from ginrummy.web.store import engine_url
+from ginrummy.web.db.migrations import current_revision, head_revision, upgrade
+from ginrummy.web.db.store import engine_url
 
 from .conftest import STORES, database_url
 
@@ -68,7 +68,7 @@ def _legacy_url(kind: str, tmp_path: Path, url: str) -> str:
         return f"sqlite:///{path}"
     # PostgreSQL: the baseline's tables, no alembic_version (as create_all made them), and
     # every row of the SQLite fixture
-    base = importlib.import_module("ginrummy.web.migrations.versions.0001_baseline")
+    base = importlib.import_module("ginrummy.web.db.migrations.versions.0001_baseline")
     import sqlalchemy as sa
 
     meta = sa.MetaData()
@@ -137,7 +137,7 @@ def test_a_database_from_before_migrations_is_upgraded_and_loses_nothing(store_u
 
 def test_several_processes_starting_at_once_migrate_once(tmp_path):
     db = tmp_path / "race.sqlite3"
-    code = ("import sys; from sqlalchemy import create_engine; from ginrummy.web.migrations import upgrade; "
+    code = ("import sys; from sqlalchemy import create_engine; from ginrummy.web.db.migrations import upgrade; "
             "print(upgrade(create_engine(sys.argv[1]))[0])")
     procs = [subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}"], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"})

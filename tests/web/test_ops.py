@@ -12,7 +12,7 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from ginrummy.web.app import create_app
-from ginrummy.web.migrations import head_revision
+from ginrummy.web.db.migrations import head_revision
 
 from .conftest import with_csrf
 

@@ -13,7 +13,7 @@ from typing import Any
 from ginrummy.cards import card_str, cards_of
 from ginrummy.match import commitment
 from ginrummy.record import loads, verify
-from ginrummy.web.messages import MAX_MESSAGE_BYTES
+from ginrummy.web.protocol.inbound import MAX_MESSAGE_BYTES
 
 import pytest
 
@@ -407,7 +407,7 @@ def _expected_hint(tobj, target: int, level: str):
     ``Match.view(target)``, drawing from the match seed and the step."""
     import random
 
-    from ginrummy.web.tables import advise
+    from ginrummy.web.room.tables import advise
 
     rng = random.Random(int.from_bytes(hashlib.sha256(
         tobj.row.seed + f"/hint/{target}/{tobj.seq}".encode()).digest()[:8], "big"))
@@ -416,7 +416,7 @@ def _expected_hint(tobj, target: int, level: str):
 
 def test_hint_when_to_act_in_greek_legal_and_never_a_hidden_card(client):
     from ginrummy.i18n import translate_error
-    from ginrummy.web.i18n_web import web_translator
+    from ginrummy.web.texts import web_translator
 
     t = new_table(client, HUMANS, rules={"scoring": "deal"})
     tobj = client.app.state.manager.tables[t["id"]]

@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, func, select
 
 from ginrummy.players import make_player
-from ginrummy.web.ratings import display_rating, match_stats, result_players_t, results_t
+from ginrummy.web.community.ratings import display_rating, match_stats, result_players_t, results_t
 
 from .conftest import new_table
 

@@ -14,7 +14,7 @@ import websockets
 from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, func, select
 
-from ginrummy.web.ratings import results_t
+from ginrummy.web.community.ratings import results_t
 
 from .test_restart import RECV_SECONDS, _free_port, _start
 

@@ -1,4 +1,4 @@
-"""The review in the replay viewer over HTTP (``ginrummy.web.replay_review``; issue 15 item 3):
+"""The review in the replay viewer over HTTP (``ginrummy.web.http.replay_review_routes``; issue 15 item 3):
 an uploaded record and a finished match are reviewed in the review worker, off the event loop,
 with progress; a finished review is kept and reused; bad queries and records are refused and
 change nothing; only who may replay a match may review it, a live match never (DESIGN
@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from ginrummy.analysis.review import build_review
-from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
+from ginrummy.web.protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
 
 from .conftest import cards_in, new_table
 from .planted import PLANTED_INDEX, planted_record

@@ -14,7 +14,7 @@ from ginrummy.players import make_player
 from ginrummy.record import dumps
 from ginrummy.rules import preset
 from ginrummy.analysis.simulate import play_game
-from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
+from ginrummy.web.protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
 
 
 def test_frames_follow_every_action_with_both_hands_open():

@@ -1,6 +1,6 @@
 """A server killed with SIGKILL mid-deal and started again resumes the table exactly: every
 acknowledged action was stored before the acknowledgement (DESIGN "The server"; the group
-commit of web/commit.py acknowledges only after its transaction commits).  On a SQLite file
+commit of web/db/commit.py acknowledges only after its transaction commits).  On a SQLite file
 and on PostgreSQL."""
 
 from __future__ import annotations

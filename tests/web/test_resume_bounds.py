@@ -12,7 +12,7 @@ from sqlalchemy import update
 from starlette.testclient import TestClient
 
 from ginrummy.web.app import create_app
-from ginrummy.web.store import Store, tables_t
+from ginrummy.web.db.store import Store, tables_t
 
 from .conftest import new_table, with_csrf
 

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ginrummy.cards import card_str, cards_of
-from ginrummy.web.room import ChatLimiter
+from ginrummy.web.room.lobby import ChatLimiter
 
 from .conftest import cards_in, next_message, next_not_state, send_client_seeds
 
@@ -288,7 +288,7 @@ def test_an_open_table_whose_host_went_away_leaves_the_lobby(client):
     ``LOBBY_IDLE_SECONDS`` after its last step (its creation here); then it leaves the lobby
     (a stranger who sat there would wait for nobody) and comes back when the host connects.
     Newest first among the tables with a free seat."""
-    from ginrummy.web.room import LOBBY_IDLE_SECONDS
+    from ginrummy.web.room.lobby import LOBBY_IDLE_SECONDS
 
     manager = client.app.state.manager
     older = _open(client, ANN_VS_FREE, public=True)

@@ -1,5 +1,5 @@
 """Two ``gin serve`` processes on one PostgreSQL, the seats of a table split between them
-(web/notify.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
+(web/db/notify.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
 message), the two players play a whole match, and a process killed with SIGKILL mid-deal loses
 no acknowledged step.  The record of the match verifies (its shuffles, R3.2)."""
 
@@ -150,7 +150,7 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
 
     from starlette.testclient import TestClient
 
-    from ginrummy.web import notify
+    from ginrummy.web.db import notify
     from ginrummy.web.app import create_app
 
     from .conftest import new_table, with_csrf
@@ -204,10 +204,10 @@ def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None
     thread to the highest ``seq`` of each table) is read back in one query, and every table
     of the other process ends at the same step with the same legal actions."""
     from ginrummy.rules import RuleSet
-    from ginrummy.web.notify import Follower
-    from ginrummy.web.seats import SeatSpec
-    from ginrummy.web.store import Store
-    from ginrummy.web.tables import TableManager
+    from ginrummy.web.db.notify import Follower
+    from ginrummy.web.room.seats import SeatSpec
+    from ginrummy.web.db.store import Store
+    from ginrummy.web.room.tables import TableManager
 
     writer, reader = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
     follower = Follower(reader, listen=False)
@@ -259,9 +259,9 @@ def test_a_client_seed_that_lost_the_race_is_taken_on_the_fresh_table(pg_url: st
     write of step 1 loses to the first's (``conflict``), and the seed is taken on the reloaded
     table as step 2, which deals (step 3).  A seed no longer wanted there stays a ``conflict``."""
     from ginrummy.rules import RuleSet
-    from ginrummy.web.seats import SeatSpec, TableError
-    from ginrummy.web.store import Store
-    from ginrummy.web.tables import TableManager
+    from ginrummy.web.room.seats import SeatSpec, TableError
+    from ginrummy.web.db.store import Store
+    from ginrummy.web.room.tables import TableManager
 
     one, two = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
     try:

@@ -1,6 +1,6 @@
 """The table store on SQLite and PostgreSQL: database URLs (``postgres://`` and
 ``postgresql://`` mean psycopg 3), passwords never printed, and the group commit of
-web/commit.py (steps that arrive together share one transaction; a step that lost a race
+web/db/commit.py (steps that arrive together share one transaction; a step that lost a race
 fails alone; nothing is acknowledged before it is stored)."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from ginrummy.cli.serve import database_error
-from ginrummy.web.commit import CommitterStopped, GroupCommitter
-from ginrummy.web.notify import parse_payload
-from ginrummy.web.store import Store, TableRow, engine_url, masked_url
+from ginrummy.web.db.commit import CommitterStopped, GroupCommitter
+from ginrummy.web.db.notify import parse_payload
+from ginrummy.web.db.store import Store, TableRow, engine_url, masked_url
 
 from .conftest import STORES, database_url
 
@@ -180,10 +180,10 @@ def test_postgresql_notifies_each_committed_step(db_url: str) -> None:
 
 
 def test_a_group_of_steps_is_stored_whole_or_not_at_all(db_url: str, monkeypatch) -> None:
-    """``append_steps``: a person's move and the computer's answer (web/tables.py) go into one
+    """``append_steps``: a person's move and the computer's answer (web/room/tables.py) go into one
     transaction, never split between two even at the batch limit, and a group with a step
     that lost its race stores none of its steps while the other groups of the batch commit."""
-    import ginrummy.web.commit as commit
+    import ginrummy.web.db.commit as commit
 
     monkeypatch.setattr(commit, "MAX_BATCH", 2)
     store = Store(db_url)

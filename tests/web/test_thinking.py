@@ -1,4 +1,4 @@
-"""The computer thinks off the event loop (issue 27; web/thinking.py): the pool makes the move
+"""The computer thinks off the event loop (issue 27; web/room/thinking.py): the pool makes the move
 and the hint the server process makes, a worker past its deadline gets the fallback level's
 decision and the pool is replaced, and the queue serves its owners in turn."""
 
@@ -10,11 +10,11 @@ import random
 import time
 
 from ginrummy.rules import RuleSet
-from ginrummy.web.autoplay import bot_choice
-from ginrummy.web.seats import SeatSpec, advise
-from ginrummy.web.store import Store
-from ginrummy.web.tables import TableManager
-from ginrummy.web.thinking import (FALLBACK_LEVEL, ThinkingPool, decision_seed, default_workers, hint_text,
+from ginrummy.web.room.autoplay import bot_choice
+from ginrummy.web.room.seats import SeatSpec, advise
+from ginrummy.web.db.store import Store
+from ginrummy.web.room.tables import TableManager
+from ginrummy.web.room.thinking import (FALLBACK_LEVEL, ThinkingPool, decision_seed, default_workers, hint_text,
                                    move_deadline, move_text)
 
 

@@ -28,7 +28,7 @@ def database_error(url: str, exc: BaseException) -> str:
     driver's message too.  A missing PostgreSQL driver says which extra to install."""
     from sqlalchemy.engine import make_url
 
-    from ..web.store import masked_url
+    from ..web.db.store import masked_url
 
     shown = masked_url(url)
     if isinstance(exc, ModuleNotFoundError) and "psycopg" in str(exc):
@@ -49,7 +49,7 @@ def database_error(url: str, exc: BaseException) -> str:
 def database_backend(url: str) -> str | None:
     """The database kind of ``url`` (``"sqlite"``, ``"postgresql"`` for ``postgres://`` too,
     ``"mysql"``...), or ``None`` when it is not a URL (:func:`database_error` says so)."""
-    from ..web.store import engine_url
+    from ..web.db.store import engine_url
 
     try:
         return engine_url(url).get_backend_name()
@@ -184,9 +184,9 @@ def serve(
     from uvicorn.importer import import_from_string
 
     from ..web.app import MAX_FRAME_BYTES, create_app
-    from ..web.connections import ConnectionGuard, guarded_protocols, raise_open_files_limit
+    from ..web.limits import ConnectionGuard, guarded_protocols, raise_open_files_limit
     from ..web.security import install_log_redaction
-    from ..web.store import default_database_url, masked_url
+    from ..web.db.store import default_database_url, masked_url
 
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
@@ -238,7 +238,7 @@ def serve(
     # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per
     # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
     # without it, the messages are the same
-    # connections: a deadline for the headers, caps per address and in all (web/connections.py,
+    # connections: a deadline for the headers, caps per address and in all (web/limits.py,
     # docs/deploy.md "Connections"); the open-files limit is raised toward the hard one so the
     # caps, not the system, decide, and the total cap is lowered to fit what is left of it
     soft, _hard = raise_open_files_limit(max(4096, max_connections + FILES_HELD_BACK))

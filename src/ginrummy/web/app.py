@@ -14,17 +14,17 @@ Routes:
 * ``GET /fair``: the fair-deal page (the scheme in plain words; checks a record in the browser).
 * ``POST /api/sheet``: the scorekeeper (``ScoreSheet`` of ``gin sheet``).
 * ``GET /api/i18n`` and ``GET /api/i18n.js``: the browser catalog of the request's language
-  (:func:`ginrummy.web.i18n_web.web_catalog`) as JSON, or as a script setting
+  (:func:`ginrummy.web.texts.web_catalog`) as JSON, or as a script setting
   ``window.GIN_I18N`` (loaded by every page before its own scripts).
 * ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
 
-Everything read from the network goes through :mod:`ginrummy.web.messages` (one schema, sizes
+Everything read from the network goes through :mod:`ginrummy.web.protocol.inbound` (one schema, sizes
 and depths bounded); bodies are capped while they are read (:mod:`ginrummy.web.security`);
 each connection has a bounded outbound queue, so a client that stops reading is dropped
 (close code 4408) instead of slowing its table.
 
 Every page, API error and WebSocket error is in the language of the request
-(:func:`~ginrummy.web.i18n_web.request_lang`: ``?lang=``, else the ``gin_lang`` cookie set by the
+(:func:`~ginrummy.web.texts.request_lang`: ``?lang=``, else the ``gin_lang`` cookie set by the
 page's language switcher, else ``Accept-Language``; English by default).
 
 Create it with :func:`create_app`.
@@ -59,26 +59,26 @@ from ..record import dumps
 from ..analysis.review import DEFAULT_BUDGET_MS
 from ..rules import BOUNDS, CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ..scoring import ScoreSheet, parse_results
-from .i18n_web import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
-from .messages import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
+from .texts import W_, WebTranslator, request_lang, translate_html, web_catalog, web_translator
+from .protocol.inbound import (MAX_BODY_BYTES, MAX_MESSAGE_BYTES, ActionMsg, ChatMsg, ClaimBody, ClientSeedMsg,
                        CreateTableBody, HintMsg, LobbyChatMsg, MessageError, NextDealMsg, PingMsg, RematchMsg,
                        ReviewMsg, SetLangMsg, SheetBody, SitBody, SuggestMsg, SyncMsg, error_message, hint_message, parse_body,
                        parse_inbound, parse_lobby)
-from .notify import Follower
+from .db.notify import Follower
 from .ops import Metrics, ops_routes
-from .review_web import ReviewError, ReviewService
-from .room import ChatLimiter
-from .accounts import CsrfGuard, RateLimiter
-from .player_api import current_account, player_routes, replay_text
-from .replay_review import ReplayReviews, replay_review_routes
-from .players import Players
-from .ratings import rateable
-from .replays import MAX_RECORD_BYTES
+from .room.review_service import ReviewError, ReviewService
+from .room.lobby import ChatLimiter
+from .community.accounts import CsrfGuard, RateLimiter
+from .http.player_routes import current_account, player_routes, replay_text
+from .http.replay_review_routes import ReplayReviews, replay_review_routes
+from .community.members import Players
+from .community.ratings import rateable
+from .protocol.replay_frames import MAX_RECORD_BYTES
 from .security import BodyLimit, install_log_redaction, read_body
-from .state import StateMessage
-from .state import dumps as wire_text
-from .store import Store, default_database_url
-from .tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
+from .protocol.state import StateMessage
+from .protocol.state import dumps as wire_text
+from .db.store import Store, default_database_url
+from .room.tables import SPECTATOR, SeatSpec, TableError, TableManager, player_levels
 
 __all__ = ["create_app", "link_base", "STATIC_DIR"]
 
@@ -95,7 +95,7 @@ frame 4408 behind it is given up (nothing can reach a client that never reads ag
 
 MAX_FRAME_BYTES = 64 * 1024
 """WebSocket messages up to this size are read and answered (``too_large`` above
-:data:`~ginrummy.web.messages.MAX_MESSAGE_BYTES`, 2 KiB); larger ones are closed by the protocol
+:data:`~ginrummy.web.protocol.inbound.MAX_MESSAGE_BYTES`, 2 KiB); larger ones are closed by the protocol
 layer with code 1009 before they are held whole (``gin serve`` passes this as uvicorn's
 ``ws_max_size``).  It was 4 MiB: 200 connections each sending one such frame held 1.7 GB."""
 
@@ -110,7 +110,7 @@ head every page shares (charset, viewport, icon, style sheet, the catalog and co
 def render_page(name: str, lang: str) -> str:
     """The page ``static/<name>`` in ``lang``: the shared head (``static/head.inc``) put in place
     of its :data:`HEAD_INCLUDE` mark, its ``data-i18n`` texts translated
-    (:func:`~ginrummy.web.i18n_web.translate_html`) and its catalog script pinned to the language
+    (:func:`~ginrummy.web.texts.translate_html`) and its catalog script pinned to the language
     (``/api/i18n.js?lang=...``).  Cached per file version and language."""
     path, head = STATIC_DIR / name, STATIC_DIR / "head.inc"
     key = (name, lang, path.stat().st_mtime, head.stat().st_mtime)
@@ -153,13 +153,13 @@ def _too_large(limit: int) -> Any:
 
 
 _SOCKET_WORDING = {"message is not valid UTF-8 text", "message is not valid JSON; send one JSON object such as {example}"}
-"""The ``bad_json`` messages of :func:`~ginrummy.web.messages.read_json` worded for a WebSocket
+"""The ``bad_json`` messages of :func:`~ginrummy.web.protocol.inbound.read_json` worded for a WebSocket
 message; a request body says "request body is not valid JSON" instead (the others, nesting and a
 key given twice, name what is wrong and stand as they are)."""
 
 
 async def _body(request: Request, model: Any) -> Any:
-    """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.messages.parse_body`),
+    """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.protocol.inbound.parse_body`),
     read with a cap.  Raises :class:`MessageError` (``unsupported_media_type``, answered 415,
     unless the request says ``Content-Type: application/json``: a cross-site form can send a
     JSON-looking ``text/plain`` body, never that type without the server's leave; ``too_large``
@@ -232,7 +232,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
-        workers: the worker processes of the computer's moves and hints (web/thinking.py;
+        workers: the worker processes of the computer's moves and hints (web/room/thinking.py;
             ``gin serve --workers``); ``None``: one less than the cores, at least one.
         warm_workers: start them with the app (``gin serve``) instead of at the first move.
         public_url: the address people reach the server at (``https://gin.example.org``): every
@@ -423,7 +423,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         true, "text"}`` for a person signed in (his session cookie: he posts under his account's
         name, whatever ``name`` says), ``{"type": "chat", "from", "guest": true, "text"}`` for a
         guest, under his ``name`` unless it is a computer seat's or an account's
-        (:meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`)).  The cookie counts only on a
+        (:meth:`~ginrummy.web.room.lobby.RoomMixin.say_in_lobby`)).  The cookie counts only on a
         connection from this server's own pages (``Origin`` absent or this host): another site's
         page that opens the socket in a signed-in browser chats as a guest."""
         await ws.accept()
@@ -545,7 +545,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
                     msg = await queue.get()
                     if msg is None:
                         break
-                    # a state's unchanging parts are encoded once (web/state.py)
+                    # a state's unchanging parts are encoded once (web/protocol/state.py)
                     await ws.send_text(msg.to_text() if type(msg) is StateMessage else wire_text(msg))
             except Exception:  # the socket is gone: the reader loop ends too
                 pass
@@ -573,7 +573,7 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         link_bases[send] = link_base(ws, public_url)  # this connection's own links (a rematch's)
         task = asyncio.get_running_loop().create_task(writer())
         if player != SPECTATOR and conn["address"]:
-            table.owner = conn["address"]  # the thinking pool's fair-queue key (web/thinking.py)
+            table.owner = conn["address"]  # the thinking pool's fair-queue key (web/room/thinking.py)
         manager.watch(table, player, send)
         try:
             if player == SPECTATOR:  # he gets the state; the others a count (RoomMixin.spectator_came)

@@ -56,7 +56,7 @@ class _Live:
 class Metrics:
     """The counters and histograms of one app (see the module docstring for each metric).
 
-    ``manager``: the :class:`~ginrummy.web.tables.TableManager` whose tables and connections
+    ``manager``: the :class:`~ginrummy.web.room.tables.TableManager` whose tables and connections
     are counted at scrape time; ``reviews``: the review service (its ``running`` count), or ``None``.
     """
 
@@ -141,7 +141,7 @@ def ops_routes(store: Any, metrics: Metrics | None, allow: Sequence[str] = (),
     def _ready() -> tuple[bool, str]:
         from sqlalchemy import text
 
-        from .migrations import current_revision, head_revision
+        from .db.migrations import current_revision, head_revision
 
         try:
             with store.engine.connect() as conn:

@@ -2,7 +2,7 @@
 delay) and the move of a person whose clock ran out (``docs/protocol.md``, "Clocks"), and the
 first deals a restart found ready to deal.
 
-:class:`AutoPlayMixin` is a part of :class:`~ginrummy.web.tables.TableManager` (kept here so
+:class:`AutoPlayMixin` is a part of :class:`~ginrummy.web.room.tables.TableManager` (kept here so
 that each concern has its own module); it uses the manager's ``tables``, ``now``, ``bot_delay``,
 ``act``, ``next_deal``, ``changed`` and its store writer.  Every choice is seeded by the match
 seed and the step, so a restart makes the same move (the engine itself stays pure and
@@ -17,14 +17,14 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import IllegalActionError
-from ..players import make_player
+from ...errors import IllegalActionError
+from ...players import make_player
 from .seats import TableError
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, ThinkingPool, decision_seed, move_deadline, move_text
 
 if TYPE_CHECKING:
-    from ..actions import Action
-    from ..views import PlayerView
+    from ...actions import Action
+    from ...views import PlayerView
     from .tables import Table
 
 __all__ = ["AutoPlayMixin", "bot_choice"]
@@ -35,9 +35,9 @@ log = logging.getLogger("ginrummy.web")
 def bot_choice(table: Table, player: int, seq: int, view: PlayerView) -> Action:
     """The move of computer seat ``player`` (its level from the seat kind) in ``view``, when
     ``seq`` steps are stored, decided in this process: its random choices are seeded by the
-    match seed, the player and ``seq`` (:func:`~ginrummy.web.thinking.decision_seed`), so the
+    match seed, the player and ``seq`` (:func:`~ginrummy.web.room.thinking.decision_seed`), so the
     same table and step give the same move, after a restart too, and in a worker of the
-    :class:`~ginrummy.web.thinking.ThinkingPool` (:meth:`AutoPlayMixin.think_move`)."""
+    :class:`~ginrummy.web.room.thinking.ThinkingPool` (:meth:`AutoPlayMixin.think_move`)."""
     seed = decision_seed(table.row.seed, "bot", player, seq)
     return _by_text(view, move_text(table.seat_kind(player)[4:], seed, view))
 
@@ -60,7 +60,7 @@ class AutoPlayMixin:
     _delay_rng: random.Random
 
     def owner_of(self, table: Table) -> str:
-        """The fair queue's owner of ``table``'s computer moves (:mod:`~ginrummy.web.thinking`):
+        """The fair queue's owner of ``table``'s computer moves (:mod:`~ginrummy.web.room.thinking`):
         the address of the last person who connected to a seat, else the table itself."""
         return f"addr:{table.owner}" if table.owner else f"table:{table.id}"
 
@@ -68,9 +68,9 @@ class AutoPlayMixin:
                          announce: bool = False) -> Action:
         """The move of computer seat ``player`` in ``view`` after ``seq`` stored steps: the move
         :func:`bot_choice` makes, decided in a worker process for the levels that sample (the
-        cheap levels, :data:`~ginrummy.web.thinking.CHEAP_LEVELS`, decide here).  A worker past
-        its deadline (:func:`~ginrummy.web.thinking.move_deadline`) gets the
-        :data:`~ginrummy.web.thinking.FALLBACK_LEVEL`'s move from the same seed instead.
+        cheap levels, :data:`~ginrummy.web.room.thinking.CHEAP_LEVELS`, decide here).  A worker past
+        its deadline (:func:`~ginrummy.web.room.thinking.move_deadline`) gets the
+        :data:`~ginrummy.web.room.thinking.FALLBACK_LEVEL`'s move from the same seed instead.
         ``announce``: tell the table's watchers the computer is thinking (``{"type":
         "thinking", "player", "ahead"}``, ``docs/protocol.md``)."""
         level = table.seat_kind(player)[4:]

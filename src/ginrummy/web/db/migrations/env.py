@@ -1,5 +1,5 @@
 """Alembic's environment for the store's migrations: always run on the connection that
-:func:`ginrummy.web.migrations.upgrade` passes (``config.attributes["connection"]``), inside its
+:func:`ginrummy.web.db.migrations.upgrade` passes (``config.attributes["connection"]``), inside its
 transaction and under its lock; there is no ``alembic.ini`` and no URL here."""
 
 from __future__ import annotations

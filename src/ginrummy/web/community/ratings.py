@@ -6,7 +6,7 @@ package, starting at ``mu = 25``, ``sigma = 25/3``.  It is shown as one number,
 and is **provisional** while ``sigma`` is above :data:`PROVISIONAL_SIGMA` (about the first ten
 matches).
 
-Tables (on the table store's engine, beside :mod:`ginrummy.web.accounts`):
+Tables (on the table store's engine, beside :mod:`ginrummy.web.community.accounts`):
 
 ``gin_results``
     one row per finished match that is recorded: ``id`` (the table id, or ``ladder-...``: the
@@ -38,8 +38,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Column, Float, Index, Integer, String, Table, insert, select, update
 from sqlalchemy.engine import Connection
 
-from ..match import Match
-from ..rules import RuleSet
+from ...match import Match
+from ...rules import RuleSet
 from .accounts import accounts_t, metadata
 
 __all__ = ["MODEL", "INITIAL", "PROVISIONAL_SIGMA", "display_rating", "is_provisional", "ordinal",
@@ -174,7 +174,7 @@ def record_match(conn: Connection, result_id: str, match: Match, accounts: Seque
 
     ``accounts[p]`` is the account id at player index ``p`` (``None`` for a guest; a rated
     match needs both).  ``forfeit``: the player index (0 or 1) who forfeited the match on
-    time (:mod:`ginrummy.web.clock`); the match is then over though not finished by the
+    time (:mod:`ginrummy.web.room.clock`); the match is then over though not finished by the
     rules, the other player wins it, and the statistics count the deals that are over.
     Returns ``{player: {"before": n, "after": n, "change": n, "provisional": bool}}`` for a
     rated match (display numbers), else ``{}``.  Raises ``sqlalchemy.exc.IntegrityError`` if

@@ -176,12 +176,12 @@ def web_catalog(lang: str) -> dict[str, Any]:
 def seat_name_forms(lang: str) -> dict[str, Any]:
     """The names a table gives a seat nobody named, in ``lang``: ``{"you": "You",
     "player": "Player {n}", "computer": {level: "Computer (novice)"}}``, exactly as the lobby
-    (``You``) and :meth:`ginrummy.web.tables.TableManager.create` (the other two) make them.
+    (``You``) and :meth:`ginrummy.web.room.tables.TableManager.create` (the other two) make them.
 
     A table's names are fixed when it opens, in its opener's language; the browser gets these
     forms for every language (``web_catalog(...)["seat_names"]``) so that it can show such a
     name in the reader's language (``localSeatName`` in ``common.js``)."""
-    from .tables import player_levels  # tables imports this module
+    from .room.tables import player_levels  # tables imports this module
 
     tr = web_translator(lang)
     return {

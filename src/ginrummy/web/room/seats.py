@@ -12,11 +12,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import Action
-from ..errors import GinRummyError
-from ..players import make_player
-from ..players.base import PLAYER_LEVELS, load_levels
-from ..views import PlayerView
+from ...actions import Action
+from ...errors import GinRummyError
+from ...players import make_player
+from ...players.base import PLAYER_LEVELS, load_levels
+from ...views import PlayerView
 
 __all__ = ["SPECTATOR", "MAX_NAME_CHARS", "TableError", "SeatSpec", "player_levels", "advise", "secret_hash",
            "same_secret"]
@@ -39,7 +39,7 @@ def same_secret(a: str, b: str) -> bool:
 
 class TableError(GinRummyError, ValueError):
     """A table request was refused.  ``code``: ``not_found``, ``bad_token``, ``bad_request``,
-    ``not_allowed``, ``conflict``, ``bad_invite``, ``claimed``.  ``message`` is made with :func:`~ginrummy.web.i18n_web.W_`,
+    ``not_allowed``, ``conflict``, ``bad_invite``, ``claimed``.  ``message`` is made with :func:`~ginrummy.web.texts.W_`,
     so ``key``/``params`` let the server say it in each seat's language."""
 
     def __init__(self, code: str, message: str) -> None:

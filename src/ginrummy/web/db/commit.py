@@ -1,7 +1,7 @@
 """Group commit: the web table's steps are written off the event loop, many to a transaction.
 
 :class:`GroupCommitter` takes the steps that the tables hand it (:meth:`GroupCommitter.append`,
-awaited by :meth:`~ginrummy.web.tables.TableManager.act` and ``next_deal``) and writes them
+awaited by :meth:`~ginrummy.web.room.tables.TableManager.act` and ``next_deal``) and writes them
 with one writer that runs the database work in a worker thread, never on the event loop.
 While one transaction commits, the next steps wait in a list; when it is done, every waiting
 step goes into the next transaction together.  So a server with one step in flight commits
@@ -22,7 +22,7 @@ makes the writer try each group of the batch in a transaction of its own.
 
 On PostgreSQL, once a transaction has committed, the writer sends ``NOTIFY gin_steps,
 '<table id>:<seq>'`` for every step it stored, in a short transaction of its own
-(:meth:`GroupCommitter._notify` says why; :mod:`ginrummy.web.notify` listens).
+(:meth:`GroupCommitter._notify` says why; :mod:`ginrummy.web.db.notify` listens).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ _SQLITE_INSERT = ("INSERT INTO gin_actions (table_id, seq, player, kind, text, c
 @dataclass
 class PendingStep:
     """One step waiting for its transaction: the row of ``gin_actions`` (see
-    :mod:`ginrummy.web.store`) and the future that is resolved when it has committed (result
+    :mod:`ginrummy.web.db.store`) and the future that is resolved when it has committed (result
     ``None``) or failed (the exception)."""
 
     table_id: str
@@ -106,7 +106,7 @@ class CommitterStopped(RuntimeError):
 class GroupCommitter:
     """Writes steps to ``store`` in group commits (module docstring).
 
-    One instance per :class:`~ginrummy.web.tables.TableManager`; its writer task lives on the
+    One instance per :class:`~ginrummy.web.room.tables.TableManager`; its writer task lives on the
     event loop that first calls :meth:`append`.  ``batches`` and ``steps`` count the
     transactions committed and the steps in them (the tests read them).
     """
@@ -122,7 +122,7 @@ class GroupCommitter:
         self.steps = 0
         self.written: dict[str, int] = {}  # table id -> the last seq this process stored
         # table id -> the last seq this process handed to a transaction (committed or not yet):
-        # the notifications of those steps are our own (web/notify.py ignores them)
+        # the notifications of those steps are our own (web/db/notify.py ignores them)
         self.writing: dict[str, int] = {}
         # the one thread that writes (a pool of its own: the loop's default pool also serves
         # table creation and reviews), and on SQLite its own driver connection (_sqlite_commit)
@@ -147,7 +147,7 @@ class GroupCommitter:
                            created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
         """Store several steps of one table, ``(seq, player, kind, text)`` each, all at time
         ``created``, in one transaction: all of them or none (a person's move and the
-        computer's immediate answer, :meth:`~ginrummy.web.tables.TableManager.act`).  Returns
+        computer's immediate answer, :meth:`~ginrummy.web.room.tables.TableManager.act`).  Returns
         once they have committed; raises as :meth:`append` when any of them cannot be stored
         (then none is).  ``also(conn)`` runs in the same transaction.  Raises
         :class:`CommitterStopped` (nothing stored) once :meth:`stop` has run on this event loop."""
@@ -219,7 +219,7 @@ class GroupCommitter:
         would commit one at a time.  This transaction writes nothing but the notifications,
         and does not wait for its flush.  A notification is only a wake-up: one lost here (the
         process dies between the two commits, or this fails) is made up by the other
-        processes' poll within a second (:mod:`ginrummy.web.notify`)."""
+        processes' poll within a second (:mod:`ginrummy.web.db.notify`)."""
         if not stored:
             return
         try:

@@ -7,16 +7,16 @@ it) or a record someone uploads (``/replay``).  Its review values **every** play
 each from that player's own :class:`~ginrummy.views.PlayerView` at that moment
 (:func:`ginrummy.review.build_review`): it shows nothing the replay does not show already.
 A live match is never reviewed here (it has no replay; its players ask for their own review
-at the table, :mod:`ginrummy.web.review_web`).
+at the table, :mod:`ginrummy.web.room.review_service`).
 
 * ``POST /api/replays/ID/review?deal=&budget_ms=&seed=``: the review of finished match ``ID``
   (the same check as its replay: a public match or one you played; else ``404 not_found``).
 * ``POST /api/reviews?deal=&budget_ms=&seed=`` with a record's text as the body (at most
-  :data:`~ginrummy.web.replays.MAX_RECORD_BYTES`): the review of an uploaded record (checked
+  :data:`~ginrummy.web.protocol.replay_frames.MAX_RECORD_BYTES`): the review of an uploaded record (checked
   first as ``POST /api/replays`` checks it: ``400 bad_record`` naming the line).
 * ``GET /api/reviews/KEY``: how the review ``KEY`` is going.
 
-The query is :class:`~ginrummy.web.messages.ReviewQuery` (``400 bad_message`` naming the
+The query is :class:`~ginrummy.web.protocol.inbound.ReviewQuery` (``400 bad_message`` naming the
 field).  Each answers ``{"key", "status": "running", "done", "total"}`` (``202``) while the
 review runs in the review worker (:meth:`ReviewService.run`, off the event loop), then
 ``{"key", "status": "done", "done", "total", "result"}`` (``200``), ``result`` being the JSON of
@@ -46,14 +46,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import GinRummyError, Msg
-from ..i18n import translate_error
-from ..record import loads, replay
-from ..analysis.review import Review
-from .i18n_web import W_, WebTranslator, request_lang, web_translator
-from .messages import MessageError, ReviewQuery, parse_query
-from .player_api import uploaded_record
-from .review_web import ReviewError, ReviewService
+from ...errors import GinRummyError, Msg
+from ...i18n import translate_error
+from ...record import loads, replay
+from ...analysis.review import Review
+from ..texts import W_, WebTranslator, request_lang, web_translator
+from ..protocol.inbound import MessageError, ReviewQuery, parse_query
+from .player_routes import uploaded_record
+from ..room.review_service import ReviewError, ReviewService
 
 __all__ = ["ReplayReviews", "replay_review_json", "replay_review_routes", "CACHE_SIZE"]
 

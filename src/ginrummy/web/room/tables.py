@@ -2,7 +2,7 @@
 
 A :class:`Table` holds a :class:`~ginrummy.match.Match`, one seat per player (a person with a
 secret seat token, or a computer player of a level of :data:`ginrummy.players.PLAYER_LEVELS`),
-and writes every accepted step to the :class:`~ginrummy.web.store.Store` *before* applying
+and writes every accepted step to the :class:`~ginrummy.web.db.store.Store` *before* applying
 it, so a restart rebuilds the match exactly (DESIGN "The server").
 
 Seats no one can borrow: whoever opens a table gets the token of the first human seat only;
@@ -15,7 +15,7 @@ first included) is dealt only once every person has sent a client seed for it
 (:meth:`TableManager.client_seed`); the deck comes from the server's deal seed and every
 client seed.  Before the first deal the table has no match yet (``Table.match`` is ``None``).  :class:`TableManager` creates and loads tables, sends each
 watcher its own state, and schedules the computer players' moves and the clocks' timeouts with
-asyncio (:mod:`ginrummy.web.autoplay`; the engine stays synchronous and pure).
+asyncio (:mod:`ginrummy.web.room.autoplay`; the engine stays synchronous and pure).
 
 What a seat is sent (:meth:`Table.state_for`) is built only from ``Match.view(player)``, the
 score sheet, the names and the deal commitments; a deal seed is included only once its deal is
@@ -39,25 +39,25 @@ from typing import Any, NoReturn
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..actions import ACTION_HELP, Action, parse_action
-from ..cards import card_str
-from ..errors import N_, IllegalActionError, Msg, NotYourTurnError, RuleSetError
-from ..i18n import LANGUAGES, level_in_text
-from ..deal import DealState
-from ..match import Match
-from ..rules import RuleSet
+from ...actions import ACTION_HELP, Action, parse_action
+from ...cards import card_str
+from ...errors import N_, IllegalActionError, Msg, NotYourTurnError, RuleSetError
+from ...i18n import LANGUAGES, level_in_text
+from ...deal import DealState
+from ...match import Match
+from ...rules import RuleSet
 from .clock import Clock, parse_time
-from .commit import GroupCommitter
-from .i18n_web import W_, web_translator
-from .messages import plain_text
-from .accounts import is_reserved_name, name_key, name_skeleton, name_skeletons, strip_invisible, typed_name_key
+from ..db.commit import GroupCommitter
+from ..texts import W_, web_translator
+from ..protocol.inbound import plain_text
+from ..community.accounts import is_reserved_name, name_key, name_skeleton, name_skeletons, strip_invisible, typed_name_key
 from .autoplay import AutoPlayMixin, bot_choice
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, HINT_DEADLINE, ThinkingPool, decision_seed, hint_text
-from .room import RoomMixin
+from .lobby import RoomMixin
 from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
                     secret_hash)
-from .state import state_message
-from .store import ActionRow, SeatSecret, Store, TableRow
+from ..protocol.state import state_message
+from ..db.store import ActionRow, SeatSecret, Store, TableRow
 
 log = logging.getLogger("ginrummy.web")
 
@@ -101,7 +101,7 @@ class Table:
     last_write: float = 0.0
     # the state entries of deals that are over (they never change): {index: (deal, entry)}
     over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
-    # the parts of this table's state messages built once per change (web/state.py)
+    # the parts of this table's state messages built once per change (web/protocol/state.py)
     state_cache: dict[str, tuple[Any, Any, str]] = field(default_factory=dict, repr=False)
     trial: tuple[Any, Action, Any, Any] | None = field(default=None, repr=False)
     """The last action verified by :meth:`check_action`: ``(deal, action, new deal, events)``."""
@@ -116,14 +116,14 @@ class Table:
     number in the chat ("spectator 3"), so that players can tell them apart and mute one."""
     owner: str | None = None
     """The address of the last person who connected to a seat: the key of the table's
-    computer moves in the thinking pool's fair queue (:mod:`ginrummy.web.thinking`)."""
+    computer moves in the thinking pool's fair queue (:mod:`ginrummy.web.room.thinking`)."""
     hint_job: tuple[tuple[int, int], asyncio.Future[Any]] | None = field(default=None, repr=False)
     """The hint being worked out, ``((seq, player), future)``: a second ask shares it."""
     signed_in: set[int] = field(default_factory=set)
     """The seats a signed-in person took (their names are the accounts' names): set by
-    :mod:`ginrummy.web.players` and the app; states mark them ``"account": true``."""
+    :mod:`ginrummy.web.community.members` and the app; states mark them ``"account": true``."""
     rating: dict[str, Any] | None = None
-    """Set by the players' ladder (:mod:`ginrummy.web.players`) for a rated table: sent in
+    """Set by the players' ladder (:mod:`ginrummy.web.community.members`) for a rated table: sent in
     every started state as ``"rating"``."""
 
     def __post_init__(self) -> None:
@@ -265,7 +265,7 @@ class Table:
 
     @property
     def rated(self) -> bool:
-        """Whether the table's match is rated (:mod:`ginrummy.web.players` sets :attr:`rating`):
+        """Whether the table's match is rated (:mod:`ginrummy.web.community.members` sets :attr:`rating`):
         no computer advice there, neither hints nor an adviser's suggestions."""
         return self.rating is not None
 
@@ -449,14 +449,14 @@ class Table:
 
     def state_for(self, player: int) -> dict[str, Any]:
         """The ``state`` message for ``player`` (``docs/protocol.md``; built by
-        :func:`ginrummy.web.state.state_message`)."""
+        :func:`ginrummy.web.protocol.state.state_message`)."""
         return state_message(self, player)
 
 
 
 def computer_seat_name(level: str, tr: Any) -> str:
     """The name the server gives a computer seat of ``level`` in ``tr``'s language (a
-    :func:`~ginrummy.web.i18n_web.web_translator`): ``Computer (novice)``."""
+    :func:`~ginrummy.web.texts.web_translator`): ``Computer (novice)``."""
     return tr.t("Computer ({level})", level=level_in_text(level, tr))
 
 
@@ -464,7 +464,7 @@ def computer_seat_name(level: str, tr: Any) -> str:
 def _computer_names() -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
     """The names the server gives computer seats ("Computer (novice)"), of every level in every
     language, and the computer levels' own names ("novice"), as
-    :func:`~ginrummy.web.accounts.name_skeleton` skeletons; and the ``(before, after)``
+    :func:`~ginrummy.web.community.accounts.name_skeleton` skeletons; and the ``(before, after)``
     skeletons, spaces left out, of "Computer ({level})" in every language, around any level."""
     out = {k for level in player_levels() for k in name_skeletons(level)}
     frames = set()
@@ -481,7 +481,7 @@ def is_computer_name(name: str) -> bool:
     """Whether a person's ``name`` reads as a computer's: a computer seat's ("Computer
     (expert)") or a computer level's ("expert"), or any "Computer (...)" (``Computer
     (grandmaster)``), in any language, and with a number after it as a repeated name gets;
-    compared by :func:`~ginrummy.web.accounts.name_skeleton`, so in any case or width, with
+    compared by :func:`~ginrummy.web.community.accounts.name_skeleton`, so in any case or width, with
     look-alike letters (``Cоmputer (nоvice)``, Cyrillic о) and invisible characters
     (``Computer (nov\u200dice)``).  A person may not take it, or the table would show a
     computer where a person sits."""
@@ -517,7 +517,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
     """Creates, loads and runs tables over one :class:`Store`; the card room (lobby, seats
     taken from the lobby, spectators, chat, rematch) comes from :class:`RoomMixin`, the moves
     the server makes by itself (computer players, clock timeouts) from :class:`AutoPlayMixin`
-    (:mod:`ginrummy.web.autoplay`).
+    (:mod:`ginrummy.web.room.autoplay`).
 
     ``bot_delay``: seconds a computer player waits before each move; ``None`` draws a natural
     delay uniformly from 0.7 to 1.2 seconds; ``0`` moves at once (tests).
@@ -527,13 +527,13 @@ class TableManager(AutoPlayMixin, RoomMixin):
     def __init__(self, store: Store, bot_delay: float | None = None,
                  now: Callable[[], float] = time.time, workers: int | None = None) -> None:
         self.store = store
-        #: the worker processes of the computer's moves and hints (web/thinking.py); ``workers``
+        #: the worker processes of the computer's moves and hints (web/room/thinking.py); ``workers``
         #: processes (default one less than the cores), started with the first decision
         self.thinking = ThinkingPool(workers)
         self.bot_delay = bot_delay
         self.now = now
-        self.committer = GroupCommitter(store)  # steps are written in group commits (web/commit.py)
-        self.follower: Any = None  # set by web/notify.py when several processes share PostgreSQL
+        self.committer = GroupCommitter(store)  # steps are written in group commits (web/db/commit.py)
+        self.follower: Any = None  # set by web/db/notify.py when several processes share PostgreSQL
         self.tables: dict[str, Table] = {}
         self._delay_rng = random.Random()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -551,7 +551,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
         ``"action"``, or ``"timeout"`` for a move the clock made); it may return a function of
         the open connection to run in the same transaction as the step (the ladder's hook for
         the step that ends a match, by the rules or by a forfeit on time,
-        :mod:`ginrummy.web.players`)."""
+        :mod:`ginrummy.web.community.members`)."""
         RoomMixin.__init__(self)
 
     # -- creating and loading ------------------------------------------------------------------
@@ -577,12 +577,12 @@ class TableManager(AutoPlayMixin, RoomMixin):
         of whoever opens the table; names are then fixed for everyone).
 
         Raises :class:`TableError` (``bad_request``) for a bad seat list or level, a person's seat named as a computer seat or
-        with a reserved name ("System", :func:`~ginrummy.web.accounts.is_reserved_name`), and
+        with a reserved name ("System", :func:`~ginrummy.web.community.accounts.is_reserved_name`), and
         :class:`~ginrummy.errors.RuleSetError` for rules that do not fit (e.g. Hollywood with 3).
         A person's seat name is also refused when it is an account's or passes for one
         (:attr:`account_name_taken`), unless it is in ``allowed_names`` (the signed-in opener's
         own account name; a rematch's names).  Invisible characters are left out of every name
-        (:func:`~ginrummy.web.accounts.strip_invisible`).
+        (:func:`~ginrummy.web.community.accounts.strip_invisible`).
         """
         if not isinstance(seats, list) or len(seats) not in (2, 3):
             raise TableError("bad_request", W_("a table has 2 seats, or 3 for three-hand gin (R10)"))
@@ -821,7 +821,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
 
     async def catch_up(self, table_id: str) -> bool:
         """Apply the steps another process stored for ``table_id`` since this one last saw it
-        (several servers on one PostgreSQL, web/notify.py); ``True`` if there were any.  No-op
+        (several servers on one PostgreSQL, web/db/notify.py); ``True`` if there were any.  No-op
         without a follower or for a table not in memory."""
         if self.follower is None or table_id not in self.tables:
             return False
@@ -833,7 +833,7 @@ class TableManager(AutoPlayMixin, RoomMixin):
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
         action is tried once more after :meth:`catch_up` found steps from another process.
         ``kind`` ``"timeout"``: the server moves for a person whose clock ran out
-        (:mod:`~ginrummy.web.clock`)."""
+        (:mod:`~ginrummy.web.room.clock`)."""
         try:
             return await self._act(table, player, text, kind)
         except (IllegalActionError, NotYourTurnError):
@@ -939,10 +939,10 @@ class TableManager(AutoPlayMixin, RoomMixin):
         rated table (:attr:`Table.rated`: no computer advice in rated play), and
         :class:`NotYourTurnError` when ``player`` may not ask (see :meth:`Table.hint_target`).
 
-        A sampling level's hint is worked out in the thinking pool (:mod:`ginrummy.web.thinking`)
+        A sampling level's hint is worked out in the thinking pool (:mod:`ginrummy.web.room.thinking`)
         under the fair queue's key ``owner`` (the asker's address; default the table), within
-        :data:`~ginrummy.web.thinking.HINT_DEADLINE` seconds of reaching a worker, else the
-        :data:`~ginrummy.web.thinking.FALLBACK_LEVEL`'s hint from the same seed;
+        :data:`~ginrummy.web.room.thinking.HINT_DEADLINE` seconds of reaching a worker, else the
+        :data:`~ginrummy.web.room.thinking.FALLBACK_LEVEL`'s hint from the same seed;
         ``on_queued(ahead)`` is told the jobs before it.  A hint asked while the same one (same
         step and player) is worked out shares that job."""
         table = self.tables.get(table.id, table)

@@ -8,7 +8,7 @@ Tables (created by ``metadata.create_all`` on the table store's engine):
     deleted), ``kind`` (``"human"`` or ``"computer"``: a computer level, named by its level),
     ``password_hash`` (argon2id, PHC string; ``NULL`` for computers and deleted accounts),
     ``created`` (ISO time, UTC), ``deleted`` (0/1), and the rating (``mu``, ``sigma``,
-    ``ordinal``, ``matches``: see :mod:`ginrummy.web.ratings`).
+    ``ordinal``, ``matches``: see :mod:`ginrummy.web.community.ratings`).
 ``gin_sessions``
     ``token_hash`` (SHA-256 of the session cookie's value, hex, the key), ``account_id``,
     ``created``, ``expires``.  Only the hash is stored; signing out deletes the row, so the
@@ -49,8 +49,8 @@ from sqlalchemy import (Column, Float, Index, Integer, MetaData, String, Table, 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from .i18n_web import W_, request_lang, web_translator
-from .seats import player_levels
+from ..texts import W_, request_lang, web_translator
+from ..room.seats import player_levels
 
 __all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
            "name_skeleton", "name_skeletons", "strip_invisible",
@@ -104,7 +104,7 @@ class AccountError(ValueError):
     """A refused account request.  ``code``: ``bad_name``, ``bad_password``, ``name_taken``,
     ``wrong_password`` (also for an unknown name: the answer does not say which),
     ``rate_limited`` (``retry_after`` seconds), ``not_signed_in``.  ``message`` is a
-    :class:`~ginrummy.errors.Msg` (:func:`~ginrummy.web.i18n_web.W_`).  ``hashed``: the
+    :class:`~ginrummy.errors.Msg` (:func:`~ginrummy.web.texts.W_`).  ``hashed``: the
     refusal came after a password was hashed (a name taken meanwhile by another sign-up), so
     it cost what a sign-up costs."""
 
@@ -201,7 +201,7 @@ _RESERVED_KEYS = frozenset(k for n in RESERVED_NAMES for k in name_skeletons(n))
 def is_reserved_name(name: Any) -> bool:
     """Whether ``name`` is one of :data:`RESERVED_NAMES`, or passes for one: in any case or
     width, with any spacing, look-alike letters or invisible characters (:func:`name_skeleton`).  The lobby chat refuses it to a guest
-    (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and a table refuses it as a person's
+    (:meth:`ginrummy.web.room.lobby.RoomMixin.say_in_lobby`), and a table refuses it as a person's
     seat name at creation and at a sit, as it refuses a computer seat's."""
     return isinstance(name, str) and not name_skeletons(name).isdisjoint(_RESERVED_KEYS)
 
@@ -346,7 +346,7 @@ class Accounts:
             raise AccountError("bad_name", W_("the name {name} is reserved; choose another", name=clean))
         check_password(password)
         taken = W_("the name {name} is taken; choose another", name=clean)
-        from .tables import is_computer_name  # tables imports this module
+        from ..room.tables import is_computer_name  # tables imports this module
 
         if is_computer_name(clean) \
                 or self.name_in_use(clean):  # an account's, or one that passes for it ("аlice" beside "alice")
@@ -472,7 +472,7 @@ class Accounts:
         passes for one: compared by :func:`typed_name_key` (NFKC, case-folded, whitespace runs
         as one space: ``"ANN"`` and ``"Ann"`` are one name) and by :func:`name_skeleton`
         (``"Аnn"`` with a Cyrillic ``А``, ``"An\u200dn"``).  The lobby chat refuses it to a
-        guest (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`), and so do a guest's seat
+        guest (:meth:`ginrummy.web.room.lobby.RoomMixin.say_in_lobby`), and so do a guest's seat
         names, so that no guest posts or sits as an account holder; sign-up refuses it."""
         key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:

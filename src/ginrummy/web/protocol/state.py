@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from orjson import dumps as _orjson_dumps
 
-from ..cards import CARD_STRS as _CARD_STRS, card_str, cards_of
-from ..match import commitment, deal_seed
-from ..melds import best_arrangement, deadwood_after_discards
-from ..record import revealable
-from ..rules import RuleSet
-from ..scoring import ScoreSheet
-from ..views import spectator_json, view_of
-from .seats import SPECTATOR
+from ...cards import CARD_STRS as _CARD_STRS, card_str, cards_of
+from ...match import commitment, deal_seed
+from ...melds import best_arrangement, deadwood_after_discards
+from ...record import revealable
+from ...rules import RuleSet
+from ...scoring import ScoreSheet
+from ...views import spectator_json, view_of
+from ..room.seats import SPECTATOR
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from ..room.tables import Table
 
 __all__ = ["state_message", "match_state", "StateMessage", "dumps"]
 

@@ -36,12 +36,12 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..errors import Msg
-from ..i18n import translate_error
-from ..match import Match
-from ..record import dumps, revealable
-from ..analysis.review import DEFAULT_BUDGET_MS, Review, build_review
-from .i18n_web import W_, WebTranslator
+from ...errors import Msg
+from ...i18n import translate_error
+from ...match import Match
+from ...record import dumps, revealable
+from ...analysis.review import DEFAULT_BUDGET_MS, Review, build_review
+from ..texts import W_, WebTranslator
 
 __all__ = ["ReviewService", "ReviewError", "WORKERS", "MAX_JOBS", "review_json", "check_review"]
 
@@ -258,7 +258,7 @@ class ReviewService:
                   progress: Callable[[int, int | None], None]) -> Review:
         """The review of every player's decisions in the record ``text`` (deal ``deal``;
         ``None``: every deal), in the worker process like :meth:`start`, for the replay viewer
-        (:mod:`ginrummy.web.replay_review`): ``progress(done, total)`` is called on the event loop
+        (:mod:`ginrummy.web.http.replay_review_routes`): ``progress(done, total)`` is called on the event loop
         as decisions are valued.  The caller has checked who may see ``text``: the whole record
         is reviewed.  Raises :class:`ReviewError` ``server_busy`` when :attr:`max_jobs` reviews
         run already (nothing is started); the worker's error (a ``RecordError`` for a record that

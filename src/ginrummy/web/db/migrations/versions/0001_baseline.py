@@ -4,9 +4,9 @@ Revision ID: 0001_baseline
 Revises:
 Create Date: 2026-12-04
 
-Nine tables: ``gin_tables``, ``gin_actions``, ``gin_seats``, ``gin_table_options`` (web/store.py),
-``gin_accounts``, ``gin_sessions``, ``gin_seat_accounts`` (web/accounts.py), ``gin_rated_tables``
-(web/players.py), ``gin_results``, ``gin_result_players`` (web/ratings.py), column for column.
+Nine tables: ``gin_tables``, ``gin_actions``, ``gin_seats``, ``gin_table_options`` (web/db/store.py),
+``gin_accounts``, ``gin_sessions``, ``gin_seat_accounts`` (web/community/accounts.py), ``gin_rated_tables``
+(web/community/members.py), ``gin_results``, ``gin_result_players`` (web/community/ratings.py), column for column.
 A table that already exists is left as it is: a database made by ``create_all`` before
 migrations (no ``alembic_version``) is thereby stamped as this baseline, and one that lacks
 some of these tables gets them.

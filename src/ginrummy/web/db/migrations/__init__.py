@@ -3,7 +3,7 @@ revision per change, oldest first (``0001_baseline``: the schema as ``metadata.c
 made it before migrations).  docs/deploy.md, "Upgrading", says how an operator runs them.
 
 :func:`upgrade` brings a database to the newest revision; ``gin serve`` runs it at start (through
-:class:`~ginrummy.web.store.Store`) and ``gin db upgrade`` on demand.  It runs under a lock, so
+:class:`~ginrummy.web.db.store.Store`) and ``gin db upgrade`` on demand.  It runs under a lock, so
 several server processes starting at once migrate once: a PostgreSQL transaction-level advisory
 lock (:data:`PG_LOCK_KEY`) on PostgreSQL, whose DDL is transactional, and an exclusive ``flock``
 on ``<database file>.migrate.lock`` beside a SQLite file.  A database made before migrations (no

@@ -1,7 +1,7 @@
 """Several ``gin serve`` processes on one PostgreSQL: each hears of the others' steps.
 
 Every step a process stores sends ``NOTIFY gin_steps, '<table id>:<seq>'`` in the transaction
-that stores it (:mod:`ginrummy.web.commit`).  A :class:`Follower` in every process
+that stores it (:mod:`ginrummy.web.db.commit`).  A :class:`Follower` in every process
 
 * listens on that channel with a connection of its own, in a thread (``LISTEN gin_steps``);
   a notification is only a wake-up: for a table this process has in memory and has not seen
@@ -19,7 +19,7 @@ that stores it (:mod:`ginrummy.web.commit`).  A :class:`Follower` in every proce
 
 No lock is shared between the processes: two writers racing for the same step of a table are
 told apart by the primary key ``(table_id, seq)``, and the loser reloads
-(:meth:`~ginrummy.web.tables.TableManager._write`).  Only PostgreSQL is followed; a SQLite file
+(:meth:`~ginrummy.web.room.tables.TableManager._write`).  Only PostgreSQL is followed; a SQLite file
 has one server.
 """
 
@@ -36,7 +36,7 @@ from .commit import NOTIFY_CHANNEL
 from .store import ActionRow, actions_t
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .tables import TableManager
+    from ..room.tables import TableManager
 
 __all__ = ["Follower", "POLL_SECONDS", "parse_payload"]
 

@@ -10,7 +10,7 @@ queue in front of it, and a deadline per decision that the server enforces.
   ``asyncio.wrap_future``.  The levels whose decision costs well under a millisecond
   (:data:`CHEAP_LEVELS`) decide on the event loop: a round trip to a process would cost more.
 * **Same moves**: a decision is seeded as before (:func:`decision_seed`, the match seed, the
-  player and the step), so the pool makes the move :func:`~ginrummy.web.autoplay.bot_choice`
+  player and the step), so the pool makes the move :func:`~ginrummy.web.room.autoplay.bot_choice`
   makes in the server process, and a restart makes the same move (levels that read the clock,
   the expert's and the master's moves, are as deterministic as their time budget allows).
 * **A deadline per decision** (:func:`move_deadline`, :data:`HINT_DEADLINE`): the expert
@@ -25,7 +25,7 @@ queue in front of it, and a deadline per decision that the server enforces.
   ``on_queued(ahead)``): the table shows "thinking", the person asking a hint "N ahead"
   (``docs/protocol.md``, ``thinking`` and ``hint_queued``).
 
-The reviews keep a pool of their own (``web/review_web.py``): see ``docs/design-notes.md``.
+The reviews keep a pool of their own (``web/room/review_service.py``): see ``docs/design-notes.md``.
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Msg
-from ..players import make_player
-from ..players.base import load_levels
-from ..views import PlayerView
+from ...errors import Msg
+from ...players import make_player
+from ...players.base import load_levels
+from ...views import PlayerView
 
 __all__ = ["ThinkingPool", "default_workers", "decision_seed", "move_text", "hint_text", "move_deadline",
            "CHEAP_LEVELS", "FALLBACK_LEVEL", "GRACE", "HINT_DEADLINE", "WARM_GRACE"]
@@ -95,7 +95,7 @@ def move_text(level: str, seed: int, view: PlayerView) -> str:
 
 
 def hint_text(level: str, seed: int, view: PlayerView) -> tuple[str, Msg]:
-    """The hint of ``level`` in ``view`` (:func:`~ginrummy.web.seats.advise` drawing from
+    """The hint of ``level`` in ``view`` (:func:`~ginrummy.web.room.seats.advise` drawing from
     ``random.Random(seed)``): ``(action text, reason)``."""
     from .seats import advise
 
@@ -120,7 +120,7 @@ def _init_worker() -> None:
     first decision does not pay for them."""
     load_levels()
     with contextlib.suppress(Exception):
-        from ..players.expert import game_win_table
+        from ...players.expert import game_win_table
 
         game_win_table(100)
 

@@ -1,7 +1,7 @@
 """The card room around the tables: the lobby of open tables, seats taken from it, spectators,
 chat and rematch (``docs/protocol.md``, "The card room").
 
-:class:`RoomMixin` is a part of :class:`~ginrummy.web.tables.TableManager` (kept here so that
+:class:`RoomMixin` is a part of :class:`~ginrummy.web.room.tables.TableManager` (kept here so that
 each concern has its own module); it uses the manager's ``tables``, ``store``, ``load``,
 ``create`` and ``changed``.
 
@@ -27,10 +27,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .accounts import is_reserved_name, strip_invisible
+from ..community.accounts import is_reserved_name, strip_invisible
 from .clock import parse_time
-from .i18n_web import W_
-from .messages import lobby_guest_name_help, lobby_name_help, plain_text
+from ..texts import W_
+from ..protocol.inbound import lobby_guest_name_help, lobby_name_help, plain_text
 
 __all__ = ["RoomMixin", "WATCHERS_INTERVAL", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
            "LOBBY_IDLE_SECONDS"]
@@ -86,10 +86,10 @@ class RoomMixin:
         self._watchers_pending: set[str] = set()
         self.on_rematch: Callable[[Any, Any], None] | None = None
         """Called with ``(old_table, new_table)`` once a rematch table is made, before anyone
-        is sent its link: the players' ladder (:mod:`ginrummy.web.players`) carries the seats'
+        is sent its link: the players' ladder (:mod:`ginrummy.web.community.members`) carries the seats'
         accounts and the rated mark over to it."""
         self.account_name_taken: Callable[[str], bool] | None = None
-        """Whether a name is an account's (:meth:`ginrummy.web.accounts.Accounts.name_in_use`,
+        """Whether a name is an account's (:meth:`ginrummy.web.community.accounts.Accounts.name_in_use`,
         set by the players' ladder): a guest may not chat in the lobby under it."""
 
     # -- the lobby ---------------------------------------------------------------------------
@@ -206,10 +206,10 @@ class RoomMixin:
         signed-in person who sits (whatever ``name`` says): ``(table, token)``, a token minted now.
         A guest's ``name`` that is an account's or passes for one (:attr:`account_name_taken`)
         is refused (``bad_request``), as a computer's or a reserved one.
-        Raises :class:`~ginrummy.web.tables.TableError`: ``not_found``, ``not_allowed`` for a
+        Raises :class:`~ginrummy.web.room.tables.TableError`: ``not_found``, ``not_allowed`` for a
         private table or a seat that is not a person's, ``claimed`` when the seat is taken,
         ``bad_request`` for a computer seat's name or a reserved one ("System",
-        :func:`~ginrummy.web.accounts.is_reserved_name`)."""
+        :func:`~ginrummy.web.community.accounts.is_reserved_name`)."""
         from .seats import MAX_NAME_CHARS, TableError, secret_hash
 
         table = self.load(table_id)  # type: ignore[attr-defined]
@@ -284,18 +284,18 @@ class RoomMixin:
         ``None`` for a guest.  A signed-in person posts under his account's name, whatever
         ``name`` says (``None``: he gave none, which he need not):
         ``{"type": "chat", "from": account, "account": true, "text"}``.  A guest
-        posts under ``name`` (folded by :func:`~ginrummy.web.messages.plain_text`, at most 24
+        posts under ``name`` (folded by :func:`~ginrummy.web.protocol.inbound.plain_text`, at most 24
         characters), marked: ``{"type": "chat", "from": name, "guest": true, "text"}`` (the page
         shows "(guest)" after it), unless that name is a computer seat's
-        (:func:`~ginrummy.web.tables.is_computer_name`) or an account's
-        (:attr:`account_name_taken`, compared by :func:`~ginrummy.web.accounts.name_key`), which
+        (:func:`~ginrummy.web.room.tables.is_computer_name`) or an account's
+        (:attr:`account_name_taken`, compared by :func:`~ginrummy.web.community.accounts.name_key`), which
         would let him pass for the computer or for that account holder, or a reserved name
-        (:func:`~ginrummy.web.accounts.is_reserved_name`: "System"), which would pass for the
+        (:func:`~ginrummy.web.community.accounts.is_reserved_name`: "System"), which would pass for the
         server's own line.
 
         Raises ``TableError``, and then posts nothing: ``not_allowed`` over the rate limit
         (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_message`` for a
-        guest's line without a name (:func:`~ginrummy.web.messages.lobby_guest_name_help`), ``bad_request`` for a
+        guest's line without a name (:func:`~ginrummy.web.protocol.inbound.lobby_guest_name_help`), ``bad_request`` for a
         guest's name that is empty once folded, a computer seat's, a reserved one or an account's."""
         from .seats import MAX_NAME_CHARS, TableError
         from .tables import is_computer_name

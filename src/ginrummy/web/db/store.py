@@ -159,7 +159,7 @@ class ActionRow:
 
 class Store:
     """Synchronous access to the database at ``url`` (any SQLAlchemy URL; ``sqlite:///path``
-    by default).  Brings its schema to the newest migration (:func:`ginrummy.web.migrations.upgrade`:
+    by default).  Brings its schema to the newest migration (:func:`ginrummy.web.db.migrations.upgrade`:
     every table of the store, accounts and ratings; a new database gets them all).  Every write commits before it returns, so
     a caller that acknowledges after :meth:`append` never acknowledges a lost action."""
 

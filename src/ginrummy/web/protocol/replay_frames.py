@@ -26,10 +26,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..cards import card_str, cards_of
-from ..deal import DealState
-from ..melds import deadwood
-from ..record import deal_states, loads, replay
+from ...cards import card_str, cards_of
+from ...deal import DealState
+from ...melds import deadwood
+from ...record import deal_states, loads, replay
 
 __all__ = ["replay_frames", "MAX_RECORD_BYTES"]
 

@@ -1,14 +1,14 @@
 """The players' side of the web server: who sits at a table, rated tables, the ladder, the
 leaderboard and player statistics.
 
-:class:`Players` joins :class:`~ginrummy.web.accounts.Accounts` and
-:mod:`~ginrummy.web.ratings` to the :class:`~ginrummy.web.tables.TableManager`:
+:class:`Players` joins :class:`~ginrummy.web.community.accounts.Accounts` and
+:mod:`~ginrummy.web.community.ratings` to the :class:`~ginrummy.web.room.tables.TableManager`:
 
 * a table opened with ``"rated": true`` (two seats, a game to 100/250 or Hollywood, every human
   seat a signed-in person) is kept in ``gin_rated_tables``;
 * the manager's ``on_finish`` hook returns, for the step that ends a match (by the rules, or
   by a forfeit on time: the clock's third timeout in a row), a function that
-  :func:`~ginrummy.web.ratings.record_match` runs in the step's own transaction; matches with
+  :func:`~ginrummy.web.community.ratings.record_match` runs in the step's own transaction; matches with
   at least one signed-in person are recorded (for statistics and replays), rated tables also
   move the ratings;
 * :meth:`Players.leaderboard` and :meth:`Players.player` answer the JSON of
@@ -25,12 +25,12 @@ from typing import Any
 from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, func, insert, select
 from sqlalchemy.engine import Connection, Engine
 
-from ..actions import Action
+from ...actions import Action
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
 from .ratings import (display_rating, is_provisional, rateable, rating_change, record_match, result_players_t,
                       results_t)
-from .tables import Table as GameTable
-from .tables import TableManager
+from ..room.tables import Table as GameTable
+from ..room.tables import TableManager
 
 __all__ = ["Players", "rated_tables_t", "RECENT"]
 
@@ -156,11 +156,11 @@ class Players:
         function that records it, when a signed-in person sits at the table (and rates it, at
         a rated table), inside the step's transaction; else ``None``.  ``kind`` is the step's
         kind: a ``"timeout"`` step (the clock moved for ``player``) that is his third in a row
-        ends the match by a forfeit (:meth:`~ginrummy.web.clock.Clock.forfeits`), which is
+        ends the match by a forfeit (:meth:`~ginrummy.web.room.clock.Clock.forfeits`), which is
         recorded and rated like any finished match, the other player winning it.
 
         Only the engine runs here, on the event loop (the action is tried on the current deal,
-        or the trial of :meth:`~ginrummy.web.tables.Table.check_action` is read; nothing
+        or the trial of :meth:`~ginrummy.web.room.tables.Table.check_action` is read; nothing
         changes).  Who sits at the table, whether it is rated, and the copy of the
         match with the last action applied are read and made by the returned function, in the
         writer's thread within the step's transaction: a match ending at a table of guests

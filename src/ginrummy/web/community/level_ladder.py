@@ -2,7 +2,7 @@
 
 :func:`run_ladder` plays ``games`` whole matches between pairs of computer levels (every
 unordered pair in turn) with :func:`ginrummy.simulate.play_game`, the loop of ``gin simulate``,
-and records each finished match with :func:`ginrummy.web.ratings.record_match` (rated, one
+and records each finished match with :func:`ginrummy.web.community.ratings.record_match` (rated, one
 OpenSkill update a match, in game order, each committed on its own) on the web server's
 database.  A server started on that database then shows calibrated computer players, and
 people's results against them move both (``docs/accounts.md``).
@@ -25,10 +25,10 @@ from typing import Any
 from sqlalchemy import inspect, select
 from sqlalchemy.engine import Engine
 
-from ..players import make_player
-from ..rules import RuleSet
-from ..analysis.shards import iter_shards
-from ..analysis.simulate import GameOutcome, play_game
+from ...players import make_player
+from ...rules import RuleSet
+from ...analysis.shards import iter_shards
+from ...analysis.simulate import GameOutcome, play_game
 from .accounts import Accounts, accounts_t
 from .ratings import display_rating, is_provisional, rateable, record_match, results_t
 
@@ -103,7 +103,7 @@ def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int
                on_game: Callable[[GameOutcome], None] | None = None, workers: int = 1,
                ray_address: str | None = None, shard_size: int | None = None) -> list[LadderEntry]:
     """Play ``games`` matches (an int >= 0) between pairs of ``levels`` (at least two distinct
-    levels) under two-hand ``rules`` rateable by :func:`~ginrummy.web.ratings.rateable` (a game
+    levels) under two-hand ``rules`` rateable by :func:`~ginrummy.web.community.ratings.rateable` (a game
     to 100/250 or Hollywood), rate each one, and return the levels' ladder entries, best first.
 
     ``workers`` and ``ray_address`` say where the matches are played

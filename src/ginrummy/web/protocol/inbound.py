@@ -20,7 +20,7 @@ Inbound WebSocket messages (client -> server), one JSON object per text frame, a
 * ``{"type": "rematch"}`` - once the match is over: ask for a rematch.
 * ``{"type": "hint"}`` - what would the table's hint player do here, and why?
 * ``{"type": "review", "deal": 3}`` - the expert's review of my decisions in deal 3 (over), or
-  ``"deal": null`` of the whole match (over); ``ginrummy.web.review_web``.
+  ``"deal": null`` of the whole match (over); ``ginrummy.web.room.review_service``.
 * ``{"type": "sync"}`` - ask for the current state again.
 * ``{"type": "ping"}`` - answered by ``{"type": "pong"}``.
 * ``{"type": "set_lang", "lang": "el"}`` - say this connection's error messages in that language.
@@ -36,7 +36,7 @@ JSON bodies: :class:`CreateTableBody` (``POST /api/tables``), :class:`SheetBody`
 
 :func:`parse_inbound` and :func:`parse_body` never raise anything but :class:`MessageError`,
 whose ``code`` is ``too_large``, ``bad_json`` or ``bad_message`` and whose message is a
-:class:`~ginrummy.errors.Msg` (:func:`ginrummy.web.i18n_web.W_`), said in the seat's language.
+:class:`~ginrummy.errors.Msg` (:func:`ginrummy.web.texts.W_`), said in the seat's language.
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
-from ..errors import Msg
-from ..i18n import LANGUAGES
-from ..match import CLIENT_SEED_MAX_CHARS
-from .i18n_web import W_
+from ...errors import Msg
+from ...i18n import LANGUAGES
+from ...match import CLIENT_SEED_MAX_CHARS
+from ..texts import W_
 
 __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
@@ -246,7 +246,7 @@ class LobbyChatMsg(_Msg):
     counts for a guest only, who must give it: a signed-in person posts under his account's
     name and may leave ``name`` out (or ``null``; one he gives is still checked here), and a
     guest may not take a computer seat's, a reserved one or an account's
-    (:meth:`ginrummy.web.room.RoomMixin.say_in_lobby`, which refuses a guest's line without
+    (:meth:`ginrummy.web.room.lobby.RoomMixin.say_in_lobby`, which refuses a guest's line without
     ``name``: :func:`lobby_guest_name_help`)."""
 
     type: Literal["chat"] = "chat"
@@ -328,13 +328,13 @@ _INVISIBLE_HELP: dict[str, Any] = {
 
 def lobby_name_help() -> Msg:
     """The error for a lobby chat message whose ``name`` is missing, too long or only spaces
-    (the schema's, and :meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`'s once folded)."""
+    (the schema's, and :meth:`~ginrummy.web.room.lobby.RoomMixin.say_in_lobby`'s once folded)."""
     return W_('a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces')
 
 
 def lobby_guest_name_help() -> Msg:
     """The error for a guest's lobby chat message without ``name`` (a signed-in person's may
-    leave it out: :meth:`~ginrummy.web.room.RoomMixin.say_in_lobby`)."""
+    leave it out: :meth:`~ginrummy.web.room.lobby.RoomMixin.say_in_lobby`)."""
     return W_('a guest\'s lobby chat message needs "name": your name, 1 to 24 characters, not only spaces '
               '(signed in, you chat under your account\'s name and need none)')
 
@@ -426,7 +426,7 @@ class SeatBody(_Body):
 
 
 class ClockBody(_Body):
-    """A table's clock (``ginrummy.web.clock``): ``move`` seconds for each move (5 to 600) and a
+    """A table's clock (``ginrummy.web.room.clock``): ``move`` seconds for each move (5 to 600) and a
     time ``bank`` in seconds for the match (0 to 3600)."""
 
     move: Annotated[StrictInt, Field(ge=5, le=600)]
@@ -449,7 +449,7 @@ class CreateTableBody(_Body):
 class SitBody(_Body):
     """``POST /api/tables/{id}/sit``: take the free ``seat`` (player index, from 0) of a public
     table as ``name`` (empty keeps the seat's name).  Any whole number is read: which seats
-    may be taken depends on the table, so :meth:`ginrummy.web.room.RoomMixin.sit` refuses one
+    may be taken depends on the table, so :meth:`ginrummy.web.room.lobby.RoomMixin.sit` refuses one
     that is not free there and names those that are (the schema's bound could only say "at
     most 2", wrong for a two-seat table)."""
 
@@ -476,7 +476,7 @@ class ClaimBody(_Body):
 
 class AccountBody(_Body):
     """``POST /api/account`` (sign up) and ``POST /api/session`` (sign in): ``name`` and
-    ``password`` (their rules are checked by :mod:`ginrummy.web.accounts`)."""
+    ``password`` (their rules are checked by :mod:`ginrummy.web.community.accounts`)."""
 
     name: Annotated[StrictStr, Field(max_length=100)]
     password: Annotated[StrictStr, Field(max_length=1000)]
@@ -654,7 +654,7 @@ def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[
     (the engine refused the action), ``not_your_turn``, ``not_allowed`` (e.g. a suggestion from
     a seat that is not the adviser, a client seed for a deal that is not next), ``conflict``
     (another server wrote first; state resent), the review's ``not_over``, ``bad_deal``, ``busy``
-    and ``server_busy`` (``ginrummy.web.review_web``), ``too_slow`` (this connection did not read its
+    and ``server_busy`` (``ginrummy.web.room.review_service``), ``too_slow`` (this connection did not read its
     messages; it is closed with code 4408).
     """
     out: dict[str, Any] = {"type": "error", "code": code, "message": message}

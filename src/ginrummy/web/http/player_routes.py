@@ -10,15 +10,15 @@
 * ``GET /api/me``: ``{"signed_in": false}`` or ``{"signed_in": true, "name", "kind", "rating",
   "provisional", "matches"}``.
 * ``GET /api/leaderboard?limit=&offset=`` and ``GET /api/players/NAME``
-  (:meth:`~ginrummy.web.players.Players.leaderboard`, :meth:`~ginrummy.web.players.Players.player`).
+  (:meth:`~ginrummy.web.community.members.Players.leaderboard`, :meth:`~ginrummy.web.community.members.Players.player`).
 * ``GET /api/replays/ID``: the replay of a recorded finished (or forfeited) match (public, or
   one you played), with ``"forfeit"``: the name of who forfeited on time, or ``null``;
   ``POST /api/replays``: the replay of an uploaded record (text body, at most
-  :data:`~ginrummy.web.replays.MAX_RECORD_BYTES`).
+  :data:`~ginrummy.web.protocol.replay_frames.MAX_RECORD_BYTES`).
 * Pages: ``/account``, ``/leaderboard``, ``/players/NAME``, ``/replay`` (upload) and
   ``/replay/ID``.
 
-Every state-changing request also passes :class:`~ginrummy.web.accounts.CsrfGuard`.
+Every state-changing request also passes :class:`~ginrummy.web.community.accounts.CsrfGuard`.
 Password hashing runs off the event loop.
 """
 
@@ -32,16 +32,16 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..errors import GinRummyError
-from ..i18n import translate_error
-from ..record import dumps
-from .accounts import SESSION_COOKIE, Account, AccountError, RateLimiter, cleared_session_cookie, session_cookie
-from .i18n_web import W_, request_lang, web_translator
-from .messages import AccountBody, DeleteAccountBody, MessageError
-from .players import Players
-from .replays import MAX_RECORD_BYTES, replay_frames
-from .security import read_body
-from .tables import TableError, TableManager
+from ...errors import GinRummyError
+from ...i18n import translate_error
+from ...record import dumps
+from ..community.accounts import SESSION_COOKIE, Account, AccountError, RateLimiter, cleared_session_cookie, session_cookie
+from ..texts import W_, request_lang, web_translator
+from ..protocol.inbound import AccountBody, DeleteAccountBody, MessageError
+from ..community.members import Players
+from ..protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
+from ..security import read_body
+from ..room.tables import TableError, TableManager
 
 __all__ = ["player_routes", "current_account", "replay_text", "uploaded_record"]
 
@@ -82,7 +82,7 @@ def replay_record(table: Any) -> str:
 async def replay_text(players: Players, manager: TableManager, request: Request, result_id: str) -> str | None:
     """The public record (text) of the recorded match ``result_id`` when ``request`` may replay
     it, else ``None``.  The replay (``GET /api/replays/ID``) and its review
-    (:mod:`ginrummy.web.replay_review`) both show only this text."""
+    (:mod:`ginrummy.web.http.replay_review_routes`) both show only this text."""
     table = await replay_table(players, manager, request, result_id)
     return None if table is None else replay_record(table)
 
