@@ -1,5 +1,5 @@
 """Two ``gin serve`` processes on one PostgreSQL, the seats of a table split between them
-(web/db/notify.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
+(web/room/follower.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
 message), the two players play a whole match, and a process killed with SIGKILL mid-deal loses
 no acknowledged step.  The record of the match verifies (its shuffles, R3.2)."""
 
@@ -150,7 +150,7 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
 
     from starlette.testclient import TestClient
 
-    from ginrummy.web.db import notify
+    from ginrummy.web.room import follower as notify
     from ginrummy.web.app import create_app
 
     from .conftest import new_table, with_csrf
@@ -204,7 +204,7 @@ def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None
     thread to the highest ``seq`` of each table) is read back in one query, and every table
     of the other process ends at the same step with the same legal actions."""
     from ginrummy.rules import RuleSet
-    from ginrummy.web.db.notify import Follower
+    from ginrummy.web.room.follower import Follower
     from ginrummy.web.room.seats import SeatSpec
     from ginrummy.web.db.store import Store
     from ginrummy.web.room.tables import TableManager

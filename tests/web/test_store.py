@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ginrummy.cli.serve import database_error
 from ginrummy.web.db.commit import CommitterStopped, GroupCommitter
-from ginrummy.web.db.notify import parse_payload
+from ginrummy.web.room.follower import parse_payload
 from ginrummy.web.db.store import Store, TableRow, engine_url, masked_url
 
 from .conftest import STORES, database_url

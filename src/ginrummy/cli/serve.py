@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import signal
 import socket
+from typing import Any
 
 import typer
 
@@ -178,16 +179,40 @@ def serve(
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
     table (players reconnect with their links)."""
-    import uvicorn
-
-    from uvicorn.config import HTTP_PROTOCOLS, WS_PROTOCOLS
-    from uvicorn.importer import import_from_string
-
-    from ..web.app import MAX_FRAME_BYTES, create_app
-    from ..web.limits import ConnectionGuard, guarded_protocols, raise_open_files_limit
-    from ..web.security import install_log_redaction
     from ..web.db.store import default_database_url, masked_url
 
+    public, hosts = _checked_options(host, log_level, bot_delay, review_budget_ms, public_url, allowed_host,
+                                     metrics, metrics_allow)
+    url = database_url or default_database_url()
+    backend = database_backend(url)
+    if backend is not None and backend not in ("sqlite", "postgresql"):
+        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
+             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
+    from ..web.app import create_app
+
+    try:
+        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
+                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
+                             public_url=public or None, allowed_hosts=hosts, metrics=metrics,
+                             metrics_allow=metrics_allow)
+    except Exception as exc:  # a bad URL, a missing driver or an unreachable database
+        fail(database_error(url, exc))
+    # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
+    _run(web_app, sock, host, bound, log_level, forwarded_allow_ips, header_timeout, max_connections,
+         max_connections_per_address)
+
+
+def _checked_options(host: str, log_level: str, bot_delay: float | None, review_budget_ms: float, public_url: str,
+                     allowed_host: list[str], metrics: bool, metrics_allow: list[str]) -> tuple[str, list[str]]:
+    """``(public URL, allowed hosts)`` of ``gin serve``'s options; exits 2 (:func:`fail`) naming
+    the first option that is not allowed."""
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
     if bot_delay is not None and not bot_delay >= 0:
@@ -213,26 +238,20 @@ def serve(
         fail(f"--metrics-allow {exc}")
     if metrics_allow and not metrics:
         fail("--metrics-allow needs --metrics (metrics are off without it)")
-    url = database_url or default_database_url()
-    backend = database_backend(url)
-    if backend is not None and backend not in ("sqlite", "postgresql"):
-        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
-             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
-    try:
-        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
-                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
-                             public_url=public or None, allowed_hosts=hosts, metrics=metrics,
-                             metrics_allow=metrics_allow)
-    except Exception as exc:  # a bad URL, a missing driver or an unreachable database
-        fail(database_error(url, exc))
-    # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
-    try:
-        sock = listen(host, port)
-    except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
-    bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})", flush=True)
+    return public, hosts
+
+
+def _run(web_app: Any, sock: socket.socket, host: str, bound: int, log_level: str, forwarded_allow_ips: str,
+         header_timeout: float, max_connections: int, max_connections_per_address: int) -> None:
+    """Serve ``web_app`` with uvicorn on the bound ``sock`` until it is stopped."""
+    import uvicorn
+    from uvicorn.config import HTTP_PROTOCOLS, WS_PROTOCOLS
+    from uvicorn.importer import import_from_string
+
+    from ..web.app import MAX_FRAME_BYTES
+    from ..web.limits import ConnectionGuard, guarded_protocols, raise_open_files_limit
+    from ..web.security import install_log_redaction
+
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
     # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and
     # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per

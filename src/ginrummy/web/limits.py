@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ConnectionGuard", "guarded_protocols", "raise_open_files_limit", "REFUSAL_RETRY_SECONDS"]
+__all__ = ["RateLimiter", "ConnectionGuard", "guarded_protocols", "raise_open_files_limit", "REFUSAL_RETRY_SECONDS"]
 
 REFUSAL_RETRY_SECONDS = 10
 """The ``Retry-After`` of a connection refused for the caps (seconds)."""
@@ -189,3 +192,37 @@ def raise_open_files_limit(wanted: int) -> tuple[int, int]:
             pass
     infinite = resource.RLIM_INFINITY
     return (0 if soft == infinite else soft), (0 if hard == infinite else hard)
+
+
+class RateLimiter:
+    """At most ``limit`` events per key in any ``window`` seconds (a sliding window kept in
+    memory; ``clock`` returns seconds, ``time.monotonic`` by default)."""
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._seen: dict[str, deque[float]] = {}
+
+    def _events(self, key: str) -> deque[float]:
+        now = self.clock()
+        q = self._seen.setdefault(key, deque())
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        if not q:
+            self._seen.pop(key, None)
+            if len(self._seen) > 100_000:  # bounded memory under a flood of names
+                self._seen.clear()
+            q = self._seen.setdefault(key, deque())
+        return q
+
+    def retry_after(self, key: str) -> int:
+        """0 if another event of ``key`` is allowed now, else whole seconds to wait."""
+        q = self._events(key)
+        if len(q) < self.limit:
+            return 0
+        return max(1, int(q[0] + self.window - self.clock()) + 1)
+
+    def hit(self, key: str) -> None:
+        """Count one event of ``key``."""
+        self._events(key).append(self.clock())

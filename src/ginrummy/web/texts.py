@@ -40,6 +40,7 @@ from babel.support import NullTranslations, Translations
 from .. import i18n
 from ..errors import Msg
 from ..i18n import LANGUAGES, SOURCE, Translator, catalog_json, lang_from_accept_language, normalize
+from .levels import player_levels
 
 __all__ = [
     "WEB_DOMAIN", "COOKIE", "W_", "WebTranslator", "web_translator", "request_lang", "web_catalog",
@@ -181,8 +182,6 @@ def seat_name_forms(lang: str) -> dict[str, Any]:
     A table's names are fixed when it opens, in its opener's language; the browser gets these
     forms for every language (``web_catalog(...)["seat_names"]``) so that it can show such a
     name in the reader's language (``localSeatName`` in ``common.js``)."""
-    from .room.tables import player_levels  # tables imports this module
-
     tr = web_translator(lang)
     return {
         "you": tr.t("You"),

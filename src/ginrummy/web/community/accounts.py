@@ -31,179 +31,46 @@ sign-ins are limited per (name, address) pair, per address and, more slowly, per
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 import time
 import unicodedata
-from collections import deque
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import (Column, Float, Index, Integer, MetaData, String, Table, Text, and_, delete, insert, select,
-                        update)
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..texts import W_, request_lang, web_translator
-from ..room.seats import player_levels
+from ..texts import W_
+from ..limits import RateLimiter
+from ..errors import WebError
+from .ratings import INITIAL
+from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
+from ..room.names import (IGNORABLE, RESERVED_NAMES, is_reserved_name, name_key, name_skeleton, name_skeletons,
+                          strip_invisible, typed_name_key)
+from ..security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, SESSION_DAYS, CsrfGuard
 
 __all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
            "name_skeleton", "name_skeletons", "strip_invisible",
            "typed_name_key", "is_reserved_name", "RESERVED_NAMES", "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
            "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 
-SESSION_COOKIE = "gin_session"
-CSRF_COOKIE = "gin_csrf"
-CSRF_HEADER = "x-csrf-token"
 NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
-SESSION_DAYS = 30
-"""A session ends this many days after sign-in (or at sign-out, or when the account is deleted)."""
 
-metadata = MetaData()
-
-accounts_t = Table(
-    "gin_accounts", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(80), nullable=True),
-    Column("name_key", String(80), nullable=True, unique=True),
-    Column("kind", String(10), nullable=False),
-    Column("password_hash", Text, nullable=True),
-    Column("created", String(40), nullable=False),
-    Column("deleted", Integer, nullable=False, default=0),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
-    Column("ordinal", Float, nullable=False),
-    Column("matches", Integer, nullable=False, default=0),
-    # the ladder order, covering its filter: a page at any offset is read from the index alone
-    Index("gin_accounts_board", "deleted", "ordinal", "id", "matches"),
-)
-
-sessions_t = Table(
-    "gin_sessions", metadata,
-    Column("token_hash", String(64), primary_key=True),
-    Column("account_id", Integer, nullable=False, index=True),
-    Column("created", String(40), nullable=False),
-    Column("expires", String(40), nullable=False),
-)
-
-seat_accounts_t = Table(
-    "gin_seat_accounts", metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("player", Integer, primary_key=True, autoincrement=False),
-    Column("account_id", Integer, nullable=False),
-)
-
-
-class AccountError(ValueError):
-    """A refused account request.  ``code``: ``bad_name``, ``bad_password``, ``name_taken``,
-    ``wrong_password`` (also for an unknown name: the answer does not say which),
-    ``rate_limited`` (``retry_after`` seconds), ``not_signed_in``.  ``message`` is a
-    :class:`~ginrummy.errors.Msg` (:func:`~ginrummy.web.texts.W_`).  ``hashed``: the
-    refusal came after a password was hashed (a name taken meanwhile by another sign-up), so
-    it cost what a sign-up costs."""
-
-    def __init__(self, code: str, message: Any, retry_after: int = 0, hashed: bool = False) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
-        self.hashed = hashed
+AccountError = WebError
+"""A refused account request (:class:`~ginrummy.web.errors.WebError`): ``code`` ``bad_name``,
+``bad_password``, ``name_taken``, ``wrong_password`` (also for an unknown name: the answer does
+not say which), ``rate_limited`` (``retry_after`` seconds), ``not_signed_in``; ``hashed``: the
+refusal came after a password was hashed (a name taken meanwhile), so it cost what a sign-up costs."""
 
 
 _BAD_CHARS = re.compile(r"[/\\]")
-
-
-def name_key(name: str) -> str:
-    """The uniqueness key of a name: NFKC-normalised and case-folded (``"Ann"`` and ``"ANN"``
-    are one name)."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
-def typed_name_key(name: str) -> str:
-    """The :func:`name_key` of a name as someone typed it: its whitespace runs folded to one
-    space and its ends trimmed first, as :func:`check_name` stores names, so that ``"  ann
-    LEE "`` and ``"Ann Lee"`` are one name.  Used to find an account by name
-    (:meth:`Accounts.verify` and its sign-in limit, :meth:`Accounts.name_in_use`, the player
-    page).  Names that only look alike are told by :func:`name_skeletons`."""
-    return name_key(" ".join(name.split()))
-
-
-_IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
-"""Unicode's default-ignorable code points (drawn as nothing: the zero-width joiner, variation
-selectors, the Hangul fillers...) and the bidirectional marks."""
-
-
-def strip_invisible(name: str) -> str:
-    """``name`` without the characters that are drawn as nothing: every format character
-    (category ``Cf``: the zero-width joiner and non-joiner, the bidirectional controls) and the
-    other default-ignorable code points (variation selectors, Hangul fillers).  A name is
-    read by people, so two names that look the same must be one (``"Computer (nov\u200dice)"``
-    is ``"Computer (novice)"``)."""
-    return "".join(c for c in _IGNORABLE.sub("", name) if unicodedata.category(c) != "Cf")
-
-
-_LOOKALIKES = str.maketrans({
-    # Cyrillic letters drawn as Latin ones (Unicode TR39's confusables, the Latin targets only)
-    "а": "a", "в": "b", "е": "e", "ё": "ë", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
-    "ї": "ï", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ь": "b", "к": "k",
-    "м": "m", "н": "h", "т": "t", "г": "r", "п": "n", "ш": "w", "ɡ": "g",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "Ь": "b", "З": "3",
-    # Greek letters drawn as Latin ones
-    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "υ": "u", "χ": "x", "γ": "y", "τ": "t",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
-    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ϲ": "c", "Ϲ": "C", "ϳ": "j",
-    # Latin and digits that pass for one another (TR39 maps them to one skeleton too)
-    "0": "o", "1": "l", "|": "l", "ı": "i", "ɩ": "i", "ſ": "f",
-})
-_CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l", "Ӏ": "l"})
-"""A capital I (Latin, Greek, Cyrillic) is drawn as a small l: :func:`name_skeletons` reads
-a name once with it so."""
-
-
-def name_skeleton(name: str) -> str:
-    """The look of a name, to tell names that pass for one another (after Unicode TR39's
-    skeleton): invisible characters left out (:func:`strip_invisible`), NFKC, the Cyrillic and
-    Greek letters that look like Latin ones (and ``0``/``O``, ``1``/``l``/``I``) made the Latin
-    one, case-folded, whitespace runs one space.  ``"Cоmputer (nоvice)"`` (Cyrillic о),
-    ``"Ѕystem"`` and ``"аlice"`` have the skeletons of ``"Computer (novice)"``, ``"System"`` and
-    ``"alice"``.  Not TR39's full table: the Latin look-alikes of Cyrillic and Greek, which
-    cover names typed on the keyboards people use here."""
-    text = unicodedata.normalize("NFKC", strip_invisible(name)).translate(_LOOKALIKES)
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().translate(_LOOKALIKES).split())
-
-
-def name_skeletons(name: str) -> frozenset[str]:
-    """The skeletons two names that pass for one another share one of: :func:`name_skeleton`
-    (any case), and the same with every capital I read as a small l first, as typed and in
-    capitals (``"AIice"`` passes for ``"Alice"``, ``"ALlCE"`` for ``"alice"`` written ``"ALICE"``;
-    ``"ALICE"`` is ``"alice"`` by the first)."""
-    return frozenset((name_skeleton(name), name_skeleton(name.translate(_CAPITAL_I)),
-                      name_skeleton(name.upper().translate(_CAPITAL_I))))
-
-
-RESERVED_NAMES = ("System",)
-"""Names no guest may chat under and no person may take as a seat name (compared by
-:func:`typed_name_key`: ``"SYSTEM"`` and ``"Ｓｙｓｔｅｍ"`` too): a line or a seat under them
-would pass for the server's own (:func:`is_reserved_name`)."""
-
-
-_RESERVED_KEYS = frozenset(k for n in RESERVED_NAMES for k in name_skeletons(n))
-
-
-def is_reserved_name(name: Any) -> bool:
-    """Whether ``name`` is one of :data:`RESERVED_NAMES`, or passes for one: in any case or
-    width, with any spacing, look-alike letters or invisible characters (:func:`name_skeleton`).  The lobby chat refuses it to a guest
-    (:meth:`ginrummy.web.room.lobby.RoomMixin.say_in_lobby`), and a table refuses it as a person's
-    seat name at creation and at a sit, as it refuses a computer seat's."""
-    return isinstance(name, str) and not name_skeletons(name).isdisjoint(_RESERVED_KEYS)
 
 
 def check_name(name: Any) -> str:
@@ -216,7 +83,7 @@ def check_name(name: Any) -> str:
     clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not NAME_MIN <= len(clean) <= NAME_MAX:
         raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
-    if _BAD_CHARS.search(clean) or _IGNORABLE.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
+    if _BAD_CHARS.search(clean) or IGNORABLE.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
         raise AccountError("bad_name", W_("a name may not hold slashes or control characters"))
     return clean
 
@@ -241,40 +108,6 @@ def _iso(t: datetime) -> str:
 def token_hash(token: str) -> str:
     """SHA-256 of a session token (its UTF-8 bytes), hex."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-class RateLimiter:
-    """At most ``limit`` events per key in any ``window`` seconds (a sliding window kept in
-    memory; ``clock`` returns seconds, ``time.monotonic`` by default)."""
-
-    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._seen: dict[str, deque[float]] = {}
-
-    def _events(self, key: str) -> deque[float]:
-        now = self.clock()
-        q = self._seen.setdefault(key, deque())
-        while q and q[0] <= now - self.window:
-            q.popleft()
-        if not q:
-            self._seen.pop(key, None)
-            if len(self._seen) > 100_000:  # bounded memory under a flood of names
-                self._seen.clear()
-            q = self._seen.setdefault(key, deque())
-        return q
-
-    def retry_after(self, key: str) -> int:
-        """0 if another event of ``key`` is allowed now, else whole seconds to wait."""
-        q = self._events(key)
-        if len(q) < self.limit:
-            return 0
-        return max(1, int(q[0] + self.window - self.clock()) + 1)
-
-    def hit(self, key: str) -> None:
-        """Count one event of ``key``."""
-        self._events(key).append(self.clock())
 
 
 @dataclass(frozen=True)
@@ -314,7 +147,6 @@ class Accounts:
 
     def __init__(self, engine: Engine, *, hasher: PasswordHasher | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        from .ratings import INITIAL  # the starting rating of a new account
 
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
@@ -472,7 +304,7 @@ class Accounts:
         passes for one: compared by :func:`typed_name_key` (NFKC, case-folded, whitespace runs
         as one space: ``"ANN"`` and ``"Ann"`` are one name) and by :func:`name_skeleton`
         (``"Аnn"`` with a Cyrillic ``А``, ``"An\u200dn"``).  The lobby chat refuses it to a
-        guest (:meth:`ginrummy.web.room.lobby.RoomMixin.say_in_lobby`), and so do a guest's seat
+        guest (:meth:`ginrummy.web.room.lobby.Room.say_in_lobby`), and so do a guest's seat
         names, so that no guest posts or sits as an account holder; sign-up refuses it."""
         key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:
@@ -512,113 +344,6 @@ class Accounts:
             with self.engine.connect() as c:
                 rows = c.execute(query).all()
         return {int(r.player): int(r.account_id) for r in rows}
-
-
-# -- CSRF ---------------------------------------------------------------------------------------
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
-
-_UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
-_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,100}$")
-
-
-def _cookies(scope: Scope) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in scope.get("headers", ()):
-        if key == b"cookie":
-            for part in value.decode("latin-1").split(";"):
-                k, _, v = part.strip().partition("=")
-                if k and k not in out:
-                    out[k] = v
-    return out
-
-
-class CsrfGuard:
-    """ASGI middleware: every ``POST``/``PUT``/``PATCH``/``DELETE`` from a browser (a request
-    that carries our ``gin_csrf`` or ``gin_session`` cookie) must carry the header
-    ``X-CSRF-Token`` equal to the ``gin_csrf`` cookie (compared in constant time), else it is
-    answered ``403 {"error", "code": "csrf"}`` (in the request's language) before anything
-    runs.  A request with none of our cookies carries no session, but it could still sign a
-    browser in (a cross-site form posting to ``/api/session`` sets the session cookie it
-    answers with), so it must not come from another site: its ``Sec-Fetch-Site``, when sent,
-    is ``same-origin`` or ``none``, and its ``Origin``, when sent, is this request's own host
-    (:func:`cross_site`); else the same ``403 csrf``.  A program (curl, a script) sends neither
-    header and passes.  Any answer to a request without a well-formed ``gin_csrf`` cookie sets
-    a new one (SameSite=Strict, readable by the page's script, which sends it back:
-    ``common.js``)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        cookies = _cookies(scope)
-        cookie = cookies.get(CSRF_COOKIE, "")
-        has = bool(_TOKEN_RE.match(cookie))
-        # A request with none of our cookies is a program's (a script, a benchmark, curl): it can
-        # act for no one, since a session rides on its cookie, so there is nothing to forge.  A
-        # browser that has been here carries gin_csrf, and a signed-in one gin_session: those
-        # are checked.  (A cross-site request gets neither: SameSite keeps them at home.)
-        browser = CSRF_COOKIE in cookies or SESSION_COOKIE in cookies
-        if scope.get("method", "GET") in _UNSAFE:
-            header = ""
-            for key, value in scope.get("headers", ()):
-                if key == CSRF_HEADER.encode():
-                    header = value.decode("latin-1")
-            if (cross_site(scope) if not browser
-                    else not (has and secrets.compare_digest(header.encode(), cookie.encode()))):
-                from starlette.requests import Request
-
-                tr = web_translator(request_lang(Request(scope)))
-                body = json.dumps({"error": tr.t("this request did not carry its CSRF token; load the page again "
-                                                 "and retry"), "code": "csrf"}, ensure_ascii=False).encode()
-                await send({"type": "http.response.start", "status": 403, "headers": [
-                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-                    + ([] if has else [_set_csrf(scope)])})
-                await send({"type": "http.response.body", "body": body})
-                return
-        if has:
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_cookie(msg: Message) -> None:
-            if msg["type"] == "http.response.start":
-                msg = dict(msg)
-                msg["headers"] = list(msg.get("headers", [])) + [_set_csrf(scope)]
-            await send(msg)
-
-        await self.app(scope, receive, send_with_cookie)
-
-
-def cross_site(scope: Scope) -> bool:
-    """Whether the request of ``scope`` says it comes from another site's page: a
-    ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``, or an ``Origin`` whose host and
-    port are not the request's ``Host`` (``Origin: null`` too).  A request with neither header
-    (not a browser's) is not."""
-    headers = {k: v.decode("latin-1") for k, v in scope.get("headers", ()) if k in (b"sec-fetch-site", b"origin",
-                                                                                   b"host")}
-    site = headers.get(b"sec-fetch-site")
-    if site is not None and site.strip().lower() not in ("same-origin", "none"):
-        return True
-    origin = headers.get(b"origin")
-    if origin is None:
-        return False
-    host = headers.get(b"host", "").strip().lower()
-    scheme, sep, rest = origin.strip().lower().partition("://")
-    return not (sep and scheme in ("http", "https") and host and rest.rstrip("/") == host)
-
-
-def _secure(scope: Scope) -> str:
-    return "; Secure" if scope.get("scheme") == "https" else ""
-
-
-def _set_csrf(scope: Scope) -> tuple[bytes, bytes]:
-    value = f"{CSRF_COOKIE}={secrets.token_urlsafe(24)}; Path=/; SameSite=Strict{_secure(scope)}"
-    return (b"set-cookie", value.encode())
 
 
 def session_cookie(token: str, secure: bool) -> str:

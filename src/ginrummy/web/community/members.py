@@ -26,6 +26,7 @@ from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, fu
 from sqlalchemy.engine import Connection, Engine
 
 from ...actions import Action
+from ..levels import seat_level
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
 from .ratings import (display_rating, is_provisional, rateable, rating_change, record_match, result_players_t,
                       results_t)
@@ -145,7 +146,7 @@ class Players:
         out: list[int | None] = []
         for p in range(len(table.names)):
             if table.is_bot(p):
-                out.append(self.accounts.computer(table.seat_kind(p)[4:], conn))
+                out.append(self.accounts.computer(seat_level(table.seat_kind(p)), conn))
             else:
                 out.append(seated.get(p))
         return out

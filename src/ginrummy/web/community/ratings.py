@@ -40,7 +40,7 @@ from sqlalchemy.engine import Connection
 
 from ...match import Match
 from ...rules import RuleSet
-from .accounts import accounts_t, metadata
+from .schema import accounts_t, metadata
 
 __all__ = ["MODEL", "INITIAL", "PROVISIONAL_SIGMA", "display_rating", "is_provisional", "ordinal",
            "MatchStats", "match_stats", "record_match", "results_t", "result_players_t", "rateable"]

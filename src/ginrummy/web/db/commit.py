@@ -22,7 +22,7 @@ makes the writer try each group of the batch in a transaction of its own.
 
 On PostgreSQL, once a transaction has committed, the writer sends ``NOTIFY gin_steps,
 '<table id>:<seq>'`` for every step it stored, in a short transaction of its own
-(:meth:`GroupCommitter._notify` says why; :mod:`ginrummy.web.db.notify` listens).
+(:meth:`GroupCommitter._notify` says why; :mod:`ginrummy.web.room.follower` listens).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class GroupCommitter:
         self.steps = 0
         self.written: dict[str, int] = {}  # table id -> the last seq this process stored
         # table id -> the last seq this process handed to a transaction (committed or not yet):
-        # the notifications of those steps are our own (web/db/notify.py ignores them)
+        # the notifications of those steps are our own (web/room/follower.py ignores them)
         self.writing: dict[str, int] = {}
         # the one thread that writes (a pool of its own: the loop's default pool also serves
         # table creation and reviews), and on SQLite its own driver connection (_sqlite_commit)
@@ -219,7 +219,7 @@ class GroupCommitter:
         would commit one at a time.  This transaction writes nothing but the notifications,
         and does not wait for its flush.  A notification is only a wake-up: one lost here (the
         process dies between the two commits, or this fails) is made up by the other
-        processes' poll within a second (:mod:`ginrummy.web.db.notify`)."""
+        processes' poll within a second (:mod:`ginrummy.web.room.follower`)."""
         if not stored:
             return
         try:

@@ -25,7 +25,7 @@ Password hashing runs off the event loop.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -35,18 +35,18 @@ from starlette.routing import Route
 from ...errors import GinRummyError
 from ...i18n import translate_error
 from ...record import dumps
-from ..community.accounts import SESSION_COOKIE, Account, AccountError, RateLimiter, cleared_session_cookie, session_cookie
+from ..community.accounts import SESSION_COOKIE, Account, cleared_session_cookie, session_cookie
 from ..texts import W_, request_lang, web_translator
-from ..protocol.inbound import AccountBody, DeleteAccountBody, MessageError
+from ..errors import WebError
+from ..protocol.inbound import AccountBody, DeleteAccountBody
 from ..community.members import Players
-from ..protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
-from ..security import read_body
+from ..protocol.replay_frames import replay_frames
 from ..room.tables import TableError, TableManager
+from .common import error_response, page, read_json_body, uploaded_record
+from .context import AppContext
 
-__all__ = ["player_routes", "current_account", "replay_text", "uploaded_record"]
+__all__ = ["player_routes", "current_account", "replay_text", "SIGNUPS_PER_ADDRESS", "SIGNUP_WINDOW"]
 
-_STATUS = {"bad_name": 400, "bad_password": 400, "name_taken": 409, "wrong_password": 401, "rate_limited": 429,
-           "not_signed_in": 401}
 
 
 def current_account(request: Request, players: Players) -> Account | None:
@@ -87,20 +87,6 @@ async def replay_text(players: Players, manager: TableManager, request: Request,
     return None if table is None else replay_record(table)
 
 
-async def uploaded_record(request: Request, tr: Any, bad: Callable[..., Response]) -> str | Response:
-    """The record text of an upload's body (at most :data:`MAX_RECORD_BYTES`, UTF-8), or the
-    error answer (413 ``too_large``, 400 ``bad_record``) made with ``bad``.  The replay upload
-    and the review of an uploaded record both read their body so."""
-    raw = await read_body(request.stream(), MAX_RECORD_BYTES)
-    if raw is None:
-        return bad(W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413,
-                   "too_large")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return bad(W_("a record is UTF-8 text"), tr, 400, "bad_record")
-
-
 SIGNUPS_PER_ADDRESS = 5
 SIGNUP_WINDOW = 600.0
 """At most :data:`SIGNUPS_PER_ADDRESS` sign-ups (``POST /api/account``, each an argon2 hash of
@@ -109,148 +95,147 @@ SIGNUP_WINDOW = 600.0
 25 s before, issue 27)."""
 
 
-def player_routes(players: Players, manager: TableManager, body: Callable[..., Any], bad: Callable[..., Response],
-                  page: Callable[[str], Any]) -> list[Route]:
-    """The routes of this module; ``body``/``bad``/``page`` are the app's body reader, error
-    answer and page renderer."""
+def account_error(exc: WebError, tr: Any) -> Response:
+    r = error_response(exc.message, tr, exc.status, exc.code)
+    if exc.retry_after:
+        r.headers["Retry-After"] = str(exc.retry_after)
+    return r
 
-    def account_error(exc: AccountError, tr: Any) -> Response:
-        r = bad(exc.message, tr, _STATUS.get(exc.code, 400), exc.code)
-        if exc.retry_after:
-            r.headers["Retry-After"] = str(exc.retry_after)
+def signed_in(ctx: AppContext, request: Request, account: Account, status: int = 200) -> Response:
+    token = ctx.players.accounts.open_session(account)
+    r = JSONResponse({"name": account.name}, status_code=status)
+    r.headers["Set-Cookie"] = session_cookie(token, request.url.scheme == "https")
+    r.headers["Cache-Control"] = "no-store"
+    return r
+
+async def sign_up(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    address = _client(request)
+    wait = ctx.signups.retry_after(address)
+    if wait:
+        r = error_response(W_("too many accounts made from your address; try again in {seconds} seconds", seconds=wait),
+                tr, 429, "rate_limited")
+        r.headers["Retry-After"] = str(wait)
         return r
+    try:
+        b = await read_json_body(request, AccountBody)
+    except WebError as exc:
+        return error_response(exc, tr)
+    try:
+        account = await asyncio.to_thread(ctx.players.accounts.sign_up, b.name, b.password)
+    except WebError as exc:
+        if exc.hashed:  # a name taken while its password was hashed: it cost a hash, it counts
+            ctx.signups.hit(address)
+        return account_error(exc, tr)
+    ctx.signups.hit(address)
+    return signed_in(ctx, request, account, 201)
 
-    def signed_in(request: Request, account: Account, status: int = 200) -> Response:
-        token = players.accounts.open_session(account)
-        r = JSONResponse({"name": account.name}, status_code=status)
-        r.headers["Set-Cookie"] = session_cookie(token, request.url.scheme == "https")
-        r.headers["Cache-Control"] = "no-store"
-        return r
+async def delete_account(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    account = current_account(request, ctx.players)
+    if account is None:
+        return error_response(W_("sign in first"), tr, 401, "not_signed_in")
+    try:
+        b = await read_json_body(request, DeleteAccountBody)
+    except WebError as exc:
+        return error_response(exc, tr)
+    try:
+        await asyncio.to_thread(ctx.players.accounts.delete, account, b.password)
+    except WebError as exc:
+        return account_error(exc, tr)
+    r = JSONResponse({"deleted": True})
+    r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
+    return r
 
-    signups = RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW)
+async def sign_in(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    try:
+        b = await read_json_body(request, AccountBody)
+    except WebError as exc:
+        return error_response(exc, tr)
+    try:
+        account = await asyncio.to_thread(ctx.players.accounts.verify, b.name, b.password, _client(request))
+    except WebError as exc:
+        return account_error(exc, tr)
+    return signed_in(ctx, request, account)
 
-    async def sign_up(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        address = _client(request)
-        wait = signups.retry_after(address)
-        if wait:
-            r = bad(W_("too many accounts made from your address; try again in {seconds} seconds", seconds=wait),
-                    tr, 429, "rate_limited")
-            r.headers["Retry-After"] = str(wait)
-            return r
-        try:
-            b = await body(request, AccountBody)
-            account = await asyncio.to_thread(players.accounts.sign_up, b.name, b.password)
-        except MessageError as exc:
-            return bad(exc, tr)
-        except AccountError as exc:
-            if exc.hashed:  # a name taken while its password was hashed: it cost a hash, it counts
-                signups.hit(address)
-            return account_error(exc, tr)
-        signups.hit(address)
-        return signed_in(request, account, 201)
+async def sign_out(ctx: AppContext, request: Request) -> Response:
+    ctx.players.accounts.close_session(request.cookies.get(SESSION_COOKIE))
+    r = JSONResponse({"signed_in": False})
+    r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
+    return r
 
-    async def delete_account(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        account = current_account(request, players)
-        if account is None:
-            return bad(W_("sign in first"), tr, 401, "not_signed_in")
-        try:
-            b = await body(request, DeleteAccountBody)
-            await asyncio.to_thread(players.accounts.delete, account, b.password)
-        except MessageError as exc:
-            return bad(exc, tr)
-        except AccountError as exc:
-            return account_error(exc, tr)
-        r = JSONResponse({"deleted": True})
-        r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
-        return r
+async def me(ctx: AppContext, request: Request) -> Response:
+    account = current_account(request, ctx.players)
+    out = {"signed_in": False} if account is None else ctx.players.me(account.id)
+    return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
-    async def sign_in(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        try:
-            b = await body(request, AccountBody)
-            account = await asyncio.to_thread(players.accounts.verify, b.name, b.password, _client(request))
-        except MessageError as exc:
-            return bad(exc, tr)
-        except AccountError as exc:
-            return account_error(exc, tr)
-        return signed_in(request, account)
+def _int(request: Request, key: str, default: int, hi: int) -> int:
+    raw = request.query_params.get(key, "")
+    if not raw:
+        return default
+    if not raw.isdigit() or len(raw) > 9 or int(raw) > hi:
+        raise ValueError(key)
+    return int(raw)
 
-    async def sign_out(request: Request) -> Response:
-        players.accounts.close_session(request.cookies.get(SESSION_COOKIE))
-        r = JSONResponse({"signed_in": False})
-        r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
-        return r
+async def leaderboard(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    try:
+        limit = _int(request, "limit", 50, 200)
+        offset = _int(request, "offset", 0, 10**8)
+    except ValueError as exc:
+        return error_response(W_("{field} must be a whole number from 0 to {hi}", field=str(exc),
+                      hi=200 if str(exc) == "limit" else 10**8), tr)
+    return JSONResponse(ctx.players.leaderboard(limit, offset))
 
-    async def me(request: Request) -> Response:
-        account = current_account(request, players)
-        out = {"signed_in": False} if account is None else players.me(account.id)
-        return JSONResponse(out, headers={"Cache-Control": "no-store"})
+async def player(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    name = request.path_params["name"]
+    out = ctx.players.player(name) if 0 < len(name) <= 80 else None
+    if out is None:
+        return error_response(W_("no player is called {name}", name=name[:80]), tr, 404, "not_found")
+    return JSONResponse(out)
 
-    def _int(request: Request, key: str, default: int, hi: int) -> int:
-        raw = request.query_params.get(key, "")
-        if not raw:
-            return default
-        if not raw.isdigit() or len(raw) > 9 or int(raw) > hi:
-            raise ValueError(key)
-        return int(raw)
+async def replay_of(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    rid = request.path_params["result_id"]
+    table = await replay_table(ctx.players, ctx.manager, request, rid)
+    if table is None:
+        return error_response(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
+    text = replay_record(table)
+    out = await asyncio.to_thread(replay_frames, text)
+    forfeit = table.forfeit
+    if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won
+        out = {**out, "finished": True, "winner": table.names[1 - forfeit]}
+    return JSONResponse({"id": rid, **out, "forfeit": None if forfeit is None else table.names[forfeit]})
 
-    async def leaderboard(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        try:
-            limit = _int(request, "limit", 50, 200)
-            offset = _int(request, "offset", 0, 10**8)
-        except ValueError as exc:
-            return bad(W_("{field} must be a whole number from 0 to {hi}", field=str(exc),
-                          hi=200 if str(exc) == "limit" else 10**8), tr)
-        return JSONResponse(players.leaderboard(limit, offset))
-
-    async def player(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        name = request.path_params["name"]
-        out = players.player(name) if 0 < len(name) <= 80 else None
-        if out is None:
-            return bad(W_("no player is called {name}", name=name[:80]), tr, 404, "not_found")
-        return JSONResponse(out)
-
-    async def replay_of(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        rid = request.path_params["result_id"]
-        table = await replay_table(players, manager, request, rid)
-        if table is None:
-            return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
-        text = replay_record(table)
+async def replay_upload(ctx: AppContext, request: Request) -> Response:
+    tr = web_translator(request_lang(request))
+    text = await uploaded_record(request, tr)
+    if isinstance(text, Response):
+        return text
+    try:
         out = await asyncio.to_thread(replay_frames, text)
-        forfeit = table.forfeit
-        if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won
-            out = {**out, "finished": True, "winner": table.names[1 - forfeit]}
-        return JSONResponse({"id": rid, **out, "forfeit": None if forfeit is None else table.names[forfeit]})
+    except (GinRummyError, ValueError) as exc:
+        return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
+    return JSONResponse(out)
 
-    async def replay_upload(request: Request) -> Response:
-        tr = web_translator(request_lang(request))
-        text = await uploaded_record(request, tr, bad)
-        if isinstance(text, Response):
-            return text
-        try:
-            out = await asyncio.to_thread(replay_frames, text)
-        except (GinRummyError, ValueError) as exc:
-            return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
-        return JSONResponse(out)
 
+def player_routes(ctx: AppContext) -> list[Route]:
+    """The routes of this module, each handler bound to ``ctx``."""
     return [
         Route("/account", page("account.html")),
         Route("/leaderboard", page("leaderboard.html")),
         Route("/players/{name}", page("player.html")),
         Route("/replay", page("replay.html")),
         Route("/replay/{result_id}", page("replay.html")),
-        Route("/api/account", sign_up, methods=["POST"]),
-        Route("/api/account", delete_account, methods=["DELETE"]),
-        Route("/api/session", sign_in, methods=["POST"]),
-        Route("/api/session", sign_out, methods=["DELETE"]),
-        Route("/api/me", me),
-        Route("/api/leaderboard", leaderboard),
-        Route("/api/players/{name}", player),
-        Route("/api/replays/{result_id}", replay_of),
-        Route("/api/replays", replay_upload, methods=["POST"]),
+        Route("/api/account", partial(sign_up, ctx), methods=["POST"]),
+        Route("/api/account", partial(delete_account, ctx), methods=["DELETE"]),
+        Route("/api/session", partial(sign_in, ctx), methods=["POST"]),
+        Route("/api/session", partial(sign_out, ctx), methods=["DELETE"]),
+        Route("/api/me", partial(me, ctx)),
+        Route("/api/leaderboard", partial(leaderboard, ctx)),
+        Route("/api/players/{name}", partial(player, ctx)),
+        Route("/api/replays/{result_id}", partial(replay_of, ctx)),
+        Route("/api/replays", partial(replay_upload, ctx), methods=["POST"]),
     ]

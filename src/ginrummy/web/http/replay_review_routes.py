@@ -52,7 +52,7 @@ from ...record import loads, replay
 from ...analysis.review import Review
 from ..texts import W_, WebTranslator, request_lang, web_translator
 from ..protocol.inbound import MessageError, ReviewQuery, parse_query
-from .player_routes import uploaded_record
+from .common import error_response, uploaded_record
 from ..room.review_service import ReviewError, ReviewService
 
 __all__ = ["ReplayReviews", "replay_review_json", "replay_review_routes", "CACHE_SIZE"]
@@ -192,10 +192,9 @@ def _check(text: str, deal: int | None) -> None:
 
 
 def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, str], Any],
-                         bad: Callable[..., Response], default_budget_ms: float) -> list[Route]:
+                         default_budget_ms: float) -> list[Route]:
     """The routes of this module.  ``may_replay(request, result_id)`` is the replay's own check
-    (a coroutine): the match's public record text when the request may replay it, else ``None``;
-    ``bad`` is the app's error answer."""
+    (a coroutine): the match's public record text when the request may replay it, else ``None``."""
 
     def query(request: Request) -> ReviewQuery:
         return parse_query(list(request.query_params.multi_items()))
@@ -204,14 +203,14 @@ def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, 
         try:
             await asyncio.to_thread(_check, text, q.deal)
         except MessageError as exc:
-            return bad(exc, tr, 400, exc.code)
+            return error_response(exc, tr, 400, exc.code)
         except (GinRummyError, ValueError) as exc:
             return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
         budget = default_budget_ms if q.budget_ms is None else q.budget_ms
         try:
             key, entry = reviews.ask(text, q.deal, budget, q.seed)
         except ReviewError as exc:
-            return bad(exc, tr, 503, exc.code)
+            return error_response(exc, tr, 503, exc.code)
         return _status(key, entry, tr)
 
     async def review_of(request: Request) -> Response:
@@ -220,10 +219,10 @@ def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, 
         try:
             q = query(request)
         except MessageError as exc:
-            return bad(exc, tr)
+            return error_response(exc, tr)
         text = await may_replay(request, rid)
         if text is None:
-            return bad(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
+            return error_response(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
         return await start(request, text, q, tr)
 
     async def review_upload(request: Request) -> Response:
@@ -231,8 +230,8 @@ def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, 
         try:
             q = query(request)
         except MessageError as exc:
-            return bad(exc, tr)
-        text = await uploaded_record(request, tr, bad)
+            return error_response(exc, tr)
+        text = await uploaded_record(request, tr)
         if isinstance(text, Response):
             return text
         return await start(request, text, q, tr)
@@ -242,7 +241,7 @@ def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, 
         key = request.path_params["key"]
         entry = reviews.get(key) if len(key) == 32 else None
         if entry is None:
-            return bad(W_("no review {key}: ask for it again", key=key[:40]), tr, 404, "not_found")
+            return error_response(W_("no review {key}: ask for it again", key=key[:40]), tr, 404, "not_found")
         return _status(key, entry, tr)
 
     return [

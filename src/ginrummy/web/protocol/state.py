@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from orjson import dumps as _orjson_dumps
 
@@ -23,12 +23,16 @@ from ...record import revealable
 from ...rules import RuleSet
 from ...scoring import ScoreSheet
 from ...views import spectator_json, view_of
-from ..room.seats import SPECTATOR
+from ..levels import is_bot_kind, seat_level
 
-if TYPE_CHECKING:
-    from ..room.tables import Table
+Table = Any
+"""A :class:`ginrummy.web.room.tables.Table`, read by the functions here (the protocol sits below
+the room, so it names the table's type without importing it)."""
 
-__all__ = ["state_message", "match_state", "StateMessage", "dumps"]
+SPECTATOR = -1
+"""The player number of a spectator (he sees only what is public; ``"you": null`` on the wire)."""
+
+__all__ = ["SPECTATOR", "state_message", "match_state", "StateMessage", "dumps"]
 
 
 def _deals(self: Table) -> list[dict[str, Any]]:
@@ -84,7 +88,7 @@ def _fair(self: Table, player: int) -> dict[str, Any]:
 
 def _seats(self: Table) -> list[dict[str, Any]]:
     return [{"name": n, "kind": "human" if k == "human" else "computer",
-             "level": None if k == "human" else k[4:],
+             "level": seat_level(k) if is_bot_kind(k) else None,
              "connected": any(p == i for p, _ in self.watchers) or k != "human",
              "account": i in self.signed_in}
             for i, (n, k) in enumerate(zip(self.names, self.row.seats))]

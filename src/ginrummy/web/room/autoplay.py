@@ -2,9 +2,9 @@
 delay) and the move of a person whose clock ran out (``docs/protocol.md``, "Clocks"), and the
 first deals a restart found ready to deal.
 
-:class:`AutoPlayMixin` is a part of :class:`~ginrummy.web.room.tables.TableManager` (kept here so
-that each concern has its own module); it uses the manager's ``tables``, ``now``, ``bot_delay``,
-``act``, ``next_deal``, ``changed`` and its store writer.  Every choice is seeded by the match
+:class:`AutoPlay` is a collaborator of :class:`~ginrummy.web.room.tables.TableManager`: it holds
+the manager as a :class:`~ginrummy.web.room.host.TableHost` (its ``tables``, ``now``,
+``bot_delay``, ``act``, ``next_deal``, ``changed`` and its store writer).  Every choice is seeded by the match
 seed and the step, so a restart makes the same move (the engine itself stays pure and
 synchronous; the scheduling is asyncio's).
 """
@@ -14,20 +14,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...errors import IllegalActionError
 from ...players import make_player
+from ..levels import seat_level
 from .seats import TableError
-from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, ThinkingPool, decision_seed, move_deadline, move_text
+from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, decision_seed, move_deadline, move_text
 
 if TYPE_CHECKING:
     from ...actions import Action
     from ...views import PlayerView
-    from .tables import Table
+    from .host import TableHost
+    from .table import Table
 
-__all__ = ["AutoPlayMixin", "bot_choice"]
+__all__ = ["AutoPlay", "bot_choice"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -37,9 +38,9 @@ def bot_choice(table: Table, player: int, seq: int, view: PlayerView) -> Action:
     ``seq`` steps are stored, decided in this process: its random choices are seeded by the
     match seed, the player and ``seq`` (:func:`~ginrummy.web.room.thinking.decision_seed`), so the
     same table and step give the same move, after a restart too, and in a worker of the
-    :class:`~ginrummy.web.room.thinking.ThinkingPool` (:meth:`AutoPlayMixin.think_move`)."""
+    :class:`~ginrummy.web.room.thinking.ThinkingPool` (:meth:`AutoPlay.think_move`)."""
     seed = decision_seed(table.row.seed, "bot", player, seq)
-    return _by_text(view, move_text(table.seat_kind(player)[4:], seed, view))
+    return _by_text(view, move_text(seat_level(table.seat_kind(player)), seed, view))
 
 
 def _by_text(view: PlayerView, text: str) -> Action:
@@ -49,15 +50,13 @@ def _by_text(view: PlayerView, text: str) -> Action:
     raise IllegalActionError(f"the computer chose {text!r}, not a legal action now")  # pragma: no cover
 
 
-class AutoPlayMixin:
-    """Computer moves, clock timeouts, and the start and stop of that scheduling."""
+class AutoPlay:
+    """Computer moves, clock timeouts, and the start and stop of that scheduling, for the tables
+    of ``host``."""
 
-    tables: dict[str, Any]
-    now: Callable[[], float]
-    bot_delay: float | None
-    committer: Any
-    thinking: ThinkingPool
-    _delay_rng: random.Random
+    def __init__(self, host: TableHost) -> None:
+        self.host = host
+        self._delay_rng = random.Random()
 
     def owner_of(self, table: Table) -> str:
         """The fair queue's owner of ``table``'s computer moves (:mod:`~ginrummy.web.room.thinking`):
@@ -73,7 +72,7 @@ class AutoPlayMixin:
         :data:`~ginrummy.web.room.thinking.FALLBACK_LEVEL`'s move from the same seed instead.
         ``announce``: tell the table's watchers the computer is thinking (``{"type":
         "thinking", "player", "ahead"}``, ``docs/protocol.md``)."""
-        level = table.seat_kind(player)[4:]
+        level = seat_level(table.seat_kind(player))
         seed = decision_seed(table.row.seed, "bot", player, seq)
         if level in CHEAP_LEVELS:
             return _by_text(view, move_text(level, seed, view))
@@ -82,9 +81,9 @@ class AutoPlayMixin:
             if announce and table.watchers:
                 msg = {"type": "thinking", "player": player, "seq": seq, "ahead": ahead}
                 for p, send in list(table.watchers):
-                    asyncio.get_running_loop().create_task(self._send(table, p, send, msg))  # type: ignore[attr-defined]
+                    asyncio.get_running_loop().create_task(self.host.send_to(table, p, send, msg))
 
-        text = await self.thinking.run(
+        text = await self.host.thinking.run(
             move_text, (level, seed, view), owner=self.owner_of(table), table=table.id,
             deadline=move_deadline(level), fallback=lambda: move_text(FALLBACK_LEVEL, seed, view),
             on_queued=queued)
@@ -95,9 +94,9 @@ class AutoPlayMixin:
         move with the ``novice`` level (seeded by the match seed and the step, so a restart
         makes the same move) and count it; the third in a row forfeits the match.  Returns
         whether a move was made."""
-        table = self.tables.get(table.id, table)
+        table = self.host.current(table)
         deadline = None if table.clock is None else table.clock.deadline()
-        if deadline is None or self.now() < deadline or table.match is None:
+        if deadline is None or self.host.now() < deadline or table.match is None:
             return False
         player = table.clock.turn
         assert player is not None
@@ -106,7 +105,7 @@ class AutoPlayMixin:
         if not view.legal:  # pragma: no cover - the clock only runs for the player to act
             return False
         action = make_player("novice", rng).choose(view, view.legal)
-        await self.act(table, player, action.text, kind="timeout")  # type: ignore[attr-defined]
+        await self.host.act(table, player, action.text, kind="timeout")
         return True
 
     def schedule_clock(self, table: Table) -> None:
@@ -118,13 +117,13 @@ class AutoPlayMixin:
         if deadline is None:
             return
         loop = asyncio.get_running_loop()
-        table.clock_timer = loop.call_later(max(0.0, deadline - self.now()) + 0.01,
+        table.clock_timer = loop.call_later(max(0.0, deadline - self.host.now()) + 0.01,
                                             lambda: loop.create_task(self._clock_due(table)))
 
     async def _clock_due(self, table: Table) -> None:
         try:
             if not await self.check_clock(table):
-                self.schedule_clock(self.tables.get(table.id, table))
+                self.schedule_clock(self.host.current(table))
         except Exception:  # pragma: no cover - the move was refused: the table moved on meanwhile
             log.exception("timeout move failed at table %s", table.id)
 
@@ -150,17 +149,17 @@ class AutoPlayMixin:
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table))
 
     def _delay(self) -> float:
-        if self.bot_delay is None:
+        if self.host.bot_delay is None:
             return self._delay_rng.uniform(0.7, 1.2)
-        return max(0.0, float(self.bot_delay))
+        return max(0.0, float(self.host.bot_delay))
 
     async def _bot_move(self, table: Table) -> None:
         await asyncio.sleep(self._delay())
-        table = self.tables.get(table.id, table)
+        table = self.host.current(table)
         due = self.bot_due(table)
         if due is None:
             if table.unsent:
-                await self.changed(table)  # type: ignore[attr-defined]
+                await self.host.changed(table)
             return
         player, what = due
         stale = False
@@ -168,9 +167,9 @@ class AutoPlayMixin:
             stale = await self._bot_step(table, player, what)
         finally:
             # the state of a person's move that waited for this answer goes out in any case
-            table = self.tables.get(table.id, table)
+            table = self.host.current(table)
             if table.unsent:
-                await self.changed(table)  # type: ignore[attr-defined]
+                await self.host.changed(table)
         if stale:
             # another task moved first, so this choice was refused: the move due now is made
             # by a task of its own (else nobody would make it and the table would wait for good)
@@ -185,22 +184,22 @@ class AutoPlayMixin:
         try:
             if what == "next_deal":
                 table.bot_task = None  # the moves below schedule the next computer move themselves
-                await self.next_deal(table, None)  # type: ignore[attr-defined]
+                await self.host.next_deal(table, None)
             else:
                 assert player is not None
                 action = await self.think_move(table, player, seq, table.started_match().view(player),
                                                announce=True)
-                if self.tables.get(table.id, table).seq != seq:  # moved on while it thought
+                if self.host.current(table).seq != seq:  # moved on while it thought
                     log.debug("computer move at table %s overtaken while thinking", table.id)
                     return True
                 # still this task's until the move is made (a state sent meanwhile must not
                 # start a second decision); the move below schedules the next one itself
                 table.bot_task = None
-                table = self.tables.get(table.id, table)
+                table = self.host.current(table)
                 table.bot_task = None
-                await self.act(table, player, action)  # type: ignore[attr-defined]
+                await self.host.act(table, player, action)
         except (IllegalActionError, TableError):
-            if self.tables.get(table.id, table).seq != seq:
+            if self.host.current(table).seq != seq:
                 log.debug("computer move at table %s overtaken by another move", table.id)
                 return True
             log.exception("computer move failed at table %s", table.id)
@@ -213,7 +212,7 @@ class AutoPlayMixin:
         the last seed and the deal), schedule every pending computer move and arm every running
         clock (call from the running event loop)."""
         loop = asyncio.get_running_loop()
-        for t in list(self.tables.values()):
+        for t in list(self.host.tables.values()):
             if t.match is None and t.fair and not t.waiting_for:
                 loop.create_task(self._deal_when_started(t))
             self.schedule_bot(t)
@@ -221,19 +220,19 @@ class AutoPlayMixin:
 
     async def _deal_when_started(self, table: Table) -> None:
         try:
-            async with self._lock(table):  # type: ignore[attr-defined]
-                await self._deal_first_if_ready(self.tables.get(table.id, table))  # type: ignore[attr-defined]
-            await self.changed(table)  # type: ignore[attr-defined]
+            async with self.host.lock(table):
+                await self.host.deal_first_if_ready(self.host.current(table))
+            await self.host.changed(table)
         except TableError:  # pragma: no cover - another process dealt it first
             pass
 
     async def stop(self) -> None:
         """Cancel the pending computer moves, stop the thinking pool's processes; write the
         steps waiting for a commit."""
-        self.thinking.close()
-        for t in self.tables.values():
+        self.host.thinking.close()
+        for t in self.host.tables.values():
             if t.bot_task is not None:
                 t.bot_task.cancel()
             if t.clock_timer is not None:
                 t.clock_timer.cancel()
-        await self.committer.stop()
+        await self.host.committer.stop()

@@ -1,12 +1,12 @@
 """The card room around the tables: the lobby of open tables, seats taken from it, spectators,
 chat and rematch (``docs/protocol.md``, "The card room").
 
-:class:`RoomMixin` is a part of :class:`~ginrummy.web.room.tables.TableManager` (kept here so that
-each concern has its own module); it uses the manager's ``tables``, ``store``, ``load``,
-``create`` and ``changed``.
+:class:`Room` is a collaborator of :class:`~ginrummy.web.room.tables.TableManager`: it holds the
+manager as a :class:`~ginrummy.web.room.host.TableHost` (its ``tables``, ``store``, ``load``,
+``create``, ``changed`` and ``send_to``).
 
-* A **public** table is listed in the lobby (:meth:`RoomMixin.lobby`) until the match is over;
-  anyone can take a free seat with one click (:meth:`RoomMixin.sit`) and anyone can watch it
+* A **public** table is listed in the lobby (:meth:`Room.lobby`) until the match is over;
+  anyone can take a free seat with one click (:meth:`Room.sit`) and anyone can watch it
   as a spectator, who is sent only what is public (:func:`ginrummy.views.spectator_json`).
 * **Chat**: at most :data:`MAX_CHAT_CHARS` characters a message and :data:`CHAT_BURST`
   messages per :data:`CHAT_WINDOW` seconds per connection; text only (the pages show it with
@@ -25,14 +25,20 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..community.accounts import is_reserved_name, strip_invisible
+from .names import is_reserved_name, strip_invisible
 from .clock import parse_time
 from ..texts import W_
+from ..levels import SeatKind, is_bot_kind, seat_level
 from ..protocol.inbound import lobby_guest_name_help, lobby_name_help, plain_text
+from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, secret_hash
+from .names import is_computer_name
 
-__all__ = ["RoomMixin", "WATCHERS_INTERVAL", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
+if TYPE_CHECKING:
+    from .host import TableHost
+
+__all__ = ["Room", "ChatLimiter", "WATCHERS_INTERVAL", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
            "LOBBY_IDLE_SECONDS"]
 
 WATCHERS_INTERVAL = 0.5
@@ -70,14 +76,12 @@ class ChatLimiter:
         return True
 
 
-class RoomMixin:
-    """Lobby, seats from the lobby, spectators' chat rights, table and lobby chat, rematch."""
+class Room:
+    """Lobby, seats from the lobby, spectators' chat rights, table and lobby chat, rematch, for
+    the tables of ``host``."""
 
-    tables: dict[str, Any]
-    store: Any
-    now: Callable[[], float]
-
-    def __init__(self) -> None:
+    def __init__(self, host: TableHost) -> None:
+        self.host = host
         self.lobby_watchers: list[Send] = []
         self.lobby_chat: list[dict[str, Any]] = []
         self._lobby_pending = False
@@ -101,7 +105,7 @@ class RoomMixin:
         return {
             "id": table.id, "rules": {k: table.row.rules.get(k) for k in ("name", "variant", "scoring", "target")},
             "seats": [{"name": n, "kind": "human" if k == "human" else "computer",
-                       "level": None if k == "human" else k[4:], "free": i in free}
+                       "level": seat_level(k) if is_bot_kind(k) else None, "free": i in free}
                       for i, (n, k) in enumerate(zip(table.names, table.row.seats))],
             "started": table.match is not None, "watchers": table.spectators,
             "rated": getattr(table, "rating", None) is not None,  # set by the players' ladder
@@ -111,7 +115,7 @@ class RoomMixin:
         """The public tables whose match is not over and that someone still plays or waits at
         (:meth:`attended`), at most :data:`MAX_LOBBY_TABLES`: those with a free seat first,
         then the newest first."""
-        listed = sorted((t for t in self.tables.values() if t.public and not t.over and self.attended(t)),
+        listed = sorted((t for t in self.host.tables.values() if t.public and not t.over and self.attended(t)),
                         key=lambda t: t.row.created or "", reverse=True)
         out = [self.lobby_entry(t) for t in listed]
         out.sort(key=lambda e: not any(s["free"] for s in e["seats"]))  # stable: newest first within
@@ -121,13 +125,12 @@ class RoomMixin:
         """Whether a person who took a seat at ``table`` is connected to this server, or its
         last step (or its creation, before any) is less than :data:`LOBBY_IDLE_SECONDS` old
         by :attr:`now`.  An open table whose host went away leaves the lobby after that."""
-        from .seats import SPECTATOR
 
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         if any(p != SPECTATOR and p not in free and not table.is_bot(p) for p, _ in table.watchers):
             return True
         last = table.last_write or parse_time(table.row.created)
-        return not last or self.now() - last < LOBBY_IDLE_SECONDS
+        return not last or self.host.now() - last < LOBBY_IDLE_SECONDS
 
     def watch_lobby(self, send: Send) -> None:
         self.lobby_watchers.append(send)
@@ -169,9 +172,8 @@ class RoomMixin:
         ``{"type": "watchers", "count", "seq"}`` message at most every :attr:`watchers_interval`
         seconds (:meth:`spectators_changed`), not a fresh state each (1,000 spectators cost a
         state per watcher per arrival before: O(watchers²))."""
-        from .seats import SPECTATOR
 
-        await self._send(table, SPECTATOR, send, table.state_for(SPECTATOR))  # type: ignore[attr-defined]
+        await self.host.send_to(table, SPECTATOR, send, table.state_for(SPECTATOR))
         self.spectators_changed(table)
 
     def spectators_changed(self, table: Any) -> None:
@@ -193,12 +195,12 @@ class RoomMixin:
             await asyncio.sleep(self.watchers_interval)
         finally:
             self._watchers_pending.discard(table_id)
-        table = self.tables.get(table_id)
+        table = self.host.tables.get(table_id)
         if table is None:
             return
         msg = {"type": "watchers", "count": table.spectators, "seq": table.seq}
         for p, send in list(table.watchers):
-            await self._send(table, p, send, msg)  # type: ignore[attr-defined]
+            await self.host.send_to(table, p, send, msg)
 
     async def sit(self, table_id: str, player: int, name: str, account: str | None = None) -> tuple[Any, str]:
         """Take the free seat ``player`` of a public table as ``name`` (cut and made unique as
@@ -209,10 +211,9 @@ class RoomMixin:
         Raises :class:`~ginrummy.web.room.tables.TableError`: ``not_found``, ``not_allowed`` for a
         private table or a seat that is not a person's, ``claimed`` when the seat is taken,
         ``bad_request`` for a computer seat's name or a reserved one ("System",
-        :func:`~ginrummy.web.community.accounts.is_reserved_name`)."""
-        from .seats import MAX_NAME_CHARS, TableError, secret_hash
+        :func:`~ginrummy.web.room.names.is_reserved_name`)."""
 
-        table = self.load(table_id)  # type: ignore[attr-defined]
+        table = self.host.load(table_id)
         if not table.public:
             raise TableError("not_allowed", W_("this table is private: its seats are taken only by invite links"))
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
@@ -224,7 +225,6 @@ class RoomMixin:
             raise TableError("claimed", W_("that seat is taken"))
         names = list(table.names)
         wanted = " ".join(strip_invisible(plain_text(name)).split())[:MAX_NAME_CHARS]
-        from .tables import is_computer_name
 
         if account is not None:
             wanted = account
@@ -242,13 +242,13 @@ class RoomMixin:
                 k += 1
             names[player] = wanted
         token = secrets.token_urlsafe(18)
-        if not self.store.take_seat(table.id, player, secret_hash(token), names):
+        if not self.host.store.take_seat(table.id, player, secret_hash(token), names):
             raise TableError("claimed", W_("that seat is taken"))
         table.row = type(table.row)(**{**table.row.__dict__, "names": names})
-        table.seat_secrets = self.store.seat_secrets(table.id)
+        table.seat_secrets = self.host.store.seat_secrets(table.id)
         if account is not None:
             table.signed_in.add(player)
-        await self.changed(table)  # type: ignore[attr-defined]
+        await self.host.changed(table)
         return table, token
 
     # -- chat ------------------------------------------------------------------------------
@@ -259,7 +259,6 @@ class RoomMixin:
         1 for the first spectator connection this server opened to it, sent as ``"watcher"``
         so that the players can tell spectators apart without learning who they are).  Raises ``TableError`` (``not_allowed``) for
         a spectator without the right or a sender over the rate limit."""
-        from .seats import SPECTATOR, TableError
 
         if player == SPECTATOR and not table.options.get("spectator_chat"):
             raise TableError("not_allowed", W_("spectators cannot chat at this table"))
@@ -274,7 +273,7 @@ class RoomMixin:
         del table.chat[:-CHAT_KEPT]
         for p, send in list(table.watchers):
             if table.sees_chat(p):
-                await self._send(table, p, send, entry)  # type: ignore[attr-defined]
+                await self.host.send_to(table, p, send, entry)
 
     async def say_in_lobby(self, name: str | None, text: str, limiter: ChatLimiter, *,
                            account: str | None = None) -> None:
@@ -288,17 +287,15 @@ class RoomMixin:
         characters), marked: ``{"type": "chat", "from": name, "guest": true, "text"}`` (the page
         shows "(guest)" after it), unless that name is a computer seat's
         (:func:`~ginrummy.web.room.tables.is_computer_name`) or an account's
-        (:attr:`account_name_taken`, compared by :func:`~ginrummy.web.community.accounts.name_key`), which
+        (:attr:`account_name_taken`, compared by :func:`~ginrummy.web.room.names.name_key`), which
         would let him pass for the computer or for that account holder, or a reserved name
-        (:func:`~ginrummy.web.community.accounts.is_reserved_name`: "System"), which would pass for the
+        (:func:`~ginrummy.web.room.names.is_reserved_name`: "System"), which would pass for the
         server's own line.
 
         Raises ``TableError``, and then posts nothing: ``not_allowed`` over the rate limit
         (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_message`` for a
         guest's line without a name (:func:`~ginrummy.web.protocol.inbound.lobby_guest_name_help`), ``bad_request`` for a
         guest's name that is empty once folded, a computer seat's, a reserved one or an account's."""
-        from .seats import MAX_NAME_CHARS, TableError
-        from .tables import is_computer_name
 
         if account is None and name is None:  # before the rate limit: the line was never a line
             raise TableError("bad_message", lobby_guest_name_help())
@@ -342,7 +339,6 @@ class RoomMixin:
         links of the connection ``send`` (its own ``Host``, checked, or the configured public
         URL; never the asker's); ``None``: the link is the path alone (``/table/ID?seat=...``).  Raises ``TableError`` (``not_allowed``) before the match is over or for a
         spectator."""
-        from .seats import SeatSpec, TableError
 
         m = table.match
         if m is None or not table.over:
@@ -351,12 +347,13 @@ class RoomMixin:
             raise TableError("not_allowed", W_("only a player at the table can ask for a rematch"))
         table.rematch_votes.add(player)
         if set(table.humans) - table.rematch_votes:
-            await self.changed(table)  # type: ignore[attr-defined]
+            await self.host.changed(table)
             return
-        seats = [SeatSpec(kind="human" if k == "human" else "bot", name=n, level="" if k == "human" else k[4:])
+        seats = [SeatSpec(kind=SeatKind.BOT if is_bot_kind(k) else SeatKind.HUMAN, name=n,
+                          level=seat_level(k) if is_bot_kind(k) else "")
                  for n, k in zip(table.names, table.row.seats)]
         options = {**table.options, "rematch_of": table.id}
-        new, shown = self.create(m.rules, seats, options=options, seat_all=True,  # type: ignore[attr-defined]
+        new, shown = self.host.create(m.rules, seats, options=options, seat_all=True,
                                  first_dealer=m.next_dealer() if m.finished else None,
                                  allowed_names=list(table.names))
         if self.on_rematch is not None:
@@ -365,6 +362,6 @@ class RoomMixin:
         table.options = {**table.options, "rematch": new.id}
         for p, send in list(table.watchers):
             if p in shown:
-                await self._send(table, p, send, {  # type: ignore[attr-defined]
+                await self.host.send_to(table, p, send, {
                     "type": "rematch", "id": new.id, "link": f"{base_of(send) or ''}/table/{new.id}?seat={shown[p][1]}"})
-        await self.changed(table)  # type: ignore[attr-defined]
+        await self.host.changed(table)

@@ -42,6 +42,7 @@ from ...match import Match
 from ...record import dumps, revealable
 from ...analysis.review import DEFAULT_BUDGET_MS, Review, build_review
 from ..texts import W_, WebTranslator
+from ..errors import WebError
 
 __all__ = ["ReviewService", "ReviewError", "WORKERS", "MAX_JOBS", "review_json", "check_review"]
 
@@ -76,15 +77,9 @@ def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: 
 
 # -- in the server ----------------------------------------------------------------------------
 
-class ReviewError(Exception):
-    """A review that cannot be given: ``code`` (``not_allowed``, ``not_over``, ``bad_deal``,
-    ``busy``, ``server_busy``) and ``message`` (a :class:`~ginrummy.errors.Msg` of the web domain)."""
-
-    def __init__(self, code: str, message: Msg) -> None:
-        super().__init__(message)
-        self.code = code
-        self.key = message.key
-        self.params = dict(message.params)
+ReviewError = WebError
+"""A review that cannot be given (:class:`~ginrummy.web.errors.WebError`): ``code``
+``not_allowed``, ``not_over``, ``bad_deal``, ``busy``, ``server_busy``."""
 
 
 def check_review(match: Match | None, over: bool, player: int, names: list[str], deal: int | None) -> None:

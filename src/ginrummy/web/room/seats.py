@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...actions import Action
-from ...errors import GinRummyError
 from ...players import make_player
-from ...players.base import PLAYER_LEVELS, load_levels
+from ..levels import player_levels
+from ..protocol.state import SPECTATOR
 from ...views import PlayerView
+from ..errors import WebError
 
 __all__ = ["SPECTATOR", "MAX_NAME_CHARS", "TableError", "SeatSpec", "player_levels", "advise", "secret_hash",
            "same_secret"]
 
-SPECTATOR = -1
 """The player index of a spectator's connection (a public table's watcher, who has no seat)."""
 
 MAX_NAME_CHARS = 24
@@ -37,26 +37,10 @@ def same_secret(a: str, b: str) -> bool:
     return secrets.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
 
 
-class TableError(GinRummyError, ValueError):
-    """A table request was refused.  ``code``: ``not_found``, ``bad_token``, ``bad_request``,
-    ``not_allowed``, ``conflict``, ``bad_invite``, ``claimed``.  ``message`` is made with :func:`~ginrummy.web.texts.W_`,
-    so ``key``/``params`` let the server say it in each seat's language."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-_LEVEL_ORDER = ("random", "novice", "club", "expert", "master")
-
-
-def player_levels() -> list[str]:
-    """The computer player levels registered now, weakest first: random, novice, club, expert,
-    master, then any others in the order they were registered (the same order whatever module was
-    imported first)."""
-    load_levels()
-    known = [x for x in _LEVEL_ORDER if x in PLAYER_LEVELS]
-    return known + [x for x in PLAYER_LEVELS if x not in known]
+TableError = WebError
+"""A table request was refused (:class:`~ginrummy.web.errors.WebError`, the web's one error type).
+``code``: ``not_found``, ``bad_token``, ``bad_request``, ``not_allowed``, ``conflict``,
+``bad_invite``, ``claimed``."""
 
 
 @dataclass(frozen=True)

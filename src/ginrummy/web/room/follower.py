@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select, text
 
-from .commit import NOTIFY_CHANNEL
-from .store import ActionRow, actions_t
+from ..db.commit import NOTIFY_CHANNEL
+from ..db.store import ActionRow, actions_t
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..room.tables import TableManager
+    from .tables import TableManager
 
 __all__ = ["Follower", "POLL_SECONDS", "parse_payload"]
 
@@ -120,8 +120,8 @@ class Follower:
         table = m.tables.get(table_id)
         if table is None:
             return 0
-        async with m._lock(table):
-            table = m.tables.get(table_id, table)
+        async with m.lock(table):
+            table = m.current(table)
             steps = await asyncio.to_thread(self._steps_after, table_id, table.seq)
             self.reads += 1
             table, applied = self._apply_locked(table, steps)
@@ -154,7 +154,7 @@ class Follower:
         """Send every watcher of ``table`` its state; schedule the computer's and the clock's moves."""
         m = self.manager
         for p, send in list(table.watchers):
-            await m._send(table, p, send, table.state_for(p))
+            await m.send_to(table, p, send, table.state_for(p))
         if table.watchers:
             m.schedule_bot(table)
         m.schedule_clock(table)
@@ -194,13 +194,13 @@ class Follower:
                 table = m.tables.get(tid)
                 if table is None:
                     continue
-                lock = m._lock(table)
+                lock = m.lock(table)
                 if lock.locked():  # a move of this process is being stored: wait for it apart
                     asyncio.get_running_loop().create_task(self._apply_later(tid, steps))
                     continue
                 try:
                     async with lock:  # free: taken at once, without yielding
-                        table, applied = self._apply_locked(m.tables.get(tid, table), steps)
+                        table, applied = self._apply_locked(m.current(table), steps)
                     if applied:
                         await self._tell(table)
                 except Exception:  # pragma: no cover - the poll tries again
@@ -212,8 +212,8 @@ class Follower:
             table = m.tables.get(table_id)
             if table is None:
                 return
-            async with m._lock(table):
-                table, applied = self._apply_locked(m.tables.get(table_id, table), steps)
+            async with m.lock(table):
+                table, applied = self._apply_locked(m.current(table), steps)
             if applied:
                 await self._tell(table)
         except Exception:  # pragma: no cover - the poll tries again
