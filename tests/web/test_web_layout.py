@@ -80,3 +80,28 @@ def test_a_step_that_cannot_be_stored_is_a_conflict_only_when_the_database_said_
 
     got, seq_after, seq_before = asyncio.run(run())
     assert (got, seq_after) == (code, seq_before)
+
+
+def test_a_lobby_update_leaves_the_watchers_interval_and_pending_counts_alone(tmp_path):
+    """The lobby's send reset ``watchers_interval`` (a test's 0 went back to 0.5 s) and dropped
+    the tables whose ``watchers`` message was pending (two lines left by a merge)."""
+
+    async def run() -> tuple[float, set[str], list[dict]]:
+        manager, table = _bots_table(tmp_path)
+        got: list[dict] = []
+
+        async def send(msg: dict) -> None:
+            got.append(msg)
+
+        manager.watchers_interval = 0.0
+        manager.room._watchers_pending.add(table.id)
+        manager.watch_lobby(send)
+        manager.lobby_changed()
+        await asyncio.sleep(0.01)
+        out = (manager.watchers_interval, set(manager.room._watchers_pending), got)
+        await manager.stop()
+        manager.store.close()
+        return out
+
+    interval, pending, sent = asyncio.run(run())
+    assert (interval, len(pending), [m["type"] for m in sent]) == (0.0, 1, ["lobby"])

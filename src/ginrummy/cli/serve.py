@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import signal
 import socket
-from typing import Any
+from typing import Any, cast
 
 import typer
 
@@ -270,7 +270,7 @@ def _run(web_app: Any, sock: socket.socket, host: str, bound: int, log_level: st
     http_class, ws_class = guarded_protocols(import_from_string(HTTP_PROTOCOLS["auto"]),
                                              import_from_string(WS_PROTOCOLS["auto"]), guard)
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
-                            ws_per_message_deflate=False, http=http_class, ws=ws_class,
+                            ws_per_message_deflate=False, http=http_class, ws=cast(Any, ws_class),
                             limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
                             **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked

@@ -49,10 +49,18 @@ from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from .community.accounts import CsrfGuard, RateLimiter
 from .community.members import Players
-from .room.follower import Follower
 from .db.store import Store, default_database_url
-from .http.common import (HEAD_INCLUDE, STATIC_DIR, favicon, link_base, not_found, page,
-                          render_page, too_large, wrong_method)
+from .http.common import (
+    HEAD_INCLUDE,
+    STATIC_DIR,
+    favicon,
+    link_base,
+    not_found,
+    page,
+    render_page,
+    too_large,
+    wrong_method,
+)
 from .http.context import AppContext
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
@@ -60,6 +68,7 @@ from .http.tables import table_routes
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
 from .protocol.replay_frames import MAX_RECORD_BYTES
+from .room.follower import Follower
 from .room.review_service import ReviewService
 from .room.tables import TableManager
 from .security import BodyLimit, install_log_redaction

@@ -110,7 +110,7 @@ def guarded_protocols(http_class: type[asyncio.Protocol], ws_class: type[asyncio
         _deadline: asyncio.TimerHandle | None = None
         _refused = False
 
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             if not guard.admit(transport, _address(transport)):
                 # the answer, then no more: what the client sends meanwhile is dropped, and the
@@ -163,7 +163,7 @@ def guarded_protocols(http_class: type[asyncio.Protocol], ws_class: type[asyncio
         return GuardedHTTP, None
 
     class CountedWS(ws_class):  # type: ignore[valid-type,misc]
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             self._guarded_transport = transport
             super().connection_made(transport)
 

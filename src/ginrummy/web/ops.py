@@ -71,7 +71,7 @@ class Metrics:
                               registry=self.registry)
         self.manager = manager
         self.reviews = reviews
-        self.registry.register(_Live(self._live))  # type: ignore[arg-type]
+        self.registry.register(_Live(self._live))
 
     def _live(self) -> dict[str, tuple[str, float]]:
         tables = list(self.manager.tables.values())

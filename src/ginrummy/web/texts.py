@@ -31,7 +31,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from functools import cache
 from html.parser import HTMLParser
 from typing import Any
 
@@ -97,7 +97,7 @@ class WebTranslator(Translator):
         for name in names:
             f = getattr(super(), name, None)
             if f is not None:
-                return f  # type: ignore[no-any-return]
+                return f
         raise AttributeError(names[0])  # pragma: no cover
 
     def t(self, message: str, /, **params: Any) -> str:
@@ -114,7 +114,7 @@ class WebTranslator(Translator):
         return self._base("p_", "pt")(context, message, **params)
 
 
-@lru_cache(maxsize=None)
+@cache
 def web_translator(lang: str | None = None) -> WebTranslator:
     """The shared (read-only) :class:`WebTranslator` of ``lang`` (a code or a tag; unsupported or
     ``None`` -> English)."""
@@ -140,7 +140,7 @@ def _plural_forms(t: NullTranslations) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def web_catalog(lang: str) -> dict[str, Any]:
     """The browser catalog of ``lang``: :func:`ginrummy.i18n.catalog_json` (the ``messages``
     domain: card names, level names, engine texts) with the ``web`` domain's messages merged over
@@ -173,7 +173,7 @@ def web_catalog(lang: str) -> dict[str, Any]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def seat_name_forms(lang: str) -> dict[str, Any]:
     """The names a table gives a seat nobody named, in ``lang``: ``{"you": "You",
     "player": "Player {n}", "computer": {level: "Computer (novice)"}}``, exactly as the lobby

@@ -37,7 +37,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -46,14 +46,22 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..texts import W_
-from ..limits import RateLimiter
 from ..errors import WebError
+from ..limits import RateLimiter
+from ..room.names import (
+    IGNORABLE,
+    RESERVED_NAMES,
+    is_reserved_name,
+    name_key,
+    name_skeleton,
+    name_skeletons,
+    strip_invisible,
+    typed_name_key,
+)
+from ..security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, SESSION_DAYS, CsrfGuard
+from ..texts import W_
 from .ratings import INITIAL
 from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
-from ..room.names import (IGNORABLE, RESERVED_NAMES, is_reserved_name, name_key, name_skeleton, name_skeletons,
-                          strip_invisible, typed_name_key)
-from ..security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, SESSION_DAYS, CsrfGuard
 
 __all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
            "name_skeleton", "name_skeletons", "strip_invisible",
@@ -98,7 +106,7 @@ def check_password(password: Any) -> str:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _iso(t: datetime) -> str:
@@ -189,7 +197,7 @@ class Accounts:
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(insert(accounts_t).values(**self._new_row(clean, "human", hashed)))
-                new_id = int(res.inserted_primary_key[0])
+                new_id = int(res.inserted_primary_key[0])  # type: ignore[index]  # one row inserted
         except IntegrityError:
             raise AccountError("name_taken", taken, hashed=True) from None
         self._looks = None
@@ -209,7 +217,7 @@ class Accounts:
             held = c.execute(select(accounts_t.c.id).where(accounts_t.c.name_key == values["name_key"])).first()
             if held is not None:  # a person took the name before this level existed: the level's
                 values["name_key"] = None  # account is found by its name and kind instead
-            return int(c.execute(insert(accounts_t).values(**values)).inserted_primary_key[0])
+            return int(c.execute(insert(accounts_t).values(**values)).inserted_primary_key[0])  # type: ignore[index]
         if conn is not None:
             return run(conn)
         with self.engine.begin() as c:

@@ -25,10 +25,10 @@ from typing import Any
 from sqlalchemy import inspect, select
 from sqlalchemy.engine import Engine
 
-from ...players import make_player
-from ...rules import RuleSet
 from ...analysis.shards import iter_shards
 from ...analysis.simulate import GameOutcome, play_game
+from ...players import make_player
+from ...rules import RuleSet
 from .accounts import Accounts, accounts_t
 from .ratings import display_rating, is_provisional, rateable, record_match, results_t
 

@@ -27,11 +27,10 @@ from sqlalchemy.engine import Connection, Engine
 
 from ...actions import Action
 from ..levels import seat_level
-from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
-from .ratings import (display_rating, is_provisional, rateable, rating_change, record_match, result_players_t,
-                      results_t)
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
+from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
+from .ratings import display_rating, is_provisional, rateable, rating_change, record_match, result_players_t, results_t
 
 __all__ = ["Players", "rated_tables_t", "RECENT"]
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -162,7 +162,7 @@ def rateable(rules: RuleSet) -> bool:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def record_match(conn: Connection, result_id: str, match: Match, accounts: Sequence[int | None], *,
@@ -202,7 +202,7 @@ def record_match(conn: Connection, result_id: str, match: Match, accounts: Seque
                                               .where(accounts_t.c.id.in_([a for a in accounts if a is not None])))}
         for p, a in enumerate(accounts):
             before[p] = (float(rows[a].mu), float(rows[a].sigma))
-        ranks = [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
+        ranks: list[float] = [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
         teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma in before]  # type: ignore[misc]
         new = MODEL.rate(teams, ranks=ranks)
         for p, a in enumerate(accounts):

@@ -35,11 +35,23 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import (Column, Integer, MetaData, String, Table, Text, and_, create_engine, event, insert,
-                        select, update)
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 
@@ -118,7 +130,7 @@ def masked_url(url: str | URL) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 @dataclass(frozen=True)

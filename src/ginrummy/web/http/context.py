@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..community.accounts import RateLimiter
 from ..community.members import Players
-from ..room.follower import Follower
 from ..db.store import Store
 from ..ops import Metrics
+from ..room.follower import Follower
 from ..room.review_service import ReviewService
 from ..room.tables import TableManager
-from ..community.accounts import RateLimiter
 from .replay_review_routes import ReplayReviews
 
 __all__ = ["AppContext"]

@@ -36,12 +36,12 @@ from ...errors import GinRummyError
 from ...i18n import translate_error
 from ...record import dumps
 from ..community.accounts import SESSION_COOKIE, Account, cleared_session_cookie, session_cookie
-from ..texts import W_, request_lang, web_translator
+from ..community.members import Players
 from ..errors import WebError
 from ..protocol.inbound import AccountBody, DeleteAccountBody
-from ..community.members import Players
 from ..protocol.replay_frames import replay_frames
 from ..room.tables import TableError, TableManager
+from ..texts import W_, request_lang, web_translator
 from .common import error_response, page, read_json_body, uploaded_record
 from .context import AppContext
 

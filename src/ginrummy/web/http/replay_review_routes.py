@@ -46,14 +46,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ...analysis.review import Review
 from ...errors import GinRummyError, Msg
 from ...i18n import translate_error
 from ...record import loads, replay
-from ...analysis.review import Review
-from ..texts import W_, WebTranslator, request_lang, web_translator
 from ..protocol.inbound import MessageError, ReviewQuery, parse_query
-from .common import error_response, uploaded_record
 from ..room.review_service import ReviewError, ReviewService
+from ..texts import W_, WebTranslator, request_lang, web_translator
+from .common import error_response, uploaded_record
 
 __all__ = ["ReplayReviews", "replay_review_json", "replay_review_routes", "CACHE_SIZE"]
 

@@ -5,15 +5,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Annotated, Any, TypeVar, Union
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from ...errors import Msg
 from ..errors import WebError
 from ..texts import W_
-
 from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
 
 __all__ = ["CreateTableBody", "SeatBody", "SheetBody", "ClaimBody", "SitBody", "ClockBody", "AccountBody",
@@ -26,8 +25,8 @@ MessageError = WebError
 
 # a finite float is let through so that the rule set itself says which value it wants
 # ("rule target=1.5 is not a whole number; allowed: 1..1000", R14)
-RuleValue = Union[Annotated[StrictStr, Field(max_length=40)], Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)],
-                  bool, Annotated[StrictFloat, Field(allow_inf_nan=False)], None]
+RuleValue = (Annotated[StrictStr, Field(max_length=40)] | Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
+             | bool | Annotated[StrictFloat, Field(allow_inf_nan=False)] | None)
 
 
 class _Body(BaseModel):
@@ -160,7 +159,7 @@ _BODY_HELP: dict[type[_Body], Any] = {
 }
 
 
-def _problem(err: dict[str, Any]) -> Msg:
+def _problem(err: Mapping[str, Any]) -> Msg:
     """One pydantic error as a translatable phrase."""
     kind = err.get("type", "")
     ctx = err.get("ctx") or {}

@@ -41,7 +41,7 @@ whose ``code`` is ``too_large``, ``bad_json`` or ``bad_message`` and whose messa
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -50,11 +50,33 @@ from ...i18n import LANGUAGES
 from ...match import CLIENT_SEED_MAX_CHARS
 from ..errors import WebError
 from ..texts import W_
-from .bodies import (MAX_REVIEW_BUDGET_MS, MIN_REVIEW_BUDGET_MS, AccountBody, ClaimBody, ClockBody, CreateTableBody,
-                     DeleteAccountBody, ReviewQuery, SeatBody, SheetBody, SitBody, parse_body, parse_query)
+from .bodies import (
+    MAX_REVIEW_BUDGET_MS,
+    MIN_REVIEW_BUDGET_MS,
+    AccountBody,
+    ClaimBody,
+    ClockBody,
+    CreateTableBody,
+    DeleteAccountBody,
+    ReviewQuery,
+    SeatBody,
+    SheetBody,
+    SitBody,
+    parse_body,
+    parse_query,
+)
 from .outbound import error_message, hint_message
-from .reading import (MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_CHAT_CHARS, MAX_INT, MAX_MESSAGE_BYTES, MAX_MESSAGE_DEPTH,
-                      MAX_SUGGESTION_CHARS, plain_text, read_json)
+from .reading import (
+    MAX_BODY_BYTES,
+    MAX_BODY_DEPTH,
+    MAX_CHAT_CHARS,
+    MAX_INT,
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_DEPTH,
+    MAX_SUGGESTION_CHARS,
+    plain_text,
+    read_json,
+)
 
 __all__ = [
     "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
@@ -77,7 +99,7 @@ MessageError = WebError
 
 # -- the WebSocket messages -----------------------------------------------------------------
 
-MessageId = Union[Annotated[StrictStr, Field(max_length=64)], Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)], None]
+MessageId = Annotated[StrictStr, Field(max_length=64)] | Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)] | None
 
 
 class _Msg(BaseModel):
@@ -173,8 +195,8 @@ class ReviewMsg(_Msg):
     deal: Annotated[StrictInt, Field(ge=1, le=100_000)] | None
 
 
-Inbound = Union[ActionMsg, NextDealMsg, ClientSeedMsg, SuggestMsg, ChatMsg, RematchMsg, HintMsg, ReviewMsg, SyncMsg,
-                PingMsg, SetLangMsg]
+Inbound = (ActionMsg | NextDealMsg | ClientSeedMsg | SuggestMsg | ChatMsg | RematchMsg | HintMsg | ReviewMsg | SyncMsg
+           | PingMsg | SetLangMsg)
 
 _MODELS: dict[str, type[_Msg]] = {
     "action": ActionMsg, "next_deal": NextDealMsg, "client_seed": ClientSeedMsg, "suggest": SuggestMsg,
@@ -281,7 +303,7 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
         raise MessageError("bad_message", W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid)
     if isinstance(msg, SetLangMsg) and msg.lang not in LANGUAGES:
         raise MessageError("bad_message", _FIELD_HELP["set_lang"](), mid)
-    return msg
+    return msg  # type: ignore[return-value]  # one of the models of ``models``: an Inbound
 
 
 def parse_lobby(raw: str | bytes) -> Inbound:

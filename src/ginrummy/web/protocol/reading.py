@@ -9,7 +9,6 @@ import re
 import unicodedata
 from typing import Any
 
-
 from ..errors import WebError
 from ..texts import W_
 

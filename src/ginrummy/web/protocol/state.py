@@ -16,7 +16,8 @@ from typing import Any
 
 from orjson import dumps as _orjson_dumps
 
-from ...cards import CARD_STRS as _CARD_STRS, card_str, cards_of
+from ...cards import CARD_STRS as _CARD_STRS
+from ...cards import card_str, cards_of
 from ...match import commitment, deal_seed
 from ...melds import best_arrangement, deadwood_after_discards
 from ...record import revealable
@@ -139,7 +140,7 @@ def dumps(obj: Any) -> str:
 _dumps = dumps
 
 
-class StateMessage(dict):  # type: ignore[type-arg]
+class StateMessage(dict[str, Any]):
     """A ``state`` message (a plain ``dict`` to every reader) that knows its own JSON text.
 
     Its larger parts (the table, the deals, the score sheet, the arrangement...) are built and
@@ -148,6 +149,7 @@ class StateMessage(dict):  # type: ignore[type-arg]
     encoding the dict, but encodes only the parts that are not cached."""
 
     __slots__ = ("fragments",)
+    fragments: dict[str, str]
 
     def to_text(self) -> str:
         """The message as JSON text (``json.loads(m.to_text()) == m``)."""
@@ -194,7 +196,7 @@ def _history(self: Table, player: int, seat: int, history: tuple[Any, ...]) -> l
     grows, so each event's text is made once.  A list shared by the messages of one step and
     never changed: a longer history is a new list (a message already built keeps its own)."""
     key = f"history{player}"
-    record = self.match.deals[-1]  # type: ignore[union-attr]
+    record = self.match.deals[-1]
     c = self.state_cache.get(key)
     if c is not None and c[0][0] is record and c[0][1] == seat and len(c[1]) <= len(history):
         done: list[str] = c[1]

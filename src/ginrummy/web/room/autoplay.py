@@ -98,6 +98,7 @@ class AutoPlay:
         deadline = None if table.clock is None else table.clock.deadline()
         if deadline is None or self.host.now() < deadline or table.match is None:
             return False
+        assert table.clock is not None  # it has a deadline
         player = table.clock.turn
         assert player is not None
         rng = random.Random(decision_seed(table.row.seed, "timeout", player, table.seq))

@@ -27,13 +27,12 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from .names import is_reserved_name, strip_invisible
-from .clock import parse_time
-from ..texts import W_
 from ..levels import SeatKind, is_bot_kind, seat_level
 from ..protocol.inbound import lobby_guest_name_help, lobby_name_help, plain_text
+from ..texts import W_
+from .clock import parse_time
+from .names import is_computer_name, is_reserved_name, strip_invisible
 from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, secret_hash
-from .names import is_computer_name
 
 if TYPE_CHECKING:
     from .host import TableHost
@@ -154,9 +153,6 @@ class Room:
     async def _send_lobby(self) -> None:
         await asyncio.sleep(0)
         self._lobby_pending = False
-        self.watchers_interval = WATCHERS_INTERVAL
-        """Seconds between two ``watchers`` messages of one table (a test may set 0)."""
-        self._watchers_pending: set[str] = set()
         msg = {"type": "lobby", "tables": self.lobby()}
         for send in list(self.lobby_watchers):
             try:

@@ -19,9 +19,8 @@ from ..db.store import SeatSecret, Store, TableRow
 from ..levels import SeatKind, bot_kind
 from ..protocol.inbound import plain_text
 from ..texts import W_, web_translator
-from .names import is_reserved_name, strip_invisible
+from .names import computer_seat_name, is_computer_name, is_reserved_name, strip_invisible
 from .seats import MAX_NAME_CHARS, SeatSpec, TableError, player_levels, secret_hash
-from .names import computer_seat_name, is_computer_name
 from .table import Table
 
 if TYPE_CHECKING:

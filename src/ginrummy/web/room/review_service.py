@@ -25,24 +25,24 @@ running in the whole server (``server_busy``).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import itertools
 import logging
 import multiprocessing
 import threading
 from collections.abc import Awaitable, Callable
-import concurrent.futures
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ...analysis.review import DEFAULT_BUDGET_MS, Review, build_review
 from ...errors import Msg
 from ...i18n import translate_error
 from ...match import Match
 from ...record import dumps, revealable
-from ...analysis.review import DEFAULT_BUDGET_MS, Review, build_review
-from ..texts import W_, WebTranslator
 from ..errors import WebError
+from ..texts import W_, WebTranslator
 
 __all__ = ["ReviewService", "ReviewError", "WORKERS", "MAX_JOBS", "review_json", "check_review"]
 

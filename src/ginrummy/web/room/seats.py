@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...actions import Action
+from ...errors import Msg
 from ...players import make_player
-from ..levels import player_levels
-from ..protocol.state import SPECTATOR
 from ...views import PlayerView
 from ..errors import WebError
+from ..levels import player_levels
+from ..protocol.state import SPECTATOR
 
 __all__ = ["SPECTATOR", "MAX_NAME_CHARS", "TableError", "SeatSpec", "player_levels", "advise", "secret_hash",
            "same_secret"]
@@ -54,7 +55,7 @@ class SeatSpec:
 
 
 
-def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, str]:
+def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, Msg]:
     """What a player of ``level`` (a name of :data:`~ginrummy.players.PLAYER_LEVELS`) would do
     in ``view`` (a :class:`~ginrummy.views.PlayerView` whose seat is to act) and why:
     ``(action, reason)``, the action one of ``view.legal`` and the reason a

@@ -14,19 +14,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-
 from ...actions import ACTION_HELP, Action, parse_action
 from ...cards import card_str
 from ...errors import N_, IllegalActionError, Msg, NotYourTurnError
 from ...match import Match
 from ...rules import RuleSet
-from .clock import Clock, parse_time
-from ..texts import W_
-from .seats import (SPECTATOR, TableError, same_secret,
-                    secret_hash)
-from ..protocol.state import state_message
 from ..db.store import ActionRow, SeatSecret, TableRow
 from ..levels import is_bot_kind, seat_level
+from ..protocol.state import state_message
+from ..texts import W_
+from .clock import Clock, parse_time
+from .seats import SPECTATOR, TableError, same_secret, secret_hash
 
 log = logging.getLogger("ginrummy.web")
 

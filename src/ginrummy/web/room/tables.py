@@ -27,34 +27,31 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...actions import Action
-from ...errors import IllegalActionError, NotYourTurnError, RuleSetError
 from ...deal import DealState
+from ...errors import IllegalActionError, NotYourTurnError, RuleSetError
 from ...match import Match
 from ...rules import RuleSet
 from ..db.commit import CommitterStopped, GroupCommitter
+from ..db.store import Store
 from ..texts import W_
-from .names import typed_name_key
+from .advice import Advice
 from .autoplay import AutoPlay, bot_choice
 from .lobby import Room
+from .names import computer_seat_name, is_computer_name, typed_name_key
 from .opening import Opening
-from .advice import Advice
-from .thinking import ThinkingPool
-from .seats import (MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret,
-                    secret_hash)
-from ..db.store import Store
-
-from .names import computer_seat_name, is_computer_name
+from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret, secret_hash
 from .table import Table, Watcher, legal_words
+from .thinking import ThinkingPool
 
 log = logging.getLogger("ginrummy.web")
 
@@ -241,7 +238,7 @@ class TableManager:
         steps += [(table.seq + 2 + i, p, k, x) for i, (p, k, x) in enumerate(more)]
         try:
             await self.committer.append_steps(
-                table.id, steps, datetime.fromtimestamp(at, timezone.utc).isoformat(timespec="milliseconds"),
+                table.id, steps, datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds"),
                 also=also)
         except (SQLAlchemyError, sqlite3.Error, OSError, CommitterStopped) as exc:  # the database said no
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)

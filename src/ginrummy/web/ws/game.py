@@ -16,14 +16,28 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ...i18n import translate_error
+from ..errors import WebError
 from ..http.common import link_base
 from ..http.context import AppContext
-from ..protocol.inbound import (ActionMsg, ChatMsg, ClientSeedMsg, HintMsg, MessageError, NextDealMsg, PingMsg,
-                                RematchMsg, ReviewMsg, SetLangMsg, SuggestMsg, SyncMsg, error_message, hint_message,
-                                parse_inbound)
+from ..protocol.inbound import (
+    ActionMsg,
+    ChatMsg,
+    ClientSeedMsg,
+    HintMsg,
+    MessageError,
+    NextDealMsg,
+    PingMsg,
+    RematchMsg,
+    ReviewMsg,
+    SetLangMsg,
+    SuggestMsg,
+    SyncMsg,
+    error_message,
+    hint_message,
+    parse_inbound,
+)
 from ..protocol.state import StateMessage
 from ..protocol.state import dumps as wire_text
-from ..errors import WebError
 from ..room.tables import SPECTATOR, Table, TableError
 from ..texts import W_, request_lang, web_translator
 from .connection import Connection

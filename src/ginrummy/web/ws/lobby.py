@@ -8,10 +8,10 @@ import asyncio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...i18n import translate_error
+from ..errors import WebError
 from ..http.common import same_origin
 from ..http.context import AppContext
 from ..http.player_routes import current_account
-from ..errors import WebError
 from ..protocol.inbound import LobbyChatMsg, error_message, parse_lobby
 from ..texts import request_lang, web_translator
 from .connection import Connection, json_text

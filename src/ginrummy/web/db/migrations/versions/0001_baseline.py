@@ -14,6 +14,8 @@ some of these tables gets them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -23,7 +25,7 @@ branch_labels = None
 depends_on = None
 
 
-def _tables() -> list[tuple[str, list[sa.SchemaItem]]]:
+def _tables() -> list[tuple[str, list[Any]]]:
     return [
         ("gin_tables", [
             sa.Column("id", sa.String(40), primary_key=True),
