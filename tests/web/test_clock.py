@@ -47,8 +47,12 @@ class FakeTime:
 
 
 def _two_people(manager: TableManager, move: int = 20, bank: int = 10):
-    table, shown = manager.create(preset("standard"), [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")],
-                                  options={"clock": {"move": move, "bank": bank}}, seat_all=True)
+    table, shown = manager.create(
+        preset("standard"),
+        [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")],
+        options={"clock": {"move": move, "bank": bank}},
+        seat_all=True,
+    )
     return table
 
 

@@ -21,8 +21,15 @@ from ginrummy.web.room.tables import Table
 
 
 def _table(rules: RuleSet, names: list[str], seed: bytes) -> Table:
-    row = TableRow(id="t1", created="2026-12-01T00:00:00", rules=rules.to_dict(), names=names,
-                   seats=["human"] + ["bot:novice"] * (len(names) - 1), tokens=[""] * len(names), seed=seed)
+    row = TableRow(
+        id="t1",
+        created="2026-12-01T00:00:00",
+        rules=rules.to_dict(),
+        names=names,
+        seats=["human"] + ["bot:novice"] * (len(names) - 1),
+        tokens=[""] * len(names),
+        seed=seed,
+    )
     return Table(row, Match.new(rules, names, seed))
 
 

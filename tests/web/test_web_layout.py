@@ -28,22 +28,49 @@ def test_the_four_coded_errors_are_one_type():
     assert TableError is MessageError is AccountError is ReviewError is WebError
     exc = WebError("claimed", "that seat is taken")
     assert (exc.code, exc.status, str(exc), exc.reply_to, isinstance(exc, GinRummyError)) == (
-        "claimed", 409, "that seat is taken", None, True)
+        "claimed",
+        409,
+        "that seat is taken",
+        None,
+        True,
+    )
 
 
 def test_one_code_to_status_table():
     assert {str(k): v for k, v in HTTP_STATUS.items()} == {
-        "not_found": 404, "bad_token": 403, "bad_request": 400, "not_allowed": 403, "conflict": 409,
-        "bad_invite": 403, "claimed": 409, "too_large": 413, "bad_json": 400, "bad_message": 400,
-        "unsupported_media_type": 415, "bad_deal": 400, "bad_name": 400, "bad_password": 400, "name_taken": 409,
-        "wrong_password": 401, "rate_limited": 429, "not_signed_in": 401, "not_over": 400, "busy": 503,
-        "server_busy": 503, "internal": 500}
+        "not_found": 404,
+        "bad_token": 403,
+        "bad_request": 400,
+        "not_allowed": 403,
+        "conflict": 409,
+        "bad_invite": 403,
+        "claimed": 409,
+        "too_large": 413,
+        "bad_json": 400,
+        "bad_message": 400,
+        "unsupported_media_type": 415,
+        "bad_deal": 400,
+        "bad_name": 400,
+        "bad_password": 400,
+        "name_taken": 409,
+        "wrong_password": 401,
+        "rate_limited": 429,
+        "not_signed_in": 401,
+        "not_over": 400,
+        "busy": 503,
+        "server_busy": 503,
+        "internal": 500,
+    }
     assert ErrorCode.NAME_TAKEN == "name_taken" and http_status("no_such_code") == 400
 
 
 def test_the_level_of_a_seat_kind():
     assert (bot_kind("novice"), seat_level("bot:novice"), is_bot_kind("bot:expert"), is_bot_kind("human")) == (
-        "bot:novice", "novice", True, False)
+        "bot:novice",
+        "novice",
+        True,
+        False,
+    )
     assert [str(k) for k in SeatKind] == ["human", "bot"]
     with pytest.raises(ValueError, match="not a computer seat kind: 'human'"):
         seat_level("human")
@@ -55,13 +82,16 @@ def test_every_inbound_message_type_has_a_handler():
 
 def _bots_table(tmp_path):
     manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, workers=1)
-    table, _ = manager.create(preset("standard"), [SeatSpec("bot", "", "random"), SeatSpec("bot", "", "random")],
-                              seed=bytes(range(32)))
+    table, _ = manager.create(
+        preset("standard"), [SeatSpec("bot", "", "random"), SeatSpec("bot", "", "random")], seed=bytes(range(32))
+    )
     return manager, table
 
 
-@pytest.mark.parametrize(("failure", "code"), [(RuntimeError("a bug"), "internal"),
-                                               (sqlite3.OperationalError("database is locked"), "conflict")])
+@pytest.mark.parametrize(
+    ("failure", "code"),
+    [(RuntimeError("a bug"), "internal"), (sqlite3.OperationalError("database is locked"), "conflict")],
+)
 def test_a_step_that_cannot_be_stored_is_a_conflict_only_when_the_database_said_no(tmp_path, failure, code):
     async def run() -> tuple[str, int, int]:
         manager, table = _bots_table(tmp_path)

@@ -103,6 +103,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
             ctx.reviews.close()
             await ctx.manager.stop()
             ctx.store.close()
+
     return lifespan
 
 
@@ -120,8 +121,9 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
-        *replay_review_routes(ctx.replay_reviews, lambda request, rid: replay_text(players, manager, request, rid),
-                              ctx.review_budget_ms),
+        *replay_review_routes(
+            ctx.replay_reviews, lambda request, rid: replay_text(players, manager, request, rid), ctx.review_budget_ms
+        ),
         *ops_routes(ctx.store, ctx.metrics, metrics_allow, not_found),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -131,11 +133,18 @@ def _too_large_text(scope: Any, limit: int) -> str:
     return translate_error(too_large(limit), web_translator(request_lang(Request(scope))))
 
 
-def create_app(database_url: str | None = None, bot_delay: float | None = None,
-               review_budget_ms: float = DEFAULT_BUDGET_MS, tables_per_minute: int = 0,
-               workers: int | None = None, warm_workers: bool = False,
-               public_url: str | None = None, allowed_hosts: Sequence[str] | None = None,
-               metrics: bool = False, metrics_allow: Sequence[str] = ()) -> Starlette:
+def create_app(
+    database_url: str | None = None,
+    bot_delay: float | None = None,
+    review_budget_ms: float = DEFAULT_BUDGET_MS,
+    tables_per_minute: int = 0,
+    workers: int | None = None,
+    warm_workers: bool = False,
+    public_url: str | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+    metrics: bool = False,
+    metrics_allow: Sequence[str] = (),
+) -> Starlette:
     """The ASGI app.
 
     Args:
@@ -165,7 +174,8 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
     manager = TableManager(store, bot_delay=bot_delay, workers=workers)
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process
     ctx = AppContext(
-        store=store, manager=manager,
+        store=store,
+        manager=manager,
         players=Players(store.engine, manager),  # accounts, seats, ratings (docs/accounts.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse
@@ -174,18 +184,32 @@ def create_app(database_url: str | None = None, bot_delay: float | None = None,
         # a bound on the tables one address opens: each costs memory, a stored row, and (two
         # computer seats) moves made by this server
         opened=RateLimiter(tables_per_minute, 60.0) if tables_per_minute > 0 else None,
-        public_url=public_url, review_budget_ms=review_budget_ms,
-        signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW))
+        public_url=public_url,
+        review_budget_ms=review_budget_ms,
+        signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW),
+    )
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
-    hosts = [] if allowed_hosts is None else [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts),
-                                                         www_redirect=False)]
-    app = Starlette(routes=_routes(ctx, metrics_allow), lifespan=_lifespan(ctx, warm_workers),
-                    exception_handlers={404: not_found, 405: wrong_method},
-                    middleware=[Middleware(BodyLimit, limit=MAX_BODY_BYTES, message=_too_large_text,
-                                           larger={"/api/replays": MAX_RECORD_BYTES,
-                                                   "/api/reviews": MAX_RECORD_BYTES}),
-                                Middleware(CsrfGuard)] + hosts)
+    hosts = (
+        []
+        if allowed_hosts is None
+        else [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)]
+    )
+    app = Starlette(
+        routes=_routes(ctx, metrics_allow),
+        lifespan=_lifespan(ctx, warm_workers),
+        exception_handlers={404: not_found, 405: wrong_method},
+        middleware=[
+            Middleware(
+                BodyLimit,
+                limit=MAX_BODY_BYTES,
+                message=_too_large_text,
+                larger={"/api/replays": MAX_RECORD_BYTES, "/api/reviews": MAX_RECORD_BYTES},
+            ),
+            Middleware(CsrfGuard),
+        ]
+        + hosts,
+    )
     app.state.ctx = ctx
     app.state.manager = manager
     app.state.players = ctx.players

@@ -52,13 +52,28 @@ class ErrorCode(StrEnum):
 
 
 HTTP_STATUS: dict[str, int] = {
-    ErrorCode.NOT_FOUND: 404, ErrorCode.BAD_TOKEN: 403, ErrorCode.BAD_REQUEST: 400, ErrorCode.NOT_ALLOWED: 403,
-    ErrorCode.CONFLICT: 409, ErrorCode.BAD_INVITE: 403, ErrorCode.CLAIMED: 409,
-    ErrorCode.TOO_LARGE: 413, ErrorCode.BAD_JSON: 400, ErrorCode.BAD_MESSAGE: 400,
-    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415, ErrorCode.BAD_DEAL: 400,
-    ErrorCode.BAD_NAME: 400, ErrorCode.BAD_PASSWORD: 400, ErrorCode.NAME_TAKEN: 409, ErrorCode.WRONG_PASSWORD: 401,
-    ErrorCode.RATE_LIMITED: 429, ErrorCode.NOT_SIGNED_IN: 401,
-    ErrorCode.NOT_OVER: 400, ErrorCode.BUSY: 503, ErrorCode.SERVER_BUSY: 503, ErrorCode.INTERNAL: 500,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.BAD_TOKEN: 403,
+    ErrorCode.BAD_REQUEST: 400,
+    ErrorCode.NOT_ALLOWED: 403,
+    ErrorCode.CONFLICT: 409,
+    ErrorCode.BAD_INVITE: 403,
+    ErrorCode.CLAIMED: 409,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.BAD_JSON: 400,
+    ErrorCode.BAD_MESSAGE: 400,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
+    ErrorCode.BAD_DEAL: 400,
+    ErrorCode.BAD_NAME: 400,
+    ErrorCode.BAD_PASSWORD: 400,
+    ErrorCode.NAME_TAKEN: 409,
+    ErrorCode.WRONG_PASSWORD: 401,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.NOT_OVER: 400,
+    ErrorCode.BUSY: 503,
+    ErrorCode.SERVER_BUSY: 503,
+    ErrorCode.INTERNAL: 500,
 }
 """The HTTP status of each code (an HTTP answer of an error with no code of its own takes its
 code from the status: :data:`ginrummy.web.http.common.STATUS_CODES`)."""
@@ -81,8 +96,9 @@ class WebError(GinRummyError, ValueError):
         hashed: an account refusal that came after a password was hashed (it cost a sign-up).
     """
 
-    def __init__(self, code: str, message: Any, reply_to: Any = None, retry_after: int = 0,
-                 hashed: bool = False) -> None:
+    def __init__(
+        self, code: str, message: Any, reply_to: Any = None, retry_after: int = 0, hashed: bool = False
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -47,4 +47,4 @@ def seat_level(kind: str) -> str:
     ``"novice"``); raises ``ValueError`` for any other kind (a person's seat has no level)."""
     if not kind.startswith(_BOT):
         raise ValueError(f"not a computer seat kind: {kind!r}; a computer seat's kind is 'bot:<level>'")
-    return kind[len(_BOT):]
+    return kind[len(_BOT) :]

@@ -61,7 +61,8 @@ class ConnectionGuard:
         if id(transport) in self.held:
             return True
         if (self.per_address and self.by_address.get(address, 0) >= self.per_address) or (
-                self.total and len(self.held) >= self.total):
+            self.total and len(self.held) >= self.total
+        ):
             self.refused += 1
             return False
         self.held[id(transport)] = address
@@ -84,11 +85,22 @@ REFUSAL_LINGER_SECONDS = 1.0
 
 
 def _refusal() -> bytes:
-    body = json.dumps({"error": "too many connections from your address; close some and try again in "
-                                f"{REFUSAL_RETRY_SECONDS} seconds", "code": "too_many_connections"}).encode()
-    return (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
-            b"retry-after: " + str(REFUSAL_RETRY_SECONDS).encode() + b"\r\ncontent-length: "
-            + str(len(body)).encode() + b"\r\n\r\n" + body)
+    body = json.dumps(
+        {
+            "error": "too many connections from your address; close some and try again in "
+            f"{REFUSAL_RETRY_SECONDS} seconds",
+            "code": "too_many_connections",
+        }
+    ).encode()
+    return (
+        b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        b"retry-after: "
+        + str(REFUSAL_RETRY_SECONDS).encode()
+        + b"\r\ncontent-length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
 
 
 def _address(transport: Any) -> str:
@@ -98,8 +110,9 @@ def _address(transport: Any) -> str:
     return str(peer or "?")
 
 
-def guarded_protocols(http_class: type[asyncio.Protocol], ws_class: type[asyncio.Protocol] | None,
-                      guard: ConnectionGuard) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol] | None]:
+def guarded_protocols(
+    http_class: type[asyncio.Protocol], ws_class: type[asyncio.Protocol] | None, guard: ConnectionGuard
+) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol] | None]:
     """Subclasses of uvicorn's ``http_class`` (httptools or h11) and ``ws_class`` (any of its
     WebSocket protocols) that apply ``guard``; pass them to ``uvicorn.Config(http=..., ws=...)``.
 

@@ -26,8 +26,21 @@ from typing import Any
 
 from .texts import request_lang, web_translator
 
-__all__ = ["CsrfGuard", "cross_site", "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "SESSION_DAYS", "BodyLimit", "RedactSecrets", "mask_url", "redact", "read_body", "SECURITY_HEADERS",
-           "install_log_redaction"]
+__all__ = [
+    "CsrfGuard",
+    "cross_site",
+    "SESSION_COOKIE",
+    "CSRF_COOKIE",
+    "CSRF_HEADER",
+    "SESSION_DAYS",
+    "BodyLimit",
+    "RedactSecrets",
+    "mask_url",
+    "redact",
+    "read_body",
+    "SECURITY_HEADERS",
+    "install_log_redaction",
+]
 
 SESSION_COOKIE = "gin_session"
 CSRF_COOKIE = "gin_csrf"
@@ -45,9 +58,11 @@ SECURITY_HEADERS: dict[str, str] = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
-    "Content-Security-Policy": ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-                                "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
-                                "base-uri 'none'; form-action 'self'"),
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'self'"
+    ),
 }
 
 _URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)(?P<pw>[^@\s]*)(?P<at>@)")
@@ -109,8 +124,9 @@ class BodyLimit:
     :data:`SECURITY_HEADERS`.  A body without a length (chunked) is capped as it is read by
     :func:`read_body`, so memory stays flat whatever is sent."""
 
-    def __init__(self, app: ASGIApp, limit: int, message: Callable[[Scope, int], str],
-                 larger: dict[str, int] | None = None) -> None:
+    def __init__(
+        self, app: ASGIApp, limit: int, message: Callable[[Scope, int], str], larger: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.limit = limit
         self.message = message
@@ -126,11 +142,21 @@ class BodyLimit:
             if key == b"content-length":
                 text = value.decode("latin-1").strip()
                 if not text.isdigit() or len(text) > 12 or int(text) > limit:
-                    body = json.dumps({"error": self.message(scope, limit), "code": "too_large"},
-                                      ensure_ascii=False).encode()
-                    await send({"type": "http.response.start", "status": 413,
-                                "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
-                                            (b"content-length", str(len(body)).encode())] + _HEADERS})
+                    body = json.dumps(
+                        {"error": self.message(scope, limit), "code": "too_large"}, ensure_ascii=False
+                    ).encode()
+                    await send(
+                        {
+                            "type": "http.response.start",
+                            "status": 413,
+                            "headers": [
+                                (b"content-type", b"application/json"),
+                                (b"connection", b"close"),
+                                (b"content-length", str(len(body)).encode()),
+                            ]
+                            + _HEADERS,
+                        }
+                    )
                     await send({"type": "http.response.body", "body": body})
                     return
 
@@ -198,16 +224,32 @@ class CsrfGuard:
             for key, value in scope.get("headers", ()):
                 if key == CSRF_HEADER.encode():
                     header = value.decode("latin-1")
-            if (cross_site(scope) if not browser
-                    else not (has and secrets.compare_digest(header.encode(), cookie.encode()))):
+            if (
+                cross_site(scope)
+                if not browser
+                else not (has and secrets.compare_digest(header.encode(), cookie.encode()))
+            ):
                 from starlette.requests import Request
 
                 tr = web_translator(request_lang(Request(scope)))
-                body = json.dumps({"error": tr.t("this request did not carry its CSRF token; load the page again "
-                                                 "and retry"), "code": "csrf"}, ensure_ascii=False).encode()
-                await send({"type": "http.response.start", "status": 403, "headers": [
-                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-                    + ([] if has else [_set_csrf(scope)])})
+                body = json.dumps(
+                    {
+                        "error": tr.t("this request did not carry its CSRF token; load the page again and retry"),
+                        "code": "csrf",
+                    },
+                    ensure_ascii=False,
+                ).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 403,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                        ]
+                        + ([] if has else [_set_csrf(scope)]),
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         if has:
@@ -228,8 +270,9 @@ def cross_site(scope: Scope) -> bool:
     ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``, or an ``Origin`` whose host and
     port are not the request's ``Host`` (``Origin: null`` too).  A request with neither header
     (not a browser's) is not."""
-    headers = {k: v.decode("latin-1") for k, v in scope.get("headers", ()) if k in (b"sec-fetch-site", b"origin",
-                                                                                   b"host")}
+    headers = {
+        k: v.decode("latin-1") for k, v in scope.get("headers", ()) if k in (b"sec-fetch-site", b"origin", b"host")
+    }
     site = headers.get(b"sec-fetch-site")
     if site is not None and site.strip().lower() not in ("same-origin", "none"):
         return True

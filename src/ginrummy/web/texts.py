@@ -43,8 +43,18 @@ from ..i18n import LANGUAGES, SOURCE, Translator, catalog_json, lang_from_accept
 from .levels import player_levels
 
 __all__ = [
-    "WEB_DOMAIN", "COOKIE", "W_", "WebTranslator", "web_translator", "request_lang", "web_catalog",
-    "html_key", "html_messages", "translate_html", "extract_html", "seat_name_forms",
+    "WEB_DOMAIN",
+    "COOKIE",
+    "W_",
+    "WebTranslator",
+    "web_translator",
+    "request_lang",
+    "web_catalog",
+    "html_key",
+    "html_messages",
+    "translate_html",
+    "extract_html",
+    "seat_name_forms",
 ]
 
 WEB_DOMAIN = "web"
@@ -186,8 +196,10 @@ def seat_name_forms(lang: str) -> dict[str, Any]:
     return {
         "you": tr.t("You"),
         "player": tr.t("Player {n}", n="{n}"),
-        "computer": {lv: tr.t("Computer ({level})", level=tr.pgettext("level", lv.capitalize()).lower())
-                     for lv in player_levels()},
+        "computer": {
+            lv: tr.t("Computer ({level})", level=tr.pgettext("level", lv.capitalize()).lower())
+            for lv in player_levels()
+        },
     }
 
 
@@ -204,9 +216,11 @@ def html_key(inner: str) -> str:
     space, the ends stripped, character references written as their characters except the ones
     HTML needs (``&amp; &lt; &gt; &quot; &nbsp;``).  ``"7&#9827;\\n  7&#9830;"`` ->
     ``"7♣ 7♦"``."""
+
     def ref(m: re.Match[str]) -> str:
         name = m.group(1)
         return m.group(0) if name.lower() in _KEEP_REFS else html.unescape(m.group(0))
+
     return _WS_RE.sub(" ", _REF_RE.sub(ref, inner)).strip()
 
 
@@ -253,8 +267,8 @@ class _Rewriter(HTMLParser):
         if f is not None and tag == f[0]:
             f[1] -= 1
             if f[1] == 0:
-                inner = "".join(self.out[f[2]:])
-                del self.out[f[2]:]
+                inner = "".join(self.out[f[2] :])
+                del self.out[f[2] :]
                 self.out.append(self.translate(html_key(inner), f[3], None))
                 self.frame = None
         self.out.append(f"</{tag}>")
@@ -299,6 +313,7 @@ def html_messages(source: str) -> list[tuple[int, str, str | None]]:
     def note(key: str, line: int, attr: str | None) -> str:
         found.append((line, key, attr))
         return key
+
     _rewrite(source, note)
     return found
 
@@ -311,7 +326,9 @@ def translate_html(source: str, tr: Translator) -> str:
     return re.sub(r'<html lang="[^"]*"', f'<html lang="{tr.lang}"', out, count=1)
 
 
-def extract_html(fileobj: Any, keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, None, str, list[str]]]:
+def extract_html(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, None, str, list[str]]]:
     """Babel extractor (method ``html``, see ``scripts/i18n-web.cfg``): the messages of
     :func:`html_messages`, each with a translator comment saying where it is."""
     source = fileobj.read().decode(options.get("encoding", "utf-8"))

@@ -63,10 +63,32 @@ from ..texts import W_
 from .ratings import INITIAL
 from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
 
-__all__ = ["Accounts", "Account", "AccountError", "CsrfGuard", "RateLimiter", "check_name", "name_key",
-           "name_skeleton", "name_skeletons", "strip_invisible",
-           "typed_name_key", "is_reserved_name", "RESERVED_NAMES", "SESSION_COOKIE", "CSRF_COOKIE", "CSRF_HEADER", "NAME_MIN", "NAME_MAX", "PASSWORD_MIN", "PASSWORD_MAX",
-           "metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
+__all__ = [
+    "Accounts",
+    "Account",
+    "AccountError",
+    "CsrfGuard",
+    "RateLimiter",
+    "check_name",
+    "name_key",
+    "name_skeleton",
+    "name_skeletons",
+    "strip_invisible",
+    "typed_name_key",
+    "is_reserved_name",
+    "RESERVED_NAMES",
+    "SESSION_COOKIE",
+    "CSRF_COOKIE",
+    "CSRF_HEADER",
+    "NAME_MIN",
+    "NAME_MAX",
+    "PASSWORD_MIN",
+    "PASSWORD_MAX",
+    "metadata",
+    "accounts_t",
+    "sessions_t",
+    "seat_accounts_t",
+]
 
 NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
@@ -91,7 +113,11 @@ def check_name(name: Any) -> str:
     clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not NAME_MIN <= len(clean) <= NAME_MAX:
         raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
-    if _BAD_CHARS.search(clean) or IGNORABLE.search(clean) or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean):
+    if (
+        _BAD_CHARS.search(clean)
+        or IGNORABLE.search(clean)
+        or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean)
+    ):
         raise AccountError("bad_name", W_("a name may not hold slashes or control characters"))
     return clean
 
@@ -100,8 +126,9 @@ def check_password(password: Any) -> str:
     """Raises :class:`AccountError` (``bad_password``) unless ``password`` is text of
     :data:`PASSWORD_MIN`-:data:`PASSWORD_MAX` characters."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise AccountError("bad_password", W_("a password is {lo} to {hi} characters long",
-                                              lo=PASSWORD_MIN, hi=PASSWORD_MAX))
+        raise AccountError(
+            "bad_password", W_("a password is {lo} to {hi} characters long", lo=PASSWORD_MIN, hi=PASSWORD_MAX)
+        )
     return password
 
 
@@ -153,8 +180,9 @@ class Accounts:
     """At most this many (name, address) pairs that signed in are remembered (then forgotten
     all at once: memory stays bounded whatever is sent)."""
 
-    def __init__(self, engine: Engine, *, hasher: PasswordHasher | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, engine: Engine, *, hasher: PasswordHasher | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
 
         self.engine = engine
         self.hasher = hasher or PasswordHasher()
@@ -171,8 +199,18 @@ class Accounts:
 
     def _new_row(self, name: str, kind: str, password_hash: str | None) -> dict[str, Any]:
         mu, sigma, ordinal = self._initial
-        return {"name": name, "name_key": name_key(name), "kind": kind, "password_hash": password_hash,
-                "created": _iso(_now()), "deleted": 0, "mu": mu, "sigma": sigma, "ordinal": ordinal, "matches": 0}
+        return {
+            "name": name,
+            "name_key": name_key(name),
+            "kind": kind,
+            "password_hash": password_hash,
+            "created": _iso(_now()),
+            "deleted": 0,
+            "mu": mu,
+            "sigma": sigma,
+            "ordinal": ordinal,
+            "matches": 0,
+        }
 
     def sign_up(self, name: Any, password: Any) -> Account:
         """Make a person's account.  Raises :class:`AccountError`: ``bad_name``,
@@ -188,8 +226,9 @@ class Accounts:
         taken = W_("the name {name} is taken; choose another", name=clean)
         from ..room.tables import is_computer_name  # tables imports this module
 
-        if is_computer_name(clean) \
-                or self.name_in_use(clean):  # an account's, or one that passes for it ("аlice" beside "alice")
+        if is_computer_name(clean) or self.name_in_use(
+            clean
+        ):  # an account's, or one that passes for it ("аlice" beside "alice")
             # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
             # an account under it would chat and sit as the computer
             raise AccountError("name_taken", taken)
@@ -208,6 +247,7 @@ class Accounts:
         kind, so a person who took that name on an older server, before the level existed, never
         stops the level's matches from being recorded).  People cannot take a level's name
         (:meth:`sign_up`)."""
+
         def run(c: Connection) -> int:
             values = self._new_row(level, "computer", None)
             for found in (accounts_t.c.name_key == values["name_key"], accounts_t.c.name == level):
@@ -218,6 +258,7 @@ class Accounts:
             if held is not None:  # a person took the name before this level existed: the level's
                 values["name_key"] = None  # account is found by its name and kind instead
             return int(c.execute(insert(accounts_t).values(**values)).inserted_primary_key[0])  # type: ignore[index]
+
         if conn is not None:
             return run(conn)
         with self.engine.begin() as c:
@@ -236,19 +277,25 @@ class Accounts:
             waits.append(self.by_name.retry_after("n:" + key))
         wait = max(waits)
         if wait:
-            raise AccountError("rate_limited", W_("too many sign-in attempts; try again in {seconds} seconds",
-                                                  seconds=wait), retry_after=wait)
+            raise AccountError(
+                "rate_limited",
+                W_("too many sign-in attempts; try again in {seconds} seconds", seconds=wait),
+                retry_after=wait,
+            )
         wrong = AccountError("wrong_password", W_("that name and password do not match an account"))
         row = None
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
             with self.engine.connect() as conn:
-                row = conn.execute(select(accounts_t).where(and_(
-                    accounts_t.c.name_key == key, accounts_t.c.kind == "human",
-                    accounts_t.c.deleted == 0))).first()
+                row = conn.execute(
+                    select(accounts_t).where(
+                        and_(accounts_t.c.name_key == key, accounts_t.c.kind == "human", accounts_t.c.deleted == 0)
+                    )
+                ).first()
         ok = False
         try:
-            ok = self.hasher.verify(row.password_hash if row is not None else self._dummy,
-                                    password if isinstance(password, str) else "")
+            ok = self.hasher.verify(
+                row.password_hash if row is not None else self._dummy, password if isinstance(password, str) else ""
+            )
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
         if not ok or row is None:
@@ -267,8 +314,11 @@ class Accounts:
         :class:`AccountError` (``wrong_password``, ``rate_limited``)."""
         self.verify(account.name, password, address=f"delete:{account.id}")
         with self.engine.begin() as conn:
-            conn.execute(update(accounts_t).where(accounts_t.c.id == account.id).values(
-                name=None, name_key=None, password_hash=None, deleted=1))
+            conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == account.id)
+                .values(name=None, name_key=None, password_hash=None, deleted=1)
+            )
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account.id))
         self._looks = None
 
@@ -280,8 +330,14 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         now = _now()
         with self.engine.begin() as conn:
-            conn.execute(insert(sessions_t).values(token_hash=token_hash(token), account_id=account.id,
-                                                   created=_iso(now), expires=_iso(now + timedelta(days=SESSION_DAYS))))
+            conn.execute(
+                insert(sessions_t).values(
+                    token_hash=token_hash(token),
+                    account_id=account.id,
+                    created=_iso(now),
+                    expires=_iso(now + timedelta(days=SESSION_DAYS)),
+                )
+            )
         return token
 
     def close_session(self, token: str | None) -> None:
@@ -295,10 +351,11 @@ class Accounts:
         if not token or len(token) > 200:
             return None
         with self.engine.connect() as conn:
-            row = conn.execute(select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.kind, sessions_t.c.expires)
-                               .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
-                               .where(and_(sessions_t.c.token_hash == token_hash(token),
-                                           accounts_t.c.deleted == 0))).first()
+            row = conn.execute(
+                select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.kind, sessions_t.c.expires)
+                .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
+                .where(and_(sessions_t.c.token_hash == token_hash(token), accounts_t.c.deleted == 0))
+            ).first()
         if row is None or row.expires < _iso(_now()):
             return None
         return Account(int(row.id), str(row.name), str(row.kind))
@@ -318,8 +375,9 @@ class Accounts:
         if not key:
             return False
         with self.engine.connect() as conn:
-            row = conn.execute(select(accounts_t.c.id).where(and_(
-                accounts_t.c.name_key == key, accounts_t.c.deleted == 0))).first()
+            row = conn.execute(
+                select(accounts_t.c.id).where(and_(accounts_t.c.name_key == key, accounts_t.c.deleted == 0))
+            ).first()
         return row is not None or not name_skeletons(name).isdisjoint(self._skeletons())
 
     _looks: tuple[float, frozenset[str]] | None = None
@@ -330,8 +388,12 @@ class Accounts:
         now = time.monotonic()
         if self._looks is None or now - self._looks[0] > self.LOOKS_SECONDS:
             with self.engine.connect() as conn:
-                names = [r.name for r in conn.execute(select(accounts_t.c.name).where(and_(
-                    accounts_t.c.deleted == 0, accounts_t.c.name.is_not(None))))]
+                names = [
+                    r.name
+                    for r in conn.execute(
+                        select(accounts_t.c.name).where(and_(accounts_t.c.deleted == 0, accounts_t.c.name.is_not(None)))
+                    )
+                ]
             self._looks = (now, frozenset(k for n in names for k in name_skeletons(n)))
         return self._looks[1]
 
@@ -356,8 +418,9 @@ class Accounts:
 
 def session_cookie(token: str, secure: bool) -> str:
     """The ``Set-Cookie`` value of a new session (HttpOnly, SameSite=Lax, 30 days)."""
-    return (f"{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_DAYS * 86400}"
-            + ("; Secure" if secure else ""))
+    return f"{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_DAYS * 86400}" + (
+        "; Secure" if secure else ""
+    )
 
 
 def cleared_session_cookie(secure: bool) -> str:

@@ -96,12 +96,21 @@ def ladder_played(engine: Engine, rules: RuleSet, levels: Sequence[str], seed: i
         return 0
     with engine.connect() as conn:
         ids = conn.execute(select(results_t.c.id).where(results_t.c.id.startswith(prefix, autoescape=True))).scalars()
-        return max((int(i[len(prefix):]) for i in ids if i[len(prefix):].isdigit()), default=0)
+        return max((int(i[len(prefix) :]) for i in ids if i[len(prefix) :].isdigit()), default=0)
 
 
-def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int, seed: int = 0, *,
-               on_game: Callable[[GameOutcome], None] | None = None, workers: int = 1,
-               ray_address: str | None = None, shard_size: int | None = None) -> list[LadderEntry]:
+def run_ladder(
+    engine: Engine,
+    rules: RuleSet,
+    levels: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    on_game: Callable[[GameOutcome], None] | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+    shard_size: int | None = None,
+) -> list[LadderEntry]:
     """Play ``games`` matches (an int >= 0) between pairs of ``levels`` (at least two distinct
     levels) under two-hand ``rules`` rateable by :func:`~ginrummy.web.community.ratings.rateable` (a game
     to 100/250 or Hollywood), rate each one, and return the levels' ladder entries, best first.
@@ -139,20 +148,21 @@ def run_ladder(engine: Engine, rules: RuleSet, levels: Sequence[str], games: int
     task = LadderTask(rules, tuple(pairings(levels)), ladder_played(engine, rules, levels, seed))
     waiting: dict[int, GameOutcome] = {}  # finished out of order, until the matches before them are rated
     nxt = 0
-    for index, game in iter_shards(task, games, seed, workers=workers, ray_address=ray_address,
-                                   shard_size=shard_size):
+    for index, game in iter_shards(task, games, seed, workers=workers, ray_address=ray_address, shard_size=shard_size):
         waiting[index] = game
         while nxt in waiting:
             game = waiting.pop(nxt)
             by_player = [ids[game.levels[p]] for p in range(2)]
             with engine.begin() as conn:
-                record_match(conn, f"ladder-{key}-{game.index + 1}", game.match, by_player, rated=True,
-                             source="ladder")
+                record_match(conn, f"ladder-{key}-{game.index + 1}", game.match, by_player, rated=True, source="ladder")
             if on_game is not None:
                 on_game(game)
             nxt += 1
     with engine.connect() as conn:
-        rows = conn.execute(select(accounts_t).where(accounts_t.c.id.in_(list(ids.values())))
-                            .order_by(accounts_t.c.ordinal.desc())).all()
-    return [LadderEntry(r.name, display_rating(r.mu, r.sigma), r.mu, r.sigma, int(r.matches), is_provisional(r.sigma))
-            for r in rows]
+        rows = conn.execute(
+            select(accounts_t).where(accounts_t.c.id.in_(list(ids.values()))).order_by(accounts_t.c.ordinal.desc())
+        ).all()
+    return [
+        LadderEntry(r.name, display_rating(r.mu, r.sigma), r.mu, r.sigma, int(r.matches), is_provisional(r.sigma))
+        for r in rows
+    ]

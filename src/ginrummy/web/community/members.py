@@ -40,35 +40,66 @@ RECENT = 20
 """How many recent matches a player page lists."""
 
 rated_tables_t = Table(
-    "gin_rated_tables", metadata,
+    "gin_rated_tables",
+    metadata,
     Column("table_id", String(40), primary_key=True),
     Column("rated", Integer, nullable=False),
 )
-
 
 
 def _statements() -> tuple[Any, Any, Any, Any, Any]:
     """The reading queries, built once (only their parameters change from call to call)."""
     a, rp = accounts_t, result_players_t
     # the page's ids from the covering index (gin_accounts_board), then their rows
-    page = (select(a.c.id, a.c.ordinal).where(and_(a.c.deleted == 0, a.c.matches > 0))
-            .order_by(a.c.ordinal.desc(), a.c.id.desc()).limit(bindparam("limit")).offset(bindparam("offset"))
-            .subquery())
-    board = (select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches).join(page, page.c.id == a.c.id)
-             .order_by(page.c.ordinal.desc(), page.c.id.desc()))
+    page = (
+        select(a.c.id, a.c.ordinal)
+        .where(and_(a.c.deleted == 0, a.c.matches > 0))
+        .order_by(a.c.ordinal.desc(), a.c.id.desc())
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+        .subquery()
+    )
+    board = (
+        select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches)
+        .join(page, page.c.id == a.c.id)
+        .order_by(page.c.ordinal.desc(), page.c.id.desc())
+    )
     account = select(a).where(and_(a.c.name_key == bindparam("key"), a.c.deleted == 0))
     mine = rp.c.account_id == bindparam("account")
     sums = select(
-        func.count(), func.sum(case((rp.c.outcome == "win", 1), else_=0)), func.sum(rp.c.deals), func.sum(rp.c.deals_won),
-        func.sum(rp.c.knocks), func.sum(rp.c.gins), func.sum(rp.c.undercuts_made),
-        func.sum(rp.c.undercuts_suffered), func.sum(rp.c.points), func.sum(rp.c.knock_deadwood)).where(mine)
+        func.count(),
+        func.sum(case((rp.c.outcome == "win", 1), else_=0)),
+        func.sum(rp.c.deals),
+        func.sum(rp.c.deals_won),
+        func.sum(rp.c.knocks),
+        func.sum(rp.c.gins),
+        func.sum(rp.c.undercuts_made),
+        func.sum(rp.c.undercuts_suffered),
+        func.sum(rp.c.points),
+        func.sum(rp.c.knock_deadwood),
+    ).where(mine)
     opp = accounts_t.alias("opp")
-    recent = (select(rp.c.result_id, rp.c.outcome, rp.c.finished, rp.c.opponent_name, opp.c.name.label("opp_name"),
-                     opp.c.kind.label("opp_kind"), opp.c.deleted.label("opp_deleted"), rp.c.opponent_id)
-              .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
-              .where(mine).order_by(rp.c.finished.desc(), rp.c.result_id.desc()).limit(RECENT))
-    history = (select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
-               .where(and_(mine, rp.c.mu_after.is_not(None))).order_by(rp.c.finished, rp.c.result_id))
+    recent = (
+        select(
+            rp.c.result_id,
+            rp.c.outcome,
+            rp.c.finished,
+            rp.c.opponent_name,
+            opp.c.name.label("opp_name"),
+            opp.c.kind.label("opp_kind"),
+            opp.c.deleted.label("opp_deleted"),
+            rp.c.opponent_id,
+        )
+        .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
+        .where(mine)
+        .order_by(rp.c.finished.desc(), rp.c.result_id.desc())
+        .limit(RECENT)
+    )
+    history = (
+        select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
+        .where(and_(mine, rp.c.mu_after.is_not(None)))
+        .order_by(rp.c.finished, rp.c.result_id)
+    )
     return board, account, sums, recent, history
 
 
@@ -112,14 +143,29 @@ class Players:
         account (the computer seats keep their levels, so their accounts)."""
         seated = self.accounts.seats(old.id)
         with self.engine.begin() as conn:
-            live = {r.id for r in conn.execute(select(accounts_t.c.id).where(and_(
-                accounts_t.c.id.in_(list(seated.values())), accounts_t.c.deleted == 0)))} if seated else set()
+            live = (
+                {
+                    r.id
+                    for r in conn.execute(
+                        select(accounts_t.c.id).where(
+                            and_(accounts_t.c.id.in_(list(seated.values())), accounts_t.c.deleted == 0)
+                        )
+                    )
+                }
+                if seated
+                else set()
+            )
             kept = {p: a for p, a in seated.items() if a in live}
             for p, a in sorted(kept.items()):
                 conn.execute(insert(seat_accounts_t).values(table_id=new.id, player=p, account_id=a))
-            rated = (conn.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == old.id))
-                     .first() is not None and old.match is not None and rateable(old.match.rules)
-                     and len(new.names) == 2 and all(p in kept for p in new.humans))
+            rated = (
+                conn.execute(select(rated_tables_t.c.table_id).where(rated_tables_t.c.table_id == old.id)).first()
+                is not None
+                and old.match is not None
+                and rateable(old.match.rules)
+                and len(new.names) == 2
+                and all(p in kept for p in new.humans)
+            )
             if rated:
                 conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
         if rated:
@@ -135,8 +181,9 @@ class Players:
         with self.engine.connect() as c:
             return c.execute(query).first() is not None
 
-    def seat_accounts(self, table: GameTable, seated: dict[int, int] | None = None,
-                      conn: Connection | None = None) -> list[int | None]:
+    def seat_accounts(
+        self, table: GameTable, seated: dict[int, int] | None = None, conn: Connection | None = None
+    ) -> list[int | None]:
         """The account id at each player index of ``table``: a signed-in person's, a computer
         level's, or ``None`` for a guest.  ``seated``: the table's signed-in seats when the
         caller has read them; ``conn``: read (and make a computer level's account) there."""
@@ -150,8 +197,9 @@ class Players:
                 out.append(seated.get(p))
         return out
 
-    def on_finish(self, table: GameTable, player: int, action: Action,
-                  kind: str = "action") -> Callable[[Connection], None] | None:
+    def on_finish(
+        self, table: GameTable, player: int, action: Action, kind: str = "action"
+    ) -> Callable[[Connection], None] | None:
         """The ``TableManager.on_finish`` hook: for the step that ends a two-hand match, the
         function that records it, when a signed-in person sits at the table (and rates it, at
         a rated table), inside the step's transaction; else ``None``.  ``kind`` is the step's
@@ -200,8 +248,9 @@ class Players:
             accounts = self.seat_accounts(table, seated, conn)
             if rated and any(a is None for a in accounts):
                 rated = False
-            change = record_match(conn, table.id, done, accounts, rated=rated, source="table", public=rated,
-                                  forfeit=forfeit)
+            change = record_match(
+                conn, table.id, done, accounts, rated=rated, source="table", public=rated, forfeit=forfeit
+            )
             if rated:
                 table.rating = self._rating_state(table, change)
 
@@ -236,8 +285,9 @@ class Players:
                 if known is None:
                     accounts = self.seat_accounts(table)
                     ok = table.id in rated and rateable(m.rules) and None not in accounts
-                    change = record_match(conn, table.id, m, accounts, rated=ok, source="table", public=ok,
-                                          forfeit=table.forfeit)
+                    change = record_match(
+                        conn, table.id, m, accounts, rated=ok, source="table", public=ok, forfeit=table.forfeit
+                    )
             if change:
                 table.rating = self._rating_state(table, change)
 
@@ -249,9 +299,18 @@ class Players:
         match, best first (by ``mu - 3 sigma``; of two equal, the newer account first)."""
         with self.engine.connect() as conn:
             rows = conn.execute(_BOARD, {"limit": limit, "offset": offset}).all()
-        return [{"name": r.name, "kind": r.kind, "rating": display_rating(r.mu, r.sigma), "mu": round(r.mu, 4),
-                 "sigma": round(r.sigma, 4), "matches": int(r.matches), "provisional": is_provisional(r.sigma)}
-                for r in rows]
+        return [
+            {
+                "name": r.name,
+                "kind": r.kind,
+                "rating": display_rating(r.mu, r.sigma),
+                "mu": round(r.mu, 4),
+                "sigma": round(r.sigma, 4),
+                "matches": int(r.matches),
+                "provisional": is_provisional(r.sigma),
+            }
+            for r in rows
+        ]
 
     def player(self, name: str) -> dict[str, Any] | None:
         """The player page's JSON (``GET /api/players/NAME``), or ``None`` for no such
@@ -273,14 +332,31 @@ class Players:
                 opponent, kind = None, "deleted"
             else:
                 opponent, kind = r.opp_name, r.opp_kind
-            out_recent.append({"id": r.result_id, "opponent": opponent, "opponent_kind": kind, "result": r.outcome,
-                               "date": r.finished})
+            out_recent.append(
+                {
+                    "id": r.result_id,
+                    "opponent": opponent,
+                    "opponent_kind": kind,
+                    "result": r.outcome,
+                    "date": r.finished,
+                }
+            )
         return {
-            "name": acc.name, "kind": acc.kind, "rating": display_rating(acc.mu, acc.sigma),
-            "provisional": is_provisional(acc.sigma), "mu": round(acc.mu, 4), "sigma": round(acc.sigma, 4),
+            "name": acc.name,
+            "kind": acc.kind,
+            "rating": display_rating(acc.mu, acc.sigma),
+            "provisional": is_provisional(acc.sigma),
+            "mu": round(acc.mu, 4),
+            "sigma": round(acc.sigma, 4),
             "rated_matches": int(acc.matches),
-            "matches": matches, "wins": wins, "deals": deals, "deals_won": deals_won, "knocks": knocks,
-            "gins": gins, "undercuts_made": um, "undercuts_suffered": us,
+            "matches": matches,
+            "wins": wins,
+            "deals": deals,
+            "deals_won": deals_won,
+            "knocks": knocks,
+            "gins": gins,
+            "undercuts_made": um,
+            "undercuts_suffered": us,
             "points_per_deal": round(points / deals, 3) if deals else 0.0,
             "mean_knock_deadwood": round(kd / knocks, 3) if knocks else None,
             "recent": out_recent,
@@ -291,8 +367,14 @@ class Players:
         """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches."""
         with self.engine.connect() as conn:
             acc = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).one()
-        return {"signed_in": True, "name": acc.name, "kind": acc.kind, "rating": display_rating(acc.mu, acc.sigma),
-                "provisional": is_provisional(acc.sigma), "matches": int(acc.matches)}
+        return {
+            "signed_in": True,
+            "name": acc.name,
+            "kind": acc.kind,
+            "rating": display_rating(acc.mu, acc.sigma),
+            "provisional": is_provisional(acc.sigma),
+            "matches": int(acc.matches),
+        }
 
     def result_public(self, result_id: str, account_id: int | None) -> bool:
         """Whether match ``result_id`` may be replayed by ``account_id`` (``None``: anyone):
@@ -305,6 +387,11 @@ class Players:
                 return True
             if account_id is None:
                 return False
-            return conn.execute(select(result_players_t.c.player).where(and_(
-                result_players_t.c.result_id == result_id, result_players_t.c.account_id == account_id))).first() \
+            return (
+                conn.execute(
+                    select(result_players_t.c.player).where(
+                        and_(result_players_t.c.result_id == result_id, result_players_t.c.account_id == account_id)
+                    )
+                ).first()
                 is not None
+            )

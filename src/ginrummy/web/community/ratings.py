@@ -42,8 +42,20 @@ from ...match import Match
 from ...rules import RuleSet
 from .schema import accounts_t, metadata
 
-__all__ = ["MODEL", "INITIAL", "PROVISIONAL_SIGMA", "display_rating", "is_provisional", "ordinal",
-           "MatchStats", "match_stats", "record_match", "results_t", "result_players_t", "rateable"]
+__all__ = [
+    "MODEL",
+    "INITIAL",
+    "PROVISIONAL_SIGMA",
+    "display_rating",
+    "is_provisional",
+    "ordinal",
+    "MatchStats",
+    "match_stats",
+    "record_match",
+    "results_t",
+    "result_players_t",
+    "rateable",
+]
 
 MODEL = PlackettLuce()
 """The OpenSkill model (Weng-Lin, Plackett-Luce) with its default ``mu = 25``, ``sigma = 25/3``."""
@@ -72,7 +84,8 @@ INITIAL = (float(_R0.mu), float(_R0.sigma), ordinal(float(_R0.mu), float(_R0.sig
 """``(mu, sigma, ordinal)`` of a new account."""
 
 results_t = Table(
-    "gin_results", metadata,
+    "gin_results",
+    metadata,
     Column("id", String(60), primary_key=True),
     Column("finished", String(40), nullable=False),
     Column("rated", Integer, nullable=False),
@@ -81,7 +94,8 @@ results_t = Table(
 )
 
 result_players_t = Table(
-    "gin_result_players", metadata,
+    "gin_result_players",
+    metadata,
     Column("result_id", String(60), primary_key=True),
     Column("player", Integer, primary_key=True, autoincrement=False),
     Column("account_id", Integer, nullable=True),
@@ -157,17 +171,27 @@ def match_stats(match: Match) -> list[MatchStats]:
 def rateable(rules: RuleSet) -> bool:
     """Whether a match under ``rules`` may be rated: two-hand, a game to 100 or 250 (R11.1)
     or Hollywood (R12)."""
-    return rules.players == 2 and (rules.scoring == "hollywood" or (rules.scoring == "game"
-                                                                   and rules.target in (100, 250)))
+    return rules.players == 2 and (
+        rules.scoring == "hollywood" or (rules.scoring == "game" and rules.target in (100, 250))
+    )
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def record_match(conn: Connection, result_id: str, match: Match, accounts: Sequence[int | None], *,
-                 rated: bool, source: str = "table", public: bool = False,
-                 finished: str | None = None, forfeit: int | None = None) -> dict[int, dict[str, Any]]:
+def record_match(
+    conn: Connection,
+    result_id: str,
+    match: Match,
+    accounts: Sequence[int | None],
+    *,
+    rated: bool,
+    source: str = "table",
+    public: bool = False,
+    finished: str | None = None,
+    forfeit: int | None = None,
+) -> dict[int, dict[str, Any]]:
     """Record the finished two-hand ``match`` as ``result_id`` on ``conn`` (inside the
     caller's transaction) and, when ``rated``, move both players' ratings with one OpenSkill
     update (ranks from the match winner; a match without a winner is a tie).
@@ -193,13 +217,20 @@ def record_match(conn: Connection, result_id: str, match: Match, accounts: Seque
     when = finished or _now()
     winner = match.winner if forfeit is None else 1 - forfeit
     stats = match_stats(match)
-    conn.execute(insert(results_t).values(id=result_id, finished=when, rated=int(rated), source=source,
-                                          public=int(public)))
+    conn.execute(
+        insert(results_t).values(id=result_id, finished=when, rated=int(rated), source=source, public=int(public))
+    )
     before: list[tuple[float, float] | None] = [None, None]
     after: list[tuple[float, float] | None] = [None, None]
     if rated:
-        rows = {r.id: r for r in conn.execute(select(accounts_t.c.id, accounts_t.c.mu, accounts_t.c.sigma)
-                                              .where(accounts_t.c.id.in_([a for a in accounts if a is not None])))}
+        rows = {
+            r.id: r
+            for r in conn.execute(
+                select(accounts_t.c.id, accounts_t.c.mu, accounts_t.c.sigma).where(
+                    accounts_t.c.id.in_([a for a in accounts if a is not None])
+                )
+            )
+        }
         for p, a in enumerate(accounts):
             before[p] = (float(rows[a].mu), float(rows[a].sigma))
         ranks: list[float] = [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
@@ -208,24 +239,42 @@ def record_match(conn: Connection, result_id: str, match: Match, accounts: Seque
         for p, a in enumerate(accounts):
             mu, sigma = float(new[p][0].mu), float(new[p][0].sigma)
             after[p] = (mu, sigma)
-            conn.execute(update(accounts_t).where(accounts_t.c.id == a).values(
-                mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), matches=accounts_t.c.matches + 1))
+            conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == a)
+                .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), matches=accounts_t.c.matches + 1)
+            )
     for p in range(2):
         o = 1 - p
         outcome = "draw" if winner is None else ("win" if winner == p else "loss")
         b, f = before[p], after[p]
-        conn.execute(insert(result_players_t).values(
-            result_id=result_id, player=p, account_id=accounts[p], opponent_id=accounts[o],
-            opponent_name=match.names[o], finished=when, outcome=outcome, **stats[p].__dict__,
-            mu_before=None if b is None else b[0], sigma_before=None if b is None else b[1],
-            mu_after=None if f is None else f[0], sigma_after=None if f is None else f[1]))
+        conn.execute(
+            insert(result_players_t).values(
+                result_id=result_id,
+                player=p,
+                account_id=accounts[p],
+                opponent_id=accounts[o],
+                opponent_name=match.names[o],
+                finished=when,
+                outcome=outcome,
+                **stats[p].__dict__,
+                mu_before=None if b is None else b[0],
+                sigma_before=None if b is None else b[1],
+                mu_after=None if f is None else f[0],
+                sigma_after=None if f is None else f[1],
+            )
+        )
     out: dict[int, dict[str, Any]] = {}
     if rated:
         for p in range(2):
             b, f = before[p], after[p]
             assert b is not None and f is not None
-            out[p] = {"before": display_rating(*b), "after": display_rating(*f),
-                      "change": display_rating(*f) - display_rating(*b), "provisional": is_provisional(f[1])}
+            out[p] = {
+                "before": display_rating(*b),
+                "after": display_rating(*f),
+                "change": display_rating(*f) - display_rating(*b),
+                "provisional": is_provisional(f[1]),
+            }
     return out
 
 

@@ -11,7 +11,8 @@ __all__ = ["metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
 metadata = MetaData()
 
 accounts_t = Table(
-    "gin_accounts", metadata,
+    "gin_accounts",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(80), nullable=True),
     Column("name_key", String(80), nullable=True, unique=True),
@@ -28,7 +29,8 @@ accounts_t = Table(
 )
 
 sessions_t = Table(
-    "gin_sessions", metadata,
+    "gin_sessions",
+    metadata,
     Column("token_hash", String(64), primary_key=True),
     Column("account_id", Integer, nullable=False, index=True),
     Column("created", String(40), nullable=False),
@@ -36,7 +38,8 @@ sessions_t = Table(
 )
 
 seat_accounts_t = Table(
-    "gin_seat_accounts", metadata,
+    "gin_seat_accounts",
+    metadata,
     Column("table_id", String(40), primary_key=True),
     Column("player", Integer, primary_key=True, autoincrement=False),
     Column("account_id", Integer, nullable=False),

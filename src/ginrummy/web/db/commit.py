@@ -58,29 +58,33 @@ _PG_INSERT = text(
     "CAST(:players AS integer[]), CAST(:kinds AS varchar[]), CAST(:texts AS varchar[]), CAST(:createds AS varchar[])) "
     "AS u(t, q, p, k, x, c) "
     "ON CONFLICT (table_id, seq) DO NOTHING "
-    "RETURNING table_id, seq")
+    "RETURNING table_id, seq"
+)
 """The rows of a batch in one statement; a row whose ``(table_id, seq)`` is already stored
 (another process's step) is skipped and not returned, so the rest of the batch still commits
 in the same transaction."""
 
 _PG_NOTIFY = text(
     "SELECT count(pg_notify(:channel, t || ':' || s)) "
-    "FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])) AS u(t, s)")
+    "FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])) AS u(t, s)"
+)
 """The notifications of the steps a transaction stored, sent in a transaction of their own
 right after it (:meth:`GroupCommitter._notify`)."""
 
-_PG_DELETE = text("DELETE FROM gin_actions WHERE (table_id, seq) IN "
-                  "(SELECT * FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])))")
+_PG_DELETE = text(
+    "DELETE FROM gin_actions WHERE (table_id, seq) IN "
+    "(SELECT * FROM unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])))"
+)
 """Takes back, before the commit, the rows of a group whose other step was already stored."""
 
 
 def _lost_race(s: PendingStep) -> IntegrityError:
-    return IntegrityError("INSERT INTO gin_actions", None,
-                          Exception(f"step {s.seq} of table {s.table_id} is already stored"))
+    return IntegrityError(
+        "INSERT INTO gin_actions", None, Exception(f"step {s.seq} of table {s.table_id} is already stored")
+    )
 
 
-_SQLITE_INSERT = ("INSERT INTO gin_actions (table_id, seq, player, kind, text, created) "
-                  "VALUES (?, ?, ?, ?, ?, ?)")
+_SQLITE_INSERT = "INSERT INTO gin_actions (table_id, seq, player, kind, text, created) VALUES (?, ?, ?, ?, ?, ?)"
 
 
 @dataclass
@@ -133,8 +137,16 @@ class GroupCommitter:
         # a new run of the same app, starts afresh)
         self._stopped_on: asyncio.AbstractEventLoop | None = None
 
-    async def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
-                     created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
+    async def append(
+        self,
+        table_id: str,
+        seq: int,
+        player: int | None,
+        kind: str,
+        text: str,
+        created: str | None = None,
+        also: Callable[[Any], None] | None = None,
+    ) -> None:
         """Store step ``seq`` of a table at time ``created`` (ISO 8601, UTC; now by default);
         returns once its transaction has committed.
 
@@ -143,8 +155,13 @@ class GroupCommitter:
         that step is stored then."""
         await self.append_steps(table_id, [(seq, player, kind, text)], created, also)
 
-    async def append_steps(self, table_id: str, steps: list[tuple[int, int | None, str, str]],
-                           created: str | None = None, also: Callable[[Any], None] | None = None) -> None:
+    async def append_steps(
+        self,
+        table_id: str,
+        steps: list[tuple[int, int | None, str, str]],
+        created: str | None = None,
+        also: Callable[[Any], None] | None = None,
+    ) -> None:
         """Store several steps of one table, ``(seq, player, kind, text)`` each, all at time
         ``created``, in one transaction: all of them or none (a person's move and the
         computer's immediate answer, :meth:`~ginrummy.web.room.tables.TableManager.act`).  Returns
@@ -161,8 +178,10 @@ class GroupCommitter:
         at = created or Store.now()
         last = len(steps) - 1
         # the steps of a group share one future; ``also`` runs once, with the last of them
-        self._pending.extend(PendingStep(table_id, seq, player, kind, text, at, fut, also if i == last else None)
-                             for i, (seq, player, kind, text) in enumerate(steps))
+        self._pending.extend(
+            PendingStep(table_id, seq, player, kind, text, at, fut, also if i == last else None)
+            for i, (seq, player, kind, text) in enumerate(steps)
+        )
         assert self._wake is not None
         self._wake.set()
         await fut
@@ -225,8 +244,10 @@ class GroupCommitter:
         try:
             with self.store.engine.begin() as conn:
                 conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
-                conn.execute(_PG_NOTIFY, {"channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in stored],
-                                          "seqs": [s.seq for s in stored]})
+                conn.execute(
+                    _PG_NOTIFY,
+                    {"channel": NOTIFY_CHANNEL, "tids": [s.table_id for s in stored], "seqs": [s.seq for s in stored]},
+                )
         except Exception as exc:  # the poll of the other processes covers it
             log.warning("notifying the other servers failed (%s)", type(exc).__name__)
 
@@ -235,10 +256,17 @@ class GroupCommitter:
         first fails with its whole group (the group's other rows are deleted again in the same
         transaction) while the other steps stay in.  Each step's error or ``None``; ``also``
         runs for the steps that stay."""
-        rows = conn.execute(_PG_INSERT, {
-            "tids": [s.table_id for s in batch], "seqs": [s.seq for s in batch],
-            "players": [s.player for s in batch], "kinds": [s.kind for s in batch],
-            "texts": [s.text for s in batch], "createds": [s.created for s in batch]}).all()
+        rows = conn.execute(
+            _PG_INSERT,
+            {
+                "tids": [s.table_id for s in batch],
+                "seqs": [s.seq for s in batch],
+                "players": [s.player for s in batch],
+                "kinds": [s.kind for s in batch],
+                "texts": [s.text for s in batch],
+                "createds": [s.created for s in batch],
+            },
+        ).all()
         stored = {(r[0], r[1]) for r in rows}
         lost = {id(s.future) for s in batch if (s.table_id, s.seq) not in stored}
         if lost:
@@ -259,12 +287,24 @@ class GroupCommitter:
         if self.store.is_sqlite:
             # one executemany of plain tuples through the driver (no per-row processing of
             # bound parameters by the SQL toolkit: the columns are plain strings and integers)
-            conn.exec_driver_sql(_SQLITE_INSERT, [(s.table_id, s.seq, s.player, s.kind, s.text, s.created)
-                                                  for s in batch])
+            conn.exec_driver_sql(
+                _SQLITE_INSERT, [(s.table_id, s.seq, s.player, s.kind, s.text, s.created) for s in batch]
+            )
             return
-        conn.execute(insert(actions_t), [
-            {"table_id": s.table_id, "seq": s.seq, "player": s.player, "kind": s.kind, "text": s.text,
-             "created": s.created} for s in batch])
+        conn.execute(
+            insert(actions_t),
+            [
+                {
+                    "table_id": s.table_id,
+                    "seq": s.seq,
+                    "player": s.player,
+                    "kind": s.kind,
+                    "text": s.text,
+                    "created": s.created,
+                }
+                for s in batch
+            ],
+        )
 
     def _sqlite_commit(self, steps: list[PendingStep]) -> None:
         """(SQLite, writer thread) Insert ``steps`` and commit, on the writer's own connection
@@ -330,8 +370,7 @@ class GroupCommitter:
         except Exception as exc:
             if batch[0].future is batch[-1].future:  # one step, or one group: nothing to split
                 return [exc] * len(batch)
-            log.info("group commit of %d steps failed (%s); writing them one by one", len(batch),
-                     type(exc).__name__)
+            log.info("group commit of %d steps failed (%s); writing them one by one", len(batch), type(exc).__name__)
         out: list[Exception | None] = []
         groups: list[list[PendingStep]] = []
         for s in batch:  # the steps of one group (one future) stay in one transaction

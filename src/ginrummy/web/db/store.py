@@ -60,7 +60,8 @@ __all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url
 metadata = MetaData()
 
 tables_t = Table(
-    "gin_tables", metadata,
+    "gin_tables",
+    metadata,
     Column("id", String(40), primary_key=True),
     Column("created", String(40), nullable=False),
     Column("rules", Text, nullable=False),
@@ -71,7 +72,8 @@ tables_t = Table(
 )
 
 actions_t = Table(
-    "gin_actions", metadata,
+    "gin_actions",
+    metadata,
     Column("table_id", String(40), primary_key=True),
     Column("seq", Integer, primary_key=True, autoincrement=False),
     Column("player", Integer, nullable=True),
@@ -82,7 +84,8 @@ actions_t = Table(
 
 
 seats_t = Table(
-    "gin_seats", metadata,
+    "gin_seats",
+    metadata,
     Column("table_id", String(40), primary_key=True),
     Column("player", Integer, primary_key=True, autoincrement=False),
     Column("token_hash", String(64), nullable=True),
@@ -91,7 +94,8 @@ seats_t = Table(
 
 
 options_t = Table(
-    "gin_table_options", metadata,
+    "gin_table_options",
+    metadata,
     Column("table_id", String(40), primary_key=True),
     Column("options", Text, nullable=False),
 )
@@ -185,28 +189,42 @@ class Store:
         self.url = url
         self.engine: Engine = create_engine(u, **kwargs)
         if self.is_sqlite:
+
             @event.listens_for(self.engine, "connect")
             def _pragmas(conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
                 cur = conn.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=FULL")
                 cur.close()
+
         # the schema by migration (web/migrations: one revision per change, under a lock), not
         # metadata.create_all: an existing database is brought up to date too
         from .migrations import upgrade
 
         upgrade(self.engine)
 
-    def create_table(self, row: TableRow, seats: Sequence[SeatSecret] = (), options: dict[str, Any] | None = None) -> None:
+    def create_table(
+        self, row: TableRow, seats: Sequence[SeatSecret] = (), options: dict[str, Any] | None = None
+    ) -> None:
         """Insert a new table row, its human seats' secrets and its options, in one transaction."""
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=row.id, created=row.created or _now(), rules=json.dumps(row.rules, sort_keys=True),
-                names=json.dumps(row.names), seats=json.dumps(row.seats), tokens=json.dumps(row.tokens),
-                seed=row.seed.hex()))
+            conn.execute(
+                insert(tables_t).values(
+                    id=row.id,
+                    created=row.created or _now(),
+                    rules=json.dumps(row.rules, sort_keys=True),
+                    names=json.dumps(row.names),
+                    seats=json.dumps(row.seats),
+                    tokens=json.dumps(row.tokens),
+                    seed=row.seed.hex(),
+                )
+            )
             for s in seats:
-                conn.execute(insert(seats_t).values(table_id=row.id, player=s.player, token_hash=s.token_hash,
-                                                    invite_hash=s.invite_hash))
+                conn.execute(
+                    insert(seats_t).values(
+                        table_id=row.id, player=s.player, token_hash=s.token_hash, invite_hash=s.invite_hash
+                    )
+                )
             if options:
                 conn.execute(insert(options_t).values(table_id=row.id, options=json.dumps(options, sort_keys=True)))
 
@@ -221,9 +239,11 @@ class Store:
         store ``names`` (the seat's new name), atomically: of two people taking one seat, exactly
         one gets it (``True``)."""
         with self.engine.begin() as conn:
-            done = conn.execute(update(seats_t).where(and_(seats_t.c.table_id == table_id, seats_t.c.player == player,
-                                                           seats_t.c.token_hash.is_(None)))
-                                .values(token_hash=token_hash))
+            done = conn.execute(
+                update(seats_t)
+                .where(and_(seats_t.c.table_id == table_id, seats_t.c.player == player, seats_t.c.token_hash.is_(None)))
+                .values(token_hash=token_hash)
+            )
             if done.rowcount != 1:
                 return False
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
@@ -251,20 +271,32 @@ class Store:
             row = conn.execute(select(seats_t.c.player).where(where)).first()
             if row is None:
                 return "unknown", None
-            done = conn.execute(update(seats_t).where(and_(where, seats_t.c.token_hash.is_(None)))
-                                .values(token_hash=token_hash))
+            done = conn.execute(
+                update(seats_t).where(and_(where, seats_t.c.token_hash.is_(None))).values(token_hash=token_hash)
+            )
             return ("ok" if done.rowcount == 1 else "claimed"), row.player
 
-    def append(self, table_id: str, seq: int, player: int | None, kind: str, text: str,
-               created: str | None = None, also: Callable[[Connection], None] | None = None) -> None:
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        player: int | None,
+        kind: str,
+        text: str,
+        created: str | None = None,
+        also: Callable[[Connection], None] | None = None,
+    ) -> None:
         """Append step ``seq`` (1-based, consecutive) of a table at time ``created`` (ISO 8601,
         UTC; now by default); committed on return.  ``also(conn)``, when given, runs in the same
         transaction after the insert (a match's last step and its rating are stored together,
         or neither is).  Raises ``sqlalchemy.exc.IntegrityError`` if that ``seq`` is already
         stored."""
         with self.engine.begin() as conn:
-            conn.execute(insert(actions_t).values(table_id=table_id, seq=seq, player=player, kind=kind,
-                                                  text=text, created=created or _now()))
+            conn.execute(
+                insert(actions_t).values(
+                    table_id=table_id, seq=seq, player=player, kind=kind, text=text, created=created or _now()
+                )
+            )
             if also is not None:
                 also(conn)
 
@@ -279,10 +311,18 @@ class Store:
             r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
             if r is None:
                 return None
-            steps = conn.execute(select(actions_t).where(actions_t.c.table_id == table_id)
-                                 .order_by(actions_t.c.seq)).all()
-        row = TableRow(id=r.id, created=r.created, rules=json.loads(r.rules), names=json.loads(r.names),
-                       seats=json.loads(r.seats), tokens=json.loads(r.tokens), seed=bytes.fromhex(r.seed))
+            steps = conn.execute(
+                select(actions_t).where(actions_t.c.table_id == table_id).order_by(actions_t.c.seq)
+            ).all()
+        row = TableRow(
+            id=r.id,
+            created=r.created,
+            rules=json.loads(r.rules),
+            names=json.loads(r.names),
+            seats=json.loads(r.seats),
+            tokens=json.loads(r.tokens),
+            seed=bytes.fromhex(r.seed),
+        )
         return row, [ActionRow(s.seq, s.player, s.kind, s.text, s.created) for s in steps]
 
     def close(self) -> None:

@@ -22,8 +22,22 @@ from ..protocol.replay_frames import MAX_RECORD_BYTES
 from ..security import read_body
 from ..texts import W_, WebTranslator, request_lang, translate_html, web_translator
 
-__all__ = ["STATIC_DIR", "HEAD_INCLUDE", "STATUS_CODES", "render_page", "page", "favicon", "same_origin",
-           "too_large", "read_json_body", "error_response", "link_base", "not_found", "wrong_method", "uploaded_record"]
+__all__ = [
+    "STATIC_DIR",
+    "HEAD_INCLUDE",
+    "STATUS_CODES",
+    "render_page",
+    "page",
+    "favicon",
+    "same_origin",
+    "too_large",
+    "read_json_body",
+    "error_response",
+    "link_base",
+    "not_found",
+    "wrong_method",
+    "uploaded_record",
+]
 
 STATIC_DIR = Path(str(resources.files("ginrummy.web") / "static"))
 """The front end's files, served at ``/static/...``."""
@@ -73,8 +87,11 @@ def page(name: str) -> Any:
 
     async def endpoint(request: Request) -> Response:
         lang = request_lang(request)
-        return HTMLResponse(render_page(name, lang), headers={
-            "Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"})
+        return HTMLResponse(
+            render_page(name, lang),
+            headers={"Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"},
+        )
+
     return endpoint
 
 
@@ -83,7 +100,10 @@ def too_large(limit: int) -> Any:
     return W_("request body too large; the limit is {limit} bytes", limit=limit)
 
 
-_SOCKET_WORDING = {"message is not valid UTF-8 text", "message is not valid JSON; send one JSON object such as {example}"}
+_SOCKET_WORDING = {
+    "message is not valid UTF-8 text",
+    "message is not valid JSON; send one JSON object such as {example}",
+}
 """The ``bad_json`` messages of :func:`~ginrummy.web.protocol.inbound.read_json` worded for a WebSocket
 message; a request body says "request body is not valid JSON" instead (the others, nesting and a
 key given twice, name what is wrong and stand as they are)."""
@@ -97,8 +117,10 @@ async def read_json_body(request: Request, model: Any) -> Any:
     or ``bad_message``/``bad_json``; ``bad_json`` too when the client hangs up before its body
     ends: no one hears the answer)."""
     if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
-        raise MessageError("unsupported_media_type",
-                           W_("send this request's body as JSON, with the header Content-Type: application/json"))
+        raise MessageError(
+            "unsupported_media_type",
+            W_("send this request's body as JSON, with the header Content-Type: application/json"),
+        )
     try:
         raw = await read_body(request.stream(), MAX_BODY_BYTES)
     except ClientDisconnect:
@@ -113,8 +135,17 @@ async def read_json_body(request: Request, model: Any) -> Any:
         raise
 
 
-STATUS_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict",
-                413: "too_large", 415: "unsupported_media_type", 429: "rate_limited", 503: "server_busy"}
+STATUS_CODES = {
+    400: "bad_request",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    503: "server_busy",
+}
 """The ``code`` of an error answer that carries none of its own, by HTTP status."""
 
 
@@ -122,8 +153,7 @@ _OWN_STATUS = (ErrorCode.TOO_LARGE, ErrorCode.UNSUPPORTED_MEDIA_TYPE)
 """Codes answered with their own status whatever the route says (413, 415)."""
 
 
-def error_response(message: Any, tr: WebTranslator, status: int | None = None, code: str | None = None
-                   ) -> JSONResponse:
+def error_response(message: Any, tr: WebTranslator, status: int | None = None, code: str | None = None) -> JSONResponse:
     """``{"error": message, "code"}`` with ``message`` (an error, a :class:`~ginrummy.errors.Msg`
     or text) in ``tr``'s language.  The status: ``status`` when given, else a
     :class:`~ginrummy.web.errors.WebError`'s own (:data:`~ginrummy.web.errors.HTTP_STATUS`), else
@@ -163,8 +193,15 @@ async def wrong_method(request: Request, exc: Exception) -> Response:
     if not request.url.path.startswith("/api/"):
         return Response("Method Not Allowed", status_code=405, headers={"Allow": allowed} if allowed else None)
     tr = web_translator(request_lang(request))
-    r = error_response(W_("method {method} is not allowed here; allowed: {allowed}", method=request.method[:10],
-                          allowed=allowed or "-"), tr, 405)
+    r = error_response(
+        W_(
+            "method {method} is not allowed here; allowed: {allowed}",
+            method=request.method[:10],
+            allowed=allowed or "-",
+        ),
+        tr,
+        405,
+    )
     if allowed:
         r.headers["Allow"] = allowed
     return r
@@ -176,8 +213,9 @@ async def uploaded_record(request: Request, tr: WebTranslator) -> str | Response
     and the review of an uploaded record both read their body so."""
     raw = await read_body(request.stream(), MAX_RECORD_BYTES)
     if raw is None:
-        return error_response(W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413,
-                   "too_large")
+        return error_response(
+            W_("request body too large; the limit is {limit} bytes", limit=MAX_RECORD_BYTES), tr, 413, "too_large"
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

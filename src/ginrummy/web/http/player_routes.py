@@ -48,7 +48,6 @@ from .context import AppContext
 __all__ = ["player_routes", "current_account", "replay_text", "SIGNUPS_PER_ADDRESS", "SIGNUP_WINDOW"]
 
 
-
 def current_account(request: Request, players: Players) -> Account | None:
     """The signed-in account of ``request`` (its session cookie), or ``None``."""
     return players.accounts.account_of(request.cookies.get(SESSION_COOKIE))
@@ -101,6 +100,7 @@ def account_error(exc: WebError, tr: Any) -> Response:
         r.headers["Retry-After"] = str(exc.retry_after)
     return r
 
+
 def signed_in(ctx: AppContext, request: Request, account: Account, status: int = 200) -> Response:
     token = ctx.players.accounts.open_session(account)
     r = JSONResponse({"name": account.name}, status_code=status)
@@ -108,13 +108,18 @@ def signed_in(ctx: AppContext, request: Request, account: Account, status: int =
     r.headers["Cache-Control"] = "no-store"
     return r
 
+
 async def sign_up(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
     address = _client(request)
     wait = ctx.signups.retry_after(address)
     if wait:
-        r = error_response(W_("too many accounts made from your address; try again in {seconds} seconds", seconds=wait),
-                tr, 429, "rate_limited")
+        r = error_response(
+            W_("too many accounts made from your address; try again in {seconds} seconds", seconds=wait),
+            tr,
+            429,
+            "rate_limited",
+        )
         r.headers["Retry-After"] = str(wait)
         return r
     try:
@@ -129,6 +134,7 @@ async def sign_up(ctx: AppContext, request: Request) -> Response:
         return account_error(exc, tr)
     ctx.signups.hit(address)
     return signed_in(ctx, request, account, 201)
+
 
 async def delete_account(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
@@ -147,6 +153,7 @@ async def delete_account(ctx: AppContext, request: Request) -> Response:
     r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
     return r
 
+
 async def sign_in(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
     try:
@@ -159,16 +166,19 @@ async def sign_in(ctx: AppContext, request: Request) -> Response:
         return account_error(exc, tr)
     return signed_in(ctx, request, account)
 
+
 async def sign_out(ctx: AppContext, request: Request) -> Response:
     ctx.players.accounts.close_session(request.cookies.get(SESSION_COOKIE))
     r = JSONResponse({"signed_in": False})
     r.headers["Set-Cookie"] = cleared_session_cookie(request.url.scheme == "https")
     return r
 
+
 async def me(ctx: AppContext, request: Request) -> Response:
     account = current_account(request, ctx.players)
     out = {"signed_in": False} if account is None else ctx.players.me(account.id)
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
+
 
 def _int(request: Request, key: str, default: int, hi: int) -> int:
     raw = request.query_params.get(key, "")
@@ -178,15 +188,23 @@ def _int(request: Request, key: str, default: int, hi: int) -> int:
         raise ValueError(key)
     return int(raw)
 
+
 async def leaderboard(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
     try:
         limit = _int(request, "limit", 50, 200)
         offset = _int(request, "offset", 0, 10**8)
     except ValueError as exc:
-        return error_response(W_("{field} must be a whole number from 0 to {hi}", field=str(exc),
-                      hi=200 if str(exc) == "limit" else 10**8), tr)
+        return error_response(
+            W_(
+                "{field} must be a whole number from 0 to {hi}",
+                field=str(exc),
+                hi=200 if str(exc) == "limit" else 10**8,
+            ),
+            tr,
+        )
     return JSONResponse(ctx.players.leaderboard(limit, offset))
+
 
 async def player(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
@@ -195,6 +213,7 @@ async def player(ctx: AppContext, request: Request) -> Response:
     if out is None:
         return error_response(W_("no player is called {name}", name=name[:80]), tr, 404, "not_found")
     return JSONResponse(out)
+
 
 async def replay_of(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
@@ -208,6 +227,7 @@ async def replay_of(ctx: AppContext, request: Request) -> Response:
     if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won
         out = {**out, "finished": True, "winner": table.names[1 - forfeit]}
     return JSONResponse({"id": rid, **out, "forfeit": None if forfeit is None else table.names[forfeit]})
+
 
 async def replay_upload(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))

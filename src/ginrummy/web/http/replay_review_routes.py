@@ -86,7 +86,8 @@ def replay_review_json(review: Review, tr: WebTranslator) -> dict[str, Any]:
         if d.hindsight.over:
             lines = "; ".join(translate_error(m, tr) for m in d.hindsight.lines())
             d_out["hindsight"]["text"] = translate_error(
-                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr)
+                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr
+            )
         else:
             d_out["hindsight"]["text"] = tr.t("No hindsight: this deal is not over.")
         d_out["hindsight"]["sealed"] = False
@@ -135,8 +136,9 @@ class ReplayReviews:
 
         async def run() -> None:
             try:
-                entry.review = await self.service.run(text, deal=deal, budget_ms=budget_ms, seed=seed,
-                                                      progress=progress)
+                entry.review = await self.service.run(
+                    text, deal=deal, budget_ms=budget_ms, seed=seed, progress=progress
+                )
                 entry.total = entry.done = sum(len(d.decisions) for d in entry.review.deals)
             except asyncio.CancelledError:
                 entry.failed = True
@@ -165,16 +167,41 @@ class ReplayReviews:
 
 def _status(key: str, entry: _Entry, tr: WebTranslator) -> Response:
     if entry.failed and entry.code == "server_busy":
-        return JSONResponse({"key": key, "status": "failed", "code": "server_busy", "error": translate_error(
-            W_("the server is busy with other reviews; try again in a minute"), tr)}, status_code=503)
+        return JSONResponse(
+            {
+                "key": key,
+                "status": "failed",
+                "code": "server_busy",
+                "error": translate_error(W_("the server is busy with other reviews; try again in a minute"), tr),
+            },
+            status_code=503,
+        )
     if entry.failed:
-        return JSONResponse({"key": key, "status": "failed", "code": "internal",
-                             "error": tr.t("the review could not be made; nothing changed")}, status_code=500)
+        return JSONResponse(
+            {
+                "key": key,
+                "status": "failed",
+                "code": "internal",
+                "error": tr.t("the review could not be made; nothing changed"),
+            },
+            status_code=500,
+        )
     if entry.review is None:
-        return JSONResponse({"key": key, "status": "running", "done": entry.done, "total": entry.total},
-                            status_code=202, headers={"Cache-Control": "no-store"})
-    return JSONResponse({"key": key, "status": "done", "done": entry.done, "total": entry.total,
-                         "result": replay_review_json(entry.review, tr)}, headers={"Cache-Control": "no-store"})
+        return JSONResponse(
+            {"key": key, "status": "running", "done": entry.done, "total": entry.total},
+            status_code=202,
+            headers={"Cache-Control": "no-store"},
+        )
+    return JSONResponse(
+        {
+            "key": key,
+            "status": "done",
+            "done": entry.done,
+            "total": entry.total,
+            "result": replay_review_json(entry.review, tr),
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 def _check(text: str, deal: int | None) -> None:
@@ -187,12 +214,14 @@ def _check(text: str, deal: int | None) -> None:
         if not 1 <= deal <= len(rec.deals):
             raise MessageError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(rec.deals)))
         if rec.deals[deal - 1].sealed:
-            raise MessageError("bad_deal", W_("deal {deal} is sealed: its cards are still secret, so it cannot be "
-                                              "reviewed", deal=deal))
+            raise MessageError(
+                "bad_deal", W_("deal {deal} is sealed: its cards are still secret, so it cannot be reviewed", deal=deal)
+            )
 
 
-def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, str], Any],
-                         default_budget_ms: float) -> list[Route]:
+def replay_review_routes(
+    reviews: ReplayReviews, may_replay: Callable[[Request, str], Any], default_budget_ms: float
+) -> list[Route]:
     """The routes of this module.  ``may_replay(request, result_id)`` is the replay's own check
     (a coroutine): the match's public record text when the request may replay it, else ``None``."""
 

@@ -32,27 +32,36 @@ __all__ = ["table_routes"]
 async def options(ctx: AppContext, request: Request) -> Response:
     """``GET /api/options``: presets (R13), rule fields (R14) and computer levels."""
     fields = {k: v for k, v in RuleSet().to_dict().items() if k != "name"}
-    return JSONResponse({
-        "presets": {name: r.to_dict() for name, r in PRESETS.items()},
-        "fields": fields, "field_rules": FIELD_RULES, "levels": player_levels(),
-        "choices": {k: list(v) for k, v in CHOICES.items()},
-        "bounds": {k: list(v) for k, v in BOUNDS.items()},
-    })
+    return JSONResponse(
+        {
+            "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+            "fields": fields,
+            "field_rules": FIELD_RULES,
+            "levels": player_levels(),
+            "choices": {k: list(v) for k, v in CHOICES.items()},
+            "bounds": {k: list(v) for k, v in BOUNDS.items()},
+        }
+    )
 
 
 async def catalog(ctx: AppContext, request: Request) -> Response:
     """``GET /api/i18n``: the browser catalog of the request's language, as JSON."""
     lang = request_lang(request)
-    return JSONResponse(web_catalog(lang), headers={
-        "Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"})
+    return JSONResponse(
+        web_catalog(lang),
+        headers={"Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"},
+    )
 
 
 async def catalog_script(ctx: AppContext, request: Request) -> Response:
     """``GET /api/i18n.js``: the same catalog as a script setting ``window.GIN_I18N``."""
     lang = request_lang(request)
     body = "window.GIN_I18N = " + json.dumps(web_catalog(lang), ensure_ascii=False) + ";\n"
-    return Response(body, media_type="text/javascript; charset=utf-8", headers={
-        "Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"})
+    return Response(
+        body,
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"},
+    )
 
 
 def _rules_of(body: CreateTableBody) -> RuleSet:
@@ -60,8 +69,14 @@ def _rules_of(body: CreateTableBody) -> RuleSet:
     rules_in.pop("name", None)
     if "players" in rules_in and rules_in["players"] != len(body.seats):
         # the seats decide how many play (R10): a rules.players that says otherwise is a mistake
-        raise MessageError("bad_message", W_("rules.players is {players}, but the table has {seats} seats",
-                                             players=str(rules_in["players"])[:20], seats=len(body.seats)))
+        raise MessageError(
+            "bad_message",
+            W_(
+                "rules.players is {players}, but the table has {seats} seats",
+                players=str(rules_in["players"])[:20],
+                seats=len(body.seats),
+            ),
+        )
     return RuleSet.from_dict({"preset": body.preset, **rules_in})
 
 
@@ -87,8 +102,12 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
     address = request.client.host if request.client else "?"
     wait = ctx.opened.retry_after(address) if ctx.opened is not None else 0
     if wait:
-        r = error_response(W_("too many tables opened from your address; try again in {seconds} seconds",
-                              seconds=wait), tr, 429, "rate_limited")
+        r = error_response(
+            W_("too many tables opened from your address; try again in {seconds} seconds", seconds=wait),
+            tr,
+            429,
+            "rate_limited",
+        )
         r.headers["Retry-After"] = str(wait)
         return r
     players, manager = ctx.players, ctx.manager
@@ -102,16 +121,29 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
         if body.clock is not None:
             options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
         account = current_account(request, players)
-        if body.rated and (account is None or len(seats) != 2 or seats[0].kind != "human"
-                           or not rateable(rules.replace(players=2))):
-            return error_response(W_("a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
-                                     "signed-in person in the first seat"), tr, 400, "not_rateable")
+        if body.rated and (
+            account is None or len(seats) != 2 or seats[0].kind != "human" or not rateable(rules.replace(players=2))
+        ):
+            return error_response(
+                W_(
+                    "a rated table is a two-hand game to 100 or 250, or Hollywood, opened by a "
+                    "signed-in person in the first seat"
+                ),
+                tr,
+                400,
+                "not_rateable",
+            )
         if account is not None and seats and seats[0].kind == "human":
             # a signed-in opener sits under his account's name, whatever he typed: a seat
             # that is an account's shows that account's name (and says it is signed in)
             seats[0] = SeatSpec(kind="human", name=account.name, level=seats[0].level)
-        table, shown = await manager.create_async(rules, seats, lang=tr.lang, options=options or None,
-                                                  allowed_names=[account.name] if account is not None else [])
+        table, shown = await manager.create_async(
+            rules,
+            seats,
+            lang=tr.lang,
+            options=options or None,
+            allowed_names=[account.name] if account is not None else [],
+        )
         if account is not None and seats and seats[0].kind == "human":
             table.signed_in.add(0)
         if ctx.opened is not None:
@@ -121,8 +153,9 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
     except GinRummyError as exc:
         return error_response(exc, tr)
     out = _seat_links(table, shown, link_base(request, ctx.public_url))
-    return JSONResponse({"id": table.id, "commitment": commitment(table.row.seed), "seats": out,
-                         "rated": body.rated}, status_code=201)
+    return JSONResponse(
+        {"id": table.id, "commitment": commitment(table.row.seed), "seats": out, "rated": body.rated}, status_code=201
+    )
 
 
 def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Response | None:
@@ -152,15 +185,23 @@ async def claim(ctx: AppContext, request: Request) -> Response:
         if refused is not None:
             return refused
         account = current_account(request, ctx.players)
-        table, player, token = ctx.manager.claim(request.path_params["table_id"], body.invite,
-                                                 None if account is None else account.name)
+        table, player, token = ctx.manager.claim(
+            request.path_params["table_id"], body.invite, None if account is None else account.name
+        )
         _seated(ctx, request, table.id, player)
     except GinRummyError as exc:  # a WebError answers its own status (not_found 404, claimed 409, bad_invite 403)
         return error_response(exc, tr)
     base = link_base(request, ctx.public_url)
     await ctx.manager.changed(table)
-    return JSONResponse({"id": table.id, "seat": player, "name": table.names[player], "token": token,
-                         "link": f"{base}/table/{table.id}?seat={token}"})
+    return JSONResponse(
+        {
+            "id": table.id,
+            "seat": player,
+            "name": table.names[player],
+            "token": token,
+            "link": f"{base}/table/{table.id}?seat={token}",
+        }
+    )
 
 
 async def sit(ctx: AppContext, request: Request) -> Response:
@@ -172,14 +213,22 @@ async def sit(ctx: AppContext, request: Request) -> Response:
         if refused is not None:
             return refused
         account = current_account(request, ctx.players)
-        table, token = await ctx.manager.sit(request.path_params["table_id"], body.seat, body.name,
-                                             None if account is None else account.name)
+        table, token = await ctx.manager.sit(
+            request.path_params["table_id"], body.seat, body.name, None if account is None else account.name
+        )
         _seated(ctx, request, table.id, body.seat)
     except GinRummyError as exc:  # a WebError answers its own status (not_found 404, claimed 409, not_allowed 403)
         return error_response(exc, tr)
     base = link_base(request, ctx.public_url)
-    return JSONResponse({"id": table.id, "seat": body.seat, "name": table.names[body.seat], "token": token,
-                         "link": f"{base}/table/{table.id}?seat={token}"})
+    return JSONResponse(
+        {
+            "id": table.id,
+            "seat": body.seat,
+            "name": table.names[body.seat],
+            "token": token,
+            "link": f"{base}/table/{table.id}?seat={token}",
+        }
+    )
 
 
 async def lobby_list(ctx: AppContext, request: Request) -> Response:
@@ -199,8 +248,11 @@ async def record(ctx: AppContext, request: Request) -> Response:
         return error_response(W_("the record can be downloaded once the first deal is dealt"), tr, 409)
     # public: a deal whose cards the rules still hide is sealed (docs/record-format.md)
     text = dumps(table.match, date=table.row.created[:10], public=True)
-    return Response(text, media_type="text/plain; charset=utf-8", headers={
-        "Content-Disposition": f'attachment; filename="gin-{table.id}.gin"', "Cache-Control": "no-store"})
+    return Response(
+        text,
+        media_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="gin-{table.id}.gin"', "Cache-Control": "no-store"},
+    )
 
 
 async def sheet(ctx: AppContext, request: Request) -> Response:

@@ -15,8 +15,21 @@ from ..errors import WebError
 from ..texts import W_
 from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
 
-__all__ = ["CreateTableBody", "SeatBody", "SheetBody", "ClaimBody", "SitBody", "ClockBody", "AccountBody",
-           "DeleteAccountBody", "ReviewQuery", "parse_body", "parse_query", "MIN_REVIEW_BUDGET_MS", "MAX_REVIEW_BUDGET_MS"]
+__all__ = [
+    "CreateTableBody",
+    "SeatBody",
+    "SheetBody",
+    "ClaimBody",
+    "SitBody",
+    "ClockBody",
+    "AccountBody",
+    "DeleteAccountBody",
+    "ReviewQuery",
+    "parse_body",
+    "parse_query",
+    "MIN_REVIEW_BUDGET_MS",
+    "MAX_REVIEW_BUDGET_MS",
+]
 
 MessageError = WebError
 
@@ -25,8 +38,13 @@ MessageError = WebError
 
 # a finite float is let through so that the rule set itself says which value it wants
 # ("rule target=1.5 is not a whole number; allowed: 1..1000", R14)
-RuleValue = (Annotated[StrictStr, Field(max_length=40)] | Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
-             | bool | Annotated[StrictFloat, Field(allow_inf_nan=False)] | None)
+RuleValue = (
+    Annotated[StrictStr, Field(max_length=40)]
+    | Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
+    | bool
+    | Annotated[StrictFloat, Field(allow_inf_nan=False)]
+    | None
+)
 
 
 class _Body(BaseModel):
@@ -80,8 +98,9 @@ class SheetBody(_Body):
 
     preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
     rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
-    names: Annotated[list[Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"\S")]],
-                     Field(min_length=2, max_length=3)]
+    names: Annotated[
+        list[Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"\S")]], Field(min_length=2, max_length=3)
+    ]
     results: Annotated[list[Annotated[StrictStr, Field(max_length=60)]], Field(max_length=500)] = []
 
 
@@ -122,7 +141,9 @@ class ReviewQuery(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     deal: Annotated[int, Field(ge=1, le=100_000)] | None = None
-    budget_ms: Annotated[float, Field(ge=MIN_REVIEW_BUDGET_MS, le=MAX_REVIEW_BUDGET_MS, allow_inf_nan=False)] | None = None
+    budget_ms: Annotated[float, Field(ge=MIN_REVIEW_BUDGET_MS, le=MAX_REVIEW_BUDGET_MS, allow_inf_nan=False)] | None = (
+        None
+    )
     seed: Annotated[int, Field(ge=0, le=2**31 - 1)] = 0
 
 
@@ -135,8 +156,14 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
         if counts[k] > 1:
             raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40], problem=W_("is given twice")))
         if len(v) > 20:
-            raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40],
-                                                 problem=W_("is longer than {limit} (characters or items)", limit=20)))
+            raise MessageError(
+                "bad_message",
+                W_(
+                    "{field}: {problem}",
+                    field=k[:40],
+                    problem=W_("is longer than {limit} (characters or items)", limit=20),
+                ),
+            )
     try:
         return ReviewQuery.model_validate(dict(items))
     except ValidationError as exc:
@@ -149,13 +176,14 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
 _B = TypeVar("_B", bound=_Body)
 
 _BODY_HELP: dict[type[_Body], Any] = {
-    CreateTableBody: lambda: W_("seats must be a list of 2 or 3 objects like {example}",
-                                example='{"kind": "human", "name": "Ann"}'),
+    CreateTableBody: lambda: W_(
+        "seats must be a list of 2 or 3 objects like {example}", example='{"kind": "human", "name": "Ann"}'
+    ),
     SheetBody: lambda: W_("names must be a list of 2 (or 3) non-empty names"),
-    ClaimBody: lambda: W_('send {example}', example='{"invite": "..."}'),
-    SitBody: lambda: W_('send {example}', example='{"seat": 1, "name": "Ann"}'),
-    AccountBody: lambda: W_('send {example}', example='{"name": "...", "password": "..."}'),
-    DeleteAccountBody: lambda: W_('send {example}', example='{"password": "..."}'),
+    ClaimBody: lambda: W_("send {example}", example='{"invite": "..."}'),
+    SitBody: lambda: W_("send {example}", example='{"seat": 1, "name": "Ann"}'),
+    AccountBody: lambda: W_("send {example}", example='{"name": "...", "password": "..."}'),
+    DeleteAccountBody: lambda: W_("send {example}", example='{"password": "..."}'),
 }
 
 
@@ -203,8 +231,14 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
     if isinstance(rules, dict):
         for k, v in rules.items():  # a whole number too large is out of range, not "not whole" (1e+23)
             if type(v) is int and abs(v) > MAX_INT:
-                raise MessageError("bad_message", W_("{field}: {problem}", field=f"rules.{str(k)[:40]}", problem=W_(
-                    "is out of range; allowed: at most {limit}", limit=MAX_INT)))
+                raise MessageError(
+                    "bad_message",
+                    W_(
+                        "{field}: {problem}",
+                        field=f"rules.{str(k)[:40]}",
+                        problem=W_("is out of range; allowed: at most {limit}", limit=MAX_INT),
+                    ),
+                )
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -220,26 +254,47 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                     field = "rules (a field name)"
                 else:
                     field = f"rules.{loc[1][:40]}"
-                raise MessageError("bad_message", W_("{field}: {problem}", field=field, problem=_problem(err))) from None
+                raise MessageError(
+                    "bad_message", W_("{field}: {problem}", field=field, problem=_problem(err))
+                ) from None
             if len(loc) >= 2:
                 # one field's value: a whole number, text, true/false or null (R14 says which)
-                raise MessageError("bad_message", W_("{field}: {problem}", field=f"rules.{loc[1]}"[:80],
-                                                     problem=W_("has the wrong type; allowed: a whole number, "
-                                                                "a finite number, text, true/false or null"))) from None
+                raise MessageError(
+                    "bad_message",
+                    W_(
+                        "{field}: {problem}",
+                        field=f"rules.{loc[1]}"[:80],
+                        problem=W_(
+                            "has the wrong type; allowed: a whole number, a finite number, text, true/false or null"
+                        ),
+                    ),
+                ) from None
             raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
         if loc[0] == "seats" and len(loc) >= 3 and loc[1].isdigit():
             # one field of one seat: say which, counting seats from 1 as every other seat error
             # does ("seat 2: unknown computer level"), not from 0 as the list's index
             seat, field = int(loc[1]) + 1, loc[2][:40]
-            problem = (W_("is not a field here; fields: {fields}", fields=", ".join(sorted(SeatBody.model_fields)))
-                       if err.get("type") == "extra_forbidden" else _problem(err))
-            raise MessageError("bad_message", W_("seat {seat}: {field} {problem}", seat=seat, field=field,
-                                                 problem=problem)) from None
+            problem = (
+                W_("is not a field here; fields: {fields}", fields=", ".join(sorted(SeatBody.model_fields)))
+                if err.get("type") == "extra_forbidden"
+                else _problem(err)
+            )
+            raise MessageError(
+                "bad_message", W_("seat {seat}: {field} {problem}", seat=seat, field=field, problem=problem)
+            ) from None
         if loc[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
             raise MessageError("bad_message", _BODY_HELP[model]()) from None
         if where.split(".")[0] == "results":
-            raise MessageError("bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")) from None
+            raise MessageError(
+                "bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")
+            ) from None
         if err.get("type") == "extra_forbidden" and len(loc) == 1:
-            raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=W_(
-                "is not a field here; fields: {fields}", fields=", ".join(sorted(model.model_fields))))) from None
+            raise MessageError(
+                "bad_message",
+                W_(
+                    "{field}: {problem}",
+                    field=where,
+                    problem=W_("is not a field here; fields: {fields}", fields=", ".join(sorted(model.model_fields))),
+                ),
+            ) from None
         raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None

@@ -79,16 +79,61 @@ from .reading import (
 )
 
 __all__ = [
-    "MAX_MESSAGE_BYTES", "MAX_SUGGESTION_CHARS", "MAX_BODY_BYTES", "MAX_BODY_DEPTH", "MAX_MESSAGE_DEPTH",
-    "MessageError", "ActionMsg", "NextDealMsg", "ClientSeedMsg", "SuggestMsg", "SyncMsg", "PingMsg", "SetLangMsg",
-    "HintMsg", "ChatMsg", "LobbyChatMsg", "RematchMsg", "Inbound", "CreateTableBody", "SeatBody", "SheetBody",
-    "ClaimBody", "SitBody", "ClockBody", "AccountBody", "DeleteAccountBody", "parse_inbound", "parse_lobby", "parse_body", "MAX_CHAT_CHARS",
-    "read_json", "plain_text", "error_message", "hint_message", "INBOUND_TYPES", "ReviewMsg", "ReviewQuery", "parse_query",
-    "MIN_REVIEW_BUDGET_MS", "MAX_REVIEW_BUDGET_MS",
+    "MAX_MESSAGE_BYTES",
+    "MAX_SUGGESTION_CHARS",
+    "MAX_BODY_BYTES",
+    "MAX_BODY_DEPTH",
+    "MAX_MESSAGE_DEPTH",
+    "MessageError",
+    "ActionMsg",
+    "NextDealMsg",
+    "ClientSeedMsg",
+    "SuggestMsg",
+    "SyncMsg",
+    "PingMsg",
+    "SetLangMsg",
+    "HintMsg",
+    "ChatMsg",
+    "LobbyChatMsg",
+    "RematchMsg",
+    "Inbound",
+    "CreateTableBody",
+    "SeatBody",
+    "SheetBody",
+    "ClaimBody",
+    "SitBody",
+    "ClockBody",
+    "AccountBody",
+    "DeleteAccountBody",
+    "parse_inbound",
+    "parse_lobby",
+    "parse_body",
+    "MAX_CHAT_CHARS",
+    "read_json",
+    "plain_text",
+    "error_message",
+    "hint_message",
+    "INBOUND_TYPES",
+    "ReviewMsg",
+    "ReviewQuery",
+    "parse_query",
+    "MIN_REVIEW_BUDGET_MS",
+    "MAX_REVIEW_BUDGET_MS",
 ]
 
-INBOUND_TYPES = ("action", "next_deal", "client_seed", "suggest", "chat", "rematch", "hint", "review", "sync", "ping",
-                 "set_lang")
+INBOUND_TYPES = (
+    "action",
+    "next_deal",
+    "client_seed",
+    "suggest",
+    "chat",
+    "rematch",
+    "hint",
+    "review",
+    "sync",
+    "ping",
+    "set_lang",
+)
 
 
 MessageError = WebError
@@ -195,12 +240,31 @@ class ReviewMsg(_Msg):
     deal: Annotated[StrictInt, Field(ge=1, le=100_000)] | None
 
 
-Inbound = (ActionMsg | NextDealMsg | ClientSeedMsg | SuggestMsg | ChatMsg | RematchMsg | HintMsg | ReviewMsg | SyncMsg
-           | PingMsg | SetLangMsg)
+Inbound = (
+    ActionMsg
+    | NextDealMsg
+    | ClientSeedMsg
+    | SuggestMsg
+    | ChatMsg
+    | RematchMsg
+    | HintMsg
+    | ReviewMsg
+    | SyncMsg
+    | PingMsg
+    | SetLangMsg
+)
 
 _MODELS: dict[str, type[_Msg]] = {
-    "action": ActionMsg, "next_deal": NextDealMsg, "client_seed": ClientSeedMsg, "suggest": SuggestMsg,
-    "chat": ChatMsg, "rematch": RematchMsg, "hint": HintMsg, "review": ReviewMsg, "sync": SyncMsg, "ping": PingMsg,
+    "action": ActionMsg,
+    "next_deal": NextDealMsg,
+    "client_seed": ClientSeedMsg,
+    "suggest": SuggestMsg,
+    "chat": ChatMsg,
+    "rematch": RematchMsg,
+    "hint": HintMsg,
+    "review": ReviewMsg,
+    "sync": SyncMsg,
+    "ping": PingMsg,
     "set_lang": SetLangMsg,
 }
 
@@ -214,17 +278,23 @@ _FIELD_HELP: dict[str, Any] = {
     "set_lang": lambda: W_('a set_lang message needs "lang": one of {languages}', languages=", ".join(LANGUAGES)),
     "chat": lambda: W_('a chat message needs "text": a non-empty string'),
     "review": lambda: W_('a review message needs "deal": a deal number (1 or more), or null for the whole match'),
-    "client_seed": lambda: W_('a client_seed message needs "deal": the deal number, and "seed": 1 to {limit} '
-                              'characters of A-Z a-z 0-9 _ -', limit=CLIENT_SEED_MAX_CHARS),
+    "client_seed": lambda: W_(
+        'a client_seed message needs "deal": the deal number, and "seed": 1 to {limit} characters of A-Z a-z 0-9 _ -',
+        limit=CLIENT_SEED_MAX_CHARS,
+    ),
 }
 
 
 # a text that plain_text() emptied: it held characters, but none that shows
 _INVISIBLE_HELP: dict[str, Any] = {
-    "suggest": lambda: W_('a suggest message needs "text" with something visible: its invisible characters (such as '
-                          'zero-width spaces) were left out, and nothing visible remained'),
-    "chat": lambda: W_('a chat message needs "text" with something visible: its invisible characters (such as '
-                       'zero-width spaces) were left out, and nothing visible remained'),
+    "suggest": lambda: W_(
+        'a suggest message needs "text" with something visible: its invisible characters (such as '
+        "zero-width spaces) were left out, and nothing visible remained"
+    ),
+    "chat": lambda: W_(
+        'a chat message needs "text" with something visible: its invisible characters (such as '
+        "zero-width spaces) were left out, and nothing visible remained"
+    ),
 }
 
 
@@ -237,16 +307,22 @@ def lobby_name_help() -> Msg:
 def lobby_guest_name_help() -> Msg:
     """The error for a guest's lobby chat message without ``name`` (a signed-in person's may
     leave it out: :meth:`~ginrummy.web.room.lobby.Room.say_in_lobby`)."""
-    return W_('a guest\'s lobby chat message needs "name": your name, 1 to 24 characters, not only spaces '
-              '(signed in, you chat under your account\'s name and need none)')
+    return W_(
+        'a guest\'s lobby chat message needs "name": your name, 1 to 24 characters, not only spaces '
+        "(signed in, you chat under your account's name and need none)"
+    )
 
 
 def _read_id(data: dict[str, Any]) -> Any:
     mid = data.get("id")
     if mid is None:
         return None
-    if isinstance(mid, bool) or not isinstance(mid, (str, int)) or len(str(mid)) > 64 \
-            or (isinstance(mid, int) and abs(mid) > MAX_INT):
+    if (
+        isinstance(mid, bool)
+        or not isinstance(mid, (str, int))
+        or len(str(mid)) > 64
+        or (isinstance(mid, int) and abs(mid) > MAX_INT)
+    ):
         raise MessageError("bad_message", W_("id must be a string or an integer of at most 64 characters"))
     return mid
 
@@ -267,21 +343,36 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
     models = _MODELS if models is None else models
     data = read_json(raw, limit=MAX_MESSAGE_BYTES, max_depth=MAX_MESSAGE_DEPTH)
     if not isinstance(data, dict):
-        raise MessageError("bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}'))
+        raise MessageError(
+            "bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}')
+        )
     mid = _read_id(data)
     kind = data.get("type")
     if "type" not in data:
         raise MessageError("bad_message", W_('a message needs "type": one of {types}', types=", ".join(models)), mid)
     if not isinstance(kind, str) or kind not in models:
-        raise MessageError("bad_message", W_("unknown message type {kind!r}; types: {types}",
-                                             kind=_short(kind) if not isinstance(kind, str) else kind[:40],
-                                             types=", ".join(models)), mid)
+        raise MessageError(
+            "bad_message",
+            W_(
+                "unknown message type {kind!r}; types: {types}",
+                kind=_short(kind) if not isinstance(kind, str) else kind[:40],
+                types=", ".join(models),
+            ),
+            mid,
+        )
     model = models[kind]
     extra = set(data) - set(model.model_fields)
     if extra:
-        raise MessageError("bad_message", W_("unknown field(s) {extra} in the {kind} message; fields: {fields}",
-                                             extra=", ".join(sorted(x[:40] for x in extra)), kind=kind,
-                                             fields=", ".join(sorted(model.model_fields))), mid)
+        raise MessageError(
+            "bad_message",
+            W_(
+                "unknown field(s) {extra} in the {kind} message; fields: {fields}",
+                extra=", ".join(sorted(x[:40] for x in extra)),
+                kind=kind,
+                fields=", ".join(sorted(model.model_fields)),
+            ),
+            mid,
+        )
     typed = data.get("text") if kind in ("suggest", "chat") else None
     if isinstance(typed, str):
         data = {**data, "text": plain_text(typed)}
@@ -294,13 +385,19 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
             help_ = lobby_name_help
         elif field == "text" and isinstance(typed, str) and typed and not data["text"]:
             help_ = _INVISIBLE_HELP[kind]  # "\u200b": not empty as sent, but nothing in it shows
-        raise MessageError("bad_message", help_() if help_ else W_("a {kind} message has only the fields {fields}",
-                                                                   kind=kind, fields="type, id"), mid) from None
+        raise MessageError(
+            "bad_message",
+            help_() if help_ else W_("a {kind} message has only the fields {fields}", kind=kind, fields="type, id"),
+            mid,
+        ) from None
     if isinstance(msg, SuggestMsg) and len(msg.text) > MAX_SUGGESTION_CHARS:
-        raise MessageError("bad_message", W_("a suggestion has at most {limit} characters",
-                                             limit=MAX_SUGGESTION_CHARS), mid)
+        raise MessageError(
+            "bad_message", W_("a suggestion has at most {limit} characters", limit=MAX_SUGGESTION_CHARS), mid
+        )
     if isinstance(msg, (ChatMsg, LobbyChatMsg)) and len(msg.text) > MAX_CHAT_CHARS:
-        raise MessageError("bad_message", W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid)
+        raise MessageError(
+            "bad_message", W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid
+        )
     if isinstance(msg, SetLangMsg) and msg.lang not in LANGUAGES:
         raise MessageError("bad_message", _FIELD_HELP["set_lang"](), mid)
     return msg  # type: ignore[return-value]  # one of the models of ``models``: an Inbound

@@ -1,11 +1,15 @@
 """Outbound messages built in one place: the ``error`` and ``hint`` messages of the game
-protocol (``docs/protocol.md``)."""
+protocol (``docs/protocol.md``), and the legal actions as an error message lists them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["error_message", "hint_message"]
+from ...actions import Action
+from ...cards import card_str
+
+__all__ = ["error_message", "hint_message", "legal_words"]
 
 
 def hint_message(action: str, reason: str, level: str, seq: int, *, reply_to: Any = None) -> dict[str, Any]:
@@ -35,3 +39,17 @@ def error_message(code: str, message: str, *, reply_to: Any = None, legal: list[
     if reply_to is not None:
         out["reply_to"] = reply_to
     return out
+
+
+def legal_words(legal: Sequence[Action]) -> str:
+    """The legal actions in their protocol text, short: each action without a card by its
+    text, the cards of each card action grouped (``draw stock | take discard``, ``discard
+    2C/7H/KD | knock 7H | gin 7H``), in the order of ``legal``'s first action of each kind.
+    The words are the protocol's (as :data:`ginrummy.actions.ACTION_HELP`), not translated."""
+    parts: dict[str, list[str]] = {}
+    for a in legal:
+        if a.card is None:
+            parts.setdefault(a.text, [])
+        else:
+            parts.setdefault(a.text.partition(" ")[0], []).append(card_str(a.card))
+    return " | ".join(k if not cards else f"{k} {'/'.join(cards)}" for k, cards in parts.items())

@@ -12,8 +12,17 @@ from typing import Any
 from ..errors import WebError
 from ..texts import W_
 
-__all__ = ["read_json", "plain_text", "MAX_MESSAGE_BYTES", "MAX_MESSAGE_DEPTH", "MAX_BODY_BYTES", "MAX_BODY_DEPTH",
-           "MAX_SUGGESTION_CHARS", "MAX_INT", "MAX_CHAT_CHARS"]
+__all__ = [
+    "read_json",
+    "plain_text",
+    "MAX_MESSAGE_BYTES",
+    "MAX_MESSAGE_DEPTH",
+    "MAX_BODY_BYTES",
+    "MAX_BODY_DEPTH",
+    "MAX_SUGGESTION_CHARS",
+    "MAX_INT",
+    "MAX_CHAT_CHARS",
+]
 
 MessageError = WebError
 
@@ -108,8 +117,9 @@ def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
     Raises :class:`MessageError` ``too_large`` or ``bad_json``."""
     size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
     if size > limit:
-        raise MessageError("too_large", W_("message of {size} bytes is too large; the limit is {limit} bytes",
-                                           size=size, limit=limit))
+        raise MessageError(
+            "too_large", W_("message of {size} bytes is too large; the limit is {limit} bytes", size=size, limit=limit)
+        )
     try:
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -121,7 +131,14 @@ def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
         return _DECODER.decode(text)
     except _RepeatedKey as exc:
         # the words of a query's repeated key (parse_query)
-        raise MessageError("bad_json", W_("{field}: {problem}", field=exc.key[:40], problem=W_("is given twice"))) from None
+        raise MessageError(
+            "bad_json", W_("{field}: {problem}", field=exc.key[:40], problem=W_("is given twice"))
+        ) from None
     except (ValueError, RecursionError):
-        raise MessageError("bad_json", W_("message is not valid JSON; send one JSON object such as {example}",
-                                          example='{"type": "action", "action": "draw stock"}')) from None
+        raise MessageError(
+            "bad_json",
+            W_(
+                "message is not valid JSON; send one JSON object such as {example}",
+                example='{"type": "action", "action": "draw stock"}',
+            ),
+        ) from None

@@ -39,9 +39,16 @@ MAX_RECORD_BYTES = 512 * 1024
 
 def _frame(s: DealState, names: list[str], action: str | None, by: str | None) -> dict[str, Any]:
     hands = [[card_str(c) for c in cards_of(h)] for h in s.hands]
-    return {"action": action, "by": by, "hands": hands, "deadwood": [deadwood(h) for h in s.hands],
-            "pile": [card_str(c) for c in s.pile], "stock": len(s.stock) - s.drawn,
-            "to_act": None if s.to_act is None else names[s.to_act], "phase": s.phase}
+    return {
+        "action": action,
+        "by": by,
+        "hands": hands,
+        "deadwood": [deadwood(h) for h in s.hands],
+        "pile": [card_str(c) for c in s.pile],
+        "stock": len(s.stock) - s.drawn,
+        "to_act": None if s.to_act is None else names[s.to_act],
+        "phase": s.phase,
+    }
 
 
 def replay_frames(text: str) -> dict[str, Any]:
@@ -60,9 +67,15 @@ def replay_frames(text: str) -> dict[str, Any]:
     deals: list[dict[str, Any]] = []
     for d in rec.deals:
         seat_names = [names[p] for p in d.seat_players]
-        entry: dict[str, Any] = {"number": d.number, "dealer": seat_names[d.dealer], "players": seat_names,
-                                 "sealed": d.sealed, "frames": [], "result": None,
-                                 "score": None if d.score is None else list(d.score)}
+        entry: dict[str, Any] = {
+            "number": d.number,
+            "dealer": seat_names[d.dealer],
+            "players": seat_names,
+            "sealed": d.sealed,
+            "frames": [],
+            "result": None,
+            "score": None if d.score is None else list(d.score),
+        }
         if not d.sealed:
             states, s = deal_states(rec.rules, d)  # reshuffles (R7.3) as at the table
             befores = [st for _, st, _, _ in states]
@@ -78,5 +91,11 @@ def replay_frames(text: str) -> dict[str, Any]:
     finished = match is not None and match.finished
     winner = match.winner if match is not None and finished else None
     totals = [0] * len(names) if match is None else list(match.sheet.totals)
-    return {"names": names, "rules": rec.rules.to_dict(), "finished": finished,
-            "winner": None if winner is None else names[winner], "totals": totals, "deals": deals}
+    return {
+        "names": names,
+        "rules": rec.rules.to_dict(),
+        "finished": finished,
+        "winner": None if winner is None else names[winner],
+        "totals": totals,
+        "deals": deals,
+    }

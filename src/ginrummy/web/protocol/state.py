@@ -50,25 +50,33 @@ def _deals(self: Table) -> list[dict[str, Any]]:
             out.append(dict(cached[1]))
             continue
         entry: dict[str, Any] = {
-            "number": d.number, "commitment": d.commitment,
+            "number": d.number,
+            "commitment": d.commitment,
             "players": [self.names[p] for p in d.seat_players],
             "dealer": self.names[d.seat_players[d.dealer]],
-            "dealer_seat": d.dealer, "seat_players": list(d.seat_players),
+            "dealer_seat": d.dealer,
+            "seat_players": list(d.seat_players),
             "client_seeds": None if d.client_seeds is None else list(d.client_seeds),
-            "over": r is not None, "revealed": shown,
+            "over": r is not None,
+            "revealed": shown,
         }
         if shown:
             entry["seed"] = d.seed.hex()
         if r is not None:
-            entry.update({
-                "outcome": r.outcome, "points": r.points,
-                "winner": None if r.winner is None else self.names[d.seat_players[r.winner]],
-                "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
-                "reason": r.reason, "actions": len(d.actions),
-            })
+            entry.update(
+                {
+                    "outcome": r.outcome,
+                    "points": r.points,
+                    "winner": None if r.winner is None else self.names[d.seat_players[r.winner]],
+                    "knocker": None if r.knocker is None else self.names[d.seat_players[r.knocker]],
+                    "reason": r.reason,
+                    "actions": len(d.actions),
+                }
+            )
             self.over_deals[i] = (d, entry)
         out.append(dict(entry))
     return out
+
 
 _commitment = lru_cache(maxsize=1024)(commitment)
 
@@ -78,57 +86,98 @@ def _fair(self: Table, player: int) -> dict[str, Any]:
     match is over) and the deal waiting for client seeds."""
     m = self.match
     finished = m is not None and m.finished
-    out: dict[str, Any] = {"commitment": _commitment(self.row.seed),
-                           "match_seed": self.row.seed.hex() if finished else None, "pending": None}
+    out: dict[str, Any] = {
+        "commitment": _commitment(self.row.seed),
+        "match_seed": self.row.seed.hex() if finished else None,
+        "pending": None,
+    }
     nxt = self.next_deal_number
     if self.fair and nxt is not None:
-        out["pending"] = {"deal": nxt, "commitment": _commitment(deal_seed(self.row.seed, nxt)),
-                          "waiting_for": [self.names[p] for p in self.waiting_for],
-                          "yours": self.pending_seeds.get(player)}
+        out["pending"] = {
+            "deal": nxt,
+            "commitment": _commitment(deal_seed(self.row.seed, nxt)),
+            "waiting_for": [self.names[p] for p in self.waiting_for],
+            "yours": self.pending_seeds.get(player),
+        }
     return out
 
+
 def _seats(self: Table) -> list[dict[str, Any]]:
-    return [{"name": n, "kind": "human" if k == "human" else "computer",
-             "level": seat_level(k) if is_bot_kind(k) else None,
-             "connected": any(p == i for p, _ in self.watchers) or k != "human",
-             "account": i in self.signed_in}
-            for i, (n, k) in enumerate(zip(self.names, self.row.seats))]
+    return [
+        {
+            "name": n,
+            "kind": "human" if k == "human" else "computer",
+            "level": seat_level(k) if is_bot_kind(k) else None,
+            "connected": any(p == i for p, _ in self.watchers) or k != "human",
+            "account": i in self.signed_in,
+        }
+        for i, (n, k) in enumerate(zip(self.names, self.row.seats))
+    ]
+
 
 def _waiting_state(self: Table, player: int) -> dict[str, Any]:
     """The state before the first deal: who is here, and whose client seed is missing."""
     rules = RuleSet.from_dict(dict(self.row.rules))
     return {
-        "type": "state", "started": False,
+        "type": "state",
+        "started": False,
         "table": {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)},
-        "you": None if player == SPECTATOR else player, "role": None, "seat": None, "seq": self.seq, "seat_players": [],
-        "to_act": None, "your_turn": False, "roles": None, "view": None, "arrangement": None,
-        "deal": None, "deals": [], "sheet": ScoreSheet(rules, len(self.names)).to_dict(self.names),
-        "match": {"finished": False, "winner": None}, "can_next_deal": False, "suggestions": [],
-        "can_suggest": False, "can_hint": False, "hint_level": self.hint_level, "record_available": False,
+        "you": None if player == SPECTATOR else player,
+        "role": None,
+        "seat": None,
+        "seq": self.seq,
+        "seat_players": [],
+        "to_act": None,
+        "your_turn": False,
+        "roles": None,
+        "view": None,
+        "arrangement": None,
+        "deal": None,
+        "deals": [],
+        "sheet": ScoreSheet(rules, len(self.names)).to_dict(self.names),
+        "match": {"finished": False, "winner": None},
+        "can_next_deal": False,
+        "suggestions": [],
+        "can_suggest": False,
+        "can_hint": False,
+        "hint_level": self.hint_level,
+        "record_available": False,
         "fair": _fair(self, player),
     }
+
 
 def match_state(self: Table) -> dict[str, Any]:
     """``{"finished", "winner", "forfeit"}``: a forfeit on time (R: the table's clock) ends
     the match for the other player."""
     m = self.match
     if self.forfeit is not None:
-        return {"finished": True, "winner": self.names[1 - self.forfeit] if len(self.names) == 2 else None,
-                "forfeit": self.names[self.forfeit]}
-    return {"finished": m is not None and m.finished,
-            "winner": None if m is None or m.winner is None else self.names[m.winner], "forfeit": None}
+        return {
+            "finished": True,
+            "winner": self.names[1 - self.forfeit] if len(self.names) == 2 else None,
+            "forfeit": self.names[self.forfeit],
+        }
+    return {
+        "finished": m is not None and m.finished,
+        "winner": None if m is None or m.winner is None else self.names[m.winner],
+        "forfeit": None,
+    }
+
 
 def _room(self: Table, player: int) -> dict[str, Any]:
     """The card-room part of every state: spectators, chat, rematch (``docs/protocol.md``)."""
     done = self.over
     return {
         "clock": None if self.clock is None else self.clock.to_json(self.names, time.time()),
-        "public": self.public, "watchers": self.spectators,
+        "public": self.public,
+        "watchers": self.spectators,
         "chat": list(self.chat) if self.sees_chat(player) else [],
         "can_chat": player != SPECTATOR or bool(self.options.get("spectator_chat")),
-        "rematch": {"asked": [self.names[p] for p in sorted(self.rematch_votes)],
-                    "can_ask": done and player in self.humans and player not in self.rematch_votes},
+        "rematch": {
+            "asked": [self.names[p] for p in sorted(self.rematch_votes)],
+            "can_ask": done and player in self.humans and player not in self.rematch_votes,
+        },
     }
+
 
 def dumps(obj: Any) -> str:
     """A message as it goes on the wire: compact JSON text, non-ASCII characters as they are
@@ -202,7 +251,7 @@ def _history(self: Table, player: int, seat: int, history: tuple[Any, ...]) -> l
         done: list[str] = c[1]
         if len(done) == len(history):
             return done
-        texts = done + [e.text for e in history[len(done):]]
+        texts = done + [e.text for e in history[len(done) :]]
     else:
         texts = [e.text for e in history]
     self.state_cache[key] = ((record, seat), texts, "")
@@ -213,9 +262,12 @@ def _deal_part(self: Table) -> dict[str, Any]:
     m = self.match
     assert m is not None
     record = m.record
-    return {"number": record.number, "commitment": record.commitment,
-            "seed": record.seed.hex() if revealable(m, record) else None,
-            "dealer": self.names[m.seat_players[m.deal.dealer]]}
+    return {
+        "number": record.number,
+        "commitment": record.commitment,
+        "seed": record.seed.hex() if revealable(m, record) else None,
+        "dealer": self.names[m.seat_players[m.deal.dealer]],
+    }
 
 
 def state_message(self: Table, player: int) -> dict[str, Any]:
@@ -231,8 +283,12 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     connected = frozenset(p for p, _ in self.watchers)
     names = tuple(self.names)
     rules = m.rules
-    table, frags["table"] = _part(self, "table", (rules, names, connected, self.row.seats), lambda: {
-        "id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)})
+    table, frags["table"] = _part(
+        self,
+        "table",
+        (rules, names, connected, self.row.seats),
+        lambda: {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)},
+    )
     arrangement: dict[str, Any] | None = None
     if player == SPECTATOR:
         v = spectator_json(m.deal)
@@ -270,13 +326,15 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     msg["roles"] = roles
     # R10.1: each round of the role draw, the rank each player drew (by index; a rank is
     # all the draw uses, and no card text reaches the wire's hidden-card scan); [] for two
-    msg["role_draws"], frags["role_draws"] = _part(self, "role_draws", (m,), lambda: [
-        [card_str(c)[0] for c in r] for r in m.role_draws])
+    msg["role_draws"], frags["role_draws"] = _part(
+        self, "role_draws", (m,), lambda: [[card_str(c)[0] for c in r] for r in m.role_draws]
+    )
     msg["view"] = v
     msg["arrangement"] = arrangement
     msg["deal"], frags["deal"] = _part(self, "deal", (record, record.result, finished, names), lambda: _deal_part(self))
-    msg["deals"], frags["deals"] = _part(self, "deals", (finished, names, tuple((d, d.result) for d in deals)),
-                                         lambda: _deals(self))
+    msg["deals"], frags["deals"] = _part(
+        self, "deals", (finished, names, tuple((d, d.result) for d in deals)), lambda: _deals(self)
+    )
     msg["sheet"], frags["sheet"] = _part(self, "sheet", (m.sheet, names), lambda: m.sheet.to_dict(self.names))
     msg["match"] = match_state(self)
     msg["can_next_deal"] = over and not self.over

@@ -47,8 +47,9 @@ class Advice:
             if p in (m.roles[1], m.roles[2]):
                 await self.host.send_to(table, p, send, entry)
 
-    async def hint(self, table: Table, player: int, *, owner: str | None = None,
-                   on_queued: Callable[[int], None] | None = None) -> tuple[int, Action, str]:
+    async def hint(
+        self, table: Table, player: int, *, owner: str | None = None, on_queued: Callable[[int], None] | None = None
+    ) -> tuple[int, Action, str]:
         """What the table's hint player (:attr:`Table.hint_level`) would do for ``player`` now:
         ``(seq, action, reason)``, ``seq`` the step it is about, ``reason`` a
         :class:`~ginrummy.errors.Msg`.  The hint player is given only ``Match.view`` of the
@@ -73,8 +74,7 @@ class Advice:
         if key not in table.hints:
             job = table.hint_job
             if job is None or job[0] != key or job[1].done():
-                job = (key, asyncio.get_running_loop().create_task(
-                    self._hint_job(table, key, owner, on_queued)))
+                job = (key, asyncio.get_running_loop().create_task(self._hint_job(table, key, owner, on_queued)))
                 table.hint_job = job
             elif on_queued is not None:
                 on_queued(0)
@@ -86,8 +86,9 @@ class Advice:
         action, reason = table.hints[key]
         return key[0], action, reason
 
-    async def _hint_job(self, table: Table, key: tuple[int, int], owner: str | None,
-                        on_queued: Callable[[int], None] | None) -> tuple[Action, str]:
+    async def _hint_job(
+        self, table: Table, key: tuple[int, int], owner: str | None, on_queued: Callable[[int], None] | None
+    ) -> tuple[Action, str]:
         seq, target = key
         seed = decision_seed(table.row.seed, "hint", target, seq)
         view = table.started_match().view(target)
@@ -96,7 +97,12 @@ class Advice:
             text, reason = hint_text(level, seed, view)
         else:
             text, reason = await self.host.thinking.run(
-                hint_text, (level, seed, view), owner=f"addr:{owner}" if owner else f"table:{table.id}",
-                table=table.id, deadline=HINT_DEADLINE, fallback=lambda: hint_text(FALLBACK_LEVEL, seed, view),
-                on_queued=on_queued)
+                hint_text,
+                (level, seed, view),
+                owner=f"addr:{owner}" if owner else f"table:{table.id}",
+                table=table.id,
+                deadline=HINT_DEADLINE,
+                fallback=lambda: hint_text(FALLBACK_LEVEL, seed, view),
+                on_queued=on_queued,
+            )
         return next(a for a in view.legal if a.text == text), reason

@@ -63,8 +63,9 @@ class AutoPlay:
         the address of the last person who connected to a seat, else the table itself."""
         return f"addr:{table.owner}" if table.owner else f"table:{table.id}"
 
-    async def think_move(self, table: Table, player: int, seq: int, view: PlayerView, *,
-                         announce: bool = False) -> Action:
+    async def think_move(
+        self, table: Table, player: int, seq: int, view: PlayerView, *, announce: bool = False
+    ) -> Action:
         """The move of computer seat ``player`` in ``view`` after ``seq`` stored steps: the move
         :func:`bot_choice` makes, decided in a worker process for the levels that sample (the
         cheap levels, :data:`~ginrummy.web.room.thinking.CHEAP_LEVELS`, decide here).  A worker past
@@ -84,9 +85,14 @@ class AutoPlay:
                     asyncio.get_running_loop().create_task(self.host.send_to(table, p, send, msg))
 
         text = await self.host.thinking.run(
-            move_text, (level, seed, view), owner=self.owner_of(table), table=table.id,
-            deadline=move_deadline(level), fallback=lambda: move_text(FALLBACK_LEVEL, seed, view),
-            on_queued=queued)
+            move_text,
+            (level, seed, view),
+            owner=self.owner_of(table),
+            table=table.id,
+            deadline=move_deadline(level),
+            fallback=lambda: move_text(FALLBACK_LEVEL, seed, view),
+            on_queued=queued,
+        )
         return _by_text(view, text)
 
     async def check_clock(self, table: Table) -> bool:
@@ -118,8 +124,9 @@ class AutoPlay:
         if deadline is None:
             return
         loop = asyncio.get_running_loop()
-        table.clock_timer = loop.call_later(max(0.0, deadline - self.host.now()) + 0.01,
-                                            lambda: loop.create_task(self._clock_due(table)))
+        table.clock_timer = loop.call_later(
+            max(0.0, deadline - self.host.now()) + 0.01, lambda: loop.create_task(self._clock_due(table))
+        )
 
     async def _clock_due(self, table: Table) -> None:
         try:
@@ -188,8 +195,7 @@ class AutoPlay:
                 await self.host.next_deal(table, None)
             else:
                 assert player is not None
-                action = await self.think_move(table, player, seq, table.started_match().view(player),
-                                               announce=True)
+                action = await self.think_move(table, player, seq, table.started_match().view(player), announce=True)
                 if self.host.current(table).seq != seq:  # moved on while it thought
                     log.debug("computer move at table %s overtaken while thinking", table.id)
                     return True

@@ -79,8 +79,9 @@ class Clock:
         """Whether a move of ``player`` (made by the server when ``timed_out``) forfeits the
         match: his :data:`FORFEIT_AFTER`-th timeout in a row, unless the move ends the match by
         the rules (``match_over``: a finished match is not forfeited).  Nothing changes."""
-        return (timed_out and not match_over and self.forfeit is None
-                and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER)
+        return (
+            timed_out and not match_over and self.forfeit is None and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER
+        )
 
     def moved(self, player: int, at: float, *, timed_out: bool, match_over: bool = False) -> None:
         """``player`` moved at ``at``: charge his bank for the time over ``move``; count a
@@ -109,7 +110,8 @@ class Clock:
         tenths)."""
         deadline = self.deadline()
         return {
-            "move": self.move, "bank": self.bank,
+            "move": self.move,
+            "bank": self.bank,
             "banks": {names[p]: round(self.left(p), 1) for p in range(len(names))},
             "turn": None if self.turn is None else names[self.turn],
             "left": None if deadline is None else round(max(0.0, deadline - now), 1),

@@ -48,7 +48,8 @@ POLL_SECONDS = 1.0
 _STEPS_SINCE = text(
     "SELECT a.table_id, a.seq, a.player, a.kind, a.text, a.created FROM gin_actions AS a "
     "JOIN unnest(CAST(:tids AS varchar[]), CAST(:seqs AS integer[])) AS u(t, s) "
-    "ON a.table_id = u.t AND a.seq > u.s ORDER BY a.table_id, a.seq")
+    "ON a.table_id = u.t AND a.seq > u.s ORDER BY a.table_id, a.seq"
+)
 """The steps of many tables after a ``seq`` of each, in one query (the primary key's index)."""
 
 
@@ -90,8 +91,11 @@ class Follower:
 
     def _steps_after(self, table_id: str, seq: int) -> list[ActionRow]:
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(actions_t).where(actions_t.c.table_id == table_id, actions_t.c.seq > seq)
-                                .order_by(actions_t.c.seq)).all()
+            rows = conn.execute(
+                select(actions_t)
+                .where(actions_t.c.table_id == table_id, actions_t.c.seq > seq)
+                .order_by(actions_t.c.seq)
+            ).all()
         return [ActionRow(r.seq, r.player, r.kind, r.text, r.created) for r in rows]
 
     def _steps_since(self, since: dict[str, int]) -> dict[str, list[ActionRow]]:
@@ -106,8 +110,11 @@ class Follower:
 
     def _latest(self, table_ids: list[str]) -> dict[str, int]:
         with self.store.engine.connect() as conn:
-            rows = conn.execute(select(actions_t.c.table_id, func.max(actions_t.c.seq))
-                                .where(actions_t.c.table_id.in_(table_ids)).group_by(actions_t.c.table_id)).all()
+            rows = conn.execute(
+                select(actions_t.c.table_id, func.max(actions_t.c.seq))
+                .where(actions_t.c.table_id.in_(table_ids))
+                .group_by(actions_t.c.table_id)
+            ).all()
         return {r[0]: int(r[1]) for r in rows}
 
     async def catch_up(self, table_id: str) -> int:
@@ -180,8 +187,7 @@ class Follower:
         m = self.manager
         while self._due:
             due, self._due = self._due, {}
-            since = {tid: t.seq for tid, seq in due.items()
-                     if (t := m.tables.get(tid)) is not None and t.seq < seq}
+            since = {tid: t.seq for tid, seq in due.items() if (t := m.tables.get(tid)) is not None and t.seq < seq}
             if not since:
                 continue
             try:

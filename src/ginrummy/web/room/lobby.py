@@ -37,8 +37,17 @@ from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, secret_hash
 if TYPE_CHECKING:
     from .host import TableHost
 
-__all__ = ["Room", "ChatLimiter", "WATCHERS_INTERVAL", "MAX_CHAT_CHARS", "CHAT_BURST", "CHAT_WINDOW", "CHAT_KEPT", "MAX_LOBBY_TABLES",
-           "LOBBY_IDLE_SECONDS"]
+__all__ = [
+    "Room",
+    "ChatLimiter",
+    "WATCHERS_INTERVAL",
+    "MAX_CHAT_CHARS",
+    "CHAT_BURST",
+    "CHAT_WINDOW",
+    "CHAT_KEPT",
+    "MAX_LOBBY_TABLES",
+    "LOBBY_IDLE_SECONDS",
+]
 
 WATCHERS_INTERVAL = 0.5
 """Seconds between two ``watchers`` messages of one table: the spectators who come and go
@@ -102,11 +111,19 @@ class Room:
         [{"name", "kind", "level", "free"}], "started", "watchers", "rated"}``."""
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         return {
-            "id": table.id, "rules": {k: table.row.rules.get(k) for k in ("name", "variant", "scoring", "target")},
-            "seats": [{"name": n, "kind": "human" if k == "human" else "computer",
-                       "level": seat_level(k) if is_bot_kind(k) else None, "free": i in free}
-                      for i, (n, k) in enumerate(zip(table.names, table.row.seats))],
-            "started": table.match is not None, "watchers": table.spectators,
+            "id": table.id,
+            "rules": {k: table.row.rules.get(k) for k in ("name", "variant", "scoring", "target")},
+            "seats": [
+                {
+                    "name": n,
+                    "kind": "human" if k == "human" else "computer",
+                    "level": seat_level(k) if is_bot_kind(k) else None,
+                    "free": i in free,
+                }
+                for i, (n, k) in enumerate(zip(table.names, table.row.seats))
+            ],
+            "started": table.match is not None,
+            "watchers": table.spectators,
             "rated": getattr(table, "rating", None) is not None,  # set by the players' ladder
         }
 
@@ -114,8 +131,11 @@ class Room:
         """The public tables whose match is not over and that someone still plays or waits at
         (:meth:`attended`), at most :data:`MAX_LOBBY_TABLES`: those with a free seat first,
         then the newest first."""
-        listed = sorted((t for t in self.host.tables.values() if t.public and not t.over and self.attended(t)),
-                        key=lambda t: t.row.created or "", reverse=True)
+        listed = sorted(
+            (t for t in self.host.tables.values() if t.public and not t.over and self.attended(t)),
+            key=lambda t: t.row.created or "",
+            reverse=True,
+        )
         out = [self.lobby_entry(t) for t in listed]
         out.sort(key=lambda e: not any(s["free"] for s in e["seats"]))  # stable: newest first within
         return out[:MAX_LOBBY_TABLES]
@@ -215,8 +235,14 @@ class Room:
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         if player not in {s.player for s in table.seat_secrets}:
             # "seat" counts from 0, as the request's field does: name the seats one may take
-            raise TableError("not_allowed", W_('"seat": {seat} is not a person\'s seat at this table; free seats: {free}',
-                                               seat=player, free=", ".join(str(p) for p in sorted(free)) or "-"))
+            raise TableError(
+                "not_allowed",
+                W_(
+                    '"seat": {seat} is not a person\'s seat at this table; free seats: {free}',
+                    seat=player,
+                    free=", ".join(str(p) for p in sorted(free)) or "-",
+                ),
+            )
         if player not in free or table.match is not None:
             raise TableError("claimed", W_("that seat is taken"))
         names = list(table.names)
@@ -225,8 +251,14 @@ class Room:
         if account is not None:
             wanted = account
         elif wanted and self.account_name_taken is not None and self.account_name_taken(wanted):
-            raise TableError("bad_request", W_("the name {name} is an account's, or looks like one; choose another "
-                                               "(or sign in to sit under your account's name)", name=wanted))
+            raise TableError(
+                "bad_request",
+                W_(
+                    "the name {name} is an account's, or looks like one; choose another "
+                    "(or sign in to sit under your account's name)",
+                    name=wanted,
+                ),
+            )
         elif is_computer_name(wanted):
             raise TableError("bad_request", W_("the name {name} is a computer seat's; choose another", name=wanted))
         elif is_reserved_name(wanted):
@@ -259,10 +291,16 @@ class Room:
         if player == SPECTATOR and not table.options.get("spectator_chat"):
             raise TableError("not_allowed", W_("spectators cannot chat at this table"))
         if not limiter.allow():
-            raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
-                                                n=CHAT_BURST, s=int(CHAT_WINDOW)))
-        entry = {"type": "chat", "from": None if player == SPECTATOR else table.names[player],
-                 "spectator": player == SPECTATOR, "text": text, "seq": table.seq}
+            raise TableError(
+                "not_allowed", W_("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST, s=int(CHAT_WINDOW))
+            )
+        entry = {
+            "type": "chat",
+            "from": None if player == SPECTATOR else table.names[player],
+            "spectator": player == SPECTATOR,
+            "text": text,
+            "seq": table.seq,
+        }
         if player == SPECTATOR:
             entry["watcher"] = watcher
         table.chat.append(entry)
@@ -271,8 +309,9 @@ class Room:
             if table.sees_chat(p):
                 await self.host.send_to(table, p, send, entry)
 
-    async def say_in_lobby(self, name: str | None, text: str, limiter: ChatLimiter, *,
-                           account: str | None = None) -> None:
+    async def say_in_lobby(
+        self, name: str | None, text: str, limiter: ChatLimiter, *, account: str | None = None
+    ) -> None:
         """Post ``text`` to the lobby chat (``docs/protocol.md``, "Chat").
 
         ``account``: the name of the signed-in account of the sender's session cookie, or
@@ -296,8 +335,9 @@ class Room:
         if account is None and name is None:  # before the rate limit: the line was never a line
             raise TableError("bad_message", lobby_guest_name_help())
         if not limiter.allow():
-            raise TableError("not_allowed", W_("slow down: at most {n} messages in {s} seconds",
-                                                n=CHAT_BURST, s=int(CHAT_WINDOW)))
+            raise TableError(
+                "not_allowed", W_("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST, s=int(CHAT_WINDOW))
+            )
         entry: dict[str, Any]
         if account is not None:
             entry = {"type": "chat", "from": account, "account": True, "text": text}
@@ -306,15 +346,33 @@ class Room:
             if not shown:
                 raise TableError("bad_request", lobby_name_help())
             if is_computer_name(shown):
-                raise TableError("bad_request", W_("the name {name} is a computer seat's; a guest may chat under any "
-                                                   "other name (or sign in to chat under your account's)", name=shown))
+                raise TableError(
+                    "bad_request",
+                    W_(
+                        "the name {name} is a computer seat's; a guest may chat under any "
+                        "other name (or sign in to chat under your account's)",
+                        name=shown,
+                    ),
+                )
             if is_reserved_name(shown):
-                raise TableError("bad_request", W_("the name {name} is reserved; a guest may chat under any "
-                                                   "other name (or sign in to chat under your account's)", name=shown))
+                raise TableError(
+                    "bad_request",
+                    W_(
+                        "the name {name} is reserved; a guest may chat under any "
+                        "other name (or sign in to chat under your account's)",
+                        name=shown,
+                    ),
+                )
             taken = self.account_name_taken
             if taken is not None and taken(shown):
-                raise TableError("bad_request", W_("the name {name} is an account's; a guest may chat under any "
-                                                   "other name (or sign in to chat under your account's)", name=shown))
+                raise TableError(
+                    "bad_request",
+                    W_(
+                        "the name {name} is an account's; a guest may chat under any "
+                        "other name (or sign in to chat under your account's)",
+                        name=shown,
+                    ),
+                )
             entry = {"type": "chat", "from": shown, "guest": True, "text": text}
         self.lobby_chat.append(entry)
         del self.lobby_chat[:-CHAT_KEPT]
@@ -345,19 +403,37 @@ class Room:
         if set(table.humans) - table.rematch_votes:
             await self.host.changed(table)
             return
-        seats = [SeatSpec(kind=SeatKind.BOT if is_bot_kind(k) else SeatKind.HUMAN, name=n,
-                          level=seat_level(k) if is_bot_kind(k) else "")
-                 for n, k in zip(table.names, table.row.seats)]
+        seats = [
+            SeatSpec(
+                kind=SeatKind.BOT if is_bot_kind(k) else SeatKind.HUMAN,
+                name=n,
+                level=seat_level(k) if is_bot_kind(k) else "",
+            )
+            for n, k in zip(table.names, table.row.seats)
+        ]
         options = {**table.options, "rematch_of": table.id}
-        new, shown = self.host.create(m.rules, seats, options=options, seat_all=True,
-                                 first_dealer=m.next_dealer() if m.finished else None,
-                                 allowed_names=list(table.names))
+        new, shown = self.host.create(
+            m.rules,
+            seats,
+            options=options,
+            seat_all=True,
+            first_dealer=m.next_dealer() if m.finished else None,
+            allowed_names=list(table.names),
+        )
         if self.on_rematch is not None:
             self.on_rematch(table, new)
         table.rematch_votes = set()
         table.options = {**table.options, "rematch": new.id}
         for p, send in list(table.watchers):
             if p in shown:
-                await self.host.send_to(table, p, send, {
-                    "type": "rematch", "id": new.id, "link": f"{base_of(send) or ''}/table/{new.id}?seat={shown[p][1]}"})
+                await self.host.send_to(
+                    table,
+                    p,
+                    send,
+                    {
+                        "type": "rematch",
+                        "id": new.id,
+                        "link": f"{base_of(send) or ''}/table/{new.id}?seat={shown[p][1]}",
+                    },
+                )
         await self.host.changed(table)

@@ -14,9 +14,18 @@ from ...i18n import LANGUAGES, level_in_text
 from ..levels import player_levels
 from ..texts import web_translator
 
-__all__ = ["name_key", "typed_name_key", "strip_invisible", "name_skeleton", "name_skeletons", "is_reserved_name",
-           "RESERVED_NAMES", "IGNORABLE",
-           "computer_seat_name", "is_computer_name"]
+__all__ = [
+    "name_key",
+    "typed_name_key",
+    "strip_invisible",
+    "name_skeleton",
+    "name_skeletons",
+    "is_reserved_name",
+    "RESERVED_NAMES",
+    "IGNORABLE",
+    "computer_seat_name",
+    "is_computer_name",
+]
 
 
 def name_key(name: str) -> str:
@@ -34,8 +43,10 @@ def typed_name_key(name: str) -> str:
     return name_key(" ".join(name.split()))
 
 
-IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]")
+IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U000e0000-\U000e0fff]"
+)
 """Unicode's default-ignorable code points (drawn as nothing: the zero-width joiner, variation
 selectors, the Hangul fillers...) and the bidirectional marks."""
 
@@ -49,20 +60,93 @@ def strip_invisible(name: str) -> str:
     return "".join(c for c in IGNORABLE.sub("", name) if unicodedata.category(c) != "Cf")
 
 
-_LOOKALIKES = str.maketrans({
-    # Cyrillic letters drawn as Latin ones (Unicode TR39's confusables, the Latin targets only)
-    "а": "a", "в": "b", "е": "e", "ё": "ë", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i",
-    "ї": "ï", "ј": "j", "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l", "ь": "b", "к": "k",
-    "м": "m", "н": "h", "т": "t", "г": "r", "п": "n", "ш": "w", "ɡ": "g",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "Х": "X", "Ѕ": "S", "І": "l", "Ј": "J", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "l", "Ь": "b", "З": "3",
-    # Greek letters drawn as Latin ones
-    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "υ": "u", "χ": "x", "γ": "y", "τ": "t",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
-    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ϲ": "c", "Ϲ": "C", "ϳ": "j",
-    # Latin and digits that pass for one another (TR39 maps them to one skeleton too)
-    "0": "o", "1": "l", "|": "l", "ı": "i", "ɩ": "i", "ſ": "f",
-})
+_LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic letters drawn as Latin ones (Unicode TR39's confusables, the Latin targets only)
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "ë",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "у": "y",
+        "х": "x",
+        "і": "i",
+        "ї": "ï",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "һ": "h",
+        "ӏ": "l",
+        "ь": "b",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "т": "t",
+        "г": "r",
+        "п": "n",
+        "ш": "w",
+        "ɡ": "g",
+        "А": "A",
+        "В": "B",
+        "Е": "E",
+        "К": "K",
+        "М": "M",
+        "Н": "H",
+        "О": "O",
+        "Р": "P",
+        "С": "C",
+        "Т": "T",
+        "Х": "X",
+        "Ѕ": "S",
+        "І": "l",
+        "Ј": "J",
+        "Ү": "Y",
+        "Ԛ": "Q",
+        "Ԝ": "W",
+        "Ӏ": "l",
+        "Ь": "b",
+        "З": "3",
+        # Greek letters drawn as Latin ones
+        "α": "a",
+        "ο": "o",
+        "ρ": "p",
+        "ν": "v",
+        "ι": "i",
+        "κ": "k",
+        "υ": "u",
+        "χ": "x",
+        "γ": "y",
+        "τ": "t",
+        "Α": "A",
+        "Β": "B",
+        "Ε": "E",
+        "Ζ": "Z",
+        "Η": "H",
+        "Ι": "l",
+        "Κ": "K",
+        "Μ": "M",
+        "Ν": "N",
+        "Ο": "O",
+        "Ρ": "P",
+        "Τ": "T",
+        "Υ": "Y",
+        "Χ": "X",
+        "ϲ": "c",
+        "Ϲ": "C",
+        "ϳ": "j",
+        # Latin and digits that pass for one another (TR39 maps them to one skeleton too)
+        "0": "o",
+        "1": "l",
+        "|": "l",
+        "ı": "i",
+        "ɩ": "i",
+        "ſ": "f",
+    }
+)
 _CAPITAL_I = str.maketrans({"I": "l", "Ι": "l", "І": "l", "Ӏ": "l"})
 """A capital I (Latin, Greek, Cyrillic) is drawn as a small l: :func:`name_skeletons` reads
 a name once with it so."""
@@ -85,8 +169,13 @@ def name_skeletons(name: str) -> frozenset[str]:
     (any case), and the same with every capital I read as a small l first, as typed and in
     capitals (``"AIice"`` passes for ``"Alice"``, ``"ALlCE"`` for ``"alice"`` written ``"ALICE"``;
     ``"ALICE"`` is ``"alice"`` by the first)."""
-    return frozenset((name_skeleton(name), name_skeleton(name.translate(_CAPITAL_I)),
-                      name_skeleton(name.upper().translate(_CAPITAL_I))))
+    return frozenset(
+        (
+            name_skeleton(name),
+            name_skeleton(name.translate(_CAPITAL_I)),
+            name_skeleton(name.upper().translate(_CAPITAL_I)),
+        )
+    )
 
 
 RESERVED_NAMES = ("System",)
@@ -144,5 +233,10 @@ def is_computer_name(name: str) -> bool:
             return True
     key = name_skeleton(name)
     flat = key.replace(" ", "")
-    return any(before and flat.startswith(before) and flat.rstrip("0123456789").endswith(after)
-               and len(flat) > len(before) + len(after) for before, after in frames)
+    return any(
+        before
+        and flat.startswith(before)
+        and flat.rstrip("0123456789").endswith(after)
+        and len(flat) > len(before) + len(after)
+        for before, after in frames
+    )

@@ -35,10 +35,19 @@ class Opening:
     def __init__(self, host: TableHost) -> None:
         self.host = host
 
-    def create(self, rules: RuleSet, seats: list[SeatSpec], *, seed: bytes | None = None,
-               lang: str = "en", options: dict[str, Any] | None = None, seat_all: bool = False,
-               first_dealer: int | None = None, stored_later: bool = False,
-               allowed_names: Collection[str] = ()) -> tuple[Table, dict[int, tuple[str, str]]]:
+    def create(
+        self,
+        rules: RuleSet,
+        seats: list[SeatSpec],
+        *,
+        seed: bytes | None = None,
+        lang: str = "en",
+        options: dict[str, Any] | None = None,
+        seat_all: bool = False,
+        first_dealer: int | None = None,
+        stored_later: bool = False,
+        allowed_names: Collection[str] = (),
+    ) -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
 
@@ -69,46 +78,25 @@ class Opening:
         tr = web_translator(lang)
         names: list[str] = []
         kinds: list[str] = []
-        for i, s in enumerate(seats):
-            if s.kind not in tuple(SeatKind):
-                raise TableError("bad_request", W_("seat {seat}: kind {kind!r} is not allowed; allowed: human, bot",
-                                                   seat=str(i + 1), kind=s.kind))
-            if s.kind == "bot" and not s.level:
-                raise TableError("bad_request", W_("seat {seat}: a computer seat needs a level; levels: {levels}",
-                                                   seat=str(i + 1), levels=", ".join(levels)))
-            if s.kind == "bot" and s.level not in levels:
-                raise TableError("bad_request", W_("seat {seat}: unknown computer level {level!r}; levels: {levels}",
-                                                   seat=str(i + 1), level=s.level, levels=", ".join(levels)))
-            name = " ".join(strip_invisible(plain_text(str(s.name or ""))).split())[:MAX_NAME_CHARS]
-            if s.kind == "human" and is_computer_name(name):
-                raise TableError("bad_request", W_("seat {seat}: the name {name} is a computer seat's; choose another",
-                                                   seat=str(i + 1), name=name))
-            if s.kind == "human" and is_reserved_name(name):
-                raise TableError("bad_request", W_("seat {seat}: the name {name} is reserved; choose another",
-                                                   seat=str(i + 1), name=name))
-            if (s.kind == "human" and name and name not in allowed_names and self.host.account_name_taken is not None
-                    and self.host.account_name_taken(name)):
-                raise TableError("bad_request", W_("seat {seat}: the name {name} is an account's, or looks like one; "
-                                                   "choose another (a person signed in sits under his account's "
-                                                   "name)", seat=str(i + 1), name=name))
-            if not name:
-                # the level names are the terminal table's ("Novice"), in the messages domain
-                name = (tr.t("Player {n}", n=i + 1) if s.kind == "human"
-                        else computer_seat_name(s.level, tr))
-            base, k = name, 2
-            while name.casefold() in (n.casefold() for n in names):
-                name = f"{base} {k}"
-                k += 1
+        for i, spec in enumerate(seats):
+            name, kind = self._seat(i, spec, levels, tr, names, allowed_names)
             names.append(name)
-            kinds.append(SeatKind.HUMAN.value if s.kind == SeatKind.HUMAN else bot_kind(s.level))
+            kinds.append(kind)
         rules = rules.replace(players=len(seats)) if rules.players != len(seats) else rules
         seed = seed if seed is not None else secrets.token_bytes(32)
         options = dict(options or {})
         if first_dealer is not None:
             options["first_dealer"] = first_dealer
         match = Match.new(rules, names, seed, first_dealer=first_dealer)  # validates rules vs players
-        row = TableRow(id=secrets.token_hex(6), created=Store.now(), rules=rules.to_dict(), names=names,
-                       seats=kinds, tokens=[], seed=seed)
+        row = TableRow(
+            id=secrets.token_hex(6),
+            created=Store.now(),
+            rules=rules.to_dict(),
+            names=names,
+            seats=kinds,
+            tokens=[],
+            seed=seed,
+        )
         shown: dict[int, tuple[str, str]] = {}
         stored: list[SeatSecret] = []
         for i, kind in enumerate(kinds):
@@ -127,8 +115,75 @@ class Opening:
             self.opened(table)
         return table, shown
 
-    async def create_async(self, rules: RuleSet, seats: list[SeatSpec], **kwargs: Any
-                           ) -> tuple[Table, dict[int, tuple[str, str]]]:
+    def _seat(
+        self, i: int, s: SeatSpec, levels: list[str], tr: Any, names: list[str], allowed_names: Collection[str]
+    ) -> tuple[str, str]:
+        """The name and stored kind of seat ``i`` asked for as ``s``, its name made unique
+        among ``names`` (the seats before it); raises :class:`TableError` as :meth:`create`."""
+        if s.kind not in tuple(SeatKind):
+            raise TableError(
+                "bad_request",
+                W_("seat {seat}: kind {kind!r} is not allowed; allowed: human, bot", seat=str(i + 1), kind=s.kind),
+            )
+        if s.kind == "bot" and not s.level:
+            raise TableError(
+                "bad_request",
+                W_(
+                    "seat {seat}: a computer seat needs a level; levels: {levels}",
+                    seat=str(i + 1),
+                    levels=", ".join(levels),
+                ),
+            )
+        if s.kind == "bot" and s.level not in levels:
+            raise TableError(
+                "bad_request",
+                W_(
+                    "seat {seat}: unknown computer level {level!r}; levels: {levels}",
+                    seat=str(i + 1),
+                    level=s.level,
+                    levels=", ".join(levels),
+                ),
+            )
+        name = " ".join(strip_invisible(plain_text(str(s.name or ""))).split())[:MAX_NAME_CHARS]
+        if s.kind == "human" and is_computer_name(name):
+            raise TableError(
+                "bad_request",
+                W_("seat {seat}: the name {name} is a computer seat's; choose another", seat=str(i + 1), name=name),
+            )
+        if s.kind == "human" and is_reserved_name(name):
+            raise TableError(
+                "bad_request",
+                W_("seat {seat}: the name {name} is reserved; choose another", seat=str(i + 1), name=name),
+            )
+        if (
+            s.kind == "human"
+            and name
+            and name not in allowed_names
+            and self.host.account_name_taken is not None
+            and self.host.account_name_taken(name)
+        ):
+            raise TableError(
+                "bad_request",
+                W_(
+                    "seat {seat}: the name {name} is an account's, or looks like one; "
+                    "choose another (a person signed in sits under his account's "
+                    "name)",
+                    seat=str(i + 1),
+                    name=name,
+                ),
+            )
+        if not name:
+            # the level names are the terminal table's ("Novice"), in the messages domain
+            name = tr.t("Player {n}", n=i + 1) if s.kind == "human" else computer_seat_name(s.level, tr)
+        base, k = name, 2
+        while name.casefold() in (n.casefold() for n in names):
+            name = f"{base} {k}"
+            k += 1
+        return name, SeatKind.HUMAN.value if s.kind == SeatKind.HUMAN else bot_kind(s.level)
+
+    async def create_async(
+        self, rules: RuleSet, seats: list[SeatSpec], **kwargs: Any
+    ) -> tuple[Table, dict[int, tuple[str, str]]]:
         """:meth:`create` (same arguments, same errors), its store write (a commit with the
         store's full durability) in a worker thread: the event loop serves the other tables
         meanwhile."""
@@ -156,8 +211,13 @@ class Opening:
         if result == "unknown":
             raise TableError("bad_invite", W_("this invite link is not valid for this table"))
         if result == "claimed":
-            raise TableError("claimed", W_("this invite link was used already: each link seats one person, once; "
-                                           "ask whoever invited you for a new table"))
+            raise TableError(
+                "claimed",
+                W_(
+                    "this invite link was used already: each link seats one person, once; "
+                    "ask whoever invited you for a new table"
+                ),
+            )
         assert player is not None
         table.seat_secrets = self.host.store.seat_secrets(table.id)
         if account is not None and table.match is None:

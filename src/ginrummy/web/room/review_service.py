@@ -69,9 +69,11 @@ def _init_worker(queue: Any) -> None:
 def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int) -> Review:
     """Run in the worker: the review of ``player``'s decisions (``None``: everyone's) in ``text``,
     reporting ``(job, done, total)`` on the worker's queue."""
+
     def progress(done: int, total: int) -> None:
         if _QUEUE is not None:
             _QUEUE.put((job, done, total))
+
     return build_review(text, player=player, deal=deal, budget_ms=budget_ms, seed=seed, progress=progress)
 
 
@@ -92,8 +94,9 @@ def check_review(match: Match | None, over: bool, player: int, names: list[str],
         raise ReviewError("not_over", W_("no deal is over yet: a review is of a deal that is over"))
     if deal is None:
         if not over:
-            raise ReviewError("not_over", W_("the match is not over: review a deal that is over, or the match "
-                                             "at its end"))
+            raise ReviewError(
+                "not_over", W_("the match is not over: review a deal that is over, or the match at its end")
+            )
         return
     if not 1 <= deal <= len(match.deals):
         raise ReviewError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(match.deals)))
@@ -115,14 +118,19 @@ def review_json(review: Review, match: Match, tr: WebTranslator) -> dict[str, An
         if revealable(match, rec):
             lines = "; ".join(translate_error(m, tr) for m in d.hindsight.lines())
             d_out["hindsight"]["text"] = translate_error(
-                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr)
+                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr
+            )
             d_out["hindsight"]["sealed"] = False
         else:
-            d_out["hindsight"] = {"label": "hindsight", "over": rec.result is not None, "sealed": True,
-                                  "first_win": {},
-                                  "text": tr.t("No hindsight yet: the hands of a drawn deal stay secret until the "
-                                               "match is over.") if rec.result is not None else
-                                  tr.t("No hindsight: this deal is not over.")}
+            d_out["hindsight"] = {
+                "label": "hindsight",
+                "over": rec.result is not None,
+                "sealed": True,
+                "first_win": {},
+                "text": tr.t("No hindsight yet: the hands of a drawn deal stay secret until the match is over.")
+                if rec.result is not None
+                else tr.t("No hindsight: this deal is not over."),
+            }
     return out
 
 
@@ -157,8 +165,9 @@ class ReviewService:
             # progress reports are worth nothing once the server stops: never wait at exit to
             # flush them (a worker terminated mid-write would otherwise hold the process up)
             self._queue.cancel_join_thread()
-            self._pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_init_worker,
-                                             initargs=(self._queue,))
+            self._pool = ProcessPoolExecutor(
+                max_workers=WORKERS, mp_context=ctx, initializer=_init_worker, initargs=(self._queue,)
+            )
             self._reader = threading.Thread(target=self._read, name="gin-review-progress", daemon=True)
             self._reader.start()
         return self._pool
@@ -193,8 +202,18 @@ class ReviewService:
         if job in self._futures:
             await _quiet(send, msg)
 
-    async def start(self, key: int, match: Match | None, over: bool, player: int, names: list[str],
-                    deal: int | None, send: Send, tr: Callable[[], WebTranslator], reply_to: Any = None) -> None:
+    async def start(
+        self,
+        key: int,
+        match: Match | None,
+        over: bool,
+        player: int,
+        names: list[str],
+        deal: int | None,
+        send: Send,
+        tr: Callable[[], WebTranslator],
+        reply_to: Any = None,
+    ) -> None:
         """Start the review of deal ``deal`` (``None``: the match) for ``player`` on the
         connection ``key`` (any int unique per connection); progress and the result go to
         ``send``, in the language ``tr()`` gives when they are sent.  Returns once the job is
@@ -219,13 +238,29 @@ class ReviewService:
             self._jobs.pop(job, None)
             self._by_conn.pop(key, None)
             raise
-        await send({"type": "review_progress", "deal": deal, "done": 0, "total": None,
-                    **({"reply_to": reply_to} if reply_to is not None else {})})
+        await send(
+            {
+                "type": "review_progress",
+                "deal": deal,
+                "done": 0,
+                "total": None,
+                **({"reply_to": reply_to} if reply_to is not None else {}),
+            }
+        )
         loop.create_task(self._finish(key, job, future, pool, match, deal, send, tr, reply_to))
 
-    async def _finish(self, key: int, job: int, future: Awaitable[Review], pool: ProcessPoolExecutor,
-                      match: Match, deal: int | None,
-                      send: Send, tr: Callable[[], WebTranslator], reply_to: Any) -> None:
+    async def _finish(
+        self,
+        key: int,
+        job: int,
+        future: Awaitable[Review],
+        pool: ProcessPoolExecutor,
+        match: Match,
+        deal: int | None,
+        send: Send,
+        tr: Callable[[], WebTranslator],
+        reply_to: Any,
+    ) -> None:
         try:
             review = await future
             msg: dict[str, Any] = {"type": "review", "deal": deal, "result": review_json(review, match, tr())}
@@ -237,8 +272,11 @@ class ReviewService:
             log.exception("a review failed")
             if isinstance(exc, BrokenProcessPool) and self._pool is pool:
                 self._stop_pool()  # the worker died: the next review starts a new one
-            msg = {"type": "error", "code": "internal",
-                   "message": tr().t("the review could not be made; nothing changed")}
+            msg = {
+                "type": "error",
+                "code": "internal",
+                "message": tr().t("the review could not be made; nothing changed"),
+            }
         finally:
             self._jobs.pop(job, None)
             if self._by_conn.get(key) == job:
@@ -249,8 +287,9 @@ class ReviewService:
             msg["reply_to"] = reply_to
         await _quiet(send, msg)
 
-    async def run(self, text: str, *, deal: int | None, budget_ms: float, seed: int,
-                  progress: Callable[[int, int | None], None]) -> Review:
+    async def run(
+        self, text: str, *, deal: int | None, budget_ms: float, seed: int, progress: Callable[[int, int | None], None]
+    ) -> Review:
         """The review of every player's decisions in the record ``text`` (deal ``deal``;
         ``None``: every deal), in the worker process like :meth:`start`, for the replay viewer
         (:mod:`ginrummy.web.http.replay_review_routes`): ``progress(done, total)`` is called on the event loop

@@ -20,8 +20,16 @@ from ..errors import WebError
 from ..levels import player_levels
 from ..protocol.state import SPECTATOR
 
-__all__ = ["SPECTATOR", "MAX_NAME_CHARS", "TableError", "SeatSpec", "player_levels", "advise", "secret_hash",
-           "same_secret"]
+__all__ = [
+    "SPECTATOR",
+    "MAX_NAME_CHARS",
+    "TableError",
+    "SeatSpec",
+    "player_levels",
+    "advise",
+    "secret_hash",
+    "same_secret",
+]
 
 """The player index of a spectator's connection (a public table's watcher, who has no seat)."""
 
@@ -52,7 +60,6 @@ class SeatSpec:
     kind: str
     name: str = ""
     level: str = ""
-
 
 
 def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, Msg]:

@@ -10,17 +10,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...actions import ACTION_HELP, Action, parse_action
-from ...cards import card_str
 from ...errors import N_, IllegalActionError, Msg, NotYourTurnError
 from ...match import Match
 from ...rules import RuleSet
 from ..db.store import ActionRow, SeatSecret, TableRow
 from ..levels import is_bot_kind, seat_level
+from ..protocol.outbound import legal_words
 from ..protocol.state import state_message
 from ..texts import W_
 from .clock import Clock, parse_time
@@ -31,7 +31,7 @@ log = logging.getLogger("ginrummy.web")
 Watcher = Callable[[dict[str, Any]], Awaitable[None]]
 """A connection's ``send``: queues one message for it (raises ``ConnectionError`` once it is gone)."""
 
-__all__ = ["Table", "TableRuntime", "Watcher", "legal_words"]
+__all__ = ["Table", "TableRuntime", "Watcher"]
 
 
 @dataclass
@@ -215,8 +215,16 @@ class Table:
     def started_match(self) -> Match:
         """The match; raises :class:`NotYourTurnError` before the first deal is dealt."""
         if self.match is None:
-            raise NotYourTurnError(W_("the first deal is not dealt yet: it waits for the client seeds of {names}",
-                                      names=self.waiting_names), "", [], None, None)
+            raise NotYourTurnError(
+                W_(
+                    "the first deal is not dealt yet: it waits for the client seeds of {names}",
+                    names=self.waiting_names,
+                ),
+                "",
+                [],
+                None,
+                None,
+            )
         return self.match
 
     @property
@@ -253,14 +261,20 @@ class Table:
             raise NotYourTurnError(N_("the match is over"), "hint", [], m.seat_of(player), None)
         to_act = m.player_to_act()
         if to_act is None:
-            raise NotYourTurnError(W_("a hint is for a move in a deal, and this deal is over"), "hint", [],
-                                   m.seat_of(player), None)
+            raise NotYourTurnError(
+                W_("a hint is for a move in a deal, and this deal is over"), "hint", [], m.seat_of(player), None
+            )
         if to_act == player:
             return player
         if m.roles is not None and m.roles[2] == player and to_act == m.roles[1]:
             return to_act
-        raise NotYourTurnError(W_("a hint is only for the player to act, and {name} is to act",
-                                  name=self.names[to_act]), "hint", [], m.seat_of(player), m.deal.to_act)
+        raise NotYourTurnError(
+            W_("a hint is only for the player to act, and {name} is to act", name=self.names[to_act]),
+            "hint",
+            [],
+            m.seat_of(player),
+            m.deal.to_act,
+        )
 
     @property
     def rated(self) -> bool:
@@ -306,13 +320,19 @@ class Table:
             raise NotYourTurnError(N_("the match is over"), action.text, [], player, None)
         seat = m.seat_of(player)
         if seat is None:
-            raise NotYourTurnError(W_("{name} sits out this deal and advises the captain (R10.2)",
-                                      name=self.names[player]), action.text, [], None, m.deal.to_act)
+            raise NotYourTurnError(
+                W_("{name} sits out this deal and advises the captain (R10.2)", name=self.names[player]),
+                action.text,
+                [],
+                None,
+                m.deal.to_act,
+            )
         to_act = m.player_to_act()
         if to_act is not None and to_act != player:
             # the engine says "seat 0 cannot act now: seat 1 is to act"; a person is told a name
-            raise NotYourTurnError(W_("it is {name}'s turn", name=self.names[to_act]), action.text, [],
-                                   seat, m.deal.to_act)
+            raise NotYourTurnError(
+                W_("it is {name}'s turn", name=self.names[to_act]), action.text, [], seat, m.deal.to_act
+            )
         # DealState.apply is functional: a trial apply verifies everything (a knock's chosen
         # melds included) and leaves the state as it was; kept for Match.apply (checked=)
         new, events = m.deal.apply(seat, action)
@@ -342,16 +362,24 @@ class Table:
             texts = [a.text for a in legal]
             if exc.key == _NOT_AN_ACTION:  # the terminal's words, its translations too
                 if why is not None:
-                    raise IllegalActionError(W_("not an action: {text!r}; {why}", text=exc.params["text"], why=why),
-                                             exc.params["text"], []) from None
-                raise IllegalActionError(N_("not an action: {text!r}; now: {legal}", text=exc.params["text"],
-                                            legal=legal_words(legal)), exc.params["text"], texts) from None
-            error = (N_("bad action {text!r}: {error}", text=exc.params["text"], error=exc.params["error"])
-                     if "error" in exc.params else W_("bad action {text!r}: name exactly one card", text=exc.params["text"]))
+                    raise IllegalActionError(
+                        W_("not an action: {text!r}; {why}", text=exc.params["text"], why=why), exc.params["text"], []
+                    ) from None
+                raise IllegalActionError(
+                    N_("not an action: {text!r}; now: {legal}", text=exc.params["text"], legal=legal_words(legal)),
+                    exc.params["text"],
+                    texts,
+                ) from None
+            error = (
+                N_("bad action {text!r}: {error}", text=exc.params["text"], error=exc.params["error"])
+                if "error" in exc.params
+                else W_("bad action {text!r}: name exactly one card", text=exc.params["text"])
+            )
             if why is not None:
                 raise IllegalActionError(W_("{error}; {why}", error=error, why=why), exc.params["text"], []) from None
-            raise IllegalActionError(W_("{error}; now: {legal}", error=error, legal=legal_words(legal)),
-                                     exc.params["text"], texts) from None
+            raise IllegalActionError(
+                W_("{error}; now: {legal}", error=error, legal=legal_words(legal)), exc.params["text"], texts
+            ) from None
 
     def no_deal_now(self) -> Msg | None:
         """Why no action is legal for anyone now, when no deal is in progress, and what comes
@@ -368,8 +396,10 @@ class Table:
         if not m.deal.is_over or m.finished or self.forfeit is not None:
             return None
         if names:
-            return W_("no deal is in progress: the deal is over, and the next deal waits for the client seeds of "
-                      "{names}", names=names)
+            return W_(
+                "no deal is in progress: the deal is over, and the next deal waits for the client seeds of {names}",
+                names=names,
+            )
         return W_("no deal is in progress: the deal is over; send next_deal to start the next deal")
 
     def legal_now(self, player: int) -> list[Action]:
@@ -392,8 +422,9 @@ class Table:
         if not m.deal.is_over:
             raise IllegalActionError(N_("the deal is not over yet"))
         if self.waiting_for:
-            raise TableError("not_allowed", W_("the next deal waits for the client seed of {names}",
-                                               names=self.waiting_names))
+            raise TableError(
+                "not_allowed", W_("the next deal waits for the client seed of {names}", names=self.waiting_names)
+            )
 
     def check_client_seed(self, player: int, deal: int, seed: str | None = None) -> None:
         """Raises :class:`TableError` (``not_allowed``) unless ``player`` may send client seed
@@ -408,20 +439,33 @@ class Table:
         if nxt is None:
             raise TableError("not_allowed", W_("no deal waits for client seeds now; send yours when the deal is over"))
         if deal != nxt:
-            raise TableError("not_allowed", W_("deal {deal} is not the next deal; the next deal is {next}",
-                                               deal=deal, next=nxt))
+            raise TableError(
+                "not_allowed", W_("deal {deal} is not the next deal; the next deal is {next}", deal=deal, next=nxt)
+            )
         held = self.pending_seeds.get(player)
         if seed is not None and held is not None and held != seed:
-            raise TableError("not_allowed", W_("your client seed for deal {deal} is already in ({held}); a deal takes "
-                                               "one seed per person, so it cannot be changed", deal=deal, held=held))
+            raise TableError(
+                "not_allowed",
+                W_(
+                    "your client seed for deal {deal} is already in ({held}); a deal takes "
+                    "one seed per person, so it cannot be changed",
+                    deal=deal,
+                    held=held,
+                ),
+            )
 
     def deal_next(self, kind: str) -> None:
         """Deal the next deal with the client seeds in: the first (``kind`` ``"deal"``) or the
         one after a deal that is over (``"next_deal"``)."""
         seeds = self.client_seeds()
         if kind == "deal":
-            self.match = Match.new(RuleSet.from_dict(dict(self.row.rules)), self.row.names, self.row.seed,
-                                   client_seeds=seeds, first_dealer=self.options.get("first_dealer"))
+            self.match = Match.new(
+                RuleSet.from_dict(dict(self.row.rules)),
+                self.row.names,
+                self.row.seed,
+                client_seeds=seeds,
+                first_dealer=self.options.get("first_dealer"),
+            )
         else:
             self.started_match().next_deal(seeds)
         self.pending_seeds = {}
@@ -452,20 +496,5 @@ class Table:
         return state_message(self, player)
 
 
-
 _NOT_AN_ACTION = "not an action: {text!r}; actions: {actions}"
 """The key of :func:`ginrummy.actions.parse_action`'s "not an action" error."""
-
-
-def legal_words(legal: Sequence[Action]) -> str:
-    """The legal actions in their protocol text, short: each action without a card by its
-    text, the cards of each card action grouped (``draw stock | take discard``, ``discard
-    2C/7H/KD | knock 7H | gin 7H``), in the order of ``legal``'s first action of each kind.
-    The words are the protocol's (as :data:`ginrummy.actions.ACTION_HELP`), not translated."""
-    parts: dict[str, list[str]] = {}
-    for a in legal:
-        if a.card is None:
-            parts.setdefault(a.text, [])
-        else:
-            parts.setdefault(a.text.partition(" ")[0], []).append(card_str(a.card))
-    return " | ".join(k if not cards else f"{k} {'/'.join(cards)}" for k, cards in parts.items())

@@ -43,6 +43,7 @@ from ...match import Match
 from ...rules import RuleSet
 from ..db.commit import CommitterStopped, GroupCommitter
 from ..db.store import Store
+from ..protocol.outbound import legal_words
 from ..texts import W_
 from .advice import Advice
 from .autoplay import AutoPlay, bot_choice
@@ -50,7 +51,7 @@ from .lobby import Room
 from .names import computer_seat_name, is_computer_name, typed_name_key
 from .opening import Opening
 from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret, secret_hash
-from .table import Table, Watcher, legal_words
+from .table import Table, Watcher
 from .thinking import ThinkingPool
 
 log = logging.getLogger("ginrummy.web")
@@ -61,16 +62,33 @@ person's move and the computer's immediate answer (its draw and its discard, a k
 unbounded run of computer moves."""
 
 
-__all__ = ["Table", "TableManager", "TableError", "SeatSpec", "player_levels", "advise", "MAX_NAME_CHARS",
-           "secret_hash", "same_secret", "SPECTATOR", "HELD_STEPS", "is_computer_name", "computer_seat_name",
-           "legal_words", "typed_name_key", "bot_choice", "Watcher"]
+__all__ = [
+    "Table",
+    "TableManager",
+    "TableError",
+    "SeatSpec",
+    "player_levels",
+    "advise",
+    "MAX_NAME_CHARS",
+    "secret_hash",
+    "same_secret",
+    "SPECTATOR",
+    "HELD_STEPS",
+    "is_computer_name",
+    "computer_seat_name",
+    "legal_words",
+    "typed_name_key",
+    "bot_choice",
+    "Watcher",
+]
 
 
 def _part(part: str, name: str) -> Any:
     """A manager attribute that is ``part``'s attribute ``name`` (read and written there): the
     manager's public face stays one object while its parts are collaborators."""
-    return property(lambda self: getattr(getattr(self, part), name),
-                    lambda self, value: setattr(getattr(self, part), name, value))
+    return property(
+        lambda self: getattr(getattr(self, part), name), lambda self, value: setattr(getattr(self, part), name, value)
+    )
 
 
 class TableManager:
@@ -86,8 +104,13 @@ class TableManager:
     The async methods must run on one event loop; they never block on the network.
     """
 
-    def __init__(self, store: Store, bot_delay: float | None = None,
-                 now: Callable[[], float] = time.time, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float | None = None,
+        now: Callable[[], float] = time.time,
+        workers: int | None = None,
+    ) -> None:
         self.store = store
         #: the worker processes of the computer's moves and hints (web/room/thinking.py); ``workers``
         #: processes (default one less than the cores), started with the first decision
@@ -166,8 +189,13 @@ class TableManager:
         if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 40:
             raise TableError("not_found", W_("no such table"))
         if table_id in self.skipped:
-            raise TableError("not_found", W_("the table {table_id} cannot be resumed: its stored rules or moves "
-                                             "are not valid now", table_id=table_id))
+            raise TableError(
+                "not_found",
+                W_(
+                    "the table {table_id} cannot be resumed: its stored rules or moves are not valid now",
+                    table_id=table_id,
+                ),
+            )
         try:
             loaded = self.store.load(table_id)
             if loaded is None:
@@ -176,9 +204,12 @@ class TableManager:
             rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})  # R14: within bounds
             secrets_ = self.store.seat_secrets(table_id)
             options = self.store.options(table_id)
-            table = Table(row, None if secrets_ else Match.new(rules, row.names, row.seed,
-                                                               first_dealer=options.get("first_dealer")),
-                          seat_secrets=secrets_, options=options)
+            table = Table(
+                row,
+                None if secrets_ else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
+                seat_secrets=secrets_,
+                options=options,
+            )
             table.replay(steps)
         except (TableError, SQLAlchemyError):
             raise  # unknown, or the database is away: nothing wrong with the table
@@ -196,8 +227,12 @@ class TableManager:
         why = str(exc)[:200] if isinstance(exc, RuleSetError) else type(exc).__name__
         self.skipped[table_id] = why
         log.warning("table %s skipped: it cannot be resumed (%s)", table_id, why)
-        raise TableError("not_found", W_("the table {table_id} cannot be resumed: its stored rules or moves "
-                                         "are not valid now", table_id=table_id)) from None
+        raise TableError(
+            "not_found",
+            W_(
+                "the table {table_id} cannot be resumed: its stored rules or moves are not valid now", table_id=table_id
+            ),
+        ) from None
 
     def load_all(self) -> list[Table]:
         """Load every stored table (at start-up) and schedule the pending computer moves.  A
@@ -223,9 +258,15 @@ class TableManager:
             lock = self._locks[table.id] = asyncio.Lock()
         return lock
 
-    async def _write(self, table: Table, player: int | None, kind: str, text: str,
-                     also: Callable[[Any], None] | None = None,
-                     more: Sequence[tuple[int | None, str, str]] = ()) -> None:
+    async def _write(
+        self,
+        table: Table,
+        player: int | None,
+        kind: str,
+        text: str,
+        also: Callable[[Any], None] | None = None,
+        more: Sequence[tuple[int | None, str, str]] = (),
+    ) -> None:
         """Store the step (returns once its group commit has committed; ``also(conn)`` runs in
         the same transaction), and the steps ``more`` after it, ``(player, kind, text)`` each,
         in the same transaction; or raise :class:`TableError` ``conflict`` after reloading the
@@ -238,8 +279,8 @@ class TableManager:
         steps += [(table.seq + 2 + i, p, k, x) for i, (p, k, x) in enumerate(more)]
         try:
             await self.committer.append_steps(
-                table.id, steps, datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds"),
-                also=also)
+                table.id, steps, datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds"), also=also
+            )
         except (SQLAlchemyError, sqlite3.Error, OSError, CommitterStopped) as exc:  # the database said no
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self._reload(table)
@@ -325,8 +366,9 @@ class TableManager:
             checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
             person = kind == "action" and not table.is_bot(player)
             answer = await self._answer(table, checked[1]) if person and checked is not None else []
-            await self._write(table, player, kind, action.text, also,
-                              more=[(p, "action", a.text) for p, a, _ in answer])
+            await self._write(
+                table, player, kind, action.text, also, more=[(p, "action", a.text) for p, a, _ in answer]
+            )
             table.started_match().apply(player, action, checked=checked)
             table.stored(kind, player)
             own = table.seq
@@ -336,8 +378,9 @@ class TableManager:
         await self.changed(table, after_person=person)
         return own
 
-    async def _answer(self, table: Table, deal: DealState
-                      ) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
+    async def _answer(
+        self, table: Table, deal: DealState
+    ) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
         """The computer's immediate answer to a person's move, worked out before the move is
         stored, so that the move and the answer go into one transaction: with no bot delay
         and holding on (:attr:`held_steps`), the moves of the computer seat to act in

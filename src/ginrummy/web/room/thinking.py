@@ -49,8 +49,19 @@ from ...players import make_player
 from ...players.base import load_levels
 from ...views import PlayerView
 
-__all__ = ["ThinkingPool", "default_workers", "decision_seed", "move_text", "hint_text", "move_deadline",
-           "CHEAP_LEVELS", "FALLBACK_LEVEL", "GRACE", "HINT_DEADLINE", "WARM_GRACE"]
+__all__ = [
+    "ThinkingPool",
+    "default_workers",
+    "decision_seed",
+    "move_text",
+    "hint_text",
+    "move_deadline",
+    "CHEAP_LEVELS",
+    "FALLBACK_LEVEL",
+    "GRACE",
+    "HINT_DEADLINE",
+    "WARM_GRACE",
+]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -176,8 +187,7 @@ class ThinkingPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
-                                                 initializer=_init_worker)
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker)
             self._warming = [self._executor.submit(_warm) for _ in range(self.workers)]
         return self._executor
 
@@ -239,9 +249,17 @@ class ThinkingPool:
             n += min(len(self._queues[owner]), k + 1 if before else k)
         return n
 
-    async def run(self, fn: Callable[..., Any], args: tuple[Any, ...], *, owner: str, table: str,
-                  deadline: float, fallback: Callable[[], Any],
-                  on_queued: Callable[[int], None] | None = None) -> Any:
+    async def run(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        *,
+        owner: str,
+        table: str,
+        deadline: float,
+        fallback: Callable[[], Any],
+        on_queued: Callable[[int], None] | None = None,
+    ) -> Any:
         """Run ``fn(*args)`` (a module-level function: it goes to a worker process) when its
         turn comes; returns its result, or ``fallback()`` (called on the event loop) when the
         worker does not answer within ``deadline`` seconds of taking the job, fails, or the pool
@@ -368,8 +386,13 @@ class ThinkingPool:
             return
         job.timer = None
         self.late += 1
-        log.warning("thinking pool: a decision at table %s took more than %.1f s; made by the %s level, "
-                    "and the worker pool is replaced", job.table, job.deadline, FALLBACK_LEVEL)
+        log.warning(
+            "thinking pool: a decision at table %s took more than %.1f s; made by the %s level, "
+            "and the worker pool is replaced",
+            job.table,
+            job.deadline,
+            FALLBACK_LEVEL,
+        )
         self._release(job)
         self._settle(job, None)
         self._replace(job.executor)

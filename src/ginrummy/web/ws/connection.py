@@ -57,8 +57,16 @@ class Connection:
         closing: set once the writer stopped or the connection was dropped.
     """
 
-    def __init__(self, ws: WebSocket, tr: WebTranslator, encode: Callable[[Any], str], *, drop_slow: bool,
-                 label: str, on_send: Callable[[Any], None] | None = None) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        tr: WebTranslator,
+        encode: Callable[[Any], str],
+        *,
+        drop_slow: bool,
+        label: str,
+        on_send: Callable[[Any], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.tr = tr
         self.address: str | None = ws.client.host if ws.client else None
@@ -131,8 +139,9 @@ class Connection:
         if self._writer is not None:
             self._writer.cancel()
         try:
-            await asyncio.wait_for(self.ws.close(code=4408, reason="too slow: messages were not read"),
-                                   SLOW_CLOSE_SECONDS)
+            await asyncio.wait_for(
+                self.ws.close(code=4408, reason="too slow: messages were not read"), SLOW_CLOSE_SECONDS
+            )
         except Exception as exc:
             log.debug("%s: the close frame 4408 was not sent (%s)", self._label, type(exc).__name__)
 

@@ -126,8 +126,9 @@ async def on_hint(s: Seat, table: Table, msg: HintMsg, mid: dict[str, Any]) -> N
 async def on_review(s: Seat, table: Table, msg: ReviewMsg, mid: dict[str, Any]) -> None:
     t = s.table(table)
     conn = s.conn
-    await s.ctx.reviews.start(id(conn), t.match, t.over, s.player, list(t.names), msg.deal, s.send,
-                              lambda: conn.tr, msg.id)
+    await s.ctx.reviews.start(
+        id(conn), t.match, t.over, s.player, list(t.names), msg.deal, s.send, lambda: conn.tr, msg.id
+    )
 
 
 async def on_sync(s: Seat, table: Table, msg: SyncMsg, mid: dict[str, Any]) -> None:
@@ -140,8 +141,15 @@ async def on_ping(s: Seat, table: Table, msg: PingMsg, mid: dict[str, Any]) -> N
 
 
 HANDLERS: dict[type, Handler] = {
-    ActionMsg: on_action, NextDealMsg: on_next_deal, ClientSeedMsg: on_client_seed, SuggestMsg: on_suggest,
-    ChatMsg: on_chat, RematchMsg: on_rematch, HintMsg: on_hint, ReviewMsg: on_review, SyncMsg: on_sync,
+    ActionMsg: on_action,
+    NextDealMsg: on_next_deal,
+    ClientSeedMsg: on_client_seed,
+    SuggestMsg: on_suggest,
+    ChatMsg: on_chat,
+    RematchMsg: on_rematch,
+    HintMsg: on_hint,
+    ReviewMsg: on_review,
+    SyncMsg: on_sync,
     PingMsg: on_ping,
 }
 """The handler of each inbound message type (``set_lang`` is answered before these)."""
@@ -162,8 +170,13 @@ async def handle(s: Seat, table: Table, raw: str | bytes) -> None:
         return
     mid = {"reply_to": msg.id} if msg.id is not None else {}
     if s.player == SPECTATOR and not isinstance(msg, SPECTATOR_MAY):
-        await send(error_message("not_allowed", translate_error(W_("a spectator only watches (and chats when the "
-                                                                     "players allow it)"), tr), reply_to=msg.id))
+        await send(
+            error_message(
+                "not_allowed",
+                translate_error(W_("a spectator only watches (and chats when the players allow it)"), tr),
+                reply_to=msg.id,
+            )
+        )
         return
     if isinstance(msg, SetLangMsg):
         s.conn.tr = web_translator(msg.lang)
@@ -213,8 +226,9 @@ async def _read(s: Seat, table: Table) -> None:
             break
         except Exception:  # a fault of ours must not drop the connection without a word
             log.exception("table %s: message handling failed", table.id)
-            await s.send(error_message("internal", conn.tr.t("the server could not handle this message; "
-                                                             "nothing changed")))
+            await s.send(
+                error_message("internal", conn.tr.t("the server could not handle this message; nothing changed"))
+            )
         await conn.yield_to_writer()
 
 

@@ -25,8 +25,9 @@ async def _chat_or_ping(ctx: AppContext, ws: WebSocket, conn: Connection, text: 
         msg = parse_lobby(text)
         if isinstance(msg, LobbyChatMsg):
             account = current_account(ws, ctx.players) if same_origin(ws) else None  # type: ignore[arg-type]
-            await ctx.manager.say_in_lobby(msg.name, msg.text, conn.limiter,
-                                           account=None if account is None else account.name)
+            await ctx.manager.say_in_lobby(
+                msg.name, msg.text, conn.limiter, account=None if account is None else account.name
+            )
         else:
             await conn.send({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
     except WebError as exc:  # a bad message (with its id, if it had one) or a refused line
