@@ -135,3 +135,22 @@ def test_a_lobby_update_leaves_the_watchers_interval_and_pending_counts_alone(tm
 
     interval, pending, sent = asyncio.run(run())
     assert (interval, len(pending), [m["type"] for m in sent]) == (0.0, 1, ["lobby"])
+
+
+def test_step_kinds_are_stored_as_their_strings(tmp_path):
+    from sqlalchemy import select
+
+    from ginrummy.web.db.store import StepKind, actions_t
+
+    assert [str(k) for k in StepKind] == ["action", "timeout", "client_seed", "deal", "next_deal"]
+
+    async def run() -> list[tuple[type, str]]:
+        manager, table = _bots_table(tmp_path)
+        await manager.act(table, table.match.player_to_act(), table.match.view(table.match.player_to_act()).legal[0])
+        await manager.stop()
+        with manager.store.engine.connect() as conn:
+            rows = conn.execute(select(actions_t.c.kind).order_by(actions_t.c.seq)).all()
+        manager.store.close()
+        return [(type(r.kind), r.kind) for r in rows]
+
+    assert asyncio.run(run()) == [(str, "action")]

@@ -26,6 +26,7 @@ from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, fu
 from sqlalchemy.engine import Connection, Engine
 
 from ...actions import Action
+from ..db.store import StepKind
 from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
@@ -232,7 +233,9 @@ class Players:
             winner = None if new.result.winner is None else m.seat_players[new.result.winner]
             finished = m.sheet.add(winner, new.result.points).finished
         forfeit = None
-        if table.clock is not None and table.clock.forfeits(player, timed_out=kind == "timeout", match_over=finished):
+        if table.clock is not None and table.clock.forfeits(
+            player, timed_out=kind == StepKind.TIMEOUT, match_over=finished
+        ):
             forfeit = player
         if not finished and forfeit is None:
             return None

@@ -36,6 +36,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
@@ -55,7 +56,16 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.engine.url import URL
 
-__all__ = ["Store", "TableRow", "ActionRow", "SeatSecret", "default_database_url", "engine_url", "masked_url"]
+__all__ = [
+    "Store",
+    "TableRow",
+    "ActionRow",
+    "StepKind",
+    "SeatSecret",
+    "default_database_url",
+    "engine_url",
+    "masked_url",
+]
 
 metadata = MetaData()
 
@@ -159,6 +169,16 @@ class SeatSecret:
     player: int
     token_hash: str | None
     invite_hash: str | None
+
+
+class StepKind(StrEnum):
+    """The kind of a stored step (``gin_actions.kind``), equal to and stored as its string."""
+
+    ACTION = "action"  # a player's action (its text form)
+    TIMEOUT = "timeout"  # the move the clock made for a person whose time ran out
+    CLIENT_SEED = "client_seed"  # a person's client seed for the next deal
+    DEAL = "deal"  # the first deal, once every client seed is in
+    NEXT_DEAL = "next_deal"  # the next deal
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import IllegalActionError
 from ...players import make_player
+from ..db.store import StepKind
 from ..levels import seat_level
 from .seats import TableError
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, decision_seed, move_deadline, move_text
@@ -112,7 +113,7 @@ class AutoPlay:
         if not view.legal:  # pragma: no cover - the clock only runs for the player to act
             return False
         action = make_player("novice", rng).choose(view, view.legal)
-        await self.host.act(table, player, action.text, kind="timeout")
+        await self.host.act(table, player, action.text, kind=StepKind.TIMEOUT)
         return True
 
     def schedule_clock(self, table: Table) -> None:

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from ...actions import Action
 from ..db.commit import GroupCommitter
-from ..db.store import Store
+from ..db.store import StepKind, Store
 from .seats import SeatSpec
 from .table import Table, Watcher
 from .thinking import ThinkingPool
@@ -59,7 +59,7 @@ class TableHost(Protocol):
         """Send every watcher of ``table`` its state."""
         ...
 
-    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = "action") -> int:
+    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = StepKind.ACTION) -> int:
         """Apply one action of ``player``; the step's number."""
         ...
 

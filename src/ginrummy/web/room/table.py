@@ -18,7 +18,7 @@ from ...actions import ACTION_HELP, Action, parse_action
 from ...errors import N_, IllegalActionError, Msg, NotYourTurnError
 from ...match import Match
 from ...rules import RuleSet
-from ..db.store import ActionRow, SeatSecret, TableRow
+from ..db.store import ActionRow, SeatSecret, StepKind, TableRow
 from ..levels import is_bot_kind, seat_level
 from ..protocol.outbound import legal_words
 from ..protocol.state import state_message
@@ -151,8 +151,8 @@ class Table:
         if self.clock is None:
             return
         m = self.match
-        if kind in ("action", "timeout") and player is not None:
-            self.clock.moved(player, at, timed_out=kind == "timeout", match_over=m is not None and m.finished)
+        if kind in (StepKind.ACTION, StepKind.TIMEOUT) and player is not None:
+            self.clock.moved(player, at, timed_out=kind == StepKind.TIMEOUT, match_over=m is not None and m.finished)
         to_act = None if m is None or self.over else m.player_to_act()
         self.clock.start(to_act if to_act is not None and not self.is_bot(to_act) else None, at)
 
@@ -458,7 +458,7 @@ class Table:
         """Deal the next deal with the client seeds in: the first (``kind`` ``"deal"``) or the
         one after a deal that is over (``"next_deal"``)."""
         seeds = self.client_seeds()
-        if kind == "deal":
+        if kind == StepKind.DEAL:
             self.match = Match.new(
                 RuleSet.from_dict(dict(self.row.rules)),
                 self.row.names,
@@ -474,12 +474,12 @@ class Table:
     def replay(self, steps: list[ActionRow]) -> None:
         """Re-apply stored steps (at load time)."""
         for s in steps:
-            if s.kind in ("action", "timeout"):
+            if s.kind in (StepKind.ACTION, StepKind.TIMEOUT):
                 assert s.player is not None
                 self.started_match().apply(s.player, parse_action(s.text))
-            elif s.kind in ("deal", "next_deal"):
+            elif s.kind in (StepKind.DEAL, StepKind.NEXT_DEAL):
                 self.deal_next(s.kind)
-            elif s.kind == "client_seed":
+            elif s.kind == StepKind.CLIENT_SEED:
                 assert s.player is not None
                 self.pending_seeds[s.player] = json.loads(s.text)["seed"]
             else:  # pragma: no cover - never written

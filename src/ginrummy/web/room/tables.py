@@ -42,7 +42,7 @@ from ...errors import IllegalActionError, NotYourTurnError, RuleSetError
 from ...match import Match
 from ...rules import RuleSet
 from ..db.commit import CommitterStopped, GroupCommitter
-from ..db.store import Store
+from ..db.store import StepKind, Store
 from ..protocol.outbound import legal_words
 from ..texts import W_
 from .advice import Advice
@@ -275,7 +275,7 @@ class TableManager:
         stored.  The steps' time is
         :attr:`now` (the clocks are rebuilt from it)."""
         at = self.now()
-        steps = [(table.seq + 1, player, kind, text)]
+        steps = [(table.seq + 1, player, str(kind), text)]  # a StepKind is stored as its string
         steps += [(table.seq + 2 + i, p, k, x) for i, (p, k, x) in enumerate(more)]
         try:
             await self.committer.append_steps(
@@ -322,18 +322,18 @@ class TableManager:
             table = self.current(table)
             table.check_client_seed(player, deal, seed)
             if table.pending_seeds.get(player) != seed:
-                await self._write(table, player, "client_seed", json.dumps({"deal": deal, "seed": seed}))
+                await self._write(table, player, StepKind.CLIENT_SEED, json.dumps({"deal": deal, "seed": seed}))
                 table.pending_seeds[player] = seed
-                table.stored("client_seed", player)
+                table.stored(StepKind.CLIENT_SEED, player)
             await self.deal_first_if_ready(table)
         await self.changed(table)
 
     async def deal_first_if_ready(self, table: Table) -> None:
         """Deal the first deal when every person's client seed is in (stored first)."""
         if table.match is None and not table.waiting_for:
-            await self._write(table, None, "deal", "deal")
-            table.deal_next("deal")
-            table.stored("deal", None)
+            await self._write(table, None, StepKind.DEAL, "deal")
+            table.deal_next(StepKind.DEAL)
+            table.stored(StepKind.DEAL, None)
 
     async def catch_up(self, table_id: str) -> bool:
         """Apply the steps another process stored for ``table_id`` since this one last saw it
@@ -343,7 +343,7 @@ class TableManager:
             return False
         return bool(await self.follower.catch_up(table_id))
 
-    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = "action") -> int:
+    async def act(self, table: Table, player: int, text: str | Action, *, kind: str = StepKind.ACTION) -> int:
         """Play ``player``'s action: verify, store, apply, then tell every watcher; returns the
         step's number (its ``seq``; the computer's immediate answer may follow it).  Raises
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
@@ -364,10 +364,10 @@ class TableManager:
             also = self.on_finish(table, player, action, kind) if self.on_finish is not None else None
             trial, table.trial = table.trial, None
             checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
-            person = kind == "action" and not table.is_bot(player)
+            person = kind == StepKind.ACTION and not table.is_bot(player)
             answer = await self._answer(table, checked[1]) if person and checked is not None else []
             await self._write(
-                table, player, kind, action.text, also, more=[(p, "action", a.text) for p, a, _ in answer]
+                table, player, kind, action.text, also, more=[(p, StepKind.ACTION.value, a.text) for p, a, _ in answer]
             )
             table.started_match().apply(player, action, checked=checked)
             table.stored(kind, player)
@@ -424,9 +424,9 @@ class TableManager:
         async with self.lock(table):
             table = self.current(table)
             table.check_next_deal()
-            await self._write(table, None, "next_deal", "next deal")
+            await self._write(table, None, StepKind.NEXT_DEAL, "next deal")
             table.deal_next("next_deal")
-            table.stored("next_deal", None)
+            table.stored(StepKind.NEXT_DEAL, None)
         await self.changed(table)
 
     # -- watchers ------------------------------------------------------------------------------
