@@ -148,7 +148,7 @@ class Run:
     # -- the server ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        from ginrummy.web.store import Store
+        from ginrummy.web.db.store import Store
         store = Store(f"sqlite:///{self.tmp / 'gin.sqlite3'}")
         self.rec_table = fill_table(store, ["human", "bot:novice"], rules_of("standard", target=1000),
                                     max_steps=25000, rng=random.Random(7))

@@ -14,7 +14,7 @@ once and the luck of the cards cancels in the pair.  A deal is the whole game (p
 with ``scoring=deal``, R11.1, R13: no bonuses): its winner wins, a drawn deal (R7) is a tie.
 
 Ratings: OpenSkill's Plackett-Luce model (``openskill``, the model of the web ladder,
-``ginrummy.web.ratings``; mu 25, sigma 25/3 at the start), updated game by game; as one order
+``ginrummy.web.community.ratings``; mu 25, sigma 25/3 at the start), updated game by game; as one order
 favours whoever played well last, the games are rated in 50 orders (as played, then shuffled
 with fixed seeds) and ``mu`` and ``sigma`` are the means (:func:`rating_table`).  Each rating is
 shown as ``mu`` with the interval ``mu ± 1.96 sigma``, the spread of ``mu`` between the orders,

@@ -3,7 +3,7 @@
 The computer levels play each other on duplicate matches (each match seed played twice, the
 levels swapping seats, as :mod:`ginrummy.analysis.duplicate` plays them), every match is reviewed
 by the expert (``ginrummy.analysis.review``, at ``--budget-ms``), and the levels are rated with
-the ladder's own code (``ginrummy.web.ratings``: OpenSkill Plackett-Luce, one update a match in
+the ladder's own code (``ginrummy.web.community.ratings``: OpenSkill Plackett-Luce, one update a match in
 match order, ``display_rating``).  The fit relates each level's mean loss per decision to its
 rating; ``ginrummy.analysis.performance`` carries the fitted constants.
 
@@ -96,7 +96,7 @@ def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
 
 
 def fit(args: argparse.Namespace) -> None:
-    from ginrummy.web.ratings import MODEL, display_rating, ordinal
+    from ginrummy.web.community.ratings import MODEL, display_rating, ordinal
 
     rows = [json.loads(line) for line in Path(args.data).read_text().splitlines() if line.strip()]
     rows.sort(key=lambda r: (r["pair"], r["match"]))

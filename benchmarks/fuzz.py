@@ -53,7 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ginrummy.web.messages import ActionMsg, ChatMsg, LobbyChatMsg, MessageError, parse_inbound, parse_lobby  # noqa: E402
+from ginrummy.web.protocol.inbound import ActionMsg, ChatMsg, LobbyChatMsg, MessageError, parse_inbound, parse_lobby  # noqa: E402
 
 HOST = "127.0.0.1"
 

@@ -74,7 +74,7 @@ import orjson  # noqa: E402
 import websockets  # noqa: E402
 from sqlalchemy import create_engine, func, select, text  # noqa: E402
 
-from ginrummy.web.store import actions_t, engine_url, masked_url  # noqa: E402
+from ginrummy.web.db.store import actions_t, engine_url, masked_url  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

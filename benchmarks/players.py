@@ -47,9 +47,9 @@ sys.path.insert(0, str(ROOT / "src"))
 import httpx  # noqa: E402
 from sqlalchemy import create_engine, insert  # noqa: E402
 
-from ginrummy.web.accounts import accounts_t, metadata  # noqa: E402
-from ginrummy.web.ratings import ordinal, result_players_t, results_t  # noqa: E402
-from ginrummy.web.store import Store  # noqa: E402
+from ginrummy.web.community.accounts import accounts_t, metadata  # noqa: E402
+from ginrummy.web.community.ratings import ordinal, result_players_t, results_t  # noqa: E402
+from ginrummy.web.db.store import Store  # noqa: E402
 
 SECTION = "## Players: leaderboard and player page"
 

@@ -57,7 +57,7 @@ from storefill import fill_table, rules_of  # noqa: E402
 def fill(db: str, n: int, bad: int) -> dict[str, int]:
     """Fill the store ``db`` (a SQLAlchemy URL) with ``n`` tables and ``bad`` broken rows;
     returns counts by kind and the steps stored."""
-    from ginrummy.web.store import Store, actions_t, tables_t
+    from ginrummy.web.db.store import Store, actions_t, tables_t
     store = Store(db)
     rng = random.Random(27)
     counts: dict[str, int] = {}

@@ -7,7 +7,7 @@ acknowledged move):
     python benchmarks/serverpath.py --tables 50 --seconds 20
     python benchmarks/serverpath.py --json          # the figures as JSON
 
-It drives :class:`ginrummy.web.tables.TableManager` directly, as ``gin serve`` does (computer
+It drives :class:`ginrummy.web.room.tables.TableManager` directly, as ``gin serve`` does (computer
 seats of level ``novice`` moving at once, ``--bot-delay 0``; a new SQLite file with the group
 commit; the garbage collector set as ``gin serve`` sets it): one scripted person a table, who
 reads each state it is sent as JSON text (``StateMessage.to_text``, then parsed), moves as soon
@@ -39,9 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from ginrummy.rules import preset  # noqa: E402
-from ginrummy.web.state import StateMessage  # noqa: E402
-from ginrummy.web.store import Store  # noqa: E402
-from ginrummy.web.tables import SeatSpec, TableManager  # noqa: E402
+from ginrummy.web.protocol.state import StateMessage  # noqa: E402
+from ginrummy.web.db.store import Store  # noqa: E402
+from ginrummy.web.room.tables import SeatSpec, TableManager  # noqa: E402
 
 from load import pick  # noqa: E402  (the scripted person's move, the same as load.py's; this folder is on the path)
 

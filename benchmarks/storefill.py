@@ -24,9 +24,9 @@ from sqlalchemy import insert  # noqa: E402
 
 from ginrummy.players import make_player  # noqa: E402
 from ginrummy.rules import RuleSet, preset  # noqa: E402
-from ginrummy.web.seats import secret_hash  # noqa: E402
-from ginrummy.web.store import SeatSecret, Store, TableRow, actions_t  # noqa: E402
-from ginrummy.web.tables import Table  # noqa: E402
+from ginrummy.web.room.seats import secret_hash  # noqa: E402
+from ginrummy.web.db.store import SeatSecret, Store, TableRow, actions_t  # noqa: E402
+from ginrummy.web.room.table import Table  # noqa: E402
 
 
 def fill_table(store: Store, kinds: list[str], rules: RuleSet, *, max_steps: int, rng: random.Random,

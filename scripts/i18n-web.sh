@@ -10,7 +10,7 @@
 #   scripts/i18n-web.sh compile    compile only (after editing a .po)
 #
 # Uses pybabel from $PYBABEL, else the venv's, else the one on PATH.  The html extractor is
-# ginrummy.web.i18n_web:extract_html, so the package must be importable by that pybabel.
+# ginrummy.web.texts:extract_html, so the package must be importable by that pybabel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYBABEL=${PYBABEL:-$( [ -x /tmp/venv/bin/pybabel ] && echo /tmp/venv/bin/pybabel || echo pybabel )}

@@ -31,7 +31,7 @@ wheel="$(ls "$work"/dist/ginrummy-*.whl)"
 ls "$work"/dist/ginrummy-*.tar.gz >/dev/null
 for member in ginrummy/web/static/lobby.html ginrummy/locale/el/LC_MESSAGES/messages.mo \
               ginrummy/locale/mt/LC_MESSAGES/web.mo ginrummy/players/opponent_model.json \
-              ginrummy/web/migrations/env.py; do
+              ginrummy/web/db/migrations/env.py; do
   "$py" -c 'import sys, zipfile; sys.exit(sys.argv[2] not in zipfile.ZipFile(sys.argv[1]).namelist())' "$wheel" "$member" \
     || { say "the wheel lacks $member"; exit 1; }
 done

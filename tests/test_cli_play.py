@@ -391,7 +391,7 @@ def test_the_computer_is_named_as_the_web_names_it(lang):
     ("Computer (novice)", the msgid "Computer ({level})" with the level in the sentence's case,
     translated the same way), never the level twice ("Novice (novice)")."""
     from ginrummy.i18n import level_in_text, translator
-    from ginrummy.web.i18n_web import web_translator
+    from ginrummy.web.texts import web_translator
 
     tr, web = translator(lang), web_translator(lang)
     for level in ("random", "novice", "club", "expert", "master", "openspiel-simple"):

@@ -86,7 +86,7 @@ def test_env_opponent_takes_the_fixed_level() -> None:
 
 def test_not_in_the_web_lobby() -> None:
     pytest.importorskip("starlette")
-    from ginrummy.web.seats import player_levels
+    from ginrummy.web.levels import player_levels
 
     levels = player_levels()
     assert levels[:5] == ["random", "novice", "club", "expert", "master"]

@@ -151,7 +151,7 @@ def test_master_is_a_level_with_a_one_second_budget():
     q = MasterPlayer(random.Random(4), budget_ms=None)
     assert q.budget_ms is None and q.samples == 64
     from ginrummy.i18n import level_name, translator
-    from ginrummy.web.seats import player_levels
+    from ginrummy.web.room.seats import player_levels
 
     assert player_levels()[:5] == ["random", "novice", "club", "expert", "master"]
     assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt")] == \

@@ -394,7 +394,7 @@ def test_ismcts_level_and_its_arguments():
         with pytest.raises(ValueError):
             ISMCTSPlayer(random.Random(0), **bad)
     from ginrummy.i18n import level_name, translator
-    from ginrummy.web.seats import player_levels
+    from ginrummy.web.levels import player_levels
 
     assert player_levels()[:6] == ["random", "novice", "club", "expert", "master", "ismcts"]
     assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt")] == \

@@ -226,8 +226,9 @@ class DealState:
     """The whole state of one deal (R3-R9), hidden cards included.
 
     Never give a ``DealState`` to a player: give it a :class:`~ginrummy.views.PlayerView`.
+    Its attributes are read-only by convention.
 
-    Attributes (read-only by convention):
+    Attributes:
         rules: the :class:`RuleSet`.
         dealer: the dealer's seat (0 or 1).
         hands: (seat 0 mask, seat 1 mask).

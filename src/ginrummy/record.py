@@ -430,6 +430,180 @@ def _parse_result(line: int, args: str) -> RecordedResult:
         _int(line, kv["multiplier"], "multiplier", 1, 2))
 
 
+def _header_line(no: int, word: str, args: str, s: str, header: dict[str, Any]) -> GameRecord | None:
+    """Read header line ``no`` (``word args``, the whole line ``s``) into ``header``; the record
+    once the first ``deal`` line ends the header, else ``None``.  Raises :class:`RecordError`."""
+    if header and word in header.get("header_lines", {}) and word != "role-draw":
+        raise _err(no, f"a second {word!r} line in the header")
+    if header:
+        header.setdefault("header_lines", {})[word] = no
+    if not header:
+        if word != "gin-record":
+            raise _err(no, f"a record starts with 'gin-record {FORMAT_VERSION}', not {s!r}")
+        header["version"] = _int(no, args, "format version", FORMAT_VERSION, FORMAT_VERSION)
+        return None
+    if word == "date":
+        header["date"] = args
+        return None
+    if word == "players":
+        names = _json(no, args, "players must be a JSON list of names")
+        if not isinstance(names, list) or len(names) not in (2, 3) or not all(isinstance(n, str) for n in names) \
+                or len(set(names)) != len(names):
+            raise _err(no, "players must be a JSON list of 2 or 3 distinct names")
+        header["names"] = tuple(names)
+        return None
+    if word == "rules":
+        data = _json(no, args, "rules must be a JSON object of rule fields")
+        try:
+            header["rules"] = RuleSet.from_dict(data)
+        except (TypeError, AttributeError) as exc:
+            raise _err(no, f"rules must be a JSON object of rule fields: {exc}") from None
+        except GinRummyError as exc:
+            raise _err(no, str(exc)) from None
+        return None
+    if word == "seed-commitment":
+        header["seed_commitment"] = _hex(no, args, "seed-commitment", 32)
+        return None
+    if word == "first-dealer":
+        header["first_dealer"] = _int(no, args, "first dealer", 0, 1)
+        return None
+    if word == "roles":
+        parts = args.split()
+        if sorted(parts) != ["0", "1", "2"]:
+            raise _err(no, "roles must be the box, captain and sitting-out player: a permutation of 0 1 2")
+        header["roles"] = tuple(int(p) for p in parts)
+        return None
+    if word == "role-draw":
+        cards = _cards(no, args, "role-draw")
+        if len(cards) != 3:
+            raise _err(no, "a role-draw line has three cards (R10.1)")
+        header.setdefault("role_draws", []).append(cards)
+        return None
+    if word != "deal":
+        raise _err(no, f"unknown header line {word!r}")
+    for key, what in (("names", "players"), ("rules", "rules")):
+        if key not in header:
+            raise _err(no, f"the header has no {what} line")
+    header.pop("version", None)
+    rec = GameRecord(FORMAT_VERSION, **header)
+    if not rec.is_script and len(rec.names) != rec.rules.players:
+        raise _err(no, f"rules say {rec.rules.players} players but {len(rec.names)} are named")
+    return rec
+
+
+def _deal_line(no: int, args: str, s: str, rec: GameRecord) -> RecordedDeal:
+    """The deal that line ``no`` (``deal args``, the whole line ``s``) starts in ``rec``."""
+    parts = args.split()
+    script = rec.is_script
+    form = "deal N dealer D seats P Q" + ("" if script else " commitment HEX")
+    if len(parts) != (6 if script else 8) or parts[1] != "dealer" or parts[3] != "seats" \
+            or (not script and parts[6] != "commitment"):
+        raise _err(no, f"a deal line reads {form!r}, not {s!r}")
+    number = _int(no, parts[0], "deal number", 1)
+    if number != len(rec.deals) + 1:
+        raise _err(no, f"deal {number} follows deal {len(rec.deals)}; deals are numbered 1, 2, ...")
+    top = len(rec.names) - 1
+    seats = (_int(no, parts[4], "seat 0 player", 0, top), _int(no, parts[5], "seat 1 player", 0, top))
+    if seats[0] == seats[1]:
+        raise _err(no, "the two deal seats have the same player")
+    return RecordedDeal(no, number, _int(no, parts[2], "dealer", 0, 1), seats,
+                        None if script else _hex(no, parts[7], "commitment", 32))
+
+
+def _match_end_line(no: int, word: str, args: str, rec: GameRecord) -> None:
+    """Read a ``finished`` or ``seed`` line (after the last deal) into ``rec``."""
+    if word == "finished":
+        parts = args.split()
+        if len(parts) != 2 or parts[0] != "winner":
+            raise _err(no, "a finished line reads 'finished winner N' (or 'finished winner none')")
+        rec.finished = (no, None if parts[1] == "none" else _int(no, parts[1], "winner", 0, 2))
+    else:
+        rec.seed = bytes.fromhex(_hex(no, args, "seed"))
+        rec.seed_line = no
+
+
+def _deal_opening_line(no: int, word: str, args: str, s: str, rec: GameRecord, deal: RecordedDeal) -> bool:
+    """Read a line of ``deal`` before its deck (``client-seeds``, ``sealed``, a sealed deal's
+    lines, ``deck``); whether it was one of those."""
+    if word == "client-seeds":
+        if deal.deck or deal.sealed or deal.client_seeds is not None:
+            raise _err(no, "a client-seeds line comes once, right after its deal line")
+        seeds = _json(no, args, f"client-seeds must be a JSON list of {len(rec.names)} client seeds")
+        try:
+            deal.client_seeds = check_client_seeds(seeds, len(rec.names))
+        except ValueError as exc:
+            raise _err(no, f"client-seeds must be a JSON list of {len(rec.names)} client seeds: {exc}") from None
+        return True
+    if word == "sealed":
+        if deal.deck or deal.sealed or args:
+            raise _err(no, "a sealed line stands alone, instead of the deal's deck and actions")
+        if rec.is_script:
+            raise _err(no, "a deal-script record has no sealed deal")
+        deal.sealed = True
+        return True
+    if deal.sealed:
+        if word == "result" and args.split()[:1] == ["draw"]:
+            deal.result = _parse_result(no, args)
+        elif word == "score" and deal.result is not None:
+            deal.score = tuple(_int(no, p, "score") for p in args.split())
+            deal.score_line = no
+        else:
+            raise _err(no, f"a sealed deal has only a draw's result and score lines, not {s!r}")
+        return True
+    if word == "deck":
+        if deal.deck:
+            raise _err(no, "a second deck line in one deal")
+        deal.deck = _cards(no, args, "deck")
+        deal.deck_line = no
+        if len(deal.deck) != 52:
+            raise _err(no, f"a deck has 52 cards, not {len(deal.deck)}")
+        return True
+    return False
+
+
+def _deal_body_line(no: int, word: str, args: str, s: str, deal: RecordedDeal) -> None:
+    """Read a line of ``deal`` after its deck: an action, a reshuffle, the result, the layout,
+    the score or the deal seed."""
+    if not deal.deck:
+        raise _err(no, "a deal line is followed by its deck line")
+    if word == "reshuffle":
+        deal.events.append(RecordedReshuffle(no, tuple(_cards(no, args, "reshuffle"))))
+    elif word == "result":
+        deal.result = _parse_result(no, args)
+    elif word == "layout":
+        deal.layout = _json(no, args, "layout must be JSON")
+        deal.layout_line = no
+    elif word == "score":
+        deal.score = tuple(_int(no, p, "score") for p in args.split())
+        deal.score_line = no
+    elif word == "deal-seed":
+        deal.deal_seed = bytes.fromhex(_hex(no, args, "deal-seed"))
+        deal.deal_seed_line = no
+    else:
+        if deal.result is not None:
+            raise _err(no, f"{s!r} follows the deal's result line")
+        deal.events.append(_parse_action(no, s))
+
+
+def _complete(rec: GameRecord | None, header: dict[str, Any], lines: int) -> GameRecord:
+    """``rec`` once the whole text (``lines`` lines) is read: checks what only the end can tell."""
+    if rec is None:
+        if not header:
+            raise _err(1, "empty record (a record starts with 'gin-record 1')")
+        raise _err(lines, "the record has no deal")
+    for d in rec.deals:
+        if not d.deck and not d.sealed:
+            raise _err(d.line, f"deal {d.number} has no deck line")
+        if d.sealed and d.result is None and d is not rec.deals[-1]:
+            raise _err(d.line, f"deal {d.number} is sealed with no result, so it is in progress, but deal "
+                       f"{d.number + 1} follows it")
+    if rec.seed is not None and any(d.sealed for d in rec.deals):
+        raise _err(rec.seed_line, "a record that reveals the match seed has no sealed deal")
+    if rec.is_script and (len(rec.deals) != 1 or rec.seed is not None):
+        raise _err(rec.deals[-1].line, "a record without a seed-commitment is a single deal from a deal script")
+    return rec
+
+
 def loads(text: str) -> GameRecord:
     """Parse a record (see ``docs/record-format.md``) into a :class:`GameRecord`.
 
@@ -449,160 +623,21 @@ def loads(text: str) -> GameRecord:
             continue
         word, _, args = s.partition(" ")
         args = args.strip()
-        if rec is None:  # the header
-            if header and word in header.get("header_lines", {}) and word != "role-draw":
-                raise _err(no, f"a second {word!r} line in the header")
-            if header:
-                header.setdefault("header_lines", {})[word] = no
-            if not header:
-                if word != "gin-record":
-                    raise _err(no, f"a record starts with 'gin-record {FORMAT_VERSION}', not {s!r}")
-                header["version"] = _int(no, args, "format version", FORMAT_VERSION, FORMAT_VERSION)
+        if rec is None:  # the header, ended by the first deal line
+            rec = _header_line(no, word, args, s, header)
+            if rec is None:
                 continue
-            if word == "date":
-                header["date"] = args
-                continue
-            if word == "players":
-                names = _json(no, args, "players must be a JSON list of names")
-                if not isinstance(names, list) or len(names) not in (2, 3) or not all(isinstance(n, str) for n in names) \
-                        or len(set(names)) != len(names):
-                    raise _err(no, "players must be a JSON list of 2 or 3 distinct names")
-                header["names"] = tuple(names)
-                continue
-            if word == "rules":
-                data = _json(no, args, "rules must be a JSON object of rule fields")
-                try:
-                    header["rules"] = RuleSet.from_dict(data)
-                except (TypeError, AttributeError) as exc:
-                    raise _err(no, f"rules must be a JSON object of rule fields: {exc}") from None
-                except GinRummyError as exc:
-                    raise _err(no, str(exc)) from None
-                continue
-            if word == "seed-commitment":
-                header["seed_commitment"] = _hex(no, args, "seed-commitment", 32)
-                continue
-            if word == "first-dealer":
-                header["first_dealer"] = _int(no, args, "first dealer", 0, 1)
-                continue
-            if word == "roles":
-                parts = args.split()
-                if sorted(parts) != ["0", "1", "2"]:
-                    raise _err(no, "roles must be the box, captain and sitting-out player: a permutation of 0 1 2")
-                header["roles"] = tuple(int(p) for p in parts)
-                continue
-            if word == "role-draw":
-                cards = _cards(no, args, "role-draw")
-                if len(cards) != 3:
-                    raise _err(no, "a role-draw line has three cards (R10.1)")
-                header.setdefault("role_draws", []).append(cards)
-                continue
-            if word != "deal":
-                raise _err(no, f"unknown header line {word!r}")
-            for key, what in (("names", "players"), ("rules", "rules")):
-                if key not in header:
-                    raise _err(no, f"the header has no {what} line")
-            header.pop("version", None)
-            rec = GameRecord(FORMAT_VERSION, **header)
-            if not rec.is_script and len(rec.names) != rec.rules.players:
-                raise _err(no, f"rules say {rec.rules.players} players but {len(rec.names)} are named")
         if word == "deal":
-            parts = args.split()
-            script = rec.is_script
-            form = "deal N dealer D seats P Q" + ("" if script else " commitment HEX")
-            if len(parts) != (6 if script else 8) or parts[1] != "dealer" or parts[3] != "seats" \
-                    or (not script and parts[6] != "commitment"):
-                raise _err(no, f"a deal line reads {form!r}, not {s!r}")
-            number = _int(no, parts[0], "deal number", 1)
-            if number != len(rec.deals) + 1:
-                raise _err(no, f"deal {number} follows deal {len(rec.deals)}; deals are numbered 1, 2, ...")
-            top = len(rec.names) - 1
-            seats = (_int(no, parts[4], "seat 0 player", 0, top), _int(no, parts[5], "seat 1 player", 0, top))
-            if seats[0] == seats[1]:
-                raise _err(no, "the two deal seats have the same player")
-            deal = RecordedDeal(no, number, _int(no, parts[2], "dealer", 0, 1), seats,
-                                None if script else _hex(no, parts[7], "commitment", 32))
+            deal = _deal_line(no, args, s, rec)
             rec.deals.append(deal)
-            continue
-        if word in ("finished", "seed"):
-            if word == "finished":
-                parts = args.split()
-                if len(parts) != 2 or parts[0] != "winner":
-                    raise _err(no, "a finished line reads 'finished winner N' (or 'finished winner none')")
-                rec.finished = (no, None if parts[1] == "none" else _int(no, parts[1], "winner", 0, 2))
-            else:
-                rec.seed = bytes.fromhex(_hex(no, args, "seed"))
-                rec.seed_line = no
+        elif word in ("finished", "seed"):
+            _match_end_line(no, word, args, rec)
             deal = None
-            continue
-        if deal is None:
+        elif deal is None:
             raise _err(no, f"{s!r} is outside a deal")
-        if word == "client-seeds":
-            if deal.deck or deal.sealed or deal.client_seeds is not None:
-                raise _err(no, "a client-seeds line comes once, right after its deal line")
-            seeds = _json(no, args, f"client-seeds must be a JSON list of {len(rec.names)} client seeds")
-            try:
-                deal.client_seeds = check_client_seeds(seeds, len(rec.names))
-            except ValueError as exc:
-                raise _err(no, f"client-seeds must be a JSON list of {len(rec.names)} client seeds: {exc}") from None
-            continue
-        if word == "sealed":
-            if deal.deck or deal.sealed or args:
-                raise _err(no, "a sealed line stands alone, instead of the deal's deck and actions")
-            if rec.is_script:
-                raise _err(no, "a deal-script record has no sealed deal")
-            deal.sealed = True
-            continue
-        if deal.sealed:
-            if word == "result" and args.split()[:1] == ["draw"]:
-                deal.result = _parse_result(no, args)
-            elif word == "score" and deal.result is not None:
-                deal.score = tuple(_int(no, p, "score") for p in args.split())
-                deal.score_line = no
-            else:
-                raise _err(no, f"a sealed deal has only a draw's result and score lines, not {s!r}")
-            continue
-        if word == "deck":
-            if deal.deck:
-                raise _err(no, "a second deck line in one deal")
-            deal.deck = _cards(no, args, "deck")
-            deal.deck_line = no
-            if len(deal.deck) != 52:
-                raise _err(no, f"a deck has 52 cards, not {len(deal.deck)}")
-            continue
-        if not deal.deck:
-            raise _err(no, "a deal line is followed by its deck line")
-        if word == "reshuffle":
-            deal.events.append(RecordedReshuffle(no, tuple(_cards(no, args, "reshuffle"))))
-        elif word == "result":
-            deal.result = _parse_result(no, args)
-        elif word == "layout":
-            deal.layout = _json(no, args, "layout must be JSON")
-            deal.layout_line = no
-        elif word == "score":
-            deal.score = tuple(_int(no, p, "score") for p in args.split())
-            deal.score_line = no
-        elif word == "deal-seed":
-            deal.deal_seed = bytes.fromhex(_hex(no, args, "deal-seed"))
-            deal.deal_seed_line = no
-        else:
-            if deal.result is not None:
-                raise _err(no, f"{s!r} follows the deal's result line")
-            deal.events.append(_parse_action(no, s))
-    if rec is None:
-        if not header:
-            raise _err(1, "empty record (a record starts with 'gin-record 1')")
-        raise _err(len(lines), "the record has no deal")
-    for d in rec.deals:
-        if not d.deck and not d.sealed:
-            raise _err(d.line, f"deal {d.number} has no deck line")
-        if d.sealed and d.result is None and d is not rec.deals[-1]:
-            raise _err(d.line, f"deal {d.number} is sealed with no result, so it is in progress, but deal "
-                       f"{d.number + 1} follows it")
-    if rec.seed is not None and any(d.sealed for d in rec.deals):
-        raise _err(rec.seed_line, "a record that reveals the match seed has no sealed deal")
-    if rec.is_script and (len(rec.deals) != 1 or rec.seed is not None):
-        raise _err(rec.deals[-1].line, "a record without a seed-commitment is a single deal from a deal script")
-    return rec
+        elif not _deal_opening_line(no, word, args, s, rec, deal):
+            _deal_body_line(no, word, args, s, deal)
+    return _complete(rec, header, len(lines))
 
 
 # -- replaying --------------------------------------------------------------------------------

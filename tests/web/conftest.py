@@ -41,7 +41,7 @@ def database_url(kind: str, tmp_path: Any) -> Iterator[str]:
         pytest.skip("no PostgreSQL for the tests: GIN_TEST_DATABASE_URL is not set (./dev test starts one)")
     from sqlalchemy import create_engine, text
 
-    from ginrummy.web.store import engine_url
+    from ginrummy.web.db.store import engine_url
 
     schema = "t_" + secrets.token_hex(6)
     engine = create_engine(engine_url(base))
@@ -133,8 +133,14 @@ def send_client_seeds(client: TestClient, table: dict[str, Any], deal: int = 1) 
             assert msg["type"] == "ack", msg
 
 
-def new_table(client: TestClient, seats: list[dict[str, Any]], preset: str = "standard",
-              rules: dict[str, Any] | None = None, *, deal: bool = True) -> dict[str, Any]:
+def new_table(
+    client: TestClient,
+    seats: list[dict[str, Any]],
+    preset: str = "standard",
+    rules: dict[str, Any] | None = None,
+    *,
+    deal: bool = True,
+) -> dict[str, Any]:
     """Open a table, claim its invites (:func:`claim_all`) and, with ``deal``, send every
     person's client seed so that the first deal is dealt (:func:`send_client_seeds`)."""
     r = client.post("/api/tables", json={"preset": preset, "rules": rules or {}, "seats": seats})

@@ -17,8 +17,11 @@ PLANTED_INDEX = 38
 
 
 def _gin_card(st, v) -> bool:
-    return (st.phase == "draw" and Action("take_discard") in v.legal
-            and best_discard_deadwood(st.hands[st.to_act] | 1 << st.pile[-1]) == 0)
+    return (
+        st.phase == "draw"
+        and Action("take_discard") in v.legal
+        and best_discard_deadwood(st.hands[st.to_act] | 1 << st.pile[-1]) == 0
+    )
 
 
 def planted_record(scoring: str = "standard") -> str:

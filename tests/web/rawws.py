@@ -51,9 +51,12 @@ class RawWS:
         self.sock.settimeout(timeout)
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-                          .encode())
+        self.sock.sendall(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
         self.buf = b""
         while b"\r\n\r\n" not in self.buf:
             chunk = self.sock.recv(4096)
@@ -94,7 +97,7 @@ class RawWS:
             self._need(10, deadline)
             n, at = struct.unpack("!Q", self.buf[2:10])[0], 10
         self._need(at + n, deadline)
-        payload, self.buf = self.buf[at:at + n], self.buf[at + n:]
+        payload, self.buf = self.buf[at : at + n], self.buf[at + n :]
         opcode = b0 & 0x0F
         if opcode == 8:
             code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None

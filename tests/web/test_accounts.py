@@ -9,7 +9,7 @@ import warnings
 import pytest
 from starlette.testclient import TestClient
 
-from ginrummy.web.accounts import AccountError, Accounts, RateLimiter, check_name
+from ginrummy.web.community.accounts import AccountError, Accounts, RateLimiter, check_name
 from ginrummy.web.app import create_app
 
 from .conftest import new_table, with_csrf
@@ -52,12 +52,25 @@ def test_sign_in_and_wrong_password(client):
     assert client.get("/api/me").json()["name"] == "Ann"
 
 
-@pytest.mark.parametrize("name,code,status", [
-    ("A", "bad_name", 400), ("x" * 21, "bad_name", 400), ("a/b", "bad_name", 400), ("nul\u0000x", "bad_name", 400), ("zero\u200bwidth", "bad_name", 400),
-    ("ANN", "name_taken", 409), ("ann", "name_taken", 409), ("novice", "name_taken", 409),
-    ("Computer (novice)", "name_taken", 409), ("computer (club) 2", "name_taken", 409),
-    ("COMPUTER (Expert)", "name_taken", 409), ("System", "bad_name", 400), ("SYSTEM", "bad_name", 400), ("\uff53ystem", "bad_name", 400),
-])
+@pytest.mark.parametrize(
+    "name,code,status",
+    [
+        ("A", "bad_name", 400),
+        ("x" * 21, "bad_name", 400),
+        ("a/b", "bad_name", 400),
+        ("nul\u0000x", "bad_name", 400),
+        ("zero\u200bwidth", "bad_name", 400),
+        ("ANN", "name_taken", 409),
+        ("ann", "name_taken", 409),
+        ("novice", "name_taken", 409),
+        ("Computer (novice)", "name_taken", 409),
+        ("computer (club) 2", "name_taken", 409),
+        ("COMPUTER (Expert)", "name_taken", 409),
+        ("System", "bad_name", 400),
+        ("SYSTEM", "bad_name", 400),
+        ("\uff53ystem", "bad_name", 400),
+    ],
+)
 def test_duplicate_and_bad_names(client, name, code, status):
     _signup(client, "Ann")
     client.app.state.players.accounts.computer("novice")
@@ -75,10 +88,13 @@ def test_a_computer_level_name_is_taken_before_the_level_plays_and_an_older_hold
     # a person who took a level's name on an older server (written here as such a row) does not
     # stop the level's account from being made, once, and found again
     accounts = client.app.state.players.accounts
-    from ginrummy.web.accounts import accounts_t, name_key
+    from ginrummy.web.community.accounts import accounts_t, name_key
     from sqlalchemy import insert, select
+
     with accounts.engine.begin() as conn:
-        conn.execute(insert(accounts_t).values(**{**accounts._new_row("Master", "human", "x"), "name_key": name_key("master")}))
+        conn.execute(
+            insert(accounts_t).values(**{**accounts._new_row("Master", "human", "x"), "name_key": name_key("master")})
+        )
     first = accounts.computer("master")
     assert accounts.computer("master") == first
     with accounts.engine.connect() as conn:
@@ -144,22 +160,27 @@ def test_rate_limit_per_address_covers_many_names():
     assert limiter.retry_after("a:1.2.3.4") == 0
 
 
-@pytest.mark.parametrize("method,path,body", [
-    ("POST", "/api/tables", {"seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]}),
-    ("POST", "/api/sheet", {"names": ["A", "B"], "results": []}),
-    ("POST", "/api/tables/abc/claim", {"invite": "x"}),
-    ("POST", "/api/account", {"name": "Ann", "password": "correct horse"}),
-    ("POST", "/api/session", {"name": "Ann", "password": "correct horse"}),
-    ("DELETE", "/api/session", None),
-    ("DELETE", "/api/account", {"password": "correct horse"}),
-    ("POST", "/api/replays", None),
-])
+@pytest.mark.parametrize(
+    "method,path,body",
+    [
+        ("POST", "/api/tables", {"seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]}),
+        ("POST", "/api/sheet", {"names": ["A", "B"], "results": []}),
+        ("POST", "/api/tables/abc/claim", {"invite": "x"}),
+        ("POST", "/api/account", {"name": "Ann", "password": "correct horse"}),
+        ("POST", "/api/session", {"name": "Ann", "password": "correct horse"}),
+        ("DELETE", "/api/session", None),
+        ("DELETE", "/api/account", {"password": "correct horse"}),
+        ("POST", "/api/replays", None),
+    ],
+)
 def test_csrf_refused_without_the_header_or_with_a_wrong_one(client, method, path, body):
     good = client.headers.pop("X-CSRF-Token")
     try:
         r = client.request(method, path, json=body)
         assert (r.status_code, r.json()["code"]) == (403, "csrf"), r.text
-        r = client.request(method, path, json=body, headers={"X-CSRF-Token": good[:-1] + ("A" if good[-1] != "A" else "B")})
+        r = client.request(
+            method, path, json=body, headers={"X-CSRF-Token": good[:-1] + ("A" if good[-1] != "A" else "B")}
+        )
         assert (r.status_code, r.json()["code"]) == (403, "csrf")
     finally:
         client.headers["X-CSRF-Token"] = good
@@ -248,8 +269,10 @@ def test_deleting_needs_a_session(client):
 
 def test_a_free_seat_of_a_rated_open_table_is_for_a_signed_in_person(client):
     _signup(client, "Ann")
-    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
-                                         "public": True, "rated": True})
+    r = client.post(
+        "/api/tables",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}], "public": True, "rated": True},
+    )
     assert r.status_code == 201, r.text
     t = r.json()
     listed = {e["id"]: e for e in client.get("/api/lobby").json()["tables"]}  # the lobby says it is rated
@@ -282,9 +305,11 @@ def test_a_program_without_our_cookies_is_not_asked_for_a_csrf_token_and_acts_fo
         warnings.simplefilter("ignore")
         with TestClient(create_app(db_url, bot_delay=0)) as c:
             c.cookies.clear()
-            r = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Bot script"},
-                                                      {"kind": "bot", "level": "novice"}]},
-                       headers={"Cookie": ""})
+            r = c.post(
+                "/api/tables",
+                json={"seats": [{"kind": "human", "name": "Bot script"}, {"kind": "bot", "level": "novice"}]},
+                headers={"Cookie": ""},
+            )
             assert r.status_code == 201, r.text
             assert c.app.state.players.accounts.seats(r.json()["id"]) == {}  # a guest's table
             c.get("/")  # now a browser: the cookie is set, and the check applies
@@ -294,7 +319,7 @@ def test_a_program_without_our_cookies_is_not_asked_for_a_csrf_token_and_acts_fo
 
 def test_typed_name_key_folds_spaces_then_width_and_case():
     """One helper (accounts.typed_name_key) reads a typed name for every lookup by name."""
-    from ginrummy.web.accounts import typed_name_key
+    from ginrummy.web.community.accounts import typed_name_key
 
     assert typed_name_key("  ＡＮＮ \t  Lee ") == "ann lee"
     assert typed_name_key("Computer  (NOVICE)") == "computer (novice)"
@@ -304,8 +329,8 @@ def test_typed_name_key_folds_spaces_then_width_and_case():
 def test_sign_in_name_in_use_and_computer_names_all_read_the_name_with_typed_name_key(client, monkeypatch):
     """Accounts.verify and Accounts.name_in_use call the one helper (tables.is_computer_name
     compares look-alike skeletons, which fold whitespace the same way)."""
-    import ginrummy.web.accounts as accounts_mod
-    import ginrummy.web.tables as tables_mod
+    import ginrummy.web.community.accounts as accounts_mod
+    import ginrummy.web.room.tables as tables_mod
 
     _signup(client, "Ann Lee")
     seen: list[str] = []
@@ -326,7 +351,7 @@ def test_sign_in_name_in_use_and_computer_names_all_read_the_name_with_typed_nam
 def test_sign_up_is_limited_per_address_before_anything_is_hashed(client, monkeypatch):
     """Issue 27, item 4: sign-up had no limit and costs an argon2 hash of 64 MiB each (16 clients
     made 160 accounts in 25 s); now SIGNUPS_PER_ADDRESS in SIGNUP_WINDOW seconds per address."""
-    from ginrummy.web.player_api import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS
+    from ginrummy.web.http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS
 
     assert (SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW) == (5, 600.0)
     hashed = []
@@ -349,5 +374,8 @@ def test_sign_up_is_limited_per_address_before_anything_is_hashed(client, monkey
     r = client.post("/api/account", json={"name": "Flood9", "password": "correct horse"})
     assert r.status_code == 429 and r.json()["code"] == "rate_limited"
     assert 595 <= int(r.headers["Retry-After"]) <= 601
-    assert r.json()["error"] == f"too many accounts made from your address; try again in {r.headers['Retry-After']} seconds"
+    assert (
+        r.json()["error"]
+        == f"too many accounts made from your address; try again in {r.headers['Retry-After']} seconds"
+    )
     assert len(hashed) == SIGNUPS_PER_ADDRESS  # the refused one cost no hash

@@ -12,16 +12,22 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, text
 
-from ginrummy.web.accounts import Accounts
-from ginrummy.web.migrations import head_revision
+from ginrummy.web.community.accounts import Accounts
+from ginrummy.web.db.migrations import head_revision
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 
 def _gin(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ginrummy", *args], input=stdin, capture_output=True, text=True,
-                          timeout=120, env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+    return subprocess.run(
+        [sys.executable, "-m", "ginrummy", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
+    )
 
 
 def test_admin_commands_on_an_upgraded_database(tmp_path):
@@ -32,7 +38,11 @@ def test_admin_commands_on_an_upgraded_database(tmp_path):
     assert (r.returncode, r.stdout) == (0, "ann is a moderator\n"), r.stderr
     engine = create_engine(url)
     with engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == head_revision() == "0002_account_role"
+        assert (
+            conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            == head_revision()
+            == "0002_account_role"
+        )
         roles = dict(conn.execute(text("SELECT name, role FROM gin_accounts")).all())
     assert roles == {"Ann": "moderator", "Bob": None, "Carol": None, "novice": None}
     assert _gin("admin", "moderator", "Ann", "--remove", "--database-url", url).stdout == "Ann is a player\n"
@@ -68,7 +78,10 @@ def test_admin_commands_on_an_upgraded_database(tmp_path):
     assert r.returncode == 0 and r.stdout.startswith(f"backed up {path} to {copy} ("), r.stderr
     one, two = sqlite3.connect(path), sqlite3.connect(copy)
     for t in ("gin_tables", "gin_actions", "gin_accounts", "gin_results", "gin_table_options"):
-        assert one.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() == two.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+        assert (
+            one.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+            == two.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+        )
     assert two.execute("SELECT count(*) FROM gin_table_options WHERE table_id = 'pending'").fetchone() == (0,)
     one.close(), two.close()
     r = _gin("admin", "backup", str(copy), "--database-url", url)

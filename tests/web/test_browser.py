@@ -17,8 +17,14 @@ import pytest
 from .test_restart import _free_port, _start
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [
     pytest.mark.browser,
@@ -56,7 +62,9 @@ def _page(browser, errors: list[str], confirm: bool = False, **kw):
     kw.setdefault("bypass_csp", True)
     ctx = browser.new_context(viewport=kw.pop("viewport", {"width": 1280, "height": 860}), **kw)
     if not confirm:
-        ctx.add_init_script("localStorage.setItem('gin.confirmDiscard', 'false'); localStorage.setItem('gin.confirmKnock', 'false');")
+        ctx.add_init_script(
+            "localStorage.setItem('gin.confirmDiscard', 'false'); localStorage.setItem('gin.confirmKnock', 'false');"
+        )
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(60000)  # generous for a loaded machine: no time is asserted
@@ -65,7 +73,8 @@ def _page(browser, errors: list[str], confirm: bool = False, **kw):
 
 def _wait_turn_or_end(page) -> str:
     page.wait_for_function(
-        "typeof ui !== 'undefined' && ui.state && !ui.pending && (ui.state.your_turn || ui.state.view.phase === 'over')")
+        "typeof ui !== 'undefined' && ui.state && !ui.pending && (ui.state.your_turn || ui.state.view.phase === 'over')"
+    )
     return page.evaluate("ui.state.view.phase")
 
 
@@ -113,7 +122,9 @@ def _play_deal_by_clicking(page, shots: Path | None = None) -> None:
                 card = page.evaluate(BEST_CARD)
                 page.click(f"#hand .card[data-card='{card}']")
                 assert page.is_enabled("#actions [data-act='discard']")
-                assert not page.is_enabled("#actions [data-act='draw stock']") or page.is_hidden("#actions [data-act='draw stock']")
+                assert not page.is_enabled("#actions [data-act='draw stock']") or page.is_hidden(
+                    "#actions [data-act='draw stock']"
+                )
                 if shots is not None and moves == 4:
                     page.evaluate("window.scrollTo(0, 0)")
                     page.screenshot(path=str(shots / "deal-in-progress.png"))
@@ -219,7 +230,9 @@ def test_a_whole_deal_by_keyboard_with_large_four_colour_cards(server, browser):
     page.fill("#your-name", "Kim")
     page.click("#open")
     page.wait_for_url(re.compile(r"/table/"))
-    assert page.evaluate("document.body.classList.contains('large-cards') && document.body.classList.contains('four-colour')")
+    assert page.evaluate(
+        "document.body.classList.contains('large-cards') && document.body.classList.contains('four-colour')"
+    )
     page.keyboard.press("?")
     assert page.is_visible("#help")
     assert "H" in page.locator("#help .help-keys kbd").all_inner_texts()
@@ -251,7 +264,9 @@ def test_two_people_from_two_browser_contexts(server, browser):
     link = ann.inner_text("#links .link-text[data-name='Bob']")
     assert re.fullmatch(server + r"/table/[0-9a-f]{12}\?invite=\S{16,}", link)
     assert ann.inner_text("#links .link-text[data-name='Ann']") == ann.get_attribute("#go", "href") != link
-    assert ann.evaluate("[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)")
+    assert ann.evaluate(
+        "[...document.querySelectorAll('#links .link-text')].every(e => e.scrollWidth <= e.clientWidth)"
+    )
     ann.click("#go")
     # while Ann waits for Bob, her table page shows his invite link and who sits where (it used
     # to show them only once the first deal was dealt, when the link was spent)
@@ -259,7 +274,9 @@ def test_two_people_from_two_browser_contexts(server, browser):
     assert ann.inner_text("#invites .link-text[data-name='Bob']") == link
     ann.wait_for_function("document.querySelectorAll('#players .player-row').length === 2")
     rows = [r.strip() for r in ann.locator("#players .player-row").all_inner_texts()]
-    assert rows[0].startswith("Ann") and "(you)" in rows[0] and rows[1].startswith("Bob") and "(you)" not in rows[1], rows
+    assert rows[0].startswith("Ann") and "(you)" in rows[0] and rows[1].startswith("Bob") and "(you)" not in rows[1], (
+        rows
+    )
     assert "waiting for Bob" in ann.inner_text("#status")
     assert ann.inner_text("#status .link-text[data-name='Bob']") == link  # on the felt, where she looks
     bob = _page(browser, errors)
@@ -322,8 +339,15 @@ def test_a_wrong_or_missing_seat_token_shows_no_table_controls(server, browser):
     page = _page(browser, errors)
     page.goto(server + "/rules")  # a first page gives the browser its CSRF cookie
     csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "gin_csrf")
-    r = page.request.post(server + "/api/tables", data={"preset": "standard", "rules": {}, "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}, headers={"X-CSRF-Token": csrf})
+    r = page.request.post(
+        server + "/api/tables",
+        data={
+            "preset": "standard",
+            "rules": {},
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        },
+        headers={"X-CSRF-Token": csrf},
+    )
     table_id = r.json()["id"]
     page.goto(f"{server}/table/{table_id}?seat=WRONG")
     page.wait_for_selector("#status >> text=This link's seat is not valid for this table")
@@ -363,8 +387,9 @@ def test_the_card_just_taken_from_the_pile_says_why_it_cannot_be_discarded(serve
     assert page.evaluate("ui.selected") == taken
     assert not page.is_enabled("#actions [data-act='discard']")
     shown = page.evaluate(f"rankLabel('{taken[0]}') + SUIT_SYMBOL['{taken[1]}']")
-    assert page.inner_text("#why-not") == (f"{shown} was just taken from the discard pile: "
-                                           "it cannot be discarded this turn (R4.3).")
+    assert page.inner_text("#why-not") == (
+        f"{shown} was just taken from the discard pile: it cannot be discarded this turn (R4.3)."
+    )
     assert f"after discarding {shown}" not in page.inner_text("#deadwood")
     page.click(f"#hand .card[data-card='{taken}']")  # unpicked: the reason goes
     assert page.locator("#why-not").count() == 0

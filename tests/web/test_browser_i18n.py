@@ -16,8 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from .test_browser import (BEST_CARD, CHROMIUM, _page, _play_deal_by_clicking, _wait_turn_or_end,  # noqa: F401
-                           browser, server)
+from .test_browser import (
+    BEST_CARD,
+    CHROMIUM,
+    _page,
+    _play_deal_by_clicking,
+    _wait_turn_or_end,  # noqa: F401
+    browser,
+    server,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,8 +33,20 @@ pytestmark = [
 
 # Latin-script words that may show on a Greek page: the hash's name, a preset's acronym, the
 # gin command named in the rules, the key names on the keyboard.
-ALLOWED_LATIN = {"SHA", "EAAI", "OpenSpiel", "gin", "verify", "sheet", "Enter", "Esc", "Shift",
-                 "English", "Suomi", "Malti"}  # the language switcher names each language in itself
+ALLOWED_LATIN = {
+    "SHA",
+    "EAAI",
+    "OpenSpiel",
+    "gin",
+    "verify",
+    "sheet",
+    "Enter",
+    "Esc",
+    "Shift",
+    "English",
+    "Suomi",
+    "Malti",
+}  # the language switcher names each language in itself
 
 # the page's text, with the badges drawn by CSS from data-new ("new" on the card just drawn)
 VISIBLE_TEXT = "() => document.body.innerText + ' ' + [...document.querySelectorAll('[data-new]')].map(e => e.dataset.new).join(' ')"
@@ -82,8 +101,13 @@ def test_a_whole_deal_in_greek_shows_no_english(server, browser):
                 break
             assert _english_left(page) == [], f"English on the table during {phase}"
             status = page.inner_text("#status")
-            assert status.startswith("Σειρά σου") or status.startswith("Μπορείς") or status.startswith("Διάλεξε") \
-                or status.startswith("Έμειναν") or status.startswith("Και τα"), status
+            assert (
+                status.startswith("Σειρά σου")
+                or status.startswith("Μπορείς")
+                or status.startswith("Διάλεξε")
+                or status.startswith("Έμειναν")
+                or status.startswith("Και τα")
+            ), status
             seen_turns += 1
             legal = page.evaluate("ui.state.view.legal_actions")
             if phase in ("upcard_offer", "wall"):
@@ -155,7 +179,11 @@ def test_table_screenshots(server, browser, lang):
         elif phase == "draw":
             page.click("#stock")
         elif any(a.startswith(k) for k in ("gin ", "knock ") for a in legal):
-            page.click("#actions [data-act='gin']" if any(a.startswith("gin ") for a in legal) else "#actions [data-act='knock']")
+            page.click(
+                "#actions [data-act='gin']"
+                if any(a.startswith("gin ") for a in legal)
+                else "#actions [data-act='knock']"
+            )
         else:
             card = page.evaluate(BEST_CARD)
             page.click(f"#hand .card[data-card='{card}']")

@@ -11,8 +11,10 @@ pytestmark = [pytest.mark.browser]
 
 
 #: The text of the lobby chat's last line ('' when there is none), as a page function.
-LAST_LINE = ("() => { const l = document.querySelectorAll('#lobby-chat .chat-line'); "
-             "return l.length ? l[l.length - 1].innerText : ''; }")
+LAST_LINE = (
+    "() => { const l = document.querySelectorAll('#lobby-chat .chat-line'); "
+    "return l.length ? l[l.length - 1].innerText : ''; }"
+)
 
 
 def _say_in_lobby(page, server: str, name: str, text: str, answer: str) -> str:

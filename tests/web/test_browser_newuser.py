@@ -24,8 +24,13 @@ READY = "typeof ui !== 'undefined' && ui.state"
 
 def _table(server: str, seats: list[dict], lang: str = "en", **body) -> dict:
     csrf = "newuser-test-csrf-token-0123"  # the double-submit pair (docs/accounts.md)
-    r = httpx.post(server + "/api/tables", json={"seats": seats, **body}, timeout=10, cookies={"gin_csrf": csrf},
-                   headers={"Accept-Language": lang, "X-CSRF-Token": csrf})
+    r = httpx.post(
+        server + "/api/tables",
+        json={"seats": seats, **body},
+        timeout=10,
+        cookies={"gin_csrf": csrf},
+        headers={"Accept-Language": lang, "X-CSRF-Token": csrf},
+    )
     assert r.status_code == 201, r.text
     table = r.json()
     for seat in table["seats"]:  # an invited person's page claims the seat itself
@@ -46,14 +51,18 @@ def test_a_score_stays_on_one_line(server, browser):
     errors: list[str] = []
     for width in (1280, 375):
         page = _page(browser, errors, viewport={"width": width, "height": 800})
-        tab = _table(server, [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"}])
+        tab = _table(
+            server, [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"}]
+        )
         _open(page, tab["seats"][0]["link"])
         for total in (14, 886, 1234):
             # one evaluation: a state arriving meanwhile would draw the real (0) score again
-            text, lines = page.evaluate(f"""() => {{ ui.state.sheet.totals[ui.state.table.names[0]] = {total}; renderPlayers();
+            text, lines = (
+                page.evaluate(f"""() => {{ ui.state.sheet.totals[ui.state.table.names[0]] = {total}; renderPlayers();
               const e = document.querySelector("#players .player-row[data-seat='0'] .score");
               const r = document.createRange(); r.selectNodeContents(e);
               return [e.innerText, new Set([...r.getClientRects()].map(x => Math.round(x.top))).size]; }}""")
+            )
             assert text == f"{total:,}"
             assert lines == 1, (width, total)  # one line: no "1 / 4"
         page.context.close()
@@ -66,8 +75,14 @@ def test_a_three_hand_sheet_with_long_names_fits_its_panel(server, browser):
     three long names make the sheet wider than the panel: it scrolls sideways in its own box."""
     errors: list[str] = []
     page = _page(browser, errors, viewport={"width": 1280, "height": 800})
-    tab = _table(server, [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"},
-                          {"kind": "bot", "level": "random"}])
+    tab = _table(
+        server,
+        [
+            {"kind": "human", "name": "Alexandra Konstantinopoulou"},
+            {"kind": "bot", "level": "novice"},
+            {"kind": "bot", "level": "random"},
+        ],
+    )
     _open(page, tab["seats"][0]["link"])
     fits, box, panel, overflow, page_width = page.evaluate("""() => { const b = document.querySelector('#sheet');
       const p = b.closest('.card-panel').getBoundingClientRect();
@@ -86,7 +101,10 @@ def test_three_hand_role_draw_badges_and_a_computer_captain(server, browser):
     page = _page(browser, errors)
     seen: set[str] = set()
     for _ in range(25):
-        tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}])
+        tab = _table(
+            server,
+            [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}],
+        )
         _open(page, tab["seats"][0]["link"])
         state = page.evaluate("ui.state")
         names, roles = state["table"]["names"], state["roles"]
@@ -96,7 +114,10 @@ def test_three_hand_role_draw_badges_and_a_computer_captain(server, browser):
         last = state["role_draws"][-1]
         order = sorted(range(3), key=lambda i: -"A23456789TJQK".index(last[i][0]))
         assert [names[i] for i in order] == [roles["box"], roles["captain"], roles["out"]]
-        assert f"Highest card {roles['box']} in the box, middle {roles['captain']} captain, lowest {roles['out']} sits out." in draw
+        assert (
+            f"Highest card {roles['box']} in the box, middle {roles['captain']} captain, lowest {roles['out']} sits out."
+            in draw
+        )
         # the player's own bar has his role (it was empty)
         badge = {"box": "in the box", "captain": "captain", "out": "sits out, advises"}[state["role"]]
         assert page.inner_text("#me-name") == "Ann"
@@ -107,7 +128,9 @@ def test_three_hand_role_draw_badges_and_a_computer_captain(server, browser):
         assert "in the box" in rows[roles["box"]] and "captain" in rows[roles["captain"]]
         if state["role"] == "out" and "out" not in seen:
             page.wait_for_selector("#no-advice")
-            assert page.inner_text("#no-advice").startswith(f"{roles['captain']} is a computer: it moves at once and takes no advice.")
+            assert page.inner_text("#no-advice").startswith(
+                f"{roles['captain']} is a computer: it moves at once and takes no advice."
+            )
             assert page.is_hidden("#suggest-form")
             assert "the hand below is" in page.inner_text("#me-bar")
             # the player sitting out advises: no move buttons, not even disabled ones, in any phase
@@ -119,7 +142,10 @@ def test_three_hand_role_draw_badges_and_a_computer_captain(server, browser):
                 assert shown == [], (phase, shown)
         if state["role"] == "captain" and "captain" not in seen:
             page.wait_for_selector("#no-advice")
-            assert page.inner_text("#no-advice") == f"{roles['out']} sits out and is a computer: it gives no advice (R10.2)."
+            assert (
+                page.inner_text("#no-advice")
+                == f"{roles['out']} sits out and is a computer: it gives no advice (R10.2)."
+            )
         seen.add(state["role"])
         if {"out", "captain"} <= seen:
             break
@@ -252,7 +278,9 @@ def test_eleven_cards_fit_one_row_on_a_375px_phone(server, browser):
         _to_discard_phase(page)
         for sort in ("melds", "suit", "rank"):
             page.click(f"[data-sort='{sort}']")
-            tops = page.evaluate("[...document.querySelectorAll('#hand .card')].map(c => Math.round(c.getBoundingClientRect().top + (c.classList.contains('selected') ? 14 : 0)))")
+            tops = page.evaluate(
+                "[...document.querySelectorAll('#hand .card')].map(c => Math.round(c.getBoundingClientRect().top + (c.classList.contains('selected') ? 14 : 0)))"
+            )
             assert len(tops) == 11
             rows = len({t for t in tops})
             assert rows <= (2 if large else 1), (large, sort, tops)
@@ -316,8 +344,11 @@ def test_table_made_names_are_shown_in_the_readers_language(server, browser):
     _open(page, tab["seats"][0]["link"])
     assert page.evaluate("ui.state.table.names") == ["Ann", "Υπολογιστής (έμπειρος)"]  # typed: kept
     # a person may not type a computer seat's name, so no typed name reads as a computer's
-    r = httpx.post(server + "/api/tables", json={"seats": [{"kind": "human", "name": "Computer (novice)"},
-                                                           {"kind": "bot", "level": "club"}]}, timeout=10)
+    r = httpx.post(
+        server + "/api/tables",
+        json={"seats": [{"kind": "human", "name": "Computer (novice)"}, {"kind": "bot", "level": "club"}]},
+        timeout=10,
+    )
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
     assert errors == []
 
@@ -377,7 +408,9 @@ def test_the_scorekeeper_recomputes_the_sheet_when_its_setup_changes(server, bro
     page.wait_for_function("document.querySelectorAll('#sheet tbody tr').length >= 4")
     assert [r.split(" ")[0] for r in rows()][:3] == ["Game", "Game", "Game"]
     page.select_option("#mode", "game")
-    page.wait_for_function("![...document.querySelectorAll('#sheet tbody td')].some(td => td.textContent.startsWith('Game'))")
+    page.wait_for_function(
+        "![...document.querySelectorAll('#sheet tbody td')].some(td => td.textContent.startsWith('Game'))"
+    )
     assert rows()[0] == "Points" and rows()[-1] == "Total"
     page.select_option("#target", "250")
     page.wait_for_function("document.querySelector('#sheet').textContent.includes('Target 250')")

@@ -114,7 +114,8 @@ def test_on_a_desktop_the_help_button_still_shows_the_keys(server, browser):  # 
     assert page.inner_text("#help-title") == "Playing with the keyboard"
     assert page.is_visible("#help .help-keys")
     assert page.inner_text("label[for='opt-confirm-discard']").strip() == (
-        "Ask before each discard (a double click, D or the Discard button)")
+        "Ask before each discard (a double click, D or the Discard button)"
+    )
     page.context.close()
     assert errors == []
 
@@ -137,12 +138,24 @@ LINE_BREAKS = """() => [...document.querySelectorAll('#sheet thead th')].map(th 
 })"""
 
 
-@pytest.mark.parametrize("lang, seats", [
-    ("el", [{"kind": "human", "name": "Τεστ"}, {"kind": "bot", "level": "novice"}]),
-    ("en", [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"},
-            {"kind": "bot", "level": "random"}]),
-    ("fi", [{"kind": "human", "name": "Τεστ"}, {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "random"}]),
-])
+@pytest.mark.parametrize(
+    "lang, seats",
+    [
+        ("el", [{"kind": "human", "name": "Τεστ"}, {"kind": "bot", "level": "novice"}]),
+        (
+            "en",
+            [
+                {"kind": "human", "name": "Alexandra Konstantinopoulou"},
+                {"kind": "bot", "level": "novice"},
+                {"kind": "bot", "level": "random"},
+            ],
+        ),
+        (
+            "fi",
+            [{"kind": "human", "name": "Τεστ"}, {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "random"}],
+        ),
+    ],
+)
 def test_a_name_on_the_score_sheet_breaks_between_words_only(server, browser, lang, seats):  # noqa: F811
     """At 1280 px the Greek sheet cut "Τεστ" as "Τεσ / τ" beside "Υπολογιστής (αρχάριος)"."""
     from .test_browser_newuser import _open, _table
@@ -186,7 +199,11 @@ def test_the_deadwood_count_stays_beside_its_cards_in_the_result(server, browser
 
     errors: list[str] = []
     page = _page(browser, errors, locale=lang, **DESKTOP)
-    tab = _table(server, [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"}], lang=lang)
+    tab = _table(
+        server,
+        [{"kind": "human", "name": "Alexandra Konstantinopoulou"}, {"kind": "bot", "level": "novice"}],
+        lang=lang,
+    )
     _open(page, tab["seats"][0]["link"])
     word = {"en": "deadwood", "el": "ασυνδύαστα"}[lang]
     assert page.evaluate(RESULT) == [[f"{word} 2", "meldgrp dead", True], [f"{word} 30", "meldgrp dead", True]]

@@ -25,16 +25,31 @@ DESKTOP = {"viewport": {"width": 1280, "height": 860}}
 
 # (the deal is over, you have gin, pick a card first) in each language, on a phone and a desktop
 WORDS = {
-    ("en", "phone"): ("The deal is over: tap Next deal.", "You have gin: tap Gin (R2.5).",
-                      "Pick a card to discard first (tap it, then tap Discard)."),
-    ("el", "phone"): ("Η μοιρασιά τελείωσε: πάτα Επόμενη μοιρασιά.", "Έχεις τζιν: πάτα Τζιν (R2.5).",
-                      "Διάλεξε πρώτα ένα φύλλο για να το πετάξεις (άγγιξέ το και μετά πάτα Πέτα)."),
-    ("fi", "phone"): ("Jako on ohi: napauta Seuraava jako.", "Sinulla on gin: napauta Gin (R2.5).",
-                      "Valitse ensin heitettävä kortti (napauta sitä ja sitten Heitä)."),
-    ("mt", "phone"): ("It-tqassim spiċċa: agħfas Tqassim ieħor.", "Għandek gin: agħfas Gin (R2.5).",
-                      "L-ewwel agħżel karta biex tarmi (mess fuqha, imbagħad agħfas Armi)."),
-    ("en", "desktop"): ("The deal is over: press N for the next deal.", "You have gin: press G (R2.5).",
-                        "Pick a card to discard first (click it, or use the arrow keys and Enter)."),
+    ("en", "phone"): (
+        "The deal is over: tap Next deal.",
+        "You have gin: tap Gin (R2.5).",
+        "Pick a card to discard first (tap it, then tap Discard).",
+    ),
+    ("el", "phone"): (
+        "Η μοιρασιά τελείωσε: πάτα Επόμενη μοιρασιά.",
+        "Έχεις τζιν: πάτα Τζιν (R2.5).",
+        "Διάλεξε πρώτα ένα φύλλο για να το πετάξεις (άγγιξέ το και μετά πάτα Πέτα).",
+    ),
+    ("fi", "phone"): (
+        "Jako on ohi: napauta Seuraava jako.",
+        "Sinulla on gin: napauta Gin (R2.5).",
+        "Valitse ensin heitettävä kortti (napauta sitä ja sitten Heitä).",
+    ),
+    ("mt", "phone"): (
+        "It-tqassim spiċċa: agħfas Tqassim ieħor.",
+        "Għandek gin: agħfas Gin (R2.5).",
+        "L-ewwel agħżel karta biex tarmi (mess fuqha, imbagħad agħfas Armi).",
+    ),
+    ("en", "desktop"): (
+        "The deal is over: press N for the next deal.",
+        "You have gin: press G (R2.5).",
+        "Pick a card to discard first (click it, or use the arrow keys and Enter).",
+    ),
 }
 
 # the three answers in the discard phase of a real deal, the page's state changed only in the

@@ -49,8 +49,15 @@ def test_new_player_rated_match_leaderboard_player_page_and_replay(server, brows
         page.screenshot(path=str(shots / "account.png"))
     # a rated table against club, opened with the page's cookies (session and CSRF)
     csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "gin_csrf")
-    r = page.request.post(server + "/api/tables", data={"preset": "standard", "rated": True, "seats": [
-        {"kind": "human", "name": NAME}, {"kind": "bot", "level": "club"}]}, headers={"X-CSRF-Token": csrf})
+    r = page.request.post(
+        server + "/api/tables",
+        data={
+            "preset": "standard",
+            "rated": True,
+            "seats": [{"kind": "human", "name": NAME}, {"kind": "bot", "level": "club"}],
+        },
+        headers={"X-CSRF-Token": csrf},
+    )
     assert r.status == 201, r.text()
     t = r.json()
     ws_url = server.replace("http", "ws") + f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}"

@@ -23,8 +23,13 @@ NAME = "<b>Pat"  # markup in a name is shown as text
 
 def _sign_up(server: str, name: str) -> None:
     csrf = "provisional-test-csrf-token-01"  # the double-submit pair (docs/accounts.md)
-    r = httpx.post(server + "/api/account", json={"name": name, "password": "correct horse"}, timeout=10,
-                   cookies={"gin_csrf": csrf}, headers={"X-CSRF-Token": csrf})
+    r = httpx.post(
+        server + "/api/account",
+        json={"name": name, "password": "correct horse"},
+        timeout=10,
+        cookies={"gin_csrf": csrf},
+        headers={"X-CSRF-Token": csrf},
+    )
     assert r.status_code == 201, r.text
 
 
@@ -43,15 +48,19 @@ def test_the_provisional_mark_is_explained_on_the_player_page_as_on_the_leaderbo
     assert page.get_attribute("#rating", "title") == title
     # the leaderboard's "?" (the same account, as the board would list it after a rated match)
     row = {k: player[k] for k in ("name", "kind", "rating", "mu", "sigma", "provisional")} | {"matches": 1}
-    page.route("**/api/leaderboard*", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                                   body=json.dumps([row])))
+    page.route(
+        "**/api/leaderboard*",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps([row])),
+    )
     page.goto(server + "/leaderboard")
     page.wait_for_selector("#board tbody tr[data-name] .provisional")
     assert page.get_attribute("#board tbody tr[data-name] .provisional", "title") == title
     # a firm rating has no "?" and nothing to explain
     firm = {**player, "provisional": False, "sigma": 1.0}
-    page.route("**/api/players/*", lambda route: route.fulfill(status=200, content_type="application/json",
-                                                                body=json.dumps(firm)))
+    page.route(
+        "**/api/players/*",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(firm)),
+    )
     page.goto(server + "/players/firm")
     page.wait_for_selector("#rating")
     assert not page.text_content("#rating").endswith("?")

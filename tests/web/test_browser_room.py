@@ -27,8 +27,9 @@ def _play_some(page, moves: int, knock: bool = True) -> None:
         if phase == "over":
             return
         legal = page.evaluate("ui.state.view.legal_actions")
-        move = next((a for a in legal if knock and a.startswith(("gin", "knock"))), None) or \
-            ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
+        move = next((a for a in legal if knock and a.startswith(("gin", "knock"))), None) or (
+            "draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0])
+        )
         seq = page.evaluate("ui.state.seq")
         page.evaluate("(m) => send({type: 'action', action: m})", move)
         page.wait_for_function("(s) => ui.state.seq > s", arg=seq)
@@ -67,14 +68,17 @@ def test_two_browsers_meet_in_the_lobby_a_third_watches_and_chat_is_text(browser
     # a third browser watches; every frame it receives is recorded for the wire scan
     cy = _page(browser, errors)
     frames: list[str] = []
-    cy.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())))
+    cy.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode()))
+    )
     cy.goto(f"{server}/table/{table_id}?watch=1")
     cy.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started")
     ann.wait_for_function("ui.state.watchers === 1")
     assert cy.evaluate("ui.state.you") is None and cy.locator("#hand .card.back, #hand .back").count() >= 10
     # the spectator's side is Ann's, named so, and he has no move or arranging controls
-    assert cy.locator("#me-bar").inner_text().startswith("Ann\n(you are watching)") or \
-        cy.locator("#me-bar").inner_text().startswith("Ann (you are watching)")
+    assert cy.locator("#me-bar").inner_text().startswith("Ann\n(you are watching)") or cy.locator(
+        "#me-bar"
+    ).inner_text().startswith("Ann (you are watching)")
     assert cy.locator("#actions").is_hidden() and cy.locator("#fair-seed-form").is_hidden()
     assert cy.locator("[data-sort='melds']").is_hidden()
 
@@ -88,9 +92,13 @@ def test_two_browsers_meet_in_the_lobby_a_third_watches_and_chat_is_text(browser
                 _play_some(p, 1, knock=False)
     # the wire scan: what the spectator received never holds a card of a hand not shown
     hands = {c for p in (ann, bob) for c in p.evaluate("ui.state.view.hand")}
-    shown = set(ann.evaluate("ui.state.view.discard_pile")) | set(ann.evaluate("ui.state.view.opponent_seen")) \
+    shown = (
+        set(ann.evaluate("ui.state.view.discard_pile"))
+        | set(ann.evaluate("ui.state.view.opponent_seen"))
         | set(bob.evaluate("ui.state.view.opponent_seen"))
+    )
     import re
+
     secret = hands - shown
     leaked = {c for f in frames for c in re.findall(CARD, f)} & secret
     assert not leaked, f"the spectator was sent {leaked}"
@@ -110,7 +118,9 @@ def test_two_browsers_meet_in_the_lobby_a_third_watches_and_chat_is_text(browser
         bob.screenshot(path=str(shots / "room-chat.png"))
     assert cy.locator("#chat-form").is_hidden()  # spectators may not chat here
     # ... nor read the players' chat, and the panel says so rather than "No message yet."
-    assert cy.inner_text("#chat-list") == "Only the players read this table's chat: they have not opened it to spectators."
+    assert (
+        cy.inner_text("#chat-list") == "Only the players read this table's chat: they have not opened it to spectators."
+    )
     assert not errors, errors
     assert json.dumps(frames).count("seat=") == 0
 
@@ -133,6 +143,7 @@ def _open_api(page, server, seats, **extra) -> dict:
 def _play_match(pages) -> None:
     """Play the pages' seats until the match is over, each move through the page's own send(),
     keeping every page at the same step; a drawn deal (R9) is followed by the next deal."""
+
     def same_step() -> None:
         seq = max(p.evaluate("ui.state.seq") for p in pages)
         for p in pages:
@@ -150,9 +161,11 @@ def _play_match(pages) -> None:
             continue
         p = next(p for p in pages if p.evaluate("ui.state.your_turn"))
         legal = p.evaluate("ui.state.view.legal_actions")
-        move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or \
-            ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else None)) or \
-            "discard " + p.evaluate(BEST_CARD)  # the discard that leaves the least deadwood
+        move = (
+            next((a for a in legal if a.startswith(("gin", "knock"))), None)
+            or ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else None))
+            or "discard " + p.evaluate(BEST_CARD)
+        )  # the discard that leaves the least deadwood
         seq = p.evaluate("ui.state.seq")
         p.evaluate("(m) => send({type: 'action', action: m})", move)
         p.wait_for_function("(s) => ui.state.seq > s", arg=seq)
@@ -166,8 +179,9 @@ def test_rematch_both_ask_and_the_new_table_is_dealt_by_the_last_winner_r11_2(br
     ann, bob = _page(browser, errors), _page(browser, errors)
     for p in (ann, bob):
         p.set_default_timeout(60000)  # the machine may be loaded: generous waits, no timing asserted
-    t = _open_api(ann, server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                  rules={"scoring": "deal"})
+    t = _open_api(
+        ann, server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], rules={"scoring": "deal"}
+    )
     ann.goto(t["seats"][0]["link"])
     bob.goto(t["seats"][1]["invite"])  # the one-time invite link: the page claims the seat
     for p in (ann, bob):
@@ -219,12 +233,18 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
     errors: list[str] = []
     page = _page(browser, errors)
     page.set_default_timeout(60000)
-    t = _open_api(page, server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                  clock={"move": 5, "bank": 0})
+    t = _open_api(
+        page,
+        server,
+        [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+        clock={"move": 5, "bank": 0},
+    )
     # every state the page receives, in order: on a loaded machine the page may be slow to look,
     # and a second timeout may come before it does
     frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode())))
+    page.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f if isinstance(f, str) else f.decode()))
+    )
     page.goto(t["seats"][0]["link"])
     page.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started", timeout=60000)
     assert _to_my_first_turn(page) != "over"  # (the computer may end deal 1 before Ann's turn)
@@ -232,8 +252,10 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
     mine_before = [h for h in page.evaluate("ui.state.view.history") if h.startswith(f"{seat} ")]
     assert mine_before == []  # nothing was done from this page
     page.wait_for_selector("#clock >> text=Ann:")
-    assert re.fullmatch(r"Clock: 5 s a move \+ a bank of 0 s\. Ann: [0-5] s for this move, then the bank of 0 s\.",
-                        page.locator("#clock").inner_text()), page.locator("#clock").inner_text()
+    assert re.fullmatch(
+        r"Clock: 5 s a move \+ a bank of 0 s\. Ann: [0-5] s for this move, then the bank of 0 s\.",
+        page.locator("#clock").inner_text(),
+    ), page.locator("#clock").inner_text()
     shots = _shots()
     if shots is not None:
         page.screenshot(path=str(shots / "room-clock.png"))
@@ -242,8 +264,14 @@ def test_a_clock_running_out_makes_the_novice_move_for_the_person(browser, serve
 
     def first_timed_out() -> dict | None:
         states = (json.loads(f) for f in list(frames))
-        return next((m for m in states if m.get("type") == "state" and m.get("started")
-                     and (m["clock"]["timeouts"].get("Ann") or 0) >= 1), None)
+        return next(
+            (
+                m
+                for m in states
+                if m.get("type") == "state" and m.get("started") and (m["clock"]["timeouts"].get("Ann") or 0) >= 1
+            ),
+            None,
+        )
 
     for _ in range(600):  # the frame events reach this thread a moment after the page has them
         if (got := first_timed_out()) is not None:
@@ -295,8 +323,11 @@ def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser
     _table_in_view(page)
     assert page.evaluate("window.effectClasses") == []  # prefers-reduced-motion: no motion at all
     assert "turn" in page.evaluate("GinEffects.played")
-    assert [x.strip() for x in page.locator("#effects > *").all_inner_texts()] == \
-        ["Sound", "Motion", "(your system asks for reduced motion)"]
+    assert [x.strip() for x in page.locator("#effects > *").all_inner_texts()] == [
+        "Sound",
+        "Motion",
+        "(your system asks for reduced motion)",
+    ]
     # the toggles are remembered across a reload
     assert page.is_checked("#effect-sound") and page.is_checked("#effect-motion")
     page.uncheck("#effect-sound")
@@ -304,7 +335,10 @@ def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser
     page.reload()
     _table_in_view(page)
     assert not page.is_checked("#effect-sound") and not page.is_checked("#effect-motion")
-    assert page.evaluate("[localStorage.getItem('gin.sound'), localStorage.getItem('gin.motion')]") == ["false", "false"]
+    assert page.evaluate("[localStorage.getItem('gin.sound'), localStorage.getItem('gin.motion')]") == [
+        "false",
+        "false",
+    ]
     page.check("#effect-sound")
     page.reload()
     _table_in_view(page)
@@ -323,8 +357,9 @@ def test_sound_and_motion_toggles_persist_and_reduced_motion_is_honoured(browser
             moving.wait_for_function("ui.state.view.phase !== 'over'")
             continue
         legal = moving.evaluate("ui.state.view.legal_actions")
-        move = next((a for a in legal if a.startswith("discard ")), None) or \
-            ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
+        move = next((a for a in legal if a.startswith("discard ")), None) or (
+            "draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0])
+        )
         seq = moving.evaluate("ui.state.seq")
         moving.evaluate("(m) => send({type: 'action', action: m})", move)
         moving.wait_for_function("(s) => ui.state.seq > s", arg=seq)

@@ -11,8 +11,15 @@ import re
 
 import pytest
 
-from .test_browser import (CHROMIUM, _page, _play_deal_by_clicking, _to_my_first_turn, _wait_turn_or_end,  # noqa: F401
-                           browser, server)  # (fixtures)
+from .test_browser import (
+    CHROMIUM,
+    _page,
+    _play_deal_by_clicking,
+    _to_my_first_turn,
+    _wait_turn_or_end,  # noqa: F401
+    browser,
+    server,
+)  # (fixtures)
 from .test_browser_newuser import READY, _open, _table, _to_discard_phase
 
 pytestmark = [
@@ -44,8 +51,13 @@ SPLIT_HEADINGS = """(sel) => {
 def _frames_sent(page) -> list[str]:
     """Every WebSocket frame the page sends, as text, from now on."""
     sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(
-        payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))))
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent",
+            lambda payload: sent.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace")),
+        ),
+    )
     return sent
 
 
@@ -62,8 +74,9 @@ def test_a_spectator_sends_no_client_seed_and_has_no_seed_box_or_download(server
     whom the deal waits for; he sends no client seed (the server refuses one), shows no
     "Sending your client seed...", no seed box and no download link, before the deal and after."""
     errors: list[str] = []
-    tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                 preset="standard", public=True)
+    tab = _table(
+        server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], preset="standard", public=True
+    )
     page = _page(browser, errors)
     sent = _frames_sent(page)
     page.goto(f"{server}/table/{tab['id']}?watch=1")
@@ -93,15 +106,60 @@ def test_a_spectator_sends_no_client_seed_and_has_no_seed_box_or_download(server
     assert errors == []
 
 
-REVIEW = {"type": "review", "deal": 1, "result": {
-    "summary": {"Kim": {"decisions": 105, "inaccuracies": 0, "mistakes": 4, "blunders": 1, "mean_loss": 0.75, "accuracy": 95.2},
-                "Computer (novice)": {"decisions": 108, "inaccuracies": 2, "mistakes": 2, "blunders": 1, "mean_loss": 0.95,
-                                      "accuracy": 97.2}},
-    "deals": [{"number": 1, "hindsight": {"text": "Hindsight (all hands shown, not part of the review): none.", "sealed": False},
-               "decisions": [{"index": 3, "phase": "draw", "played": "draw stock", "best": "take discard", "value_played": 48.5,
-                              "value_best": 61.0, "loss": 12.5, "mark": "blunder", "reason": "take discard keeps 7H 8H"},
-                             {"index": 5, "phase": "discard", "played": "discard KS", "best": "discard KS", "value_played": 50.1,
-                              "value_best": 50.1, "loss": 0.0, "mark": None, "reason": ""}]}]}}
+REVIEW = {
+    "type": "review",
+    "deal": 1,
+    "result": {
+        "summary": {
+            "Kim": {
+                "decisions": 105,
+                "inaccuracies": 0,
+                "mistakes": 4,
+                "blunders": 1,
+                "mean_loss": 0.75,
+                "accuracy": 95.2,
+            },
+            "Computer (novice)": {
+                "decisions": 108,
+                "inaccuracies": 2,
+                "mistakes": 2,
+                "blunders": 1,
+                "mean_loss": 0.95,
+                "accuracy": 97.2,
+            },
+        },
+        "deals": [
+            {
+                "number": 1,
+                "hindsight": {"text": "Hindsight (all hands shown, not part of the review): none.", "sealed": False},
+                "decisions": [
+                    {
+                        "index": 3,
+                        "phase": "draw",
+                        "played": "draw stock",
+                        "best": "take discard",
+                        "value_played": 48.5,
+                        "value_best": 61.0,
+                        "loss": 12.5,
+                        "mark": "blunder",
+                        "reason": "take discard keeps 7H 8H",
+                    },
+                    {
+                        "index": 5,
+                        "phase": "discard",
+                        "played": "discard KS",
+                        "best": "discard KS",
+                        "value_played": 50.1,
+                        "value_best": 50.1,
+                        "loss": 0.0,
+                        "mark": None,
+                        "reason": "",
+                    },
+                ],
+            }
+        ],
+    },
+}
 
 
 def test_the_review_headings_break_only_between_words_on_a_phone(server, browser):
@@ -156,7 +214,7 @@ def _overlapping(items: list[dict]) -> list[tuple[str, str]]:
     a scroll position of its own)."""
     out = []
     for i, a in enumerate(items):
-        for b in items[i + 1:]:
+        for b in items[i + 1 :]:
             across = a["x"] < b["x"] + (b["right"] - b["left"]) - 1 and b["x"] < a["x"] + (a["right"] - a["left"]) - 1
             if across and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1:
                 out.append((a["text"], b["text"]))
@@ -178,8 +236,14 @@ def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, brows
             page.wait_for_selector(".topbar #lang")
             got = _topbar(page)
             names = [i["text"] for i in got["items"]]
-            assert {"Scorekeeper", "Leaderboard", "Sign in", "Large cards", "Four-colour deck", "lang"} <= set(names), names
-            assert all(i["hit"] and 0 <= i["left"] and i["right"] <= width for i in got["items"]), (width, url, got["items"])
+            assert {"Scorekeeper", "Leaderboard", "Sign in", "Large cards", "Four-colour deck", "lang"} <= set(names), (
+                names
+            )
+            assert all(i["hit"] and 0 <= i["left"] and i["right"] <= width for i in got["items"]), (
+                width,
+                url,
+                got["items"],
+            )
             assert got["page"] <= width, (width, url, got["page"])
             if width == 390:
                 assert got["overflowX"] == "auto" and got["scrollbar"] == "thin", got
@@ -231,12 +295,16 @@ def test_no_keyboard_hints_on_a_phone(server, browser):
     status line still names its keys."""
     errors: list[str] = []
     wide = _page(browser, errors, viewport={"width": 1280, "height": 800})
-    _open(wide, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"])
+    _open(
+        wide, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"]
+    )
     _wait_turn_or_end(wide)
     assert KEY_HINT.search(wide.inner_text("#status")), wide.inner_text("#status")
     wide.context.close()
     page = _page(browser, errors, confirm=True, viewport={"width": 390, "height": 844})
-    _open(page, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"])
+    _open(
+        page, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"]
+    )
     _wait_turn_or_end(page)
     if page.evaluate("ui.state.view.phase") != "over":
         assert page.locator("#status .key").count() > 0  # the key is there, for a keyboard, and hidden
@@ -273,8 +341,9 @@ def test_a_spectator_of_a_finished_match_gets_no_download_link(server, browser):
     """The end-of-match dialog offers "Download the record" to a seat only: the download asks
     for the seat's token, which a spectator does not have (one deal is the match, R11.1)."""
     errors: list[str] = []
-    tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                 preset="single", public=True)
+    tab = _table(
+        server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], preset="single", public=True
+    )
     watcher = _page(browser, errors)
     watcher.goto(f"{server}/table/{tab['id']}?watch=1")
     player = _page(browser, errors)
@@ -298,7 +367,8 @@ def test_a_spectator_of_a_finished_match_gets_no_download_link(server, browser):
         assert page.locator("#replay-hint").count() == downloads
         if downloads:
             assert page.text_content("#replay-hint") == (
-                "To watch the match again, move by move, open the downloaded record on the Replay page.")
+                "To watch the match again, move by move, open the downloaded record on the Replay page."
+            )
             assert page.locator("#replay-hint a").get_attribute("href") == "/replay"
     player.context.close()
     watcher.context.close()
@@ -310,8 +380,13 @@ def test_spectators_are_told_apart_in_the_chat_and_muted_one_by_one(server, brow
     player's page (the server's "watcher" number; nobody is named), and muting one hides only
     his lines."""
     errors: list[str] = []
-    tab = _table(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                 preset="standard", public=True, spectator_chat=True)
+    tab = _table(
+        server,
+        [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+        preset="standard",
+        public=True,
+        spectator_chat=True,
+    )
     ann = _page(browser, errors)
     _open(ann, tab["seats"][0]["link"])
     # the table waits for Ann's move from here; a deal the computer ended at once (it takes the

@@ -1,4 +1,4 @@
-"""Clocks (docs/protocol.md, "Clocks"; ginrummy.web.clock): seconds per move and a time bank,
+"""Clocks (docs/protocol.md, "Clocks"; ginrummy.web.room.clock): seconds per move and a time bank,
 kept by the server; a move not made in time is made by the novice level and counted; three in
 a row forfeit the match; the clocks are rebuilt from the stored step times after a restart.
 Time is injected, so every value is exact."""
@@ -10,9 +10,9 @@ import asyncio
 import pytest
 
 from ginrummy.rules import preset
-from ginrummy.web.clock import FORFEIT_AFTER, Clock
-from ginrummy.web.store import Store
-from ginrummy.web.tables import SeatSpec, TableManager
+from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
+from ginrummy.web.db.store import Store
+from ginrummy.web.room.tables import SeatSpec, TableManager
 
 
 def test_the_bank_pays_for_time_over_the_move_and_timeouts_count():
@@ -47,8 +47,12 @@ class FakeTime:
 
 
 def _two_people(manager: TableManager, move: int = 20, bank: int = 10):
-    table, shown = manager.create(preset("standard"), [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")],
-                                  options={"clock": {"move": move, "bank": bank}}, seat_all=True)
+    table, shown = manager.create(
+        preset("standard"),
+        [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")],
+        options={"clock": {"move": move, "bank": bank}},
+        seat_all=True,
+    )
     return table
 
 

@@ -35,10 +35,26 @@ class Server:
         self.log = tmp / "serve.log"
         self._out = self.log.open("wb")
         self.proc = subprocess.Popen(
-            GIN + ["serve", "--port", str(self.port), "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}",
-                   "--bot-delay", "0", "--log-level", "warning", "--header-timeout", "1",
-                   "--max-per-address", str(CAP)],
-            stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True)
+            GIN
+            + [
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                f"sqlite:///{tmp / 'gin.sqlite3'}",
+                "--bot-delay",
+                "0",
+                "--log-level",
+                "warning",
+                "--header-timeout",
+                "1",
+                "--max-per-address",
+                str(CAP),
+            ],
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
@@ -101,8 +117,11 @@ def _get(port: int, source: str = "127.0.0.1") -> tuple[int, dict[str, str], byt
     return int(lines[0].split()[1]), headers, body
 
 
-@pytest.mark.parametrize("sent", [b"", b"GET /api/options HT", b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n"],
-                         ids=["nothing", "half a request line", "headers never ended"])
+@pytest.mark.parametrize(
+    "sent",
+    [b"", b"GET /api/options HT", b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n"],
+    ids=["nothing", "half a request line", "headers never ended"],
+)
 def test_a_connection_that_never_finishes_its_headers_is_closed(server, sent):
     with contextlib.closing(_connect(server.port)) as s:
         s.sendall(sent)
@@ -151,8 +170,14 @@ def test_one_address_at_its_cap_is_refused_and_another_address_is_served(server)
 
 
 def test_websocket_connections_count_toward_the_cap_until_they_close(server):
-    r = httpx.post(server.url("/api/tables"), json={"preset": "standard", "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], "public": True})
+    r = httpx.post(
+        server.url("/api/tables"),
+        json={
+            "preset": "standard",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+            "public": True,
+        },
+    )
     assert r.status_code == 201, r.text
     url = f"ws://127.0.0.1:{server.port}/ws/table/{r.json()['id']}?watch=1"
 

@@ -15,10 +15,11 @@ def test_a_seats_schema_error_counts_seats_from_1(client):
     for seats, error in (
         ([{"kind": 5}, HUMANS[1]], "seat 1: kind has the wrong type; allowed: text"),
         ([HUMANS[0], {"kind": "human", "name": 7}], "seat 2: name has the wrong type; allowed: text"),
-        ([HUMANS[0], {"kind": "bot", "level": "x" * 41}],
-         "seat 2: level is longer than 40 (characters or items)"),
-        ([HUMANS[0], {"kind": "human", "colour": "red"}],
-         "seat 2: colour is not a field here; fields: kind, level, name"),
+        ([HUMANS[0], {"kind": "bot", "level": "x" * 41}], "seat 2: level is longer than 40 (characters or items)"),
+        (
+            [HUMANS[0], {"kind": "human", "colour": "red"}],
+            "seat 2: colour is not a field here; fields: kind, level, name",
+        ),
     ):
         r = client.post("/api/tables", json={"seats": seats})
         assert (r.status_code, r.json()) == (400, {"error": error, "code": "bad_message"}), seats
@@ -33,8 +34,10 @@ def test_a_seat_the_table_lacks_names_its_free_seats(client):
     t = r.json()
     for seat in (5, 2, -1, 10**17):
         r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": seat})
-        assert (r.status_code, r.json()) == (403, {
-            "error": f"\"seat\": {seat} is not a person's seat at this table; free seats: 1", "code": "not_allowed"})
+        assert (r.status_code, r.json()) == (
+            403,
+            {"error": f'"seat": {seat} is not a person\'s seat at this table; free seats: 1', "code": "not_allowed"},
+        )
     r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 10**18})  # beyond any message's integer
     assert (r.status_code, r.json()["error"]) == (400, "seat: is out of range; allowed: at most 999999999999999999")
     assert client.app.state.manager.tables[t["id"]].names == ["Ann", "Player 2"]
@@ -49,16 +52,26 @@ def test_a_text_that_is_no_action_says_what_is_legal_now(client):
     seq = tobj.seq
     with client.websocket_connect(f"/ws/table/{t['id']}?seat={token}") as ws:
         # R4.2: the upcard offer
-        for i, (sent, message) in enumerate((
-            ("discard ZZ", "bad action 'discard ZZ': not a card: 'ZZ' (write rank A 2-9 T/10 J Q K then suit C D H S, "
-                           "e.g. AS, TD, 10H); now: take upcard | pass"),
-            ("zz", "not an action: 'zz'; now: take upcard | pass"),
-            ("discard", "bad action 'discard': name exactly one card; now: take upcard | pass"),
-        )):
+        for i, (sent, message) in enumerate(
+            (
+                (
+                    "discard ZZ",
+                    "bad action 'discard ZZ': not a card: 'ZZ' (write rank A 2-9 T/10 J Q K then suit C D H S, "
+                    "e.g. AS, TD, 10H); now: take upcard | pass",
+                ),
+                ("zz", "not an action: 'zz'; now: take upcard | pass"),
+                ("discard", "bad action 'discard': name exactly one card; now: take upcard | pass"),
+            )
+        ):
             ws.send_json({"type": "action", "action": sent, "id": i})
             err = next_message(ws, lambda m: m.get("reply_to") == i)
-            assert err == {"type": "error", "code": "illegal", "message": message,
-                           "legal": ["take upcard", "pass"], "reply_to": i}
+            assert err == {
+                "type": "error",
+                "code": "illegal",
+                "message": message,
+                "legal": ["take upcard", "pass"],
+                "reply_to": i,
+            }
         ws.send_json({"type": "action", "action": "take upcard", "id": "t"})
         st = next_message(ws, lambda m: m.get("reply_to") == "t" or (m.get("type") == "state" and m["seq"] > seq))
         ws.send_json({"type": "action", "action": "discard ZZ", "id": "d"})
@@ -72,8 +85,10 @@ def test_a_text_that_is_no_action_says_what_is_legal_now(client):
         # not his turn: nothing is legal now for him, so the action forms are named
         ws.send_json({"type": "action", "action": "zz", "id": "x"})
         err = next_message(ws, lambda m: m.get("reply_to") == "x")
-        assert err["message"] == ("not an action: 'zz'; actions: take upcard | pass | draw stock | take discard | "
-                                  "discard CARD | knock CARD | gin CARD | big gin")
+        assert err["message"] == (
+            "not an action: 'zz'; actions: take upcard | pass | draw stock | take discard | "
+            "discard CARD | knock CARD | gin CARD | big gin"
+        )
     assert tobj.seq == seq + 1  # only the upcard taken
 
 
@@ -92,35 +107,48 @@ def test_a_text_that_is_no_action_before_or_between_deals_says_no_deal_is_in_pro
     tobj = mgr.tables[t["id"]]
     seq = tobj.seq
     assert _refusal(client, t, 0, "zz", "a") == {
-        "type": "error", "code": "illegal", "reply_to": "a",
-        "message": "not an action: 'zz'; no deal is in progress: the first deal waits for the client seeds of Ann, Bob"}
+        "type": "error",
+        "code": "illegal",
+        "reply_to": "a",
+        "message": "not an action: 'zz'; no deal is in progress: the first deal waits for the client seeds of Ann, Bob",
+    }
     client.portal.call(mgr.client_seed, tobj, 0, 1, "seed0")
     assert _refusal(client, t, 1, "discard ZZ", "b")["message"] == (
         "bad action 'discard ZZ': not a card: 'ZZ' (write rank A 2-9 T/10 J Q K then suit C D H S, e.g. AS, TD, 10H); "
-        "no deal is in progress: the first deal waits for the client seeds of Bob")
+        "no deal is in progress: the first deal waits for the client seeds of Bob"
+    )
     assert _refusal(client, t, 1, "discard", "c")["message"] == (
         "bad action 'discard': name exactly one card; no deal is in progress: the first deal waits for the client "
-        "seeds of Bob")
+        "seeds of Bob"
+    )
     assert tobj.match is None and tobj.seq == seq + 1  # Ann's seed only
     client.portal.call(mgr.client_seed, tobj, 1, 1, "seed1")
     while not tobj.match.deal.is_over:  # draw and throw the card back: a drawn deal at the wall (R7)
         p = tobj.match.player_to_act()
         legal = [a.text for a in tobj.match.deal.legal_actions()]
         pick = next((a for a in ("pass", "draw stock") if a in legal), None) or next(
-            (a for a in legal if a.startswith("discard")), legal[0])
+            (a for a in legal if a.startswith("discard")), legal[0]
+        )
         client.portal.call(mgr.act, tobj, p, pick)
     seq = tobj.seq
     assert _refusal(client, t, 0, "zz", "d") == {
-        "type": "error", "code": "illegal", "reply_to": "d",
+        "type": "error",
+        "code": "illegal",
+        "reply_to": "d",
         "message": "not an action: 'zz'; no deal is in progress: the deal is over, and the next deal waits for the "
-                   "client seeds of Ann, Bob"}
+        "client seeds of Ann, Bob",
+    }
     for p in (0, 1):
         client.portal.call(mgr.client_seed, tobj, p, 2, f"seed{p}")
     assert _refusal(client, t, 1, "zz", "e")["message"] == (
-        "not an action: 'zz'; no deal is in progress: the deal is over; send next_deal to start the next deal")
+        "not an action: 'zz'; no deal is in progress: the deal is over; send next_deal to start the next deal"
+    )
     with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][1]['token']}", headers={}) as ws:
         ws.send_json({"type": "set_lang", "lang": "fi"})
         ws.send_json({"type": "action", "action": "zz", "id": "f"})
         fi = next_message(ws, lambda m: m.get("reply_to") == "f")["message"]
-    assert fi == "ei siirto: 'zz'; yhtään jakoa ei ole käynnissä: jako on päättynyt; lähetä next_deal aloittaaksesi seuraavan jaon"
+    assert (
+        fi
+        == "ei siirto: 'zz'; yhtään jakoa ei ole käynnissä: jako on päättynyt; lähetä next_deal aloittaaksesi seuraavan jaon"
+    )
     assert tobj.seq == seq + 2 and tobj.match.record.number == 1  # the two seeds only: no deal dealt, nothing else

@@ -70,10 +70,13 @@ def test_fair_js_deck_equals_the_engine(fair, match_seed, client_seeds):
         server_seed = deal_seed(match_seed or b"x", k)
         got = fair.evaluate("([s, cs]) => GinFair.dealDeck(s, cs)", [server_seed.hex(), client_seeds])
         assert got == _deck_text(server_seed, client_seeds)
-        seed_hex = fair.evaluate("async ([s, cs]) => GinFair.bytesToHex(await GinFair.deckSeed(s, cs))",
-                                 [server_seed.hex(), client_seeds])
+        seed_hex = fair.evaluate(
+            "async ([s, cs]) => GinFair.bytesToHex(await GinFair.deckSeed(s, cs))", [server_seed.hex(), client_seeds]
+        )
         assert seed_hex == deck_seed(server_seed, client_seeds).hex()
-    derived = fair.evaluate("async ([m, k]) => GinFair.bytesToHex(await GinFair.dealSeed(m, k))", [(match_seed or b"x").hex(), 12])
+    derived = fair.evaluate(
+        "async ([m, k]) => GinFair.bytesToHex(await GinFair.dealSeed(m, k))", [(match_seed or b"x").hex(), 12]
+    )
     assert derived == deal_seed(match_seed or b"x", 12).hex()
 
 
@@ -115,8 +118,16 @@ def _observed(m: Match, views) -> dict:
         new = set(after["hand"]) - set(before["hand"])
         if after["history"] and after["history"][-1].startswith(f"{seat} draw stock"):
             draws.append({"card": new.pop(), "stock_before": before["stock_size"], "reshuffle": 0})
-    return {"commitment": rec.commitment, "player": 0, "client_seed": rec.client_seeds[0], "sends": 1,
-            "dealer": rec.dealer == seat, "hand": views[0]["hand"], "upcard": views[0]["upcard"], "draws": draws}
+    return {
+        "commitment": rec.commitment,
+        "player": 0,
+        "client_seed": rec.client_seeds[0],
+        "sends": 1,
+        "dealer": rec.dealer == seat,
+        "hand": views[0]["hand"],
+        "upcard": views[0]["upcard"],
+        "draws": draws,
+    }
 
 
 def _reveal(m: Match) -> dict:
@@ -131,7 +142,9 @@ def test_check_deal_passes_on_real_data(fair):
     r = fair.evaluate("(x) => GinFair.checkDeal(x)", {"reveal": _reveal(m), "observed": observed})
     assert r["available"] is True and r["ok"] is True
     kinds = [c["what"] for c in r["checks"]]
-    assert kinds[:4] == ["commitment", "client_seed", "hand", "upcard"] and kinds.count("draw") == len(observed["draws"])
+    assert kinds[:4] == ["commitment", "client_seed", "hand", "upcard"] and kinds.count("draw") == len(
+        observed["draws"]
+    )
     assert all(c["ok"] is True for c in r["checks"])
     assert r["deck"] == _deck_text(m.deals[0].seed, m.deals[0].client_seeds)
     # the other seat's hand is deck[0:10] or deck[10:20] by the dealer: the dealer flag matters
@@ -172,7 +185,7 @@ def test_check_deal_fails_on_a_forged_reveal(fair, kind):
     if exact:
         assert got == failing
     else:
-        assert set(failing) <= set(got) and got[:len(failing)] == failing
+        assert set(failing) <= set(got) and got[: len(failing)] == failing
 
 
 def test_check_deal_without_the_commitment_seen_first_is_not_a_pass(fair):
@@ -198,11 +211,17 @@ PIN_CLIENT_SEED = "() => { crypto.getRandomValues = (b) => b.fill(7); }"
 
 
 def _state(m: Match | None, *, pending=None, deals=(), views_state=None, match_seed=None) -> dict:
-    return {"type": "state", "table": {"id": "T1", "names": ["Ann", "Bob"]}, "you": 0,
-            "started": m is not None, "seat": None if m is None else m.seat_of(0),
-            "view": views_state, "deal": None if m is None else {"number": 1, "commitment": m.deals[0].commitment, "seed": None},
-            "deals": list(deals),
-            "fair": {"commitment": hashlib.sha256(SERVER).hexdigest(), "match_seed": match_seed, "pending": pending}}
+    return {
+        "type": "state",
+        "table": {"id": "T1", "names": ["Ann", "Bob"]},
+        "you": 0,
+        "started": m is not None,
+        "seat": None if m is None else m.seat_of(0),
+        "view": views_state,
+        "deal": None if m is None else {"number": 1, "commitment": m.deals[0].commitment, "seed": None},
+        "deals": list(deals),
+        "fair": {"commitment": hashlib.sha256(SERVER).hexdigest(), "match_seed": match_seed, "pending": pending},
+    }
 
 
 @pytest.mark.parametrize("forged", [None, "wrong seed", "hand card", "stock draw"])
@@ -234,20 +253,31 @@ def test_panel_checks_the_revealed_deal_and_warns_in_red(fair, forged):
         deck = _deck_text(rec.seed, rec.client_seeds)
         stored["draws"][0]["card"] = deck[0]
         fair.evaluate("(o) => localStorage.setItem('gin.fair.T1.0.1', JSON.stringify(o))", stored)
-    deal = {"number": 1, "commitment": rec.commitment, "revealed": True, "over": True, "seed": seed,
-            "client_seeds": list(rec.client_seeds)}
+    deal = {
+        "number": 1,
+        "commitment": rec.commitment,
+        "revealed": True,
+        "over": True,
+        "seed": seed,
+        "client_seeds": list(rec.client_seeds),
+    }
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=views[-1], deals=[deal]))
     fair.wait_for_selector("#fair-panel [data-deal='1']")
     box = fair.locator("#fair-panel [data-deal='1']")
     if forged is None:
         assert box.get_attribute("data-ok") == "true"
-        assert box.inner_text() == "\u2713 Deal 1: your ten cards, the upcard and every card you drew came from this seed."
+        assert (
+            box.inner_text() == "\u2713 Deal 1: your ten cards, the upcard and every card you drew came from this seed."
+        )
     else:
         assert box.get_attribute("data-ok") == "false"
         text = box.inner_text()
         assert text.startswith("\u2717 Deal 1: the check FAILED:")
-        want = {"wrong seed": "not the commitment this browser saw", "hand card": "your ten cards are not",
-                "stock draw": "the card you drew"}[forged]
+        want = {
+            "wrong seed": "not the commitment this browser saw",
+            "hand card": "your ten cards are not",
+            "stock draw": "the card you drew",
+        }[forged]
         assert want in text
         assert box.evaluate("e => getComputedStyle(e).color") == "rgb(179, 38, 30)"  # the danger red
     assert len(fair.evaluate("window.sent")) == 1  # nothing more was sent
@@ -276,8 +306,10 @@ def test_panel_sends_a_typed_seed_and_refuses_a_bad_one(fair):
     fair.click("#fair-seed-form button[type='submit']")
     assert len(fair.evaluate("window.sent")) == 2
     assert "next_one" in fair.inner_text("#fair-custom")
-    fair.evaluate("(s) => GinFair.onState(s, window.sendIt)",
-                  _state(None, pending={"deal": 4, "commitment": "cd" * 32, "waiting_for": ["Ann"], "yours": None}))
+    fair.evaluate(
+        "(s) => GinFair.onState(s, window.sendIt)",
+        _state(None, pending={"deal": 4, "commitment": "cd" * 32, "waiting_for": ["Ann"], "yours": None}),
+    )
     assert fair.evaluate("window.sent")[-1] == {"type": "client_seed", "deal": 4, "seed": "next_one"}
     assert fair.locator("#fair-record").get_attribute("href") == "/api/tables/T1/record?seat="
 
@@ -296,8 +328,9 @@ def test_panel_sends_one_seed_per_deal_however_often_the_server_asks(fair):
         fair.evaluate("crypto.getRandomValues = (b) => b.fill(9); GinFair._panel.sentAt.clear()")
     sent = fair.evaluate("window.sent")
     assert [m["seed"] for m in sent] == ["07" * 16] * 3
-    assert fair.inner_text("#fair-asked") == ("Deal 1: the server asked for your seed 3 times; the same seed was sent "
-                                              "each time.")
+    assert fair.inner_text("#fair-asked") == (
+        "Deal 1: the server asked for your seed 3 times; the same seed was sent each time."
+    )
     # a reload of the page sends the same seed again (it is stored)
     fair.evaluate("GinFair._panel.sentAt.clear()")
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(None, pending=pending))
@@ -307,8 +340,14 @@ def test_panel_sends_one_seed_per_deal_however_often_the_server_asks(fair):
     for v in views[:1]:
         fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=v))
     rec = m.deals[0]
-    deal = {"number": 1, "commitment": rec.commitment, "revealed": True, "over": True, "seed": rec.seed.hex(),
-            "client_seeds": list(rec.client_seeds)}
+    deal = {
+        "number": 1,
+        "commitment": rec.commitment,
+        "revealed": True,
+        "over": True,
+        "seed": rec.seed.hex(),
+        "client_seeds": list(rec.client_seeds),
+    }
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=views[-1], deals=[deal]))
     fair.wait_for_selector("#fair-panel [data-deal='1']")
     box = fair.locator("#fair-panel [data-deal='1']")
@@ -337,6 +376,7 @@ def test_the_page_resends_the_same_seed_when_the_first_is_dropped(server, browse
                 if len(seeds) == 1:
                     return  # dropped on the way
             srv.send(message)
+
         ws.on_message(from_page)
 
     page.route_web_socket(re.compile(r"/ws/table/"), route)
@@ -355,9 +395,14 @@ def test_the_page_resends_the_same_seed_when_the_first_is_dropped(server, browse
     page.wait_for_function("ui.state && ui.state.started && ui.state.deals.length > 0")
     assert len(seeds) == 2 and seeds[1] == seeds[0]
     assert page.evaluate("ui.state.deals[0].client_seeds[ui.state.you]") == seeds[0]
-    stored = page.evaluate("JSON.parse(localStorage.getItem('gin.fair.' + ui.state.table.id + '.' + ui.state.you + '.1'))")
+    stored = page.evaluate(
+        "JSON.parse(localStorage.getItem('gin.fair.' + ui.state.table.id + '.' + ui.state.you + '.1'))"
+    )
     assert (stored["client_seed"], stored["sends"]) == (seeds[0], 2)
-    assert page.inner_text("#fair-asked") == "Deal 1: the server asked for your seed 2 times; the same seed was sent each time."
+    assert (
+        page.inner_text("#fair-asked")
+        == "Deal 1: the server asked for your seed 2 times; the same seed was sent each time."
+    )
     assert errors == []
     page.context.close()
 
@@ -393,11 +438,15 @@ def _match(*, finished: bool = True, actions: int | None = None) -> Match:
 
 
 def _check(page, text: str) -> tuple[str, list[dict]]:
-    page.set_input_files("#record-file", files=[{"name": "table.record", "mimeType": "text/plain", "buffer": text.encode()}])
+    page.set_input_files(
+        "#record-file", files=[{"name": "table.record", "mimeType": "text/plain", "buffer": text.encode()}]
+    )
     page.evaluate("document.getElementById('verdict').replaceChildren()")
     page.click("#check-btn")
     page.wait_for_selector("[data-verdict]")
-    items = page.evaluate("[...document.querySelectorAll('#report li')].map(li => ({code: li.dataset.code, level: li.dataset.level, text: li.textContent.slice(2)}))")
+    items = page.evaluate(
+        "[...document.querySelectorAll('#report li')].map(li => ({code: li.dataset.code, level: li.dataset.level, text: li.textContent.slice(2)}))"
+    )
     return page.get_attribute("[data-verdict]", "data-verdict"), items
 
 
@@ -424,10 +473,12 @@ def _tamper(kind: str, text: str) -> str:
     if kind == "client seed":
         return _replace_line(text, 'client-seeds ["a2"', lambda s: s.replace('"a2"', '"a3"'))
     if kind == "deck card":
+
         def swap(line: str) -> str:
             w = line.split(" ")
             w[1], w[2] = w[2], w[1]
             return " ".join(w)
+
         return _replace_line(text, "deck ", swap)
     if kind == "server deal seed":
         return _replace_line(text, "deal-seed ", lambda s: "deal-seed " + hashlib.sha256(b"forged").hexdigest())
@@ -435,8 +486,10 @@ def _tamper(kind: str, text: str) -> str:
     return _replace_line(text, "seed ", lambda s: "seed " + (SERVER + b"!").hex())
 
 
-@pytest.mark.parametrize("kind,code", [("client seed", "deck"), ("deck card", "deck"),
-                                       ("server deal seed", "deal_seed"), ("match seed", "match_seed")])
+@pytest.mark.parametrize(
+    "kind,code",
+    [("client seed", "deck"), ("deck card", "deck"), ("server deal seed", "deal_seed"), ("match seed", "match_seed")],
+)
 def test_fair_page_reports_a_tampered_record(fair, kind, code):
     text = dumps(_match(), public=True)
     forged = _tamper(kind, text)
@@ -445,7 +498,9 @@ def test_fair_page_reports_a_tampered_record(fair, kind, code):
     assert verdict == "failed"
     fails = [i for i in items if i["level"] == "fail"]
     assert [i["code"] for i in fails] == [code]
-    assert fails[0]["text"].startswith("Deal 2:" if kind == "client seed" else "Deal 1:" if code != "match_seed" else "The match seed")
+    assert fails[0]["text"].startswith(
+        "Deal 2:" if kind == "client seed" else "Deal 1:" if code != "match_seed" else "The match seed"
+    )
 
 
 def test_fair_page_a_tampered_deal_seed_without_the_match_seed_fails_its_commitment(fair):
@@ -481,12 +536,16 @@ def test_fair_page_says_it_checked_the_decks_only(fair):
     for record in (text, forged):
         verdict, items = _check(fair, record)
         assert verdict == "ok"
-        assert fair.inner_text("#verdict") == ("\u2713 The decks check out: every deck came from its committed seeds. "
-                                               "The moves, results and scores were not replayed: gin verify does that.")
+        assert fair.inner_text("#verdict") == (
+            "\u2713 The decks check out: every deck came from its committed seeds. "
+            "The moves, results and scores were not replayed: gin verify does that."
+        )
     verdict, _ = _check(fair, dumps(_match(finished=False, actions=60), public=True))
     assert verdict == "partial"
-    assert fair.inner_text("#verdict") == ("\u2713 The decks that can be checked yet check out; some deals can be checked "
-                                           "only later. The moves, results and scores were not replayed: gin verify does that.")
+    assert fair.inner_text("#verdict") == (
+        "\u2713 The decks that can be checked yet check out; some deals can be checked "
+        "only later. The moves, results and scores were not replayed: gin verify does that."
+    )
 
 
 def test_fair_page_refuses_what_is_not_a_record(fair):
@@ -516,9 +575,16 @@ def _server_deals_fairly(server: str) -> bool:
     from websockets.sync.client import connect
 
     csrf = "fair-probe-csrf-token-0123"  # the double-submit pair (docs/accounts.md)
-    r = httpx.post(server + "/api/tables", json={"preset": "standard", "rules": {},
-                                                 "seats": [{"kind": "human", "name": "Probe"}, {"kind": "bot", "level": "random"}]},
-                   cookies={"gin_csrf": csrf}, headers={"X-CSRF-Token": csrf})
+    r = httpx.post(
+        server + "/api/tables",
+        json={
+            "preset": "standard",
+            "rules": {},
+            "seats": [{"kind": "human", "name": "Probe"}, {"kind": "bot", "level": "random"}],
+        },
+        cookies={"gin_csrf": csrf},
+        headers={"X-CSRF-Token": csrf},
+    )
     seat = r.json()["seats"][0]
     token = seat.get("token") or re.search(r"seat=([^&]+)", seat["link"]).group(1)
     with connect(server.replace("http", "ws") + f"/ws/table/{r.json()['id']}?seat={token}", open_timeout=10) as ws:
@@ -531,7 +597,9 @@ def _server_deals_fairly(server: str) -> bool:
 
 def test_end_to_end_a_real_table_shows_the_check(server, browser):
     if not _server_deals_fairly(server):
-        pytest.skip("the server sends no state.fair yet (the server side of docs/fair-protocol); un-skip after the merge")
+        pytest.skip(
+            "the server sends no state.fair yet (the server side of docs/fair-protocol); un-skip after the merge"
+        )
     errors: list[str] = []
     # Playwright's wait_for_function polls with eval, which a script-src 'self' policy forbids;
     # the pages' own scripts run under the policy in every other test of this file
@@ -555,8 +623,13 @@ def test_end_to_end_a_real_table_shows_the_check(server, browser):
     page.wait_for_selector(f"#fair-panel [data-deal='{number}']")
     box = page.locator(f"#fair-panel [data-deal='{number}']")
     assert box.get_attribute("data-ok") == "true"
-    assert box.inner_text() == f"\u2713 Deal {number}: your ten cards, the upcard and every card you drew came from this seed."
-    stored = page.evaluate(f"JSON.parse(localStorage.getItem('gin.fair.' + ui.state.table.id + '.' + ui.state.you + '.{number}'))")
+    assert (
+        box.inner_text()
+        == f"\u2713 Deal {number}: your ten cards, the upcard and every card you drew came from this seed."
+    )
+    stored = page.evaluate(
+        f"JSON.parse(localStorage.getItem('gin.fair.' + ui.state.table.id + '.' + ui.state.you + '.{number}'))"
+    )
     assert stored["commitment"] == page.evaluate(f"ui.state.deals[{number - 1}].commitment")
     assert stored["client_seed"] == page.evaluate(f"ui.state.deals[{number - 1}].client_seeds[ui.state.you]")
     assert errors == []
@@ -566,7 +639,9 @@ def test_without_webcrypto_the_pages_say_so_and_point_to_gin_verify(server, brow
     """Plain http on an address other than localhost has no crypto.subtle: nothing is claimed."""
     errors: list[str] = []
     page = _page(browser, errors)
-    page.context.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', {get() { return undefined; }, configurable: true})")
+    page.context.add_init_script(
+        "Object.defineProperty(Crypto.prototype, 'subtle', {get() { return undefined; }, configurable: true})"
+    )
     page.goto(server + "/fair")
     assert page.evaluate("GinFair.hasCrypto()") is False
     assert "gin verify" in page.inner_text("#verdict")
@@ -586,7 +661,7 @@ def test_plural_rules_are_parsed_without_eval(fair):
     Content-Security-Policy (script-src 'self') forbids eval and new Function."""
     import gettext
 
-    from ginrummy.web.i18n_web import web_catalog
+    from ginrummy.web.texts import web_catalog
 
     for lang in ("en", "el", "fi", "mt"):
         expr = re.search(r"plural\s*=\s*([^;]+)", web_catalog(lang)["plural_forms"]).group(1)
@@ -619,14 +694,22 @@ def test_panel_checks_draws_from_a_reshuffled_stock(fair, forged):
     rec = m.deals[0]
     if forged:  # a card drawn from the second rebuilt stock that the seed puts elsewhere
         i = next(i for i, d in enumerate(stored["draws"]) if d["reshuffle"] == 2)
-        stored["draws"][i]["card"] = next(c for c in _deck_text(rec.seed, rec.client_seeds) if c != stored["draws"][i]["card"])
+        stored["draws"][i]["card"] = next(
+            c for c in _deck_text(rec.seed, rec.client_seeds) if c != stored["draws"][i]["card"]
+        )
         fair.evaluate("(o) => localStorage.setItem('gin.fair.T1.0.1', JSON.stringify(o))", stored)
     observed = fair.evaluate("JSON.parse(localStorage.getItem('gin.fair.T1.0.1'))")
     r = fair.evaluate("(x) => GinFair.checkDeal(x)", {"reveal": _reveal(m), "observed": observed})
     draws = [c for c in r["checks"] if c["what"] == "draw"]
     assert len(draws) == len(stored["draws"]) and {c.get("reshuffle", 0) for c in draws} == {0, 1, 2}
-    deal = {"number": 1, "commitment": rec.commitment, "revealed": True, "over": True, "seed": rec.seed.hex(),
-            "client_seeds": list(rec.client_seeds)}
+    deal = {
+        "number": 1,
+        "commitment": rec.commitment,
+        "revealed": True,
+        "over": True,
+        "seed": rec.seed.hex(),
+        "client_seeds": list(rec.client_seeds),
+    }
     fair.evaluate("(s) => GinFair.onState(s, window.sendIt)", _state(m, views_state=views[-1], deals=[deal]))
     fair.wait_for_selector("#fair-panel [data-deal='1']")
     box = fair.locator("#fair-panel [data-deal='1']")
@@ -650,9 +733,23 @@ def test_fair_page_checks_the_golden_records(fair, name):
     assert len([i for i in items if i["code"] == "deal"]) == text.count("\ndeal ") > 0
 
 
-@pytest.mark.parametrize("bad", [{"type": "state"}, {"type": "state", "fair": {"commitment": "ab", "pending": {"deal": 1}}},
-                                 {"type": "state", "table": {"id": "T"}, "you": 0, "fair": {"commitment": "x"},
-                                  "deal": {"number": 1}, "seat": 0, "view": {"hand": "not a list"}, "deals": [{"revealed": True, "seed": "zz"}]}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "state"},
+        {"type": "state", "fair": {"commitment": "ab", "pending": {"deal": 1}}},
+        {
+            "type": "state",
+            "table": {"id": "T"},
+            "you": 0,
+            "fair": {"commitment": "x"},
+            "deal": {"number": 1},
+            "seat": 0,
+            "view": {"hand": "not a list"},
+            "deals": [{"revealed": True, "seed": "zz"}],
+        },
+    ],
+)
 def test_panel_never_throws_at_the_table_page(fair, bad):
     fair.evaluate(PANEL)
     assert fair.evaluate("(s) => { GinFair.onState(s, window.sendIt); return 'drawn'; }", bad) == "drawn"

@@ -1,5 +1,5 @@
 """A match lost on time is rated like any finished match (docs/accounts.md, "Ratings"): the
-clock's third timeout in a row (ginrummy.web.clock) forfeits the match, and the step that
+clock's third timeout in a row (ginrummy.web.room.clock) forfeits the match, and the step that
 forfeits records the result and moves both ratings in its own transaction, the forfeiter
 losing, exactly as an independent ``openskill`` call with that result; once, also across a
 restart.  Time is injected (as in test_clock), so every value is exact."""
@@ -14,15 +14,15 @@ from sqlalchemy import create_engine, func, select
 from starlette.testclient import TestClient
 
 from ginrummy.rules import preset
-from ginrummy.web import players as players_mod
+from ginrummy.web.community import members as players_mod
 from ginrummy.web.app import create_app
-from ginrummy.web.accounts import accounts_t
-from ginrummy.web.clock import FORFEIT_AFTER, Clock
-from ginrummy.web.players import Players
-from ginrummy.web.ratings import display_rating, result_players_t, results_t
-from ginrummy.web.seats import TableError
-from ginrummy.web.store import Store
-from ginrummy.web.tables import SeatSpec, TableManager
+from ginrummy.web.community.accounts import accounts_t
+from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
+from ginrummy.web.community.members import Players
+from ginrummy.web.community.ratings import display_rating, result_players_t, results_t
+from ginrummy.web.room.seats import TableError
+from ginrummy.web.db.store import Store
+from ginrummy.web.room.tables import SeatSpec, TableManager
 
 SEED = bytes(range(32))
 
@@ -43,8 +43,14 @@ def _setup(url: str, now: FakeTime, rated: bool):
     players = Players(store.engine, manager)
     ann = players.accounts.sign_up("Ann", "correct horse")
     bob = players.accounts.sign_up("Bob", "correct horse")
-    table, _ = manager.create(preset("standard"), [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")], seed=SEED,
-                              options={"clock": {"move": 20, "bank": 10}}, seat_all=True, allowed_names={"Ann", "Bob"})
+    table, _ = manager.create(
+        preset("standard"),
+        [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")],
+        seed=SEED,
+        options={"clock": {"move": 20, "bank": 10}},
+        seat_all=True,
+        allowed_names={"Ann", "Bob"},
+    )
     players.table_opened(table, (0, ann.id), rated)
     players.accounts.sit(table.id, 1, bob.id)
     return store, manager, players, table
@@ -83,8 +89,11 @@ def _count(engine, table) -> int:
 
 def _ratings(engine) -> dict[str, tuple[float, float, int]]:
     with engine.connect() as conn:
-        rows = conn.execute(select(accounts_t.c.name, accounts_t.c.mu, accounts_t.c.sigma, accounts_t.c.matches)
-                            .where(accounts_t.c.kind == "human")).all()
+        rows = conn.execute(
+            select(accounts_t.c.name, accounts_t.c.mu, accounts_t.c.sigma, accounts_t.c.matches).where(
+                accounts_t.c.kind == "human"
+            )
+        ).all()
     return {r.name: (r.mu, r.sigma, r.matches) for r in rows}
 
 
@@ -96,10 +105,12 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
         store, manager, players, table = _setup(url, now, rated=True)
         loser, t = await _to_the_last_timeout(manager, table)
         seq = t.seq
+
         # the step that forfeits and the result are one transaction: if recording fails, the
         # step is not stored either, and nothing is rated
         def broken(*args, **kwargs):
             raise RuntimeError("the disk is full")
+
         monkeypatch.setattr(players_mod, "record_match", broken)
         now.t += 30.01
         with pytest.raises(TableError):
@@ -114,11 +125,19 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
         winner = 1 - loser
         state = t.state_for(winner)
         assert state["match"] == {"finished": True, "winner": t.names[winner], "forfeit": t.names[loser]}
-        out = {"loser": loser, "names": list(t.names), "rating": state["rating"], "ratings": _ratings(store.engine),
-               "id": t.id, "deals": len([d for d in t.match.deals if d.result is not None])}
+        out = {
+            "loser": loser,
+            "names": list(t.names),
+            "rating": state["rating"],
+            "ratings": _ratings(store.engine),
+            "id": t.id,
+            "deals": len([d for d in t.match.deals if d.result is not None]),
+        }
         with store.engine.connect() as conn:
-            out["rows"] = {r.player: (r.outcome, r.deals) for r in conn.execute(
-                select(result_players_t).where(result_players_t.c.result_id == t.id))}
+            out["rows"] = {
+                r.player: (r.outcome, r.deals)
+                for r in conn.execute(select(result_players_t).where(result_players_t.c.result_id == t.id))
+            }
             out["rated"] = conn.execute(select(results_t.c.rated, results_t.c.public)).one()
         await manager.stop()
         store.close()
@@ -133,8 +152,16 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
     assert tuple(got["rated"]) == (1, 1)
     assert got["rows"] == {loser: ("loss", got["deals"]), 1 - loser: ("win", got["deals"])}
     # the change is shown at the end, as after a finish by the rules
-    want = [{"name": names[p], "before": 1000, "after": display_rating(r.mu, r.sigma),
-             "change": display_rating(r.mu, r.sigma) - 1000, "provisional": True} for p, r in ((0, ann), (1, bob))]
+    want = [
+        {
+            "name": names[p],
+            "before": 1000,
+            "after": display_rating(r.mu, r.sigma),
+            "change": display_rating(r.mu, r.sigma) - 1000,
+            "provisional": True,
+        }
+        for p, r in ((0, ann), (1, bob))
+    ]
     assert got["rating"] == {"rated": True, "changes": want}
     assert want[loser]["change"] < 0 < want[1 - loser]["change"]
 
@@ -146,7 +173,10 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
         board = {e["name"]: (e["mu"], e["sigma"], e["matches"]) for e in c.get("/api/leaderboard").json()}
     assert (replay["finished"], replay["winner"], replay["forfeit"]) == (True, names[1 - loser], names[loser])
     assert len(replay["deals"]) == len(t.match.deals) and replay["deals"][-1]["sealed"]  # the deal in play
-    assert board == {"Ann": (round(ann.mu, 4), round(ann.sigma, 4), 1), "Bob": (round(bob.mu, 4), round(bob.sigma, 4), 1)}
+    assert board == {
+        "Ann": (round(ann.mu, 4), round(ann.sigma, 4), 1),
+        "Bob": (round(bob.mu, 4), round(bob.sigma, 4), 1),
+    }
     engine = create_engine(url)
     try:
         assert _count(engine, results_t) == 1 and _ratings(engine) == got["ratings"]

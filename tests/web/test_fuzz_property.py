@@ -22,27 +22,60 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from ginrummy.web.app import create_app
-from ginrummy.web.messages import INBOUND_TYPES
+from ginrummy.web.protocol.inbound import INBOUND_TYPES
 
 from .conftest import new_table, with_csrf
 from .test_hostile_input import snapshot
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
-SETTINGS = dict(deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = dict(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # -- what is sent ---------------------------------------------------------------------------
 
-scalars = (st.none() | st.booleans() | st.integers(min_value=-10**40, max_value=10**40)
-           | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40))
-json_values = st.recursive(scalars, lambda kids: st.lists(kids, max_size=4)
-                           | st.dictionaries(st.text(max_size=12), kids, max_size=4), max_leaves=12)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**40), max_value=10**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40)
+)
+json_values = st.recursive(
+    scalars,
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=12), kids, max_size=4),
+    max_leaves=12,
+)
 FIELDS = ("id", "action", "deal", "seed", "text", "lang", "type", "extra")
 near_valid = st.fixed_dictionaries(
     {"type": st.sampled_from(INBOUND_TYPES) | json_values},
-    optional={k: (json_values | st.sampled_from(["discard 7H", "draw stock", "pass", "knock 2C", "el", "x" * 65,
-                                                  "9" * 5000, 1, 2, 10**19, -1, "take upcard"]))
-              for k in FIELDS if k != "type"})
+    optional={
+        k: (
+            json_values
+            | st.sampled_from(
+                [
+                    "discard 7H",
+                    "draw stock",
+                    "pass",
+                    "knock 2C",
+                    "el",
+                    "x" * 65,
+                    "9" * 5000,
+                    1,
+                    2,
+                    10**19,
+                    -1,
+                    "take upcard",
+                ]
+            )
+        )
+        for k in FIELDS
+        if k != "type"
+    },
+)
 
 
 def _deep(n: int) -> str:
@@ -120,13 +153,32 @@ def test_websocket_arbitrary_frames_change_nothing_and_never_drop(fuzz_client):
     assert snapshot(client, t["id"]) == before
 
 
-ENDPOINTS = ("/api/tables", "/api/sheet", "/api/tables/{id}/claim", "/api/tables/ffffffffffff/claim",
-             "/api/tables/{id}/sit")
-body_fields = st.fixed_dictionaries({}, optional={
-    k: json_values | st.sampled_from([[{"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}],
-                                      ["Ann", "Bob"], ["Ann:25", "draw", "a:" + "9" * 5000], ["Ann:" + "9" * 50], "standard",
-                                      "oklahoma", {"box_bonus": 10**30}, {"target": "x"}])
-    for k in ("preset", "rules", "seats", "names", "results", "invite", "seat", "name", "extra")})
+ENDPOINTS = (
+    "/api/tables",
+    "/api/sheet",
+    "/api/tables/{id}/claim",
+    "/api/tables/ffffffffffff/claim",
+    "/api/tables/{id}/sit",
+)
+body_fields = st.fixed_dictionaries(
+    {},
+    optional={
+        k: json_values
+        | st.sampled_from(
+            [
+                [{"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}],
+                ["Ann", "Bob"],
+                ["Ann:25", "draw", "a:" + "9" * 5000],
+                ["Ann:" + "9" * 50],
+                "standard",
+                "oklahoma",
+                {"box_bonus": 10**30},
+                {"target": "x"},
+            ]
+        )
+        for k in ("preset", "rules", "seats", "names", "results", "invite", "seat", "name", "extra")
+    },
+)
 bodies = st.one_of(
     json_values.map(lambda v: json.dumps(v).encode()),
     body_fields.map(lambda v: json.dumps(v).encode()),

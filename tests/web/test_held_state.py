@@ -17,7 +17,7 @@ def _pick(legal: list[str]) -> str:
 
 
 def test_one_state_per_person_move_before_its_ack(client):
-    from ginrummy.web.tables import HELD_STEPS
+    from ginrummy.web.room.tables import HELD_STEPS
 
     assert client.app.state.manager.held_steps == HELD_STEPS == 4  # the default (TableManager.held_steps)
     gaps: list[int] = []
@@ -25,8 +25,12 @@ def test_one_state_per_person_move_before_its_ack(client):
     # deal may lack one (the computer may take the upcard and knock before Ann draws, R4.2, R5.1;
     # Ann, knocking at her first chance, may knock on her first discard): at most five tables
     for _attempt in range(5):
-        t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                      preset="standard", rules={"scoring": "deal"})
+        t = new_table(
+            client,
+            [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+            preset="standard",
+            rules={"scoring": "deal"},
+        )
         tobj = client.app.state.manager.tables[t["id"]]
         with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
             st = ws.receive_json()
@@ -69,8 +73,12 @@ def test_without_holding_every_step_gets_its_state_before_the_ack(client):
     # once (R4.2, R5.1), and that deal is the match before Ann's turn (the wait for her turn
     # hung there); then another table is opened, at most five times
     for _attempt in range(5):
-        t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                      preset="standard", rules={"scoring": "deal"})
+        t = new_table(
+            client,
+            [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+            preset="standard",
+            rules={"scoring": "deal"},
+        )
         with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
             st = ws.receive_json()
             while st["type"] != "state" or not (st["your_turn"] or st["match"]["finished"]):
@@ -131,8 +139,9 @@ def test_the_computers_answer_is_stored_with_the_move_and_is_the_move_it_makes_a
     # takes the upcard, or draws, and knocks at once, R4.2, R5.1; the wait for her turn hung
     # there); then another table is opened, at most five times
     for _attempt in range(5):
-        t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                      preset="standard")  # a game to 100: several deals
+        t = new_table(
+            client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], preset="standard"
+        )  # a game to 100: several deals
         tobj = manager.tables[t["id"]]
         with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
             st = ws.receive_json()
@@ -169,8 +178,9 @@ def test_the_computers_answer_is_stored_with_the_move_and_is_the_move_it_makes_a
     for _ in range(5):
         if bot_moves > 20:
             break
-        more = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                         preset="standard")
+        more = new_table(
+            client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], preset="standard"
+        )
         _play_through(client, more, limit=1000)
         assert manager.tables[more["id"]].match.finished
         bot_moves += _chosen_again(manager, more["id"])
@@ -180,11 +190,13 @@ def test_the_computers_answer_is_stored_with_the_move_and_is_the_move_it_makes_a
 def _chosen_again(manager, table_id: str) -> int:
     """Replay the stored steps of finished table ``table_id`` and choose every computer move
     again from the steps before it: each is the stored one; how many there were."""
-    from ginrummy.web.autoplay import bot_choice
-    from ginrummy.web.tables import Table
+    from ginrummy.web.room.autoplay import bot_choice
+    from ginrummy.web.room.tables import Table
 
     row, steps = manager.store.load(table_id)
-    replay = Table(row, None, seat_secrets=manager.store.seat_secrets(table_id), options=manager.store.options(table_id))
+    replay = Table(
+        row, None, seat_secrets=manager.store.seat_secrets(table_id), options=manager.store.options(table_id)
+    )
     bot_moves = 0
     for s in steps:
         if s.kind == "action" and s.player == 1:

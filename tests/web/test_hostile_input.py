@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from ginrummy.web.messages import INBOUND_TYPES, MAX_BODY_BYTES, MAX_MESSAGE_DEPTH
+from ginrummy.web.protocol.inbound import INBOUND_TYPES, MAX_BODY_BYTES, MAX_MESSAGE_DEPTH
 
 from .conftest import new_table, wait_until
 
@@ -43,8 +43,11 @@ def settled(client: Any, table_id: str) -> None:
 
     def done() -> bool:
         tobj = tables[table_id]  # read afresh each time: the manager may have replaced the table object
-        return tobj.match is not None and (tobj.match.player_to_act() == 0 or tobj.match.deal.is_over) and (
-            tobj.bot_task is None or tobj.bot_task.done())
+        return (
+            tobj.match is not None
+            and (tobj.match.player_to_act() == 0 or tobj.match.deal.is_over)
+            and (tobj.bot_task is None or tobj.bot_task.done())
+        )
 
     wait_until(done, "the computer did not move")
 
@@ -70,19 +73,21 @@ def still_open(ws: Any, mid: Any = "alive") -> None:
 DEEP = "[" * 1020 + "]" * 1020
 
 
-@pytest.mark.parametrize("raw, code, needle", [
-    ('{"type": []}', "bad_message", "unknown message type '[]'; types: " + ", ".join(INBOUND_TYPES)),
-    ('{"type": {}}', "bad_message", "unknown message type '{}'; types: " + ", ".join(INBOUND_TYPES)),
-    # no type at all: said as such, not as the type None
-    ('{"action": "pass"}', "bad_message", 'a message needs "type": one of ' + ", ".join(INBOUND_TYPES)),
-    (DEEP, "bad_json", f"JSON nested more than {MAX_MESSAGE_DEPTH} levels deep is refused"),
-    ('{"type": "ping", "id": [' + "[" * 500 + "]" * 500 + "]}", "bad_json", "nested more than"),
-    ('{"type": "action", "action": "' + "\\ud800" + '"}', "bad_message", 'an action message needs "action"'),
-    # a key given twice: refused, not the last value taken (the move would be a guess)
-    ('{"type": "action", "action": "pass", "action": "take upcard"}', "bad_json",
-     "action: is given twice"),
-    ('{"type": "chat", "text": "hi", "id": 1, "id": 2}', "bad_json", "id: is given twice"),
-])
+@pytest.mark.parametrize(
+    "raw, code, needle",
+    [
+        ('{"type": []}', "bad_message", "unknown message type '[]'; types: " + ", ".join(INBOUND_TYPES)),
+        ('{"type": {}}', "bad_message", "unknown message type '{}'; types: " + ", ".join(INBOUND_TYPES)),
+        # no type at all: said as such, not as the type None
+        ('{"action": "pass"}', "bad_message", 'a message needs "type": one of ' + ", ".join(INBOUND_TYPES)),
+        (DEEP, "bad_json", f"JSON nested more than {MAX_MESSAGE_DEPTH} levels deep is refused"),
+        ('{"type": "ping", "id": [' + "[" * 500 + "]" * 500 + "]}", "bad_json", "nested more than"),
+        ('{"type": "action", "action": "' + "\\ud800" + '"}', "bad_message", 'an action message needs "action"'),
+        # a key given twice: refused, not the last value taken (the move would be a guess)
+        ('{"type": "action", "action": "pass", "action": "take upcard"}', "bad_json", "action: is given twice"),
+        ('{"type": "chat", "text": "hi", "id": 1, "id": 2}', "bad_json", "id: is given twice"),
+    ],
+)
 def test_bad_websocket_message_one_error_connection_open_table_unchanged(client, raw, code, needle):
     assert len(DEEP.encode()) == 2040
     t = new_table(client, HUMAN_VS_BOT)
@@ -132,12 +137,18 @@ def test_deep_body_is_400_not_500(client, path):
     assert "nested more than 4 levels" in r.json()["error"]
 
 
-@pytest.mark.parametrize("path, body, field", [
-    ("/api/tables", '{"preset": "nope", "preset": "standard", "seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]}',
-     "preset"),
-    ("/api/sheet", '{"names": ["Ann", "Bob"], "results": ["Ann:10"], "results": ["Bob:99"]}', "results"),
-    ("/api/tables", '{"preset": "standard", "rules": {"target": 50, "target": 500}, "seats": []}', "target"),
-])
+@pytest.mark.parametrize(
+    "path, body, field",
+    [
+        (
+            "/api/tables",
+            '{"preset": "nope", "preset": "standard", "seats": [{"kind": "human"}, {"kind": "bot", "level": "novice"}]}',
+            "preset",
+        ),
+        ("/api/sheet", '{"names": ["Ann", "Bob"], "results": ["Ann:10"], "results": ["Bob:99"]}', "results"),
+        ("/api/tables", '{"preset": "standard", "rules": {"target": 50, "target": 500}, "seats": []}', "target"),
+    ],
+)
 def test_a_body_that_names_a_field_twice_is_400_naming_it(client, path, body, field):
     before = len(client.app.state.manager.tables)
     r = client.post(path, content=body, headers={"content-type": "application/json"})
@@ -181,11 +192,15 @@ def test_websocket_with_a_non_ascii_seat_is_refused_4403(client):
 
 # -- 3. the body limit comes too late ----------------------------------------------------------
 
+
 def test_body_over_the_limit_by_content_length_is_413_before_reading(client):
     for path in ("/api/tables", "/api/sheet", "/api/tables/abc123/claim"):
         r = client.post(path, content=b" " * (MAX_BODY_BYTES + 1))
         assert r.status_code == 413, r.text
-        assert r.json() == {"error": f"request body too large; the limit is {MAX_BODY_BYTES} bytes", "code": "too_large"}
+        assert r.json() == {
+            "error": f"request body too large; the limit is {MAX_BODY_BYTES} bytes",
+            "code": "too_large",
+        }
     # exactly at the limit the body is read (and refused for what it says, not for its size)
     r = client.post("/api/sheet", content=b" " * MAX_BODY_BYTES, headers={"content-type": "application/json"})
     assert r.status_code == 400
@@ -210,11 +225,25 @@ def _asgi_post(app: Any, path: str, chunks: int, chunk: bytes) -> tuple[int, byt
         elif msg["type"] == "http.response.body":
             out["body"] += msg.get("body", b"")
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"",
-             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
-                         (b"transfer-encoding", b"chunked")],
-             "client": ("127.0.0.1", 1), "server": ("testserver", 80), "state": {}}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [
+            (b"host", b"testserver"),
+            (b"content-type", b"application/json"),
+            (b"transfer-encoding", b"chunked"),
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("testserver", 80),
+        "state": {},
+    }
     asyncio.run(app(scope, receive, send))
     return out["status"], out["body"], read
 
@@ -224,8 +253,10 @@ def test_chunked_body_over_the_limit_is_413_and_not_read_to_the_end(client, path
     # 2,000 chunks of 1 KiB (2 MB if it were all read): refused once 8 KiB + 1 byte are in
     status, body, read = _asgi_post(client.app, path, 2_000, b" " * 1024)
     assert status == 413, body
-    assert json.loads(body) == {"error": f"request body too large; the limit is {MAX_BODY_BYTES} bytes",
-                                "code": "too_large"}
+    assert json.loads(body) == {
+        "error": f"request body too large; the limit is {MAX_BODY_BYTES} bytes",
+        "code": "too_large",
+    }
     assert read == MAX_BODY_BYTES // 1024 + 1
     # the same body under the limit is read to its end and judged for what it says
     status, body, read = _asgi_post(client.app, path, 8, b" " * 1024)
@@ -233,6 +264,7 @@ def test_chunked_body_over_the_limit_is_413_and_not_read_to_the_end(client, path
 
 
 # -- 4. a seat can be borrowed ---------------------------------------------------------------
+
 
 def test_claim_link_flow(client):
     r = client.post("/api/tables", json={"preset": "standard", "seats": HUMANS})
@@ -284,10 +316,18 @@ def test_claim_link_flow(client):
 
 def test_every_http_error_names_its_kind_in_code(client):
     """A rule out of range and a paging value out of range used to answer without a ``code``."""
-    r = client.post("/api/tables", json={"preset": "standard", "rules": {"knock_limit": -3},
-                                         "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
-    assert (r.status_code, r.json()) == (400, {"error": "rule knock_limit=-3 is out of range; allowed: 0..10",
-                                               "code": "bad_request"})
+    r = client.post(
+        "/api/tables",
+        json={
+            "preset": "standard",
+            "rules": {"knock_limit": -3},
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+        },
+    )
+    assert (r.status_code, r.json()) == (
+        400,
+        {"error": "rule knock_limit=-3 is out of range; allowed: 0..10", "code": "bad_request"},
+    )
     r = client.get("/api/leaderboard?limit=-1")
     assert r.status_code == 400 and r.json()["code"] == "bad_request" and "limit" in r.json()["error"]
 
@@ -296,8 +336,13 @@ def test_names_and_chat_lose_control_and_direction_characters(client):
     """A NUL, a right-to-left override (which would turn the text after it around in every list
     and chat line) or a zero-width space is left out of a seat name and a chat line; a name of
     nothing else gets the default name; markup stays as typed (it is only ever shown as text)."""
-    r = client.post("/api/tables", json={"preset": "standard", "seats": [
-        {"kind": "human", "name": "\u0000\u202eBob\u200b"}, {"kind": "human", "name": "\u202e\u2066"}]})
+    r = client.post(
+        "/api/tables",
+        json={
+            "preset": "standard",
+            "seats": [{"kind": "human", "name": "\u0000\u202eBob\u200b"}, {"kind": "human", "name": "\u202e\u2066"}],
+        },
+    )
     assert r.status_code == 201, r.text
     t = r.json()
     assert [s["name"] for s in t["seats"]] == ["Bob", "Player 2"]
@@ -316,14 +361,22 @@ def test_names_and_chat_lose_control_and_direction_characters(client):
 TWO = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]
 
 
-@pytest.mark.parametrize("body, error", [
-    ({"rules": {"stock_end": "x" * 100}, "seats": TWO}, "rules.stock_end: is longer than 40 (characters or items)"),
-    ({"rules": {"k" * 100: 1}, "seats": TWO}, "rules (a field name): is longer than 40 (characters or items)"),
-    ({"rules": {"target": 10**23}, "seats": TWO}, "rules.target: is out of range; allowed: at most 999999999999999999"),
-    ({"rules": {"players": 2}, "seats": TWO + [{"kind": "bot", "level": "novice"}]},
-     "rules.players is 2, but the table has 3 seats"),
-    ({"rules": {"players": 3}, "seats": TWO}, "rules.players is 3, but the table has 2 seats"),
-])
+@pytest.mark.parametrize(
+    "body, error",
+    [
+        ({"rules": {"stock_end": "x" * 100}, "seats": TWO}, "rules.stock_end: is longer than 40 (characters or items)"),
+        ({"rules": {"k" * 100: 1}, "seats": TWO}, "rules (a field name): is longer than 40 (characters or items)"),
+        (
+            {"rules": {"target": 10**23}, "seats": TWO},
+            "rules.target: is out of range; allowed: at most 999999999999999999",
+        ),
+        (
+            {"rules": {"players": 2}, "seats": TWO + [{"kind": "bot", "level": "novice"}]},
+            "rules.players is 2, but the table has 3 seats",
+        ),
+        ({"rules": {"players": 3}, "seats": TWO}, "rules.players is 3, but the table has 2 seats"),
+    ],
+)
 def test_a_table_body_error_names_the_field_and_what_is_allowed(client, body, error):
     r = client.post("/api/tables", json=body)
     assert (r.status_code, r.json()) == (400, {"error": error, "code": "bad_message"})
@@ -336,13 +389,17 @@ def test_a_computer_seat_without_a_level_is_told_the_levels(client):
 
 
 def test_sitting_in_a_seat_that_is_no_persons_names_the_free_seats(client):
-    t = client.post("/api/tables", json={"public": True, "seats": [{"kind": "human", "name": "Ann"},
-                                                                    {"kind": "human", "name": "Bob"}]}).json()
+    t = client.post(
+        "/api/tables",
+        json={"public": True, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]},
+    ).json()
     for seat, code in ((2, 403), (0, 409)):
         r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": seat, "name": "Cy"})
         assert r.status_code == code, r.text
-    assert client.post(f"/api/tables/{t['id']}/sit", json={"seat": 2}).json()["error"] == \
-        "\"seat\": 2 is not a person's seat at this table; free seats: 1"
+    assert (
+        client.post(f"/api/tables/{t['id']}/sit", json={"seat": 2}).json()["error"]
+        == '"seat": 2 is not a person\'s seat at this table; free seats: 1'
+    )
 
 
 def test_a_lobby_chat_line_without_a_proper_name_says_so(client):
@@ -355,9 +412,12 @@ def test_a_lobby_chat_line_without_a_proper_name_says_so(client):
         ws.send_json({"type": "chat", "text": "hi"})  # a guest must give one (a signed-in person need not)
         while (err := ws.receive_json())["type"] != "error":
             pass
-        assert (err["code"], err["message"]) == ("bad_message", 'a guest\'s lobby chat message needs "name": your name, '
-                                                 "1 to 24 characters, not only spaces (signed in, you chat under your "
-                                                 "account's name and need none)")
+        assert (err["code"], err["message"]) == (
+            "bad_message",
+            'a guest\'s lobby chat message needs "name": your name, '
+            "1 to 24 characters, not only spaces (signed in, you chat under your "
+            "account's name and need none)",
+        )
         ws.send_json({"type": "chat", "text": "", "name": "Ann"})
         while (err := ws.receive_json())["type"] != "error":
             pass
@@ -372,11 +432,14 @@ def test_a_method_an_api_path_does_not_take_is_405_json_naming_the_allowed_ones(
     assert client.get("/api/tables?lang=el").json()["error"] != "method GET is not allowed here; allowed: POST"
 
 
-@pytest.mark.parametrize("path, needle", [
-    ("/api/tables", "the body must be a JSON object: seats must be a list of 2 or 3"),
-    ("/api/sheet", "the body must be a JSON object: "),
-    ("/api/tables/abc123/claim", "the body must be a JSON object: "),
-])
+@pytest.mark.parametrize(
+    "path, needle",
+    [
+        ("/api/tables", "the body must be a JSON object: seats must be a list of 2 or 3"),
+        ("/api/sheet", "the body must be a JSON object: "),
+        ("/api/tables/abc123/claim", "the body must be a JSON object: "),
+    ],
+)
 def test_a_body_that_is_not_an_object_says_so(client, path, needle):
     for body in ("[1, 2, 3]", '"seats"', "7"):
         r = client.post(path, content=body, headers={"Content-Type": "application/json"})

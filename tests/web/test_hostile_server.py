@@ -24,7 +24,7 @@ import httpx
 import pytest
 import websockets
 
-from ginrummy.web.messages import MAX_BODY_BYTES
+from ginrummy.web.protocol.inbound import MAX_BODY_BYTES
 
 from .rawws import CloseFrame, RawWS, frame
 
@@ -56,9 +56,22 @@ class Server:
         self.log = tmp / "serve.log"
         self._out = self.log.open("wb")
         self.proc = subprocess.Popen(
-            GIN + ["serve", "--port", str(self.port), "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}",
-                   "--bot-delay", "0", "--log-level", "info"],
-            stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True)
+            GIN
+            + [
+                "serve",
+                "--port",
+                str(self.port),
+                "--database-url",
+                f"sqlite:///{tmp / 'gin.sqlite3'}",
+                "--bot-delay",
+                "0",
+                "--log-level",
+                "info",
+            ],
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 90  # generous: a loaded machine imports slowly; no time is asserted
         while time.monotonic() < deadline:
             try:
@@ -85,6 +98,7 @@ class Server:
                 await ws.send(json.dumps({"type": "client_seed", "deal": 1, "seed": "hostile", "id": "s"}))
                 while json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS)).get("reply_to") != "s":
                     pass
+
         asyncio.run(seed())
         return t
 
@@ -129,7 +143,9 @@ def test_sixty_kilobyte_frame_is_too_large_and_the_connection_stays_open(server)
             # the person is to act (the computer has moved): the table is quiet; or the deal is
             # over (the table's seed is random: the computer, acting first, may take the upcard
             # and knock at once, R4.2, R5.1), and the table waits for the person's next deal
-            before = await _until(ws, lambda m: m["type"] == "state" and (m["your_turn"] or m["view"]["phase"] == "over"))
+            before = await _until(
+                ws, lambda m: m["type"] == "state" and (m["your_turn"] or m["view"]["phase"] == "over")
+            )
             for payload in ('{"type": "sync", "x": "' + "a" * 60_000 + '"}', b"\x00" * 61_440):
                 await ws.send(payload)
                 err = await _until(ws, lambda m: m["type"] != "state")
@@ -138,6 +154,7 @@ def test_sixty_kilobyte_frame_is_too_large_and_the_connection_stays_open(server)
             await ws.send(json.dumps({"type": "sync", "id": "after"}))
             after = await _until(ws, lambda m: m.get("reply_to") == "after")
             assert _public(after) == _public(before)
+
     asyncio.run(go())
     assert server.proc.poll() is None
 
@@ -158,6 +175,7 @@ def test_one_megabyte_frame_closes_the_socket_with_1009_before_it_is_read_whole(
                 for _ in range(1000):
                     await asyncio.wait_for(ws.recv(), RECV_SECONDS)
             return ws.close_code
+
     assert asyncio.run(go()) == 1009
     assert server.proc.poll() is None
 
@@ -172,6 +190,7 @@ def test_websocket_with_a_non_ascii_seat_is_refused_with_4403(server):
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await asyncio.wait_for(ws.recv(), RECV_SECONDS)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+
     asyncio.run(go())
     assert httpx.get(server.url(f"/api/tables/{t['id']}/record?seat=%C3%A9")).status_code == 403
 
@@ -196,8 +215,10 @@ def _answer(sock: socket.socket, timeout: float = 10.0) -> bytes:
 
 def test_declared_200_mb_body_is_413_before_any_of_it_is_sent(server):
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     b"Content-Length: 200000000\r\n\r\n")
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 200000000\r\n\r\n"
+        )
         answer = _answer(sock)
     assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
     assert f"the limit is {MAX_BODY_BYTES} bytes".encode() in answer
@@ -210,8 +231,10 @@ def test_chunked_50_mb_stream_is_413_before_it_ends_and_memory_stays_flat(server
     sent = 0
     answer = b""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-        sock.sendall(b"POST /api/sheet HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                     b"Transfer-Encoding: chunked\r\n\r\n")
+        sock.sendall(
+            b"POST /api/sheet HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
         try:
             for sent in range(1, total + 1):
                 sock.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
@@ -274,8 +297,9 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
                     await ws.send(json.dumps({"type": "next_deal", "id": "n"}))
                     await _until(ws, lambda m: m.get("reply_to") == "n")
                 elif st["your_turn"]:
-                    await ws.send(json.dumps({"type": "action", "action": _pick(st["view"]["legal_actions"]),
-                                              "id": moves}))
+                    await ws.send(
+                        json.dumps({"type": "action", "action": _pick(st["view"]["legal_actions"]), "id": moves})
+                    )
                     ack = await _until(ws, lambda m: m.get("reply_to") == moves)  # within 10 s, or it fails
                     assert ack["type"] == "ack", ack
                     moves += 1
@@ -304,8 +328,9 @@ def test_a_burst_of_messages_read_promptly_is_not_a_slow_reader(server):
     ws = RawWS(server.port, f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}")
     try:
         assert json.loads(ws.recv()[1])["type"] == "state"
-        ws.sock.sendall(b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000))
-                        + frame(b'{"type": []}') * 500)
+        ws.sock.sendall(
+            b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000)) + frame(b'{"type": []}') * 500
+        )
         replies = []
         for _ in range(1600):  # the states of the computer's move may come in between
             msg = json.loads(ws.recv()[1])
@@ -322,15 +347,25 @@ def test_a_burst_of_messages_read_promptly_is_not_a_slow_reader(server):
 
 def test_database_password_is_masked_in_errors_and_the_start_line(tmp_path):
     # an unreachable PostgreSQL: one error line, the password masked
-    out = subprocess.run(GIN + ["serve", "--port", "0", "--database-url", "postgresql://gin:secret@127.0.0.1:1/gin"],
-                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    out = subprocess.run(
+        GIN + ["serve", "--port", "0", "--database-url", "postgresql://gin:secret@127.0.0.1:1/gin"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert out.returncode == 2
     assert "secret" not in out.stdout + out.stderr
     assert out.stderr.startswith("gin: error: cannot open the database ") and out.stderr.count("\n") == 1
     assert "postgresql://gin:***@127.0.0.1:1/gin" in out.stderr
     # SQLite refuses a password: the driver's own message quotes the URL, masked too
-    out = subprocess.run(GIN + ["serve", "--port", "0", "--database-url", "sqlite://gin:secret@/gin.sqlite3"],
-                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    out = subprocess.run(
+        GIN + ["serve", "--port", "0", "--database-url", "sqlite://gin:secret@/gin.sqlite3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert out.returncode == 2 and out.stdout == ""
     assert "secret" not in out.stderr and "sqlite://gin:***@/gin.sqlite3" in out.stderr, out.stderr
 
@@ -361,8 +396,10 @@ def test_the_start_line_masks_the_database_password(tmp_path, monkeypatch, capsy
 
 
 def test_seat_tokens_and_invites_never_reach_the_log(server):
-    r = httpx.post(server.url("/api/tables"), json={"preset": "standard", "seats": [
-        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+    r = httpx.post(
+        server.url("/api/tables"),
+        json={"preset": "standard", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]},
+    )
     t = r.json()
     token = t["seats"][0]["token"]
     invite = t["seats"][1]["invite"].split("invite=", 1)[1]
@@ -375,6 +412,7 @@ def test_seat_tokens_and_invites_never_reach_the_log(server):
             assert json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))["type"] == "state"
         async with websockets.connect(server.ws(t, "wrong-token")) as ws:
             assert json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))["code"] == "bad_token"
+
     asyncio.run(go())
     # the server writes its access lines as it answers: wait (bounded) for the last of them
     last = f'"WebSocket /ws/table/{t["id"]}?seat=***" [accepted]'
@@ -392,8 +430,13 @@ def test_a_client_that_hangs_up_in_the_middle_of_its_body_is_no_server_error(ser
     for path in ("/api/tables", "/api/sheet", "/api/tables/abc123/claim"):
         for head in (b"Content-Length: 100\r\n\r\n", b"Transfer-Encoding: chunked\r\n\r\n5\r\n[1, 2\r\n"):
             with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
-                sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                             + head + b'{"seats"')
+                sock.sendall(
+                    b"POST "
+                    + path.encode()
+                    + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + head
+                    + b'{"seats"'
+                )
                 time.sleep(0.1)
     time.sleep(1.0)  # the server notices the hang-ups
     assert httpx.get(server.url("/api/options")).status_code == 200
@@ -406,8 +449,9 @@ def test_lobby_burst_of_messages_read_promptly_is_answered_in_full(server):
     ws = RawWS(server.port, "/ws/lobby")
     try:
         assert json.loads(ws.recv()[1])["type"] == "lobby"
-        ws.sock.sendall(b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000))
-                        + frame(b'{"type": []}') * 300)
+        ws.sock.sendall(
+            b"".join(frame(b'{"type": "ping", "id": %d}' % i) for i in range(1000)) + frame(b'{"type": []}') * 300
+        )
         replies = []
         for _ in range(2000):  # a lobby list may come in between (a public table of another test)
             msg = json.loads(ws.recv()[1])

@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 
 from ginrummy.i18n import LANGUAGES, catalog_json, placeholders
 from ginrummy.web.app import STATIC_DIR
-from ginrummy.web.tables import player_levels
-from ginrummy.web.i18n_web import html_key, html_messages, translate_html, web_catalog, web_translator
+from ginrummy.web.room.tables import player_levels
+from ginrummy.web.texts import html_key, html_messages, translate_html, web_catalog, web_translator
 
 from .conftest import new_table
 
@@ -84,9 +84,31 @@ def test_the_pot_is_what_the_sources_mark(tmp_path):
     """Re-extract with scripts/i18n-web.sh's settings: nothing marked is missing from web.pot."""
     out = tmp_path / "web.pot"
     pybabel = Path(sys.executable).with_name("pybabel")
-    subprocess.run([str(pybabel), "extract", "-F", "scripts/i18n-web.cfg", "--no-default-keywords",
-                    "-k", "W_", "-k", "t", "-k", "tEl", "-k", "nt:1,2", "-k", "pt:1c,2", "-o", str(out),
-                    "."], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(
+        [
+            str(pybabel),
+            "extract",
+            "-F",
+            "scripts/i18n-web.cfg",
+            "--no-default-keywords",
+            "-k",
+            "W_",
+            "-k",
+            "t",
+            "-k",
+            "tEl",
+            "-k",
+            "nt:1,2",
+            "-k",
+            "pt:1c,2",
+            "-o",
+            str(out),
+            ".",
+        ],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     with open(out, "rb") as f:
         fresh = read_po(f)
     assert _ids(fresh) == _ids(_pot())
@@ -101,8 +123,15 @@ def test_messages_domain_strings_read_with_tm_exist_there():
         text = (STATIC_DIR / name).read_text(encoding="utf-8")
         used |= {(None, x) for x in re.findall(r'\btm\("((?:[^"\\]|\\.)*)"', text)}
         used |= set(re.findall(r'\bptm\("([^"]*)", "((?:[^"\\]|\\.)*)"', text))
-    assert {("card name", "{rank} of {suit}"), ("rank", "ace"), ("suit", "spades"), ("level", "Novice"),
-            ("sheet", "Game {number}"), ("sheet", "Total"), (None, "Score sheet")} <= used
+    assert {
+        ("card name", "{rank} of {suit}"),
+        ("rank", "ace"),
+        ("suit", "spades"),
+        ("level", "Novice"),
+        ("sheet", "Game {number}"),
+        ("sheet", "Total"),
+        (None, "Score sheet"),
+    } <= used
     assert used - messages == set()
 
 
@@ -115,17 +144,23 @@ def test_every_data_i18n_text_of_the_pages_is_translated(page):
     assert [k for k in found if k not in pot] == []
     for lang in TRANSLATED:
         tr = web_translator(lang)
-        assert [k for k in found if tr.gettext(k) == k and not re.fullmatch(r"[\W\d]*|Hollywood|Oklahoma|Gin|lobby", k)] == [], lang
+        assert [
+            k for k in found if tr.gettext(k) == k and not re.fullmatch(r"[\W\d]*|Hollywood|Oklahoma|Gin|lobby", k)
+        ] == [], lang
 
 
 def test_html_key_and_page_translation():
     assert html_key("7&#9827;\n   7&#9830; &amp; <b>x</b>") == "7♣ 7♦ &amp; <b>x</b>"
-    src = ('<html lang="en"><body><p data-i18n>The\n  basics</p>'
-           '<input placeholder="Your hand" data-i18n-attr="placeholder"><p>Pass</p></body></html>')
+    src = (
+        '<html lang="en"><body><p data-i18n>The\n  basics</p>'
+        '<input placeholder="Your hand" data-i18n-attr="placeholder"><p>Pass</p></body></html>'
+    )
     assert html_messages(src) == [(1, "The basics", None), (2, "Your hand", "placeholder")]
     el = translate_html(src, web_translator("el"))
-    assert el == ('<html lang="el"><body><p data-i18n>Τα βασικά</p>'
-                  '<input placeholder="Το χέρι σου" data-i18n-attr="placeholder"><p>Pass</p></body></html>')
+    assert el == (
+        '<html lang="el"><body><p data-i18n>Τα βασικά</p>'
+        '<input placeholder="Το χέρι σου" data-i18n-attr="placeholder"><p>Pass</p></body></html>'
+    )
     with pytest.raises(ValueError, match="inside another"):
         html_messages("<p data-i18n><span data-i18n>x</span></p>")
 
@@ -176,16 +211,25 @@ def test_catalog_endpoints(client):
 
 
 def test_api_errors_and_default_names_in_the_request_language(client):
-    r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "grandmaster"}]},
-                    headers={"Accept-Language": "fi"})
+    r = client.post(
+        "/api/tables",
+        json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "grandmaster"}]},
+        headers={"Accept-Language": "fi"},
+    )
     assert r.status_code == 400
-    levels = "random, novice, club, expert, master, ismcts" + (", openspiel-simple" if "openspiel-simple" in player_levels() else "")
+    levels = "random, novice, club, expert, master, ismcts" + (
+        ", openspiel-simple" if "openspiel-simple" in player_levels() else ""
+    )
     assert r.json()["error"] == f"paikka 2: tuntematon tietokoneen taso 'grandmaster'; tasot: {levels}"
     r = client.post("/api/sheet", json={"names": "Ann"}, headers={"Accept-Language": "el"})
     assert r.json()["error"] == "το names πρέπει να είναι λίστα 2 (ή 3) μη κενών ονομάτων"
-    r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}, headers={"Accept-Language": "el"})
+    r = client.post(
+        "/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}]}, headers={"Accept-Language": "el"}
+    )
     assert [s["name"] for s in r.json()["seats"]] == ["Παίκτης 1", "Παίκτης 2"]
-    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
+    r = client.post(
+        "/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]}
+    )
     assert r.json()["seats"][1]["name"] == "Computer (novice)"  # English stays as it was
 
 
@@ -200,8 +244,10 @@ def test_websocket_errors_in_the_seat_language_and_set_lang(client):
         ws.send_text("not json")
         err = ws.receive_json()
         assert err["code"] == "bad_json"
-        assert err["message"] == ('το μήνυμα δεν είναι έγκυρο JSON· στείλε ένα αντικείμενο JSON όπως '
-                                  '{"type": "action", "action": "draw stock"}')
+        assert err["message"] == (
+            "το μήνυμα δεν είναι έγκυρο JSON· στείλε ένα αντικείμενο JSON όπως "
+            '{"type": "action", "action": "draw stock"}'
+        )
         ws.send_json({"type": "suggest", "text": "x", "id": 1})
         err = ws.receive_json()
         assert err["code"] == "not_allowed" and err["reply_to"] == 1
@@ -214,7 +260,7 @@ def test_websocket_errors_in_the_seat_language_and_set_lang(client):
         assert err["message"] == web_translator("mt").gettext("the deal is not over yet")
         ws.send_json({"type": "set_lang", "lang": "de"})
         err = ws.receive_json()
-        assert err["message"] == "messaġġ set_lang jeħtieġ \"lang\": wieħed minn en, el, fi, mt"
+        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt'
     # a bad token is refused in the language of the handshake (cookie, then Accept-Language)
     with client.websocket_connect(f"/ws/table/{table['id']}?seat=nope", headers={"Accept-Language": "fi"}) as ws:
         err = ws.receive_json()
@@ -228,8 +274,12 @@ def test_out_of_turn_names_the_player_to_act_in_the_seat_language(client):
     waiting = 1 - tobj.match.player_to_act()
     to_act = tobj.names[1 - waiting]
     tok = table["seats"][waiting]["token"]
-    want = {"en": f"it is {to_act}'s turn", "el": f"σειρά έχει ο/η {to_act}", "fi": f"on pelaajan {to_act} vuoro",
-            "mt": f"imiss lil {to_act}"}
+    want = {
+        "en": f"it is {to_act}'s turn",
+        "el": f"σειρά έχει ο/η {to_act}",
+        "fi": f"on pelaajan {to_act} vuoro",
+        "mt": f"imiss lil {to_act}",
+    }
     for lang, text in want.items():
         with client.websocket_connect(f"/ws/table/{table['id']}?seat={tok}&lang={lang}") as ws:
             assert ws.receive_json()["type"] == "state"
@@ -245,5 +295,7 @@ def test_websocket_default_is_english(client):
     with client.websocket_connect(f"/ws/table/{table['id']}?seat={tok}") as ws:
         ws.receive_json()
         ws.send_json({"type": "frobnicate"})
-        assert ws.receive_json()["message"] == ("unknown message type 'frobnicate'; types: "
-                                                "action, next_deal, client_seed, suggest, chat, rematch, hint, review, sync, ping, set_lang")
+        assert ws.receive_json()["message"] == (
+            "unknown message type 'frobnicate'; types: "
+            "action, next_deal, client_seed, suggest, chat, rematch, hint, review, sync, ping, set_lang"
+        )

@@ -10,13 +10,15 @@ import json
 import pytest
 
 from ginrummy.i18n import translate_error
-from ginrummy.web.i18n_web import web_translator
-from ginrummy.web.messages import MessageError, parse_inbound, parse_lobby
+from ginrummy.web.texts import web_translator
+from ginrummy.web.protocol.inbound import MessageError, parse_inbound, parse_lobby
 
 from .conftest import new_table, next_message
 
-CHAT = ('a chat message needs "text" with something visible: its invisible characters (such as zero-width spaces) '
-        'were left out, and nothing visible remained')
+CHAT = (
+    'a chat message needs "text" with something visible: its invisible characters (such as zero-width spaces) '
+    "were left out, and nothing visible remained"
+)
 SUGGEST = CHAT.replace("a chat message", "a suggest message")
 EMPTY = 'a chat message needs "text": a non-empty string'
 
@@ -41,20 +43,22 @@ def test_a_text_of_invisible_characters_says_they_were_left_out(text):
 def test_an_empty_text_and_a_bad_lobby_name_keep_their_own_answers():
     assert str(_refusal('{"type": "chat", "text": ""}')) == EMPTY
     assert str(_refusal('{"type": "chat", "name": "Ann", "text": ""}', lobby=True)) == EMPTY
-    assert str(_refusal('{"type": "chat", "name": "  ", "text": "\\u200b"}', lobby=True)) == \
-        'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces'
+    assert (
+        str(_refusal('{"type": "chat", "name": "  ", "text": "\\u200b"}', lobby=True))
+        == 'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces'
+    )
     assert str(_refusal('{"type": "chat", "text": 7}')) == EMPTY  # not a string at all
     # something visible among the invisible characters is kept, and only that
     assert parse_inbound('{"type": "chat", "text": "\\u200bhi\\u200b"}').text == "hi"
 
 
 WANT = {
-    "el": "ένα μήνυμα chat χρειάζεται \"text\" με κάτι ορατό: οι αόρατοι χαρακτήρες του (όπως τα κενά μηδενικού "
-          "πλάτους) παραλείφθηκαν και δεν έμεινε τίποτα ορατό",
-    "fi": "chat-viesti tarvitsee kentän \"text\", jossa on jotain näkyvää: sen näkymättömät merkit (kuten nollalevyiset "
-          "välilyönnit) jätettiin pois, eikä mitään näkyvää jäänyt",
+    "el": 'ένα μήνυμα chat χρειάζεται "text" με κάτι ορατό: οι αόρατοι χαρακτήρες του (όπως τα κενά μηδενικού '
+    "πλάτους) παραλείφθηκαν και δεν έμεινε τίποτα ορατό",
+    "fi": 'chat-viesti tarvitsee kentän "text", jossa on jotain näkyvää: sen näkymättömät merkit (kuten nollalevyiset '
+    "välilyönnit) jätettiin pois, eikä mitään näkyvää jäänyt",
     "mt": "messaġġ chat jeħtieġ \"text\" b'xi ħaġa li tidher: il-karattri inviżibbli tiegħu (bħall-ispazji ta' wisa' "
-          "żero) tħallew barra, u ma baqa' xejn li jidher",
+    "żero) tħallew barra, u ma baqa' xejn li jidher",
     "en": CHAT,
 }
 

@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, select
 from ginrummy.cli.main import main
 from ginrummy.rules import preset
 from ginrummy.analysis.shards import LOCAL, ShardError
-from ginrummy.web.accounts import accounts_t
-from ginrummy.web.ladder import LadderTask, pairings, run_ladder
-from ginrummy.web.ratings import result_players_t
+from ginrummy.web.community.accounts import accounts_t
+from ginrummy.web.community.level_ladder import LadderTask, pairings, run_ladder
+from ginrummy.web.community.ratings import result_players_t
 
 LEVELS = "random,novice,club"
 GAMES = 7  # every pair of the three twice, and one more: the pairings go round
@@ -28,16 +28,37 @@ def _rows(db: str) -> list[tuple]:
     engine = create_engine(db)
     try:
         with engine.connect() as conn:
-            rows = conn.execute(select(result_players_t, accounts_t.c.name)
-                                .join(accounts_t, accounts_t.c.id == result_players_t.c.account_id)).all()
+            rows = conn.execute(
+                select(result_players_t, accounts_t.c.name).join(
+                    accounts_t, accounts_t.c.id == result_players_t.c.account_id
+                )
+            ).all()
     finally:
         engine.dispose()
     out = []
     for r in rows:
         number = int(r.result_id.rsplit("-", 1)[1])
-        out.append((number, r.player, r.name, r.opponent_name, r.outcome, r.deals, r.deals_won, r.knocks, r.gins,
-                    r.undercuts_made, r.undercuts_suffered, r.points, r.knock_deadwood, r.mu_before, r.sigma_before,
-                    r.mu_after, r.sigma_after))
+        out.append(
+            (
+                number,
+                r.player,
+                r.name,
+                r.opponent_name,
+                r.outcome,
+                r.deals,
+                r.deals_won,
+                r.knocks,
+                r.gins,
+                r.undercuts_made,
+                r.undercuts_suffered,
+                r.points,
+                r.knock_deadwood,
+                r.mu_before,
+                r.sigma_before,
+                r.mu_after,
+                r.sigma_after,
+            )
+        )
     return sorted(out)
 
 
@@ -71,8 +92,16 @@ def test_run_ladder_rates_in_match_order_whatever_order_the_shards_finish(tmp_pa
     engine = create_engine(db)
     seen: list[int] = []
     try:
-        board = run_ladder(engine, preset("standard"), ["random", "novice", "club"], GAMES, 5, workers=2, shard_size=1,
-                           on_game=lambda g: seen.append(g.index))
+        board = run_ladder(
+            engine,
+            preset("standard"),
+            ["random", "novice", "club"],
+            GAMES,
+            5,
+            workers=2,
+            shard_size=1,
+            on_game=lambda g: seen.append(g.index),
+        )
     finally:
         engine.dispose()
     assert seen == list(range(GAMES))
@@ -112,8 +141,11 @@ def test_a_second_run_plays_the_next_matches_not_the_same_ones(tmp_path, capsys)
 
 def test_gin_ladder_bad_workers_or_ray_exit_2(tmp_path, capsys):
     db = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
-    for extra, needle in [(["--workers", "0"], "--workers 0"), (["--workers", "999"], "from 1 to 256"),
-                          (["--ray", " "], "--ray: give a Ray address")]:
+    for extra, needle in [
+        (["--workers", "0"], "--workers 0"),
+        (["--workers", "999"], "from 1 to 256"),
+        (["--ray", " "], "--ray: give a Ray address"),
+    ]:
         assert main(["ladder", "--games", "1", "--levels", "random,novice", "--database-url", db, *extra]) == 2
         assert needle in capsys.readouterr().err, extra
     with pytest.raises(ShardError, match="workers"):
@@ -125,8 +157,13 @@ def test_gin_ladder_on_a_local_ray_writes_what_one_process_writes(tmp_path, caps
     ray = pytest.importorskip("ray")
     one, on_ray = (f"sqlite:///{tmp_path / name}" for name in ("one.sqlite3", "ray.sqlite3"))
     alone = _ladder(one, capsys)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=80 * 1024 * 1024,
-             configure_logging=False)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        object_store_memory=80 * 1024 * 1024,
+        configure_logging=False,
+    )
     try:
         assert _ladder(on_ray, capsys, "--ray") == alone  # the Ray already started is used, and left running
         assert ray.is_initialized() and ray.cluster_resources()["CPU"] == 2.0
@@ -164,17 +201,24 @@ def test_a_server_on_the_ladders_database_shows_the_calibrated_levels_and_people
             assert (board[lv]["kind"], board[lv]["matches"], board[lv]["rating"]) == ("computer", 4, e.rating)
             assert (board[lv]["mu"], board[lv]["sigma"]) == (round(e.mu, 4), round(e.sigma, 4))
         _signup(c, "Ann")
-        table = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
-                                                      {"kind": "bot", "level": "novice"}], "rated": True}).json()
+        table = c.post(
+            "/api/tables",
+            json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], "rated": True},
+        ).json()
         play_out(c, table)
         m = c.app.state.manager.tables[table["id"]].match
         after = {e["name"]: e for e in c.get("/api/leaderboard").json()}
     # an independent OpenSkill call: a new player against the novice's calibrated rating
     model = PlackettLuce()
     nov = ladder["novice"]
-    [[ann], [bot]] = model.rate([[model.rating()], [model.create_rating([nov.mu, nov.sigma])]],
-                                ranks=[0, 1] if m.winner == 0 else [1, 0])
-    assert (after["novice"]["mu"], after["novice"]["sigma"], after["novice"]["matches"]) == (round(bot.mu, 4), round(bot.sigma, 4), 5)
+    [[ann], [bot]] = model.rate(
+        [[model.rating()], [model.create_rating([nov.mu, nov.sigma])]], ranks=[0, 1] if m.winner == 0 else [1, 0]
+    )
+    assert (after["novice"]["mu"], after["novice"]["sigma"], after["novice"]["matches"]) == (
+        round(bot.mu, 4),
+        round(bot.sigma, 4),
+        5,
+    )
     assert (after["Ann"]["mu"], after["Ann"]["sigma"]) == (round(ann.mu, 4), round(ann.sigma, 4))
     assert after["random"] == board["random"]  # not in this match
 
@@ -187,8 +231,8 @@ def store_url(request, tmp_path):
 
 
 def test_the_ladder_leaderboard_and_player_page_on_both_stores(store_url):
-    from ginrummy.web.players import Players
-    from ginrummy.web.store import Store
+    from ginrummy.web.community.members import Players
+    from ginrummy.web.db.store import Store
 
     store = Store(store_url)  # the table store's tables, as gin serve makes them
     try:

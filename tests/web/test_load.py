@@ -16,9 +16,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(*args: str) -> dict:
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load.py"), "--tables", "4", "--seconds", "4",
-                          "--warmup", "1", "--stuck-seconds", "60", "--json", *args],
-                         capture_output=True, text=True, timeout=900)  # bounds, generous for a loaded machine
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "load.py"),
+            "--tables",
+            "4",
+            "--seconds",
+            "4",
+            "--warmup",
+            "1",
+            "--stuck-seconds",
+            "60",
+            "--json",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )  # bounds, generous for a loaded machine
     assert out.returncode == 0, out.stdout + out.stderr
     return json.loads(out.stdout)
 

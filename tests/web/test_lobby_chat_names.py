@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ginrummy.web.tables import is_computer_name
+from ginrummy.web.room.tables import is_computer_name
 
 from .conftest import with_csrf
 
@@ -25,7 +25,9 @@ def test_a_signed_in_person_posts_under_his_account_name(client):
     with client.websocket_connect("/ws/lobby") as ws:
         ws.send_json({"type": "chat", "name": "Computer (novice)", "text": "hello"})
         assert _next(ws, "chat") == {"type": "chat", "from": "Ann", "account": True, "text": "hello"}
-    assert client.get("/api/lobby").json()["chat"] == [{"type": "chat", "from": "Ann", "account": True, "text": "hello"}]
+    assert client.get("/api/lobby").json()["chat"] == [
+        {"type": "chat", "from": "Ann", "account": True, "text": "hello"}
+    ]
 
 
 def test_another_sites_page_does_not_chat_under_the_account(client):
@@ -44,8 +46,10 @@ def test_a_guest_may_not_chat_under_a_computer_seats_name(client, name):
         ws.send_json({"type": "chat", "name": name, "text": "I am the computer"})
         err = _next(ws, "error")
         assert err["code"] == "bad_request"
-        assert err["message"] == (f"the name {name} is a computer seat's; a guest may chat under any other name "
-                                  "(or sign in to chat under your account's)")
+        assert err["message"] == (
+            f"the name {name} is a computer seat's; a guest may chat under any other name "
+            "(or sign in to chat under your account's)"
+        )
     assert client.get("/api/lobby").json()["chat"] == []
 
 
@@ -62,8 +66,10 @@ def test_a_guest_may_not_chat_under_an_accounts_name(client, db_url):
                 ws.send_json({"type": "chat", "name": name, "text": "it is me"})
                 err = _next(ws, "error")
                 assert err["code"] == "bad_request"
-                assert err["message"] == (f"the name {' '.join(name.split())} is an account's; a guest may chat "
-                                          "under any other name (or sign in to chat under your account's)")
+                assert err["message"] == (
+                    f"the name {' '.join(name.split())} is an account's; a guest may chat "
+                    "under any other name (or sign in to chat under your account's)"
+                )
             ws.send_json({"type": "chat", "name": "Annie", "text": "hi"})
             assert _next(ws, "chat") == {"type": "chat", "from": "Annie", "guest": True, "text": "hi"}
     assert client.get("/api/lobby").json()["chat"] == [{"type": "chat", "from": "Annie", "guest": True, "text": "hi"}]
@@ -81,21 +87,26 @@ def test_the_lobby_page_marks_a_guests_line_as_text():
 
 @pytest.mark.parametrize("name", ["System", "SYSTEM", "Ｓｙｓｔｅｍ", "  system "])
 def test_a_guest_may_not_chat_as_system(client, name):
-    """"System" is reserved (accounts.is_reserved_name, compared by name_key): a guest's line
+    """ "System" is reserved (accounts.is_reserved_name, compared by name_key): a guest's line
     under it would pass for the server's own.  The refusal says so; nothing is posted."""
-    from ginrummy.web.accounts import is_reserved_name
+    from ginrummy.web.community.accounts import is_reserved_name
 
     assert is_reserved_name(name)
     with client.websocket_connect("/ws/lobby") as ws:
         _next(ws, "lobby")
         ws.send_json({"type": "chat", "name": name, "text": "server restarts now"})
         err = _next(ws, "error")
-        assert err == {"type": "error", "code": "bad_request",
-                       "message": f"the name {name.strip()} is reserved; a guest may chat under any other name "
-                                  "(or sign in to chat under your account's)"}
+        assert err == {
+            "type": "error",
+            "code": "bad_request",
+            "message": f"the name {name.strip()} is reserved; a guest may chat under any other name "
+            "(or sign in to chat under your account's)",
+        }
         ws.send_json({"type": "chat", "name": "Systematic", "text": "hi"})
         assert _next(ws, "chat") == {"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}
-    assert client.get("/api/lobby").json()["chat"] == [{"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}]
+    assert client.get("/api/lobby").json()["chat"] == [
+        {"type": "chat", "from": "Systematic", "guest": True, "text": "hi"}
+    ]
 
 
 def test_a_signed_in_person_need_not_send_a_name_but_a_guest_must(client):
@@ -114,8 +125,12 @@ def test_a_signed_in_person_need_not_send_a_name_but_a_guest_must(client):
         ws.send_json({"type": "chat", "name": None, "text": "hello"})
         assert _next(ws, "chat") == ann
         ws.send_json({"type": "chat", "name": "x" * 25, "text": "hello", "id": 3})
-        assert _next(ws, "error") == {"type": "error", "code": "bad_message", "reply_to": 3, "message":
-                                      'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces'}
+        assert _next(ws, "error") == {
+            "type": "error",
+            "code": "bad_message",
+            "reply_to": 3,
+            "message": 'a lobby chat message needs "name": your name, 1 to 24 characters, not only spaces',
+        }
     with TestClient(client.app) as guest:
         with_csrf(guest)
         with guest.websocket_connect("/ws/lobby") as ws:
@@ -123,7 +138,9 @@ def test_a_signed_in_person_need_not_send_a_name_but_a_guest_must(client):
             for msg in ({"type": "chat", "text": "hi"}, {"type": "chat", "name": None, "text": "hi"}):
                 ws.send_json(msg)
                 assert _next(ws, "error") == {
-                    "type": "error", "code": "bad_message",
+                    "type": "error",
+                    "code": "bad_message",
                     "message": 'a guest\'s lobby chat message needs "name": your name, 1 to 24 characters, not only '
-                               "spaces (signed in, you chat under your account's name and need none)"}
+                    "spaces (signed in, you chat under your account's name and need none)",
+                }
     assert client.get("/api/lobby").json()["chat"] == [ann, ann]

@@ -1,4 +1,4 @@
-"""Schema migrations (issue 30; ginrummy.web.migrations, docs/deploy.md "Upgrading"): a database
+"""Schema migrations (issue 30; ginrummy.web.db.migrations, docs/deploy.md "Upgrading"): a database
 written before migrations (tests/web/fixtures/legacy_store.sqlite3, made by main at df93d27
 with tests/web/fixtures/make_legacy_store.py) is upgraded at start and loses nothing: every
 table resumes where it was, every account signs in, every rating stays; on SQLite and, when
@@ -20,8 +20,8 @@ from sqlalchemy import create_engine, func, inspect, select, text
 from starlette.testclient import TestClient
 
 from ginrummy.web.app import create_app
-from ginrummy.web.migrations import current_revision, head_revision, upgrade
-from ginrummy.web.store import engine_url
+from ginrummy.web.db.migrations import current_revision, head_revision, upgrade
+from ginrummy.web.db.store import engine_url
 
 from .conftest import STORES, database_url
 
@@ -68,7 +68,7 @@ def _legacy_url(kind: str, tmp_path: Path, url: str) -> str:
         return f"sqlite:///{path}"
     # PostgreSQL: the baseline's tables, no alembic_version (as create_all made them), and
     # every row of the SQLite fixture
-    base = importlib.import_module("ginrummy.web.migrations.versions.0001_baseline")
+    base = importlib.import_module("ginrummy.web.db.migrations.versions.0001_baseline")
     import sqlalchemy as sa
 
     meta = sa.MetaData()
@@ -81,8 +81,9 @@ def _legacy_url(kind: str, tmp_path: Path, url: str) -> str:
             rows = [dict(r._mapping) for r in s.execute(select(t))]
             if rows:
                 d.execute(t.insert(), rows)
-        d.execute(text("SELECT setval(pg_get_serial_sequence('gin_accounts', 'id'), "
-                       "(SELECT max(id) FROM gin_accounts))"))
+        d.execute(
+            text("SELECT setval(pg_get_serial_sequence('gin_accounts', 'id'), (SELECT max(id) FROM gin_accounts))")
+        )
     src.dispose()
     engine.dispose()
     return url
@@ -99,9 +100,20 @@ def test_a_database_from_before_migrations_is_upgraded_and_loses_nothing(store_u
     engine = create_engine(engine_url(url))
     assert current_revision(engine) is None
     with engine.connect() as conn:
-        before = {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
-                  for t in ("gin_tables", "gin_actions", "gin_seats", "gin_accounts", "gin_results",
-                            "gin_result_players", "gin_sessions", "gin_seat_accounts", "gin_rated_tables")}
+        before = {
+            t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar()
+            for t in (
+                "gin_tables",
+                "gin_actions",
+                "gin_seats",
+                "gin_accounts",
+                "gin_results",
+                "gin_result_players",
+                "gin_sessions",
+                "gin_seat_accounts",
+                "gin_rated_tables",
+            )
+        }
     assert before["gin_tables"] == 4 and before["gin_accounts"] == 4 and before["gin_results"] == 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -113,17 +125,24 @@ def test_a_database_from_before_migrations_is_upgraded_and_loses_nothing(store_u
             for tid, want in EXPECTED["tables"].items():
                 t = mgr.tables[tid]
                 m = t.match
-                got = {"seq": t.seq, "started": m is not None and bool(m.deals),
-                       "finished": bool(m is not None and m.finished),
-                       "hands": [list(map(str, m.view(p).to_json()["hand"])) for p in range(2)]
-                       if m is not None and m.deals else None,
-                       "totals": list(m.sheet.totals) if m is not None else None}
+                got = {
+                    "seq": t.seq,
+                    "started": m is not None and bool(m.deals),
+                    "finished": bool(m is not None and m.finished),
+                    "hands": [list(map(str, m.view(p).to_json()["hand"])) for p in range(2)]
+                    if m is not None and m.deals
+                    else None,
+                    "totals": list(m.sheet.totals) if m is not None else None,
+                }
                 assert got == want, tid
             for name in EXPECTED["accounts"]:
                 c.cookies.clear()
                 c.get("/api/me")
-                r = c.post("/api/session", json={"name": name, "password": EXPECTED["password"]},
-                           headers={"X-CSRF-Token": c.cookies["gin_csrf"]})
+                r = c.post(
+                    "/api/session",
+                    json={"name": name, "password": EXPECTED["password"]},
+                    headers={"X-CSRF-Token": c.cookies["gin_csrf"]},
+                )
                 assert r.status_code == 200, (name, r.text)
             board = {e["name"]: [e["mu"], e["sigma"], e["matches"]] for e in c.get("/api/leaderboard").json()}
             assert board == EXPECTED["leaderboard"]
@@ -131,17 +150,28 @@ def test_a_database_from_before_migrations_is_upgraded_and_loses_nothing(store_u
         after = {t: conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in before}
         assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
     # sign-ins added sessions; nothing else changed
-    assert {k: v for k, v in after.items() if k != "gin_sessions"} == {k: v for k, v in before.items() if k != "gin_sessions"}
+    assert {k: v for k, v in after.items() if k != "gin_sessions"} == {
+        k: v for k, v in before.items() if k != "gin_sessions"
+    }
     engine.dispose()
 
 
 def test_several_processes_starting_at_once_migrate_once(tmp_path):
     db = tmp_path / "race.sqlite3"
-    code = ("import sys; from sqlalchemy import create_engine; from ginrummy.web.migrations import upgrade; "
-            "print(upgrade(create_engine(sys.argv[1]))[0])")
-    procs = [subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"})
-             for _ in range(4)]
+    code = (
+        "import sys; from sqlalchemy import create_engine; from ginrummy.web.db.migrations import upgrade; "
+        "print(upgrade(create_engine(sys.argv[1]))[0])"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, f"sqlite:///{db}"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+        )
+        for _ in range(4)
+    ]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], [o[1][-400:] for o in outs]
     # exactly one found the database empty (None) and migrated; the others found it current
@@ -153,8 +183,13 @@ def test_several_processes_starting_at_once_migrate_once(tmp_path):
 
 
 def _gin(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ginrummy", *args], capture_output=True, text=True, timeout=120,
-                          env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+    return subprocess.run(
+        [sys.executable, "-m", "ginrummy", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
+    )
 
 
 def test_gin_db_upgrade_and_check(tmp_path):
@@ -164,10 +199,12 @@ def test_gin_db_upgrade_and_check(tmp_path):
     r = _gin("db", "upgrade", "--check", "--database-url", url)
     assert r.returncode == 1 and r.stdout.strip() == (
         f"the database sqlite:///{path} is at no revision (made before migrations); "
-        f"this version needs {head_revision()}: run gin db upgrade")
+        f"this version needs {head_revision()}: run gin db upgrade"
+    )
     r = _gin("db", "upgrade", "--database-url", url)
     assert r.returncode == 0 and r.stdout.strip() == (
-        f"the database sqlite:///{path} was at no revision (made before migrations) and is now at {head_revision()}")
+        f"the database sqlite:///{path} was at no revision (made before migrations) and is now at {head_revision()}"
+    )
     r = _gin("db", "upgrade", "--check", "--database-url", url)
     assert r.returncode == 0 and r.stdout.strip() == f"the database sqlite:///{path} is at {head_revision()}: current"
     r = _gin("db", "upgrade", "--database-url", "mysql://x@localhost/y")

@@ -20,8 +20,10 @@ def test_a_second_different_seed_for_the_same_deal_is_refused(client):
         assert _send(ws, "first", "b")["type"] == "ack"  # the same seed again: the page re-sends it
         err = _send(ws, "second", "c")
         assert (err["type"], err["code"]) == ("error", "not_allowed")
-        assert err["message"] == ("your client seed for deal 1 is already in (first); a deal takes one seed per "
-                                  "person, so it cannot be changed")
+        assert err["message"] == (
+            "your client seed for deal 1 is already in (first); a deal takes one seed per "
+            "person, so it cannot be changed"
+        )
         ws.send_json({"type": "sync", "id": "d"})
         st = next_message(ws, lambda m: m.get("type") == "state")
         assert st["fair"]["pending"]["yours"] == "first"

@@ -12,7 +12,7 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from ginrummy.web.app import create_app
-from ginrummy.web.migrations import head_revision
+from ginrummy.web.db.migrations import head_revision
 
 from .conftest import with_csrf
 
@@ -40,21 +40,25 @@ def test_healthz_and_readyz(db_url):
         r = c.get("/readyz")
         assert r.status_code == 503 and r.json() == {
             "status": "not_ready",
-            "reason": f"the database is at revision older, this version needs {head_revision()}: run gin db upgrade"}
+            "reason": f"the database is at revision older, this version needs {head_revision()}: run gin db upgrade",
+        }
         c.app.state.store.engine.dispose()
         with c.app.state.store.engine.begin() as conn:
             conn.execute(text(f"UPDATE alembic_version SET version_num = '{head_revision()}'"))
 
 
-@pytest.mark.parametrize(("metrics", "allow", "host", "status"), [
-    (False, (), "127.0.0.1", 404),          # off: as an unknown page
-    (True, (), "127.0.0.1", 200),           # loopback
-    (True, (), "::1", 200),
-    (True, (), "10.0.0.7", 404),            # not allowed
-    (True, ("10.0.0.0/24",), "10.0.0.7", 200),
-    (True, ("10.0.0.5",), "10.0.0.7", 404),
-    (True, (), "testclient", 404),          # not an address
-])
+@pytest.mark.parametrize(
+    ("metrics", "allow", "host", "status"),
+    [
+        (False, (), "127.0.0.1", 404),  # off: as an unknown page
+        (True, (), "127.0.0.1", 200),  # loopback
+        (True, (), "::1", 200),
+        (True, (), "10.0.0.7", 404),  # not allowed
+        (True, ("10.0.0.0/24",), "10.0.0.7", 200),
+        (True, ("10.0.0.5",), "10.0.0.7", 404),
+        (True, (), "testclient", 404),  # not an address
+    ],
+)
 def test_metrics_are_off_unless_asked_and_only_for_allowed_addresses(db_url, metrics, allow, host, status):
     with _client(db_url, host, metrics=metrics, metrics_allow=allow) as c:
         r = c.get("/metrics")
@@ -71,8 +75,9 @@ def test_metrics_after_a_load_of_50_tables_agree_with_the_clients(db_url):
         with_csrf(c)
         mgr = c.app.state.manager
         for k in range(tables):
-            r = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
-                                                      {"kind": "bot", "level": "random"}]})
+            r = c.post(
+                "/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}]}
+            )
             assert r.status_code == 201, r.text
             t = r.json()
             with c.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:

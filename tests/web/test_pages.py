@@ -9,9 +9,18 @@ import pytest
 from ginrummy.web.app import HEAD_INCLUDE, STATIC_DIR
 
 SHARED = (STATIC_DIR / "head.inc").read_text(encoding="utf-8").splitlines()
-PAGES = {"/": "lobby.html", "/table/abc": "table.html", "/rules": "rules.html", "/tips": "tips.html",
-         "/scorekeeper": "scorekeeper.html", "/fair": "fair.html", "/account": "account.html",
-         "/leaderboard": "leaderboard.html", "/players/Ann": "player.html", "/replay": "replay.html"}
+PAGES = {
+    "/": "lobby.html",
+    "/table/abc": "table.html",
+    "/rules": "rules.html",
+    "/tips": "tips.html",
+    "/scorekeeper": "scorekeeper.html",
+    "/fair": "fair.html",
+    "/account": "account.html",
+    "/leaderboard": "leaderboard.html",
+    "/players/Ann": "player.html",
+    "/replay": "replay.html",
+}
 
 
 def test_every_page_file_is_served_and_marks_the_shared_head():
@@ -34,8 +43,11 @@ def test_each_served_page_has_the_shared_head_once_and_its_own_parts(client, pat
     for line in SHARED:
         want = line.replace('src="/api/i18n.js"', 'src="/api/i18n.js?lang=fi"')
         assert head.count(want) == 1, (path, want)
-    own = [line for line in (STATIC_DIR / name).read_text(encoding="utf-8").split("</head>", 1)[0].splitlines()
-           if line.startswith(("<link", "<script"))]
+    own = [
+        line
+        for line in (STATIC_DIR / name).read_text(encoding="utf-8").split("</head>", 1)[0].splitlines()
+        if line.startswith(("<link", "<script"))
+    ]
     for line in own:  # the page's own styles and scripts come after the shared ones
         assert head.index(line) > head.index('<script src="/static/common.js"></script>'), (path, line)
     source_title = (STATIC_DIR / name).read_text(encoding="utf-8").split("<title data-i18n>")[1].split("</title>")[0]

@@ -13,7 +13,7 @@ from typing import Any
 from ginrummy.cards import card_str, cards_of
 from ginrummy.match import commitment
 from ginrummy.record import loads, verify
-from ginrummy.web.messages import MAX_MESSAGE_BYTES
+from ginrummy.web.protocol.inbound import MAX_MESSAGE_BYTES
 
 import pytest
 
@@ -24,6 +24,7 @@ from .conftest import STORES, cards_in, database_url, new_table, with_csrf
 def db_url(request, tmp_path):
     """Every protocol test runs against a SQLite file and a PostgreSQL schema."""
     yield from database_url(request.param, tmp_path)
+
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -60,7 +61,7 @@ def _forbidden(table_obj, player: int) -> set[str]:
         if e.kind in ("take_discard", "take_upcard", "discard") and e.card is not None:
             public.add(e.card)
     seat = m.seat_of(player)
-    hidden = set(d.stock[d.drawn:])
+    hidden = set(d.stock[d.drawn :])
     if seat is None:  # the adviser sees the captain's hand (R10.2), not the box's
         seat = 1
     hidden |= set(cards_of(d.hands[1 - seat]))
@@ -130,7 +131,9 @@ def test_create_table_refuses_bad_requests(client):
     assert (r.status_code, r.json()["error"]) == (400, "rule target=1.5 is not a whole number; allowed: 1..1000")
     r = client.post("/api/tables", json={"seats": HUMANS, "rules": {"target": [1]}})
     assert (r.status_code, r.json()["error"]) == (
-        400, "rules.target: has the wrong type; allowed: a whole number, a finite number, text, true/false or null")
+        400,
+        "rules.target: has the wrong type; allowed: a whole number, a finite number, text, true/false or null",
+    )
     r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": 123}, HUMANS[1]]})
     assert (r.status_code, r.json()["error"]) == (400, "seat 1: name has the wrong type; allowed: text")
     # a wrong value says what is allowed (the new-user trial found bare "out of range")
@@ -165,8 +168,11 @@ def test_tables_opened_per_address_are_limited(db_url):
             r = c.post("/api/tables", json={"seats": HUMANS}, headers={"Accept-Language": "el"})
             assert r.status_code == 429 and r.json()["code"] == "rate_limited"
             assert 1 <= int(r.headers["Retry-After"]) <= 61
-            assert r.json()["error"] != "too many tables opened from your address; try again in " \
-                f"{r.headers['Retry-After']} seconds" and r.headers["Content-Language"] == "el"
+            assert (
+                r.json()["error"]
+                != f"too many tables opened from your address; try again in {r.headers['Retry-After']} seconds"
+                and r.headers["Content-Language"] == "el"
+            )
             assert len(c.app.state.manager.tables) == before
 
 
@@ -182,7 +188,9 @@ def test_full_deal_between_two_people_and_every_message_is_clean(client):
         first = states[0]["deal"]["commitment"]
         assert first == tobj.match.record.commitment and states[0]["deal"]["seed"] is None
         base = tobj.seq  # the two client seeds and the deal (docs/protocol.md)
-        assert base == 3 and states[0]["started"] and states[0]["deals"][0]["client_seeds"] == ["test0deal1", "test1deal1"]
+        assert (
+            base == 3 and states[0]["started"] and states[0]["deals"][0]["client_seeds"] == ["test0deal1", "test1deal1"]
+        )
         steps = 0
         while not tobj.match.deal.is_over:
             p = tobj.match.player_to_act()
@@ -216,7 +224,9 @@ def test_out_of_turn_illegal_malformed_and_oversized_change_nothing(client):
     tobj = client.app.state.manager.tables[t["id"]]
     with _ws(client, t, 0) as a, _ws(client, t, 1) as b:
         socks = {0: a, 1: b}
-        _recv_state(a, tobj, 0); _recv_state(b, tobj, 1); _recv_state(a, tobj, 0)
+        _recv_state(a, tobj, 0)
+        _recv_state(b, tobj, 1)
+        _recv_state(a, tobj, 0)
         p = tobj.match.player_to_act()
         other = 1 - p
         before = (tobj.seq, tobj.match.deal.hands, tobj.match.deal.pile, tobj.match.deal.phase)
@@ -234,10 +244,15 @@ def test_out_of_turn_illegal_malformed_and_oversized_change_nothing(client):
         socks[p].send_json({"type": "action", "action": "discard ZZ"})
         err = socks[p].receive_json()
         assert err["code"] == "illegal" and "ZZ" in err["message"]
-        for raw, code in [("not json", "bad_json"), ("[1, 2]", "bad_json"), ('{"type": "shout"}', "bad_message"),
-                          ('{"type": "action"}', "bad_message"), ('{"type": "action", "action": 5}', "bad_message"),
-                          ('{"type": "sync", "extra": 1}', "bad_message"),
-                          ('{"type": "ping", "id": [1]}', "bad_message")]:
+        for raw, code in [
+            ("not json", "bad_json"),
+            ("[1, 2]", "bad_json"),
+            ('{"type": "shout"}', "bad_message"),
+            ('{"type": "action"}', "bad_message"),
+            ('{"type": "action", "action": 5}', "bad_message"),
+            ('{"type": "sync", "extra": 1}', "bad_message"),
+            ('{"type": "ping", "id": [1]}', "bad_message"),
+        ]:
             socks[p].send_text(raw)
             err = socks[p].receive_json()
             assert err["type"] == "error" and err["code"] == code, raw
@@ -277,8 +292,12 @@ def test_wrong_token_and_unknown_table(client):
 def test_against_the_computer_a_whole_match_and_the_record_verifies(client):
     """Single-deal scoring (R11.1 ``deal``): play until the match ends, scanning every message,
     then download the record and check it with record.verify (as ``gin verify`` does)."""
-    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                  preset="standard", rules={"scoring": "deal"})
+    t = new_table(
+        client,
+        [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+        preset="standard",
+        rules={"scoring": "deal"},
+    )
     tobj = client.app.state.manager.tables[t["id"]]
     r = client.get(f"/api/tables/{t['id']}/record?seat={t['seats'][0]['token']}")
     # at any point: the public record, its deal in progress sealed (docs/record-format.md)
@@ -359,14 +378,21 @@ def test_restart_in_process_rebuilds_the_table(db_url):
             tobj = c.app.state.manager.tables[t["id"]]
             with _ws(c, t, 0) as a, _ws(c, t, 1) as b:
                 socks = {0: a, 1: b}
-                _recv_state(a, tobj, 0); _recv_state(b, tobj, 1); _recv_state(a, tobj, 0)
+                _recv_state(a, tobj, 0)
+                _recv_state(b, tobj, 1)
+                _recv_state(a, tobj, 0)
                 for _ in range(5):
                     p = tobj.match.player_to_act()
                     legal = [x.text for x in tobj.match.deal.legal_actions()]
                     # moves that cannot end the deal (no knock, no gin), so five steps stay in it
-                    move = next(a for a in ("pass", "draw stock", *legal) if a in legal and a.split()[0] not in ("knock", "gin", "big"))
+                    move = next(
+                        a
+                        for a in ("pass", "draw stock", *legal)
+                        if a in legal and a.split()[0] not in ("knock", "gin", "big")
+                    )
                     socks[p].send_json({"type": "action", "action": move})
-                    _recv_state(socks[0], tobj, 0); _recv_state(socks[1], tobj, 1)
+                    _recv_state(socks[0], tobj, 0)
+                    _recv_state(socks[1], tobj, 1)
             hands, pile, seq = tobj.match.deal.hands, tobj.match.deal.pile, tobj.seq
         with TestClient(create_app(db_url, bot_delay=0)) as c:
             again = c.app.state.manager.tables[t["id"]]
@@ -374,8 +400,14 @@ def test_restart_in_process_rebuilds_the_table(db_url):
 
 
 def test_scorekeeper_endpoint_r12_worked_example(client):
-    r = client.post("/api/sheet", json={"preset": "hollywood", "names": ["Alexandra", "Bob"],
-                                        "results": ["Bob:10", "Alexandra:18", "Bob:30", "Bob:4"]})
+    r = client.post(
+        "/api/sheet",
+        json={
+            "preset": "hollywood",
+            "names": ["Alexandra", "Bob"],
+            "results": ["Bob:10", "Alexandra:18", "Bob:30", "Bob:4"],
+        },
+    )
     assert r.status_code == 200, r.text
     games = r.json()["games"]
     assert [g["points"]["Alexandra"] for g in games] == [18, 0, 0]
@@ -384,8 +416,12 @@ def test_scorekeeper_endpoint_r12_worked_example(client):
     assert r.status_code == 400 and "'C' is not a player" in r.json()["error"]
     # a result the sheet refuses is named as it was sent (the winner's name, not his index)
     r = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Bob:999"]})
-    assert r.status_code == 400 and r.json()["error"].startswith("deal result 'Bob:999': 999 points is more than"), r.text
-    r = client.post("/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Bob:999"]}, headers={"Accept-Language": "el"})
+    assert r.status_code == 400 and r.json()["error"].startswith("deal result 'Bob:999': 999 points is more than"), (
+        r.text
+    )
+    r = client.post(
+        "/api/sheet", json={"names": ["Ann", "Bob"], "results": ["Bob:999"]}, headers={"Accept-Language": "el"}
+    )
     assert r.status_code == 400 and "'Bob:999'" in r.json()["error"] and "'1:999'" not in r.json()["error"], r.text
 
 
@@ -402,28 +438,32 @@ def test_pages_and_options(client):
 
 # -- hints (docs/protocol.md "hint") ------------------------------------------------------------
 
+
 def _expected_hint(tobj, target: int, level: str):
     """The hint the server must give for ``target``'s move now: the ``level`` player given only
     ``Match.view(target)``, drawing from the match seed and the step."""
     import random
 
-    from ginrummy.web.tables import advise
+    from ginrummy.web.room.tables import advise
 
-    rng = random.Random(int.from_bytes(hashlib.sha256(
-        tobj.row.seed + f"/hint/{target}/{tobj.seq}".encode()).digest()[:8], "big"))
+    rng = random.Random(
+        int.from_bytes(hashlib.sha256(tobj.row.seed + f"/hint/{target}/{tobj.seq}".encode()).digest()[:8], "big")
+    )
     return advise(level, rng, tobj.match.view(target))
 
 
 def test_hint_when_to_act_in_greek_legal_and_never_a_hidden_card(client):
     from ginrummy.i18n import translate_error
-    from ginrummy.web.i18n_web import web_translator
+    from ginrummy.web.texts import web_translator
 
     t = new_table(client, HUMANS, rules={"scoring": "deal"})
     tobj = client.app.state.manager.tables[t["id"]]
     assert tobj.hint_level == "club"  # no computer seat
     tok = [s["token"] for s in t["seats"]]
-    with client.websocket_connect(f"/ws/table/{t['id']}?seat={tok[0]}&lang=el") as a, \
-            client.websocket_connect(f"/ws/table/{t['id']}?seat={tok[1]}&lang=el") as b:
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}?seat={tok[0]}&lang=el") as a,
+        client.websocket_connect(f"/ws/table/{t['id']}?seat={tok[1]}&lang=el") as b,
+    ):
         socks = {0: a, 1: b}
         states = {0: _recv_state(a, tobj, 0)}
         states[1] = _recv_state(b, tobj, 1)
@@ -477,8 +517,9 @@ def test_hint_level_follows_the_computer_opponent(client):
     # once (R4.2, R5.1), and that deal is the match before Ann's first turn (no hint asked); then
     # another table is opened, at most five times
     for _attempt in range(5):
-        t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                      rules={"scoring": "deal"})
+        t = new_table(
+            client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], rules={"scoring": "deal"}
+        )
         tobj = client.app.state.manager.tables[t["id"]]
         assert tobj.hint_level == "novice"
         with _ws(client, t, 0) as ws:

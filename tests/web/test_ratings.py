@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, func, select
 
 from ginrummy.players import make_player
-from ginrummy.web.ratings import display_rating, match_stats, result_players_t, results_t
+from ginrummy.web.community.ratings import display_rating, match_stats, result_players_t, results_t
 
 from .conftest import new_table
 
@@ -96,8 +96,10 @@ def play_direct(c, table_id: str):
 
 def test_rated_match_against_a_computer_moves_both_ratings_like_openskill(client):
     _signup(client, "Ann")
-    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                                         "rated": True})
+    r = client.post(
+        "/api/tables",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], "rated": True},
+    )
     assert r.status_code == 201, r.text
     table = r.json()
     end = play_out(client, table)
@@ -128,11 +130,31 @@ def test_rated_match_against_a_computer_moves_both_ratings_like_openskill(client
     assert (p["undercuts_made"], p["undercuts_suffered"]) == (s.undercuts_made, s.undercuts_suffered)
     assert p["points_per_deal"] == round(s.points / len(m.deals), 3)
     assert p["mean_knock_deadwood"] == (round(s.knock_deadwood / s.knocks, 3) if s.knocks else None)
-    assert p["recent"] == [{"id": table["id"], "opponent": "novice", "opponent_kind": "computer",
-                            "result": "win" if m.winner == 0 else "loss", "date": p["recent"][0]["date"]}]
+    assert p["recent"] == [
+        {
+            "id": table["id"],
+            "opponent": "novice",
+            "opponent_kind": "computer",
+            "result": "win" if m.winner == 0 else "loss",
+            "date": p["recent"][0]["date"],
+        }
+    ]
     assert p["history"] == [{"date": p["recent"][0]["date"], "rating": display_rating(ann.mu, ann.sigma)}]
-    assert set(p) >= {"name", "rating", "matches", "wins", "deals", "deals_won", "knocks", "gins", "undercuts_made",
-                      "undercuts_suffered", "points_per_deal", "mean_knock_deadwood", "recent"}
+    assert set(p) >= {
+        "name",
+        "rating",
+        "matches",
+        "wins",
+        "deals",
+        "deals_won",
+        "knocks",
+        "gins",
+        "undercuts_made",
+        "undercuts_suffered",
+        "points_per_deal",
+        "mean_knock_deadwood",
+        "recent",
+    }
     # the replay of the finished (rated, so public) match: every deal, every action
     rep = client.get(f"/api/replays/{table['id']}").json()
     assert [len(d["frames"]) for d in rep["deals"]] == [len(d.actions) + 1 for d in m.deals]
@@ -154,8 +176,10 @@ def test_an_unrated_match_is_recorded_but_moves_no_rating(client):
 
 def test_deleted_player_stays_in_the_opponents_history(client):
     _signup(client, "Ann")
-    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                                         "rated": True})
+    r = client.post(
+        "/api/tables",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], "rated": True},
+    )
     table = r.json()
     client.delete("/api/session")
     _signup(client, "Bob")
@@ -173,8 +197,26 @@ def test_deleted_player_stays_in_the_opponents_history(client):
 
 def test_gin_ladder_writes_the_computer_ratings(tmp_path):
     db = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
-    out = subprocess.run([sys.executable, "-m", "ginrummy", "ladder", "--games", "4", "--levels", "random,novice",
-                          "--seed", "3", "--database-url", db, "--json"], capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy",
+            "ladder",
+            "--games",
+            "4",
+            "--levels",
+            "random,novice",
+            "--seed",
+            "3",
+            "--database-url",
+            db,
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     board = json.loads(out.stdout)
     assert [e["matches"] for e in board["levels"]] == [4, 4]
@@ -202,10 +244,17 @@ def test_gin_ladder_writes_the_computer_ratings(tmp_path):
 
 def test_gin_ladder_refuses_bad_options(tmp_path):
     db = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
-    for args, text in [(["--levels", "novice"], "at least two different"), (["--levels", "novice,grandmaster"], "grandmaster"),
-                       (["--preset", "single"], "rated")]:
-        out = subprocess.run([sys.executable, "-m", "ginrummy", "ladder", "--games", "1", "--database-url", db, *args],
-                             capture_output=True, text=True, timeout=120)
+    for args, text in [
+        (["--levels", "novice"], "at least two different"),
+        (["--levels", "novice,grandmaster"], "grandmaster"),
+        (["--preset", "single"], "rated"),
+    ]:
+        out = subprocess.run(
+            [sys.executable, "-m", "ginrummy", "ladder", "--games", "1", "--database-url", db, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 2 and text in out.stderr, (args, out.stderr)
 
 
@@ -220,8 +269,10 @@ def _rematch_over_ws(c, table: dict, seat: int = 0) -> str:
 
 def test_a_rematch_of_a_rated_match_is_rated_with_the_same_accounts(client):
     _signup(client, "Ann")
-    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "club"}],
-                                         "rated": True})
+    r = client.post(
+        "/api/tables",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "club"}], "rated": True},
+    )
     table = r.json()
     play_out(client, table)
     mgr, players = client.app.state.manager, client.app.state.players
@@ -239,8 +290,16 @@ def test_a_rematch_of_a_rated_match_is_rated_with_the_same_accounts(client):
     for m in (first, done.match):
         [[ann], [bot]] = model.rate([[ann], [bot]], ranks=[0, 1] if m.winner == 0 else [1, 0])
     board = {e["name"]: e for e in client.get("/api/leaderboard").json()}
-    assert (board["Ann"]["mu"], board["Ann"]["sigma"], board["Ann"]["matches"]) == (round(ann.mu, 4), round(ann.sigma, 4), 2)
-    assert (board["club"]["mu"], board["club"]["sigma"], board["club"]["matches"]) == (round(bot.mu, 4), round(bot.sigma, 4), 2)
+    assert (board["Ann"]["mu"], board["Ann"]["sigma"], board["Ann"]["matches"]) == (
+        round(ann.mu, 4),
+        round(ann.sigma, 4),
+        2,
+    )
+    assert (board["club"]["mu"], board["club"]["sigma"], board["club"]["matches"]) == (
+        round(bot.mu, 4),
+        round(bot.sigma, 4),
+        2,
+    )
     assert [c["name"] for c in done.rating["changes"]] == ["Ann", new.names[1]]
     # both matches, newest first; two that end in the same second may come in either order
     assert {r["id"] for r in client.get("/api/players/Ann").json()["recent"][:2]} == {table["id"], new_id}
@@ -248,8 +307,10 @@ def test_a_rematch_of_a_rated_match_is_rated_with_the_same_accounts(client):
 
 def test_a_rematch_keeps_both_people_signed_in_and_leaves_a_deleted_account_out(client):
     _signup(client, "Ann")
-    table = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-                                             "rated": True}).json()
+    table = client.post(
+        "/api/tables",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], "rated": True},
+    ).json()
     client.delete("/api/session")
     _signup(client, "Bob")
     code = table["seats"][1]["invite"].split("invite=", 1)[1]

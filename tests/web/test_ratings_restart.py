@@ -14,7 +14,7 @@ import websockets
 from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, func, select
 
-from ginrummy.web.ratings import results_t
+from ginrummy.web.community.ratings import results_t
 
 from .test_restart import RECV_SECONDS, _free_port, _start
 
@@ -92,8 +92,13 @@ def test_rated_match_killed_and_restarted_is_rated_exactly_once(tmp_path):
                 c.get("/api/me")
                 c.headers["X-CSRF-Token"] = c.cookies["gin_csrf"]
                 assert c.post("/api/account", json={"name": "Ann", "password": "correct horse"}).status_code == 201
-                t = c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
-                                                          {"kind": "bot", "level": "novice"}], "rated": True}).json()
+                t = c.post(
+                    "/api/tables",
+                    json={
+                        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+                        "rated": True,
+                    },
+                ).json()
             url = f"ws://127.0.0.1:{port}/ws/table/{t['id']}?seat={t['seats'][0]['token']}"
             before = asyncio.run(_play(url, 40))
         finally:
@@ -114,9 +119,11 @@ def test_rated_match_killed_and_restarted_is_rated_exactly_once(tmp_path):
     proc = _start(port, db)
     try:
         board = {e["name"]: e for e in httpx.get(base + "/api/leaderboard").json()}
+
         async def final() -> dict:
             async with websockets.connect(url) as ws:
                 return json.loads(await asyncio.wait_for(ws.recv(), RECV_SECONDS))
+
         again = asyncio.run(final())
     finally:
         os.killpg(proc.pid, signal.SIGKILL)

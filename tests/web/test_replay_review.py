@@ -1,4 +1,4 @@
-"""The review in the replay viewer over HTTP (``ginrummy.web.replay_review``; issue 15 item 3):
+"""The review in the replay viewer over HTTP (``ginrummy.web.http.replay_review_routes``; issue 15 item 3):
 an uploaded record and a finished match are reviewed in the review worker, off the event loop,
 with progress; a finished review is kept and reused; bad queries and records are refused and
 change nothing; only who may replay a match may review it, a live match never (DESIGN
@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from ginrummy.analysis.review import build_review
-from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
+from ginrummy.web.protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
 
 from .conftest import cards_in, new_table
 from .planted import PLANTED_INDEX, planted_record
@@ -57,7 +57,11 @@ def test_an_uploaded_record_is_reviewed_move_by_move_and_kept(client):
     assert all(frames[x["index"]]["action"] == x["played"] and frames[x["index"]]["by"] == x["player"] for x in got)
     blunder = next(x for x in result["deals"][0]["decisions"] if x["index"] == PLANTED_INDEX)
     assert (blunder["player"], blunder["played"], blunder["best"], blunder["mark"]) == (
-        "Bob", "draw stock", "take discard", "blunder")
+        "Bob",
+        "draw stock",
+        "take discard",
+        "blunder",
+    )
     assert blunder["reason"].startswith("take discard is better by ")
     hs = result["deals"][0]["hindsight"]
     assert hs["sealed"] is False and hs["text"].startswith("Hindsight (all hands shown, not part of the review): ")
@@ -72,8 +76,9 @@ def test_an_uploaded_record_is_reviewed_move_by_move_and_kept(client):
     assert other.json()["key"] != done["key"]
     assert _poll(client, other)["result"]["method"]["seed"] == 0
     # one deal only, and in Greek
-    greek = client.post(f"/api/reviews?budget_ms={BUDGET}&deal=1", content=text.encode(),
-                        headers={"Accept-Language": "el"})
+    greek = client.post(
+        f"/api/reviews?budget_ms={BUDGET}&deal=1", content=text.encode(), headers={"Accept-Language": "el"}
+    )
     el = _poll(client, greek, {"Accept-Language": "el"})["result"]
     assert [d["number"] for d in el["deals"]] == [1]
     assert el["deals"][0]["hindsight"]["text"].startswith("Εκ των υστέρων")
@@ -82,10 +87,20 @@ def test_an_uploaded_record_is_reviewed_move_by_move_and_kept(client):
 def test_bad_review_requests_are_refused_and_change_nothing(client):
     text = planted_record()
     rr = client.app.state.replay_reviews
-    for query, field in [("deal=0", "deal"), ("deal=abc", "deal"), ("deal=1.5", "deal"), ("budget_ms=5", "budget_ms"),
-                         ("budget_ms=401", "budget_ms"), ("budget_ms=nan", "budget_ms"), ("budget_ms=inf", "budget_ms"),
-                         ("seed=1", "seed"), ("seed=0", "seed"), ("colour=red", "colour"),
-                         ("seed=1&seed=2", "seed"), ("seed=" + "1" * 21, "seed")]:
+    for query, field in [
+        ("deal=0", "deal"),
+        ("deal=abc", "deal"),
+        ("deal=1.5", "deal"),
+        ("budget_ms=5", "budget_ms"),
+        ("budget_ms=401", "budget_ms"),
+        ("budget_ms=nan", "budget_ms"),
+        ("budget_ms=inf", "budget_ms"),
+        ("seed=1", "seed"),
+        ("seed=0", "seed"),
+        ("colour=red", "colour"),
+        ("seed=1&seed=2", "seed"),
+        ("seed=" + "1" * 21, "seed"),
+    ]:
         r = _upload(client, text, query)
         assert r.status_code == 400 and r.json()["code"] == "bad_message", (query, r.text)
         assert r.json()["error"].startswith(field + ": "), (query, r.json())
@@ -110,8 +125,9 @@ def test_only_who_may_replay_a_match_may_review_it(client):
     Its review is of the replay's own public record: both players' decisions, each valued from
     that player's view."""
     _signup(client, "Ann")
-    table = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}], preset="single",
-                      deal=False)
+    table = new_table(
+        client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random"}], preset="single", deal=False
+    )
     url = f"/api/replays/{table['id']}/review?budget_ms={BUDGET}"
     live = client.post(url)
     assert (live.status_code, live.json()["code"]) == (404, "not_found")

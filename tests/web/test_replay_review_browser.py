@@ -34,8 +34,9 @@ def _open_and_review(page, server: str, text: str) -> None:  # noqa: F811
     assert page.is_visible("#review-start") and page.is_hidden("#review-summary")
     page.click("#review-start")
     # the progress: the bar and its count while the worker values the decisions (or already done)
-    page.wait_for_selector("#review-status:has-text('Reviewing the decisions'), #review-status:has-text('Starting'), "
-                           "#review-summary")
+    page.wait_for_selector(
+        "#review-status:has-text('Reviewing the decisions'), #review-status:has-text('Starting'), #review-summary"
+    )
     page.wait_for_selector("#review-summary", timeout=120_000)
 
 

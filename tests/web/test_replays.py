@@ -14,7 +14,7 @@ from ginrummy.players import make_player
 from ginrummy.record import dumps
 from ginrummy.rules import preset
 from ginrummy.analysis.simulate import play_game
-from ginrummy.web.replays import MAX_RECORD_BYTES, replay_frames
+from ginrummy.web.protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
 
 
 def test_frames_follow_every_action_with_both_hands_open():
@@ -90,7 +90,8 @@ def test_a_deal_in_progress_is_listed_sealed_and_the_deals_before_it_play_back()
     assert rep["finished"] is False and rep["winner"] is None and rep["totals"] == list(m.sheet.totals)
     assert [d["sealed"] for d in rep["deals"]] == [rec.result.outcome == "draw" for rec in m.deals[:2]] + [True]
     assert [len(d["frames"]) for d in rep["deals"]] == [
-        0 if rec.result.outcome == "draw" else len(rec.actions) + 1 for rec in m.deals[:2]] + [0]
+        0 if rec.result.outcome == "draw" else len(rec.actions) + 1 for rec in m.deals[:2]
+    ] + [0]
     assert rep["deals"][-1]["result"] is None and rep["deals"][-1]["number"] == 3
     first = replay_frames(dumps(_part_played(0, 2), public=True))  # in deal 1: nothing to play back yet
     assert (first["totals"], [d["sealed"] for d in first["deals"]], first["deals"][0]["frames"]) == ([0, 0], [True], [])

@@ -1,6 +1,6 @@
 """A server killed with SIGKILL mid-deal and started again resumes the table exactly: every
 acknowledged action was stored before the acknowledgement (DESIGN "The server"; the group
-commit of web/commit.py acknowledges only after its transaction commits).  On a SQLite file
+commit of web/db/commit.py acknowledges only after its transaction commits).  On a SQLite file
 and on PostgreSQL."""
 
 from __future__ import annotations
@@ -57,9 +57,12 @@ def _free_port() -> int:
 def _start(port: int, db: str) -> subprocess.Popen:
     # the output goes to a file, not a pipe no one reads (a full pipe would stop the server)
     out = tempfile.TemporaryFile()
-    proc = subprocess.Popen(GIN + ["serve", "--port", str(port), "--database-url", db, "--bot-delay", "0",
-                                   "--log-level", "warning"],
-                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        GIN + ["serve", "--port", str(port), "--database-url", db, "--bot-delay", "0", "--log-level", "warning"],
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 90  # generous: a loaded machine imports slowly; no time is asserted
     while time.monotonic() < deadline:
         try:
@@ -125,8 +128,15 @@ def test_sigkill_and_restart_resumes_the_deal(db_url: str) -> None:
     proc = _start(port, db)
     try:
         csrf = {"gin_csrf": "restart-test-csrf-token-0123"}  # the double-submit pair (docs/accounts.md)
-        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", cookies=csrf, headers={"X-CSRF-Token": csrf["gin_csrf"]}, json={
-            "preset": "standard", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
+        r = httpx.post(
+            f"http://127.0.0.1:{port}/api/tables",
+            cookies=csrf,
+            headers={"X-CSRF-Token": csrf["gin_csrf"]},
+            json={
+                "preset": "standard",
+                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+            },
+        )
         t = r.json()
         token = t["seats"][0]["token"]
         url = f"ws://127.0.0.1:{port}/ws/table/{t['id']}?seat={token}"
@@ -137,6 +147,7 @@ def test_sigkill_and_restart_resumes_the_deal(db_url: str) -> None:
     assert before["seq"] >= 3
     proc = _start(port, db)
     try:
+
         async def reconnect() -> dict:
             async with websockets.connect(url) as ws:
                 return await _state(ws)

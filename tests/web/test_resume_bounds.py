@@ -12,7 +12,7 @@ from sqlalchemy import update
 from starlette.testclient import TestClient
 
 from ginrummy.web.app import create_app
-from ginrummy.web.store import Store, tables_t
+from ginrummy.web.db.store import Store, tables_t
 
 from .conftest import new_table, with_csrf
 
@@ -44,16 +44,20 @@ def test_a_table_past_the_bounds_or_broken_is_skipped_at_start_up(db_url, caplog
     caplog.set_level(logging.WARNING, logger="ginrummy.web")
     with _app(db_url) as c:
         lines = [r.getMessage() for r in caplog.records if "skipped" in r.getMessage()]
-        assert sorted(lines) == sorted([
-            f"table {huge['id']} skipped: it cannot be resumed (rule target=1000000 is out of range; allowed: 1..1000)",
-            f"table {broken['id']} skipped: it cannot be resumed (NotYourTurnError)",
-            f"table {garbled['id']} skipped: it cannot be resumed (ValueError)",
-        ])
+        assert sorted(lines) == sorted(
+            [
+                f"table {huge['id']} skipped: it cannot be resumed (rule target=1000000 is out of range; allowed: 1..1000)",
+                f"table {broken['id']} skipped: it cannot be resumed (NotYourTurnError)",
+                f"table {garbled['id']} skipped: it cannot be resumed (ValueError)",
+            ]
+        )
         r = c.get(f"/api/tables/{good['id']}/record?seat={good['seats'][0]['token']}")
         assert r.status_code == 200 and "gin-record" in r.text
         for t in (huge, broken, garbled):
             r = c.get(f"/api/tables/{t['id']}/record?seat={t['seats'][0]['token']}")
             assert (r.status_code, r.json()["error"]) == (
-                404, f"the table {t['id']} cannot be resumed: its stored rules or moves are not valid now")
+                404,
+                f"the table {t['id']} cannot be resumed: its stored rules or moves are not valid now",
+            )
         # asked again: not retried, not logged again
         assert len([r for r in caplog.records if "skipped" in r.getMessage()]) == 3

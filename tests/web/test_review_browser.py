@@ -32,9 +32,25 @@ sync_api = pytest.importorskip("playwright.sync_api")
 def server(tmp_path_factory):
     db = f"sqlite:///{tmp_path_factory.mktemp('web') / 'gin.sqlite3'}"
     port = _free_port()
-    proc = subprocess.Popen(GIN + ["serve", "--port", str(port), "--database-url", db, "--bot-delay", "0",
-                                   "--review-budget-ms", "10", "--log-level", "warning"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)  # no pipe to fill
+    proc = subprocess.Popen(
+        GIN
+        + [
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            db,
+            "--bot-delay",
+            "0",
+            "--review-budget-ms",
+            "10",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )  # no pipe to fill
     deadline = time.monotonic() + 90  # generous: a loaded machine imports slowly; no time is asserted
     while time.monotonic() < deadline:
         try:
@@ -127,8 +143,19 @@ def test_review_in_greek_has_no_english_left(server, browser):
     page.click("#review-deal-dialog")
     page.wait_for_selector("#review-summary", timeout=120_000)
     text = page.inner_text("#review-box")
-    for english in ("Review of deal", "Your move", "The expert's move", "Hindsight", "Summary", "Accuracy",
-                    "your move", "move number", "best move found", "better by", "points of win chance"):
+    for english in (
+        "Review of deal",
+        "Your move",
+        "The expert's move",
+        "Hindsight",
+        "Summary",
+        "Accuracy",
+        "your move",
+        "move number",
+        "best move found",
+        "better by",
+        "points of win chance",
+    ):
         assert english not in text, english
     if shots is not None:
         _shoot(page, shots / "review-deal-el.png")

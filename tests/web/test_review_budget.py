@@ -175,7 +175,7 @@ def test_a_review_no_one_polls_is_cancelled_and_its_worker_freed(client):
 
 def test_a_replay_review_takes_no_seed():
     """The server chooses the seed: a request naming one is refused, naming the fields."""
-    from ginrummy.web.messages import MessageError, parse_query
+    from ginrummy.web.protocol.bodies import MessageError, parse_query
 
     with pytest.raises(MessageError) as e:
         parse_query([("seed", "1")])

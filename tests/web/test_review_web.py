@@ -39,7 +39,7 @@ def _unseen(match, player: int) -> set[str]:
         if e.kind in ("take_discard", "take_upcard", "discard") and e.card is not None:
             public.add(e.card)
     seat = match.seat_of(player)
-    hidden = set(d.stock[d.drawn:]) | set(cards_of(d.hands[1 - seat]))
+    hidden = set(d.stock[d.drawn :]) | set(cards_of(d.hands[1 - seat]))
     return {card_str(c) for c in hidden - public}
 
 
@@ -71,9 +71,16 @@ def test_bad_review_messages_are_refused_and_change_nothing(client):
     seq = tobj.seq
     with _ws(client, t, 0) as ws:
         ws.receive_json()
-        for i, bad in enumerate([{"type": "review"}, {"type": "review", "deal": "1"}, {"type": "review", "deal": 0},
-                                 {"type": "review", "deal": 1.5}, {"type": "review", "deal": True},
-                                 {"type": "review", "deal": 1, "player": "Bob"}]):
+        for i, bad in enumerate(
+            [
+                {"type": "review"},
+                {"type": "review", "deal": "1"},
+                {"type": "review", "deal": 0},
+                {"type": "review", "deal": 1.5},
+                {"type": "review", "deal": True},
+                {"type": "review", "deal": 1, "player": "Bob"},
+            ]
+        ):
             ws.send_json({**bad, "id": i})
             msg = _until(ws, lambda m: m["type"] != "state")
             assert (msg["type"], msg["code"], msg["reply_to"]) == ("error", "bad_message", i), msg
@@ -91,9 +98,14 @@ def test_bad_review_messages_are_refused_and_change_nothing(client):
 
 
 def test_a_spectator_gets_no_review(client):
-    r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Ann"},
-                                                   {"kind": "bot", "level": "novice"}], "public": True,
-                                         "rules": {"scoring": "deal"}})
+    r = client.post(
+        "/api/tables",
+        json={
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
+            "public": True,
+            "rules": {"scoring": "deal"},
+        },
+    )
     t = r.json()
     with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as ws:
         ws.receive_json()
@@ -152,8 +164,9 @@ def test_review_of_a_finished_match_against_the_computer_in_greek(client):
     # once (R4.2, R5.1), and that deal is the match before Ann has moved (no decision of hers to
     # review); then another table is opened, at most five times
     for _attempt in range(5):
-        t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                      rules={"scoring": "deal"})
+        t = new_table(
+            client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], rules={"scoring": "deal"}
+        )
         tobj = client.app.state.manager.tables[t["id"]]
         with _ws(client, t, 0) as ws:
             n = 0
@@ -173,8 +186,15 @@ def test_review_of_a_finished_match_against_the_computer_in_greek(client):
                     ws.send_json({"type": "next_deal"})
                 elif msg["your_turn"]:
                     legal = msg["view"]["legal_actions"]
-                    ws.send_json({"type": "action", "id": n, "action": next(
-                        (a for a in legal if a.split()[0] in ("gin", "knock", "big")), _no_knock(legal))})
+                    ws.send_json(
+                        {
+                            "type": "action",
+                            "id": n,
+                            "action": next(
+                                (a for a in legal if a.split()[0] in ("gin", "knock", "big")), _no_knock(legal)
+                            ),
+                        }
+                    )
                     n += 1
                 else:
                     continue

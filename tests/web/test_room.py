@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ginrummy.cards import card_str, cards_of
-from ginrummy.web.room import ChatLimiter
+from ginrummy.web.room.lobby import ChatLimiter
 
 from .conftest import cards_in, next_message, next_not_state, send_client_seeds
 
@@ -30,7 +30,7 @@ def _hidden_from_spectators(tobj) -> set[str]:
     for e in d.log:
         if e.kind in ("take_discard", "take_upcard", "discard") and e.card is not None:
             public.add(e.card)
-    hidden = set(d.stock[d.drawn:]) | set(cards_of(d.hands[0])) | set(cards_of(d.hands[1]))
+    hidden = set(d.stock[d.drawn :]) | set(cards_of(d.hands[0])) | set(cards_of(d.hands[1]))
     return {card_str(c) for c in hidden - public}
 
 
@@ -78,8 +78,10 @@ def test_a_spectator_sees_no_hidden_card_and_the_players_see_how_many_watch(clie
     send_client_seeds(client, t)
     tobj = client.app.state.manager.tables[t["id"]]
     seen: list[dict[str, Any]] = []
-    with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec, \
-            client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann:
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec,
+        client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann,
+    ):
         st = spec.receive_json()
         seen.append(st)
         assert st["you"] is None and st["view"]["hand"] == [] and st["view"]["legal_actions"] == []
@@ -100,8 +102,9 @@ def test_a_spectator_sees_no_hidden_card_and_the_players_see_how_many_watch(clie
                 break
             if mine["type"] == "state" and mine["your_turn"] and mine["seq"] > acted:
                 legal = mine["view"]["legal_actions"]
-                move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or \
-                    ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
+                move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or (
+                    "draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0])
+                )
                 ann.send_json({"type": "action", "action": move})
                 acted = mine["seq"]
             mine = ann.receive_json()
@@ -140,15 +143,19 @@ def test_a_spectator_coming_or_going_is_one_count_message_to_the_others_not_a_st
                 assert ann.receive_json()["count"] == 2
         ann.send_json({"type": "ping", "id": "p"})
         rest: list[dict[str, Any]] = []
-        while len(rest) < 10 and not (any(m["type"] == "pong" for m in rest) and any(m.get("count") == 0 for m in rest)):
+        while len(rest) < 10 and not (
+            any(m["type"] == "pong" for m in rest) and any(m.get("count") == 0 for m in rest)
+        ):
             rest.append(ann.receive_json())
         assert [m["type"] for m in rest if m["type"] != "watchers"] == ["pong"]  # no state
         assert [m["count"] for m in rest if m["type"] == "watchers"][-1] == 0
         # many arrivals within one interval are one message
         manager.watchers_interval = 0.5
-        with client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as a, \
-                client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as b, \
-                client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as c:
+        with (
+            client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as a,
+            client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as b,
+            client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as c,
+        ):
             for w in (a, b, c):
                 assert w.receive_json()["type"] == "state"
             got = ann.receive_json()
@@ -181,13 +188,22 @@ def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed
     monkeypatch.setattr(ChatLimiter, "clock", staticmethod(lambda: 1000.0))
     t = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], public=True)
     send_client_seeds(client, t)
-    with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann, \
-            client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec:
-        ann.receive_json(); ann.receive_json(); spec.receive_json()
+    with (
+        client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ann,
+        client.websocket_connect(f"/ws/table/{t['id']}?watch=1") as spec,
+    ):
+        ann.receive_json()
+        ann.receive_json()
+        spec.receive_json()
         ann.send_json({"type": "chat", "text": "  <img src=x onerror=alert(1)>   hi "})
         msg = next_not_state(ann)
-        assert msg == {"type": "chat", "from": "Ann", "spectator": False,
-                       "text": "<img src=x onerror=alert(1)> hi", "seq": msg["seq"]}
+        assert msg == {
+            "type": "chat",
+            "from": "Ann",
+            "spectator": False,
+            "text": "<img src=x onerror=alert(1)> hi",
+            "seq": msg["seq"],
+        }
         spec.send_json({"type": "chat", "text": "hello"})
         assert next_not_state(spec)["code"] == "not_allowed"
         spec.send_json({"type": "sync"})
@@ -200,8 +216,9 @@ def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed
         ann.send_json({"type": "chat", "text": "one too many"})
         err = next_not_state(ann)
         assert err["code"] == "not_allowed" and "5" in err["message"]
-    allowed = _open(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}],
-                    public=True, spectator_chat=True)
+    allowed = _open(
+        client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}], public=True, spectator_chat=True
+    )
     send_client_seeds(client, allowed)
     with client.websocket_connect(f"/ws/table/{allowed['id']}?watch=1") as spec:
         spec.receive_json()
@@ -222,7 +239,8 @@ def test_chat_is_text_bounded_rate_limited_and_off_for_spectators_unless_allowed
 
 def test_lobby_chat_and_its_limits(client):
     with client.websocket_connect("/ws/lobby") as a, client.websocket_connect("/ws/lobby") as b:
-        a.receive_json(); b.receive_json()
+        a.receive_json()
+        b.receive_json()
         a.send_json({"type": "chat", "name": "Ann", "text": "<script>x</script> anyone?"})
         assert b.receive_json() == {"type": "chat", "from": "Ann", "guest": True, "text": "<script>x</script> anyone?"}
         assert a.receive_json()["from"] == "Ann"
@@ -260,8 +278,9 @@ def test_rematch_opens_a_new_table_with_the_first_dealer_by_r11_2(client):
                     acted.add(st["seq"])
                 elif st["your_turn"]:
                     legal = st["view"]["legal_actions"]
-                    move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or \
-                        ("draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0]))
+                    move = next((a for a in legal if a.startswith(("gin", "knock"))), None) or (
+                        "draw stock" if "draw stock" in legal else ("pass" if "pass" in legal else legal[0])
+                    )
                     ann.send_json({"type": "action", "action": move})
                     acted.add(st["seq"])
             st = ann.receive_json()
@@ -280,6 +299,7 @@ def test_rematch_opens_a_new_table_with_the_first_dealer_by_r11_2(client):
     assert new.player_of(token) == 0
     # the new match's record says who dealt first, and verifies
     from ginrummy.record import dumps, verify
+
     assert f"first-dealer {expected_dealer}" in dumps(new.match) and verify(dumps(new.match, public=True)).ok
 
 
@@ -288,7 +308,7 @@ def test_an_open_table_whose_host_went_away_leaves_the_lobby(client):
     ``LOBBY_IDLE_SECONDS`` after its last step (its creation here); then it leaves the lobby
     (a stranger who sat there would wait for nobody) and comes back when the host connects.
     Newest first among the tables with a free seat."""
-    from ginrummy.web.room import LOBBY_IDLE_SECONDS
+    from ginrummy.web.room.lobby import LOBBY_IDLE_SECONDS
 
     manager = client.app.state.manager
     older = _open(client, ANN_VS_FREE, public=True)
@@ -318,13 +338,25 @@ def test_a_person_may_not_take_a_computer_seats_name(client):
     not) would look like a computer at the table: refused when the table is opened and when a
     lobby seat is taken; nothing is made or changed."""
     before = len(client.app.state.manager.tables)
-    for name in ("Computer (novice)", "computer (EXPERT)", "Computer (master) 2", "Υπολογιστής (αρχάριος)",
-                 "\uff23omputer (novice)"):  # a full-width C reads as a C
-        r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]})
+    for name in (
+        "Computer (novice)",
+        "computer (EXPERT)",
+        "Computer (master) 2",
+        "Υπολογιστής (αρχάριος)",
+        "\uff23omputer (novice)",
+    ):  # a full-width C reads as a C
+        r = client.post(
+            "/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]}
+        )
         assert r.status_code == 400, name
-        assert r.json() == {"error": f"seat 1: the name {name} is a computer seat's; choose another", "code": "bad_request"}
+        assert r.json() == {
+            "error": f"seat 1: the name {name} is a computer seat's; choose another",
+            "code": "bad_request",
+        }
     assert len(client.app.state.manager.tables) == before
-    ok = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Computer fan"}, {"kind": "bot", "level": "novice"}]})
+    ok = client.post(
+        "/api/tables", json={"seats": [{"kind": "human", "name": "Computer fan"}, {"kind": "bot", "level": "novice"}]}
+    )
     assert ok.status_code == 201 and [x["name"] for x in ok.json()["seats"]] == ["Computer fan", "Computer (novice)"]
     t = _open(client, ANN_VS_FREE, public=True)
     r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Computer (club)"})
@@ -334,16 +366,20 @@ def test_a_person_may_not_take_a_computer_seats_name(client):
 
 
 def test_a_person_may_not_take_the_reserved_name_system(client):
-    """"System" (any case or width, any spacing: accounts.is_reserved_name) would pass for the
+    """ "System" (any case or width, any spacing: accounts.is_reserved_name) would pass for the
     server's own: refused as a person's seat name when the table is opened and when a lobby
     seat is taken, saying it is reserved; nothing is made or changed."""
     before = len(client.app.state.manager.tables)
     for name in ("System", "SYSTEM", "\uff33ystem", "system"):
-        r = client.post("/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]})
+        r = client.post(
+            "/api/tables", json={"seats": [{"kind": "human", "name": name}, {"kind": "bot", "level": "novice"}]}
+        )
         assert r.status_code == 400, name
         assert r.json() == {"error": f"seat 1: the name {name} is reserved; choose another", "code": "bad_request"}
     assert len(client.app.state.manager.tables) == before
-    ok = client.post("/api/tables", json={"seats": [{"kind": "human", "name": "Systems"}, {"kind": "bot", "level": "novice"}]})
+    ok = client.post(
+        "/api/tables", json={"seats": [{"kind": "human", "name": "Systems"}, {"kind": "bot", "level": "novice"}]}
+    )
     assert ok.status_code == 201 and [x["name"] for x in ok.json()["seats"]] == ["Systems", "Computer (novice)"]
     t = _open(client, ANN_VS_FREE, public=True)
     r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": " sYsTeM "})

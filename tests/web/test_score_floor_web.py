@@ -9,8 +9,10 @@ def test_web_scorekeeper_refuses_a_win_of_0(client):
     body = {"names": ["Ann", "Bob"], "results": ["Ann:0", "Ann:100"]}
     r = client.post("/api/sheet", json=body)
     assert r.status_code == 400
-    assert r.json()["error"] == ("deal result 'Ann:0': 0 points is less than a won deal scores under these rules "
-                                 "(allowed: 1 to 123 points; a deal nobody won is a draw, R6, R7)")
+    assert r.json()["error"] == (
+        "deal result 'Ann:0': 0 points is less than a won deal scores under these rules "
+        "(allowed: 1 to 123 points; a deal nobody won is a draw, R6, R7)"
+    )
     r = client.post("/api/sheet", json={**body, "rules": {"undercut_bonus": 0}})
     assert r.status_code == 200, r.text
     assert r.json()["games"][0]["deals_won"] == {"Ann": 2, "Bob": 0}

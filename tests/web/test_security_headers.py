@@ -11,8 +11,17 @@ from ginrummy.web.app import STATIC_DIR
 
 
 def test_every_page_and_api_answer_has_the_security_headers(client):
-    for path in ("/", "/rules", "/tips", "/scorekeeper", "/fair", "/table/abc", "/api/options", "/static/common.js",
-                 "/no/such/page"):
+    for path in (
+        "/",
+        "/rules",
+        "/tips",
+        "/scorekeeper",
+        "/fair",
+        "/table/abc",
+        "/api/options",
+        "/static/common.js",
+        "/no/such/page",
+    ):
         r = client.get(path)
         assert r.headers["referrer-policy"] == "no-referrer", path
         assert r.headers["x-frame-options"] == "DENY" and r.headers["x-content-type-options"] == "nosniff", path

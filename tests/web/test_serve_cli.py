@@ -14,9 +14,11 @@ from ginrummy.cli.main import main
         (["--bot-delay", "nan"], "--bot-delay nan: the delay is 0 seconds or more"),
         (["--log-level", "loud"], "--log-level 'loud' is not allowed; allowed: critical, error, warning, info, debug"),
         # a database kind the store does not speak is named, the password masked
-        (["--database-url", "mysql://u:hunter2@localhost/db"],
-         "--database-url mysql://u:***@localhost/db: mysql is not supported; "
-         "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB"),
+        (
+            ["--database-url", "mysql://u:hunter2@localhost/db"],
+            "--database-url mysql://u:***@localhost/db: mysql is not supported; "
+            "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB",
+        ),
     ],
 )
 def test_bad_options_exit_2_with_one_line(capsys, argv, needle):

@@ -13,9 +13,22 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_serverpath_plays_and_reports_its_figures() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "serverpath.py"), "--tables", "3",
-                          "--seconds", "2", "--warmup", "0.5", "--json"],
-                         capture_output=True, text=True, timeout=600)  # bound, generous for a loaded machine
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "serverpath.py"),
+            "--tables",
+            "3",
+            "--seconds",
+            "2",
+            "--warmup",
+            "0.5",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # bound, generous for a loaded machine
     assert out.returncode == 0, out.stdout + out.stderr
     r = json.loads(out.stdout)
     assert r["tables"] == 3

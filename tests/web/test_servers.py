@@ -1,5 +1,5 @@
 """Two ``gin serve`` processes on one PostgreSQL, the seats of a table split between them
-(web/notify.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
+(web/room/follower.py): each hears of the other's steps (LISTEN/NOTIFY, else the poll or the next
 message), the two players play a whole match, and a process killed with SIGKILL mid-deal loses
 no acknowledged step.  The record of the match verifies (its shuffles, R3.2)."""
 
@@ -72,7 +72,11 @@ class Seat:
                     continue
                 pending = st["fair"]["pending"]
                 if pending is not None and pending["yours"] is None:
-                    action = {"type": "client_seed", "deal": pending["deal"], "seed": f"p{self.player}d{pending['deal']}"}
+                    action = {
+                        "type": "client_seed",
+                        "deal": pending["deal"],
+                        "seed": f"p{self.player}d{pending['deal']}",
+                    }
                 elif st["your_turn"]:
                     action = {"type": "action", "action": _pick(st["view"]["legal_actions"], knock)}
                 elif st["can_next_deal"] and self.player == 0:
@@ -87,9 +91,14 @@ def test_two_servers_play_a_whole_match_and_a_kill_loses_nothing(pg_url: str) ->
     ports = [_free_port(), _free_port()]
     procs = [_start(ports[0], pg_url), _start(ports[1], pg_url)]
     try:
-        r = httpx.post(f"http://127.0.0.1:{ports[0]}/api/tables", json={
-            "preset": "standard", "rules": {"target": 25},
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+        r = httpx.post(
+            f"http://127.0.0.1:{ports[0]}/api/tables",
+            json={
+                "preset": "standard",
+                "rules": {"target": 25},
+                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            },
+        )
         assert r.status_code == 201, r.text
         t = r.json()
         # Bob claims his invite on server 1, which never saw the table made
@@ -131,7 +140,7 @@ def test_two_servers_play_a_whole_match_and_a_kill_loses_nothing(pg_url: str) ->
         assert len(acked) == len(set(acked)) and set(acked) <= set(range(1, end["seq"] + 1))
         missing = set(range(1, end["seq"] + 1)) - set(acked)
         assert len(missing) == 1 and missing <= {2, 3}, missing
-        assert acked[:len(acked_before_kill)] == acked_before_kill
+        assert acked[: len(acked_before_kill)] == acked_before_kill
         rec = httpx.get(f"http://127.0.0.1:{ports[1]}/api/tables/{tid}/record", params={"seat": tokens[1]})
         assert rec.status_code == 200
         report = verify(rec.text)
@@ -150,7 +159,7 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
 
     from starlette.testclient import TestClient
 
-    from ginrummy.web import notify
+    from ginrummy.web.room import follower as notify
     from ginrummy.web.app import create_app
 
     from .conftest import new_table, with_csrf
@@ -165,8 +174,7 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
             c0, c1 = with_csrf(c0), with_csrf(c1)  # as the pages do (docs/accounts.md)
             t = new_table(c0, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
             clients = [c0, c1]  # Ann on server 0, Bob on server 1
-            socks = [clients[i].websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][i]['token']}")
-                     for i in (0, 1)]
+            socks = [clients[i].websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][i]['token']}") for i in (0, 1)]
             with socks[0] as s0, socks[1] as s1:
                 ws = [s0, s1]
                 states = [s0.receive_json(), s1.receive_json()]
@@ -204,16 +212,15 @@ def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None
     thread to the highest ``seq`` of each table) is read back in one query, and every table
     of the other process ends at the same step with the same legal actions."""
     from ginrummy.rules import RuleSet
-    from ginrummy.web.notify import Follower
-    from ginrummy.web.seats import SeatSpec
-    from ginrummy.web.store import Store
-    from ginrummy.web.tables import TableManager
+    from ginrummy.web.room.follower import Follower
+    from ginrummy.web.room.seats import SeatSpec
+    from ginrummy.web.db.store import Store
+    from ginrummy.web.room.tables import TableManager
 
     writer, reader = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
     follower = Follower(reader, listen=False)
     try:
-        ids = [writer.create(RuleSet(), [SeatSpec("human"), SeatSpec("human")], seat_all=True)[0].id
-               for _ in range(3)]
+        ids = [writer.create(RuleSet(), [SeatSpec("human"), SeatSpec("human")], seat_all=True)[0].id for _ in range(3)]
         for tid in ids:
             reader.load(tid)  # both processes have every table in memory, at step 0
 
@@ -259,9 +266,9 @@ def test_a_client_seed_that_lost_the_race_is_taken_on_the_fresh_table(pg_url: st
     write of step 1 loses to the first's (``conflict``), and the seed is taken on the reloaded
     table as step 2, which deals (step 3).  A seed no longer wanted there stays a ``conflict``."""
     from ginrummy.rules import RuleSet
-    from ginrummy.web.seats import SeatSpec, TableError
-    from ginrummy.web.store import Store
-    from ginrummy.web.tables import TableManager
+    from ginrummy.web.room.seats import SeatSpec, TableError
+    from ginrummy.web.db.store import Store
+    from ginrummy.web.room.tables import TableManager
 
     one, two = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
     try:
@@ -283,7 +290,11 @@ def test_a_client_seed_that_lost_the_race_is_taken_on_the_fresh_table(pg_url: st
 
         asyncio.run(main())
         steps = two.store.load(tid)[1]  # type: ignore[index]
-        assert [(s.seq, s.player, s.kind) for s in steps] == [(1, 0, "client_seed"), (2, 1, "client_seed"), (3, None, "deal")]
+        assert [(s.seq, s.player, s.kind) for s in steps] == [
+            (1, 0, "client_seed"),
+            (2, 1, "client_seed"),
+            (3, None, "deal"),
+        ]
         assert two.tables[tid].seq == 3 and two.tables[tid].match is not None
         assert two.tables[late].seq == 3 and len(two.store.load(late)[1]) == 3  # type: ignore[index]
     finally:

@@ -25,9 +25,25 @@ RECV_SECONDS = 60  # generous, for a loaded machine (no time is asserted)
 
 
 def _serve(port: int, db: str, log):
-    proc = subprocess.Popen([sys.executable, "-m", "ginrummy", "serve", "--port", str(port), "--database-url", db,
-                             "--bot-delay", "0", "--log-level", "warning"],
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            db,
+            "--bot-delay",
+            "0",
+            "--log-level",
+            "warning",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and proc.poll() is None:
         try:
@@ -46,8 +62,10 @@ async def _play_deal_and_review(port: int, until: str = "review") -> dict:
     which Ann moved: the table's seed is random, and the computer, acting first, may take the
     upcard and knock at once (R4.2, R5.1), leaving her no decision to review; then the next
     deal is played."""
-    r = httpx.post(f"http://127.0.0.1:{port}/api/tables",
-                   json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]})
+    r = httpx.post(
+        f"http://127.0.0.1:{port}/api/tables",
+        json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]},
+    )
     table = r.json()
     url = f"ws://127.0.0.1:{port}/ws/table/{table['id']}?seat={table['seats'][0]['token']}"
     rng = random.Random(3)

@@ -1,5 +1,5 @@
 """The parts of a ``state`` message are built once per change of the table and shared
-(web/state.py, ``StateMessage``): a message built from the cache is the message built afresh,
+(web/protocol/state.py, ``StateMessage``): a message built from the cache is the message built afresh,
 at every step of whole matches (two-hand with a gin or knock and its scoring R5-R6, Oklahoma,
 Hollywood with its three games R12, three-hand R10), for every player and a spectator, and its
 JSON text says exactly the same thing."""
@@ -14,15 +14,22 @@ import pytest
 from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.rules import RuleSet, preset
-from ginrummy.web.seats import SPECTATOR
-from ginrummy.web.state import StateMessage
-from ginrummy.web.store import TableRow
-from ginrummy.web.tables import Table
+from ginrummy.web.room.seats import SPECTATOR
+from ginrummy.web.protocol.state import StateMessage
+from ginrummy.web.db.store import TableRow
+from ginrummy.web.room.tables import Table
 
 
 def _table(rules: RuleSet, names: list[str], seed: bytes) -> Table:
-    row = TableRow(id="t1", created="2026-12-01T00:00:00", rules=rules.to_dict(), names=names,
-                   seats=["human"] + ["bot:novice"] * (len(names) - 1), tokens=[""] * len(names), seed=seed)
+    row = TableRow(
+        id="t1",
+        created="2026-12-01T00:00:00",
+        rules=rules.to_dict(),
+        names=names,
+        seats=["human"] + ["bot:novice"] * (len(names) - 1),
+        tokens=[""] * len(names),
+        seed=seed,
+    )
     return Table(row, Match.new(rules, names, seed))
 
 

@@ -1,4 +1,4 @@
-"""The computer thinks off the event loop (issue 27; web/thinking.py): the pool makes the move
+"""The computer thinks off the event loop (issue 27; web/room/thinking.py): the pool makes the move
 and the hint the server process makes, a worker past its deadline gets the fallback level's
 decision and the pool is replaced, and the queue serves its owners in turn."""
 
@@ -10,12 +10,19 @@ import random
 import time
 
 from ginrummy.rules import RuleSet
-from ginrummy.web.autoplay import bot_choice
-from ginrummy.web.seats import SeatSpec, advise
-from ginrummy.web.store import Store
-from ginrummy.web.tables import TableManager
-from ginrummy.web.thinking import (FALLBACK_LEVEL, ThinkingPool, decision_seed, default_workers, hint_text,
-                                   move_deadline, move_text)
+from ginrummy.web.room.autoplay import bot_choice
+from ginrummy.web.room.seats import SeatSpec, advise
+from ginrummy.web.db.store import Store
+from ginrummy.web.room.tables import TableManager
+from ginrummy.web.room.thinking import (
+    FALLBACK_LEVEL,
+    ThinkingPool,
+    decision_seed,
+    default_workers,
+    hint_text,
+    move_deadline,
+    move_text,
+)
 
 
 def _table(tmp_path, levels=("club", "master")):
@@ -34,15 +41,15 @@ def test_pool_move_and_hint_equal_the_in_process_ones(tmp_path):
     m = table.started_match()
     player = m.player_to_act()
     view = m.view(player)
-    hinted, _ = mgr.create(RuleSet(), [SeatSpec("bot", level="master"), SeatSpec("bot", level="club")],
-                           seed=b"s" * 32)
+    hinted, _ = mgr.create(RuleSet(), [SeatSpec("bot", level="master"), SeatSpec("bot", level="club")], seed=b"s" * 32)
 
     async def go():
         try:
             seed = decision_seed(table.row.seed, "bot", player, table.seq)
             # through a worker process: the same seeded club move bot_choice makes here
-            text = await mgr.thinking.run(move_text, ("club", seed, view), owner="t", table=table.id,
-                                          deadline=30.0, fallback=lambda: "fallback")
+            text = await mgr.thinking.run(
+                move_text, ("club", seed, view), owner="t", table=table.id, deadline=30.0, fallback=lambda: "fallback"
+            )
             # the master's hint (no clock: deterministic) from the pool, as the table asks it
             seq, action, reason = await mgr.hint(hinted, player)
             return text, seq, action, reason
@@ -63,8 +70,9 @@ def test_late_worker_gets_the_fallback_decision_and_a_new_pool(tmp_path):
     async def go():
         try:
             pid = await pool.run(os.getpid, (), owner="a", table="t1", deadline=30.0, fallback=lambda: -1)
-            late = await pool.run(_sleep_then, (60.0, "never"), owner="a", table="t1", deadline=0.5,
-                                  fallback=lambda: "fallback")
+            late = await pool.run(
+                _sleep_then, (60.0, "never"), owner="a", table="t1", deadline=0.5, fallback=lambda: "fallback"
+            )
             after = await pool.run(os.getpid, (), owner="a", table="t1", deadline=30.0, fallback=lambda: -1)
             return pid, late, after
         finally:
@@ -96,8 +104,18 @@ def test_round_robin_between_owners_and_one_job_per_table():
     async def job(owner: str, table: str, name: str) -> None:
         def queued(ahead: int) -> None:
             aheads[name] = ahead
-        done.append(await pool.run(_sleep_then, (0.05, name), owner=owner, table=table, deadline=30.0,
-                                   fallback=lambda: "fallback", on_queued=queued))
+
+        done.append(
+            await pool.run(
+                _sleep_then,
+                (0.05, name),
+                owner=owner,
+                table=table,
+                deadline=30.0,
+                fallback=lambda: "fallback",
+                on_queued=queued,
+            )
+        )
 
     async def go():
         try:

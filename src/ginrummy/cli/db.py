@@ -1,5 +1,5 @@
 """``gin db upgrade [--check]``: bring the web table's database to this version's schema
-(Alembic migrations shipped in :mod:`ginrummy.web.migrations`; docs/deploy.md, "Upgrading")."""
+(Alembic migrations shipped in :mod:`ginrummy.web.db.migrations`; docs/deploy.md, "Upgrading")."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def open_engine(database_url: str):  # -> tuple[str, sqlalchemy.engine.Engine]
     not a URL, exits with status 2 and one line."""
     from sqlalchemy import create_engine
 
-    from ..web.store import default_database_url, engine_url, masked_url
+    from ..web.db.store import default_database_url, engine_url, masked_url
     from .serve import database_backend, database_error
 
     url = database_url or default_database_url()
@@ -51,8 +51,8 @@ def upgrade_command(
     """Migrate the database to this version's schema (gin serve does it at start too), under a
     lock so that servers starting at once migrate once.  Back the database up first
     (gin admin backup FILE; pg_dump for PostgreSQL)."""
-    from ..web.migrations import current_revision, head_revision, upgrade
-    from ..web.store import masked_url
+    from ..web.db.migrations import current_revision, head_revision, upgrade
+    from ..web.db.store import masked_url
     from .serve import database_error
 
     url, engine = open_engine(database_url)

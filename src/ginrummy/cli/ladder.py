@@ -1,7 +1,7 @@
 """``gin ladder``: the computer levels play each other and their ratings are written to the
 web server's database (``docs/accounts.md``), so ``gin serve`` on that database shows
 calibrated computer players on its leaderboard.  The loop is
-:func:`ginrummy.web.ladder.run_ladder` (matches from :func:`ginrummy.analysis.simulate.play_game`),
+:func:`ginrummy.web.community.level_ladder.run_ladder` (matches from :func:`ginrummy.analysis.simulate.play_game`),
 played like ``gin simulate``'s: in this process, in ``--workers N`` local processes or on Ray
 (``--ray [ADDRESS]``), with the same ratings for every split."""
 
@@ -41,8 +41,8 @@ def ladder_command(
     (61-120 after a first run of 60), never the same ones twice."""
     from sqlalchemy import create_engine
 
-    from ..web.ladder import ladder_played, run_ladder
-    from ..web.store import default_database_url
+    from ..web.community.level_ladder import ladder_played, run_ladder
+    from ..web.db.store import default_database_url
 
     rules = rules_from(preset, overrides)
     names = [x.strip().lower() for x in levels.split(",") if x.strip()]

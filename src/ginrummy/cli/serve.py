@@ -8,7 +8,7 @@ import logging.config
 import signal
 import socket
 import sys
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import typer
 
@@ -32,7 +32,7 @@ def database_error(url: str, exc: BaseException) -> str:
     driver's message too.  A missing PostgreSQL driver says which extra to install."""
     from sqlalchemy.engine import make_url
 
-    from ..web.store import masked_url
+    from ..web.db.store import masked_url
 
     shown = masked_url(url)
     if isinstance(exc, ModuleNotFoundError) and "psycopg" in str(exc):
@@ -53,7 +53,7 @@ def database_error(url: str, exc: BaseException) -> str:
 def database_backend(url: str) -> str | None:
     """The database kind of ``url`` (``"sqlite"``, ``"postgresql"`` for ``postgres://`` too,
     ``"mysql"``...), or ``None`` when it is not a URL (:func:`database_error` says so)."""
-    from ..web.store import engine_url
+    from ..web.db.store import engine_url
 
     try:
         return engine_url(url).get_backend_name()
@@ -148,10 +148,6 @@ def serve(
         help="Worker processes for the computer's moves and hints (off the event loop); "
              "default one less than the cores, at least one."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
-    log_format: str = typer.Option(
-        "text", "--log-format",
-        help="text (uvicorn's lines) or json (one JSON object a line: time, level, logger, message, request fields; "
-             "docs/deploy.md)."),
     tables_per_minute: int = typer.Option(
         60, "--tables-per-minute", min=0,
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
@@ -172,6 +168,10 @@ def serve(
     metrics_allow: list[str] = typer.Option(
         [], "--metrics-allow", metavar="ADDRESS",
         help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable."),
+    log_format: str = typer.Option(
+        "text", "--log-format",
+        help="text (uvicorn's lines) or json (one JSON object a line: time, level, logger, message, request fields; "
+             "docs/deploy.md)."),
     header_timeout: float = typer.Option(
         10.0, "--header-timeout", min=0,
         help="Seconds a connection has to send its request line and headers; then it is closed. 0 for none."),
@@ -186,33 +186,80 @@ def serve(
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
     table (players reconnect with their links)."""
-    import uvicorn
+    from ..web.db.store import default_database_url, masked_url
+    from .logs import LOG_FORMATS
 
-    from uvicorn.config import HTTP_PROTOCOLS, LOGGING_CONFIG, WS_PROTOCOLS
-    from uvicorn.importer import import_from_string
-
-    from ..web.app import MAX_FRAME_BYTES, create_app
-    from ..web.connections import ConnectionGuard, guarded_protocols, raise_open_files_limit
-    from ..web.security import install_log_redaction
-    from ..web.store import default_database_url, masked_url
-    from .logs import LOG_FORMATS, json_line, json_log_config
-
-    def say(line: str, **fields: Any) -> None:
-        """A line of the server's own on stdout: as written, or as a JSON log line."""
-        print(json_line("ginrummy.serve", line, **fields) if log_format == "json" else line, flush=True)
-
-    def stop(message: str) -> NoReturn:
-        """:func:`fail` (exit 2), its line a JSON log line on stderr in the JSON format."""
-        if log_format != "json":
-            fail(message)
-        print(json_line("ginrummy.serve", "gin: error: " + " ".join(str(message).split()), logging.ERROR),
-              file=sys.stderr, flush=True)
-        raise typer.Exit(2)
-
-    if log_level not in ("critical", "error", "warning", "info", "debug"):
-        fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
     if log_format not in LOG_FORMATS:
         fail(f"--log-format {log_format!r} is not allowed; allowed: {', '.join(LOG_FORMATS)}")
+    public, hosts = _checked_options(host, log_level, bot_delay, review_budget_ms, public_url, allowed_host,
+                                     metrics, metrics_allow)
+    url = database_url or default_database_url()
+    backend = database_backend(url)
+    if backend is not None and backend not in ("sqlite", "postgresql"):
+        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
+             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
+    log_config = _start_logs(log_format, log_level)
+    from ..web.app import create_app
+
+    try:
+        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
+                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
+                             public_url=public or None, allowed_hosts=hosts, metrics=metrics,
+                             metrics_allow=metrics_allow)
+    except Exception as exc:  # a bad URL, a missing driver or an unreachable database
+        _stop(log_format, database_error(url, exc))
+    # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        _stop(log_format, f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    _say(log_format, f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})",
+         url=f"http://{shown}:{bound}/", database=masked_url(url))
+    _run(web_app, sock, host, bound, log_level, forwarded_allow_ips, header_timeout, max_connections,
+         max_connections_per_address, log_format, log_config)
+
+
+def _say(log_format: str, line: str, **fields: Any) -> None:
+    """A line of the server's own on stdout: as written, or as a JSON log line."""
+    from .logs import json_line
+
+    print(json_line("ginrummy.serve", line, **fields) if log_format == "json" else line, flush=True)
+
+
+def _stop(log_format: str, message: str) -> NoReturn:
+    """:func:`fail` (exit 2), its line a JSON log line on stderr in the JSON format."""
+    from .logs import json_line
+
+    if log_format != "json":
+        fail(message)
+    print(json_line("ginrummy.serve", "gin: error: " + " ".join(str(message).split()), logging.ERROR),
+          file=sys.stderr, flush=True)
+    raise typer.Exit(2)
+
+
+def _start_logs(log_format: str, log_level: str) -> dict[str, Any] | None:
+    """The logging configuration of ``--log-format json`` (applied now, so the start-up's own
+    lines, migrations and loading tables included, are JSON too; uvicorn applies it again as it
+    starts), else ``None`` (uvicorn's own)."""
+    if log_format != "json":
+        return None
+    from ..web.security import install_log_redaction
+    from .logs import json_log_config
+
+    log_config = json_log_config(log_level)
+    logging.config.dictConfig(log_config)
+    install_log_redaction()
+    return log_config
+
+
+def _checked_options(host: str, log_level: str, bot_delay: float | None, review_budget_ms: float, public_url: str,
+                     allowed_host: list[str], metrics: bool, metrics_allow: list[str]) -> tuple[str, list[str]]:
+    """``(public URL, allowed hosts)`` of ``gin serve``'s options; exits 2 (:func:`fail`) naming
+    the first option that is not allowed."""
+    if log_level not in ("critical", "error", "warning", "info", "debug"):
+        fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
     if bot_delay is not None and not bot_delay >= 0:
         fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
     from ..analysis.review import samples_for
@@ -236,55 +283,42 @@ def serve(
         fail(f"--metrics-allow {exc}")
     if metrics_allow and not metrics:
         fail("--metrics-allow needs --metrics (metrics are off without it)")
-    url = database_url or default_database_url()
-    backend = database_backend(url)
-    if backend is not None and backend not in ("sqlite", "postgresql"):
-        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
-             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
-    log_config: dict[str, Any] | None = None
-    if log_format == "json":
-        # from here on every line is JSON: the start-up's logs (migrations, loading tables), the
-        # errors that stop the server; uvicorn applies the same configuration again as it starts
-        log_config = json_log_config(log_level)
-        logging.config.dictConfig(log_config)
-        install_log_redaction()
-    try:
-        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
-                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
-                             public_url=public or None, allowed_hosts=hosts, metrics=metrics,
-                             metrics_allow=metrics_allow)
-    except Exception as exc:  # a bad URL, a missing driver or an unreachable database
-        stop(database_error(url, exc))
-    # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
-    try:
-        sock = listen(host, port)
-    except OSError as exc:
-        stop(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
-    bound = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    say(f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})",
-        url=f"http://{shown}:{bound}/", database=masked_url(url))
+    return public, hosts
+
+
+def _run(web_app: Any, sock: socket.socket, host: str, bound: int, log_level: str, forwarded_allow_ips: str,
+         header_timeout: float, max_connections: int, max_connections_per_address: int, log_format: str = "text",
+         log_config: dict[str, Any] | None = None) -> None:
+    """Serve ``web_app`` with uvicorn on the bound ``sock`` until it is stopped."""
+    import uvicorn
+    from uvicorn.config import HTTP_PROTOCOLS, LOGGING_CONFIG, WS_PROTOCOLS
+    from uvicorn.importer import import_from_string
+
+    from ..web.app import MAX_FRAME_BYTES
+    from ..web.limits import ConnectionGuard, guarded_protocols, raise_open_files_limit
+    from ..web.security import install_log_redaction
+
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
     # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and
     # compressing every frame cost a busy server about 9% more CPU a move and a zlib context per
     # connection (docs/deploy.md, "WebSocket compression"); browsers that offer it are answered
     # without it, the messages are the same
-    # connections: a deadline for the headers, caps per address and in all (web/connections.py,
+    # connections: a deadline for the headers, caps per address and in all (web/limits.py,
     # docs/deploy.md "Connections"); the open-files limit is raised toward the hard one so the
     # caps, not the system, decide, and the total cap is lowered to fit what is left of it
     soft, _hard = raise_open_files_limit(max(4096, max_connections + FILES_HELD_BACK))
     if soft and (max_connections == 0 or max_connections > soft - FILES_HELD_BACK):
         fitted = max(1, soft - FILES_HELD_BACK)
-        say(f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
-            f"(open-files limit {soft})", max_connections=fitted, open_files_limit=soft)
+        _say(log_format, f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
+             f"(open-files limit {soft})", max_connections=fitted, open_files_limit=soft)
         max_connections = fitted
     guard = ConnectionGuard(max_connections_per_address, max_connections, header_timeout)
     http_class, ws_class = guarded_protocols(import_from_string(HTTP_PROTOCOLS["auto"]),
                                              import_from_string(WS_PROTOCOLS["auto"]), guard)
     config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
-                            ws_per_message_deflate=False, http=http_class, ws=ws_class,
-                            limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
+                            ws_per_message_deflate=False, http=http_class, ws=cast(Any, ws_class),
                             log_config=log_config or LOGGING_CONFIG,
+                            limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
                             **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new

@@ -7,10 +7,15 @@ computer moves), :mod:`.store` (SQLAlchemy), :mod:`.messages` (the typed protoco
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
 __all__ = ["create_app"]
 
 
-def create_app(database_url: str | None = None, bot_delay: float | None = None):  # type: ignore[no-untyped-def]
+def create_app(database_url: str | None = None, bot_delay: float | None = None) -> Starlette:
     """See :func:`ginrummy.web.app.create_app`."""
     from .app import create_app as _create
 

@@ -56,29 +56,40 @@ class _Live:
 class Metrics:
     """The counters and histograms of one app (see the module docstring for each metric).
 
-    ``manager``: the :class:`~ginrummy.web.tables.TableManager` whose tables and connections
+    ``manager``: the :class:`~ginrummy.web.room.tables.TableManager` whose tables and connections
     are counted at scrape time; ``reviews``: the review service (its ``running`` count), or ``None``.
     """
 
     def __init__(self, manager: Any, reviews: Any = None) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         self.acked = Counter("gin_moves_acked", "Action messages answered by an ack", registry=self.registry)
-        self.ack_seconds = Histogram("gin_ack_seconds", "From reading an action message to queueing its ack, seconds",
-                                     buckets=_LATENCY_BUCKETS, registry=self.registry)
-        self.commit_seconds = Histogram("gin_commit_seconds", "One group commit of steps to the database, seconds",
-                                        buckets=_LATENCY_BUCKETS, registry=self.registry)
-        self.errors = Counter("gin_errors", "Error messages sent on table connections, by code", ["code"],
-                              registry=self.registry)
+        self.ack_seconds = Histogram(
+            "gin_ack_seconds",
+            "From reading an action message to queueing its ack, seconds",
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.commit_seconds = Histogram(
+            "gin_commit_seconds",
+            "One group commit of steps to the database, seconds",
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "gin_errors", "Error messages sent on table connections, by code", ["code"], registry=self.registry
+        )
         self.manager = manager
         self.reviews = reviews
-        self.registry.register(_Live(self._live))  # type: ignore[arg-type]
+        self.registry.register(_Live(self._live))
 
     def _live(self) -> dict[str, tuple[str, float]]:
         tables = list(self.manager.tables.values())
         live = sum(1 for t in tables if t.match is None or not t.match.finished)
         connections = sum(len(t.watchers) for t in tables)
-        out = {"gin_live_tables": ("Tables in memory whose match is not over", float(live)),
-               "gin_connections": ("Open table WebSocket connections (seats and spectators)", float(connections))}
+        out = {
+            "gin_live_tables": ("Tables in memory whose match is not over", float(live)),
+            "gin_connections": ("Open table WebSocket connections (seats and spectators)", float(connections)),
+        }
         running = getattr(self.reviews, "running", None)
         if isinstance(running, int):
             out["gin_review_jobs"] = ("The expert's reviews queued or running", float(running))
@@ -125,8 +136,9 @@ def _allowed(host: str | None, allow: Sequence[ipaddress.IPv4Network | ipaddress
     return any(addr in net for net in allow)
 
 
-def ops_routes(store: Any, metrics: Metrics | None, allow: Sequence[str] = (),
-               not_found: Callable[..., Any] | None = None) -> list[Route]:
+def ops_routes(
+    store: Any, metrics: Metrics | None, allow: Sequence[str] = (), not_found: Callable[..., Any] | None = None
+) -> list[Route]:
     """The routes ``/healthz``, ``/readyz`` and ``/metrics`` (see the module docstring).
     ``metrics``: ``None`` when ``--metrics`` is off (``/metrics`` then answers as an unknown
     page, through ``not_found(request, exc)``); ``allow``: ``--metrics-allow`` values."""
@@ -141,7 +153,7 @@ def ops_routes(store: Any, metrics: Metrics | None, allow: Sequence[str] = (),
     def _ready() -> tuple[bool, str]:
         from sqlalchemy import text
 
-        from .migrations import current_revision, head_revision
+        from .db.migrations import current_revision, head_revision
 
         try:
             with store.engine.connect() as conn:

@@ -1,6 +1,6 @@
 """The budgets of the expert's review (issue 27, item 3; ``docs/protocol.md``, "Review budgets").
 
-The server has one review worker (:mod:`ginrummy.web.review_web`).  Before this module, four
+The server has one review worker (:mod:`ginrummy.web.room.review_service`).  Before this module, four
 uploads of a 446-deal record with seeds 1 to 4 held it for 3.5 hours, and every table review
 answered ``server_busy`` meanwhile.  :class:`ReviewBudget` holds the rules that stop that, as a
 pure class (no clock, no I/O: every method that needs the time is given ``now``, in seconds of
@@ -31,7 +31,8 @@ from collections.abc import Hashable
 from typing import Any
 
 from ..errors import Msg
-from .i18n_web import W_
+from .errors import WebError
+from .texts import W_
 
 __all__ = ["ReviewBudget", "BudgetError", "client_key", "MAX_REQUEST_MS", "MAX_CLIENT_MS_PER_HOUR",
            "WINDOW_SECONDS", "MAX_QUEUED_PER_CLIENT", "IDLE_SECONDS"]
@@ -64,18 +65,15 @@ def client_key(address: str | None, account_id: int | None = None) -> str:
     return f"account:{account_id}" if account_id is not None else f"address:{address or ''}"
 
 
-class BudgetError(Exception):
-    """A review refused by its budget: ``code`` (``too_large``, ``rate_limited``,
-    ``server_busy``), ``status`` (413, 429, 503), ``retry_after`` (whole seconds, or 0) and
-    ``message`` (a :class:`~ginrummy.errors.Msg` of the web domain)."""
+class BudgetError(WebError):
+    """A review refused by its budget (a :class:`~ginrummy.web.errors.WebError`, the web's one
+    error type): ``code`` ``too_large``, ``rate_limited`` or ``server_busy``, ``status`` (413,
+    429, 503: the code's own in :data:`~ginrummy.web.errors.HTTP_STATUS`), ``retry_after``
+    (whole seconds, or 0) and ``message`` (a :class:`~ginrummy.errors.Msg` of the web domain)."""
 
     def __init__(self, code: str, status: int, message: Msg, retry_after: int = 0) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
-        self.retry_after = retry_after
-        self.key = message.key
-        self.params = dict(message.params)
+        super().__init__(code, message, retry_after=retry_after)
+        assert status == self.status, (code, status)  # one code -> status table (web/errors.py)
 
 
 class ReviewBudget:

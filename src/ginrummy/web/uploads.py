@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from typing import Any
 
 from ..errors import Msg
-from .i18n_web import W_
+from .texts import W_
 
 __all__ = ["UploadGate", "MAX_UPLOADS", "UPLOAD_SECONDS", "UPLOAD_PATHS"]
 

@@ -1,0 +1,1 @@
+"""People: accounts, ratings, the computer levels' ladder, members (leaderboard, statistics)."""

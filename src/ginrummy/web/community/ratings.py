@@ -1,0 +1,291 @@
+"""Ratings on one ladder for people and computer levels, and the results of finished matches.
+
+A rating is an OpenSkill (Weng-Lin) Plackett-Luce rating ``(mu, sigma)`` from the ``openskill``
+package, starting at ``mu = 25``, ``sigma = 25/3``.  It is shown as one number,
+:func:`display_rating` = ``round(1000 + 40 * (mu - 3 * sigma))`` (so a new player shows 1000),
+and is **provisional** while ``sigma`` is above :data:`PROVISIONAL_SIGMA` (about the first ten
+matches).
+
+Tables (on the table store's engine, beside :mod:`ginrummy.web.community.accounts`):
+
+``gin_results``
+    one row per finished match that is recorded: ``id`` (the table id, or ``ladder-...``: the
+    key, so a match is recorded once whatever happens), ``finished`` (ISO time, UTC),
+    ``rated`` (0/1), ``source`` (``"table"`` or ``"ladder"``), ``public`` (0/1: its record may
+    be replayed by anyone with the link).
+``gin_result_players``
+    one row per player of a recorded match: ``(result_id, player)`` key, ``account_id``
+    (``NULL`` for a guest), ``opponent_id`` and ``opponent_name`` (the name at the table),
+    ``finished``, ``outcome`` (``"win"``, ``"loss"``, ``"draw"``), the deal statistics
+    (``deals``, ``deals_won``, ``knocks``, ``gins``, ``undercuts_made``,
+    ``undercuts_suffered``, ``points``, ``knock_deadwood``: the sum of the knocker's deadwood
+    over his knocks), and for a rated match the rating before and after (``mu_before``,
+    ``sigma_before``, ``mu_after``, ``sigma_after``).
+
+:func:`record_match` writes both and moves the ratings of a rated match, given an open
+connection: the table manager calls it inside the transaction that stores the match's last
+step, so a match is rated exactly once, also across a crash (R11.1, R12.5 decide who won).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import Column, Float, Index, Integer, String, Table, insert, select, update
+from sqlalchemy.engine import Connection
+
+from ...match import Match
+from ...rules import RuleSet
+from .schema import accounts_t, metadata
+
+__all__ = [
+    "MODEL",
+    "INITIAL",
+    "PROVISIONAL_SIGMA",
+    "display_rating",
+    "is_provisional",
+    "ordinal",
+    "MatchStats",
+    "match_stats",
+    "record_match",
+    "results_t",
+    "result_players_t",
+    "rateable",
+]
+
+MODEL = PlackettLuce()
+"""The OpenSkill model (Weng-Lin, Plackett-Luce) with its default ``mu = 25``, ``sigma = 25/3``."""
+
+PROVISIONAL_SIGMA = 6.5
+"""A rating whose ``sigma`` is above this is provisional (marked ``?``)."""
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative estimate ``mu - 3 sigma`` that ladders sort by."""
+    return mu - 3.0 * sigma
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The one number shown for a rating: ``round(1000 + 40 * (mu - 3 sigma))``."""
+    return round(1000 + 40 * ordinal(mu, sigma))
+
+
+def is_provisional(sigma: float) -> bool:
+    """Whether a rating with this ``sigma`` is still provisional (:data:`PROVISIONAL_SIGMA`)."""
+    return sigma > PROVISIONAL_SIGMA
+
+
+_R0 = MODEL.rating()
+INITIAL = (float(_R0.mu), float(_R0.sigma), ordinal(float(_R0.mu), float(_R0.sigma)))
+"""``(mu, sigma, ordinal)`` of a new account."""
+
+results_t = Table(
+    "gin_results",
+    metadata,
+    Column("id", String(60), primary_key=True),
+    Column("finished", String(40), nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("source", String(10), nullable=False),
+    Column("public", Integer, nullable=False),
+)
+
+result_players_t = Table(
+    "gin_result_players",
+    metadata,
+    Column("result_id", String(60), primary_key=True),
+    Column("player", Integer, primary_key=True, autoincrement=False),
+    Column("account_id", Integer, nullable=True),
+    Column("opponent_id", Integer, nullable=True),
+    Column("opponent_name", String(80), nullable=False),
+    Column("finished", String(40), nullable=False),
+    Column("outcome", String(5), nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("deals_won", Integer, nullable=False),
+    Column("knocks", Integer, nullable=False),
+    Column("gins", Integer, nullable=False),
+    Column("undercuts_made", Integer, nullable=False),
+    Column("undercuts_suffered", Integer, nullable=False),
+    Column("points", Integer, nullable=False),
+    Column("knock_deadwood", Integer, nullable=False),
+    Column("mu_before", Float, nullable=True),
+    Column("sigma_before", Float, nullable=True),
+    Column("mu_after", Float, nullable=True),
+    Column("sigma_after", Float, nullable=True),
+    Index("gin_result_players_account", "account_id", "finished"),
+)
+
+
+@dataclass(frozen=True)
+class MatchStats:
+    """One player's deal statistics in one match (two-hand): ``deals`` played (drawn deals
+    included, R7), ``deals_won``, ``knocks`` (he knocked: won or undercut, R6.2/R6.3; gin not
+    counted), ``gins`` (gin or big gin, R6.1/R6.5), ``undercuts_made`` (as defender, R6.3),
+    ``undercuts_suffered`` (as knocker), ``points`` (deal points scored, bonuses of R11.3 not
+    included), ``knock_deadwood`` (sum of his deadwood over his knocks)."""
+
+    deals: int = 0
+    deals_won: int = 0
+    knocks: int = 0
+    gins: int = 0
+    undercuts_made: int = 0
+    undercuts_suffered: int = 0
+    points: int = 0
+    knock_deadwood: int = 0
+
+
+def match_stats(match: Match) -> list[MatchStats]:
+    """Per player index of a two-hand ``match`` (finished or not), the :class:`MatchStats` of
+    its deals that are over."""
+    out = []
+    for p in range(len(match.names)):
+        s = dict(MatchStats().__dict__)
+        for d in match.deals:
+            r = d.result
+            if r is None:
+                continue
+            s["deals"] += 1
+            if p not in d.seat_players:
+                continue
+            seat = d.seat_players.index(p)
+            if r.winner == seat:
+                s["deals_won"] += 1
+                s["points"] += r.points
+            if r.knocker == seat and r.outcome in ("knock", "undercut"):
+                s["knocks"] += 1
+                if r.showdown is not None:
+                    s["knock_deadwood"] += r.showdown.knocker.deadwood_value
+                if r.outcome == "undercut":
+                    s["undercuts_suffered"] += 1
+            if r.knocker == seat and r.outcome in ("gin", "big_gin"):
+                s["gins"] += 1
+            if r.outcome == "undercut" and r.knocker is not None and r.knocker != seat:
+                s["undercuts_made"] += 1
+        out.append(MatchStats(**s))
+    return out
+
+
+def rateable(rules: RuleSet) -> bool:
+    """Whether a match under ``rules`` may be rated: two-hand, a game to 100 or 250 (R11.1)
+    or Hollywood (R12)."""
+    return rules.players == 2 and (
+        rules.scoring == "hollywood" or (rules.scoring == "game" and rules.target in (100, 250))
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def record_match(
+    conn: Connection,
+    result_id: str,
+    match: Match,
+    accounts: Sequence[int | None],
+    *,
+    rated: bool,
+    source: str = "table",
+    public: bool = False,
+    finished: str | None = None,
+    forfeit: int | None = None,
+) -> dict[int, dict[str, Any]]:
+    """Record the finished two-hand ``match`` as ``result_id`` on ``conn`` (inside the
+    caller's transaction) and, when ``rated``, move both players' ratings with one OpenSkill
+    update (ranks from the match winner; a match without a winner is a tie).
+
+    ``accounts[p]`` is the account id at player index ``p`` (``None`` for a guest; a rated
+    match needs both).  ``forfeit``: the player index (0 or 1) who forfeited the match on
+    time (:mod:`ginrummy.web.room.clock`); the match is then over though not finished by the
+    rules, the other player wins it, and the statistics count the deals that are over.
+    Returns ``{player: {"before": n, "after": n, "change": n, "provisional": bool}}`` for a
+    rated match (display numbers), else ``{}``.  Raises ``sqlalchemy.exc.IntegrityError`` if
+    ``result_id`` is recorded already (the transaction then fails as a whole) and
+    ``ValueError`` for a match that is neither finished nor forfeited, not two-hand, a
+    ``forfeit`` that is not 0 or 1, or a rated match with a guest.
+    """
+    if len(match.names) != 2:
+        raise ValueError("record_match takes a two-hand match")
+    if forfeit is not None and forfeit not in (0, 1):
+        raise ValueError(f"forfeit is a player index, 0 or 1, not {forfeit!r}")
+    if not match.finished and forfeit is None:
+        raise ValueError("record_match takes a finished or forfeited match")
+    if rated and any(a is None for a in accounts):
+        raise ValueError("a rated match needs an account at both seats")
+    when = finished or _now()
+    winner = match.winner if forfeit is None else 1 - forfeit
+    stats = match_stats(match)
+    conn.execute(
+        insert(results_t).values(id=result_id, finished=when, rated=int(rated), source=source, public=int(public))
+    )
+    before: list[tuple[float, float] | None] = [None, None]
+    after: list[tuple[float, float] | None] = [None, None]
+    if rated:
+        rows = {
+            r.id: r
+            for r in conn.execute(
+                select(accounts_t.c.id, accounts_t.c.mu, accounts_t.c.sigma).where(
+                    accounts_t.c.id.in_([a for a in accounts if a is not None])
+                )
+            )
+        }
+        for p, a in enumerate(accounts):
+            before[p] = (float(rows[a].mu), float(rows[a].sigma))
+        ranks: list[float] = [0, 0] if winner is None else [0 if p == winner else 1 for p in range(2)]
+        teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma in before]  # type: ignore[misc]
+        new = MODEL.rate(teams, ranks=ranks)
+        for p, a in enumerate(accounts):
+            mu, sigma = float(new[p][0].mu), float(new[p][0].sigma)
+            after[p] = (mu, sigma)
+            conn.execute(
+                update(accounts_t)
+                .where(accounts_t.c.id == a)
+                .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), matches=accounts_t.c.matches + 1)
+            )
+    for p in range(2):
+        o = 1 - p
+        outcome = "draw" if winner is None else ("win" if winner == p else "loss")
+        b, f = before[p], after[p]
+        conn.execute(
+            insert(result_players_t).values(
+                result_id=result_id,
+                player=p,
+                account_id=accounts[p],
+                opponent_id=accounts[o],
+                opponent_name=match.names[o],
+                finished=when,
+                outcome=outcome,
+                **stats[p].__dict__,
+                mu_before=None if b is None else b[0],
+                sigma_before=None if b is None else b[1],
+                mu_after=None if f is None else f[0],
+                sigma_after=None if f is None else f[1],
+            )
+        )
+    out: dict[int, dict[str, Any]] = {}
+    if rated:
+        for p in range(2):
+            b, f = before[p], after[p]
+            assert b is not None and f is not None
+            out[p] = {
+                "before": display_rating(*b),
+                "after": display_rating(*f),
+                "change": display_rating(*f) - display_rating(*b),
+                "provisional": is_provisional(f[1]),
+            }
+    return out
+
+
+def rating_change(conn: Connection, result_id: str) -> dict[int, dict[str, Any]]:
+    """The rating change of a recorded rated match, as :func:`record_match` returns it
+    (``{}`` for an unrated or unknown match)."""
+    rows = conn.execute(select(result_players_t).where(result_players_t.c.result_id == result_id)).all()
+    out: dict[int, dict[str, Any]] = {}
+    for r in rows:
+        if r.mu_before is None or r.mu_after is None:
+            continue
+        b, f = display_rating(r.mu_before, r.sigma_before), display_rating(r.mu_after, r.sigma_after)
+        out[int(r.player)] = {"before": b, "after": f, "change": f - b, "provisional": is_provisional(r.sigma_after)}
+    return out

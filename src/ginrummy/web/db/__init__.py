@@ -1,0 +1,1 @@
+"""The store (SQLAlchemy), the group commit, notifications between servers, migrations."""

@@ -1,0 +1,1 @@
+"""HTTP routes by area (accounts and player pages, the review of replays)."""

@@ -1,1 +1,0 @@
-"""The revisions of the store's schema, oldest first (see :mod:`ginrummy.web.migrations`)."""

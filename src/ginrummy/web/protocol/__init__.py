@@ -1,0 +1,1 @@
+"""The wire protocol: inbound messages (pydantic), the state message, replay frames."""

@@ -1,0 +1,303 @@
+"""The JSON bodies of the HTTP API and the review's query (:func:`parse_body`,
+:func:`parse_query`): pydantic models with every field bounded; errors are
+:class:`~ginrummy.web.errors.WebError` ``bad_message`` naming the field and what is allowed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
+
+from ...errors import Msg
+from ..errors import WebError
+from ..texts import W_
+from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
+
+__all__ = [
+    "CreateTableBody",
+    "SeatBody",
+    "SheetBody",
+    "ClaimBody",
+    "SitBody",
+    "ClockBody",
+    "AccountBody",
+    "DeleteAccountBody",
+    "ReviewQuery",
+    "parse_body",
+    "parse_query",
+    "MIN_REVIEW_BUDGET_MS",
+    "MAX_REVIEW_BUDGET_MS",
+]
+
+MessageError = WebError
+
+
+# -- the JSON bodies ------------------------------------------------------------------------
+
+# a finite float is let through so that the rule set itself says which value it wants
+# ("rule target=1.5 is not a whole number; allowed: 1..1000", R14)
+RuleValue = (
+    Annotated[StrictStr, Field(max_length=40)]
+    | Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
+    | bool
+    | Annotated[StrictFloat, Field(allow_inf_nan=False)]
+    | None
+)
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class SeatBody(_Body):
+    """A seat asked for at table creation: ``kind`` ``human`` or ``bot``, ``name`` (cut to the
+    table's name limit), ``level`` for a bot."""
+
+    kind: Annotated[StrictStr, Field(max_length=20)] = ""
+    name: Annotated[StrictStr, Field(max_length=200)] | None = ""
+    level: Annotated[StrictStr, Field(max_length=40)] | None = ""
+
+
+class ClockBody(_Body):
+    """A table's clock (``ginrummy.web.room.clock``): ``move`` seconds for each move (5 to 600) and a
+    time ``bank`` in seconds for the match (0 to 3600)."""
+
+    move: Annotated[StrictInt, Field(ge=5, le=600)]
+    bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
+
+
+class CreateTableBody(_Body):
+    """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``;
+    ``rated`` (a two-hand match on the ladder, ``docs/accounts.md``)."""
+
+    preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
+    seats: Annotated[list[SeatBody], Field(min_length=2, max_length=3)]
+    public: bool = False
+    spectator_chat: bool = False
+    clock: ClockBody | None = None
+    rated: bool = False
+
+
+class SitBody(_Body):
+    """``POST /api/tables/{id}/sit``: take the free ``seat`` (player index, from 0) of a public
+    table as ``name`` (empty keeps the seat's name).  Any whole number is read: which seats
+    may be taken depends on the table, so :meth:`ginrummy.web.room.lobby.Room.sit` refuses one
+    that is not free there and names those that are (the schema's bound could only say "at
+    most 2", wrong for a two-seat table)."""
+
+    seat: Annotated[StrictInt, Field(ge=-MAX_INT, le=MAX_INT)]
+    name: Annotated[StrictStr, Field(max_length=200)] = ""
+
+
+class SheetBody(_Body):
+    """``POST /api/sheet``: the scorekeeper: 2 (or 3) ``names`` and up to 500 ``results``
+    (``NAME:POINTS`` or ``draw``, as ``gin sheet``)."""
+
+    preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None
+    names: Annotated[
+        list[Annotated[StrictStr, Field(min_length=1, max_length=40, pattern=r"\S")]], Field(min_length=2, max_length=3)
+    ]
+    results: Annotated[list[Annotated[StrictStr, Field(max_length=60)]], Field(max_length=500)] = []
+
+
+class ClaimBody(_Body):
+    """``POST /api/tables/{id}/claim``: the one-time ``invite`` code of a seat's invite link."""
+
+    invite: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+
+
+class AccountBody(_Body):
+    """``POST /api/account`` (sign up) and ``POST /api/session`` (sign in): ``name`` and
+    ``password`` (their rules are checked by :mod:`ginrummy.web.community.accounts`)."""
+
+    name: Annotated[StrictStr, Field(max_length=100)]
+    password: Annotated[StrictStr, Field(max_length=1000)]
+
+
+class DeleteAccountBody(_Body):
+    """``DELETE /api/account``: the account's ``password``, to confirm."""
+
+    password: Annotated[StrictStr, Field(max_length=1000)]
+
+
+MIN_REVIEW_BUDGET_MS = 10.0
+"""The smallest budget per decision a replay's review may ask for, in milliseconds."""
+MAX_REVIEW_BUDGET_MS = 400.0
+"""The largest budget per decision a replay's review may ask for (200 sampled deals a decision):
+a bigger one would hold the server's one review worker for many minutes."""
+
+
+class ReviewQuery(BaseModel):
+    """The query string of a replay's review (``POST /api/replays/ID/review``, ``POST
+    /api/reviews``; ``docs/protocol.md``): ``deal`` 1 to 100,000 (absent: every deal),
+    ``budget_ms`` :data:`MIN_REVIEW_BUDGET_MS` to :data:`MAX_REVIEW_BUDGET_MS` (absent: the
+    server's ``--review-budget-ms``).  No ``seed``: the server chooses it
+    (:data:`ginrummy.web.http.replay_review_routes.SEED`), so identical requests share one job.
+    Query values are text, so numbers are read from their digits."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    deal: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    budget_ms: Annotated[float, Field(ge=MIN_REVIEW_BUDGET_MS, le=MAX_REVIEW_BUDGET_MS, allow_inf_nan=False)] | None = (
+        None
+    )
+
+
+def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
+    """A replay review's query string (its ``(key, value)`` pairs) as :class:`ReviewQuery`.
+    Raises :class:`MessageError` ``bad_message`` naming the field for an unknown or repeated
+    key, a value longer than 20 characters, or a value out of range or not a number."""
+    counts = Counter(k for k, _ in items)  # once: keys.count per key was quadratic in the query's length
+    for k, v in items:
+        if counts[k] > 1:
+            raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40], problem=W_("is given twice")))
+        if len(v) > 20:
+            raise MessageError(
+                "bad_message",
+                W_(
+                    "{field}: {problem}",
+                    field=k[:40],
+                    problem=W_("is longer than {limit} (characters or items)", limit=20),
+                ),
+            )
+    try:
+        return ReviewQuery.model_validate(dict(items))
+    except ValidationError as exc:
+        err = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int))[:40] or "query"
+        where = where.split(".")[0]
+        problem = _problem(err)
+        if err.get("type") == "extra_forbidden":  # "seed" too: the server chooses it (replay_review_routes.SEED)
+            problem = W_("is not a field here; fields: {fields}", fields=", ".join(ReviewQuery.model_fields))
+        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=problem)) from None
+
+
+_B = TypeVar("_B", bound=_Body)
+
+_BODY_HELP: dict[type[_Body], Any] = {
+    CreateTableBody: lambda: W_(
+        "seats must be a list of 2 or 3 objects like {example}", example='{"kind": "human", "name": "Ann"}'
+    ),
+    SheetBody: lambda: W_("names must be a list of 2 (or 3) non-empty names"),
+    ClaimBody: lambda: W_("send {example}", example='{"invite": "..."}'),
+    SitBody: lambda: W_("send {example}", example='{"seat": 1, "name": "Ann"}'),
+    AccountBody: lambda: W_("send {example}", example='{"name": "...", "password": "..."}'),
+    DeleteAccountBody: lambda: W_("send {example}", example='{"password": "..."}'),
+}
+
+
+def _problem(err: Mapping[str, Any]) -> Msg:
+    """One pydantic error as a translatable phrase."""
+    kind = err.get("type", "")
+    ctx = err.get("ctx") or {}
+    if kind == "missing":
+        return W_("is missing")
+    if kind == "extra_forbidden":
+        return W_("is not a field here")
+    if kind in ("string_too_long", "too_long"):
+        return W_("is longer than {limit} (characters or items)", limit=ctx.get("max_length", "?"))
+    if kind in ("string_too_short", "too_short"):
+        return W_("is shorter than {limit} (characters or items)", limit=ctx.get("min_length", "?"))
+    if kind in ("less_than_equal", "less_than"):
+        return W_("is out of range; allowed: at most {limit}", limit=ctx.get("le", ctx.get("lt", "?")))
+    if kind in ("greater_than_equal", "greater_than"):
+        return W_("is out of range; allowed: at least {limit}", limit=ctx.get("ge", ctx.get("gt", "?")))
+    if kind == "string_pattern_mismatch":
+        return W_("has characters that are not allowed")
+    if kind.startswith("int_") or kind.startswith("float_"):
+        return W_("has the wrong type; allowed: a whole number")
+    if kind.startswith("string_"):
+        return W_("has the wrong type; allowed: text")
+    if kind.startswith("bool_"):
+        return W_("has the wrong type; allowed: true or false")
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return W_("has the wrong type; allowed: an object")
+    if kind == "list_type":
+        return W_("has the wrong type; allowed: a list")
+    return W_("has the wrong type")
+
+
+def parse_body(raw: bytes, model: type[_B]) -> _B:
+    """Decode and validate a JSON request body (at most :data:`MAX_BODY_BYTES` bytes and
+    :data:`MAX_BODY_DEPTH` levels) as ``model``.  Raises :class:`MessageError` saying which
+    field was wrong and how (for example ``rules.target: has the wrong type...``; a seat's field
+    names the seat counting from 1, as every seat error does: ``seat 1: name is longer than
+    200 (characters or items)``)."""
+    data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
+    if not isinstance(data, dict):
+        raise MessageError("bad_message", W_("the body must be a JSON object: {help}", help=_BODY_HELP[model]()))
+    rules = data.get("rules")
+    if isinstance(rules, dict):
+        for k, v in rules.items():  # a whole number too large is out of range, not "not whole" (1e+23)
+            if type(v) is int and abs(v) > MAX_INT:
+                raise MessageError(
+                    "bad_message",
+                    W_(
+                        "{field}: {problem}",
+                        field=f"rules.{str(k)[:40]}",
+                        problem=W_("is out of range; allowed: at most {limit}", limit=MAX_INT),
+                    ),
+                )
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(p) for p in err.get("loc", ()))[:80] or "body"
+        loc = [str(p) for p in err.get("loc", ())]
+        if loc[0] == "rules":
+            if err.get("type") in ("string_too_long", "too_long"):
+                # too many fields, a field name too long, or a text value too long: say which
+                if len(loc) == 1:
+                    field = "rules"
+                elif loc[-1] == "[key]":
+                    field = "rules (a field name)"
+                else:
+                    field = f"rules.{loc[1][:40]}"
+                raise MessageError(
+                    "bad_message", W_("{field}: {problem}", field=field, problem=_problem(err))
+                ) from None
+            if len(loc) >= 2:
+                # one field's value: a whole number, text, true/false or null (R14 says which)
+                raise MessageError(
+                    "bad_message",
+                    W_(
+                        "{field}: {problem}",
+                        field=f"rules.{loc[1]}"[:80],
+                        problem=W_(
+                            "has the wrong type; allowed: a whole number, a finite number, text, true/false or null"
+                        ),
+                    ),
+                ) from None
+            raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
+        if loc[0] == "seats" and len(loc) >= 3 and loc[1].isdigit():
+            # one field of one seat: say which, counting seats from 1 as every other seat error
+            # does ("seat 2: unknown computer level"), not from 0 as the list's index
+            seat, field = int(loc[1]) + 1, loc[2][:40]
+            problem = (
+                W_("is not a field here; fields: {fields}", fields=", ".join(sorted(SeatBody.model_fields)))
+                if err.get("type") == "extra_forbidden"
+                else _problem(err)
+            )
+            raise MessageError(
+                "bad_message", W_("seat {seat}: {field} {problem}", seat=seat, field=field, problem=problem)
+            ) from None
+        if loc[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
+            raise MessageError("bad_message", _BODY_HELP[model]()) from None
+        if where.split(".")[0] == "results":
+            raise MessageError(
+                "bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")
+            ) from None
+        if err.get("type") == "extra_forbidden" and len(loc) == 1:
+            raise MessageError(
+                "bad_message",
+                W_(
+                    "{field}: {problem}",
+                    field=where,
+                    problem=W_("is not a field here; fields: {fields}", fields=", ".join(sorted(model.model_fields))),
+                ),
+            ) from None
+        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None

@@ -1,0 +1,246 @@
+"""The moves the server makes by itself: the computer players' moves (after the table's bot
+delay) and the move of a person whose clock ran out (``docs/protocol.md``, "Clocks"), and the
+first deals a restart found ready to deal.
+
+:class:`AutoPlay` is a collaborator of :class:`~ginrummy.web.room.tables.TableManager`: it holds
+the manager as a :class:`~ginrummy.web.room.host.TableHost` (its ``tables``, ``now``,
+``bot_delay``, ``act``, ``next_deal``, ``changed`` and its store writer).  Every choice is seeded by the match
+seed and the step, so a restart makes the same move (the engine itself stays pure and
+synchronous; the scheduling is asyncio's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from ...errors import IllegalActionError
+from ...players import make_player
+from ..db.store import StepKind
+from ..levels import seat_level
+from .seats import TableError
+from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, decision_seed, move_deadline, move_text
+
+if TYPE_CHECKING:
+    from ...actions import Action
+    from ...views import PlayerView
+    from .host import TableHost
+    from .table import Table
+
+__all__ = ["AutoPlay", "bot_choice"]
+
+log = logging.getLogger("ginrummy.web")
+
+
+def bot_choice(table: Table, player: int, seq: int, view: PlayerView) -> Action:
+    """The move of computer seat ``player`` (its level from the seat kind) in ``view``, when
+    ``seq`` steps are stored, decided in this process: its random choices are seeded by the
+    match seed, the player and ``seq`` (:func:`~ginrummy.web.room.thinking.decision_seed`), so the
+    same table and step give the same move, after a restart too, and in a worker of the
+    :class:`~ginrummy.web.room.thinking.ThinkingPool` (:meth:`AutoPlay.think_move`)."""
+    seed = decision_seed(table.row.seed, "bot", player, seq)
+    return _by_text(view, move_text(seat_level(table.seat_kind(player)), seed, view))
+
+
+def _by_text(view: PlayerView, text: str) -> Action:
+    for a in view.legal:
+        if a.text == text:
+            return a
+    raise IllegalActionError(f"the computer chose {text!r}, not a legal action now")  # pragma: no cover
+
+
+class AutoPlay:
+    """Computer moves, clock timeouts, and the start and stop of that scheduling, for the tables
+    of ``host``."""
+
+    def __init__(self, host: TableHost) -> None:
+        self.host = host
+        self._delay_rng = random.Random()
+
+    def owner_of(self, table: Table) -> str:
+        """The fair queue's owner of ``table``'s computer moves (:mod:`~ginrummy.web.room.thinking`):
+        the address of the last person who connected to a seat, else the table itself."""
+        return f"addr:{table.owner}" if table.owner else f"table:{table.id}"
+
+    async def think_move(
+        self, table: Table, player: int, seq: int, view: PlayerView, *, announce: bool = False
+    ) -> Action:
+        """The move of computer seat ``player`` in ``view`` after ``seq`` stored steps: the move
+        :func:`bot_choice` makes, decided in a worker process for the levels that sample (the
+        cheap levels, :data:`~ginrummy.web.room.thinking.CHEAP_LEVELS`, decide here).  A worker past
+        its deadline (:func:`~ginrummy.web.room.thinking.move_deadline`) gets the
+        :data:`~ginrummy.web.room.thinking.FALLBACK_LEVEL`'s move from the same seed instead.
+        ``announce``: tell the table's watchers the computer is thinking (``{"type":
+        "thinking", "player", "ahead"}``, ``docs/protocol.md``)."""
+        level = seat_level(table.seat_kind(player))
+        seed = decision_seed(table.row.seed, "bot", player, seq)
+        if level in CHEAP_LEVELS:
+            return _by_text(view, move_text(level, seed, view))
+
+        def queued(ahead: int) -> None:
+            if announce and table.watchers:
+                msg = {"type": "thinking", "player": player, "seq": seq, "ahead": ahead}
+                for p, send in list(table.watchers):
+                    asyncio.get_running_loop().create_task(self.host.send_to(table, p, send, msg))
+
+        text = await self.host.thinking.run(
+            move_text,
+            (level, seed, view),
+            owner=self.owner_of(table),
+            table=table.id,
+            deadline=move_deadline(level),
+            fallback=lambda: move_text(FALLBACK_LEVEL, seed, view),
+            on_queued=queued,
+        )
+        return _by_text(view, text)
+
+    async def check_clock(self, table: Table) -> bool:
+        """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
+        move with the ``novice`` level (seeded by the match seed and the step, so a restart
+        makes the same move) and count it; the third in a row forfeits the match.  Returns
+        whether a move was made."""
+        table = self.host.current(table)
+        deadline = None if table.clock is None else table.clock.deadline()
+        if deadline is None or self.host.now() < deadline or table.match is None:
+            return False
+        assert table.clock is not None  # it has a deadline
+        player = table.clock.turn
+        assert player is not None
+        rng = random.Random(decision_seed(table.row.seed, "timeout", player, table.seq))
+        view = table.match.view(player)
+        if not view.legal:  # pragma: no cover - the clock only runs for the player to act
+            return False
+        action = make_player("novice", rng).choose(view, view.legal)
+        await self.host.act(table, player, action.text, kind=StepKind.TIMEOUT)
+        return True
+
+    def schedule_clock(self, table: Table) -> None:
+        """(Re)arm the timer that times out the running clock of ``table``."""
+        if table.clock_timer is not None:
+            table.clock_timer.cancel()
+            table.clock_timer = None
+        deadline = None if table.clock is None else table.clock.deadline()
+        if deadline is None:
+            return
+        loop = asyncio.get_running_loop()
+        table.clock_timer = loop.call_later(
+            max(0.0, deadline - self.host.now()) + 0.01, lambda: loop.create_task(self._clock_due(table))
+        )
+
+    async def _clock_due(self, table: Table) -> None:
+        try:
+            if not await self.check_clock(table):
+                self.schedule_clock(self.host.current(table))
+        except Exception:  # pragma: no cover - the move was refused: the table moved on meanwhile
+            log.exception("timeout move failed at table %s", table.id)
+
+    def bot_due(self, table: Table) -> tuple[int | None, str] | None:
+        """``(player, "action")`` if a computer player is to act, ``(None, "next_deal")`` if
+        the deal is over and every seat is a computer, else ``None``."""
+        m = table.match
+        if m is None or table.over:
+            return None
+        p = m.player_to_act()
+        if p is not None:
+            return (p, "action") if table.is_bot(p) else None
+        if m.deal.is_over and all(table.is_bot(i) for i in range(len(table.names))):
+            return (None, "next_deal")
+        return None
+
+    def schedule_bot(self, table: Table) -> None:
+        """Start the task that plays the due computer move after the delay (once)."""
+        if self.bot_due(table) is None:
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_move(table))
+
+    def _delay(self) -> float:
+        if self.host.bot_delay is None:
+            return self._delay_rng.uniform(0.7, 1.2)
+        return max(0.0, float(self.host.bot_delay))
+
+    async def _bot_move(self, table: Table) -> None:
+        await asyncio.sleep(self._delay())
+        table = self.host.current(table)
+        due = self.bot_due(table)
+        if due is None:
+            if table.unsent:
+                await self.host.changed(table)
+            return
+        player, what = due
+        stale = False
+        try:
+            stale = await self._bot_step(table, player, what)
+        finally:
+            # the state of a person's move that waited for this answer goes out in any case
+            table = self.host.current(table)
+            if table.unsent:
+                await self.host.changed(table)
+        if stale:
+            # another task moved first, so this choice was refused: the move due now is made
+            # by a task of its own (else nobody would make it and the table would wait for good)
+            if table.bot_task is asyncio.current_task():
+                table.bot_task = None
+            self.schedule_bot(table)
+
+    async def _bot_step(self, table: Table, player: int | None, what: str) -> bool:
+        """Make the due computer move; whether it was refused because another task's move had
+        changed the table meanwhile (the choice was made from the state before it)."""
+        seq = table.seq
+        try:
+            if what == "next_deal":
+                table.bot_task = None  # the moves below schedule the next computer move themselves
+                await self.host.next_deal(table, None)
+            else:
+                assert player is not None
+                action = await self.think_move(table, player, seq, table.started_match().view(player), announce=True)
+                if self.host.current(table).seq != seq:  # moved on while it thought
+                    log.debug("computer move at table %s overtaken while thinking", table.id)
+                    return True
+                # still this task's until the move is made (a state sent meanwhile must not
+                # start a second decision); the move below schedules the next one itself
+                table.bot_task = None
+                table = self.host.current(table)
+                table.bot_task = None
+                await self.host.act(table, player, action)
+        except (IllegalActionError, TableError):
+            if self.host.current(table).seq != seq:
+                log.debug("computer move at table %s overtaken by another move", table.id)
+                return True
+            log.exception("computer move failed at table %s", table.id)
+        except Exception:
+            log.exception("computer move failed at table %s", table.id)
+        return False
+
+    def start(self) -> None:
+        """Deal every first deal whose client seeds are all in (a restart may have come between
+        the last seed and the deal), schedule every pending computer move and arm every running
+        clock (call from the running event loop)."""
+        loop = asyncio.get_running_loop()
+        for t in list(self.host.tables.values()):
+            if t.match is None and t.fair and not t.waiting_for:
+                loop.create_task(self._deal_when_started(t))
+            self.schedule_bot(t)
+            self.schedule_clock(t)
+
+    async def _deal_when_started(self, table: Table) -> None:
+        try:
+            async with self.host.lock(table):
+                await self.host.deal_first_if_ready(self.host.current(table))
+            await self.host.changed(table)
+        except TableError:  # pragma: no cover - another process dealt it first
+            pass
+
+    async def stop(self) -> None:
+        """Cancel the pending computer moves, stop the thinking pool's processes; write the
+        steps waiting for a commit."""
+        self.host.thinking.close()
+        for t in self.host.tables.values():
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+            if t.clock_timer is not None:
+                t.clock_timer.cancel()
+        await self.host.committer.stop()

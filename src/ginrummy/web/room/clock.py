@@ -1,0 +1,120 @@
+"""Clocks of the web table: seconds per move and a time bank, kept by the server.
+
+A table made with ``clock = {"move": M, "bank": B}`` gives every person M seconds for each
+move (each action: a draw is a move, a discard is a move) and a bank of B seconds for the
+whole match.  Time over M comes out of the bank; when a move is not made within M seconds plus
+what is left in the bank, the server makes it for the player with the ``novice`` level and
+counts it; :data:`FORFEIT_AFTER` such moves in a row forfeit the match (unless that move ended the
+match by the rules), and the other player wins it.  Computer seats have no clock.
+
+The clock is rebuilt from the stored steps' times (``gin_actions.created``), so it survives a
+restart: a turn that ran out while the server was down is timed out when it comes back.
+Nothing here reads the clock itself: the times are given (seconds since the epoch), so the
+rules of the clock are tested with exact values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+__all__ = ["Clock", "FORFEIT_AFTER", "parse_time"]
+
+FORFEIT_AFTER = 3
+"""Moves made by the server in a row (timeouts) after which a player forfeits the match."""
+
+
+def parse_time(text: str) -> float:
+    """A stored ``created`` time (ISO 8601, UTC) as seconds since the epoch; 0.0 if unreadable."""
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except (TypeError, ValueError):
+        return 0.0
+
+
+@dataclass
+class Clock:
+    """The clocks of one table.
+
+    Attributes:
+        move: seconds for each move.
+        bank: each player's time bank at the start, in seconds.
+        banks: seconds left in each player's bank.
+        in_a_row: timeouts in a row, per player.
+        timeouts: timeouts in the match, per player.
+        turn: the player whose clock runs, or ``None``.
+        since: when that player's clock started (seconds since the epoch).
+        forfeit: the player who forfeited the match, or ``None``.
+    """
+
+    move: float
+    bank: float
+    banks: dict[int, float] = field(default_factory=dict)
+    in_a_row: dict[int, int] = field(default_factory=dict)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    turn: int | None = None
+    since: float = 0.0
+    forfeit: int | None = None
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Clock | None:
+        """The clock of a table's ``options["clock"]`` (``{"move": s, "bank": s}``), or ``None``."""
+        c = options.get("clock")
+        if not isinstance(c, dict):
+            return None
+        return cls(move=float(c.get("move", 0)), bank=float(c.get("bank", 0)))
+
+    def left(self, player: int) -> float:
+        """Seconds left in ``player``'s bank."""
+        return self.banks.get(player, self.bank)
+
+    def deadline(self) -> float | None:
+        """When the running clock runs out (seconds since the epoch), or ``None``."""
+        if self.turn is None or self.forfeit is not None:
+            return None
+        return self.since + self.move + self.left(self.turn)
+
+    def forfeits(self, player: int, *, timed_out: bool, match_over: bool = False) -> bool:
+        """Whether a move of ``player`` (made by the server when ``timed_out``) forfeits the
+        match: his :data:`FORFEIT_AFTER`-th timeout in a row, unless the move ends the match by
+        the rules (``match_over``: a finished match is not forfeited).  Nothing changes."""
+        return (
+            timed_out and not match_over and self.forfeit is None and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER
+        )
+
+    def moved(self, player: int, at: float, *, timed_out: bool, match_over: bool = False) -> None:
+        """``player`` moved at ``at``: charge his bank for the time over ``move``; count a
+        timeout (and a forfeit after :data:`FORFEIT_AFTER` in a row, see :meth:`forfeits`)
+        when the server moved for him, else clear his run of timeouts.  ``match_over``: the
+        move ended the match by the rules (R11.1, R12.5), which then stands."""
+        if self.turn == player:
+            over = max(0.0, at - self.since - self.move)
+            self.banks[player] = max(0.0, self.left(player) - over)
+        forfeits = self.forfeits(player, timed_out=timed_out, match_over=match_over)
+        if timed_out:
+            self.in_a_row[player] = self.in_a_row.get(player, 0) + 1
+            self.timeouts[player] = self.timeouts.get(player, 0) + 1
+            if forfeits:
+                self.forfeit = player
+        else:
+            self.in_a_row[player] = 0
+
+    def start(self, player: int | None, at: float) -> None:
+        """The clock of ``player`` (a person to act, or ``None``: nobody's clock runs) starts at ``at``."""
+        self.turn, self.since = player, at
+
+    def to_json(self, names: list[str], now: float) -> dict[str, Any]:
+        """``{"move", "bank", "banks": {name: seconds}, "turn": name | None, "left": seconds of
+        the running clock, "timeouts": {name: n}, "forfeit": name | None}`` (seconds rounded to
+        tenths)."""
+        deadline = self.deadline()
+        return {
+            "move": self.move,
+            "bank": self.bank,
+            "banks": {names[p]: round(self.left(p), 1) for p in range(len(names))},
+            "turn": None if self.turn is None else names[self.turn],
+            "left": None if deadline is None else round(max(0.0, deadline - now), 1),
+            "timeouts": {names[p]: n for p, n in self.timeouts.items()},
+            "forfeit": None if self.forfeit is None else names[self.forfeit],
+        }
