@@ -32,9 +32,17 @@ __all__ = [
     "NUM_CODES",
     "KINDS",
     "ActionKind",
-    "meld", "layoff", "meld_id", "meld_mask", "layout_action", "MELD_CODE_BASE", "LAYOFF_CODE_BASE",
-    "NUM_LAYOUT_CODES", "NUM_MELD_IDS",
+    "meld",
+    "layoff",
+    "meld_id",
+    "meld_mask",
+    "layout_action",
+    "MELD_CODE_BASE",
+    "LAYOFF_CODE_BASE",
+    "NUM_LAYOUT_CODES",
+    "NUM_MELD_IDS",
 ]
+
 
 class ActionKind(StrEnum):
     """The kind of an :class:`Action` (R4-R6).  A ``str``: each member equals, hashes and is
@@ -159,11 +167,13 @@ class Action:
     def from_code(code: int) -> Action:
         """The action of an integer code (0..160).  Raises :class:`IllegalActionError` otherwise.
 
-    >>> Action.from_code(3).text, Action.from_code(37).text
-    ('pass', 'discard 7H')
-    """
+        >>> Action.from_code(3).text, Action.from_code(37).text
+        ('pass', 'discard 7H')
+        """
         if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < NUM_CODES:
-            raise IllegalActionError(N_("not an action code: {code!r} (codes are 0..{last})", code=code, last=NUM_CODES - 1))
+            raise IllegalActionError(
+                N_("not an action code: {code!r} (codes are 0..{last})", code=code, last=NUM_CODES - 1)
+            )
         if code < 5:
             return _SIMPLE[("draw_stock", "take_discard", "take_upcard", "pass", "big_gin")[code]]
         if code < 57:
@@ -182,8 +192,9 @@ def layout_action(code: int) -> Action:
         return layoff(code - LAYOFF_CODE_BASE)
     if type(code) is int and 0 <= code < NUM_CODES:
         return Action.from_code(code)
-    raise IllegalActionError(N_("not an action code: {code!r} (codes are 0..{last})", code=code,
-                                last=NUM_LAYOUT_CODES - 1))
+    raise IllegalActionError(
+        N_("not an action code: {code!r} (codes are 0..{last})", code=code, last=NUM_LAYOUT_CODES - 1)
+    )
 
 
 def meld(mask: int) -> Action:
@@ -229,16 +240,34 @@ def gin(c: int) -> Action:
 
 
 _ALIASES = {
-    "take upcard": "take_upcard", "take up": "take_upcard", "upcard": "take_upcard", "u": "take_upcard",
-    "pass": "pass", "p": "pass",
-    "draw stock": "draw_stock", "draw": "draw_stock", "stock": "draw_stock", "s": "draw_stock", "d": "draw_stock",
-    "take discard": "take_discard", "take": "take_discard", "pile": "take_discard", "t": "take_discard",
-    "big gin": "big_gin", "biggin": "big_gin",
+    "take upcard": "take_upcard",
+    "take up": "take_upcard",
+    "upcard": "take_upcard",
+    "u": "take_upcard",
+    "pass": "pass",
+    "p": "pass",
+    "draw stock": "draw_stock",
+    "draw": "draw_stock",
+    "stock": "draw_stock",
+    "s": "draw_stock",
+    "d": "draw_stock",
+    "take discard": "take_discard",
+    "take": "take_discard",
+    "pile": "take_discard",
+    "t": "take_discard",
+    "big gin": "big_gin",
+    "biggin": "big_gin",
 }
-_CARD_WORDS = {"discard": ActionKind.DISCARD, "x": ActionKind.DISCARD, "knock": ActionKind.KNOCK, "k": ActionKind.KNOCK,
-               "gin": ActionKind.GIN, "g": ActionKind.GIN}
+_CARD_WORDS = {
+    "discard": ActionKind.DISCARD,
+    "x": ActionKind.DISCARD,
+    "knock": ActionKind.KNOCK,
+    "k": ActionKind.KNOCK,
+    "gin": ActionKind.GIN,
+    "g": ActionKind.GIN,
+}
 
-ACTION_HELP = ("take upcard | pass | draw stock | take discard | discard CARD | knock CARD | gin CARD | big gin")
+ACTION_HELP = "take upcard | pass | draw stock | take discard | discard CARD | knock CARD | gin CARD | big gin"
 
 
 def parse_action(text: str) -> Action:
@@ -282,28 +311,46 @@ def _parse_action(text: str) -> Action:
         try:
             cards = parse_cards(clean.partition(" ")[2])
         except CardParseError as exc:
-            raise IllegalActionError(N_("bad action {text!r}: {error}; actions: {actions}", text=text.strip(), error=exc,
-                                        actions=ACTION_HELP)) from None
+            raise IllegalActionError(
+                N_(
+                    "bad action {text!r}: {error}; actions: {actions}",
+                    text=text.strip(),
+                    error=exc,
+                    actions=ACTION_HELP,
+                )
+            ) from None
         if word == "meld":
             return meld(mask_of(cards))
         if len(cards) == 1:
             return layoff(cards[0])
     if word in _CARD_WORDS and not rest:
-        raise IllegalActionError(N_("bad action {text!r}: name exactly one card; actions: {actions}", text=text.strip(),
-                                    actions=ACTION_HELP))
+        raise IllegalActionError(
+            N_("bad action {text!r}: name exactly one card; actions: {actions}", text=text.strip(), actions=ACTION_HELP)
+        )
     if word in _CARD_WORDS:
         kind = _CARD_WORDS[word]
         typed = clean.partition(" ")[2]  # the cards as typed; the words are read in any case
         m = re.search(r" melds ", typed, flags=re.IGNORECASE)
-        card_text, meld_text = (typed[:m.start()], typed[m.end():]) if m else (typed, "")
+        card_text, meld_text = (typed[: m.start()], typed[m.end() :]) if m else (typed, "")
         try:
             cards = parse_cards(card_text)
         except CardParseError as exc:
-            raise IllegalActionError(N_("bad action {text!r}: {error}; actions: {actions}", text=text.strip(), error=exc,
-                                                   actions=ACTION_HELP)) from None
+            raise IllegalActionError(
+                N_(
+                    "bad action {text!r}: {error}; actions: {actions}",
+                    text=text.strip(),
+                    error=exc,
+                    actions=ACTION_HELP,
+                )
+            ) from None
         if len(cards) != 1:
-            raise IllegalActionError(N_("bad action {text!r}: name exactly one card; actions: {actions}", text=text.strip(),
-                                                   actions=ACTION_HELP))
+            raise IllegalActionError(
+                N_(
+                    "bad action {text!r}: name exactly one card; actions: {actions}",
+                    text=text.strip(),
+                    actions=ACTION_HELP,
+                )
+            )
         c = cards[0]
         melds = None
         if meld_text:

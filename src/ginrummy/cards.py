@@ -143,8 +143,10 @@ def parse_card(text: str) -> int:
     m = _CARD_RE.match(text.strip())
     if not m:
         raise CardParseError(
-            N_("not a card: {text!r} (write rank A 2-9 T/10 J Q K then suit C D H S, e.g. AS, TD, 10H)",
-               text=text.strip())
+            N_(
+                "not a card: {text!r} (write rank A 2-9 T/10 J Q K then suit C D H S, e.g. AS, TD, 10H)",
+                text=text.strip(),
+            )
         )
     rank_text = m.group(1).upper()
     rank = 9 if rank_text == "10" else RANK_CHARS.index(rank_text)

@@ -37,10 +37,28 @@ from .rules import RuleSet
 from .showdown import Outcome, Showdown, check_arrangement, showdown
 
 __all__ = [
-    "Phase", "UPCARD_OFFER", "DRAW", "DISCARD", "WALL", "OVER", "PHASES", "LAYOUT", "LAYOFF", "LAYOUT_PHASES", "Outcome",
-    "DISCARD_ACTIONS", "KNOCK_ACTIONS", "GIN_ACTIONS",
-    "Event", "DealResult", "DealState", "new_deal", "deck_from_seed", "seeded_shuffle",
+    "Phase",
+    "UPCARD_OFFER",
+    "DRAW",
+    "DISCARD",
+    "WALL",
+    "OVER",
+    "PHASES",
+    "LAYOUT",
+    "LAYOFF",
+    "LAYOUT_PHASES",
+    "Outcome",
+    "DISCARD_ACTIONS",
+    "KNOCK_ACTIONS",
+    "GIN_ACTIONS",
+    "Event",
+    "DealResult",
+    "DealState",
+    "new_deal",
+    "deck_from_seed",
+    "seeded_shuffle",
 ]
+
 
 class Phase(StrEnum):
     """The phase of a deal: who may do what next (R4, R7).  A ``str``: each member equals, hashes
@@ -79,6 +97,7 @@ LAYOUT_PHASES = (LAYOUT, LAYOFF)
 
 # -- chance ---------------------------------------------------------------------------------
 
+
 def seeded_shuffle(items: Sequence[int], seed: bytes) -> list[int]:
     """A Fisher-Yates shuffle of ``items`` whose random numbers are SHA-256 of ``seed`` and a
     counter: for i from n-1 down to 1, j = int(SHA-256(seed || i as 4 bytes big-endian)) mod
@@ -110,6 +129,7 @@ def deck_from_seed(seed: bytes) -> list[int]:
 
 
 # -- events and results ----------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -167,12 +187,22 @@ class DealResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form: outcome, winner, points, knocker, reason, and the layouts of a knock."""
-        out: dict[str, Any] = {"outcome": self.outcome, "winner": self.winner, "points": self.points,
-                               "knocker": self.knocker}
+        out: dict[str, Any] = {
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker": self.knocker,
+        }
         if self.showdown is not None:
             sd = self.showdown.to_json()
-            out.update({"multiplier": sd["multiplier"], "bonus": sd["bonus"],
-                        "knocker_layout": sd["knocker"], "defender_layout": sd["defender"]})
+            out.update(
+                {
+                    "multiplier": sd["multiplier"],
+                    "bonus": sd["bonus"],
+                    "knocker_layout": sd["knocker"],
+                    "defender_layout": sd["defender"],
+                }
+            )
         else:
             out["reason"] = self.reason
         return out
@@ -258,10 +288,38 @@ class DealState:
             :meth:`Event.seen_by`).
     """
 
-    __slots__ = ("rules", "dealer", "hands", "stock", "drawn", "pile", "phase", "to_act", "upcard",
-                 "knock_limit", "multiplier", "taken", "stock_only", "must_knock", "reshuffles",
-                 "seen", "result", "seed", "turn", "offer_passes", "repeat", "pile_takes", "knocker", "laid",
-                 "layoffs", "layoffs_done", "_log", "_nlog", "_logt", "_legal")
+    __slots__ = (
+        "rules",
+        "dealer",
+        "hands",
+        "stock",
+        "drawn",
+        "pile",
+        "phase",
+        "to_act",
+        "upcard",
+        "knock_limit",
+        "multiplier",
+        "taken",
+        "stock_only",
+        "must_knock",
+        "reshuffles",
+        "seen",
+        "result",
+        "seed",
+        "turn",
+        "offer_passes",
+        "repeat",
+        "pile_takes",
+        "knocker",
+        "laid",
+        "layoffs",
+        "layoffs_done",
+        "_log",
+        "_nlog",
+        "_logt",
+        "_legal",
+    )
 
     rules: RuleSet
     dealer: int
@@ -336,7 +394,7 @@ class DealState:
         :meth:`Event.seen_by`).  Built from the shared event list when first read."""
         t = self._logt
         if t is None:
-            t = self._logt = tuple(self._log.events[:self._nlog])
+            t = self._logt = tuple(self._log.events[: self._nlog])
         return t
 
     def history(self, seat: int) -> tuple[Event, ...]:
@@ -423,17 +481,33 @@ class DealState:
         :class:`IllegalActionError` naming the action and the legal ones otherwise.
         """
         if self.phase == OVER:
-            raise NotYourTurnError(N_("the deal is over; {action} is not allowed", action=_text(action)), _text(action), [], seat, None)
+            raise NotYourTurnError(
+                N_("the deal is over; {action} is not allowed", action=_text(action)), _text(action), [], seat, None
+            )
         if seat != self.to_act:
             raise NotYourTurnError(
-                N_("seat {seat} cannot act now: seat {to_act} is to act", seat=seat, to_act=self.to_act), _text(action), [], seat, self.to_act)
+                N_("seat {seat} cannot act now: seat {to_act} is to act", seat=seat, to_act=self.to_act),
+                _text(action),
+                [],
+                seat,
+                self.to_act,
+            )
         if not isinstance(action, Action):
-            raise IllegalActionError(N_("not an action: {action!r}", action=action), repr(action), [a.text for a in self.legal_actions()])
+            raise IllegalActionError(
+                N_("not an action: {action!r}", action=action), repr(action), [a.text for a in self.legal_actions()]
+            )
         if not self.is_legal(action):
             legal = self.legal_actions()
             raise IllegalActionError(
-                N_("{action} is not legal now ({why}); legal: {legal}", action=action.text, why=self._why(action),
-                   legal=", ".join(a.text for a in legal)), action.text, [a.text for a in legal])
+                N_(
+                    "{action} is not legal now ({why}); legal: {legal}",
+                    action=action.text,
+                    why=self._why(action),
+                    legal=", ".join(a.text for a in legal),
+                ),
+                action.text,
+                [a.text for a in legal],
+            )
 
     def _why(self, action: Action) -> str:
         hand = self.hands[self.to_act or 0]
@@ -452,8 +526,7 @@ class DealState:
             if self.rules.big_gin_bonus is None:
                 return N_("big gin is not played under these rules (big_gin_bonus is null, R6.5)")
             if self.phase == DISCARD:
-                return N_("big gin needs all 11 cards melded; deadwood is {deadwood} (R6.5)",
-                          deadwood=deadwood(hand))
+                return N_("big gin needs all 11 cards melded; deadwood is {deadwood} (R6.5)", deadwood=deadwood(hand))
         c = action.card
         if action.kind in ("discard", "knock", "gin") and self.phase == DISCARD and c is not None:
             if not (hand >> c) & 1:
@@ -467,10 +540,15 @@ class DealState:
                     return N_("knocking is not allowed in this deal: only gin (R8.1, R9.2)")
                 left = deadwood(hand & ~(1 << c))
                 if left == 0:
-                    return N_("discarding {card} leaves no deadwood: that is gin, so go gin with it (R6.1)",
-                              card=card_str(c))
-                return N_("discarding {card} leaves {deadwood} deadwood, above the knock limit {limit} (R5.1)",
-                          card=card_str(c), deadwood=left, limit=self.knock_limit)
+                    return N_(
+                        "discarding {card} leaves no deadwood: that is gin, so go gin with it (R6.1)", card=card_str(c)
+                    )
+                return N_(
+                    "discarding {card} leaves {deadwood} deadwood, above the knock limit {limit} (R5.1)",
+                    card=card_str(c),
+                    deadwood=left,
+                    limit=self.knock_limit,
+                )
             if action.kind == "gin":
                 return N_("the hand is not gin after that discard (R2.5)")
         return phase_help
@@ -484,8 +562,14 @@ class DealState:
         """
         legal = self._legal
         c = _DISCARD_CARD.get(id(action)) if legal is None else None
-        if c is not None and self.phase == DISCARD and seat == self.to_act and not self.must_knock \
-                and (self.hands[seat] >> c) & 1 and (c != self.taken or self.rules.discard_taken_card):
+        if (
+            c is not None
+            and self.phase == DISCARD
+            and seat == self.to_act
+            and not self.must_knock
+            and (self.hands[seat] >> c) & 1
+            and (c != self.taken or self.rules.discard_taken_card)
+        ):
             pass  # our discard of a card of the hand, legal whatever else is (R4.1, R4.3): no list needed
         else:
             if legal is None:
@@ -517,7 +601,7 @@ class DealState:
         (it changes place with the card that was there).  For games that deal each stock card
         when it is drawn, as OpenSpiel's chance moves do (:mod:`ginrummy.interop.spiel_game`).
         Raises ``ValueError`` when ``card`` is not in the stock."""
-        rest = self.stock[self.drawn:]
+        rest = self.stock[self.drawn :]
         if card not in rest:
             raise ValueError(f"{card!r} is not a card of the stock")
         i = self.drawn + rest.index(card)
@@ -529,9 +613,10 @@ class DealState:
         return new
 
     def __repr__(self) -> str:
-        return (f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
-                f"top={card_str(self.pile[-1]) if self.pile else None})")
-
+        return (
+            f"DealState(phase={self.phase!r}, to_act={self.to_act}, stock={self.stock_size}, "
+            f"top={card_str(self.pile[-1]) if self.pile else None})"
+        )
 
 
 def _text(action: object) -> str:
@@ -539,6 +624,7 @@ def _text(action: object) -> str:
 
 
 # -- legal actions per phase ---------------------------------------------------------------
+
 
 def _legal_offer(s: DealState) -> list[Action]:
     return [A.TAKE_UPCARD, A.PASS]
@@ -676,12 +762,18 @@ def _legal_over(s: DealState) -> list[Action]:
 
 
 _LEGAL: dict[str, Callable[[DealState], list[Action]]] = {
-    UPCARD_OFFER: _legal_offer, DRAW: _legal_draw, DISCARD: _legal_discard, WALL: _legal_wall, OVER: _legal_over,
-    LAYOUT: _legal_layout, LAYOFF: _legal_layoff,
+    UPCARD_OFFER: _legal_offer,
+    DRAW: _legal_draw,
+    DISCARD: _legal_discard,
+    WALL: _legal_wall,
+    OVER: _legal_over,
+    LAYOUT: _legal_layout,
+    LAYOFF: _legal_layoff,
 }
 
 
 # -- applying actions -------------------------------------------------------------------------
+
 
 def _set_hand(s: DealState, seat: int, mask: int) -> None:
     s.hands = (mask, s.hands[1]) if seat == 0 else (s.hands[0], mask)
@@ -814,13 +906,25 @@ def _end_draw(s: DealState, reason: str, ev: list[Event]) -> None:
     ev.append(_EV_END)
 
 
-def _finish_showdown(s: DealState, seat: int, knocker_hand: int, melds: tuple[int, ...] | None, ev: list[Event]) -> None:
+def _finish_showdown(
+    s: DealState, seat: int, knocker_hand: int, melds: tuple[int, ...] | None, ev: list[Event]
+) -> None:
     unseen = ((1 << 52) - 1) & ~knocker_hand & ~mask_of(s.pile)
-    sd = showdown(s.rules, knocker_hand, s.hands[1 - seat], knock_limit=s.knock_limit,
-                  multiplier=s.multiplier, melds=melds, unseen=unseen)
+    sd = showdown(
+        s.rules,
+        knocker_hand,
+        s.hands[1 - seat],
+        knock_limit=s.knock_limit,
+        multiplier=s.multiplier,
+        melds=melds,
+        unseen=unseen,
+    )
     winner = seat if sd.winner == "knocker" else 1 - seat
-    if s.rules.tie == "nothing" and sd.outcome == Outcome.UNDERCUT \
-            and sd.knocker.deadwood_value == sd.defender.deadwood_value:  # a tie scores nothing (R6.3)
+    if (
+        s.rules.tie == "nothing"
+        and sd.outcome == Outcome.UNDERCUT
+        and sd.knocker.deadwood_value == sd.defender.deadwood_value
+    ):  # a tie scores nothing (R6.3)
         s.phase = OVER
         s.to_act = None
         s.taken = None
@@ -850,11 +954,19 @@ def _apply_knock(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
         if a.kind == "gin" and arr.deadwood_value != 0:
             raise IllegalActionError(
                 N_("that arrangement leaves {deadwood} deadwood: not a gin (R2.5, R6.1)", deadwood=arr.deadwood_value),
-                a.text, legal)
+                a.text,
+                legal,
+            )
         if a.kind == "knock" and (s.knock_limit is None or arr.deadwood_value > s.knock_limit):
             raise IllegalActionError(
-                N_("that arrangement leaves {deadwood} deadwood, above the knock limit {limit} (R5.1)",
-                   deadwood=arr.deadwood_value, limit=s.knock_limit), a.text, legal)
+                N_(
+                    "that arrangement leaves {deadwood} deadwood, above the knock limit {limit} (R5.1)",
+                    deadwood=arr.deadwood_value,
+                    limit=s.knock_limit,
+                ),
+                a.text,
+                legal,
+            )
     _set_hand(s, seat, hand)
     s.pile = s.pile + (c,)
     s.seen = (s.seen[0] & ~(1 << c), s.seen[1] & ~(1 << c))
@@ -928,9 +1040,16 @@ def _apply_big_gin(s: DealState, seat: int, a: Action, ev: list[Event]) -> None:
 
 
 _APPLY: dict[str, Callable[[DealState, int, Action, list[Event]], None]] = {
-    "take_upcard": _apply_take_upcard, "pass": _apply_pass, "draw_stock": _apply_draw_stock,
-    "take_discard": _apply_take_discard, "discard": _apply_discard, "knock": _apply_knock,
-    "gin": _apply_knock, "big_gin": _apply_big_gin, "meld": _apply_meld, "layoff": _apply_layoff,
+    "take_upcard": _apply_take_upcard,
+    "pass": _apply_pass,
+    "draw_stock": _apply_draw_stock,
+    "take_discard": _apply_take_discard,
+    "discard": _apply_discard,
+    "knock": _apply_knock,
+    "gin": _apply_knock,
+    "big_gin": _apply_big_gin,
+    "meld": _apply_meld,
+    "layoff": _apply_layoff,
 }
 
 #: Every meld of one move (R5.6) in id order, and the shared actions laying them or a layoff.

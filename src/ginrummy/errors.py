@@ -91,8 +91,15 @@ class IllegalActionError(GinRummyError, ValueError):
         legal: the text forms of the actions that are legal now.
     """
 
-    def __init__(self, message: str, action: str = "", legal: list[str] | None = None, *,
-                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        action: str = "",
+        legal: list[str] | None = None,
+        *,
+        key: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message, key=key, params=params)
         self.action = action
         self.legal = list(legal or [])
@@ -101,9 +108,17 @@ class IllegalActionError(GinRummyError, ValueError):
 class NotYourTurnError(IllegalActionError):
     """A seat acted when another seat is to act (or when the deal is over)."""
 
-    def __init__(self, message: str, action: str = "", legal: list[str] | None = None,
-                 seat: int | None = None, to_act: int | None = None, *,
-                 key: str | None = None, params: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        action: str = "",
+        legal: list[str] | None = None,
+        seat: int | None = None,
+        to_act: int | None = None,
+        *,
+        key: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message, action, legal, key=key, params=params)
         self.seat = seat
         self.to_act = to_act

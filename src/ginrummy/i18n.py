@@ -337,13 +337,18 @@ def level_name(level: str, tr: Translator | None = None) -> str:
     """The computer player ``level``'s name in ``tr``'s language (``novice`` -> ``Novice``,
     Greek ``Αρχάριος``); an unknown level is capitalized."""
     tr = tr or translator("en")
-    names = {"random": tr.p_("level", "Random"), "novice": tr.p_("level", "Novice"),
-             "club": tr.p_("level", "Club"), "expert": tr.p_("level", "Expert"),
-             "master": tr.p_("level", "Master"), "ismcts": tr.p_("level", "Information-set search"),
-             "openspiel-simple": tr.p_("level", "OpenSpiel simple bot"),
-             "expert-fixed": tr.p_("level", "Expert (fixed samples)"),
-             "master-fixed": tr.p_("level", "Master (fixed samples)"),
-             "rlcard-rule": tr.p_("level", "RLCard rule agent")}
+    names = {
+        "random": tr.p_("level", "Random"),
+        "novice": tr.p_("level", "Novice"),
+        "club": tr.p_("level", "Club"),
+        "expert": tr.p_("level", "Expert"),
+        "master": tr.p_("level", "Master"),
+        "ismcts": tr.p_("level", "Information-set search"),
+        "openspiel-simple": tr.p_("level", "OpenSpiel simple bot"),
+        "expert-fixed": tr.p_("level", "Expert (fixed samples)"),
+        "master-fixed": tr.p_("level", "Master (fixed samples)"),
+        "rlcard-rule": tr.p_("level", "RLCard rule agent"),
+    }
     return names.get(level.lower(), level.capitalize())
 
 

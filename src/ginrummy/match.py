@@ -32,8 +32,17 @@ from .rules import RuleSet
 from .scoring import ScoreSheet
 from .views import PlayerView, view_of
 
-__all__ = ["Match", "DealRecord", "deal_seed", "deck_seed", "start_deal", "check_client_seeds", "commitment",
-           "draw_roles", "CLIENT_SEED_MAX_CHARS"]
+__all__ = [
+    "Match",
+    "DealRecord",
+    "deal_seed",
+    "deck_seed",
+    "start_deal",
+    "check_client_seeds",
+    "commitment",
+    "draw_roles",
+    "CLIENT_SEED_MAX_CHARS",
+]
 
 CLIENT_SEED_MAX_CHARS = 64
 """The longest client seed, in characters (ASCII letters, digits, ``_`` and ``-``)."""
@@ -57,8 +66,9 @@ def check_client_seeds(client_seeds: Sequence[str], players: int) -> tuple[str, 
         raise ValueError(f"client seeds are one per player: {players}, not {len(seeds)}")
     for i, c in enumerate(seeds):
         if not isinstance(c, str) or not _CLIENT_SEED_RE.fullmatch(c):
-            raise ValueError(f"client seed of player {i} must be 0 to {CLIENT_SEED_MAX_CHARS} characters of "
-                             "A-Z a-z 0-9 _ -")
+            raise ValueError(
+                f"client seed of player {i} must be 0 to {CLIENT_SEED_MAX_CHARS} characters of A-Z a-z 0-9 _ -"
+            )
     return seeds
 
 
@@ -77,8 +87,13 @@ def deck_seed(server_seed: bytes, client_seeds: Sequence[str] | None) -> bytes:
     return hashlib.sha256(bytes(server_seed) + b"/clients" + b"".join(b"/" + c.encode("ascii") for c in seeds)).digest()
 
 
-def start_deal(rules: RuleSet, dealer: int, deck: Sequence[int] | None, server_seed: bytes | None,
-               client_seeds: Sequence[str] | None) -> DealState:
+def start_deal(
+    rules: RuleSet,
+    dealer: int,
+    deck: Sequence[int] | None,
+    server_seed: bytes | None,
+    client_seeds: Sequence[str] | None,
+) -> DealState:
     """The first state of a deal (R3.2), with the source of its reshuffles (R7.3): the one
     place that says where a deal's chance comes from, used alike by a live match (a web
     table), the record replay, the review and hindsight.
@@ -118,7 +133,7 @@ def draw_roles(seed: bytes) -> tuple[tuple[int, int, int], list[list[int]]]:
         if pos + 3 > 52:  # pragma: no cover - 17 tied rounds in a row cannot happen with 52 cards
             deck = seeded_shuffle(deck, hashlib.sha256(bytes(deck)).digest())
             pos = 0
-        cards = deck[pos:pos + 3]
+        cards = deck[pos : pos + 3]
         pos += 3
         draws.append(cards)
         ranks = [rank_of(c) for c in cards]
@@ -170,8 +185,14 @@ class Match:
     what a player may see, :meth:`next_deal` after a deal is over.
     """
 
-    def __init__(self, rules: RuleSet, names: Sequence[str], seed: bytes,
-                 client_seeds: Sequence[str] | None = None, first_dealer: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        names: Sequence[str],
+        seed: bytes,
+        client_seeds: Sequence[str] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
         n = len(names)
         if n not in (2, 3):
             raise RuleSetError(N_("a match has 2 or 3 players, not {n}", n=n))
@@ -202,8 +223,14 @@ class Match:
         self.deal: DealState = self._start(1, first_players, first_dealer, client_seeds)
 
     @classmethod
-    def new(cls, rules: RuleSet, names: Sequence[str], seed: bytes,
-            client_seeds: Sequence[str] | None = None, first_dealer: int | None = None) -> Match:
+    def new(
+        cls,
+        rules: RuleSet,
+        names: Sequence[str],
+        seed: bytes,
+        client_seeds: Sequence[str] | None = None,
+        first_dealer: int | None = None,
+    ) -> Match:
         """A new match of ``names`` (2 or 3 players) under ``rules`` with secret ``seed``; the
         first deal's deck also depends on ``client_seeds`` when given (one text per player,
         :func:`check_client_seeds`; ``ValueError`` for a bad one).  ``first_dealer`` (player 0
@@ -224,8 +251,9 @@ class Match:
             dealer = result.winner if self.rules.next_dealer == "winner" else 1 - dealer
         return self.seat_players[dealer]
 
-    def _start(self, number: int, seat_players: tuple[int, int], dealer: int,
-               client_seeds: tuple[str, ...] | None = None) -> DealState:
+    def _start(
+        self, number: int, seat_players: tuple[int, int], dealer: int, client_seeds: tuple[str, ...] | None = None
+    ) -> DealState:
         rec = DealRecord(number, seat_players, dealer, deal_seed(self.seed, number), client_seeds=client_seeds)
         self.deals.append(rec)
         return start_deal(self.rules, dealer, None, rec.seed, client_seeds)
@@ -279,8 +307,12 @@ class Match:
         if type(player) is not int or not 0 <= player < len(self.names):
             raise ValueError(f"no player {player!r}; players are 0..{len(self.names) - 1}")
         seat = self.seat_of(player)
-        scores = {"names": list(self.names), "totals": list(self.sheet.totals), "deal_number": self.record.number,
-                  "seat_players": list(self.seat_players)}
+        scores = {
+            "names": list(self.names),
+            "totals": list(self.sheet.totals),
+            "deal_number": self.record.number,
+            "seat_players": list(self.seat_players),
+        }
         if self.roles is not None:
             scores["roles"] = {"box": self.roles[0], "captain": self.roles[1], "out": self.roles[2]}
         state = self.deal if deal is None else deal
@@ -291,8 +323,9 @@ class Match:
 
     # -- acting ------------------------------------------------------------------------------
 
-    def apply(self, player: int, action: Action, *,
-              checked: tuple[DealState, DealState, list[Event]] | None = None) -> list[Event]:
+    def apply(
+        self, player: int, action: Action, *, checked: tuple[DealState, DealState, list[Event]] | None = None
+    ) -> list[Event]:
         """Apply ``player``'s action to the current deal; when it ends the deal, score it on
         the sheet (R6, R11, R12).  Returns the deal events.
 
@@ -310,12 +343,20 @@ class Match:
         if type(player) is not int or not 0 <= player < len(self.names):
             raise NotYourTurnError(
                 N_("no player {player!r}; players are 0..{last}", player=player, last=len(self.names) - 1),
-                getattr(action, "text", repr(action)), [], None, self.deal.to_act)
+                getattr(action, "text", repr(action)),
+                [],
+                None,
+                self.deal.to_act,
+            )
         seat = self.seat_of(player)
         if seat is None:
             raise NotYourTurnError(
                 N_("{name} sits out this deal (R10.2)", name=self.names[player]),
-                getattr(action, "text", repr(action)), [], None, self.deal.to_act)
+                getattr(action, "text", repr(action)),
+                [],
+                None,
+                self.deal.to_act,
+            )
         if checked is not None and checked[0] is self.deal:
             new, events = checked[1], checked[2]
         else:

@@ -60,8 +60,19 @@ from .rules import RuleSet
 from .scoring import ScoreSheet
 
 __all__ = [
-    "FORMAT_VERSION", "GameRecord", "RecordedDeal", "RecordedAction", "RecordedReshuffle",
-    "RecordedResult", "VerifyReport", "dumps", "dumps_deal", "loads", "replay", "verify", "deal_states",
+    "FORMAT_VERSION",
+    "GameRecord",
+    "RecordedDeal",
+    "RecordedAction",
+    "RecordedReshuffle",
+    "RecordedResult",
+    "VerifyReport",
+    "dumps",
+    "dumps_deal",
+    "loads",
+    "replay",
+    "verify",
+    "deal_states",
 ]
 
 FORMAT_VERSION = 1
@@ -69,6 +80,7 @@ _DRAW_KINDS = ("draw_stock", "take_discard", "take_upcard")
 
 
 # -- the parsed record ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class RecordedAction:
@@ -189,11 +201,18 @@ class VerifyReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: ``{"ok", "complete", "checks", "error", "incomplete", "line"}``."""
-        return {"ok": self.ok, "complete": self.complete, "checks": list(self.checks), "error": self.error,
-                "incomplete": self.incomplete, "line": self.line}
+        return {
+            "ok": self.ok,
+            "complete": self.complete,
+            "checks": list(self.checks),
+            "error": self.error,
+            "incomplete": self.incomplete,
+            "line": self.line,
+        }
 
 
 # -- writing ----------------------------------------------------------------------------------
+
 
 def _cards_text(cards: Sequence[int]) -> str:
     return " ".join(card_str(c) for c in cards)
@@ -216,8 +235,11 @@ def _result_lines(result: DealResult) -> list[str]:
     k, d = sd.knocker.deadwood_value, sd.defender.deadwood_value
     js = sd.to_json()
     layout = json.dumps({"knocker": js["knocker"], "defender": js["defender"]}, separators=(",", ":"))
-    return [f"result {result.outcome} winner {result.winner} points {result.points} knocker {result.knocker} "
-            f"deadwood {k}/{d} multiplier {sd.multiplier}", f"layout {layout}"]
+    return [
+        f"result {result.outcome} winner {result.winner} points {result.points} knocker {result.knocker} "
+        f"deadwood {k}/{d} multiplier {sd.multiplier}",
+        f"layout {layout}",
+    ]
 
 
 def _deal_lines(state: DealState, actions: Sequence[tuple[int, Action]]) -> tuple[list[str], DealState]:
@@ -227,7 +249,7 @@ def _deal_lines(state: DealState, actions: Sequence[tuple[int, Action]]) -> tupl
         state, events = state.apply(seat, action)
         lines.append(_action_line(seat, action, events))
         if any(e.kind == "reshuffle" for e in events):
-            lines.append("reshuffle " + _cards_text(state.stock[state.drawn:]))
+            lines.append("reshuffle " + _cards_text(state.stock[state.drawn :]))
     if state.result is not None:
         lines += _result_lines(state.result)
     return lines, state
@@ -282,8 +304,10 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
         lines += ["role-draw " + _cards_text(d) for d in match.role_draws]
     sheet = ScoreSheet(match.rules, len(match.names))
     for rec in match.deals:
-        lines.append(f"deal {rec.number} dealer {rec.dealer} seats {rec.seat_players[0]} {rec.seat_players[1]} "
-                     f"commitment {rec.commitment}")
+        lines.append(
+            f"deal {rec.number} dealer {rec.dealer} seats {rec.seat_players[0]} {rec.seat_players[1]} "
+            f"commitment {rec.commitment}"
+        )
         if rec.client_seeds is not None:
             lines.append("client-seeds " + json.dumps(list(rec.client_seeds)))
         if public and not revealable(match, rec):
@@ -308,8 +332,15 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
     return "\n".join(lines) + "\n"
 
 
-def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequence[Action | tuple[int, Action]],
-               *, names: Sequence[str] = ("seat 0", "seat 1"), date: str | None = None) -> str:
+def dumps_deal(
+    rules: RuleSet,
+    dealer: int,
+    deck: Sequence[int],
+    actions: Sequence[Action | tuple[int, Action]],
+    *,
+    names: Sequence[str] = ("seat 0", "seat 1"),
+    date: str | None = None,
+) -> str:
     """The record of a single deal played from a deal script: ``deck`` (52 card ints in
     :func:`~ginrummy.deal.new_deal` order), ``dealer`` seat, and ``actions`` (each an
     :class:`Action` taken by the seat to act, or a ``(seat, action)`` pair).
@@ -335,6 +366,7 @@ def dumps_deal(rules: RuleSet, dealer: int, deck: Sequence[int], actions: Sequen
 
 
 # -- reading ----------------------------------------------------------------------------------
+
 
 def _err(line: int, message: str) -> RecordError:
     """A :class:`RecordError` naming ``line``; the number is also kept as its ``line``."""
@@ -424,10 +456,14 @@ def _parse_result(line: int, args: str) -> RecordedResult:
             raise _err(line, f"result line has no {key}")
     k_text, _, d_text = kv["deadwood"].partition("/")
     return RecordedResult(
-        line, Outcome(outcome), _int(line, kv["winner"], "winner", 0, 1), _int(line, kv["points"], "points"),
+        line,
+        Outcome(outcome),
+        _int(line, kv["winner"], "winner", 0, 1),
+        _int(line, kv["points"], "points"),
         _int(line, kv["knocker"], "knocker", 0, 1),
         (_int(line, k_text, "knocker's deadwood"), _int(line, d_text, "defender's deadwood")),
-        _int(line, kv["multiplier"], "multiplier", 1, 2))
+        _int(line, kv["multiplier"], "multiplier", 1, 2),
+    )
 
 
 def _header_line(no: int, word: str, args: str, s: str, header: dict[str, Any]) -> GameRecord | None:
@@ -447,8 +483,12 @@ def _header_line(no: int, word: str, args: str, s: str, header: dict[str, Any]) 
         return None
     if word == "players":
         names = _json(no, args, "players must be a JSON list of names")
-        if not isinstance(names, list) or len(names) not in (2, 3) or not all(isinstance(n, str) for n in names) \
-                or len(set(names)) != len(names):
+        if (
+            not isinstance(names, list)
+            or len(names) not in (2, 3)
+            or not all(isinstance(n, str) for n in names)
+            or len(set(names)) != len(names)
+        ):
             raise _err(no, "players must be a JSON list of 2 or 3 distinct names")
         header["names"] = tuple(names)
         return None
@@ -496,8 +536,12 @@ def _deal_line(no: int, args: str, s: str, rec: GameRecord) -> RecordedDeal:
     parts = args.split()
     script = rec.is_script
     form = "deal N dealer D seats P Q" + ("" if script else " commitment HEX")
-    if len(parts) != (6 if script else 8) or parts[1] != "dealer" or parts[3] != "seats" \
-            or (not script and parts[6] != "commitment"):
+    if (
+        len(parts) != (6 if script else 8)
+        or parts[1] != "dealer"
+        or parts[3] != "seats"
+        or (not script and parts[6] != "commitment")
+    ):
         raise _err(no, f"a deal line reads {form!r}, not {s!r}")
     number = _int(no, parts[0], "deal number", 1)
     if number != len(rec.deals) + 1:
@@ -506,8 +550,9 @@ def _deal_line(no: int, args: str, s: str, rec: GameRecord) -> RecordedDeal:
     seats = (_int(no, parts[4], "seat 0 player", 0, top), _int(no, parts[5], "seat 1 player", 0, top))
     if seats[0] == seats[1]:
         raise _err(no, "the two deal seats have the same player")
-    return RecordedDeal(no, number, _int(no, parts[2], "dealer", 0, 1), seats,
-                        None if script else _hex(no, parts[7], "commitment", 32))
+    return RecordedDeal(
+        no, number, _int(no, parts[2], "dealer", 0, 1), seats, None if script else _hex(no, parts[7], "commitment", 32)
+    )
 
 
 def _match_end_line(no: int, word: str, args: str, rec: GameRecord) -> None:
@@ -595,8 +640,10 @@ def _complete(rec: GameRecord | None, header: dict[str, Any], lines: int) -> Gam
         if not d.deck and not d.sealed:
             raise _err(d.line, f"deal {d.number} has no deck line")
         if d.sealed and d.result is None and d is not rec.deals[-1]:
-            raise _err(d.line, f"deal {d.number} is sealed with no result, so it is in progress, but deal "
-                       f"{d.number + 1} follows it")
+            raise _err(
+                d.line,
+                f"deal {d.number} is sealed with no result, so it is in progress, but deal {d.number + 1} follows it",
+            )
     if rec.seed is not None and any(d.sealed for d in rec.deals):
         raise _err(rec.seed_line, "a record that reveals the match seed has no sealed deal")
     if rec.is_script and (len(rec.deals) != 1 or rec.seed is not None):
@@ -642,6 +689,7 @@ def loads(text: str) -> GameRecord:
 
 # -- replaying --------------------------------------------------------------------------------
 
+
 def deal_states(rules: RuleSet, d: RecordedDeal) -> tuple[list[tuple[int, DealState, int, Action]], DealState]:
     """The states of recorded deal ``d`` (not sealed) under ``rules``: ``(index, state before,
     seat, action)`` for every action line in order (``index`` 1-based, reshuffle lines not
@@ -663,6 +711,7 @@ def deal_states(rules: RuleSet, d: RecordedDeal) -> tuple[list[tuple[int, DealSt
         out.append((index, state, ev.seat, ev.action))
         state, _ = state.apply(ev.seat, ev.action)
     return out, state
+
 
 class _RecordMatch(Match):
     """A :class:`Match` rebuilt from the decks of a record whose match seed is not known: a
@@ -687,22 +736,28 @@ class _RecordMatch(Match):
         m.deal = m._start(1, first.seat_players, first.dealer)
         return m
 
-    def _start(self, number: int, seat_players: tuple[int, int], dealer: int,
-               client_seeds: tuple[str, ...] | None = None) -> DealState:
+    def _start(
+        self, number: int, seat_players: tuple[int, int], dealer: int, client_seeds: tuple[str, ...] | None = None
+    ) -> DealState:
         if self._sealed or number > len(self._rec.deals):
-            raise RecordError(f"deal {number} cannot start: the match seed is not revealed, so its deck is "
-                              "unknown; replay the record with seed= to continue the match")
+            raise RecordError(
+                f"deal {number} cannot start: the match seed is not revealed, so its deck is "
+                "unknown; replay the record with seed= to continue the match"
+            )
         d = self._rec.deals[number - 1]
         self.deals.append(DealRecord(number, seat_players, dealer, d.deal_seed or b"", client_seeds=d.client_seeds))
         if d.sealed:  # its cards are secret: a stand-in deck, never played (see _skip_sealed)
             return new_deal(self.rules, dealer, range(52))
         return start_deal(self.rules, dealer, d.deck, d.deal_seed, d.client_seeds)
 
-    def apply(self, player: int, action: Action, *,
-              checked: tuple[DealState, DealState, list[Event]] | None = None) -> list[Event]:
+    def apply(
+        self, player: int, action: Action, *, checked: tuple[DealState, DealState, list[Event]] | None = None
+    ) -> list[Event]:
         if self._sealed and not self._rec.is_script and not self.record.seed:
-            raise RecordError("this match was replayed from a record whose seeds are not revealed: "
-                              "replay it with seed= to continue the deal")
+            raise RecordError(
+                "this match was replayed from a record whose seeds are not revealed: "
+                "replay it with seed= to continue the deal"
+            )
         return super().apply(player, action, checked=checked)
 
 
@@ -728,8 +783,10 @@ def _result_text(r: RecordedResult) -> str:
         return f"draw ({r.reason})"
     assert r.deadwood is not None
     points = _count(r.points, "point")
-    return (f"{r.outcome}, winner seat {r.winner}, {points}, knocker seat {r.knocker}, "
-            f"deadwood {r.deadwood[0]}/{r.deadwood[1]}, multiplier {r.multiplier}")
+    return (
+        f"{r.outcome}, winner seat {r.winner}, {points}, knocker seat {r.knocker}, "
+        f"deadwood {r.deadwood[0]}/{r.deadwood[1]}, multiplier {r.multiplier}"
+    )
 
 
 def _as_recorded(res: DealResult, line: int) -> RecordedResult:
@@ -737,24 +794,39 @@ def _as_recorded(res: DealResult, line: int) -> RecordedResult:
         return RecordedResult(line, Outcome.DRAW, None, 0, reason=res.reason)
     sd = res.showdown
     assert sd is not None
-    return RecordedResult(line, res.outcome, res.winner, res.points, res.knocker,
-                          (sd.knocker.deadwood_value, sd.defender.deadwood_value), sd.multiplier)
+    return RecordedResult(
+        line,
+        res.outcome,
+        res.winner,
+        res.points,
+        res.knocker,
+        (sd.knocker.deadwood_value, sd.defender.deadwood_value),
+        sd.multiplier,
+    )
 
 
 def _check_deal_seed(d: RecordedDeal, checks: list[str]) -> None:
     if d.deal_seed is None:
         return
     if d.commitment is not None and commitment(d.deal_seed) != d.commitment:
-        raise _err(d.deal_seed_line, f"deal {d.number}: SHA-256 of the revealed deal seed is "
-                   f"{commitment(d.deal_seed)}, not the commitment {d.commitment} of line {d.line}")
+        raise _err(
+            d.deal_seed_line,
+            f"deal {d.number}: SHA-256 of the revealed deal seed is "
+            f"{commitment(d.deal_seed)}, not the commitment {d.commitment} of line {d.line}",
+        )
     assert d.deck_seed is not None
     deck = deck_from_seed(d.deck_seed)
     if deck != d.deck:
-        raise _err(d.deck_line, f"deal {d.number}: the deck is not the one its deal seed"
-                   + (" and client seeds give" if d.client_seeds is not None else " gives")
-                   + f" ({_first_difference(d.deck, deck)})")
-    checks.append(f"deal {d.number}: SHA-256(deal seed) equals its commitment; the deck is the one the deal seed"
-                  + (" and the client seeds give" if d.client_seeds is not None else " gives"))
+        raise _err(
+            d.deck_line,
+            f"deal {d.number}: the deck is not the one its deal seed"
+            + (" and client seeds give" if d.client_seeds is not None else " gives")
+            + f" ({_first_difference(d.deck, deck)})",
+        )
+    checks.append(
+        f"deal {d.number}: SHA-256(deal seed) equals its commitment; the deck is the one the deal seed"
+        + (" and the client seeds give" if d.client_seeds is not None else " gives")
+    )
 
 
 def _skip_sealed(m: Match, d: RecordedDeal, checks: list[str]) -> None:
@@ -769,32 +841,48 @@ def _skip_sealed(m: Match, d: RecordedDeal, checks: list[str]) -> None:
     m.deal = st
     m.sheet = m.sheet.add(None, 0)
     if d.score is not None and d.score != m.sheet.totals:
-        raise _err(d.score_line, f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
-                   f"after a drawn deal the totals stay {' '.join(map(str, m.sheet.totals))}")
-    checks.append(f"deal {d.number}: sealed drawn deal ({d.result.reason}): its hands stay secret until the match "
-                  "is over; the totals are unchanged")
+        raise _err(
+            d.score_line,
+            f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
+            f"after a drawn deal the totals stay {' '.join(map(str, m.sheet.totals))}",
+        )
+    checks.append(
+        f"deal {d.number}: sealed drawn deal ({d.result.reason}): its hands stay secret until the match "
+        "is over; the totals are unchanged"
+    )
 
 
 def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, checks: list[str]) -> None:
     r = m.record
     if (r.dealer, r.seat_players) != (d.dealer, d.seat_players):
-        raise _err(d.line, f"deal {d.number}: by the rules (R11.2, R10.4) the dealer is seat {r.dealer} and the "
-                   f"seats are players {r.seat_players[0]} {r.seat_players[1]}; the record has dealer "
-                   f"{d.dealer}, players {d.seat_players[0]} {d.seat_players[1]}")
+        raise _err(
+            d.line,
+            f"deal {d.number}: by the rules (R11.2, R10.4) the dealer is seat {r.dealer} and the "
+            f"seats are players {r.seat_players[0]} {r.seat_players[1]}; the record has dealer "
+            f"{d.dealer}, players {d.seat_players[0]} {d.seat_players[1]}",
+        )
     if d.sealed:
         _skip_sealed(m, d, checks)
         return
     if seeded:
         if d.commitment != r.commitment:
-            raise _err(d.line, f"deal {d.number}: the commitment is not SHA-256 of the deal seed "
-                       f"SHA-256(match seed || '/deal/{d.number}') = {r.commitment}")
+            raise _err(
+                d.line,
+                f"deal {d.number}: the commitment is not SHA-256 of the deal seed "
+                f"SHA-256(match seed || '/deal/{d.number}') = {r.commitment}",
+            )
         deck = deck_from_seed(r.deck_seed)
         if d.deck != deck:
-            raise _err(d.deck_line, f"deal {d.number}: the deck is not the one the match seed"
-                       + (" and client seeds give" if d.client_seeds is not None else " gives")
-                       + f" ({_first_difference(d.deck, deck)})")
+            raise _err(
+                d.deck_line,
+                f"deal {d.number}: the deck is not the one the match seed"
+                + (" and client seeds give" if d.client_seeds is not None else " gives")
+                + f" ({_first_difference(d.deck, deck)})",
+            )
         if d.deal_seed is not None and d.deal_seed != r.seed:
-            raise _err(d.deal_seed_line, f"deal {d.number}: the deal seed is not SHA-256(match seed || '/deal/{d.number}')")
+            raise _err(
+                d.deal_seed_line, f"deal {d.number}: the deal seed is not SHA-256(match seed || '/deal/{d.number}')"
+            )
         checks.append(f"deal {d.number}: deck and commitment recomputed from the match seed")
     else:
         _check_deal_seed(d, checks)
@@ -806,25 +894,36 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
         if isinstance(ev, RecordedReshuffle):
             if pending is None:
                 raise _err(ev.line, f"deal {d.number}: a reshuffle line where the stock was not rebuilt")
-            stock = m.deal.stock[m.deal.drawn:]
+            stock = m.deal.stock[m.deal.drawn :]
             if known and tuple(ev.stock) != tuple(stock):
-                raise _err(ev.line, f"deal {d.number}: the reshuffled stock is not the one the deal seed gives "
-                           f"({_first_difference(ev.stock, stock)})")
+                raise _err(
+                    ev.line,
+                    f"deal {d.number}: the reshuffled stock is not the one the deal seed gives "
+                    f"({_first_difference(ev.stock, stock)})",
+                )
             if not known:  # the deal seed is secret: the record's stock is the chance event (R7.3)
                 if sorted(ev.stock) != sorted(stock):
-                    raise _err(ev.line, f"deal {d.number}: the reshuffled stock is not the discard pile below its top card")
+                    raise _err(
+                        ev.line, f"deal {d.number}: the reshuffled stock is not the discard pile below its top card"
+                    )
                 m.deal.stock, m.deal.drawn = tuple(ev.stock), 0
             pending = None
             continue
         if pending is not None:
-            raise _err(ev.line, f"deal {d.number}: the stock was rebuilt (R7.3) after line {pending} but no reshuffle line follows")
+            raise _err(
+                ev.line,
+                f"deal {d.number}: the stock was rebuilt (R7.3) after line {pending} but no reshuffle line follows",
+            )
         try:
             events = m.apply(m.seat_players[ev.seat], ev.action)
         except GinRummyError as exc:
             raise _err(ev.line, f"deal {d.number}: seat {ev.seat} {ev.action.text}: {exc}") from None
         if ev.shown is not None and events[0].card != ev.shown:
-            raise _err(ev.line, f"deal {d.number}: the card taken is {card_str(events[0].card or 0)}, "
-                       f"the record shows {card_str(ev.shown)}")
+            raise _err(
+                ev.line,
+                f"deal {d.number}: the card taken is {card_str(events[0].card or 0)}, "
+                f"the record shows {card_str(ev.shown)}",
+            )
         if any(e.kind == "reshuffle" for e in events):
             pending = ev.line
     if pending is not None:
@@ -839,21 +938,31 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
         return
     if res is None:
         legal = ", ".join(a.text for a in m.deal.legal_actions())
-        raise _err(d.result.line, f"deal {d.number} is not over after its actions: seat {m.deal.to_act} is to act "
-                   f"(legal: {legal})")
+        raise _err(
+            d.result.line,
+            f"deal {d.number} is not over after its actions: seat {m.deal.to_act} is to act (legal: {legal})",
+        )
     got = _as_recorded(res, d.result.line)
     if got != d.result:
-        raise _err(d.result.line, f"deal {d.number}: the result line says {_result_text(d.result)}; "
-                   f"the replay gives {_result_text(got)}")
+        raise _err(
+            d.result.line,
+            f"deal {d.number}: the result line says {_result_text(d.result)}; the replay gives {_result_text(got)}",
+        )
     if res.showdown is not None and d.layout is not None:
         js = res.showdown.to_json()
         if d.layout != {"knocker": js["knocker"], "defender": js["defender"]}:
             raise _err(d.layout_line, f"deal {d.number}: the layout is not the one the replay gives (R5.2-R5.5)")
     if d.score is not None and d.score != m.sheet.totals:
-        raise _err(d.score_line, f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
-                   f"the sheet gives {' '.join(map(str, m.sheet.totals))}")
-    checks.append(f"deal {d.number}: {_lines_replayed(len(d.events))}; result {_result_text(got)}"
-                  + ("" if d.score is None else f"; score {' '.join(map(str, d.score))}") + " match")
+        raise _err(
+            d.score_line,
+            f"deal {d.number}: the score line says {' '.join(map(str, d.score))}; "
+            f"the sheet gives {' '.join(map(str, m.sheet.totals))}",
+        )
+    checks.append(
+        f"deal {d.number}: {_lines_replayed(len(d.events))}; result {_result_text(got)}"
+        + ("" if d.score is None else f"; score {' '.join(map(str, d.score))}")
+        + " match"
+    )
 
 
 def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
@@ -867,16 +976,22 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
             raise RecordError("a deal-script record has no seed")
         if commitment(bytes(seed)) != rec.seed_commitment:
             line = rec.seed_line or rec.header_lines.get("seed-commitment", 0)
-            raise _err(line, f"the seed does not match the seed-commitment: SHA-256(seed) is "
-                       f"{commitment(bytes(seed))}, the record committed to {rec.seed_commitment}")
+            raise _err(
+                line,
+                f"the seed does not match the seed-commitment: SHA-256(seed) is "
+                f"{commitment(bytes(seed))}, the record committed to {rec.seed_commitment}",
+            )
         checks.append("SHA-256 of the match seed equals the seed-commitment")
-        m = Match.new(rec.rules, rec.names, bytes(seed), client_seeds=rec.deals[0].client_seeds,
-                      first_dealer=rec.first_dealer)
+        m = Match.new(
+            rec.rules, rec.names, bytes(seed), client_seeds=rec.deals[0].client_seeds, first_dealer=rec.first_dealer
+        )
         if m.rules != rec.rules:
             raise _err(rec.header_lines.get("rules", 0), "the rules do not match the number of players")
         if (m.roles, m.role_draws) != (rec.roles, [list(x) for x in rec.role_draws]):
-            raise _err(rec.header_lines.get("roles", 0), f"the three-hand role draw (R10.1) from the seed gives roles "
-                       f"{m.roles}, not {rec.roles}")
+            raise _err(
+                rec.header_lines.get("roles", 0),
+                f"the three-hand role draw (R10.1) from the seed gives roles {m.roles}, not {rec.roles}",
+            )
         if m.roles is not None:
             checks.append("the three-hand role draw (R10.1) recomputed from the match seed")
     else:
@@ -892,8 +1007,11 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
         if rec.finished is not None:
             line, winner = rec.finished
             if not m.finished or m.winner != winner:
-                raise _err(line, f"the record says the match is finished with winner {winner}; the replay gives "
-                           f"finished={m.finished}, winner {m.winner}")
+                raise _err(
+                    line,
+                    f"the record says the match is finished with winner {winner}; the replay gives "
+                    f"finished={m.finished}, winner {m.winner}",
+                )
             checks.append(f"the match is finished; winner {rec.names[winner] if winner is not None else 'none'}")
         elif m.finished:
             raise RecordError("the match is finished after the last deal but the record has no finished line")
@@ -916,8 +1034,11 @@ def replay(record_or_text: GameRecord | str, *, seed: bytes | None = None) -> Ma
     """
     rec = loads(record_or_text) if isinstance(record_or_text, str) else record_or_text
     if rec.deals and rec.deals[-1].sealed and rec.deals[-1].result is None:
-        raise _err(rec.deals[-1].line, f"deal {rec.deals[-1].number} is sealed: it is in progress and its cards are "
-                   "still secret, so the match cannot be rebuilt; gin verify checks the deals before it")
+        raise _err(
+            rec.deals[-1].line,
+            f"deal {rec.deals[-1].number} is sealed: it is in progress and its cards are "
+            "still secret, so the match cannot be rebuilt; gin verify checks the deals before it",
+        )
     return _replay(rec, seed, [])
 
 
@@ -939,9 +1060,14 @@ def verify(text: str) -> VerifyReport:
         checks.append("the deck was given by a deal script: there is no seed to check it against")
     elif rec.seed is None:
         unrevealed = [d.number for d in rec.deals if d.deal_seed is None or d.sealed]
-        checks.append("the match seed is not revealed (match in progress)"
-                      + (f"; deck of deal {', '.join(map(str, unrevealed))} not checked: its deal seed is secret"
-                         if unrevealed else ""))
+        checks.append(
+            "the match seed is not revealed (match in progress)"
+            + (
+                f"; deck of deal {', '.join(map(str, unrevealed))} not checked: its deal seed is secret"
+                if unrevealed
+                else ""
+            )
+        )
     last, where = _stops(rec, text)
     if where is None:
         return VerifyReport(True, tuple(checks))
@@ -952,8 +1078,9 @@ def _stops(rec: GameRecord, text: str) -> tuple[int, str | None]:
     """The last line of the record (1-based, blank and ``#`` lines not counted) and, when the
     record is not complete, where it stops and what line would come next (``None`` when it
     is complete)."""
-    last = max((no for no, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")),
-               default=0)
+    last = max(
+        (no for no, ln in enumerate(text.splitlines(), 1) if ln.strip() and not ln.lstrip().startswith("#")), default=0
+    )
     d = rec.deals[-1] if rec.deals else None
     if d is None:
         return last, "before its first deal"

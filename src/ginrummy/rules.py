@@ -17,8 +17,18 @@ from typing import Any
 from .cards import rank_of, suit_of, value_of
 from .errors import N_, RuleSetError
 
-__all__ = ["RuleSet", "PRESETS", "preset", "parse_overrides", "make_rules", "FIELD_RULES", "CHOICES", "BOUNDS",
-           "MAX_TARGET", "MAX_NAME_CHARS"]
+__all__ = [
+    "RuleSet",
+    "PRESETS",
+    "preset",
+    "parse_overrides",
+    "make_rules",
+    "FIELD_RULES",
+    "CHOICES",
+    "BOUNDS",
+    "MAX_TARGET",
+    "MAX_NAME_CHARS",
+]
 
 #: The allowed values of each field that takes one of a few values (R14).
 CHOICES: dict[str, tuple[Any, ...]] = {
@@ -60,13 +70,28 @@ MAX_NAME_CHARS = 60
 
 #: The rule number each field implements (R14).
 FIELD_RULES: dict[str, str] = {
-    "variant": "R5, R8, R9", "knock_limit": "R5.1", "oklahoma_ace": "R9.2",
-    "spade_doubles": "R9.3", "gin_bonus": "R6.1", "big_gin_bonus": "R6.5",
-    "undercut_bonus": "R6.3", "discard_taken_card": "R4.3", "stock_end": "R7",
-    "max_reshuffles": "R7.3", "scoring": "R11.1", "target": "R11.1", "game_bonus": "R11.3",
-    "shutout_doubles": "R11.3", "box_bonus": "R11.3", "hollywood_late_entry": "R12.3",
-    "next_dealer": "R11.2", "players": "R10",
-    "tie": "R6.3", "wall_forced_pass": "R7.2", "repeated_move_ends": "R7.4", "max_pile_takes": "R7.5",
+    "variant": "R5, R8, R9",
+    "knock_limit": "R5.1",
+    "oklahoma_ace": "R9.2",
+    "spade_doubles": "R9.3",
+    "gin_bonus": "R6.1",
+    "big_gin_bonus": "R6.5",
+    "undercut_bonus": "R6.3",
+    "discard_taken_card": "R4.3",
+    "stock_end": "R7",
+    "max_reshuffles": "R7.3",
+    "scoring": "R11.1",
+    "target": "R11.1",
+    "game_bonus": "R11.3",
+    "shutout_doubles": "R11.3",
+    "box_bonus": "R11.3",
+    "hollywood_late_entry": "R12.3",
+    "next_dealer": "R11.2",
+    "players": "R10",
+    "tie": "R6.3",
+    "wall_forced_pass": "R7.2",
+    "repeated_move_ends": "R7.4",
+    "max_pile_takes": "R7.5",
     "layout": "R5.6",
 }
 
@@ -115,12 +140,18 @@ class RuleSet:
             # the type too: 2.0 == 2 and True == 1, but neither is a number of players (R14)
             if type(value) not in {type(a) for a in allowed} or value not in allowed:
                 raise RuleSetError(
-                    N_("rule {key}={value} is not allowed; allowed: {allowed}", key=key, value=shown(value),
-                       allowed=", ".join(map(shown, allowed)))
+                    N_(
+                        "rule {key}={value} is not allowed; allowed: {allowed}",
+                        key=key,
+                        value=shown(value),
+                        allowed=", ".join(map(shown, allowed)),
+                    )
                 )
         for key in ("spade_doubles", "discard_taken_card", "shutout_doubles", "wall_forced_pass", "repeated_move_ends"):
             if not isinstance(getattr(self, key), bool):
-                raise RuleSetError(N_("rule {key}={value} must be true or false", key=key, value=shown(getattr(self, key))))
+                raise RuleSetError(
+                    N_("rule {key}={value} must be true or false", key=key, value=shown(getattr(self, key)))
+                )
         for key, (lo, hi) in BOUNDS.items():
             if key != "big_gin_bonus" or self.big_gin_bonus is not None:
                 self._check_int(key, lo, hi)
@@ -131,19 +162,32 @@ class RuleSet:
         if not isinstance(self.name, str):
             raise RuleSetError(N_("rule set name must be a string"))
         if len(self.name) > MAX_NAME_CHARS:
-            raise RuleSetError(N_("rule set name is {length} characters long; allowed: at most {limit}",
-                                  length=len(self.name), limit=MAX_NAME_CHARS))
+            raise RuleSetError(
+                N_(
+                    "rule set name is {length} characters long; allowed: at most {limit}",
+                    length=len(self.name),
+                    limit=MAX_NAME_CHARS,
+                )
+            )
 
     def _check_int(self, key: str, lo: int, hi: int) -> None:
         """Raise :class:`RuleSetError` naming ``key`` and the range ``lo..hi`` unless the field
         is a whole number (an ``int``, not a bool) in that range (R14, :data:`BOUNDS`)."""
         value = getattr(self, key)
         if type(value) is not int:
-            raise RuleSetError(N_("rule {key}={value} is not a whole number; allowed: {lo}..{hi}", key=key,
-                                  value=shown(value), lo=lo, hi=hi))
+            raise RuleSetError(
+                N_(
+                    "rule {key}={value} is not a whole number; allowed: {lo}..{hi}",
+                    key=key,
+                    value=shown(value),
+                    lo=lo,
+                    hi=hi,
+                )
+            )
         if not lo <= value <= hi:
-            raise RuleSetError(N_("rule {key}={value} is out of range; allowed: {lo}..{hi}", key=key,
-                                  value=shown(value), lo=lo, hi=hi))
+            raise RuleSetError(
+                N_("rule {key}={value} is out of range; allowed: {lo}..{hi}", key=key, value=shown(value), lo=lo, hi=hi)
+            )
 
     # -- derived values -------------------------------------------------------------------
 
@@ -224,8 +268,13 @@ class RuleSet:
 
 #: The fields added for OpenSpiel's rules (R5.6, R6.3, R7.2, R7.4, R7.5) and their defaults:
 #: :meth:`RuleSet.to_dict` leaves them out while they have these values.
-_LATE_DEFAULTS: dict[str, Any] = {"tie": "undercut", "wall_forced_pass": False, "repeated_move_ends": False,
-                                  "max_pile_takes": 0, "layout": "engine"}
+_LATE_DEFAULTS: dict[str, Any] = {
+    "tie": "undercut",
+    "wall_forced_pass": False,
+    "repeated_move_ends": False,
+    "max_pile_takes": 0,
+    "layout": "engine",
+}
 
 
 PRESETS: dict[str, RuleSet] = {

@@ -118,23 +118,38 @@ def min_deal_score(rules: RuleSet) -> int:
 def _too_many(text: str, points: int, rules: RuleSet) -> Any:
     """:func:`parse_results`'s error for a won deal above :func:`max_deal_score` (a translatable
     message, as :func:`_too_few`; R6, R9.3)."""
-    return N_("result {text!r}: {points} points is more than one deal can score under these rules "
-              "(at most {most}: docs/rules.md, R6 and R9.3)", text=text, points=points, most=max_deal_score(rules))
+    return N_(
+        "result {text!r}: {points} points is more than one deal can score under these rules "
+        "(at most {most}: docs/rules.md, R6 and R9.3)",
+        text=text,
+        points=points,
+        most=max_deal_score(rules),
+    )
 
 
 def _too_few(text: str, points: int, rules: RuleSet) -> Any:
-    return N_("deal result {text!r}: {points} points is less than a won deal scores under these rules "
-              "(allowed: {least} to {most} points; a deal nobody won is a draw, R6, R7)",
-              text=text, points=points, least=min_deal_score(rules), most=max_deal_score(rules))
+    return N_(
+        "deal result {text!r}: {points} points is less than a won deal scores under these rules "
+        "(allowed: {least} to {most} points; a deal nobody won is a draw, R6, R7)",
+        text=text,
+        points=points,
+        least=min_deal_score(rules),
+        most=max_deal_score(rules),
+    )
 
 
 def _not_points(text: str, points: str, rules: RuleSet) -> Any:
     """:func:`parse_results`' error for POINTS that are not ASCII digits (``-5``, ``ten``), with
     rules: it names the range :func:`_too_few` and :func:`_too_many` allow, so that no answer
     allows what the next one refuses (``0`` under the standard rules, R6.2)."""
-    return N_("result {text!r}: points {points!r} is not a whole number of points (allowed: {least} to {most} "
-              "points; a deal nobody won is a draw, R6, R7)",
-              text=text, points=points, least=min_deal_score(rules), most=max_deal_score(rules))
+    return N_(
+        "result {text!r}: points {points!r} is not a whole number of points (allowed: {least} to {most} "
+        "points; a deal nobody won is a draw, R6, R7)",
+        text=text,
+        points=points,
+        least=min_deal_score(rules),
+        most=max_deal_score(rules),
+    )
 
 
 #: How many games each mode has on the sheet (R11.1, R12.1).
@@ -289,33 +304,46 @@ class ScoreSheet:
         text = _result_text(winner, points)
         if winner is not None and (type(winner) is not int or not 0 <= winner < self.players):
             raise IllegalActionError(
-                N_("deal result {text!r}: winner {winner!r} is not a player index "
-                   "(allowed: 0..{last}, or None for a drawn deal)", text=text, winner=winner, last=self.players - 1),
+                N_(
+                    "deal result {text!r}: winner {winner!r} is not a player index "
+                    "(allowed: 0..{last}, or None for a drawn deal)",
+                    text=text,
+                    winner=winner,
+                    last=self.players - 1,
+                ),
                 action=text,
             )
         if type(points) is not int or points < 0:
             raise IllegalActionError(
                 N_("deal result {text!r}: points {points!r} must be an integer >= 0", text=text, points=points),
-                action=text
+                action=text,
             )
         if points > max_deal_score(self.rules):
             raise IllegalActionError(
-                N_("deal result {text!r}: {points} points is more than one deal can score under these rules "
-                   "(at most {most})",
-                   text=text, points=points, most=max_deal_score(self.rules)),
+                N_(
+                    "deal result {text!r}: {points} points is more than one deal can score under these rules "
+                    "(at most {most})",
+                    text=text,
+                    points=points,
+                    most=max_deal_score(self.rules),
+                ),
                 action=text,
             )
         if winner is not None and points < min_deal_score(self.rules):
             raise IllegalActionError(_too_few(text, points, self.rules), action=text)
         if winner is None and points != 0:
             raise IllegalActionError(
-                N_("deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
-                   text=text, points=points),
+                N_(
+                    "deal result {text!r}: a drawn deal (winner None) scores 0 points, not {points!r} (R6.4, R7)",
+                    text=text,
+                    points=points,
+                ),
                 action=text,
             )
 
-    def _replay(self, results: tuple[Result, ...], start: _Open | None = None
-                ) -> tuple[tuple[GameSheet, ...], tuple[int, ...], _Open]:
+    def _replay(
+        self, results: tuple[Result, ...], start: _Open | None = None
+    ) -> tuple[tuple[GameSheet, ...], tuple[int, ...], _Open]:
         """The games and wins after ``results``, from the empty sheet or from ``start`` (where an
         earlier replay stopped: its games, wins and deal count, copied, never changed), and
         where this replay stops.  Raises as :meth:`add`."""
@@ -332,8 +360,11 @@ class ScoreSheet:
             text = _result_text(winner, points)
             if all(g.finished for g in games):
                 raise IllegalActionError(
-                    N_("deal result {text!r} (deal {number}): the match is already finished", text=text,
-                       number=index + 1),
+                    N_(
+                        "deal result {text!r} (deal {number}): the match is already finished",
+                        text=text,
+                        number=index + 1,
+                    ),
                     action=text,
                 )
             if winner is None:  # a drawn deal changes no points (R6.4, R7)
@@ -376,8 +407,11 @@ class ScoreSheet:
         # one more deal replayed from where this sheet stopped: adding n deals one by one costs
         # O(n), not O(n^2) (the scorekeeper adds up to 500: issue 27)
         sheet = object.__new__(ScoreSheet)
-        for name, value in (("rules", self.rules), ("players", self.players),
-                            ("results", self.results + ((winner, points),))):
+        for name, value in (
+            ("rules", self.rules),
+            ("players", self.players),
+            ("results", self.results + ((winner, points),)),
+        ):
             object.__setattr__(sheet, name, value)
         sheet._settle(self._replay(((winner, points),), start=self._open))  # type: ignore[attr-defined]
         return sheet
@@ -463,9 +497,7 @@ class ScoreSheet:
                     "deals_won": by_name(g.deals_won),
                     "finished": g.finished,
                     "winner": name_of(g.winner),
-                    "bonuses": by_name(
-                        [{"game": gb, "box": bb} for gb, bb in zip(g.game_bonus, g.box_bonus)]
-                    ),
+                    "bonuses": by_name([{"game": gb, "box": bb} for gb, bb in zip(g.game_bonus, g.box_bonus)]),
                     "total": by_name(g.total),
                 }
                 for g in self.games
@@ -513,18 +545,14 @@ def parse_results(args: Sequence[str], names: Sequence[str], rules: RuleSet | No
         key = name.strip().casefold()
         matches = [i for i, n in enumerate(folded) if n == key]
         if not matches:
-            raise RecordError(
-                f"result {arg!r}: {name.strip()!r} is not a player; players: {', '.join(names)}"
-            )
+            raise RecordError(f"result {arg!r}: {name.strip()!r} is not a player; players: {', '.join(names)}")
         if len(matches) > 1:
             raise RecordError(f"result {arg!r}: {name.strip()!r} matches more than one player")
         points = points.strip()
         if not _POINTS.fullmatch(points):
             if rules is not None:  # the range the checks below allow, not a looser ">= 0" (R6, R7)
                 raise RecordError(_not_points(arg, points, rules))
-            raise RecordError(
-                f"result {arg!r}: points {points!r} must be a whole number >= 0; {form}"
-            )
+            raise RecordError(f"result {arg!r}: points {points!r} must be a whole number >= 0; {form}")
         value = int(points)
         if rules is not None and value > max_deal_score(rules):
             raise RecordError(_too_many(arg, value, rules))

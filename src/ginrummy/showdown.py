@@ -102,11 +102,13 @@ def check_arrangement(hand: int, melds: tuple[int, ...]) -> Arrangement:
     used = 0
     for m in melds:
         if not is_meld(m):
-            raise IllegalActionError(N_("{cards} is not a meld (a set of 3-4 of a rank or a run of 3+ of a suit)",
-                                        cards=cards_str(m)))
+            raise IllegalActionError(
+                N_("{cards} is not a meld (a set of 3-4 of a rank or a run of 3+ of a suit)", cards=cards_str(m))
+            )
         if m & ~hand:
-            raise IllegalActionError(N_("meld {cards} uses {missing}, not in the hand", cards=cards_str(m),
-                                        missing=cards_str(m & ~hand)))
+            raise IllegalActionError(
+                N_("meld {cards} uses {missing}, not in the hand", cards=cards_str(m), missing=cards_str(m & ~hand))
+            )
         if m & used:
             raise IllegalActionError(N_("card {card} is in two melds (R2.3)", card=cards_str(m & used)))
         used |= m
@@ -158,21 +160,35 @@ def showdown(
             raise IllegalActionError(N_("big gin needs all 11 cards melded; deadwood is {deadwood} (R6.5)", deadwood=k))
     elif k > 0:
         if knock_limit is None:
-            raise IllegalActionError(N_("only gin ends this deal (R8.1, R9.2); the knocker's deadwood is {deadwood}", deadwood=k))
+            raise IllegalActionError(
+                N_("only gin ends this deal (R8.1, R9.2); the knocker's deadwood is {deadwood}", deadwood=k)
+            )
         if k > knock_limit:
-            raise IllegalActionError(N_("deadwood {deadwood} is above the knock limit {limit} (R5.1)", deadwood=k,
-                                            limit=knock_limit))
+            raise IllegalActionError(
+                N_("deadwood {deadwood} is above the knock limit {limit} (R5.1)", deadwood=k, limit=knock_limit)
+            )
     if k == 0:
         d_layout = defender_layout(defender, arr.melds, allow_layoffs=False)
         big = n == 11
         bonus = rules.big_gin_bonus if big else rules.gin_bonus
         assert bonus is not None
         base = bonus + d_layout.deadwood_value
-        return Showdown(Outcome.BIG_GIN if big else Outcome.GIN, arr, d_layout, "knocker", base, multiplier, base * multiplier, bonus)
+        return Showdown(
+            Outcome.BIG_GIN if big else Outcome.GIN,
+            arr,
+            d_layout,
+            "knocker",
+            base,
+            multiplier,
+            base * multiplier,
+            bonus,
+        )
     d_layout = defender_layout(defender, arr.melds)
     d = d_layout.deadwood_value
     if k < d:
         base = d - k
         return Showdown(Outcome.KNOCK, arr, d_layout, "knocker", base, multiplier, base * multiplier, 0)
     base = rules.undercut_bonus + k - d
-    return Showdown(Outcome.UNDERCUT, arr, d_layout, "defender", base, multiplier, base * multiplier, rules.undercut_bonus)
+    return Showdown(
+        Outcome.UNDERCUT, arr, d_layout, "defender", base, multiplier, base * multiplier, rules.undercut_bonus
+    )

@@ -46,9 +46,15 @@ __all__ = ["text_observation", "rules_text", "parse_reply", "MAX_REPLY_CHARS"]
 #: The longest answer :func:`parse_reply` reads (characters); a longer one is refused.
 MAX_REPLY_CHARS = 8000
 
-_PHASE_NAMES = {"upcard_offer": "the upcard offer", "draw": "draw", "discard": "discard or knock",
-                "wall": "the wall", "over": "the deal is over",
-                "layout": "the knocker's layout (R5.6)", "layoff": "the defender's layoffs and melds (R5.6)"}
+_PHASE_NAMES = {
+    "upcard_offer": "the upcard offer",
+    "draw": "draw",
+    "discard": "discard or knock",
+    "wall": "the wall",
+    "over": "the deal is over",
+    "layout": "the knocker's layout (R5.6)",
+    "layoff": "the defender's layoffs and melds (R5.6)",
+}
 
 
 def _cards(cards: Sequence[int] | int) -> str:
@@ -81,7 +87,9 @@ def rules_text(rules: RuleSet, knock_limit: int | None, multiplier: int = 1) -> 
     if knock_limit is None:
         out.append("Only gin ends this deal: no knocking (R8.1, R9.2).")
     else:
-        out.append(f"Knock with {knock_limit} or less deadwood (R5.1{', R9.1' if rules.variant == 'oklahoma' else ''}).")
+        out.append(
+            f"Knock with {knock_limit} or less deadwood (R5.1{', R9.1' if rules.variant == 'oklahoma' else ''})."
+        )
     bonus = f"Gin bonus {rules.gin_bonus} (R6.1)"
     if knock_limit is not None:
         bonus += f", undercut bonus {rules.undercut_bonus} (R6.3)"
@@ -90,24 +98,35 @@ def rules_text(rules: RuleSet, knock_limit: int | None, multiplier: int = 1) -> 
     out.append(bonus + ".")
     if multiplier != 1:
         out.append(f"The first upcard was a spade: every point of this deal counts {multiplier} times (R9.3).")
-    out.append("A card taken from the discard pile may be discarded in the same turn (R4.3)."
-               if rules.discard_taken_card else
-               "A card taken from the discard pile may not be discarded in the same turn (R4.3).")
+    out.append(
+        "A card taken from the discard pile may be discarded in the same turn (R4.3)."
+        if rules.discard_taken_card
+        else "A card taken from the discard pile may not be discarded in the same turn (R4.3)."
+    )
     if rules.stock_end == "wall":
-        out.append("When a discard leaves two cards in the stock, the next player may take that discard only to "
-                   "knock or go gin at once; else the deal is a draw (the wall, R7.2).")
+        out.append(
+            "When a discard leaves two cards in the stock, the next player may take that discard only to "
+            "knock or go gin at once; else the deal is a draw (the wall, R7.2)."
+        )
     elif rules.stock_end == "reshuffle":
-        out.append(f"An empty stock is rebuilt from the discard pile at most {rules.max_reshuffles} times; "
-                   "then the deal is a draw (R7.3).")
+        out.append(
+            f"An empty stock is rebuilt from the discard pile at most {rules.max_reshuffles} times; "
+            "then the deal is a draw (R7.3)."
+        )
     else:
         out.append("When a discard leaves two cards in the stock the deal is a draw (R7.1).")
     if rules.scoring == "deal":
         out.append("Scoring: a single deal (R11.1).")
     else:
         kind = "Hollywood, three games" if rules.scoring == "hollywood" else "a game"
-        extra = (f", game bonus {rules.game_bonus}, box bonus {rules.box_bonus} a deal won"
-                 if rules.bonuses_on else ", no bonuses")
-        out.append(f"Scoring: {kind} to {rules.target} points{extra} (R11{', R12' if rules.scoring == 'hollywood' else ''}).")
+        extra = (
+            f", game bonus {rules.game_bonus}, box bonus {rules.box_bonus} a deal won"
+            if rules.bonuses_on
+            else ", no bonuses"
+        )
+        out.append(
+            f"Scoring: {kind} to {rules.target} points{extra} (R11{', R12' if rules.scoring == 'hollywood' else ''})."
+        )
     return " ".join(out)
 
 
@@ -149,15 +168,19 @@ def _result_lines(res: DealResult, seat: int, me: str, other: str) -> list[str]:
         return [f"Result: a draw ({res.reason}): nobody scores."]
     sd = res.showdown
     assert res.knocker is not None and res.winner is not None
-    out = [f"Result: {res.outcome.replace('_', ' ')}; {who[res.winner]} score {res.points} points."
-           if res.winner == seat else
-           f"Result: {res.outcome.replace('_', ' ')}; {who[res.winner]} scores {res.points} points."]
+    out = [
+        f"Result: {res.outcome.replace('_', ' ')}; {who[res.winner]} score {res.points} points."
+        if res.winner == seat
+        else f"Result: {res.outcome.replace('_', ' ')}; {who[res.winner]} scores {res.points} points."
+    ]
     out.append(f"Knocker ({who[res.knocker]}): {_arrangement_text(sd.knocker)}.")
     d = sd.defender
     lays = "; ".join(f"{card_str(lay.card)} on {_cards(lay.onto)}" for lay in d.layoffs) or "none"
     melds = " / ".join(_cards(m) for m in d.melds) or "none"
-    out.append(f"Defender ({who[1 - res.knocker]}): melds {melds}; layoffs {lays}; "
-               f"deadwood {_cards(d.deadwood)} ({d.deadwood_value} points).")
+    out.append(
+        f"Defender ({who[1 - res.knocker]}): melds {melds}; layoffs {lays}; "
+        f"deadwood {_cards(d.deadwood)} ({d.deadwood_value} points)."
+    )
     return out
 
 
@@ -168,33 +191,53 @@ def _phase_lines(view: PlayerView, other: str) -> list[str]:
     if not view.my_turn:
         return [f"Phase: {_PHASE_NAMES[view.phase]}. It is not your turn: {other} is to act."]
     if view.phase == "upcard_offer":
-        return [f"Phase: the upcard offer (R4.2). The upcard is {_cards([view.upcard])}: take it (then discard), "
-                "or pass."]
+        return [
+            f"Phase: the upcard offer (R4.2). The upcard is {_cards([view.upcard])}: take it (then discard), or pass."
+        ]
     if view.phase == "wall":
-        return [f"Phase: the wall (R7.2). Two cards are left in the stock. You may take the discard "
-                f"{_cards([top] if top is not None else [])} only to knock or go gin with it at once; "
-                "if you pass, the deal is a draw."]
+        return [
+            f"Phase: the wall (R7.2). Two cards are left in the stock. You may take the discard "
+            f"{_cards([top] if top is not None else [])} only to knock or go gin with it at once; "
+            "if you pass, the deal is a draw."
+        ]
     if view.phase == "layout":
-        return ["Phase: your layout (R5.6). You knocked: lay your melds on the table one at a time (each move "
-                f"below), then pass when the cards you keep are within the knock limit ({view.knock_limit or 0}); "
-                "they are your deadwood."]
+        return [
+            "Phase: your layout (R5.6). You knocked: lay your melds on the table one at a time (each move "
+            f"below), then pass when the cards you keep are within the knock limit ({view.knock_limit or 0}); "
+            "they are your deadwood."
+        ]
     if view.phase == "layoff":
         if not view.layoffs_done:
-            return [f"Phase: your layoffs (R5.6). {other} knocked: lay off your cards on {other}'s melds one at a "
-                    "time, then pass; after that you lay your own melds."]
-        return ["Phase: your melds (R5.6). Lay your melds on the table one at a time, then pass; the cards "
-                "you keep are your deadwood."]
+            return [
+                f"Phase: your layoffs (R5.6). {other} knocked: lay off your cards on {other}'s melds one at a "
+                "time, then pass; after that you lay your own melds."
+            ]
+        return [
+            "Phase: your melds (R5.6). Lay your melds on the table one at a time, then pass; the cards "
+            "you keep are your deadwood."
+        ]
     if view.phase == "draw":
         if view.stock_only:
             return ["Phase: draw. Both players passed the upcard: draw from the stock (R4.2)."]
-        return [f"Phase: draw (R4.1). Draw from the stock, or take the top discard "
-                f"{_cards([top] if top is not None else [])}."]
-    out = ["Phase: discard or knock. You hold 11 cards: discard one (R4.1), or knock or go gin if a move "
-           "below allows it (R5.1, R6.1)."]
+        return [
+            f"Phase: draw (R4.1). Draw from the stock, or take the top discard "
+            f"{_cards([top] if top is not None else [])}."
+        ]
+    out = [
+        "Phase: discard or knock. You hold 11 cards: discard one (R4.1), or knock or go gin if a move "
+        "below allows it (R5.1, R6.1)."
+    ]
     if view.taken is not None:
-        out.append(f"You took {card_str(view.taken)} from the discard pile this turn"
-                   + (": you must knock or go gin with it (R7.2)." if view.must_knock else
-                      "." if view.rules.discard_taken_card else ": it may not be discarded (R4.3)."))
+        out.append(
+            f"You took {card_str(view.taken)} from the discard pile this turn"
+            + (
+                ": you must knock or go gin with it (R7.2)."
+                if view.must_knock
+                else "."
+                if view.rules.discard_taken_card
+                else ": it may not be discarded (R4.3)."
+            )
+        )
     return out
 
 
@@ -240,28 +283,42 @@ def text_observation(view: PlayerView) -> str:
     """
     me, other = _names(view)
     role = "the dealer" if view.dealer == view.seat else "the non-dealer"
-    lines = [f"Gin Rummy. You are {me}, {role}; your opponent is {other}.",
-             rules_text(view.rules, view.knock_limit, view.multiplier)]
+    lines = [
+        f"Gin Rummy. You are {me}, {role}; your opponent is {other}.",
+        rules_text(view.rules, view.knock_limit, view.multiplier),
+    ]
     lines += _score_lines(view, me, other)
     hand = view.hand
     if hand:
         arr = best_arrangement(hand)
         lines.append(f"Your hand ({_count(hand.bit_count())}): {_arrangement_text(arr)}.")
     lines.append(f"Discard pile ({_count(len(view.pile))}, top first): {_cards(list(reversed(view.pile)))}.")
-    lines.append(f"Stock: {_count(view.stock_size)}" + (f"; rebuilt {_count(view.reshuffles, 'time')} (R7.3)." if view.reshuffles else "."))
-    discarded = list(dict.fromkeys(e.card for e in view.history if e.seat == 1 - view.seat and e.card is not None
-                                   and e.kind in ("discard", "knock", "gin")))  # each card once, first time first
-    lines.append(f"{other} holds {_count(view.opponent_count)}; seen taking from the pile and still holds: "
-                 f"{_cards(view.opponent_seen)}; discarded this deal: {_cards(discarded)}.")
+    lines.append(
+        f"Stock: {_count(view.stock_size)}"
+        + (f"; rebuilt {_count(view.reshuffles, 'time')} (R7.3)." if view.reshuffles else ".")
+    )
+    discarded = list(
+        dict.fromkeys(
+            e.card
+            for e in view.history
+            if e.seat == 1 - view.seat and e.card is not None and e.kind in ("discard", "knock", "gin")
+        )
+    )  # each card once, first time first
+    lines.append(
+        f"{other} holds {_count(view.opponent_count)}; seen taking from the pile and still holds: "
+        f"{_cards(view.opponent_seen)}; discarded this deal: {_cards(discarded)}."
+    )
     moves = [_event_text(e, view.seat, me, other) for e in view.history if e.kind != "end"]
     lines.append("Moves this deal, oldest first: " + ("; ".join(moves) if moves else "none") + ".")
     if view.knocker is not None:  # the layout decisions (R5.6): what is on the table
         k = view.knocker
         who = {view.seat: "you", 1 - view.seat: other}
-        lines.append(f"On the table: the knocker ({who[k]}) laid melds "
-                     f"{' / '.join(_cards(m) for m in view.laid[k]) or 'none'}; "
-                     f"{who[1 - k]} laid off {_cards(list(view.layoffs))} and laid melds "
-                     f"{' / '.join(_cards(m) for m in view.laid[1 - k]) or 'none'}.")
+        lines.append(
+            f"On the table: the knocker ({who[k]}) laid melds "
+            f"{' / '.join(_cards(m) for m in view.laid[k]) or 'none'}; "
+            f"{who[1 - k]} laid off {_cards(list(view.layoffs))} and laid melds "
+            f"{' / '.join(_cards(m) for m in view.laid[1 - k]) or 'none'}."
+        )
     lines += _phase_lines(view, other)
     if view.result is not None:
         lines += _result_lines(view.result, view.seat, me, other)
@@ -277,10 +334,10 @@ def text_observation(view: PlayerView) -> str:
 _CARD = r"(?:10|[a2-9tjqk])\s?[cdhs]"
 _MOVE_RE = re.compile(
     r"(?<![a-z0-9])(?:(big[ _]gin)|(take[ _]upcard)|(draw[ _]stock)|(take[ _]discard)|(pass)"
-    rf"|(discard|knock|gin)\s+(?:the\s+)?({_CARD}))(?![a-z0-9])")
+    rf"|(discard|knock|gin)\s+(?:the\s+)?({_CARD}))(?![a-z0-9])"
+)
 _NUMBER_RE = re.compile(r"(?<![\w.])#?(\d{1,4})(?![\w])")
-_LEAD_RE = re.compile(r"^\s*(?:move|answer|choice|option|action)?\s*[:#]?\s*\(?(\d{1,4})\s*[.):\-]?\s*(.*)$",
-                      re.DOTALL)
+_LEAD_RE = re.compile(r"^\s*(?:move|answer|choice|option|action)?\s*[:#]?\s*\(?(\d{1,4})\s*[.):\-]?\s*(.*)$", re.DOTALL)
 _MARK_RE = re.compile(r"(?:answer|move|choice|action|option)\s*(?:is)?\s*[:=]\s*(.+)")
 
 
@@ -340,8 +397,9 @@ def _error(text: str, legal: list[Action], why: str) -> IllegalActionError:
     if len(shown) > 80:
         shown = shown[:77] + "..."
     moves = "; ".join(f"{i}. {a.text}" for i, a in enumerate(legal, 1))
-    return IllegalActionError(f"no legal move in the answer {shown!r}: {why}; legal moves: {moves}",
-                              shown, [a.text for a in legal])
+    return IllegalActionError(
+        f"no legal move in the answer {shown!r}: {why}; legal moves: {moves}", shown, [a.text for a in legal]
+    )
 
 
 def parse_reply(reply: str, legal: Sequence[Action | int]) -> Action:

@@ -39,8 +39,7 @@ def pair_of(index: int) -> tuple[int, bool]:
     return index // 2, bool(index % 2)
 
 
-def duplicate_order(rules: RuleSet, levels: Sequence[str], pair: int, seed: bytes,
-                    swapped: bool) -> tuple[int, ...]:
+def duplicate_order(rules: RuleSet, levels: Sequence[str], pair: int, seed: bytes, swapped: bool) -> tuple[int, ...]:
     """``order[j]``: the player index level ``levels[j]`` plays as, in the game of duplicate
     pair ``pair`` seeded with ``seed`` (its :func:`~ginrummy.analysis.simulate.match_seed`).
 
@@ -133,5 +132,15 @@ def summarise_pairs(games: Sequence[tuple[int, bool, float, float]]) -> PairStat
         v1 = _var(singles)
         return math.nan if v1 == 0 else _var(pair_values) / scale / (v1 / 2)
 
-    return PairStats(len(full), sum(single_w), w, max(0.0, wl), min(1.0, wh), d, dl, dh,
-                     ratio(wins, single_w, 1.0), ratio(diffs, single_d, 4.0))
+    return PairStats(
+        len(full),
+        sum(single_w),
+        w,
+        max(0.0, wl),
+        min(1.0, wh),
+        d,
+        dl,
+        dh,
+        ratio(wins, single_w, 1.0),
+        ratio(diffs, single_d, 4.0),
+    )

@@ -56,15 +56,21 @@ class Hindsight:
         out = []
         for name, fw in self.first.items():
             if not self.over:
-                out.append(N_("{name}: none while the deal is not over (its hidden cards are still secret)",
-                              name=name))
+                out.append(N_("{name}: none while the deal is not over (its hidden cards are still secret)", name=name))
             elif fw is None:
                 out.append(N_("{name} could not have won this deal by knocking at any turn", name=name))
             elif self.winner == name and fw.move >= self.ended - 1:
                 out.append(N_("{name} won at the first chance (move {move})", name=name, move=fw.move))
             else:
-                out.append(N_("{name} could have won from move {move}: {moves} ({points} points)", name=name,
-                              move=fw.move, moves=", ".join(fw.moves), points=fw.points))
+                out.append(
+                    N_(
+                        "{name} could have won from move {move}: {moves} ({points} points)",
+                        name=name,
+                        move=fw.move,
+                        moves=", ".join(fw.moves),
+                        points=fw.points,
+                    )
+                )
         return out
 
     def text(self) -> str:
@@ -73,8 +79,12 @@ class Hindsight:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"label": "hindsight", "text", "over", "first_win": {name: {...} | null}}``."""
-        return {"label": "hindsight", "text": self.text(), "over": self.over,
-                "first_win": {n: (None if fw is None else fw.to_dict()) for n, fw in self.first.items()}}
+        return {
+            "label": "hindsight",
+            "text": self.text(),
+            "over": self.over,
+            "first_win": {n: (None if fw is None else fw.to_dict()) for n, fw in self.first.items()},
+        }
 
 
 def _winning_end(state: DealState, seat: int) -> tuple[int, str] | None:

@@ -25,8 +25,8 @@ Pure: no I/O, clock or randomness.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -37,8 +37,16 @@ class _Reviewed(Protocol):
     players: tuple[str, ...]
     deals: Sequence[Any]
 
-__all__ = ["CALIBRATION", "CALIBRATION_BUDGET_MS", "Performance", "RatingEstimate", "decision_score",
-           "performance", "rating_estimate"]
+
+__all__ = [
+    "CALIBRATION",
+    "CALIBRATION_BUDGET_MS",
+    "Performance",
+    "RatingEstimate",
+    "decision_score",
+    "performance",
+    "rating_estimate",
+]
 
 #: The review budget (ms a decision) the calibration was made at (``benchmarks/calibration.py``).
 CALIBRATION_BUDGET_MS = 100.0
@@ -47,8 +55,15 @@ CALIBRATION_BUDGET_MS = 100.0
 #: around the fit over one match of ``decisions`` decisions (``benchmarks/calibration.json``).
 #: PROVISIONAL: fitted on 10 duplicate matches only (random, novice, club, expert; the run of this
 #: session), whose ladder ratings do not yet order novice, club and expert: rerun the full size.
-CALIBRATION: dict[str, float] = {"a": 1233.0, "b": -540.5, "c": 0.5, "residual_sd": 134.0, "decisions": 85.0,
-                                 "low": 0.0, "high": 3000.0}
+CALIBRATION: dict[str, float] = {
+    "a": 1233.0,
+    "b": -540.5,
+    "c": 0.5,
+    "residual_sd": 134.0,
+    "decisions": 85.0,
+    "low": 0.0,
+    "high": 3000.0,
+}
 
 
 def decision_score(loss: float) -> float:
@@ -62,7 +77,7 @@ def decision_score(loss: float) -> float:
 
 @dataclass(frozen=True)
 class RatingEstimate:
-    """"Played like a player rated about ``rating``" (the ladder's display scale), with the 95%
+    """ "Played like a player rated about ``rating``" (the ladder's display scale), with the 95%
     interval ``low``..``high`` for ``decisions`` decisions."""
 
     rating: int
@@ -114,9 +129,15 @@ class Performance:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``docs/review.md`` ("performance")."""
-        return {"decisions": self.decisions, "loss_per_decision": round(self.loss_per_decision, 3),
-                "score": round(self.score, 1), "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
-                "blunders": self.blunders, "rating": None if self.rating is None else self.rating.to_dict()}
+        return {
+            "decisions": self.decisions,
+            "loss_per_decision": round(self.loss_per_decision, 3),
+            "score": round(self.score, 1),
+            "inaccuracies": self.inaccuracies,
+            "mistakes": self.mistakes,
+            "blunders": self.blunders,
+            "rating": None if self.rating is None else self.rating.to_dict(),
+        }
 
 
 def performance(review: _Reviewed) -> dict[str, Performance]:
@@ -130,6 +151,14 @@ def performance(review: _Reviewed) -> dict[str, Performance]:
         marks = [x.mark for x in ds]
         loss = sum(x.loss for x in ds) / n if n else 0.0
         score = sum(decision_score(x.loss) for x in ds) / n if n else 100.0
-        out[name] = Performance(name, n, loss, score, marks.count("inaccuracy"), marks.count("mistake"),
-                                marks.count("blunder"), rating_estimate(loss, n) if n else None)
+        out[name] = Performance(
+            name,
+            n,
+            loss,
+            score,
+            marks.count("inaccuracy"),
+            marks.count("mistake"),
+            marks.count("blunder"),
+            rating_estimate(loss, n) if n else None,
+        )
     return out

@@ -50,9 +50,28 @@ from ..scoring import ScoreSheet
 from ..views import PlayerView, view_of
 from .review import NOISE_Z, _as_record, outcome_value
 
-__all__ = ["FORMAT", "THEMES", "MIN_MARGIN", "MARGIN_STEPS", "SCREEN_SAMPLES", "RECHECK_FACTOR", "Puzzle",
-           "view_to_json", "view_from_json", "value_moves", "mine_record", "recheck", "theme_of", "rules_of",
-           "dumps_puzzles", "loads_puzzles", "rate_attempt", "display_rating", "INITIAL_RATING", "theme_name"]
+__all__ = [
+    "FORMAT",
+    "THEMES",
+    "MIN_MARGIN",
+    "MARGIN_STEPS",
+    "SCREEN_SAMPLES",
+    "RECHECK_FACTOR",
+    "Puzzle",
+    "view_to_json",
+    "view_from_json",
+    "value_moves",
+    "mine_record",
+    "recheck",
+    "theme_of",
+    "rules_of",
+    "dumps_puzzles",
+    "loads_puzzles",
+    "rate_attempt",
+    "display_rating",
+    "INITIAL_RATING",
+    "theme_name",
+]
 
 #: The value of the ``format`` key of every puzzle line.
 FORMAT = "ginrummy-puzzle/1"
@@ -71,19 +90,32 @@ RECHECK_FACTOR = 4
 #: OpenSkill ``(mu, sigma)`` of a new person or puzzle (the ladder's: 25, 25/3).
 INITIAL_RATING = (25.0, 25.0 / 3.0)
 
-_RULE_NUMBERS = {"upcard": ("R4.2",), "draw": ("R4.1", "R4.3"), "wall": ("R7.2", "R5.1"),
-                 "knock": ("R5.1", "R6.2", "R6.3", "R4.4"), "gin": ("R6.1", "R6.5", "R5.1"),
-                 "danger": ("R4.1", "R5.4", "R6.2"), "discard": ("R4.1", "R2")}
+_RULE_NUMBERS = {
+    "upcard": ("R4.2",),
+    "draw": ("R4.1", "R4.3"),
+    "wall": ("R7.2", "R5.1"),
+    "knock": ("R5.1", "R6.2", "R6.3", "R4.4"),
+    "gin": ("R6.1", "R6.5", "R5.1"),
+    "danger": ("R4.1", "R5.4", "R6.2"),
+    "discard": ("R4.1", "R2"),
+}
 
 
 def theme_name(theme: str) -> Msg:
     """A theme's name as a translatable message (``upcard`` -> "take the upcard or not")."""
-    return {"upcard": N_("take the upcard or not"), "draw": N_("take the discard or draw from the stock"),
-            "wall": N_("the wall"), "knock": N_("knock now or play on"), "gin": N_("go for gin"),
-            "danger": N_("dangerous discards"), "discard": N_("which discard")}[theme]
+    return {
+        "upcard": N_("take the upcard or not"),
+        "draw": N_("take the discard or draw from the stock"),
+        "wall": N_("the wall"),
+        "knock": N_("knock now or play on"),
+        "gin": N_("go for gin"),
+        "danger": N_("dangerous discards"),
+        "discard": N_("which discard"),
+    }[theme]
 
 
 # -- the view as JSON, and back ---------------------------------------------------------------
+
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
     """``view`` as JSON: :meth:`PlayerView.to_json` with ``agent=True`` (cards as text, the legal
@@ -124,21 +156,34 @@ def view_from_json(data: dict[str, Any]) -> PlayerView:
             return m
 
         return PlayerView(
-            seat=int(data["seat"]), rules=rules, phase=str(data["phase"]), to_act=data["to_act"],
-            dealer=int(data["dealer"]), hand=mask(data["hand"]),
-            pile=tuple(parse_card(c) for c in data["discard_pile"]), stock_size=int(data["stock_size"]),
-            opponent_count=int(data["opponent_count"]), opponent_seen=mask(data["opponent_seen"]),
-            upcard=parse_card(data["upcard"]), knock_limit=data["knock_limit"], multiplier=int(data["multiplier"]),
+            seat=int(data["seat"]),
+            rules=rules,
+            phase=str(data["phase"]),
+            to_act=data["to_act"],
+            dealer=int(data["dealer"]),
+            hand=mask(data["hand"]),
+            pile=tuple(parse_card(c) for c in data["discard_pile"]),
+            stock_size=int(data["stock_size"]),
+            opponent_count=int(data["opponent_count"]),
+            opponent_seen=mask(data["opponent_seen"]),
+            upcard=parse_card(data["upcard"]),
+            knock_limit=data["knock_limit"],
+            multiplier=int(data["multiplier"]),
             taken=None if data["taken"] is None else parse_card(data["taken"]),
-            stock_only=bool(data["stock_only"]), must_knock=bool(data["must_knock"]),
+            stock_only=bool(data["stock_only"]),
+            must_knock=bool(data["must_knock"]),
             legal=tuple(parse_action(a) for a in data["legal_actions"]),
-            history=tuple(_event(t) for t in data["history"]), result=None,
-            reshuffles=int(data["reshuffles"]), scores=dict(data.get("scores") or {}))
+            history=tuple(_event(t) for t in data["history"]),
+            result=None,
+            reshuffles=int(data["reshuffles"]),
+            scores=dict(data.get("scores") or {}),
+        )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"not a puzzle view: {exc!r}") from exc
 
 
 # -- valuing every move -------------------------------------------------------------------------
+
 
 def _sheet(rules: RuleSet, results: Sequence[Sequence[Any]]) -> ScoreSheet:
     sheet = ScoreSheet(rules, 2)
@@ -147,8 +192,9 @@ def _sheet(rules: RuleSet, results: Sequence[Sequence[Any]]) -> ScoreSheet:
     return sheet
 
 
-def value_moves(view: PlayerView, sheet: ScoreSheet, me: int, opponent: int, samples: int,
-                rng: random.Random) -> tuple[list[Action], list[list[float]]]:
+def value_moves(
+    view: PlayerView, sheet: ScoreSheet, me: int, opponent: int, samples: int, rng: random.Random
+) -> tuple[list[Action], list[list[float]]]:
     """Every legal move of ``view`` and its values (one per sampled deal, common random numbers),
     in percentage points of the chance to win for player ``me`` against ``opponent`` with the
     match's ``sheet`` before the deal (:func:`~ginrummy.analysis.review.outcome_value`).  The
@@ -217,6 +263,7 @@ def rules_of(theme: str) -> tuple[str, ...]:
 
 # -- the puzzle --------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Puzzle:
     """One puzzle (a line of a puzzle file, ``docs/puzzles.md``).
@@ -255,11 +302,23 @@ class Puzzle:
 
     def to_dict(self) -> dict[str, Any]:
         """The puzzle's JSON object (``docs/puzzles.md``)."""
-        return {"format": FORMAT, "id": self.id, "theme": self.theme, "rules": list(self.rules),
-                "best": self.best, "margin": self.margin, "losses": self.losses,
-                "player": self.player, "opponent": self.opponent, "results": [list(r) for r in self.results],
-                "view": self.view, "samples": self.samples, "seed": self.seed, "recheck_seed": self.recheck_seed,
-                "source": self.source}
+        return {
+            "format": FORMAT,
+            "id": self.id,
+            "theme": self.theme,
+            "rules": list(self.rules),
+            "best": self.best,
+            "margin": self.margin,
+            "losses": self.losses,
+            "player": self.player,
+            "opponent": self.opponent,
+            "results": [list(r) for r in self.results],
+            "view": self.view,
+            "samples": self.samples,
+            "seed": self.seed,
+            "recheck_seed": self.recheck_seed,
+            "source": self.source,
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Puzzle:
@@ -271,11 +330,22 @@ class Puzzle:
             if theme not in THEMES:
                 raise ValueError(f"unknown theme {theme!r}; themes: {', '.join(THEMES)}")
             view_from_json(data["view"])
-            return Puzzle(str(data["id"]), dict(data["view"]), tuple((r[0], int(r[1])) for r in data["results"]),
-                          int(data["player"]), int(data["opponent"]), str(data["best"]),
-                          {str(k): float(v) for k, v in data["losses"].items()}, float(data["margin"]), theme,
-                          tuple(str(r) for r in data["rules"]), int(data["samples"]), str(data["seed"]),
-                          str(data["recheck_seed"]), dict(data.get("source") or {}))
+            return Puzzle(
+                str(data["id"]),
+                dict(data["view"]),
+                tuple((r[0], int(r[1])) for r in data["results"]),
+                int(data["player"]),
+                int(data["opponent"]),
+                str(data["best"]),
+                {str(k): float(v) for k, v in data["losses"].items()},
+                float(data["margin"]),
+                theme,
+                tuple(str(r) for r in data["rules"]),
+                int(data["samples"]),
+                str(data["seed"]),
+                str(data["recheck_seed"]),
+                dict(data.get("source") or {}),
+            )
         except (KeyError, TypeError, IndexError) as exc:
             raise ValueError(f"not a puzzle: missing or bad {exc}") from exc
 
@@ -297,8 +367,9 @@ class Puzzle:
 
 def dumps_puzzles(puzzles: Iterable[Puzzle]) -> str:
     """Puzzles as JSON lines (one object a line, keys sorted, no spaces), each ending in ``\\n``."""
-    return "".join(json.dumps(p.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
-                   for p in puzzles)
+    return "".join(
+        json.dumps(p.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n" for p in puzzles
+    )
 
 
 def loads_puzzles(text: str) -> list[Puzzle]:
@@ -317,6 +388,7 @@ def loads_puzzles(text: str) -> list[Puzzle]:
 
 # -- mining ------------------------------------------------------------------------------------
 
+
 def _step(gap: float) -> float | None:
     ok = [m for m in MARGIN_STEPS if gap >= m]
     return ok[-1] if ok else None
@@ -330,8 +402,9 @@ def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = No
     view = puzzle.player_view()
     sheet = _sheet(view.rules, puzzle.results)
     n = RECHECK_FACTOR * puzzle.samples if samples is None else samples
-    actions, values = value_moves(view, sheet, puzzle.player, puzzle.opponent, n,
-                                  random.Random(puzzle.recheck_seed if seed is None else seed))
+    actions, values = value_moves(
+        view, sheet, puzzle.player, puzzle.opponent, n, random.Random(puzzle.recheck_seed if seed is None else seed)
+    )
     texts = [a.text for a in actions]
     if puzzle.best not in texts:
         return False, {}
@@ -346,8 +419,14 @@ def _position_id(view_json: dict[str, Any], results: Sequence[Sequence[Any]], pl
     return hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
-def mine_record(record: GameRecord | Match | str, *, name: str = "", samples: int = 50, seed: int = 0,
-                progress: Callable[[int, int], None] | None = None) -> list[Puzzle]:
+def mine_record(
+    record: GameRecord | Match | str,
+    *,
+    name: str = "",
+    samples: int = 50,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Puzzle]:
     """The puzzles of ``record`` (text, :class:`GameRecord` or :class:`Match`; two-hand): every
     decision of every player whose best move clears the screen, the mining check on ``samples``
     sampled deals and the re-check on ``RECHECK_FACTOR * samples`` (module docstring).  ``name``
@@ -381,13 +460,23 @@ def mine_record(record: GameRecord | Match | str, *, name: str = "", samples: in
     return out
 
 
-def _mine_one(rec: GameRecord, name: str, deal: int, seat_players: tuple[int, ...],
-              before: tuple[tuple[int | None, int], ...], index: int, state: Any, seat: int, samples: int,
-              seed: int) -> Puzzle | None:
+def _mine_one(
+    rec: GameRecord,
+    name: str,
+    deal: int,
+    seat_players: tuple[int, ...],
+    before: tuple[tuple[int | None, int], ...],
+    index: int,
+    state: Any,
+    seat: int,
+    samples: int,
+    seed: int,
+) -> Puzzle | None:
     me, opp = seat_players[seat], seat_players[1 - seat]
     sheet = _sheet(rec.rules, before)
-    view = view_of(state, seat, scores={"names": list(rec.names), "totals": list(sheet.totals),
-                                        "seat_players": list(seat_players)})
+    view = view_of(
+        state, seat, scores={"names": list(rec.names), "totals": list(sheet.totals), "seat_players": list(seat_players)}
+    )
     tag = f"{name}/{deal}/{index}"
     # 1. the quick look, at the expert's candidates only (a subset of the legal moves: a decision
     # whose best candidate does not lead the other candidates cannot lead every legal move)
@@ -410,8 +499,22 @@ def _mine_one(rec: GameRecord, name: str, deal: int, seat_players: tuple[int, ..
     view_json = view_to_json(view)
     view_json["scores"] = {}  # names are not part of the position; the results carry the score
     rseed = f"recheck/{seed}/{tag}"
-    puzzle = Puzzle(_position_id(view_json, before, me), view_json, before, me, opp, actions[b].text, {}, first,
-                    "discard", (), samples, mseed, rseed, {"record": name, "deal": deal, "index": index})
+    puzzle = Puzzle(
+        _position_id(view_json, before, me),
+        view_json,
+        before,
+        me,
+        opp,
+        actions[b].text,
+        {},
+        first,
+        "discard",
+        (),
+        samples,
+        mseed,
+        rseed,
+        {"record": name, "deal": deal, "index": index},
+    )
     # 3. the re-check, from the puzzle alone
     ok, losses = recheck(puzzle)
     if not losses:
@@ -422,19 +525,35 @@ def _mine_one(rec: GameRecord, name: str, deal: int, seat_players: tuple[int, ..
     others = [parse_action(t) for t in losses]
     theme = theme_of(view, actions[b], others)
     losses = dict(sorted(losses.items(), key=lambda kv: (kv[1], kv[0])))
-    return Puzzle(puzzle.id, view_json, before, me, opp, actions[b].text, losses, margin, theme, rules_of(theme),
-                  samples, mseed, rseed, puzzle.source)
+    return Puzzle(
+        puzzle.id,
+        view_json,
+        before,
+        me,
+        opp,
+        actions[b].text,
+        losses,
+        margin,
+        theme,
+        rules_of(theme),
+        samples,
+        mseed,
+        rseed,
+        puzzle.source,
+    )
 
 
 # -- ratings -------------------------------------------------------------------------------------
+
 
 def display_rating(mu: float, sigma: float) -> int:
     """The one number shown for a rating, as the ladder shows it: ``round(1000 + 40 * (mu - 3 sigma))``."""
     return round(1000 + 40 * (mu - 3.0 * sigma))
 
 
-def rate_attempt(person: tuple[float, float], puzzle: tuple[float, float],
-                 solved: bool) -> tuple[tuple[float, float], tuple[float, float]]:
+def rate_attempt(
+    person: tuple[float, float], puzzle: tuple[float, float], solved: bool
+) -> tuple[tuple[float, float], tuple[float, float]]:
     """The new OpenSkill ratings ``(person, puzzle)`` after an attempt: a match of two one-player
     teams that the person wins when he ``solved`` it (the best move) and the puzzle wins
     otherwise.  Ratings are ``(mu, sigma)``; the model is the ladder's (Plackett-Luce, defaults)."""

@@ -47,9 +47,24 @@ from ..views import view_of
 from .hindsight import Hindsight, hindsight
 from .performance import performance
 
-__all__ = ["DEFAULT_BUDGET_MS", "SAMPLES_PER_MS", "MIN_SAMPLES", "MAX_BUDGET_MS", "NOISE_Z", "THRESHOLDS", "Decision",
-           "DealReview", "PlayerSummary", "Review", "samples_for", "build_review", "count_decisions", "review_match", "value_kind",
-           "outcome_value"]
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "SAMPLES_PER_MS",
+    "MIN_SAMPLES",
+    "MAX_BUDGET_MS",
+    "NOISE_Z",
+    "THRESHOLDS",
+    "Decision",
+    "DealReview",
+    "PlayerSummary",
+    "Review",
+    "samples_for",
+    "build_review",
+    "count_decisions",
+    "review_match",
+    "value_kind",
+    "outcome_value",
+]
 
 #: The default budget per decision, in milliseconds (``--budget-ms``).
 DEFAULT_BUDGET_MS = 100.0
@@ -77,8 +92,12 @@ def samples_for(budget_ms: float) -> int:
     """The sampled deals per decision for a budget of ``budget_ms`` milliseconds:
     ``max(MIN_SAMPLES, round(budget_ms * SAMPLES_PER_MS))``.  Raises ``ValueError`` unless
     ``budget_ms`` is a number > 0 and at most :data:`MAX_BUDGET_MS`."""
-    if isinstance(budget_ms, bool) or not isinstance(budget_ms, (int, float)) or not math.isfinite(budget_ms) \
-            or not 0 < budget_ms <= MAX_BUDGET_MS:
+    if (
+        isinstance(budget_ms, bool)
+        or not isinstance(budget_ms, (int, float))
+        or not math.isfinite(budget_ms)
+        or not 0 < budget_ms <= MAX_BUDGET_MS
+    ):
         raise ValueError(f"budget_ms must be a number > 0 and at most {MAX_BUDGET_MS:g}, not {budget_ms!r}")
     return max(MIN_SAMPLES, round(budget_ms * SAMPLES_PER_MS))
 
@@ -158,10 +177,18 @@ class Decision:
 
     def to_dict(self) -> dict[str, Any]:
         """The decision's JSON object (``docs/review.md``)."""
-        return {"index": self.index, "player": self.player, "phase": self.phase, "played": self.played,
-                "best": self.best, "value_played": round(self.value_played, 2),
-                "value_best": round(self.value_best, 2), "loss": round(self.loss, 2), "mark": self.mark,
-                "reason": str(self.reason)}
+        return {
+            "index": self.index,
+            "player": self.player,
+            "phase": self.phase,
+            "played": self.played,
+            "best": self.best,
+            "value_played": round(self.value_played, 2),
+            "value_best": round(self.value_best, 2),
+            "loss": round(self.loss, 2),
+            "mark": self.mark,
+            "reason": str(self.reason),
+        }
 
 
 @dataclass(frozen=True)
@@ -174,8 +201,11 @@ class DealReview:
 
     def to_dict(self) -> dict[str, Any]:
         """The deal's JSON object (``docs/review.md``)."""
-        return {"number": self.number, "decisions": [d.to_dict() for d in self.decisions],
-                "hindsight": self.hindsight.to_dict()}
+        return {
+            "number": self.number,
+            "decisions": [d.to_dict() for d in self.decisions],
+            "hindsight": self.hindsight.to_dict(),
+        }
 
 
 @dataclass(frozen=True)
@@ -192,17 +222,28 @@ class PlayerSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """The summary's JSON object."""
-        return {"decisions": self.decisions, "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
-                "blunders": self.blunders, "mean_loss": round(self.mean_loss, 3), "accuracy": round(self.accuracy, 1)}
+        return {
+            "decisions": self.decisions,
+            "inaccuracies": self.inaccuracies,
+            "mistakes": self.mistakes,
+            "blunders": self.blunders,
+            "mean_loss": round(self.mean_loss, 3),
+            "accuracy": round(self.accuracy, 1),
+        }
 
     @staticmethod
     def of(decisions: Sequence[Decision]) -> PlayerSummary:
         """The summary of ``decisions`` (all of one player)."""
         n = len(decisions)
         marks = [d.mark for d in decisions]
-        return PlayerSummary(n, marks.count("inaccuracy"), marks.count("mistake"), marks.count("blunder"),
-                             sum(d.loss for d in decisions) / n if n else 0.0,
-                             100.0 * sum(1 for d in decisions if d.loss <= d.noise) / n if n else 100.0)
+        return PlayerSummary(
+            n,
+            marks.count("inaccuracy"),
+            marks.count("mistake"),
+            marks.count("blunder"),
+            sum(d.loss for d in decisions) / n if n else 0.0,
+            100.0 * sum(1 for d in decisions if d.loss <= d.noise) / n if n else 100.0,
+        )
 
 
 @dataclass(frozen=True)
@@ -222,15 +263,24 @@ class Review:
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract of ``docs/review.md``: ``players``, ``value``, ``deals``, ``summary``,
         ``performance`` (:func:`ginrummy.analysis.performance.performance`) and ``method`` (how the values were estimated)."""
-        return {"players": list(self.players), "value": self.value, "deals": [d.to_dict() for d in self.deals],
-                "summary": {name: s.to_dict() for name, s in self.summary.items()},
-                "performance": {name: p.to_dict() for name, p in performance(self).items()},
-                "method": {"samples": self.samples, "budget_ms": self.budget_ms, "seed": self.seed,
-                           "noise_z": NOISE_Z, "thresholds": dict(zip(("inaccuracy", "mistake", "blunder"),
-                                                                      self.thresholds))}}
+        return {
+            "players": list(self.players),
+            "value": self.value,
+            "deals": [d.to_dict() for d in self.deals],
+            "summary": {name: s.to_dict() for name, s in self.summary.items()},
+            "performance": {name: p.to_dict() for name, p in performance(self).items()},
+            "method": {
+                "samples": self.samples,
+                "budget_ms": self.budget_ms,
+                "seed": self.seed,
+                "noise_z": NOISE_Z,
+                "thresholds": dict(zip(("inaccuracy", "mistake", "blunder"), self.thresholds)),
+            },
+        }
 
 
 # -- walking the record ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Point:
@@ -287,6 +337,7 @@ def _points(rec: GameRecord, player: int | None, deal: int | None) -> tuple[list
 
 # -- valuing one decision ---------------------------------------------------------------------
 
+
 def _strip(a: Action) -> Action:
     """A knock with the knocker's own arrangement is valued as the proposed one (R5.2)."""
     return Action(a.kind, a.card) if a.melds is not None else a
@@ -306,8 +357,12 @@ def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, se
     view = view_of(pt.state, pt.seat, scores=scores)
     # the review keeps the hand-made opponent model (issue 17 measured the learned one in play
     # only): its marks, noise and speed are those documented in docs/review.md
-    expert = ExpertPlayer(random.Random(f"{seed}/{pt.deal}/{pt.index}"), budget_ms=None,
-                          max_discards=REVIEW_DISCARDS, opponent_model="rules")
+    expert = ExpertPlayer(
+        random.Random(f"{seed}/{pt.deal}/{pt.index}"),
+        budget_ms=None,
+        max_discards=REVIEW_DISCARDS,
+        opponent_model="rules",
+    )
     played = _strip(pt.action)
     actions = expert.candidates(view, view.legal)
     if played not in actions:
@@ -338,19 +393,48 @@ def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, se
     if i_best == i_played:
         reason = N_("{action} is the best move found", action=pt.action.text)
     elif mark is None and loss <= noise:
-        reason = N_("{action} is as good as {best} within the noise (±{noise} {unit})", action=pt.action.text,
-                    best=actions[i_best].text, noise=round(noise, 1) + 0.0, unit=unit)
+        reason = N_(
+            "{action} is as good as {best} within the noise (±{noise} {unit})",
+            action=pt.action.text,
+            best=actions[i_best].text,
+            noise=round(noise, 1) + 0.0,
+            unit=unit,
+        )
     elif mark is None:
-        reason = N_("{best} is better by {loss} {unit}, below the inaccuracy threshold {limit}",
-                    best=actions[i_best].text, loss=round(loss, 1) + 0.0, unit=unit, limit=thresholds[0])
+        reason = N_(
+            "{best} is better by {loss} {unit}, below the inaccuracy threshold {limit}",
+            best=actions[i_best].text,
+            loss=round(loss, 1) + 0.0,
+            unit=unit,
+            limit=thresholds[0],
+        )
     else:
-        reason = N_("{best} is better by {loss} {unit} (noise ±{noise})", best=actions[i_best].text,
-                    loss=round(loss, 1) + 0.0, unit=unit, noise=round(noise, 1) + 0.0)
-    return Decision(pt.index, names[pt.player], pt.seat, pt.state.phase, pt.action.text, actions[i_best].text,
-                    means[i_played], means[i_best], loss, noise, mark, reason, samples)
+        reason = N_(
+            "{best} is better by {loss} {unit} (noise ±{noise})",
+            best=actions[i_best].text,
+            loss=round(loss, 1) + 0.0,
+            unit=unit,
+            noise=round(noise, 1) + 0.0,
+        )
+    return Decision(
+        pt.index,
+        names[pt.player],
+        pt.seat,
+        pt.state.phase,
+        pt.action.text,
+        actions[i_best].text,
+        means[i_played],
+        means[i_best],
+        loss,
+        noise,
+        mark,
+        reason,
+        samples,
+    )
 
 
 # -- the API ----------------------------------------------------------------------------------
+
 
 def count_decisions(record: GameRecord | Match | str, *, player: str | None = None, deal: int | None = None) -> int:
     """How many decisions :func:`build_review` with the same ``record``, ``player`` and ``deal``
@@ -361,8 +445,15 @@ def count_decisions(record: GameRecord | Match | str, *, player: str | None = No
     return len(_points(rec, _resolve_player(rec, player), deal)[0])
 
 
-def build_review(record: GameRecord | Match | str, *, player: str | None = None, deal: int | None = None,
-                 budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, progress: Progress | None = None) -> Review:
+def build_review(
+    record: GameRecord | Match | str,
+    *,
+    player: str | None = None,
+    deal: int | None = None,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> Review:
     """Review ``record`` (a record's text, a parsed :class:`GameRecord` or a :class:`Match`):
     every decision of every player, or of the one named ``player`` (a name of the record, any
     case), in every deal or in deal number ``deal`` (1-based).
@@ -398,19 +489,30 @@ def build_review(record: GameRecord | Match | str, *, player: str | None = None,
     out = []
     for d in deals:
         seats = [p for p in d.seat_players if who is None or p == who]
-        out.append(DealReview(d.number, tuple(decisions[d.number]),
-                              hindsight(rec.rules, d, [(rec.names[p], d.seat_players.index(p)) for p in seats])))
+        out.append(
+            DealReview(
+                d.number,
+                tuple(decisions[d.number]),
+                hindsight(rec.rules, d, [(rec.names[p], d.seat_players.index(p)) for p in seats]),
+            )
+        )
     summary = {name: PlayerSummary.of([x for dr in out for x in dr.decisions if x.player == name]) for name in reviewed}
     return Review(reviewed, kind, tuple(out), summary, samples, float(budget_ms), seed, THRESHOLDS[kind])
 
 
-def review_match(record: GameRecord | Match | str, *, player: str | None = None, deal: int | None = None,
-                 budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, progress: Progress | None = None) -> dict[str, Any]:
+def review_match(
+    record: GameRecord | Match | str,
+    *,
+    player: str | None = None,
+    deal: int | None = None,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """:func:`build_review` as its JSON-ready dict (the contract of ``docs/review.md``):
     ``{"players": [name], "value": "win_chance", "deals": [{"number", "decisions": [
     {"index", "player", "phase", "played", "best", "value_played", "value_best", "loss", "mark",
     "reason"}], "hindsight": {...}}], "summary": {name: {"decisions", "inaccuracies", "mistakes",
     "blunders", "mean_loss", "accuracy"}}, "method": {...}}``.  Same arguments and errors as
     :func:`build_review`; safe to call from a worker thread (the web table's use)."""
-    return build_review(record, player=player, deal=deal, budget_ms=budget_ms, seed=seed,
-                        progress=progress).to_dict()
+    return build_review(record, player=player, deal=deal, budget_ms=budget_ms, seed=seed, progress=progress).to_dict()

@@ -40,7 +40,19 @@ if TYPE_CHECKING:  # imported for real inside simulate_sharded (the runner itsel
     from ..rules import RuleSet
     from .simulate import GameResult, SimulationSummary
 
-__all__ = ["GameTask", "LOCAL", "LOCAL_RAY_ENV", "init_local_ray", "MAX_WORKERS", "ShardError", "plan_shards", "run_shard", "iter_shards", "run_shards", "simulate_sharded"]
+__all__ = [
+    "GameTask",
+    "LOCAL",
+    "LOCAL_RAY_ENV",
+    "init_local_ray",
+    "MAX_WORKERS",
+    "ShardError",
+    "plan_shards",
+    "run_shard",
+    "iter_shards",
+    "run_shards",
+    "simulate_sharded",
+]
 
 R = TypeVar("R")
 
@@ -101,8 +113,16 @@ def _check_workers(workers: int) -> None:
         raise ShardError(f"workers must be an int from 1 to {MAX_WORKERS}, not {workers!r}")
 
 
-def iter_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, ray_address: str | None = None,
-                start: int = 0, shard_size: int | None = None) -> Iterator[tuple[int, R]]:
+def iter_shards(
+    task: GameTask[R],
+    games: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    ray_address: str | None = None,
+    start: int = 0,
+    shard_size: int | None = None,
+) -> Iterator[tuple[int, R]]:
     """Play games ``start .. start + games - 1`` of ``task`` with ``seed``, in shards; yield
     ``(index, result)`` for each as its shard finishes (every index once, shards in the order
     they finish, games of a shard in order; with ``workers=1`` and no Ray, each game as it ends).
@@ -141,13 +161,22 @@ def iter_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, r
         yield from _pool(task, seed, workers, _finer_tail(shards, workers), method)
 
 
-def run_shards(task: GameTask[R], games: int, seed: int, *, workers: int = 1, ray_address: str | None = None,
-               start: int = 0, shard_size: int | None = None) -> list[R]:
+def run_shards(
+    task: GameTask[R],
+    games: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    ray_address: str | None = None,
+    start: int = 0,
+    shard_size: int | None = None,
+) -> list[R]:
     """The results of games ``start .. start + games - 1`` in index order: :func:`iter_shards`
     collected (same arguments and errors).  The list is the same for every ``workers``,
     ``ray_address`` and ``shard_size``."""
-    got = dict(iter_shards(task, games, seed, workers=workers, ray_address=ray_address, start=start,
-                           shard_size=shard_size))
+    got = dict(
+        iter_shards(task, games, seed, workers=workers, ray_address=ray_address, start=start, shard_size=shard_size)
+    )
     return [got[i] for i in range(start, start + games)]
 
 
@@ -185,8 +214,7 @@ def _pool(task: GameTask[R], seed: int, workers: int, shards: list[range], metho
     the next shard as it finishes one; this process only collects the results."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method))
     try:
-        pending: dict[Future[list[R]], range] = {
-            pool.submit(run_shard, task, seed, s.start, s.stop): s for s in shards}
+        pending: dict[Future[list[R]], range] = {pool.submit(run_shard, task, seed, s.start, s.stop): s for s in shards}
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -275,8 +303,9 @@ def init_local_ray(**options: Any) -> None:
                 os.environ[k] = v
 
 
-def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, start: int,
-         shard_size: int | None) -> Iterator[tuple[int, R]]:
+def _ray(
+    task: GameTask[R], games: int, seed: int, workers: int, address: str, start: int, shard_size: int | None
+) -> Iterator[tuple[int, R]]:
     """Shards as Ray tasks (each runs :func:`run_shard`), on a local instance or a cluster."""
     try:
         import ray
@@ -289,8 +318,7 @@ def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, s
         if address != LOCAL:
             _check_reachable(address)
 
-        options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
-                                   "configure_logging": True}
+        options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING, "configure_logging": True}
         try:
             if address == LOCAL:
                 init_local_ray(num_cpus=workers if workers > 1 else None, **options)
@@ -320,10 +348,18 @@ def _ray(task: GameTask[R], games: int, seed: int, workers: int, address: str, s
             ray.shutdown()
 
 
-def simulate_sharded(rules: RuleSet, levels: Sequence[str], games: int, seed: int = 0, *, workers: int = 1,
-                     ray_address: str | None = None, records: bool = False,
-                     on_result: Callable[[GameResult], None] | None = None,
-                     shard_size: int | None = None) -> SimulationSummary:
+def simulate_sharded(
+    rules: RuleSet,
+    levels: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    ray_address: str | None = None,
+    records: bool = False,
+    on_result: Callable[[GameResult], None] | None = None,
+    shard_size: int | None = None,
+) -> SimulationSummary:
     """:func:`ginrummy.analysis.simulate.simulate` split into shards: the same
     :class:`~ginrummy.analysis.simulate.SimulationSummary`, equal field for field, for any ``workers``,
     ``ray_address`` and ``shard_size``.
@@ -340,8 +376,9 @@ def simulate_sharded(rules: RuleSet, levels: Sequence[str], games: int, seed: in
     task = SimulationTask.new(rules, levels, records)
 
     def results() -> Iterator[GameResult]:
-        for _, result in iter_shards(task, games, seed, workers=workers, ray_address=ray_address,
-                                     shard_size=shard_size):
+        for _, result in iter_shards(
+            task, games, seed, workers=workers, ray_address=ray_address, shard_size=shard_size
+        ):
             if on_result is not None:
                 on_result(result)
             yield result

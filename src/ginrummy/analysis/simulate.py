@@ -230,9 +230,9 @@ class SimulationSummary:
     def to_json(self) -> dict[str, Any]:
         """The ``gin simulate --json`` form::
 
-            {"players": [level...], "games": int, "wins": [int...], "win_rate": [float...],
-             "interval95": [[lo, hi]...], "deals": int, "knocks": int, "gins": int,
-             "undercuts": int, "draws": int, "points_per_deal": [float...]}
+        {"players": [level...], "games": int, "wins": [int...], "win_rate": [float...],
+         "interval95": [[lo, hi]...], "deals": int, "knocks": int, "gins": int,
+         "undercuts": int, "draws": int, "points_per_deal": [float...]}
         """
         return {
             "players": list(self.players),

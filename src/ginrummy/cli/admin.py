@@ -29,8 +29,9 @@ from .main import app
 
 __all__ = ["admin_app"]
 
-admin_app = typer.Typer(help="The host's commands: moderators, passwords, tables, backups (docs/deploy.md).",
-                        no_args_is_help=True)
+admin_app = typer.Typer(
+    help="The host's commands: moderators, passwords, tables, backups (docs/deploy.md).", no_args_is_help=True
+)
 app.add_typer(admin_app, name="admin")
 
 
@@ -52,8 +53,10 @@ def _account_id(conn, name: str) -> int:
 
     from ..web.community.accounts import name_key
 
-    row = conn.execute(text("SELECT id FROM gin_accounts WHERE name_key = :k AND deleted = 0 AND kind = 'human'"),
-                       {"k": name_key(name)}).first()
+    row = conn.execute(
+        text("SELECT id FROM gin_accounts WHERE name_key = :k AND deleted = 0 AND kind = 'human'"),
+        {"k": name_key(name)},
+    ).first()
     if row is None:
         fail(f"no account is called {name!r} (names are compared ignoring case; computer levels have no password)")
     return int(row[0])
@@ -71,8 +74,10 @@ def moderator(
     _, engine = _engine(database_url)
     with engine.begin() as conn:
         account = _account_id(conn, name)
-        conn.execute(text("UPDATE gin_accounts SET role = :r WHERE id = :i"),
-                     {"r": None if remove else "moderator", "i": account})
+        conn.execute(
+            text("UPDATE gin_accounts SET role = :r WHERE id = :i"),
+            {"r": None if remove else "moderator", "i": account},
+        )
     engine.dispose()
     print(f"{name} is {'a player' if remove else 'a moderator'}")
 
@@ -100,8 +105,10 @@ def reset_password(
     _, engine = _engine(database_url)
     with engine.begin() as conn:
         account = _account_id(conn, name)
-        conn.execute(text("UPDATE gin_accounts SET password_hash = :h WHERE id = :i"),
-                     {"h": PasswordHasher().hash(password), "i": account})
+        conn.execute(
+            text("UPDATE gin_accounts SET password_hash = :h WHERE id = :i"),
+            {"h": PasswordHasher().hash(password), "i": account},
+        )
         ended = conn.execute(text("DELETE FROM gin_sessions WHERE account_id = :i"), {"i": account}).rowcount
     engine.dispose()
     print(f"{name}'s password is changed; {ended} session(s) ended")
@@ -118,13 +125,17 @@ def tables(
 
     _, engine = _engine(database_url)
     with engine.connect() as conn:
-        rows = conn.execute(text(
-            "SELECT t.id, t.created, t.names, count(a.seq), max(a.created) FROM gin_tables t "
-            "LEFT JOIN gin_actions a ON a.table_id = t.id GROUP BY t.id, t.created, t.names "
-            "ORDER BY t.created, t.id")).all()
+        rows = conn.execute(
+            text(
+                "SELECT t.id, t.created, t.names, count(a.seq), max(a.created) FROM gin_tables t "
+                "LEFT JOIN gin_actions a ON a.table_id = t.id GROUP BY t.id, t.created, t.names "
+                "ORDER BY t.created, t.id"
+            )
+        ).all()
     engine.dispose()
-    out = [{"id": r[0], "created": r[1], "names": json.loads(r[2]), "steps": int(r[3]), "last_step": r[4]}
-           for r in rows]
+    out = [
+        {"id": r[0], "created": r[1], "names": json.loads(r[2]), "steps": int(r[3]), "last_step": r[4]} for r in rows
+    ]
     if as_json:
         print(json.dumps(out))
         return
@@ -146,8 +157,10 @@ def backup(
 
     url, engine = open_engine(database_url)
     if engine.url.get_backend_name() != "sqlite":
-        fail(f"gin admin backup copies SQLite files; for {masked_url(url)} use pg_dump "
-             "(pg_dump --format=custom --file=FILE DBNAME, docs/deploy.md)")
+        fail(
+            f"gin admin backup copies SQLite files; for {masked_url(url)} use pg_dump "
+            "(pg_dump --format=custom --file=FILE DBNAME, docs/deploy.md)"
+        )
     source = engine.url.database
     engine.dispose()
     if not source or source == ":memory:" or not os.path.exists(source):

@@ -37,6 +37,7 @@ __all__ = ["analyze", "analyze_hand", "read_cards", "read_upcard", "cards_text",
 
 # -- Rich helpers (shared with gin score) ----------------------------------------------------
 
+
 def cards_text(cards: Iterable[int]) -> Text:
     """Cards separated by spaces, as Rich text (``-`` when there are none)."""
     out = Text()
@@ -60,6 +61,7 @@ def melds_text(melds: Sequence[int]) -> Text:
 
 
 # -- input -----------------------------------------------------------------------------------
+
 
 def read_cards(items: Sequence[str], what: str) -> list[int]:
     """Parse ``items`` (cards as in R1.4, separated by spaces or commas, in one or several
@@ -96,6 +98,7 @@ def deal_limit(rules: RuleSet, upcard: int | None) -> int | None:
 
 
 # -- analysis --------------------------------------------------------------------------------
+
 
 def _ten(hand: int, limit: int | None) -> tuple[Arrangement, bool, bool]:
     arr = knock_arrangement(hand)
@@ -143,18 +146,26 @@ def analyze_hand(cards: Sequence[int], rules: RuleSet, upcard: int | None = None
     options = []
     for c in cards_of(hand):
         arr, can_knock, is_gin = _ten(hand & ~(1 << c), limit)
-        options.append((arr.deadwood_value, c, {
-            "discard": card_str(c),
-            "deadwood_value": arr.deadwood_value,
-            "melds": arrangement_json(arr)["melds"],
-            "can_knock": can_knock,
-            "is_gin": is_gin,
-        }))
+        options.append(
+            (
+                arr.deadwood_value,
+                c,
+                {
+                    "discard": card_str(c),
+                    "deadwood_value": arr.deadwood_value,
+                    "melds": arrangement_json(arr)["melds"],
+                    "can_knock": can_knock,
+                    "is_gin": is_gin,
+                },
+            )
+        )
     options.sort(key=lambda t: (t[0], t[1]))
     discards = [o[2] for o in options]
     out.update(
-        **arrangement_json(full), knock_limit=limit,
-        can_knock=any(d["can_knock"] for d in discards), is_gin=any(d["is_gin"] for d in discards),
+        **arrangement_json(full),
+        knock_limit=limit,
+        can_knock=any(d["can_knock"] for d in discards),
+        is_gin=any(d["is_gin"] for d in discards),
         big_gin=full.deadwood_value == 0 and rules.big_gin_bonus is not None,
         discards=discards,
     )
@@ -162,6 +173,7 @@ def analyze_hand(cards: Sequence[int], rules: RuleSet, upcard: int | None = None
 
 
 # -- rendering -------------------------------------------------------------------------------
+
 
 def _parse_meld_lists(melds: list[list[str]]) -> list[int]:
     return [mask_of(parse_cards(m)) for m in melds]
@@ -199,15 +211,24 @@ def render_analysis(data: dict[str, Any], console: Console) -> None:
     table.add_column("knock")
     table.add_column("gin")
     for d in data["discards"]:
-        table.add_row(card_text(parse_card(d["discard"]), typed=True), str(d["deadwood_value"]),
-                      melds_text(_parse_meld_lists(d["melds"])), _yes(d["can_knock"]), _yes(d["is_gin"]))
+        table.add_row(
+            card_text(parse_card(d["discard"]), typed=True),
+            str(d["deadwood_value"]),
+            melds_text(_parse_meld_lists(d["melds"])),
+            _yes(d["can_knock"]),
+            _yes(d["is_gin"]),
+        )
     console.print(table)
 
 
 @app.command("analyze")
 def analyze(
     cards: list[str] = typer.Argument(..., help=f"The 10 or 11 cards of the hand: {CARDS_HELP}.", show_default=False),
-    upcard: str = typer.Option(None, "--upcard", help="The deal's first upcard: gives the Oklahoma knock limit (R9.1, R9.2); needed under Oklahoma."),
+    upcard: str = typer.Option(
+        None,
+        "--upcard",
+        help="The deal's first upcard: gives the Oklahoma knock limit (R9.1, R9.2); needed under Oklahoma.",
+    ),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,

@@ -25,24 +25,36 @@ from .main import app
 
 __all__ = ["bot"]
 
-_NO_TOKEN_API = ("--token and --server are for the server's bot accounts and API tokens, which come in the next "
-                 "step (issue 35); today give a seat link: --seat URL")
+_NO_TOKEN_API = (
+    "--token and --server are for the server's bot accounts and API tokens, which come in the next "
+    "step (issue 35); today give a seat link: --seat URL"
+)
 
 
 @app.command()
 def bot(
-    seat: str = typer.Option(None, "--seat", metavar="URL",
-                             help="The seat link: http(s)://HOST/table/ID?seat=TOKEN (or ?invite=CODE, claimed first)."),
-    level: str = typer.Option(None, "--level", help="A computer level (random, novice, club, expert, master) "
-                                                    "or package.module:Class."),
-    command: str = typer.Option(None, "--command", metavar="PROGRAM",
-                                help="A program that reads one JSON view a line on stdin and answers one move a line."),
+    seat: str = typer.Option(
+        None,
+        "--seat",
+        metavar="URL",
+        help="The seat link: http(s)://HOST/table/ID?seat=TOKEN (or ?invite=CODE, claimed first).",
+    ),
+    level: str = typer.Option(
+        None, "--level", help="A computer level (random, novice, club, expert, master) or package.module:Class."
+    ),
+    command: str = typer.Option(
+        None,
+        "--command",
+        metavar="PROGRAM",
+        help="A program that reads one JSON view a line on stdin and answers one move a line.",
+    ),
     seed: int = typer.Option(0, "--seed", help="Seed of the level's random choices."),
     rematches: int = typer.Option(0, "--rematches", min=0, max=100, help="Rematches to ask for and play."),
     chat: str = typer.Option(None, "--chat", metavar="TEXT", help="A line to say at the table once seated."),
     record: Path = typer.Option(None, "--record", metavar="FILE", help="Save the table's record here at the end."),
-    transcript: Path = typer.Option(None, "--transcript", metavar="FILE",
-                                    help="Write every message received and sent, one JSON object a line."),
+    transcript: Path = typer.Option(
+        None, "--transcript", metavar="FILE", help="Write every message received and sent, one JSON object a line."
+    ),
     timeout: float = typer.Option(60.0, "--timeout", min=1, max=3600, help="Seconds a --command has for each answer."),
     token: str = typer.Option(None, "--token", help="An API token of a bot account (next step: not yet served)."),
     server: str = typer.Option(None, "--server", metavar="URL", help="The server of --token (next step)."),
@@ -60,8 +72,11 @@ def bot(
         decider = PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command, timeout)
     except (LinkError, ValueError, GinRummyError) as exc:
         fail(str(exc))
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, stream=sys.stderr,
-                        format="gin bot: %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="gin bot: %(levelname)s %(message)s",
+    )
     out = transcript.open("w", encoding="utf-8") if transcript is not None else None
     client = SeatClient(link, decider, rematches=rematches, chat=chat, transcript=out)
     try:
@@ -79,8 +94,10 @@ def bot(
             print(f"gin bot: error: {exc}", file=sys.stderr)
             raise typer.Exit(1) from None
     checked = sum(1 for c in outcome.checks if c.ok)
-    print(f"match over: winner {outcome.winner}; {outcome.moves} moves sent, {outcome.refused} refused, "
-          f"{outcome.fallbacks} played by the fallback; fair-deal checks: {checked} of {len(outcome.checks)} deals passed"
-          + ("" if outcome.fair_ok else ", SOME FAILED"))
+    print(
+        f"match over: winner {outcome.winner}; {outcome.moves} moves sent, {outcome.refused} refused, "
+        f"{outcome.fallbacks} played by the fallback; fair-deal checks: {checked} of {len(outcome.checks)} deals passed"
+        + ("" if outcome.fair_ok else ", SOME FAILED")
+    )
     if not outcome.fair_ok:
         raise typer.Exit(1)

@@ -14,10 +14,29 @@ import typer
 from ..errors import GinRummyError
 from ..rules import RuleSet, make_rules
 
-__all__ = ["PresetOpt", "SetOpt", "JsonOpt", "rules_from", "fail", "emit_json", "bad_input", "text_console", "CARDS_HELP"]
+__all__ = [
+    "PresetOpt",
+    "SetOpt",
+    "JsonOpt",
+    "rules_from",
+    "fail",
+    "emit_json",
+    "bad_input",
+    "text_console",
+    "CARDS_HELP",
+]
 
-PresetOpt = typer.Option("standard", "--preset", help="Rule set preset (R13): standard, classic, hollywood, single, oklahoma, straight, eaai.")
-SetOpt = typer.Option([], "--set", metavar="KEY=VALUE", help="Override a rule (R14) as KEY=VALUE; VALUE is JSON when it parses (true, 31, null), else text. Repeatable.")
+PresetOpt = typer.Option(
+    "standard",
+    "--preset",
+    help="Rule set preset (R13): standard, classic, hollywood, single, oklahoma, straight, eaai.",
+)
+SetOpt = typer.Option(
+    [],
+    "--set",
+    metavar="KEY=VALUE",
+    help="Override a rule (R14) as KEY=VALUE; VALUE is JSON when it parses (true, 31, null), else text. Repeatable.",
+)
 JsonOpt = typer.Option(False, "--json", help="Print the result as JSON.")
 CARDS_HELP = "cards as in R1.4 (AS TD 10H KC), separated by spaces or commas"
 
@@ -62,4 +81,3 @@ def rules_from(preset: str, overrides: list[str]) -> RuleSet:
 def emit_json(data: Any) -> None:
     """Print ``data`` as indented JSON on stdout."""
     print(json.dumps(data, indent=2, ensure_ascii=False))
-

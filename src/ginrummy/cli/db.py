@@ -13,8 +13,10 @@ __all__ = ["db_app", "upgrade_command", "open_engine"]
 db_app = typer.Typer(help="The web table's database: schema migrations (docs/deploy.md).", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 
-DATABASE_HELP = ("SQLAlchemy database URL (sqlite:///file.db or postgresql://...), as for gin serve; "
-                 "default: the SQLite file in the user's data folder.")
+DATABASE_HELP = (
+    "SQLAlchemy database URL (sqlite:///file.db or postgresql://...), as for gin serve; "
+    "default: the SQLite file in the user's data folder."
+)
 
 
 def open_engine(database_url: str):  # -> tuple[str, sqlalchemy.engine.Engine]
@@ -31,8 +33,10 @@ def open_engine(database_url: str):  # -> tuple[str, sqlalchemy.engine.Engine]
     if backend is None:
         fail(database_error(url, ValueError(url)))
     if backend not in ("sqlite", "postgresql"):
-        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
-             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
+        fail(
+            f"--database-url {masked_url(url)}: {backend} is not supported; "
+            "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB"
+        )
     try:
         return url, create_engine(engine_url(url))
     except Exception as exc:  # a missing driver

@@ -21,13 +21,35 @@ __all__ = ["ladder_command"]
 
 @app.command("ladder")
 def ladder_command(
-    games: int = typer.Option(60, "--games", help="Matches to play (0 to 1,000,000,000), shared out among every pair of levels in turn.", min=0, max=1_000_000_000),
-    levels: str = typer.Option("random,novice,club,expert", "--levels",
-                               help="Computer levels on the ladder, separated by commas (expert thinks 150 ms a move, so its matches are slow)."),
+    games: int = typer.Option(
+        60,
+        "--games",
+        help="Matches to play (0 to 1,000,000,000), shared out among every pair of levels in turn.",
+        min=0,
+        max=1_000_000_000,
+    ),
+    levels: str = typer.Option(
+        "random,novice,club,expert",
+        "--levels",
+        help="Computer levels on the ladder, separated by commas (expert thinks 150 ms a move, so its matches are slow).",
+    ),
     seed: int = typer.Option(0, "--seed", help="Simulation seed: match i uses the seed of gin simulate's match i."),
-    workers: int = typer.Option(1, "--workers", help="Local processes to play the matches in, this one included (the ratings do not change); with --ray and no address, the CPUs of the local Ray."),
-    ray_address: str = typer.Option(None, "--ray", metavar="[ADDRESS]", help="Play the matches on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'."),
-    database_url: str = typer.Option("", "--database-url", help="The web server's database (as gin serve); default the SQLite file in your user data folder."),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        help="Local processes to play the matches in, this one included (the ratings do not change); with --ray and no address, the CPUs of the local Ray.",
+    ),
+    ray_address: str = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        help="Play the matches on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'.",
+    ),
+    database_url: str = typer.Option(
+        "",
+        "--database-url",
+        help="The web server's database (as gin serve); default the SQLite file in your user data folder.",
+    ),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
@@ -85,5 +107,7 @@ def ladder_command(
     for col in ("level", "rating", "mu", "sigma", "rated matches"):
         table.add_column(col, justify="left" if col == "level" else "right")
     for e in board:
-        table.add_row(e.level, f"{e.rating}{'?' if e.provisional else ''}", f"{e.mu:.2f}", f"{e.sigma:.2f}", str(e.matches))
+        table.add_row(
+            e.level, f"{e.rating}{'?' if e.provisional else ''}", f"{e.mu:.2f}", f"{e.sigma:.2f}", str(e.matches)
+        )
     text_console().print(table)

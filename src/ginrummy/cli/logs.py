@@ -72,7 +72,9 @@ class JsonFormatter(logging.Formatter):
         except Exception:  # a bad format string must not lose the line
             message = str(record.msg)
         out: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "time": datetime.fromtimestamp(record.created, UTC)
+            .isoformat(timespec="milliseconds")
+            .replace("+00:00", "Z"),
             "level": record.levelname,
             "logger": record.name,
             "message": message,
@@ -93,8 +95,9 @@ class JsonFormatter(logging.Formatter):
 def json_line(logger: str, message: str, level: int = logging.INFO, **fields: Any) -> str:
     """One JSON log line for ``message`` from ``logger`` with ``fields`` (what ``gin serve``
     prints at start, in the JSON format)."""
-    record = logging.makeLogRecord({"name": logger, "msg": message, "levelno": level,
-                                    "levelname": logging.getLevelName(level), **fields})
+    record = logging.makeLogRecord(
+        {"name": logger, "msg": message, "levelno": level, "levelname": logging.getLevelName(level), **fields}
+    )
     return JsonFormatter().format(record)
 
 

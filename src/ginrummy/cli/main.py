@@ -28,8 +28,21 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 
-_MODULES = ("analyze", "score", "sheet", "replay", "review", "simulate", "play", "serve", "ladder", "db", "admin", "bot",
-            "puzzles")
+_MODULES = (
+    "analyze",
+    "score",
+    "sheet",
+    "replay",
+    "review",
+    "simulate",
+    "play",
+    "serve",
+    "ladder",
+    "db",
+    "admin",
+    "bot",
+    "puzzles",
+)
 
 #: Options whose value may be left out (Typer has no such options), and the value they take
 #: then: ``gin simulate --ray`` alone means a Ray started on this machine.
@@ -62,8 +75,7 @@ def _load() -> None:
 #: The type checker's wording of a bad number (Typer reads options through pydantic), and what
 #: ``gin`` says instead: what kind of value the option takes.
 _PLAIN = {
-    "Input should be a valid integer, unable to parse string as an integer":
-        "a whole number is needed (digits only, e.g. 1000)",
+    "Input should be a valid integer, unable to parse string as an integer": "a whole number is needed (digits only, e.g. 1000)",
     "Input should be a valid number, unable to parse string as a number": "a number is needed (e.g. 0.5)",
 }
 
@@ -103,8 +115,9 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
-                                 help="Print the version (gin X.Y.Z) and exit."),
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print the version (gin X.Y.Z) and exit."
+    ),
 ) -> None:
     """Gin Rummy: play at the terminal or in the browser, keep score, simulate, analyse."""
 

@@ -63,8 +63,18 @@ from .common import PresetOpt, SetOpt, fail, text_console
 from .main import app
 from .review import run_review, show_review
 
-__all__ = ["play", "match_seed", "computer_players", "hint_player", "player_names", "computer_name", "level_name",
-           "PlayTable", "HELP", "help_text"]
+__all__ = [
+    "play",
+    "match_seed",
+    "computer_players",
+    "hint_player",
+    "player_names",
+    "computer_name",
+    "level_name",
+    "PlayTable",
+    "HELP",
+    "help_text",
+]
 
 HUMAN = 0
 """The person is always player 0 of the match."""
@@ -93,8 +103,13 @@ def help_text(tr: Translator, rules: RuleSet | None = None) -> str:
     only the commands those rules allow: no ``big gin`` line when big gin is not played (R6.5),
     and no ``knock`` line in Straight gin (R8.1).  (A command's line starts with its typed form, which every
     language keeps.)"""
-    suits = tr._("Suits: C {clubs}, D {diamonds}, H {hearts}, S {spades}.", clubs=R.suit_name(0, tr),
-                 diamonds=R.suit_name(1, tr), hearts=R.suit_name(2, tr), spades=R.suit_name(3, tr))
+    suits = tr._(
+        "Suits: C {clubs}, D {diamonds}, H {hearts}, S {spades}.",
+        clubs=R.suit_name(0, tr),
+        diamonds=R.suit_name(1, tr),
+        hearts=R.suit_name(2, tr),
+        spades=R.suit_name(3, tr),
+    )
     lines = tr.gettext(HELP).split("\n")
     if rules is not None:
         drop = []
@@ -182,9 +197,20 @@ class PlayTable:
     """The terminal table of one match: reads the person's commands, runs the computer
     players, prints the screens.  ``run()`` returns the exit status (0)."""
 
-    def __init__(self, rules: RuleSet, seed: int, level: str, name: str, *, console: Console,
-                 delay: float = 1.0, clear: bool = True, tr: Translator | None = None,
-                 record: Path | None = None, review_budget_ms: float = DEFAULT_BUDGET_MS) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        seed: int,
+        level: str,
+        name: str,
+        *,
+        console: Console,
+        delay: float = 1.0,
+        clear: bool = True,
+        tr: Translator | None = None,
+        record: Path | None = None,
+        review_budget_ms: float = DEFAULT_BUDGET_MS,
+    ) -> None:
         n = rules.players
         self.tr = tr = tr or translator("en")
         self.rules = rules
@@ -263,8 +289,13 @@ class PlayTable:
         try:
             self.record_path.write_text(dumps(self.match, date=datetime.date.today().isoformat()), encoding="utf-8")
         except OSError as exc:
-            self.error(self.tr._("The record could not be saved to {path}: {error}", path=str(self.record_path),
-                                 error=exc.strerror or str(exc)))
+            self.error(
+                self.tr._(
+                    "The record could not be saved to {path}: {error}",
+                    path=str(self.record_path),
+                    error=exc.strerror or str(exc),
+                )
+            )
 
     def offer_match_review(self) -> None:
         """At the end of the match, when ``offer_review`` (by default: when reading from a
@@ -284,8 +315,15 @@ class PlayTable:
         """Show the expert's review of the person's decisions in deal number ``deal`` (``None``:
         the whole match), with a progress bar while it runs."""
         tr = self.tr
-        review = run_review(self.match, tr=tr, player=self.names[HUMAN], deal=deal, budget_ms=self.review_budget_ms,
-                            seed=self.seed, console=self.console)
+        review = run_review(
+            self.match,
+            tr=tr,
+            player=self.names[HUMAN],
+            deal=deal,
+            budget_ms=self.review_budget_ms,
+            seed=self.seed,
+            console=self.console,
+        )
         show_review(review, self.console, tr)
 
     def you(self, player: int = HUMAN) -> bool:
@@ -302,31 +340,57 @@ class PlayTable:
         opp = ", ".join(self.names[1:])
         # the computer's names hold its level ("Computer (novice)"): not said a second time
         self.say(Text(tr._("Gin Rummy: {name} against {opponents}", name=self.names[0], opponents=opp), style="bold"))
-        variant = {"standard": tr.p_("variant", "standard gin"), "oklahoma": tr.p_("variant", "oklahoma gin"),
-                   "straight": tr.p_("variant", "straight gin")}.get(r.variant, f"{r.variant} gin")
-        scoring = {"game": tr.p_("scoring", "game scoring"), "deal": tr.p_("scoring", "deal scoring"),
-                   "hollywood": tr.p_("scoring", "hollywood scoring")}.get(r.scoring, f"{r.scoring} scoring")
+        variant = {
+            "standard": tr.p_("variant", "standard gin"),
+            "oklahoma": tr.p_("variant", "oklahoma gin"),
+            "straight": tr.p_("variant", "straight gin"),
+        }.get(r.variant, f"{r.variant} gin")
+        scoring = {
+            "game": tr.p_("scoring", "game scoring"),
+            "deal": tr.p_("scoring", "deal scoring"),
+            "hollywood": tr.p_("scoring", "hollywood scoring"),
+        }.get(r.scoring, f"{r.scoring} scoring")
         if r.scoring == "deal":  # one deal is the whole game (R11.1): no target
-            rules_line = tr._("Rules: {rules} ({variant}, {scoring}).", rules=R.rules_label(r), variant=variant, scoring=scoring)
+            rules_line = tr._(
+                "Rules: {rules} ({variant}, {scoring}).", rules=R.rules_label(r), variant=variant, scoring=scoring
+            )
         else:
-            rules_line = tr._("Rules: {rules} ({variant}, {scoring}, target {target}).", rules=R.rules_label(r), variant=variant,
-                              scoring=scoring, target=r.target)
-        self.say(rules_line + " "
-                 + tr._("Seed {seed} (replay with --seed {seed}).", seed=str(self.seed)) + " "
-                 + tr._("Type help for the commands."))
+            rules_line = tr._(
+                "Rules: {rules} ({variant}, {scoring}, target {target}).",
+                rules=R.rules_label(r),
+                variant=variant,
+                scoring=scoring,
+                target=r.target,
+            )
+        self.say(
+            rules_line
+            + " "
+            + tr._("Seed {seed} (replay with --seed {seed}).", seed=str(self.seed))
+            + " "
+            + tr._("Type help for the commands.")
+        )
         m = self.match
         if m.roles is not None:
             for draw in m.role_draws:
-                self.say(Text(tr._("Draw for the roles (R10.1):") + " ").append_text(Text(", ").join(
-                    Text(f"{self.names[i]} ").append_text(R.card_text(c)) for i, c in enumerate(draw))))
+                self.say(
+                    Text(tr._("Draw for the roles (R10.1):") + " ").append_text(
+                        Text(", ").join(
+                            Text(f"{self.names[i]} ").append_text(R.card_text(c)) for i, c in enumerate(draw)
+                        )
+                    )
+                )
         self.deal_header()
 
     def roles_text(self) -> str:
         m, tr = self.match, self.tr
         if m.roles is not None:
             box, captain, out = (self.names[i] for i in m.roles)
-            return tr._("In the box: {box} (deals) · captain: {captain} · sits out: {out} (R10)", box=box,
-                        captain=captain, out=out)
+            return tr._(
+                "In the box: {box} (deals) · captain: {captain} · sits out: {out} (R10)",
+                box=box,
+                captain=captain,
+                out=out,
+            )
         dealer = self.names[m.seat_players[m.deal.dealer]]
         first_player = m.seat_players[1 - m.deal.dealer]
         if self.you(first_player):
@@ -338,8 +402,12 @@ class PlayTable:
         self.say(Text("\n" + tr._("── Deal {number} ──", number=m.record.number), style="bold cyan"))
         if m.roles is not None and m.roles[2] == HUMAN:
             captain = self.names[m.roles[1]]
-            self.say(tr._("You sit out this deal and see {captain}'s hand as adviser (R10.2); the deal plays itself.",
-                          captain=captain))
+            self.say(
+                tr._(
+                    "You sit out this deal and see {captain}'s hand as adviser (R10.2); the deal plays itself.",
+                    captain=captain,
+                )
+            )
 
     def limit_text(self, v: PlayerView) -> str:
         r, tr = self.rules, self.tr
@@ -349,8 +417,9 @@ class PlayTable:
             else:
                 text = tr._("Knock limit: none, gin only (Oklahoma ace upcard, R9.2)")
         elif r.variant == "oklahoma":
-            text = tr._("Knock limit {limit} (Oklahoma upcard {card}, R9.1)", limit=v.knock_limit,
-                        card=R.card_label(v.upcard))
+            text = tr._(
+                "Knock limit {limit} (Oklahoma upcard {card}, R9.1)", limit=v.knock_limit, card=R.card_label(v.upcard)
+            )
         else:
             text = tr._("Knock limit {limit}", limit=v.knock_limit)
         if v.multiplier != 1:
@@ -366,8 +435,12 @@ class PlayTable:
         if self.clear:
             self.console.clear()
         self.say(Text(tr._("Deal {number}", number=m.record.number) + " · " + self.roles_text(), style="bold cyan"))
-        self.say(Text(self.limit_text(v), style="bold").append(
-            " · " + tr._("rules {rules} · seed {seed}", rules=R.rules_label(self.rules), seed=str(self.seed)), style="dim"))
+        self.say(
+            Text(self.limit_text(v), style="bold").append(
+                " · " + tr._("rules {rules} · seed {seed}", rules=R.rules_label(self.rules), seed=str(self.seed)),
+                style="dim",
+            )
+        )
         self.say(R.sheet_table(m.sheet, self.names, tr=tr))
         moves = self.last_moves(v)
         if moves:
@@ -383,15 +456,34 @@ class PlayTable:
         arr = best_arrangement(v.hand)
         n = v.hand.bit_count()
         if adviser:
-            head = Text(tr.n_("{name}'s hand: {n} card, deadwood {deadwood}", "{name}'s hand: {n} cards, deadwood {deadwood}",
-                              n, name=me, deadwood=arr.deadwood_value))
+            head = Text(
+                tr.n_(
+                    "{name}'s hand: {n} card, deadwood {deadwood}",
+                    "{name}'s hand: {n} cards, deadwood {deadwood}",
+                    n,
+                    name=me,
+                    deadwood=arr.deadwood_value,
+                )
+            )
         else:
-            head = Text(tr.n_("Your hand: {n} card, deadwood {deadwood}", "Your hand: {n} cards, deadwood {deadwood}",
-                              n, deadwood=arr.deadwood_value))
+            head = Text(
+                tr.n_(
+                    "Your hand: {n} card, deadwood {deadwood}",
+                    "Your hand: {n} cards, deadwood {deadwood}",
+                    n,
+                    deadwood=arr.deadwood_value,
+                )
+            )
         if n == 11:
             after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
-            head.append(tr.p_("list separator", "; ") + (tr._("the best discard leaves {after}", after=after) if adviser
-                                else tr._("your best discard leaves {after}", after=after)))
+            head.append(
+                tr.p_("list separator", "; ")
+                + (
+                    tr._("the best discard leaves {after}", after=after)
+                    if adviser
+                    else tr._("your best discard leaves {after}", after=after)
+                )
+            )
             if v.knock_limit is not None and 0 < after <= v.knock_limit:
                 head.append(" " + (tr._("(he may knock)") if adviser else tr._("(you may knock)")), style="bold green")
             elif after == 0:
@@ -459,13 +551,21 @@ class PlayTable:
                 continue
             if word == "hint":
                 action, reason = self.hint(v)
-                self.say(Text(tr._("Hint: {action} ({reason})", action=action.text, reason=translate_error(reason, tr)),
-                               style="yellow"))
+                self.say(
+                    Text(
+                        tr._("Hint: {action} ({reason})", action=action.text, reason=translate_error(reason, tr)),
+                        style="yellow",
+                    )
+                )
                 continue
             if word == "auto":
                 action, reason = self.hint(v)
-                self.say(Text(tr._("Auto: {action} ({reason})", action=action.text, reason=translate_error(reason, tr)),
-                               style="yellow"))
+                self.say(
+                    Text(
+                        tr._("Auto: {action} ({reason})", action=action.text, reason=translate_error(reason, tr)),
+                        style="yellow",
+                    )
+                )
             else:
                 try:
                     action = self.read_action(line, v)
@@ -484,10 +584,13 @@ class PlayTable:
     def after_human(self, action: Action) -> None:
         """Confirm the person's move in one line."""
         m = self.match
-        e = next((x for x in reversed(m.view(HUMAN).history) if x.seat is not None
-                  and m.seat_players[x.seat] == HUMAN), None)
+        e = next(
+            (x for x in reversed(m.view(HUMAN).history) if x.seat is not None and m.seat_players[x.seat] == HUMAN), None
+        )
         if e is not None and action.kind not in ("knock", "gin", "big_gin"):
-            self.say(R._around(self.tr._("You {event}.", event="{event}"), event=R.event_line(e, "", self.tr, you=True)))
+            self.say(
+                R._around(self.tr._("You {event}.", event="{event}"), event=R.event_line(e, "", self.tr, you=True))
+            )
 
     def hint(self, v: PlayerView) -> tuple[Action, str]:
         """The hint player's move for this state (asked once per state, so ``auto`` after
@@ -519,8 +622,13 @@ class PlayTable:
             action = parse_action(line)
         except IllegalActionError as exc:
             if exc.params.get("actions") == ACTION_HELP:  # name the moves legal now, as the Legal: line does
-                exc = IllegalActionError(N_("not an action: {text!r}; now: {legal}", text=exc.params["text"],
-                                            legal=R.legal_summary(v.legal, v.hand, self.tr)))
+                exc = IllegalActionError(
+                    N_(
+                        "not an action: {text!r}; now: {legal}",
+                        text=exc.params["text"],
+                        legal=R.legal_summary(v.legal, v.hand, self.tr),
+                    )
+                )
             if card_error is not None and 2 <= len(word) <= 3 and word[0] in "a123456789tjqk":
                 raise IllegalActionError(N_("{error}; type help for the commands", error=card_error)) from None
             raise IllegalActionError(N_("{error}; type help for the commands", error=exc)) from None
@@ -544,12 +652,18 @@ class PlayTable:
                 raise IllegalActionError(N_("you cannot knock now: first draw a card (R4.1, R5.1)"))
             after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
             if kind == "gin":
-                raise IllegalActionError(N_("you cannot go gin: your best discard leaves {after} deadwood (R2.5)",
-                                            after=after))
+                raise IllegalActionError(
+                    N_("you cannot go gin: your best discard leaves {after} deadwood (R2.5)", after=after)
+                )
             if v.knock_limit is None:
                 raise IllegalActionError(N_("knocking is not allowed in this deal: only gin ends it (R8.1, R9.2)"))
-            raise IllegalActionError(N_("you cannot knock: your best discard leaves {after} deadwood, "
-                                        "above the knock limit {limit} (R5.1)", after=after, limit=v.knock_limit))
+            raise IllegalActionError(
+                N_(
+                    "you cannot knock: your best discard leaves {after} deadwood, above the knock limit {limit} (R5.1)",
+                    after=after,
+                    limit=v.knock_limit,
+                )
+            )
         assert all(a.card is not None for a in options)
         return min(options, key=lambda a: (deadwood(v.hand & ~(1 << a.card)), -value_of(a.card), a.card))  # type: ignore[operator]
 
@@ -558,8 +672,11 @@ class PlayTable:
         what is legal now, in the table's language."""
         tr = self.tr
         if exc.key == _NOT_LEGAL_KEY:
-            why = tr._("{action} is not legal now ({why})", action=exc.params["action"],
-                       why=translate_error(exc.params["why"], tr))
+            why = tr._(
+                "{action} is not legal now ({why})",
+                action=exc.params["action"],
+                why=translate_error(exc.params["why"], tr),
+            )
         else:
             why = translate_error(exc, tr).split(tr._("; legal:"))[0]
         self.error(why)
@@ -607,8 +724,9 @@ class PlayTable:
                 self.say(help_text(self.tr, self.rules), markup=False)
                 continue
             # any other text is not taken for Enter: say what the prompt accepts
-            self.error(self.tr._("{line!r}: not a choice here; press Enter for the next move, or type run or quit",
-                                 line=typed))
+            self.error(
+                self.tr._("{line!r}: not a choice here; press Enter for the next move, or type run or quit", line=typed)
+            )
 
     # -- ends ---------------------------------------------------------------------------------
 
@@ -631,7 +749,9 @@ class PlayTable:
                 self.say(Text(f"{opp}: ").append_text(Text(", ").join(moves)))
         self.say(R.deal_end(result, seat_names, knock_card=knock_card, written=written, tr=tr))
         if self.rules.scoring == "hollywood" and result.winner is not None and not written:
-            self.say(Text("  " + tr._("written nowhere: the games it is credited to are finished (R12.3)"), style="dim"))
+            self.say(
+                Text("  " + tr._("written nowhere: the games it is credited to are finished (R12.3)"), style="dim")
+            )
         if not m.finished:
             self.say(R.sheet_table(m.sheet, self.names, title=tr._("Score sheet"), tr=tr))
 
@@ -656,8 +776,12 @@ class PlayTable:
             if line in ("help", "?"):
                 self.say(help_text(tr, self.rules), markup=False)
                 continue
-            self.error(tr._("{line!r}: the deal is over; press Enter for the next deal, or type review, sheet or quit",
-                            line=typed))
+            self.error(
+                tr._(
+                    "{line!r}: the deal is over; press Enter for the next deal, or type review, sheet or quit",
+                    line=typed,
+                )
+            )
 
     def end_of_match(self) -> None:
         m, tr = self.match, self.tr
@@ -672,12 +796,19 @@ class PlayTable:
         totals = ", ".join(f"{n} {tr.format_number(t)}" for n, t in zip(self.names, m.sheet.totals))
         if total > 1:
             games = tr.n_("{n} game of {total}", "{n} games of {total}", won, total=total)
-            text = (tr._("You win the match ({games}). Totals: {totals}.", games=games, totals=totals) if w == HUMAN
-                    else tr._("{name} wins the match ({games}). Totals: {totals}.", name=self.names[w], games=games,
-                              totals=totals))
+            text = (
+                tr._("You win the match ({games}). Totals: {totals}.", games=games, totals=totals)
+                if w == HUMAN
+                else tr._(
+                    "{name} wins the match ({games}). Totals: {totals}.", name=self.names[w], games=games, totals=totals
+                )
+            )
         else:
-            text = (tr._("You win the match. Totals: {totals}.", totals=totals) if w == HUMAN
-                    else tr._("{name} wins the match. Totals: {totals}.", name=self.names[w], totals=totals))
+            text = (
+                tr._("You win the match. Totals: {totals}.", totals=totals)
+                if w == HUMAN
+                else tr._("{name} wins the match. Totals: {totals}.", name=self.names[w], totals=totals)
+            )
         self.say(Text(text, style="bold"))
 
 
@@ -685,15 +816,39 @@ class PlayTable:
 def play(
     preset: str = PresetOpt,
     sets: list[str] = SetOpt,
-    opponent: str = typer.Option("novice", "--opponent", help="Computer player level: random, novice, club or expert (weakest to strongest), or master (the expert thinking up to 1 s a move; measured, no stronger than the expert)."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of the match (int); default a random one, printed so the match can be replayed."),
-    name: str | None = typer.Option(None, "--name", help="Your name on the score sheet (default: You, in the table's language)."),
-    players: int | None = typer.Option(None, "--players", help="2, or 3 for three-hand gin (R10); same as --set players=N."),
-    delay: float = typer.Option(1.0, "--delay", help="Seconds between moves when you sit out a three-hand deal; 0: wait for Enter."),
+    opponent: str = typer.Option(
+        "novice",
+        "--opponent",
+        help="Computer player level: random, novice, club or expert (weakest to strongest), or master (the expert thinking up to 1 s a move; measured, no stronger than the expert).",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Seed of the match (int); default a random one, printed so the match can be replayed."
+    ),
+    name: str | None = typer.Option(
+        None, "--name", help="Your name on the score sheet (default: You, in the table's language)."
+    ),
+    players: int | None = typer.Option(
+        None, "--players", help="2, or 3 for three-hand gin (R10); same as --set players=N."
+    ),
+    delay: float = typer.Option(
+        1.0, "--delay", help="Seconds between moves when you sit out a three-hand deal; 0: wait for Enter."
+    ),
     no_clear: bool = typer.Option(False, "--no-clear", help="Do not clear the terminal between turns."),
-    record: str | None = typer.Option(None, "--record", help="Save the record of the match to this file after every deal (for gin review, gin verify)."),
-    review_budget_ms: float = typer.Option(DEFAULT_BUDGET_MS, "--review-budget-ms", help="Budget per decision of the review offered after each deal, in ms (it fixes the sampled deals)."),
-    lang: str | None = typer.Option(None, "--lang", help="Language of the table: en, el, fi, mt (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English."),
+    record: str | None = typer.Option(
+        None,
+        "--record",
+        help="Save the record of the match to this file after every deal (for gin review, gin verify).",
+    ),
+    review_budget_ms: float = typer.Option(
+        DEFAULT_BUDGET_MS,
+        "--review-budget-ms",
+        help="Budget per decision of the review offered after each deal, in ms (it fixes the sampled deals).",
+    ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help="Language of the table: en, el, fi, mt (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English.",
+    ),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""
     if lang is None:
@@ -714,8 +869,13 @@ def play(
             if players not in (2, 3):
                 bad(tr._("--players {players} is not allowed; allowed: 2, 3 (R10)", players=str(players)))
             if any(s.split("=", 1)[0].strip() == "players" for s in sets) and rules.players != players:
-                bad(tr._("--players {players} contradicts --set players={rules}", players=str(players),
-                         rules=str(rules.players)))
+                bad(
+                    tr._(
+                        "--players {players} contradicts --set players={rules}",
+                        players=str(players),
+                        rules=str(rules.players),
+                    )
+                )
             rules = rules.replace(players=players)
         name = tr._("You") if name is None else name.strip()
         if not name:
@@ -723,8 +883,13 @@ def play(
         if delay < 0:
             bad(tr._("--delay {delay} must be >= 0 seconds", delay=str(delay)))
         if not 0 < review_budget_ms <= MAX_BUDGET_MS:
-            bad(tr._("--review-budget-ms {budget} must be a number > 0 and at most {most}", budget=str(review_budget_ms),
-                     most=str(int(MAX_BUDGET_MS))))
+            bad(
+                tr._(
+                    "--review-budget-ms {budget} must be a number > 0 and at most {most}",
+                    budget=str(review_budget_ms),
+                    most=str(int(MAX_BUDGET_MS)),
+                )
+            )
         make_player(opponent)
     except GinRummyError as exc:
         bad(translate_error(exc, tr))
@@ -735,12 +900,25 @@ def play(
             with path.open("a", encoding="utf-8"):
                 pass
         except OSError as exc:
-            bad(tr._("--record {path}: the file cannot be written ({error})", path=record, error=exc.strerror or str(exc)))
+            bad(
+                tr._(
+                    "--record {path}: the file cannot be written ({error})", path=record, error=exc.strerror or str(exc)
+                )
+            )
     if seed is None:
         seed = secrets.randbelow(10**9)
     console = play_console()
-    table = PlayTable(rules, seed, opponent.lower(), name, console=console, delay=delay, clear=not no_clear, tr=tr,
-                      record=path, review_budget_ms=review_budget_ms)
+    table = PlayTable(
+        rules,
+        seed,
+        opponent.lower(),
+        name,
+        console=console,
+        delay=delay,
+        clear=not no_clear,
+        tr=tr,
+        record=path,
+        review_budget_ms=review_budget_ms,
+    )
     status = table.run()
     raise typer.Exit(status)
-

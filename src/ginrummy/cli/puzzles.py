@@ -18,8 +18,17 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..analysis.puzzles import (INITIAL_RATING, THEMES, Puzzle, display_rating, dumps_puzzles, loads_puzzles,
-                                mine_record, rate_attempt, theme_name)
+from ..analysis.puzzles import (
+    INITIAL_RATING,
+    THEMES,
+    Puzzle,
+    display_rating,
+    dumps_puzzles,
+    loads_puzzles,
+    mine_record,
+    rate_attempt,
+    theme_name,
+)
 from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
 from .common import JsonOpt, emit_json, fail, text_console
@@ -38,10 +47,16 @@ def shipped_puzzles() -> str:
 
 @puzzles_app.command("mine")
 def mine_command(
-    records: list[str] = typer.Argument(..., help="Game records (gin play --record, a web download, gin simulate --records)."),
+    records: list[str] = typer.Argument(
+        ..., help="Game records (gin play --record, a web download, gin simulate --records)."
+    ),
     out: str = typer.Option(..., "--out", help="The puzzle file to write (JSON lines, docs/puzzles.md)."),
-    samples: int = typer.Option(50, "--samples", min=16, max=5000, help="Sampled deals of the mining check (the re-check uses 4 times as many)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sampling: the same records and seed give the same puzzles."),
+    samples: int = typer.Option(
+        50, "--samples", min=16, max=5000, help="Sampled deals of the mining check (the re-check uses 4 times as many)."
+    ),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed of the sampling: the same records and seed give the same puzzles."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
     """Find decisions where one move is clearly best, re-checked at 4 times the budget."""
@@ -81,7 +96,11 @@ def load_ratings(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {"people": {}, "puzzles": {}}
     data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not isinstance(data.get("people"), dict) or not isinstance(data.get("puzzles"), dict):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("people"), dict)
+        or not isinstance(data.get("puzzles"), dict)
+    ):
         raise ValueError(f"{path} is not a puzzle ratings file")
     return data
 
@@ -105,8 +124,16 @@ def pick_puzzle(puzzles: list[Puzzle], ratings: dict[str, Any], person: str, the
 
 def _show(p: Puzzle, console: Console, tr: Translator, number: int) -> None:
     v = p.view
-    console.print(Text(tr._("Puzzle {number} ({theme}): what is the best move?", number=number,
-                            theme=translate_error(theme_name(p.theme), tr)), style="bold"))
+    console.print(
+        Text(
+            tr._(
+                "Puzzle {number} ({theme}): what is the best move?",
+                number=number,
+                theme=translate_error(theme_name(p.theme), tr),
+            ),
+            style="bold",
+        )
+    )
     totals = [0, 0]
     for w, pts in p.results:
         if w is not None:
@@ -114,8 +141,14 @@ def _show(p: Puzzle, console: Console, tr: Translator, number: int) -> None:
     console.print(tr._("Score: you {mine}, the opponent {theirs}.", mine=totals[p.player], theirs=totals[p.opponent]))
     console.print(tr._("Your hand: {cards}", cards=" ".join(v["hand"])))
     console.print(tr._("Discard pile (top last): {cards}", cards=" ".join(v["discard_pile"]) or "-"))
-    console.print(tr._("Stock: {n} cards. The opponent holds {m} cards; seen taking: {cards}.", n=v["stock_size"],
-                       m=v["opponent_count"], cards=" ".join(v["opponent_seen"]) or "-"))
+    console.print(
+        tr._(
+            "Stock: {n} cards. The opponent holds {m} cards; seen taking: {cards}.",
+            n=v["stock_size"],
+            m=v["opponent_count"],
+            cards=" ".join(v["opponent_seen"]) or "-",
+        )
+    )
     console.print(tr._("Legal moves: {moves}", moves=", ".join(v["legal_actions"])))
 
 
@@ -123,9 +156,15 @@ def _show(p: Puzzle, console: Console, tr: Translator, number: int) -> None:
 def play_command(
     file: str = typer.Argument(None, help="A puzzle file (JSON lines); default the set shipped with gin."),
     name: str = typer.Option("me", "--name", help="Whose puzzle rating to use and move."),
-    theme: str = typer.Option(None, "--theme", help="Only puzzles of this theme: upcard, draw, wall, knock, gin, danger, discard."),
-    ratings_path: str = typer.Option("", "--ratings", help="The ratings file (default puzzle-ratings.json in your user data folder)."),
-    count: int = typer.Option(0, "--count", min=0, max=100000, help="Stop after this many puzzles (0: until quit or none left)."),
+    theme: str = typer.Option(
+        None, "--theme", help="Only puzzles of this theme: upcard, draw, wall, knock, gin, danger, discard."
+    ),
+    ratings_path: str = typer.Option(
+        "", "--ratings", help="The ratings file (default puzzle-ratings.json in your user data folder)."
+    ),
+    count: int = typer.Option(
+        0, "--count", min=0, max=100000, help="Stop after this many puzzles (0: until quit or none left)."
+    ),
     lang: str = typer.Option("en", "--lang", help="Language: en, el, fi, mt."),
 ) -> None:
     """Solve puzzles at the terminal; your puzzle rating is kept in a local file."""
@@ -159,24 +198,44 @@ def play_command(
             loss = p.answer_loss(move)
             if loss is not None:
                 break
-            console.print(tr._("{move} is not a legal move here; legal moves: {moves}", move=move,
-                               moves=", ".join(p.view["legal_actions"])))
+            console.print(
+                tr._(
+                    "{move} is not a legal move here; legal moves: {moves}",
+                    move=move,
+                    moves=", ".join(p.view["legal_actions"]),
+                )
+            )
         solved = loss == 0.0
-        me = ratings["people"].setdefault(name, {"mu": INITIAL_RATING[0], "sigma": INITIAL_RATING[1],
-                                                 "tried": [], "solved": 0})
+        me = ratings["people"].setdefault(
+            name, {"mu": INITIAL_RATING[0], "sigma": INITIAL_RATING[1], "tried": [], "solved": 0}
+        )
         pr = ratings["puzzles"].setdefault(p.id, {"mu": INITIAL_RATING[0], "sigma": INITIAL_RATING[1]})
-        (me["mu"], me["sigma"]), (pr["mu"], pr["sigma"]) = rate_attempt((me["mu"], me["sigma"]),
-                                                                        (pr["mu"], pr["sigma"]), solved)
+        (me["mu"], me["sigma"]), (pr["mu"], pr["sigma"]) = rate_attempt(
+            (me["mu"], me["sigma"]), (pr["mu"], pr["sigma"]), solved
+        )
         me["tried"].append(p.id)
         me["solved"] += int(solved)
         if solved:
             console.print(Text(tr._("Right: {best} is the best move.", best=p.best), style="bold green"))
         else:
-            console.print(Text(tr._("Not the best: {best} is better by {loss} points of win chance.", best=p.best,
-                                    loss=tr.format_number(round(loss, 1) + 0.0)), style="bold red"))
-        console.print(tr._("Every other move loses at least {margin} points of win chance: {losses}. Rules: {rules}.",
-                           margin=tr.format_number(p.margin), rules=", ".join(p.rules),
-                           losses=", ".join(f"{m} {tr.format_number(x)}" for m, x in p.losses.items())))
+            console.print(
+                Text(
+                    tr._(
+                        "Not the best: {best} is better by {loss} points of win chance.",
+                        best=p.best,
+                        loss=tr.format_number(round(loss, 1) + 0.0),
+                    ),
+                    style="bold red",
+                )
+            )
+        console.print(
+            tr._(
+                "Every other move loses at least {margin} points of win chance: {losses}. Rules: {rules}.",
+                margin=tr.format_number(p.margin),
+                rules=", ".join(p.rules),
+                losses=", ".join(f"{m} {tr.format_number(x)}" for m, x in p.losses.items()),
+            )
+        )
         console.print(tr._("Your puzzle rating: {rating}.", rating=display_rating(me["mu"], me["sigma"])))
         done += 1
         try:

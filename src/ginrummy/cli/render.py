@@ -66,8 +66,9 @@ def rules_label(rules: RuleSet) -> str:
     base = PRESETS.get(base_name)
     if base is None:
         return rules.name
-    changed = [f"{k}={shown(v)}" for k, v in rules.to_dict().items()
-               if k not in ("name", "players") and getattr(base, k) != v]
+    changed = [
+        f"{k}={shown(v)}" for k, v in rules.to_dict().items() if k not in ("name", "players") and getattr(base, k) != v
+    ]
     return ", ".join([base_name, *changed])
 
 
@@ -153,13 +154,13 @@ def _around(template: str, **items: Text) -> Text:
         end = rest.find("}", start)
         if start < 0 or end < 0:
             break
-        key = rest[start + 1:end]
+        key = rest[start + 1 : end]
         out.append(rest[:start])
         if key in items:
             out.append_text(items[key])
         else:
-            out.append(rest[start:end + 1])
-        rest = rest[end + 1:]
+            out.append(rest[start : end + 1])
+        rest = rest[end + 1 :]
     return out.append(rest)
 
 
@@ -213,8 +214,13 @@ def legal_summary(legal: Sequence[Action], hand: int | None = None, tr: Translat
     grouped per kind (``discard a card``, ``knock with 9C KD``).  With ``hand`` (a mask), the
     cards of the hand that may not be discarded are named instead of the allowed ones."""
     tr = _tr(tr)
-    short = {"draw_stock": tr._("draw stock (s)"), "take_discard": tr._("take discard (t)"),
-             "take_upcard": tr._("take upcard (u)"), "pass": tr._("pass (p)"), "big_gin": tr._("big gin")}
+    short = {
+        "draw_stock": tr._("draw stock (s)"),
+        "take_discard": tr._("take discard (t)"),
+        "take_upcard": tr._("take upcard (u)"),
+        "pass": tr._("pass (p)"),
+        "big_gin": tr._("big gin"),
+    }
     parts: list[str] = []
     by_kind: dict[str, list[int]] = {}
     for a in legal:
@@ -242,18 +248,26 @@ def legal_summary(legal: Sequence[Action], hand: int | None = None, tr: Translat
 def _event_words(tr: Translator, you: bool = False) -> dict[str, str]:
     if you:  # the same words said of the person: "You took the upcard" (a verb form of its own in most languages)
         return {
-            "take_upcard": tr.p_("your event", "took the upcard"), "pass": tr.p_("your event", "passed"),
+            "take_upcard": tr.p_("your event", "took the upcard"),
+            "pass": tr.p_("your event", "passed"),
             "draw_stock": tr.p_("your event", "drew from the stock"),
-            "take_discard": tr.p_("your event", "took the discard"), "discard": tr.p_("your event", "discarded"),
-            "knock": tr.p_("your event", "knocked, discarding"), "gin": tr.p_("your event", "went gin, discarding"),
+            "take_discard": tr.p_("your event", "took the discard"),
+            "discard": tr.p_("your event", "discarded"),
+            "knock": tr.p_("your event", "knocked, discarding"),
+            "gin": tr.p_("your event", "went gin, discarding"),
             "big_gin": tr.p_("your event", "went big gin"),
         }
     return {
-        "take_upcard": tr.p_("event", "took the upcard"), "pass": tr.p_("event", "passed"),
-        "draw_stock": tr.p_("event", "drew from the stock"), "take_discard": tr.p_("event", "took the discard"),
-        "discard": tr.p_("event", "discarded"), "knock": tr.p_("event", "knocked, discarding"),
-        "gin": tr.p_("event", "went gin, discarding"), "big_gin": tr.p_("event", "went big gin"),
-        "reshuffle": tr.p_("event", "the stock was reshuffled (R7.3)"), "end": tr.p_("event", "the deal ended"),
+        "take_upcard": tr.p_("event", "took the upcard"),
+        "pass": tr.p_("event", "passed"),
+        "draw_stock": tr.p_("event", "drew from the stock"),
+        "take_discard": tr.p_("event", "took the discard"),
+        "discard": tr.p_("event", "discarded"),
+        "knock": tr.p_("event", "knocked, discarding"),
+        "gin": tr.p_("event", "went gin, discarding"),
+        "big_gin": tr.p_("event", "went big gin"),
+        "reshuffle": tr.p_("event", "the stock was reshuffled (R7.3)"),
+        "end": tr.p_("event", "the deal ended"),
     }
 
 
@@ -270,8 +284,11 @@ def event_line(e: Event, who: str, tr: Translator | None = None, *, you: bool = 
     tr = _tr(tr)
     out = Text(f"{who} " if who and e.seat is not None else "")
     if e.kind == "draw_stock" and e.card is not None:
-        template = (tr.pgettext("your event", "drew {card} from the stock") if you
-                    else tr.pgettext("event", "drew {card} from the stock"))
+        template = (
+            tr.pgettext("your event", "drew {card} from the stock")
+            if you
+            else tr.pgettext("event", "drew {card} from the stock")
+        )
         return out.append_text(_around(template, card=card_text(e.card)))
     text = _event_words(tr, you).get(e.kind) or _event_words(tr).get(e.kind) or e.kind.replace("_", " ")
     out.append(text)
@@ -280,16 +297,16 @@ def event_line(e: Event, who: str, tr: Translator | None = None, *, you: bool = 
     return out
 
 
-def sheet_table(sheet: ScoreSheet, names: Sequence[str], *, title: str | None = None,
-                tr: Translator | None = None) -> Table:
+def sheet_table(
+    sheet: ScoreSheet, names: Sequence[str], *, title: str | None = None, tr: Translator | None = None
+) -> Table:
     """The score sheet as a table: one row per player, one column per game (three for
     Hollywood, R12.1) and the total (R12.5).  A finished game's cell shows its points, the
     game bonus (shutout doubled) and the box bonus, and the total (R11.3, R12.4); the winner
     of a game is marked.  Points are in ``tr``'s number format."""
     tr = _tr(tr)
     num = tr.format_number
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, box=None,
-                  header_style="bold")
+    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False, box=None, header_style="bold")
     table.add_column("")
     games = sheet.games
     many = len(games) > 1
@@ -313,8 +330,11 @@ def sheet_table(sheet: ScoreSheet, names: Sequence[str], *, title: str | None = 
                     cell.append(" " + tr.p_("sheet", "won"), style="bold green")
                 if g.game_bonus[p]:
                     shutout = g.game_bonus[p] > sheet.rules.game_bonus
-                    bonus = (tr.p_("sheet", "+{points} game (shutout)", points=g.game_bonus[p]) if shutout
-                             else tr.p_("sheet", "+{points} game", points=g.game_bonus[p]))
+                    bonus = (
+                        tr.p_("sheet", "+{points} game (shutout)", points=g.game_bonus[p])
+                        if shutout
+                        else tr.p_("sheet", "+{points} game", points=g.game_bonus[p])
+                    )
                     cell.append("\n" + bonus)
                 if g.box_bonus[p]:
                     cell.append("\n" + tr.p_("sheet", "+{points} box", points=g.box_bonus[p]))
@@ -344,18 +364,32 @@ def score_lines(result: DealResult, knocker: str, defender: str, tr: Translator 
     d = sd.defender.deadwood_value
     lines: list[str] = []
     if sd.outcome == "knock":
-        lines.append(tr._("Defender deadwood {d} - knocker deadwood {k} = {points} (R6.2)", d=d, k=k,
-                          points=sd.base_points))
+        lines.append(
+            tr._("Defender deadwood {d} - knocker deadwood {k} = {points} (R6.2)", d=d, k=k, points=sd.base_points)
+        )
     elif sd.outcome == "undercut":
         lines.append(tr._("Knocker deadwood {k} >= defender deadwood {d}: undercut (R6.3)", k=k, d=d))
-        lines.append(tr._("undercut bonus {bonus} + ({k} - {d}) = {points}", bonus=sd.bonus, k=k, d=d,
-                          points=sd.base_points))
+        lines.append(
+            tr._("undercut bonus {bonus} + ({k} - {d}) = {points}", bonus=sd.bonus, k=k, d=d, points=sd.base_points)
+        )
     elif sd.outcome == "gin":
-        lines.append(tr._("gin bonus {bonus} + defender deadwood {d} = {points} (R6.1)", bonus=sd.bonus, d=d,
-                          points=sd.base_points))
+        lines.append(
+            tr._(
+                "gin bonus {bonus} + defender deadwood {d} = {points} (R6.1)",
+                bonus=sd.bonus,
+                d=d,
+                points=sd.base_points,
+            )
+        )
     else:
-        lines.append(tr._("big gin bonus {bonus} + defender deadwood {d} = {points} (R6.5)", bonus=sd.bonus, d=d,
-                          points=sd.base_points))
+        lines.append(
+            tr._(
+                "big gin bonus {bonus} + defender deadwood {d} = {points} (R6.5)",
+                bonus=sd.bonus,
+                d=d,
+                points=sd.base_points,
+            )
+        )
     if sd.multiplier != 1:
         lines.append(tr._("x{factor} spade upcard (R9.3) = {points}", factor=sd.multiplier, points=sd.points))
     winner = knocker if sd.winner == "knocker" else defender
@@ -370,11 +404,15 @@ def draw_reason(reason: str, tr: Translator | None = None) -> str:
     """The sentence for a drawn deal's rule (``"R7.1"``, ``"R7.2"``, ``"R7.3"``)."""
     tr = _tr(tr)
     if reason == "R7.1":
-        return tr._("Two cards left in the stock and nobody knocked: the deal is a draw, no score; "
-                    "the same dealer deals again (R7.1)")
+        return tr._(
+            "Two cards left in the stock and nobody knocked: the deal is a draw, no score; "
+            "the same dealer deals again (R7.1)"
+        )
     if reason == "R7.2":
-        return tr._("Two cards left in the stock and the discard could not be used to knock: the deal is "
-                    "a draw, no score (R7.2)")
+        return tr._(
+            "Two cards left in the stock and the discard could not be used to knock: the deal is "
+            "a draw, no score (R7.2)"
+        )
     if reason == "R7.3":
         return tr._("The stock ran out after its last rebuild: the deal is a draw, no score (R7.3)")
     return tr._("The deal is a draw, no score ({rule})", rule=reason)
@@ -390,8 +428,14 @@ def _layout_line(head: str, melds: Sequence[int], dead: int, value: int, tr: Tra
     return line.append(f" = {tr.format_number(value)}")
 
 
-def deal_end(result: DealResult, seat_names: Sequence[str], *, knock_card: int | None = None,
-             written: Sequence[int] = (), tr: Translator | None = None) -> Group:
+def deal_end(
+    result: DealResult,
+    seat_names: Sequence[str],
+    *,
+    knock_card: int | None = None,
+    written: Sequence[int] = (),
+    tr: Translator | None = None,
+) -> Group:
     """The end of a deal: the knocker's layout, the defender's melds, layoffs and deadwood,
     and :func:`score_lines` (or the reason of a draw).  ``seat_names`` are the names of deal
     seats 0 and 1; ``knock_card`` the knocker's discard; ``written`` the Hollywood games the
@@ -407,10 +451,18 @@ def deal_end(result: DealResult, seat_names: Sequence[str], *, knock_card: int |
     you = is_you(kname, tr)
     if sd.outcome in ("knock", "undercut"):
         did = tr._("You knocked") if you else tr._("{name} knocked", name=kname)
-        with_card = tr._("You knocked, discarding {card}", card="{card}") if you else tr._("{name} knocked, discarding {card}", name=kname, card="{card}")
+        with_card = (
+            tr._("You knocked, discarding {card}", card="{card}")
+            if you
+            else tr._("{name} knocked, discarding {card}", name=kname, card="{card}")
+        )
     elif sd.outcome == "gin":
         did = tr._("You went gin") if you else tr._("{name} went gin", name=kname)
-        with_card = tr._("You went gin, discarding {card}", card="{card}") if you else tr._("{name} went gin, discarding {card}", name=kname, card="{card}")
+        with_card = (
+            tr._("You went gin, discarding {card}", card="{card}")
+            if you
+            else tr._("{name} went gin, discarding {card}", name=kname, card="{card}")
+        )
     else:
         did = tr._("You went big gin") if you else tr._("{name} went big gin", name=kname)
         with_card = did
@@ -421,10 +473,18 @@ def deal_end(result: DealResult, seat_names: Sequence[str], *, knock_card: int |
     head.stylize("bold")
     parts.append(head)
     dl = sd.defender
-    parts.append(_layout_line("  " + tr._("{name} (knocker):", name=kname) + " ", sd.knocker.melds,
-                              sd.knocker.deadwood, sd.knocker.deadwood_value, tr))
-    parts.append(_layout_line("  " + tr._("{name} (defender):", name=dname) + " ", dl.melds, dl.deadwood,
-                              dl.deadwood_value, tr))
+    parts.append(
+        _layout_line(
+            "  " + tr._("{name} (knocker):", name=kname) + " ",
+            sd.knocker.melds,
+            sd.knocker.deadwood,
+            sd.knocker.deadwood_value,
+            tr,
+        )
+    )
+    parts.append(
+        _layout_line("  " + tr._("{name} (defender):", name=dname) + " ", dl.melds, dl.deadwood, dl.deadwood_value, tr)
+    )
     if dl.layoffs:
         lo = Text("  " + (tr._("You lay off:") if is_you(dname, tr) else tr._("{name} lays off:", name=dname)) + " ")
         on = tr.gettext("{card} on {meld}")

@@ -75,8 +75,9 @@ def _read(path: str) -> str:
         fail(f"cannot read {path}: {exc}")
 
 
-def load_script(data: Any, preset_name: str | None = None, overrides: list[str] | tuple[str, ...] = ()
-                ) -> tuple[RuleSet, int, list[int], list[str]]:
+def load_script(
+    data: Any, preset_name: str | None = None, overrides: list[str] | tuple[str, ...] = ()
+) -> tuple[RuleSet, int, list[int], list[str]]:
     """Read a deal script (the parsed JSON object): returns ``(rules, dealer, deck, actions)``.
 
     Rules: the script's ``rules`` object (``preset`` plus fields), with ``preset_name``
@@ -108,8 +109,10 @@ def load_script(data: Any, preset_name: str | None = None, overrides: list[str] 
     deck = parse_cards(deck_data)
     if len(deck) != 52:
         missing = sorted(set(range(52)) - set(deck))
-        raise RecordError(f'"deck" has {len(deck)} cards, not 52'
-                          + (f"; missing: {' '.join(card_str(c) for c in missing)}" if missing else ""))
+        raise RecordError(
+            f'"deck" has {len(deck)} cards, not 52'
+            + (f"; missing: {' '.join(card_str(c) for c in missing)}" if missing else "")
+        )
     actions = data.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError('"actions" must be a list of action texts, e.g. ["pass", "pass", "draw stock"]')
@@ -131,8 +134,11 @@ def run_script(rules: RuleSet, dealer: int, deck: list[int], actions: list[str])
         except IllegalActionError as exc:
             raise IllegalActionError(f"{where}: {exc}; legal now: {', '.join(legal) or 'none'}", text, legal) from None
         if state.is_over:
-            raise IllegalActionError(f"{where}: the deal is already over ({state.result.outcome if state.result else ''}); "
-                                     "legal: none", text, [])
+            raise IllegalActionError(
+                f"{where}: the deal is already over ({state.result.outcome if state.result else ''}); legal: none",
+                text,
+                [],
+            )
         try:
             state, _ = state.apply(state.to_act if state.to_act is not None else 0, action)
         except IllegalActionError as exc:
@@ -158,15 +164,23 @@ def _match_summary(m: Match) -> dict[str, Any]:
     deals = []
     for d in m.deals:
         res = d.result
-        deals.append({
-            "number": d.number,
-            "dealer": names[d.seat_players[d.dealer]],
-            "seats": [names[p] for p in d.seat_players],
-            "winner": None if res is None or res.winner is None else names[d.seat_players[res.winner]],
-            "result": None if res is None else res.to_json(),
-        })
-    return {"names": names, "rules": m.rules.to_dict(), "deals": deals, "sheet": m.sheet.to_dict(names),
-            "finished": m.finished, "winner": None if m.winner is None else names[m.winner]}
+        deals.append(
+            {
+                "number": d.number,
+                "dealer": names[d.seat_players[d.dealer]],
+                "seats": [names[p] for p in d.seat_players],
+                "winner": None if res is None or res.winner is None else names[d.seat_players[res.winner]],
+                "result": None if res is None else res.to_json(),
+            }
+        )
+    return {
+        "names": names,
+        "rules": m.rules.to_dict(),
+        "deals": deals,
+        "sheet": m.sheet.to_dict(names),
+        "finished": m.finished,
+        "winner": None if m.winner is None else names[m.winner],
+    }
 
 
 def _print_summary(m: Match) -> None:
@@ -180,7 +194,9 @@ def _print_summary(m: Match) -> None:
         res = d.result
         head = f"deal {d.number}: dealer {names[d.seat_players[d.dealer]]}"
         if res is None:
-            print(f"{head}; in progress, {names[d.seat_players[m.deal.to_act]] if m.deal.to_act is not None else '-'} to act")
+            print(
+                f"{head}; in progress, {names[d.seat_players[m.deal.to_act]] if m.deal.to_act is not None else '-'} to act"
+            )
             continue
         if res.winner is None:
             what = f"draw ({res.reason})"
@@ -194,8 +210,12 @@ def _print_summary(m: Match) -> None:
                 what = f"{res.outcome.replace('_', ' ')} by {knocker}; {points}"
         print(f"{head}; {what}; totals " + ", ".join(f"{n} {t}" for n, t in zip(names, totals)))
     if m.finished:
-        print("match over: " + (f"winner {names[m.winner]}" if m.winner is not None else "no winner") + "; totals "
-              + ", ".join(f"{n} {t}" for n, t in zip(names, m.sheet.totals)))
+        print(
+            "match over: "
+            + (f"winner {names[m.winner]}" if m.winner is not None else "no winner")
+            + "; totals "
+            + ", ".join(f"{n} {t}" for n, t in zip(names, m.sheet.totals))
+        )
 
 
 def _running_totals(m: Match) -> list[tuple[int, ...]]:
@@ -222,7 +242,9 @@ def replay_command(
     preset_name: str | None = _PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
-    record: bool = typer.Option(False, "--record", help="For a deal script: print the deal's game record instead of the state."),
+    record: bool = typer.Option(
+        False, "--record", help="For a deal script: print the deal's game record instead of the state."
+    ),
     date: str | None = typer.Option(None, "--date", help="With --record: the date written in the record."),
 ) -> None:
     """Replay a deal script (print the state as JSON) or a saved game record (print a summary)."""
@@ -280,4 +302,3 @@ def verify_command(
         raise typer.Exit(1)
     if not report.complete:
         raise typer.Exit(INCOMPLETE_EXIT)
-

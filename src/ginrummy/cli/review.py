@@ -39,23 +39,37 @@ def mark_name(mark: str | None, tr: Translator) -> str:
     """A mark (``inaccuracy``, ``mistake``, ``blunder``) in ``tr``'s language; ``""`` for none."""
     if mark is None:
         return ""
-    return {"inaccuracy": tr.p_("review mark", "inaccuracy"), "mistake": tr.p_("review mark", "mistake"),
-            "blunder": tr.p_("review mark", "blunder")}.get(mark, mark)
+    return {
+        "inaccuracy": tr.p_("review mark", "inaccuracy"),
+        "mistake": tr.p_("review mark", "mistake"),
+        "blunder": tr.p_("review mark", "blunder"),
+    }.get(mark, mark)
 
 
 def phase_name(phase: str, tr: Translator) -> str:
     """A deal phase (R4, R7.2) in ``tr``'s language."""
-    return {"upcard_offer": tr.p_("phase", "upcard offer"), "draw": tr.p_("phase", "draw"),
-            "wall": tr.p_("phase", "wall"), "discard": tr.p_("phase", "discard")}.get(phase, phase)
+    return {
+        "upcard_offer": tr.p_("phase", "upcard offer"),
+        "draw": tr.p_("phase", "draw"),
+        "wall": tr.p_("phase", "wall"),
+        "discard": tr.p_("phase", "discard"),
+    }.get(phase, phase)
 
 
 def _num(x: float, tr: Translator) -> str:
     return tr.format_number(round(x, 1) + 0.0)
 
 
-def run_review(record: GameRecord | Match | str, *, tr: Translator, player: str | None = None,
-               deal: int | None = None, budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0,
-               console: Console | None = None) -> Review:
+def run_review(
+    record: GameRecord | Match | str,
+    *,
+    tr: Translator,
+    player: str | None = None,
+    deal: int | None = None,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    seed: int = 0,
+    console: Console | None = None,
+) -> Review:
     """:func:`ginrummy.analysis.review.build_review` with a Rich progress bar on ``console`` (default:
     stderr; transient: it disappears when done).  Raises what ``build_review`` raises."""
     console = console or Console(stderr=True)
@@ -89,8 +103,15 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
         for x in d.decisions:
             same = x.played == x.best
             value = _num(x.value_played, tr) if same else f"{_num(x.value_played, tr)} → {_num(x.value_best, tr)}"
-            cells = [str(x.index), *([x.player] if several else []), x.played, "=" if same else x.best, value,
-                     _num(x.loss, tr), Text(mark_name(x.mark, tr), style=_MARK_STYLE.get(x.mark or "", ""))]
+            cells = [
+                str(x.index),
+                *([x.player] if several else []),
+                x.played,
+                "=" if same else x.best,
+                value,
+                _num(x.loss, tr),
+                Text(mark_name(x.mark, tr), style=_MARK_STYLE.get(x.mark or "", "")),
+            ]
             t.add_row(*cells)
         if d.decisions:
             console.print(t)
@@ -98,29 +119,64 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
             console.print(Text(tr._("Deal {number}: no decision to review.", number=d.number), style="bold"))
         for x in d.decisions:
             if x.mark is not None:
-                console.print(Text(tr._("Move {index} ({mark}): {reason}", index=x.index, mark=mark_name(x.mark, tr),
-                                        reason=translate_error(x.reason, tr)), style=_MARK_STYLE[x.mark]))
+                console.print(
+                    Text(
+                        tr._(
+                            "Move {index} ({mark}): {reason}",
+                            index=x.index,
+                            mark=mark_name(x.mark, tr),
+                            reason=translate_error(x.reason, tr),
+                        ),
+                        style=_MARK_STYLE[x.mark],
+                    )
+                )
         lines = "; ".join(translate_error(m, tr) for m in d.hindsight.lines())
-        console.print(Text(tr._("Hindsight (all hands shown, not part of the review): {lines}.", lines=lines),
-                           style="dim italic"))
+        console.print(
+            Text(tr._("Hindsight (all hands shown, not part of the review): {lines}.", lines=lines), style="dim italic")
+        )
     # no vertical rules, and no header cut short: the seven columns fit 80 characters
     s = Table(title=tr._("Summary"), title_justify="left", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
     s.add_column(tr._("Player"), overflow="fold")
-    for header in (tr._("Decisions"), tr._("Inaccuracies"), tr._("Mistakes"), tr._("Blunders"), tr._("Mean loss"),
-                   tr._("Accuracy")):
+    for header in (
+        tr._("Decisions"),
+        tr._("Inaccuracies"),
+        tr._("Mistakes"),
+        tr._("Blunders"),
+        tr._("Mean loss"),
+        tr._("Accuracy"),
+    ):
         s.add_column(header, justify="right", min_width=max(len(w) for w in header.split()))
     for name, p in review.summary.items():
-        s.add_row(name, str(p.decisions), str(p.inaccuracies), str(p.mistakes), str(p.blunders),
-                  tr.format_number(round(p.mean_loss, 2) + 0.0), f"{_num(p.accuracy, tr)}%")
+        s.add_row(
+            name,
+            str(p.decisions),
+            str(p.inaccuracies),
+            str(p.mistakes),
+            str(p.blunders),
+            tr.format_number(round(p.mean_loss, 2) + 0.0),
+            f"{_num(p.accuracy, tr)}%",
+        )
     console.print(s)
     show_performance(review, console, tr)
     low, mid, high = review.thresholds
-    console.print(Text(tr._("Values: {unit}, from each player's own view at that moment, over {n} sampled deals a "
-                            "decision (seed {seed}). A loss is marked only above its noise ({z} standard errors of "
-                            "the sampled difference): inaccuracy from {low}, mistake from {mid}, blunder from {high}. "
-                            "Accuracy: the share of decisions within the noise of the expert's move.",
-                            unit=unit, n=review.samples, seed=str(review.seed), z=NOISE_Z, low=low, mid=mid,
-                            high=high), style="dim"))
+    console.print(
+        Text(
+            tr._(
+                "Values: {unit}, from each player's own view at that moment, over {n} sampled deals a "
+                "decision (seed {seed}). A loss is marked only above its noise ({z} standard errors of "
+                "the sampled difference): inaccuracy from {low}, mistake from {mid}, blunder from {high}. "
+                "Accuracy: the share of decisions within the noise of the expert's move.",
+                unit=unit,
+                n=review.samples,
+                seed=str(review.seed),
+                z=NOISE_Z,
+                low=low,
+                mid=mid,
+                high=high,
+            ),
+            style="dim",
+        )
+    )
 
 
 def show_performance(review: Review, console: Console, tr: Translator) -> None:
@@ -130,11 +186,22 @@ def show_performance(review: Review, console: Console, tr: Translator) -> None:
     for name, p in performance(review).items():
         if p.rating is None:
             continue
-        console.print(Text(tr._("{player}: accuracy {score} of 100, {loss} points of win chance lost a decision "
-                                "over {n} decisions; played like a player rated about {rating} ({low} to {high}).",
-                                player=name, score=_num(p.score, tr), loss=tr.format_number(round(p.loss_per_decision, 2) + 0.0),
-                                n=p.decisions, rating=p.rating.rating, low=p.rating.low, high=p.rating.high),
-                           style="bold"))
+        console.print(
+            Text(
+                tr._(
+                    "{player}: accuracy {score} of 100, {loss} points of win chance lost a decision "
+                    "over {n} decisions; played like a player rated about {rating} ({low} to {high}).",
+                    player=name,
+                    score=_num(p.score, tr),
+                    loss=tr.format_number(round(p.loss_per_decision, 2) + 0.0),
+                    n=p.decisions,
+                    rating=p.rating.rating,
+                    low=p.rating.low,
+                    high=p.rating.high,
+                ),
+                style="bold",
+            )
+        )
 
 
 def _read(path: str) -> str:
@@ -152,11 +219,19 @@ def _read(path: str) -> str:
 
 @app.command("review")
 def review_command(
-    record: str = typer.Argument(..., help="A game record (gin play --record, a web download, gin simulate --records); - reads stdin."),
+    record: str = typer.Argument(
+        ..., help="A game record (gin play --record, a web download, gin simulate --records); - reads stdin."
+    ),
     deal: int | None = typer.Option(None, "--deal", help="Review only deal N (1-based)."),
-    player: str | None = typer.Option(None, "--player", help="Review only this player's decisions (a name of the record)."),
+    player: str | None = typer.Option(
+        None, "--player", help="Review only this player's decisions (a name of the record)."
+    ),
     as_json: bool = JsonOpt,
-    budget_ms: float = typer.Option(DEFAULT_BUDGET_MS, "--budget-ms", help="Budget per decision in ms; it fixes the number of sampled deals (budget/2, at least 16), so the review does not depend on the clock."),
+    budget_ms: float = typer.Option(
+        DEFAULT_BUDGET_MS,
+        "--budget-ms",
+        help="Budget per decision in ms; it fixes the number of sampled deals (budget/2, at least 16), so the review does not depend on the clock.",
+    ),
     seed: int = typer.Option(0, "--seed", help="Seed of the sampling: the same seed gives the same review."),
 ) -> None:
     """Review a played deal or match: the expert's move beside each move played, with marks."""

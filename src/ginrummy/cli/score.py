@@ -50,14 +50,24 @@ def render_score(data: dict[str, Any], console: Console) -> None:
 
     console.print(Text(_OUTCOME_TEXT[data["outcome"]], style="bold"))
     console.print(Text("Knocker   melds: ").append_text(melds(k)))
-    console.print(Text("       deadwood: ").append_text(cards_text(parse_cards(k["deadwood"])))
-                  .append(f"  ({k['deadwood_value']})"))
+    console.print(
+        Text("       deadwood: ")
+        .append_text(cards_text(parse_cards(k["deadwood"])))
+        .append(f"  ({k['deadwood_value']})")
+    )
     console.print(Text("Defender  melds: ").append_text(melds(d)))
     for lay in d["layoffs"]:
-        console.print(Text("        lays off ").append_text(cards_text(parse_cards([lay["card"]])))
-                      .append(" onto ").append_text(cards_text(parse_cards(lay["onto"]))))
-    console.print(Text("       deadwood: ").append_text(cards_text(parse_cards(d["deadwood"])))
-                  .append(f"  ({d['deadwood_value']})"))
+        console.print(
+            Text("        lays off ")
+            .append_text(cards_text(parse_cards([lay["card"]])))
+            .append(" onto ")
+            .append_text(cards_text(parse_cards(lay["onto"])))
+        )
+    console.print(
+        Text("       deadwood: ")
+        .append_text(cards_text(parse_cards(d["deadwood"])))
+        .append(f"  ({d['deadwood_value']})")
+    )
     doubled = " (doubled: spade upcard, R9.3)" if data["multiplier"] > 1 else ""
     points = translator("en").n_("{n} point", "{n} points", data["points"])
     console.print(Text(f"The {data['winner']} scores {points}{doubled}.", style="bold green"))
@@ -65,9 +75,21 @@ def render_score(data: dict[str, Any], console: Console) -> None:
 
 @app.command("score")
 def score(
-    knocker: list[str] = typer.Option(..., "--knocker", metavar="CARDS", help=f"The knocker's ten cards after his discard (eleven for big gin): {CARDS_HELP}.", show_default=False),
-    defender: list[str] = typer.Option(..., "--defender", metavar="CARDS", help=f"The defender's ten cards: {CARDS_HELP}.", show_default=False),
-    upcard: str = typer.Option(None, "--upcard", help="The deal's first upcard: Oklahoma knock limit and spade doubling (R9); needed under Oklahoma."),
+    knocker: list[str] = typer.Option(
+        ...,
+        "--knocker",
+        metavar="CARDS",
+        help=f"The knocker's ten cards after his discard (eleven for big gin): {CARDS_HELP}.",
+        show_default=False,
+    ),
+    defender: list[str] = typer.Option(
+        ..., "--defender", metavar="CARDS", help=f"The defender's ten cards: {CARDS_HELP}.", show_default=False
+    ),
+    upcard: str = typer.Option(
+        None,
+        "--upcard",
+        help="The deal's first upcard: Oklahoma knock limit and spade doubling (R9); needed under Oklahoma.",
+    ),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
@@ -102,4 +124,3 @@ def score(
         emit_json(data)
     else:
         render_score(data, text_console())
-

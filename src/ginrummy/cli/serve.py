@@ -15,8 +15,15 @@ import typer
 from .common import fail
 from .main import app
 
-__all__ = ["serve", "listen", "database_error", "GC_YOUNG_THRESHOLD", "check_public_url", "allowed_hosts_for",
-           "proxy_options"]
+__all__ = [
+    "serve",
+    "listen",
+    "database_error",
+    "GC_YOUNG_THRESHOLD",
+    "check_public_url",
+    "allowed_hosts_for",
+    "proxy_options",
+]
 
 FILES_HELD_BACK = 64
 """Open files kept for the database, logs and the review worker beyond ``--max-connections``."""
@@ -36,8 +43,10 @@ def database_error(url: str, exc: BaseException) -> str:
 
     shown = masked_url(url)
     if isinstance(exc, ModuleNotFoundError) and "psycopg" in str(exc):
-        return (f"cannot open the database {shown}: PostgreSQL needs the psycopg driver; "
-                'install it with: pip install "ginrummy[postgres]"')
+        return (
+            f"cannot open the database {shown}: PostgreSQL needs the psycopg driver; "
+            'install it with: pip install "ginrummy[postgres]"'
+        )
     text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     text = text.replace(url, shown)
     try:
@@ -66,8 +75,9 @@ def listen(host: str, port: int) -> socket.socket:
 
     Raises ``OSError`` with the system's reason when the address cannot be bound (the port is
     in use, the host is not an address of this machine, a port below 1024 without the right)."""
-    family, kind, proto, _, addr = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
-                                                      flags=socket.AI_PASSIVE)[0]
+    family, kind, proto, _, addr = socket.getaddrinfo(
+        host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -92,10 +102,19 @@ def check_public_url(url: str) -> str:
     if not url:
         return ""
     parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment \
-            or parts.username or parts.password or any(c.isspace() for c in url.strip()):
-        raise ValueError(f"{url!r} is not allowed; give the address people open, such as "
-                         "https://gin.example.org or http://192.168.1.5:8000")
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.password
+        or any(c.isspace() for c in url.strip())
+    ):
+        raise ValueError(
+            f"{url!r} is not allowed; give the address people open, such as "
+            "https://gin.example.org or http://192.168.1.5:8000"
+        )
     return url.strip().rstrip("/")
 
 
@@ -133,55 +152,95 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for every interface)."),
     port: int = typer.Option(8000, "--port", help="TCP port to listen on.", min=0, max=65535),
     database_url: str = typer.Option(
-        "", "--database-url",
+        "",
+        "--database-url",
         help="SQLAlchemy database URL (sqlite:///file.db, or a postgresql:// URL with the "
-             "ginrummy[postgres] extra; postgres:// works too); default: a SQLite file in the user's "
-             "data folder.  Several servers may share one PostgreSQL database (docs/deploy.md)."),
+        "ginrummy[postgres] extra; postgres:// works too); default: a SQLite file in the user's "
+        "data folder.  Several servers may share one PostgreSQL database (docs/deploy.md).",
+    ),
     bot_delay: float | None = typer.Option(
-        None, "--bot-delay", show_default=False,
-        help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once."),
+        None,
+        "--bot-delay",
+        show_default=False,
+        help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once.",
+    ),
     review_budget_ms: float = typer.Option(
-        100.0, "--review-budget-ms",
-        help="The expert's review at the table: milliseconds of budget per decision (sampled deals, docs/review.md)."),
+        100.0,
+        "--review-budget-ms",
+        help="The expert's review at the table: milliseconds of budget per decision (sampled deals, docs/review.md).",
+    ),
     workers: int = typer.Option(
-        0, "--workers", min=0, show_default=False,
+        0,
+        "--workers",
+        min=0,
+        show_default=False,
         help="Worker processes for the computer's moves and hints (off the event loop); "
-             "default one less than the cores, at least one."),
-    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."),
+        "default one less than the cores, at least one.",
+    ),
+    log_level: str = typer.Option(
+        "info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."
+    ),
     tables_per_minute: int = typer.Option(
-        60, "--tables-per-minute", min=0,
-        help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit."),
+        60,
+        "--tables-per-minute",
+        min=0,
+        help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit.",
+    ),
     public_url: str = typer.Option(
-        "", "--public-url",
+        "",
+        "--public-url",
         help="The address people open, as a URL (https://HOST): every link the server sends starts with it. "
-             "Default: each link is made from its receiver's own request (its Host, checked against the allowed hosts)."),
+        "Default: each link is made from its receiver's own request (its Host, checked against the allowed hosts).",
+    ),
     allowed_host: list[str] = typer.Option(
-        [], "--allowed-host", metavar="HOST",
+        [],
+        "--allowed-host",
+        metavar="HOST",
         help="A Host name the server answers (repeatable; *.example.org allowed); others get 400. Always allowed: "
-             "the public URL's host, the --host address, localhost and 127.0.0.1."),
+        "the public URL's host, the --host address, localhost and 127.0.0.1.",
+    ),
     forwarded_allow_ips: str = typer.Option(
-        "", "--forwarded-allow-ips",
+        "",
+        "--forwarded-allow-ips",
         help="The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma-separated addresses, or *); "
-             "default none: the client's address is the connection's. Set it to your nginx/Caddy (docs/deploy.md)."),
+        "default none: the client's address is the connection's. Set it to your nginx/Caddy (docs/deploy.md).",
+    ),
     metrics: bool = typer.Option(
-        False, "--metrics", help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md)."),
+        False,
+        "--metrics",
+        help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md).",
+    ),
     metrics_allow: list[str] = typer.Option(
-        [], "--metrics-allow", metavar="ADDRESS",
-        help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable."),
+        [],
+        "--metrics-allow",
+        metavar="ADDRESS",
+        help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable.",
+    ),
     log_format: str = typer.Option(
-        "text", "--log-format",
+        "text",
+        "--log-format",
         help="text (uvicorn's lines) or json (one JSON object a line: time, level, logger, message, request fields; "
-             "docs/deploy.md)."),
+        "docs/deploy.md).",
+    ),
     header_timeout: float = typer.Option(
-        10.0, "--header-timeout", min=0,
-        help="Seconds a connection has to send its request line and headers; then it is closed. 0 for none."),
+        10.0,
+        "--header-timeout",
+        min=0,
+        help="Seconds a connection has to send its request line and headers; then it is closed. 0 for none.",
+    ),
     max_connections: int = typer.Option(
-        2000, "--max-connections", min=0,
+        2000,
+        "--max-connections",
+        min=0,
         help="The most connections open in all (HTTP and WebSocket); more are answered 503 and closed. "
-             "0 for no cap. Lowered to fit the open-files limit."),
+        "0 for no cap. Lowered to fit the open-files limit.",
+    ),
     max_connections_per_address: int = typer.Option(
-        100, "--max-per-address", min=0,
-        help="The most connections one client address may hold open; more are answered 503 and closed. 0 for no cap."),
+        100,
+        "--max-per-address",
+        min=0,
+        help="The most connections one client address may hold open; more are answered 503 and closed. 0 for no cap.",
+    ),
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -191,21 +250,32 @@ def serve(
 
     if log_format not in LOG_FORMATS:
         fail(f"--log-format {log_format!r} is not allowed; allowed: {', '.join(LOG_FORMATS)}")
-    public, hosts = _checked_options(host, log_level, bot_delay, review_budget_ms, public_url, allowed_host,
-                                     metrics, metrics_allow)
+    public, hosts = _checked_options(
+        host, log_level, bot_delay, review_budget_ms, public_url, allowed_host, metrics, metrics_allow
+    )
     url = database_url or default_database_url()
     backend = database_backend(url)
     if backend is not None and backend not in ("sqlite", "postgresql"):
-        fail(f"--database-url {masked_url(url)}: {backend} is not supported; "
-             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB")
+        fail(
+            f"--database-url {masked_url(url)}: {backend} is not supported; "
+            "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB"
+        )
     log_config = _start_logs(log_format, log_level)
     from ..web.app import create_app
 
     try:
-        web_app = create_app(url, bot_delay=bot_delay, review_budget_ms=review_budget_ms,
-                             tables_per_minute=tables_per_minute, workers=workers or None, warm_workers=True,
-                             public_url=public or None, allowed_hosts=hosts, metrics=metrics,
-                             metrics_allow=metrics_allow)
+        web_app = create_app(
+            url,
+            bot_delay=bot_delay,
+            review_budget_ms=review_budget_ms,
+            tables_per_minute=tables_per_minute,
+            workers=workers or None,
+            warm_workers=True,
+            public_url=public or None,
+            allowed_hosts=hosts,
+            metrics=metrics,
+            metrics_allow=metrics_allow,
+        )
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         _stop(log_format, database_error(url, exc))
     # bind first, so a port in use is one clear line (exit 2) and port 0 prints the real port
@@ -215,10 +285,25 @@ def serve(
         _stop(log_format, f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host")
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    _say(log_format, f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})",
-         url=f"http://{shown}:{bound}/", database=masked_url(url))
-    _run(web_app, sock, host, bound, log_level, forwarded_allow_ips, header_timeout, max_connections,
-         max_connections_per_address, log_format, log_config)
+    _say(
+        log_format,
+        f"gin serve: http://{shown}:{bound}/  (database {masked_url(url)})",
+        url=f"http://{shown}:{bound}/",
+        database=masked_url(url),
+    )
+    _run(
+        web_app,
+        sock,
+        host,
+        bound,
+        log_level,
+        forwarded_allow_ips,
+        header_timeout,
+        max_connections,
+        max_connections_per_address,
+        log_format,
+        log_config,
+    )
 
 
 def _say(log_format: str, line: str, **fields: Any) -> None:
@@ -234,8 +319,11 @@ def _stop(log_format: str, message: str) -> NoReturn:
 
     if log_format != "json":
         fail(message)
-    print(json_line("ginrummy.serve", "gin: error: " + " ".join(str(message).split()), logging.ERROR),
-          file=sys.stderr, flush=True)
+    print(
+        json_line("ginrummy.serve", "gin: error: " + " ".join(str(message).split()), logging.ERROR),
+        file=sys.stderr,
+        flush=True,
+    )
     raise typer.Exit(2)
 
 
@@ -254,8 +342,16 @@ def _start_logs(log_format: str, log_level: str) -> dict[str, Any] | None:
     return log_config
 
 
-def _checked_options(host: str, log_level: str, bot_delay: float | None, review_budget_ms: float, public_url: str,
-                     allowed_host: list[str], metrics: bool, metrics_allow: list[str]) -> tuple[str, list[str]]:
+def _checked_options(
+    host: str,
+    log_level: str,
+    bot_delay: float | None,
+    review_budget_ms: float,
+    public_url: str,
+    allowed_host: list[str],
+    metrics: bool,
+    metrics_allow: list[str],
+) -> tuple[str, list[str]]:
     """``(public URL, allowed hosts)`` of ``gin serve``'s options; exits 2 (:func:`fail`) naming
     the first option that is not allowed."""
     if log_level not in ("critical", "error", "warning", "info", "debug"):
@@ -263,6 +359,7 @@ def _checked_options(host: str, log_level: str, bot_delay: float | None, review_
     if bot_delay is not None and not bot_delay >= 0:
         fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
     from ..analysis.review import samples_for
+
     try:
         samples_for(review_budget_ms)
     except ValueError as exc:
@@ -272,11 +369,13 @@ def _checked_options(host: str, log_level: str, bot_delay: float | None, review_
     except ValueError as exc:
         fail(f"--public-url {exc}")
     hosts = allowed_hosts_for(host, public, allowed_host)
-    bad_host = next((h for h in hosts if "*" in h[1:] or (h.startswith("*") and not h.startswith("*."))
-                     or h == "*"), None)
+    bad_host = next(
+        (h for h in hosts if "*" in h[1:] or (h.startswith("*") and not h.startswith("*.")) or h == "*"), None
+    )
     if bad_host is not None:
         fail(f"--allowed-host {bad_host!r} is not allowed; give a host name, or *.example.org for its subdomains")
     from ..web.ops import parse_allow
+
     try:
         parse_allow(metrics_allow)
     except ValueError as exc:
@@ -286,9 +385,19 @@ def _checked_options(host: str, log_level: str, bot_delay: float | None, review_
     return public, hosts
 
 
-def _run(web_app: Any, sock: socket.socket, host: str, bound: int, log_level: str, forwarded_allow_ips: str,
-         header_timeout: float, max_connections: int, max_connections_per_address: int, log_format: str = "text",
-         log_config: dict[str, Any] | None = None) -> None:
+def _run(
+    web_app: Any,
+    sock: socket.socket,
+    host: str,
+    bound: int,
+    log_level: str,
+    forwarded_allow_ips: str,
+    header_timeout: float,
+    max_connections: int,
+    max_connections_per_address: int,
+    log_format: str = "text",
+    log_config: dict[str, Any] | None = None,
+) -> None:
     """Serve ``web_app`` with uvicorn on the bound ``sock`` until it is stopped."""
     import uvicorn
     from uvicorn.config import HTTP_PROTOCOLS, LOGGING_CONFIG, WS_PROTOCOLS
@@ -309,17 +418,31 @@ def _run(web_app: Any, sock: socket.socket, host: str, bound: int, log_level: st
     soft, _hard = raise_open_files_limit(max(4096, max_connections + FILES_HELD_BACK))
     if soft and (max_connections == 0 or max_connections > soft - FILES_HELD_BACK):
         fitted = max(1, soft - FILES_HELD_BACK)
-        _say(log_format, f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
-             f"(open-files limit {soft})", max_connections=fitted, open_files_limit=soft)
+        _say(
+            log_format,
+            f"gin serve: --max-connections {max_connections or 'unlimited'} lowered to {fitted} "
+            f"(open-files limit {soft})",
+            max_connections=fitted,
+            open_files_limit=soft,
+        )
         max_connections = fitted
     guard = ConnectionGuard(max_connections_per_address, max_connections, header_timeout)
-    http_class, ws_class = guarded_protocols(import_from_string(HTTP_PROTOCOLS["auto"]),
-                                             import_from_string(WS_PROTOCOLS["auto"]), guard)
-    config = uvicorn.Config(web_app, host=host, port=bound, log_level=log_level, ws_max_size=MAX_FRAME_BYTES,
-                            ws_per_message_deflate=False, http=http_class, ws=cast(Any, ws_class),
-                            log_config=log_config or LOGGING_CONFIG,
-                            limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
-                            **proxy_options(forwarded_allow_ips))  # type: ignore[arg-type]
+    http_class, ws_class = guarded_protocols(
+        import_from_string(HTTP_PROTOCOLS["auto"]), import_from_string(WS_PROTOCOLS["auto"]), guard
+    )
+    config = uvicorn.Config(
+        web_app,
+        host=host,
+        port=bound,
+        log_level=log_level,
+        ws_max_size=MAX_FRAME_BYTES,
+        ws_per_message_deflate=False,
+        http=http_class,
+        ws=cast(Any, ws_class),
+        log_config=log_config or LOGGING_CONFIG,
+        limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
+        **proxy_options(forwarded_allow_ips),
+    )  # type: ignore[arg-type]
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new
     # objects instead of 700: a busy server makes a few hundred objects a move and holds

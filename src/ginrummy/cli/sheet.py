@@ -22,7 +22,9 @@ def player_names(players: str | None, results: Sequence[str]) -> list[str]:
     if players is not None:
         names = [n.strip() for n in players.split(",")]
         if any(not n for n in names):
-            fail(f"--players {players!r}: names are separated by commas and cannot be empty (e.g. --players Alexandra,Bob)")
+            fail(
+                f"--players {players!r}: names are separated by commas and cannot be empty (e.g. --players Alexandra,Bob)"
+            )
         if len({n.casefold() for n in names}) != len(names):
             fail(f"--players {players!r}: the names must differ (ignoring case)")
         if len(names) not in (2, 3):
@@ -57,10 +59,12 @@ def _running(rules_sheet: ScoreSheet, names: Sequence[str]) -> list[tuple[str, l
         cur = prev.add(winner, points)
         cells: list[list[int | None]] = []
         for g_prev, g_cur in zip(prev.games, cur.games):
-            cells.append([
-                g_cur.points[p] if g_cur.deals_won[p] != g_prev.deals_won[p] else None
-                for p in range(rules_sheet.players)
-            ])
+            cells.append(
+                [
+                    g_cur.points[p] if g_cur.deals_won[p] != g_prev.deals_won[p] else None
+                    for p in range(rules_sheet.players)
+                ]
+            )
         label = f"{i + 1}. " + ("draw" if winner is None else f"{names[winner]} {points}")
         rows.append((label, cells))
         prev = cur
@@ -112,8 +116,14 @@ def render_sheet(sheet: ScoreSheet, names: Sequence[str], console: Console) -> N
 
 @app.command("sheet")
 def sheet(
-    results: list[str] = typer.Argument(None, help="The deals in order, each NAME:POINTS (the winner and his points) or draw.", show_default=False),
-    players: str = typer.Option(None, "--players", help="The players' names, A,B (three names: three-hand gin, R10). Default: the names in the results, in order of first appearance."),
+    results: list[str] = typer.Argument(
+        None, help="The deals in order, each NAME:POINTS (the winner and his points) or draw.", show_default=False
+    ),
+    players: str = typer.Option(
+        None,
+        "--players",
+        help="The players' names, A,B (three names: three-hand gin, R10). Default: the names in the results, in order of first appearance.",
+    ),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,

@@ -81,25 +81,48 @@ def render_summary(summary: SimulationSummary, console: Console) -> None:
     rates, ivs, ppd = summary.win_rate, summary.interval95, summary.points_per_deal
     for k, level in enumerate(summary.players):
         lo, hi = ivs[k]
-        table.add_row(f"{k + 1}. {level}", str(summary.wins[k]), f"{rates[k]:.1%}",
-                      f"{lo:.1%} - {hi:.1%}", f"{ppd[k]:.2f}")
+        table.add_row(
+            f"{k + 1}. {level}", str(summary.wins[k]), f"{rates[k]:.1%}", f"{lo:.1%} - {hi:.1%}", f"{ppd[k]:.2f}"
+        )
     console.print(table)
     d = summary.deals or 1
-    ends = [tr.n_("{n} knock won", "{n} knocks won", summary.knocks), tr.n_("{n} gin", "{n} gins", summary.gins),
-            tr.n_("{n} undercut", "{n} undercuts", summary.undercuts), tr.n_("{n} draw", "{n} draws", summary.draws)]
+    ends = [
+        tr.n_("{n} knock won", "{n} knocks won", summary.knocks),
+        tr.n_("{n} gin", "{n} gins", summary.gins),
+        tr.n_("{n} undercut", "{n} undercuts", summary.undercuts),
+        tr.n_("{n} draw", "{n} draws", summary.draws),
+    ]
     shares = [summary.knocks, summary.gins, summary.undercuts, summary.draws]
-    console.print(tr.n_("{n} deal", "{n} deals", summary.deals) + ": "
-                  + ", ".join(f"{end} ({k / d:.1%})" for end, k in zip(ends, shares)))
+    console.print(
+        tr.n_("{n} deal", "{n} deals", summary.deals)
+        + ": "
+        + ", ".join(f"{end} ({k / d:.1%})" for end, k in zip(ends, shares))
+    )
 
 
 @app.command("simulate")
 def simulate_command(
-    players: str = typer.Option("novice,novice", "--players", help="Two or three computer levels separated by commas (random, novice, club, expert, master; expert-fixed and master-fixed never read the clock, so a seed gives the same games on any machine); three play three-hand gin (R10)."),
+    players: str = typer.Option(
+        "novice,novice",
+        "--players",
+        help="Two or three computer levels separated by commas (random, novice, club, expert, master; expert-fixed and master-fixed never read the clock, so a seed gives the same games on any machine); three play three-hand gin (R10).",
+    ),
     games: int = typer.Option(100, "--games", help="Number of whole games (matches) to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole simulation: the same seed gives the same results."),
-    records: str = typer.Option(None, "--records", help="Directory to save each game's record in (game-0001.gin, ...)."),
-    workers: int = typer.Option(1, "--workers", help="Local processes to play the games in, this one included (the results do not change); with --ray and no address, the CPUs of the local Ray."),
-    ray_address: str = typer.Option(None, "--ray", metavar="[ADDRESS]", help="Run the games on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'."),
+    records: str = typer.Option(
+        None, "--records", help="Directory to save each game's record in (game-0001.gin, ...)."
+    ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        help="Local processes to play the games in, this one included (the results do not change); with --ray and no address, the CPUs of the local Ray.",
+    ),
+    ray_address: str = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        help="Run the games on Ray: alone, a Ray started on this machine for the run; with ADDRESS (auto, HOST:PORT, ray://HOST:10001), that cluster. Needs the Ray extra: pip install 'ginrummy\\[ray]'.",
+    ),
     preset: str = PresetOpt,
     overrides: list[str] = SetOpt,
     as_json: bool = JsonOpt,
@@ -134,8 +157,14 @@ def simulate_command(
     console = Console(stderr=True)
     where = "on Ray" if ray_address is not None else f"{workers} workers" if workers > 1 else "1 process"
     progress = Progress(
-        TextColumn(f"simulating ({where})"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=console, disable=as_json or not console.is_terminal, transient=True,
+        TextColumn(f"simulating ({where})"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=as_json or not console.is_terminal,
+        transient=True,
     )
     with progress:
         task = progress.add_task("games", total=games)
@@ -147,8 +176,16 @@ def simulate_command(
 
         with bad_input():
             try:
-                summary = simulate_sharded(rules, levels, games, seed, workers=workers, ray_address=ray_address,
-                                           records=writer is not None, on_result=on_result)
+                summary = simulate_sharded(
+                    rules,
+                    levels,
+                    games,
+                    seed,
+                    workers=workers,
+                    ray_address=ray_address,
+                    records=writer is not None,
+                    on_result=on_result,
+                )
             except ShardError as exc:
                 fail(f"--ray: {exc}" if ray_address is not None else str(exc))
     if as_json:

@@ -18,6 +18,25 @@ from .link import LinkError, SeatLink, claim_invite, download_record, parse_link
 from .session import ClientError, MatchOutcome, SeatClient, backoff
 from .views import ViewError, agent_json, view_from_state
 
-__all__ = ["SeatClient", "MatchOutcome", "ClientError", "backoff", "Decider", "PlayerDecider", "CommandDecider",
-           "DeciderError", "load_player", "read_answer", "FairDeals", "DealCheck", "SeatLink", "parse_link",
-           "claim_invite", "download_record", "LinkError", "view_from_state", "agent_json", "ViewError"]
+__all__ = [
+    "SeatClient",
+    "MatchOutcome",
+    "ClientError",
+    "backoff",
+    "Decider",
+    "PlayerDecider",
+    "CommandDecider",
+    "DeciderError",
+    "load_player",
+    "read_answer",
+    "FairDeals",
+    "DealCheck",
+    "SeatLink",
+    "parse_link",
+    "claim_invite",
+    "download_record",
+    "LinkError",
+    "view_from_state",
+    "agent_json",
+    "ViewError",
+]

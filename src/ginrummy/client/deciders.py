@@ -84,8 +84,9 @@ def read_answer(line: str, legal: list[Action]) -> Action:
             if a.code == code:
                 return a
         shown = ", ".join(f"{a.code} ({a.text})" for a in legal)
-        raise IllegalActionError(f"action code {code} is not legal now; legal codes: {shown}", text,
-                                 [a.text for a in legal])
+        raise IllegalActionError(
+            f"action code {code} is not legal now; legal codes: {shown}", text, [a.text for a in legal]
+        )
     return parse_reply(text[:MAX_REPLY_CHARS], legal)
 
 
@@ -105,8 +106,9 @@ class CommandDecider:
 
     async def _start(self) -> asyncio.subprocess.Process:
         if self.proc is None or self.proc.returncode is not None:
-            self.proc = await asyncio.create_subprocess_exec(*self.argv, stdin=asyncio.subprocess.PIPE,
-                                                             stdout=asyncio.subprocess.PIPE)
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+            )
         return self.proc
 
     async def decide(self, view: PlayerView, data: dict[str, Any], error: str | None) -> Action:

@@ -93,7 +93,9 @@ class FairDeals:
         yours = pending.get("yours")
         if yours is not None:
             if yours != obs.client_seed:
-                self._warn(f"deal {k}: the server shows {yours} as this seat's client seed, but it sent {obs.client_seed}")
+                self._warn(
+                    f"deal {k}: the server shows {yours} as this seat's client seed, but it sent {obs.client_seed}"
+                )
             return None
         now = self.clock()
         if k in self.sent_at and now - self.sent_at[k] < RESEND_SECONDS:
@@ -185,7 +187,9 @@ class FairDeals:
         if obs.client_seed is not None and obs.player is not None:
             used = client_seeds[obs.player] if client_seeds and obs.player < len(client_seeds) else None
             if used != obs.client_seed:
-                problems.append(f"the deal did not use this seat's client seed ({used!r} instead of {obs.client_seed!r})")
+                problems.append(
+                    f"the deal did not use this seat's client seed ({used!r} instead of {obs.client_seed!r})"
+                )
         try:
             dseed = deck_seed(server, client_seeds)
         except ValueError:

@@ -85,9 +85,12 @@ def claim_invite(link: SeatLink) -> SeatLink:
     ``403 bad_invite``, ``404``)."""
     if link.token:
         return link
-    req = urllib.request.Request(f"{link.base}/api/tables/{link.table}/claim", method="POST",
-                                 data=json.dumps({"invite": link.invite}).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        f"{link.base}/api/tables/{link.table}/claim",
+        method="POST",
+        data=json.dumps({"invite": link.invite}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(req, timeout=_HTTP_TIMEOUT) as r:
             answer = json.loads(r.read())

@@ -80,8 +80,17 @@ class SeatClient:
     object a line; ``max_retries``: reconnects in a row before giving up (the wait doubles from
     0.5 s to 30 s, :func:`backoff`)."""
 
-    def __init__(self, link: str | SeatLink, decider: Decider, *, rematches: int = 0, chat: str | None = None,
-                 lang: str | None = None, transcript: TextIO | None = None, max_retries: int = 8) -> None:
+    def __init__(
+        self,
+        link: str | SeatLink,
+        decider: Decider,
+        *,
+        rematches: int = 0,
+        chat: str | None = None,
+        lang: str | None = None,
+        transcript: TextIO | None = None,
+        max_retries: int = 8,
+    ) -> None:
         self.link = parse_link(link) if isinstance(link, str) else link
         self.decider = decider
         self.rematches = rematches
@@ -131,8 +140,12 @@ class SeatClient:
             attempt = 0
             while True:
                 try:
-                    async with connect(self.link.ws_url(self.lang), origin=self.link.origin,  # type: ignore[arg-type]
-                                       open_timeout=15, max_size=2 ** 20) as ws:
+                    async with connect(
+                        self.link.ws_url(self.lang),
+                        origin=self.link.origin,  # type: ignore[arg-type]
+                        open_timeout=15,
+                        max_size=2**20,
+                    ) as ws:
                         attempt = 0
                         self._acted_seq = None
                         self._pending = None
@@ -144,7 +157,9 @@ class SeatClient:
                 except ConnectionClosed as exc:
                     code = exc.rcvd.code if exc.rcvd is not None else None
                     if code in FATAL_CLOSE_CODES:
-                        raise ClientError(f"the server closed the seat (code {code}): a wrong seat token or table") from None
+                        raise ClientError(
+                            f"the server closed the seat (code {code}): a wrong seat token or table"
+                        ) from None
                     log.warning("connection to table %s lost (code %s)", self.link.table, code)
                 except InvalidStatus as exc:
                     status = exc.response.status_code
@@ -214,8 +229,11 @@ class SeatClient:
             if k not in self._next_deal_asked:
                 self._next_deal_asked.add(k)
                 await self._send(ws, {"type": "next_deal"})
-        if state.get("your_turn") and (state.get("view") or {}).get("legal_actions") \
-                and state.get("seq") != self._acted_seq:
+        if (
+            state.get("your_turn")
+            and (state.get("view") or {}).get("legal_actions")
+            and state.get("seq") != self._acted_seq
+        ):
             await self._act(ws, state, None, 0)
 
     async def _act(self, ws: Any, state: dict[str, Any], error: str | None, tries: int) -> None:
@@ -234,10 +252,12 @@ class SeatClient:
                     if hasattr(self.decider, "sent"):
                         self._write({"program": dict(data, error=error) if error else data})
                     action = await self.decider.decide(view, data, error)
-                    if action not in view.legal and not (action.kind == "knock" and any(
-                            a.kind == "knock" and a.card == action.card for a in view.legal)):
-                        raise IllegalActionError(f"{action.text} is not legal now", action.text,
-                                                 [a.text for a in view.legal])
+                    if action not in view.legal and not (
+                        action.kind == "knock" and any(a.kind == "knock" and a.card == action.card for a in view.legal)
+                    ):
+                        raise IllegalActionError(
+                            f"{action.text} is not legal now", action.text, [a.text for a in view.legal]
+                        )
             except IllegalActionError as exc:
                 log.warning("the answer was refused: %s", exc)
                 error, tries, action = str(exc), tries + 1, None

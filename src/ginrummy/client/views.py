@@ -85,16 +85,28 @@ def view_from_state(state: dict[str, Any]) -> PlayerView | None:
         phase = str(v["phase"])
         last = history[-1].kind if history else None
         return PlayerView(
-            seat=int(v["seat"]), rules=RuleSet.from_dict(state["table"]["rules"]), phase=phase,
-            to_act=v["to_act"], dealer=int(v["dealer"]), hand=_mask(v["hand"]),
-            pile=tuple(parse_card(c) for c in v["discard_pile"]), stock_size=int(v["stock_size"]),
-            opponent_count=int(v["opponent_count"]), opponent_seen=_mask(v["opponent_seen"]),
-            upcard=parse_card(v["upcard"]), knock_limit=v["knock_limit"], multiplier=int(v["multiplier"]),
+            seat=int(v["seat"]),
+            rules=RuleSet.from_dict(state["table"]["rules"]),
+            phase=phase,
+            to_act=v["to_act"],
+            dealer=int(v["dealer"]),
+            hand=_mask(v["hand"]),
+            pile=tuple(parse_card(c) for c in v["discard_pile"]),
+            stock_size=int(v["stock_size"]),
+            opponent_count=int(v["opponent_count"]),
+            opponent_seen=_mask(v["opponent_seen"]),
+            upcard=parse_card(v["upcard"]),
+            knock_limit=v["knock_limit"],
+            multiplier=int(v["multiplier"]),
             taken=None if v["taken"] is None else parse_card(v["taken"]),
             stock_only=phase == "draw" and last == "pass",
             must_knock=phase == "discard" and bool(legal) and not any(a.kind == "discard" for a in legal),
-            legal=legal, history=history, result=None,
-            reshuffles=sum(1 for e in history if e.kind == "reshuffle"), scores=_scores(state))
+            legal=legal,
+            history=history,
+            result=None,
+            reshuffles=sum(1 for e in history if e.kind == "reshuffle"),
+            scores=_scores(state),
+        )
     except ViewError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

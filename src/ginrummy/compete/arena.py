@@ -35,8 +35,9 @@ def arena_points(outcomes: Sequence[str]) -> tuple[list[int], bool]:
     return out, in_a_row >= 2
 
 
-def arena_pairs(waiting: Sequence[str], points: dict[str, int], last_opponent: dict[str, str],
-                order: Sequence[str]) -> list[tuple[str, str]]:
+def arena_pairs(
+    waiting: Sequence[str], points: dict[str, int], last_opponent: dict[str, str], order: Sequence[str]
+) -> list[tuple[str, str]]:
     """Pairs of the free players ``waiting``: sorted by ``points`` (high first, then entry
     ``order``), each is paired with the nearest below him who was not his last opponent (or
     the nearest, if every one was); an odd one out waits for the next call."""

@@ -34,8 +34,13 @@ REMINDERS = (timedelta(hours=24), timedelta(hours=2))
 def check_days(days: int) -> int:
     """``days`` if it is one of :data:`DAYS`; else :class:`CompeteError`."""
     if type(days) is not int or days not in DAYS:
-        raise CompeteError(N_("a turn-based table gives {allowed} days a move, not {days}",
-                              allowed=", ".join(map(str, DAYS)), days=days))
+        raise CompeteError(
+            N_(
+                "a turn-based table gives {allowed} days a move, not {days}",
+                allowed=", ".join(map(str, DAYS)),
+                days=days,
+            )
+        )
     return days
 
 
@@ -82,8 +87,12 @@ class Turn:
     def to_json(self, now: datetime) -> dict[str, Any]:
         """``{"table", "opponent", "deadline": ISO, "seconds_left"}`` at ``now``."""
         end = deadline(self.began, self.days)
-        return {"table": self.table, "opponent": self.opponent, "deadline": end.isoformat(),
-                "seconds_left": max(0, int((end - now).total_seconds()))}
+        return {
+            "table": self.table,
+            "opponent": self.opponent,
+            "deadline": end.isoformat(),
+            "seconds_left": max(0, int((end - now).total_seconds())),
+        }
 
 
 def your_turn(turns: Sequence[Turn], player: str, now: datetime) -> list[Turn]:

@@ -39,10 +39,32 @@ from ..record import loads, verify
 from ..rules import RuleSet, preset
 from .errors import CompeteError
 
-__all__ = ["DAILY_DEALS", "DAILY_RULES", "DAILY_LEVELS", "daily_seed", "deal_seed_of_day", "DailySet", "daily_set",
-           "daily_match", "reveal_at", "may_reveal", "check_record", "Entry", "result_of", "matchpoints",
-           "rank", "TableRow", "daily_table", "monthly_table", "how_others_played", "challenge_seed",
-           "challenge_games", "challenge_match", "ChallengeScore", "challenge_score"]
+__all__ = [
+    "DAILY_DEALS",
+    "DAILY_RULES",
+    "DAILY_LEVELS",
+    "daily_seed",
+    "deal_seed_of_day",
+    "DailySet",
+    "daily_set",
+    "daily_match",
+    "reveal_at",
+    "may_reveal",
+    "check_record",
+    "Entry",
+    "result_of",
+    "matchpoints",
+    "rank",
+    "TableRow",
+    "daily_table",
+    "monthly_table",
+    "how_others_played",
+    "challenge_seed",
+    "challenge_games",
+    "challenge_match",
+    "ChallengeScore",
+    "challenge_score",
+]
 
 DAILY_DEALS = 8
 """Deals in a day's set (as many as a short bridge daily: about twenty minutes of play)."""
@@ -104,15 +126,21 @@ class DailySet:
 
     def to_json(self) -> dict[str, Any]:
         """``{"day": "YYYY-MM-DD", "commitment", "deal_commitments": [...], "rules", "levels"}``."""
-        return {"day": self.day.isoformat(), "commitment": self.commitment,
-                "deal_commitments": list(self.deal_commitments), "rules": self.rules, "levels": list(self.levels)}
+        return {
+            "day": self.day.isoformat(),
+            "commitment": self.commitment,
+            "deal_commitments": list(self.deal_commitments),
+            "rules": self.rules,
+            "levels": list(self.levels),
+        }
 
 
 def daily_set(secret: bytes, day: date) -> DailySet:
     """The :class:`DailySet` of ``day`` (what may be shown before and during the day)."""
     seed = daily_seed(secret, day)
-    return DailySet(day, commitment(seed),
-                    tuple(commitment(deal_seed_of_day(seed, k)) for k in range(1, DAILY_DEALS + 1)))
+    return DailySet(
+        day, commitment(seed), tuple(commitment(deal_seed_of_day(seed, k)) for k in range(1, DAILY_DEALS + 1))
+    )
 
 
 def daily_match(seed: bytes, number: int, person: str, level: str) -> Match:
@@ -121,8 +149,9 @@ def daily_match(seed: bytes, number: int, person: str, level: str) -> Match:
     :data:`DAILY_RULES`, without client seeds (the cards are the day's).  Raises
     :class:`CompeteError` for a deal number or level out of range."""
     if level not in DAILY_LEVELS:
-        raise CompeteError(N_("no daily level {level!r}; levels: {levels}", level=level,
-                              levels=", ".join(DAILY_LEVELS)))
+        raise CompeteError(
+            N_("no daily level {level!r}; levels: {levels}", level=level, levels=", ".join(DAILY_LEVELS))
+        )
     return Match.new(DAILY_RULES, [person, level], deal_seed_of_day(seed, number))
 
 
@@ -212,8 +241,7 @@ def matchpoints(entries: Iterable[Entry]) -> dict[tuple[str, date, int, str], Fr
     for e in entries:
         key = (e.player, e.day, e.number, e.level)
         if key in seen:
-            raise CompeteError(N_("{player} has already played daily deal {number}", player=e.player,
-                                  number=e.number))
+            raise CompeteError(N_("{player} has already played daily deal {number}", player=e.player, number=e.number))
         seen.add(key)
         groups.setdefault((e.day, e.number, e.level), []).append(e)
     out: dict[tuple[str, date, int, str], Fraction] = {}
@@ -291,14 +319,17 @@ def how_others_played(entries: Iterable[Entry], day: date, number: int, level: s
     ``number`` of ``day`` against ``level``.  Results are sorted best first (ties: earlier
     ``finished``, then name); the best is the first, the median the one at index
     ``(n - 1) // 2`` (the better of the two middle ones).  ``None`` when nobody played it."""
-    group = sorted((e for e in entries if e.day == day and e.number == number and e.level == level),
-                   key=lambda e: (-e.score, e.finished, e.player))
+    group = sorted(
+        (e for e in entries if e.day == day and e.number == number and e.level == level),
+        key=lambda e: (-e.score, e.finished, e.player),
+    )
     if not group:
         return None
     return group[0], group[(len(group) - 1) // 2]
 
 
 # -- the friend challenge ---------------------------------------------------------------------
+
 
 def challenge_seed(secret: bytes, challenge_id: str) -> bytes:
     """The secret seed of a friend challenge: HMAC-SHA256(secret, "ginrummy/challenge/" || id)."""

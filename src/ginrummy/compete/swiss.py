@@ -27,8 +27,14 @@ __all__ = ["RESULTS", "Game", "points_of", "pair_round", "Standing", "standings"
 RESULTS = ("a", "b", "draw", "forfeit_a", "forfeit_b", "forfeit_both")
 """The results of a game, seen from its first player ``a``."""
 
-_POINTS = {"a": (1.0, 0.0), "b": (0.0, 1.0), "draw": (0.5, 0.5), "forfeit_a": (0.0, 1.0),
-           "forfeit_b": (1.0, 0.0), "forfeit_both": (0.0, 0.0)}
+_POINTS = {
+    "a": (1.0, 0.0),
+    "b": (0.0, 1.0),
+    "draw": (0.5, 0.5),
+    "forfeit_a": (0.0, 1.0),
+    "forfeit_b": (1.0, 0.0),
+    "forfeit_both": (0.0, 0.0),
+}
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,7 @@ def _pair_no_repeat(order: list[str], met: set[frozenset[str]]) -> list[tuple[st
             other = rest[i]
             if frozenset((first, other)) in met:
                 continue
-            tail = go(rest[1:i] + rest[i + 1:])
+            tail = go(rest[1:i] + rest[i + 1 :])
             if tail is not None:
                 return [(first, other), *tail]
         failed.add(key)
@@ -102,8 +108,9 @@ def _pair_fewest_repeats(order: list[str], met: set[frozenset[str]]) -> list[tup
     return out
 
 
-def pair_round(players: Sequence[str], games: Sequence[Game], round_no: int,
-               withdrawn: Sequence[str] = ()) -> list[Game]:
+def pair_round(
+    players: Sequence[str], games: Sequence[Game], round_no: int, withdrawn: Sequence[str] = ()
+) -> list[Game]:
     """The games of round ``round_no``: ``players`` in entry order (their seed), ``games`` all
     the games so far, ``withdrawn`` the players not to pair any more.  Returns the boards in
     order (top score first), the bye (if any) last.  Raises ``ValueError`` with fewer than two

@@ -119,8 +119,9 @@ class Tournament:
 
     def _need(self, *states: str) -> None:
         if self.state not in states:
-            raise _refuse(N_("the tournament is {state}; this needs it {needed}", state=self.state,
-                             needed=" or ".join(states)))
+            raise _refuse(
+                N_("the tournament is {state}; this needs it {needed}", state=self.state, needed=" or ".join(states))
+            )
 
     # -- registration ------------------------------------------------------------------------
 
@@ -190,14 +191,19 @@ class Tournament:
         if self.round >= self.rounds:
             raise _refuse(N_("all {rounds} rounds have been played", rounds=self.rounds))
         new = swiss.pair_round(self.players, self.games, self.round + 1, self.withdrawn)
-        return self._paired({"type": "paired", "round": self.round + 1,
-                             "games": [{"id": f"{self.round + 1}-{i + 1}", "a": g.a, "b": g.b}
-                                       for i, g in enumerate(new)]})
+        return self._paired(
+            {
+                "type": "paired",
+                "round": self.round + 1,
+                "games": [{"id": f"{self.round + 1}-{i + 1}", "a": g.a, "b": g.b} for i, g in enumerate(new)],
+            }
+        )
 
     def free(self) -> list[str]:
         """Arena: the players in who are not in a game."""
-        busy = {p for i, g in zip(self.game_ids, self.games) if g.result is None and g.b is not None
-                for p in (g.a, g.b)}
+        busy = {
+            p for i, g in zip(self.game_ids, self.games) if g.result is None and g.b is not None for p in (g.a, g.b)
+        }
         return [p for p in self.active() if p not in busy]
 
     def end_time(self) -> datetime | None:
@@ -224,8 +230,9 @@ class Tournament:
         if not pairs:
             return None
         first = len(self.games)
-        return self._paired({"type": "paired", "games": [{"id": f"g{first + i + 1}", "a": a, "b": b}
-                                                          for i, (a, b) in enumerate(pairs)]})
+        return self._paired(
+            {"type": "paired", "games": [{"id": f"g{first + i + 1}", "a": a, "b": b} for i, (a, b) in enumerate(pairs)]}
+        )
 
     def _paired(self, event: dict[str, Any]) -> dict[str, Any]:
         self._need("running")
@@ -251,12 +258,16 @@ class Tournament:
     def result(self, game: str, result: str, at: str = "") -> dict[str, Any]:
         """The ``result`` (:data:`~ginrummy.compete.swiss.RESULTS`) of game ``game`` at ``at``."""
         self._need("running")
-        if game not in self.game_ids or self.games[self.game_ids.index(game)].result is not None \
-                or self.games[self.game_ids.index(game)].b is None:
+        if (
+            game not in self.game_ids
+            or self.games[self.game_ids.index(game)].result is not None
+            or self.games[self.game_ids.index(game)].b is None
+        ):
             raise _refuse(N_("no game {game} in play", game=game))
         if result not in swiss.RESULTS:
-            raise _refuse(N_("a result is one of {results}, not {result!r}", results=", ".join(swiss.RESULTS),
-                             result=result))
+            raise _refuse(
+                N_("a result is one of {results}, not {result!r}", results=", ".join(swiss.RESULTS), result=result)
+            )
         i = self.game_ids.index(game)
         g = self.games[i]
         self.games[i] = swiss.Game(g.round, g.a, g.b, result)

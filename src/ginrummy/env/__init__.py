@@ -22,15 +22,38 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
 
 from .aec import GinRummyAEC, action_space, env, observation_space, raw_env  # noqa: E402
 from .core import CODE_ACTIONS, REWARDS, SCOPES, GameCore, make_env_rules, seed_bytes  # noqa: E402
-from .observation import OBS_SIZE, PLANES, SCALARS, encode_view, plane  # noqa: E402
 from .duplicate import DuplicateResult, duplicate_eval  # noqa: E402
+from .observation import OBS_SIZE, PLANES, SCALARS, encode_view, plane  # noqa: E402
 from .parallel import GinRummyParallel, parallel_env  # noqa: E402
 from .single import GinRummySingle  # noqa: E402
 from .vector import GinRummyVector  # noqa: E402
 
-__all__ = ["GinRummyAEC", "GinRummySingle", "GinRummyParallel", "GinRummyVector", "parallel_env", "duplicate_eval", "DuplicateResult", "GameCore", "env", "raw_env", "register_envs", "observation_space", "action_space",
-           "OBS_SIZE", "PLANES", "SCALARS", "encode_view", "plane", "CODE_ACTIONS", "SCOPES", "REWARDS",
-           "make_env_rules", "seed_bytes", "ENV_ID"]
+__all__ = [
+    "GinRummyAEC",
+    "GinRummySingle",
+    "GinRummyParallel",
+    "GinRummyVector",
+    "parallel_env",
+    "duplicate_eval",
+    "DuplicateResult",
+    "GameCore",
+    "env",
+    "raw_env",
+    "register_envs",
+    "observation_space",
+    "action_space",
+    "OBS_SIZE",
+    "PLANES",
+    "SCALARS",
+    "encode_view",
+    "plane",
+    "CODE_ACTIONS",
+    "SCOPES",
+    "REWARDS",
+    "make_env_rules",
+    "seed_bytes",
+    "ENV_ID",
+]
 
 ENV_ID = "ginrummy/GinRummy-v0"
 

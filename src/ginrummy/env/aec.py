@@ -25,10 +25,12 @@ def observation_space(obs_size: int = OBS_SIZE, num_codes: int = NUM_CODES) -> s
     """``Dict(observation=Box(0, 1, (433,), float32), action_mask=Box(0, 1, (161,), int8))``;
     under ``layout="players"`` (R5.6) ``obs_size`` 593 and ``num_codes`` 398
     (:func:`~ginrummy.env.observation.obs_size`, :func:`~ginrummy.env.core.num_codes`)."""
-    return spaces.Dict({
-        "observation": spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, (num_codes,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (num_codes,), dtype=np.int8),
+        }
+    )
 
 
 def action_space(num_codes: int = NUM_CODES) -> spaces.Discrete:
@@ -242,10 +244,17 @@ class GinRummyAEC(AECEnv):
     metadata = {"name": "ginrummy_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
     agent_selection: str | None = None  # until reset()
 
-    def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                 reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None, max_cycles: int | None = MAX_CYCLES,
-                 observation_mode: str = "vector") -> None:
+    def __init__(
+        self,
+        rules: str | RuleSet | Mapping[str, Any] = "standard",
+        scope: str = "deal",
+        reward: str = "points",
+        illegal: str = "raise",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+        max_cycles: int | None = MAX_CYCLES,
+        observation_mode: str = "vector",
+    ) -> None:
         super().__init__()
         self.text_mode = check_observation_mode(observation_mode) == "text"
         if render_mode not in (None, "ansi", "human"):
@@ -255,8 +264,10 @@ class GinRummyAEC(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(self.core.n)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         c = self.core
-        self.observation_spaces = {a: text_observation_space(c.num_codes) if self.text_mode
-                                   else observation_space(c.obs_size, c.num_codes) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: text_observation_space(c.num_codes) if self.text_mode else observation_space(c.obs_size, c.num_codes)
+            for a in self.possible_agents
+        }
         self.action_spaces = {a: action_space(c.num_codes) for a in self.possible_agents}
         self._seeder: random.Random | None = None
         self._seeder_seed: int | None = None
@@ -339,8 +350,13 @@ class GinRummyAEC(AECEnv):
             obs = _Observation()
             obs["action_mask"] = core.mask_to_act()
             obs._later = (encoder, core.match.deal, core.odisc[other], totals)
-        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
-                self.infos[agent])
+        return (
+            obs,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         """The agents in turn, ``agent_selection`` at each ``next`` until no agent is left or
@@ -405,9 +421,11 @@ def frame(v) -> str:
     legal actions (what ``render()`` shows)."""
     from ..cards import card_str, cards_of
 
-    return (f"phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
-            f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
-            f"legal={', '.join(a.text for a in v.legal)}")
+    return (
+        f"phase={v.phase} hand={' '.join(card_str(c) for c in cards_of(v.hand))} "
+        f"pile={' '.join(card_str(c) for c in v.pile[-5:])} stock={v.stock_size} "
+        f"legal={', '.join(a.text for a in v.legal)}"
+    )
 
 
 def env(**kwargs: Any) -> GinRummyAEC:

@@ -27,8 +27,18 @@ from ..rules import RuleSet, make_rules, preset
 from ..views import PlayerView
 from .observation import SeatEncoder, encode_view, obs_size, score_scale
 
-__all__ = ["SCOPES", "REWARDS", "ILLEGAL", "CODE_ACTIONS", "make_env_rules", "GameCore", "seed_bytes",
-           "deal_options", "parse_deck", "num_codes"]
+__all__ = [
+    "SCOPES",
+    "REWARDS",
+    "ILLEGAL",
+    "CODE_ACTIONS",
+    "make_env_rules",
+    "GameCore",
+    "seed_bytes",
+    "deal_options",
+    "parse_deck",
+    "num_codes",
+]
 
 SCOPES = ("deal", "game", "match")
 REWARDS = ("points", "win", "scaled")
@@ -37,11 +47,14 @@ ILLEGAL = ("raise", "penalty", "end")
 OPTION_KEYS = ("deck", "dealer")
 
 #: The engine's own action object for each code 0..160 (the deal engine accepts these fastest).
-CODE_ACTIONS: tuple[Action, ...] = (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) \
-    + DISCARD_ACTIONS + KNOCK_ACTIONS + GIN_ACTIONS
+CODE_ACTIONS: tuple[Action, ...] = (
+    (A.DRAW_STOCK, A.TAKE_DISCARD, A.TAKE_UPCARD, A.PASS, A.BIG_GIN) + DISCARD_ACTIONS + KNOCK_ACTIONS + GIN_ACTIONS
+)
 assert all(a.code == i for i, a in enumerate(CODE_ACTIONS))
 #: The engine's action object for each code 0..397 (161..397: the layout decisions, R5.6).
-LAYOUT_CODE_ACTIONS: tuple[Action, ...] = CODE_ACTIONS + tuple(layout_action(c) for c in range(NUM_CODES, NUM_LAYOUT_CODES))
+LAYOUT_CODE_ACTIONS: tuple[Action, ...] = CODE_ACTIONS + tuple(
+    layout_action(c) for c in range(NUM_CODES, NUM_LAYOUT_CODES)
+)
 _CODE_OF_ID = {id(a): i for i, a in enumerate(CODE_ACTIONS)}
 
 
@@ -77,7 +90,9 @@ def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope:
         data = dict(rules)
         rs = make_rules(data.pop("preset", "standard"), data)
     else:
-        raise RuleSetError(f"rules must be a preset name, a RuleSet or a dict of rule fields, not {type(rules).__name__}")
+        raise RuleSetError(
+            f"rules must be a preset name, a RuleSet or a dict of rule fields, not {type(rules).__name__}"
+        )
     if scope == "game" and rs.scoring != "game":
         rs = rs.replace(scoring="game")
     elif scope == "match" and rs.scoring != "hollywood":
@@ -103,14 +118,17 @@ def parse_deck(deck: Any) -> list[int]:
                 raise ValueError(f"options['deck']: {c!r} is not a card int 0..51 (suit * 13 + rank, R1)")
             cards.append(int(c))
     else:
-        raise ValueError(f"options['deck'] is 52 card ints, 52 card texts or one text of 52 cards, "
-                         f"not {type(deck).__name__}")
+        raise ValueError(
+            f"options['deck'] is 52 card ints, 52 card texts or one text of 52 cards, not {type(deck).__name__}"
+        )
     if len(cards) != 52:
         raise ValueError(f"options['deck'] has {len(cards)} cards; a deck is the 52 cards, each once")
     if len(set(cards)) != 52:
         twice = sorted({c for c in cards if cards.count(c) > 1})
-        raise ValueError(f"options['deck'] gives {' '.join(card_str(c) for c in twice)} more than once; "
-                         "a deck is the 52 cards, each once")
+        raise ValueError(
+            f"options['deck'] gives {' '.join(card_str(c) for c in twice)} more than once; "
+            "a deck is the 52 cards, each once"
+        )
     return cards
 
 
@@ -124,11 +142,18 @@ def deal_options(options: Mapping[str, Any] | None, players: int) -> tuple[list[
     if options is None:
         return None, None
     if not isinstance(options, Mapping):
-        raise ValueError(f"options is a dict with keys {', '.join(map(repr, OPTION_KEYS))}, not {type(options).__name__}")
-    unknown = [k for k in options if k not in OPTION_KEYS and isinstance(k, str)
-               and ("deck" in k.lower() or "deal" in k.lower())]
+        raise ValueError(
+            f"options is a dict with keys {', '.join(map(repr, OPTION_KEYS))}, not {type(options).__name__}"
+        )
+    unknown = [
+        k
+        for k in options
+        if k not in OPTION_KEYS and isinstance(k, str) and ("deck" in k.lower() or "deal" in k.lower())
+    ]
     if unknown:
-        raise ValueError(f"options {', '.join(map(repr, unknown))} not known; allowed: {', '.join(map(repr, OPTION_KEYS))}")
+        raise ValueError(
+            f"options {', '.join(map(repr, unknown))} not known; allowed: {', '.join(map(repr, OPTION_KEYS))}"
+        )
     deck = options.get("deck")
     dealer = options.get("dealer")
     if dealer is not None:
@@ -177,9 +202,15 @@ class GameCore:
     Raises :class:`RuleSetError` (a ``ValueError``) for a bad option.
     """
 
-    def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                 reward: str = "points", illegal: str = "raise", illegal_penalty: float = 1.0,
-                 max_cycles: int | None = MAX_CYCLES) -> None:
+    def __init__(
+        self,
+        rules: str | RuleSet | Mapping[str, Any] = "standard",
+        scope: str = "deal",
+        reward: str = "points",
+        illegal: str = "raise",
+        illegal_penalty: float = 1.0,
+        max_cycles: int | None = MAX_CYCLES,
+    ) -> None:
         self.rules = make_env_rules(rules, scope)
         if reward not in REWARDS:
             raise RuleSetError(f"reward={reward!r} is not allowed; allowed: {', '.join(map(repr, REWARDS))}")
@@ -200,8 +231,9 @@ class GameCore:
         self.code_actions = LAYOUT_CODE_ACTIONS if self.num_codes == NUM_LAYOUT_CODES else CODE_ACTIONS
         self._zero_mask = np.zeros(self.num_codes, dtype=np.int8)
         self._tail = bytes(self.num_codes - 57)
-        self._masks: dict[str, dict[int, np.ndarray]] = _MASKS if self.num_codes == NUM_CODES \
-            else {p: {} for p in (*PHASES, *LAYOUT_PHASES)}
+        self._masks: dict[str, dict[int, np.ndarray]] = (
+            _MASKS if self.num_codes == NUM_CODES else {p: {} for p in (*PHASES, *LAYOUT_PHASES)}
+        )
         #: what :meth:`step` returns while a deal goes on (one shared tuple: do not change it)
         self.no_rewards: tuple[float, ...] = (0.0,) * self.n
         self.scale = score_scale(self.rules)
@@ -310,8 +342,10 @@ class GameCore:
                 return out
             legal = [_code_of(a) for a in deal.legal_actions()]
             raise IllegalActionError(
-                f"action code {code} ({action.text}) is not legal for player_{player} now: {exc}; "
-                f"legal codes: {legal}", action.text, [self.code_actions[c].text for c in legal]) from None
+                f"action code {code} ({action.text}) is not legal for player_{player} now: {exc}; legal codes: {legal}",
+                action.text,
+                [self.code_actions[c].text for c in legal],
+            ) from None
         self.moves += 1
         if 5 <= code < NUM_CODES:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
@@ -426,8 +460,19 @@ class GameCore:
             bits = deal.discards_only()
             if bits is not None:
                 t = _BITS13
-                return _frombuffer(_join((_HEAD, t[bits & 8191], t[(bits >> 13) & 8191], t[(bits >> 26) & 8191],
-                                          t[bits >> 39], self._tail)), _I8)
+                return _frombuffer(
+                    _join(
+                        (
+                            _HEAD,
+                            t[bits & 8191],
+                            t[(bits >> 13) & 8191],
+                            t[(bits >> 26) & 8191],
+                            t[bits >> 39],
+                            self._tail,
+                        )
+                    ),
+                    _I8,
+                )
         legal = deal.legal_actions_shared()  # the engine's own list, without the copy
         n = len(legal)
         if deal.phase != DISCARD:  # the offer, the draw and the wall have a few fixed lists
@@ -467,7 +512,7 @@ def _bits13() -> list[bytes]:
     """For each 13-bit mask m (one suit of a hand): 13 bytes, byte r = bit r of m."""
     out = [bytes(13)]
     for r in range(13):
-        out += [b[:r] + b"\x01" + b[r + 1:] for b in out]
+        out += [b[:r] + b"\x01" + b[r + 1 :] for b in out]
     return out
 
 

@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ..players.base import Player, make_player
 from ..players.layout import choose_move
@@ -24,7 +24,7 @@ __all__ = ["DuplicateResult", "duplicate_eval", "Agent"]
 
 #: an agent: a level name (``make_player``), a ``Player`` (``choose(view, legal)``), or a callable
 #: taking ``{"observation": float32[433], "action_mask": int8[161]}`` and returning a code
-Agent = Union[str, Player, Callable[[dict], int]]
+Agent = str | Player | Callable[[dict], int]
 
 
 @dataclass(frozen=True)
@@ -72,19 +72,29 @@ def _chooser(agent: Agent, core: GameCore, rng_seed: int) -> Callable[[int], int
         def by_view(p: int) -> int:
             view = core.view(p)
             return choose_move(player, view, view.legal).code
+
         return by_view
     if callable(agent):
         fn = agent
 
         def by_obs(p: int) -> int:
             return fn({"observation": core.observe(p), "action_mask": core.mask(p)})
+
         return by_obs
-    raise ValueError(f"an agent is a level name, a Player or a callable(observation) -> code, not {type(agent).__name__}")
+    raise ValueError(
+        f"an agent is a level name, a Player or a callable(observation) -> code, not {type(agent).__name__}"
+    )
 
 
-def duplicate_eval(agent_a: Agent, agent_b: Agent, seeds: Iterable[int],
-                   rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                   reward: str = "points", max_cycles: int | None = MAX_CYCLES) -> DuplicateResult:
+def duplicate_eval(
+    agent_a: Agent,
+    agent_b: Agent,
+    seeds: Iterable[int],
+    rules: str | RuleSet | Mapping[str, Any] = "standard",
+    scope: str = "deal",
+    reward: str = "points",
+    max_cycles: int | None = MAX_CYCLES,
+) -> DuplicateResult:
     """Play every seed of ``seeds`` (ints, as ``reset(seed=)`` takes them) twice, A as
     ``player_0`` then as ``player_1``, and return A's :class:`DuplicateResult` against B.
 
@@ -123,5 +133,4 @@ def duplicate_eval(agent_a: Agent, agent_b: Agent, seeds: Iterable[int],
         raise ValueError("duplicate_eval needs at least one seed")
     p, pl, ph = _interval(per_pair)
     w, wl, wh = _interval(wins)
-    return DuplicateResult(len(per_pair), p, pl, ph, w, max(0.0, wl), min(1.0, wh), tuple(per_pair),
-                           truncated)
+    return DuplicateResult(len(per_pair), p, pl, ph, w, max(0.0, wl), min(1.0, wh), tuple(per_pair), truncated)

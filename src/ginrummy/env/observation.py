@@ -54,13 +54,37 @@ import numpy as np
 from ..deal import LAYOFF, LAYOUT, PHASES, DealState
 from ..views import PlayerView
 
-__all__ = ["PLANES", "SCALARS", "OBS_SIZE", "SCALAR_BASE", "encode_view", "plane", "SeatEncoder", "score_scale",
-           "LAYOUT_PLANES", "LAYOUT_SCALARS", "OBS_SIZE_LAYOUT", "obs_size"]
+__all__ = [
+    "PLANES",
+    "SCALARS",
+    "OBS_SIZE",
+    "SCALAR_BASE",
+    "encode_view",
+    "plane",
+    "SeatEncoder",
+    "score_scale",
+    "LAYOUT_PLANES",
+    "LAYOUT_SCALARS",
+    "OBS_SIZE_LAYOUT",
+    "obs_size",
+]
 
 PLANES = ("hand", "opponent_known", "pile", "top", "pile_order", "dead", "opponent_discarded", "taken")
-SCALARS = ("stock_size", *(f"phase_{p}" for p in PHASES), "my_turn", "i_deal", "knock_limit", "gin_only",
-           "spade_double", "stock_only", "must_knock", "opponent_count", "my_total", "opponent_total",
-           "reshuffled")
+SCALARS = (
+    "stock_size",
+    *(f"phase_{p}" for p in PHASES),
+    "my_turn",
+    "i_deal",
+    "knock_limit",
+    "gin_only",
+    "spade_double",
+    "stock_only",
+    "must_knock",
+    "opponent_count",
+    "my_total",
+    "opponent_total",
+    "reshuffled",
+)
 SCALAR_BASE = 52 * len(PLANES)
 OBS_SIZE = SCALAR_BASE + len(SCALARS)
 _HAND, _KNOWN, _PILE, _TOP, _ORDER, _DEAD, _ODISC, _TAKEN = (52 * i for i in range(len(PLANES)))
@@ -73,10 +97,14 @@ LAYOUT_SCALAR_BASE = OBS_SIZE + 52 * len(LAYOUT_PLANES)
 OBS_SIZE_LAYOUT = LAYOUT_SCALAR_BASE + len(LAYOUT_SCALARS)
 _I_KNOCKED, _LAYOFFS_DONE = LAYOUT_SCALAR_BASE + 2, LAYOUT_SCALAR_BASE + 3
 #: the index of each phase's one-hot value (the layout phases' in the layout extension)
-_PHASE_POS: dict[str, int] = {**{p: _PHASE0 + i for i, p in enumerate(PHASES)},
-                              LAYOUT: LAYOUT_SCALAR_BASE, LAYOFF: LAYOUT_SCALAR_BASE + 1}
-_MY_TURN, _STOCK_ONLY, _MUST_KNOCK, _OPP_COUNT = (SCALAR_BASE + SCALARS.index(n)
-                                                  for n in ("my_turn", "stock_only", "must_knock", "opponent_count"))
+_PHASE_POS: dict[str, int] = {
+    **{p: _PHASE0 + i for i, p in enumerate(PHASES)},
+    LAYOUT: LAYOUT_SCALAR_BASE,
+    LAYOFF: LAYOUT_SCALAR_BASE + 1,
+}
+_MY_TURN, _STOCK_ONLY, _MUST_KNOCK, _OPP_COUNT = (
+    SCALAR_BASE + SCALARS.index(n) for n in ("my_turn", "stock_only", "must_knock", "opponent_count")
+)
 _DISCARD_KINDS = frozenset(("discard", "knock", "gin"))
 
 
@@ -130,13 +158,39 @@ def _totals(view: PlayerView) -> tuple[int, int]:
     return totals[seats[view.seat]], totals[seats[1 - view.seat]]
 
 
-def _scalars(phase: str, my_turn: bool, i_deal: bool, stock_size: int, knock_limit: int | None, multiplier: int,
-             stock_only: bool, must_knock: bool, opponent_count: int, totals: tuple[int, int], scale: int,
-             reshuffles: int) -> list[float]:
-    out = [stock_size / 31, 0.0, 0.0, 0.0, 0.0, 0.0, float(my_turn), float(i_deal),
-           0.0 if knock_limit is None else knock_limit / 10, float(knock_limit is None), float(multiplier == 2),
-           float(stock_only), float(must_knock), opponent_count / 11,
-           min(max(totals[0], 0) / scale, 1.0), min(max(totals[1], 0) / scale, 1.0), float(reshuffles > 0)]
+def _scalars(
+    phase: str,
+    my_turn: bool,
+    i_deal: bool,
+    stock_size: int,
+    knock_limit: int | None,
+    multiplier: int,
+    stock_only: bool,
+    must_knock: bool,
+    opponent_count: int,
+    totals: tuple[int, int],
+    scale: int,
+    reshuffles: int,
+) -> list[float]:
+    out = [
+        stock_size / 31,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        float(my_turn),
+        float(i_deal),
+        0.0 if knock_limit is None else knock_limit / 10,
+        float(knock_limit is None),
+        float(multiplier == 2),
+        float(stock_only),
+        float(must_knock),
+        opponent_count / 11,
+        min(max(totals[0], 0) / scale, 1.0),
+        min(max(totals[1], 0) / scale, 1.0),
+        float(reshuffles > 0),
+    ]
     i = _PHASE_INDEX.get(phase)
     if i is not None:  # the layout phases have their one-hot in the layout extension
         out[1 + i] = 1.0
@@ -161,8 +215,11 @@ def encode_view(view: PlayerView) -> np.ndarray:
     ``layoffs_done``)."""
     size = obs_size(view.rules)
     obs = np.zeros(size, dtype=np.float32)
-    for base, mask in ((_HAND, view.hand), (_KNOWN, view.opponent_seen),
-                       (_ODISC, _opponent_discards(view.history, view.seat))):
+    for base, mask in (
+        (_HAND, view.hand),
+        (_KNOWN, view.opponent_seen),
+        (_ODISC, _opponent_discards(view.history, view.seat)),
+    ):
         for c in range(52):
             if (mask >> c) & 1:
                 obs[base + c] = 1.0
@@ -177,8 +234,11 @@ def encode_view(view: PlayerView) -> np.ndarray:
     if view.taken is not None:
         obs[_TAKEN + view.taken] = 1.0
     if size == OBS_SIZE_LAYOUT:
-        for base, mask in ((_MY_MELDS, _melds_mask(view.laid[view.seat])),
-                           (_OPP_MELDS, _melds_mask(view.laid[1 - view.seat])), (_LAID_OFF, _layoffs_mask(view.layoffs))):
+        for base, mask in (
+            (_MY_MELDS, _melds_mask(view.laid[view.seat])),
+            (_OPP_MELDS, _melds_mask(view.laid[1 - view.seat])),
+            (_LAID_OFF, _layoffs_mask(view.layoffs)),
+        ):
             for c in range(52):
                 if (mask >> c) & 1:
                     obs[base + c] = 1.0
@@ -186,9 +246,20 @@ def encode_view(view: PlayerView) -> np.ndarray:
             obs[_PHASE_POS[view.phase]] = 1.0
         obs[_I_KNOCKED] = float(view.knocker == view.seat)
         obs[_LAYOFFS_DONE] = float(view.layoffs_done)
-    obs[SCALAR_BASE:OBS_SIZE] = _scalars(view.phase, view.my_turn, view.dealer == view.seat, view.stock_size,
-                                 view.knock_limit, view.multiplier, view.stock_only, view.must_knock,
-                                 view.opponent_count, _totals(view), score_scale(view.rules), view.reshuffles)
+    obs[SCALAR_BASE:OBS_SIZE] = _scalars(
+        view.phase,
+        view.my_turn,
+        view.dealer == view.seat,
+        view.stock_size,
+        view.knock_limit,
+        view.multiplier,
+        view.stock_only,
+        view.must_knock,
+        view.opponent_count,
+        _totals(view),
+        score_scale(view.rules),
+        view.reshuffles,
+    )
     return obs
 
 
@@ -209,8 +280,21 @@ class SeatEncoder:
     holds.
     """
 
-    __slots__ = ("seat", "scale", "obs", "hand", "known", "pile", "pmask", "odisc", "taken", "fast", "slow",
-                 "layout", "lay")
+    __slots__ = (
+        "seat",
+        "scale",
+        "obs",
+        "hand",
+        "known",
+        "pile",
+        "pmask",
+        "odisc",
+        "taken",
+        "fast",
+        "slow",
+        "layout",
+        "lay",
+    )
 
     def __init__(self, seat: int, scale: int, size: int = OBS_SIZE) -> None:
         """``size``: :data:`OBS_SIZE`, or :data:`OBS_SIZE_LAYOUT` under ``layout="players"``
@@ -290,8 +374,20 @@ class SeatEncoder:
         slow = (state.dealer, state.knock_limit, state.multiplier, totals, state.reshuffles)
         if slow != self.slow:
             self.slow = slow
-            sc = _scalars(state.phase, mine, state.dealer == seat, stock, state.knock_limit, state.multiplier,
-                          state.stock_only, state.must_knock, opp, totals, self.scale, state.reshuffles)
+            sc = _scalars(
+                state.phase,
+                mine,
+                state.dealer == seat,
+                stock,
+                state.knock_limit,
+                state.multiplier,
+                state.stock_only,
+                state.must_knock,
+                opp,
+                totals,
+                self.scale,
+                state.reshuffles,
+            )
             obs[SCALAR_BASE:OBS_SIZE] = sc
             obs[phase] = 1.0  # a layout phase's one-hot lies outside the scalars just written
         if self.layout:
@@ -307,9 +403,11 @@ class SeatEncoder:
         seat = self.seat
         laid, layoffs, knocker, done = lay
         old = self.lay or (((), ()), (), None, False)
-        for base, o, n in ((_MY_MELDS, _melds_mask(old[0][seat]), _melds_mask(laid[seat])),
-                           (_OPP_MELDS, _melds_mask(old[0][1 - seat]), _melds_mask(laid[1 - seat])),
-                           (_LAID_OFF, _layoffs_mask(old[1]), _layoffs_mask(layoffs))):
+        for base, o, n in (
+            (_MY_MELDS, _melds_mask(old[0][seat]), _melds_mask(laid[seat])),
+            (_OPP_MELDS, _melds_mask(old[0][1 - seat]), _melds_mask(laid[1 - seat])),
+            (_LAID_OFF, _layoffs_mask(old[1]), _layoffs_mask(layoffs)),
+        ):
             if o != n:
                 _flip(obs, base, o, n)
         obs[_I_KNOCKED] = float(knocker == seat)

@@ -46,9 +46,16 @@ class GinRummyParallel(ParallelEnv):
 
     metadata = {"name": "ginrummy_parallel_v0", "render_modes": ["human", "ansi"], "is_parallelizable": True}
 
-    def __init__(self, rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                 reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None, max_cycles: int | None = MAX_CYCLES) -> None:
+    def __init__(
+        self,
+        rules: str | RuleSet | Mapping[str, Any] = "standard",
+        scope: str = "deal",
+        reward: str = "points",
+        illegal: str = "penalty",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+        max_cycles: int | None = MAX_CYCLES,
+    ) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode={render_mode!r} is not allowed; allowed: None, 'ansi', 'human'")
         self.core = GameCore(rules, scope, reward, illegal, illegal_penalty, max_cycles)
@@ -85,8 +92,9 @@ class GinRummyParallel(ParallelEnv):
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         core = self.core
-        return {a: {"observation": core.observe(i), "action_mask": core.mask(i)}
-                for i, a in enumerate(self.possible_agents)}
+        return {
+            a: {"observation": core.observe(i), "action_mask": core.mask(i)} for i, a in enumerate(self.possible_agents)
+        }
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Apply the action of the agent to act (see the class)."""

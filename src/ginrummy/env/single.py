@@ -57,11 +57,19 @@ class GinRummySingle(gym.Env):
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
-    def __init__(self, opponent: str | Player = "random", seat: int = 0,
-                 rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                 reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
-                 render_mode: str | None = None, max_cycles: int | None = MAX_CYCLES,
-                 observation_mode: str = "vector") -> None:
+    def __init__(
+        self,
+        opponent: str | Player = "random",
+        seat: int = 0,
+        rules: str | RuleSet | Mapping[str, Any] = "standard",
+        scope: str = "deal",
+        reward: str = "points",
+        illegal: str = "penalty",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+        max_cycles: int | None = MAX_CYCLES,
+        observation_mode: str = "vector",
+    ) -> None:
         from ..errors import RuleSetError
 
         self.core = GameCore(rules, scope, reward, illegal, illegal_penalty, max_cycles)
@@ -84,8 +92,9 @@ class GinRummySingle(gym.Env):
         self.render_mode = render_mode
         self.text_mode = check_observation_mode(observation_mode) == "text"
         c = self.core
-        self.observation_space = text_observation_space(c.num_codes) if self.text_mode \
-            else observation_space(c.obs_size, c.num_codes)
+        self.observation_space = (
+            text_observation_space(c.num_codes) if self.text_mode else observation_space(c.obs_size, c.num_codes)
+        )
         self.action_space = action_space(c.num_codes)
         self._seeder: random.Random | None = None
 

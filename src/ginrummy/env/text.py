@@ -22,8 +22,15 @@ from ..errors import RuleSetError
 from ..text_view import parse_reply, text_observation
 from ..views import PlayerView
 
-__all__ = ["OBSERVATION_MODES", "TEXT_MAX_CHARS", "check_observation_mode", "text_observation_space",
-           "text_obs", "json_info", "reply_code"]
+__all__ = [
+    "OBSERVATION_MODES",
+    "TEXT_MAX_CHARS",
+    "check_observation_mode",
+    "text_observation_space",
+    "text_obs",
+    "json_info",
+    "reply_code",
+]
 
 OBSERVATION_MODES = ("vector", "text")
 
@@ -34,18 +41,21 @@ TEXT_MAX_CHARS = 32768
 def check_observation_mode(mode: str) -> str:
     """``mode`` if it is one of :data:`OBSERVATION_MODES`; else raises :class:`RuleSetError`."""
     if mode not in OBSERVATION_MODES:
-        raise RuleSetError(f"observation_mode={mode!r} is not allowed; allowed: "
-                           f"{', '.join(map(repr, OBSERVATION_MODES))}")
+        raise RuleSetError(
+            f"observation_mode={mode!r} is not allowed; allowed: {', '.join(map(repr, OBSERVATION_MODES))}"
+        )
     return mode
 
 
 def text_observation_space(num_codes: int = NUM_CODES) -> spaces.Dict:
     """``Dict(observation=Text(0..TEXT_MAX_CHARS, printable ASCII), action_mask=Box(0, 1, (161,), int8))``
     (``num_codes`` 398 under ``layout="players"``, R5.6)."""
-    return spaces.Dict({
-        "observation": spaces.Text(TEXT_MAX_CHARS, min_length=0, charset=string.printable),
-        "action_mask": spaces.Box(0, 1, (num_codes,), dtype=np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Text(TEXT_MAX_CHARS, min_length=0, charset=string.printable),
+            "action_mask": spaces.Box(0, 1, (num_codes,), dtype=np.int8),
+        }
+    )
 
 
 def text_obs(view: PlayerView, mask: np.ndarray) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from gymnasium.vector.utils import batch_space
 
 from ..errors import RuleSetError
 from ..rules import RuleSet
-from .aec import action_space, observation_space
 from .core import MAX_CYCLES
 from .single import GinRummySingle
 
@@ -47,15 +46,25 @@ class GinRummyVector(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs: int = 8, opponent: Any = "random", seat: int = 0,
-                 rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal",
-                 reward: str = "points", illegal: str = "penalty", illegal_penalty: float = 1.0,
-                 max_cycles: int | None = MAX_CYCLES) -> None:
+    def __init__(
+        self,
+        num_envs: int = 8,
+        opponent: Any = "random",
+        seat: int = 0,
+        rules: str | RuleSet | Mapping[str, Any] = "standard",
+        scope: str = "deal",
+        reward: str = "points",
+        illegal: str = "penalty",
+        illegal_penalty: float = 1.0,
+        max_cycles: int | None = MAX_CYCLES,
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise RuleSetError(f"num_envs must be an int >= 1, not {num_envs!r}")
         self.num_envs = num_envs
-        self.envs = [GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty,
-                                    max_cycles=max_cycles) for _ in range(num_envs)]
+        self.envs = [
+            GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty, max_cycles=max_cycles)
+            for _ in range(num_envs)
+        ]
         self.single_observation_space = self.envs[0].observation_space
         self.single_action_space = self.envs[0].action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)

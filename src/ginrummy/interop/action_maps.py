@@ -29,16 +29,30 @@ from ..actions import NUM_CODES
 from ..melds import deadwood
 from .openspiel import card_to_os, os_to_card
 
-__all__ = ["to_openspiel", "from_openspiel", "to_rlcard", "from_rlcard", "card_to_rlcard", "rlcard_to_card",
-           "OS_DRAW_UPCARD", "OS_DRAW_STOCK", "OS_PASS", "OS_KNOCK", "RL_DRAW", "RL_PICK_UP", "RL_DEAD_HAND",
-           "RL_GIN", "RL_DISCARD", "RL_KNOCK"]
+__all__ = [
+    "to_openspiel",
+    "from_openspiel",
+    "to_rlcard",
+    "from_rlcard",
+    "card_to_rlcard",
+    "rlcard_to_card",
+    "OS_DRAW_UPCARD",
+    "OS_DRAW_STOCK",
+    "OS_PASS",
+    "OS_KNOCK",
+    "RL_DRAW",
+    "RL_PICK_UP",
+    "RL_DEAD_HAND",
+    "RL_GIN",
+    "RL_DISCARD",
+    "RL_KNOCK",
+]
 
 OS_DRAW_UPCARD, OS_DRAW_STOCK, OS_PASS, OS_KNOCK = 52, 53, 54, 55
 RL_DRAW, RL_PICK_UP, RL_DEAD_HAND, RL_GIN, RL_DISCARD, RL_KNOCK = 2, 3, 4, 5, 6, 58
 
 #: OpenSpiel's phase names -> ours (its "Knock" phase is the discard after a knock).
-_OS_PHASES = {"FirstUpcard": "upcard_offer", "Draw": "draw", "Discard": "discard", "Knock": "knock",
-              "Wall": "wall"}
+_OS_PHASES = {"FirstUpcard": "upcard_offer", "Draw": "draw", "Discard": "discard", "Knock": "knock", "Wall": "wall"}
 _PHASES = ("upcard_offer", "draw", "discard", "knock", "wall")
 
 
@@ -48,8 +62,16 @@ def _check_code(code: int) -> None:
 
 
 #: pyspiel's own ``pyspiel.gin_rummy.Phase`` member names -> OpenSpiel's phase strings.
-_OS_ENUM_NAMES = {"FIRST_UPCARD": "FirstUpcard", "DRAW": "Draw", "DISCARD": "Discard", "KNOCK": "Knock",
-                  "WALL": "Wall", "LAYOFF": "Layoff", "DEAL": "Deal", "GAME_OVER": "GameOver"}
+_OS_ENUM_NAMES = {
+    "FIRST_UPCARD": "FirstUpcard",
+    "DRAW": "Draw",
+    "DISCARD": "Discard",
+    "KNOCK": "Knock",
+    "WALL": "Wall",
+    "LAYOFF": "Layoff",
+    "DEAL": "Deal",
+    "GAME_OVER": "GameOver",
+}
 
 
 def _phase(phase: object) -> str:
@@ -58,8 +80,9 @@ def _phase(phase: object) -> str:
         phase = _OS_ENUM_NAMES.get(name, repr(phase)) if isinstance(name, str) else repr(phase)
     p = _OS_PHASES.get(phase, phase)
     if p not in _PHASES:
-        raise ValueError(f"unknown phase {phase!r}; phases: {', '.join(_PHASES)} (or OpenSpiel's "
-                         f"{', '.join(_OS_PHASES)})")
+        raise ValueError(
+            f"unknown phase {phase!r}; phases: {', '.join(_PHASES)} (or OpenSpiel's {', '.join(_OS_PHASES)})"
+        )
     return p
 
 
@@ -128,9 +151,11 @@ def from_openspiel(actions: Sequence[int], phase: object, hand: int | None = Non
         return (109 if deadwood(hand & ~(1 << card)) == 0 else 57) + card
     if len(acts) != 1:
         raise ValueError(f"one OpenSpiel action is expected in phase {p}, not {acts}")
-    table = {"upcard_offer": {OS_DRAW_UPCARD: 2, OS_PASS: 3, OS_DRAW_STOCK: 0},
-             "draw": {OS_DRAW_STOCK: 0, OS_DRAW_UPCARD: 1},
-             "wall": {OS_KNOCK: 1, OS_PASS: 3}}[p]
+    table = {
+        "upcard_offer": {OS_DRAW_UPCARD: 2, OS_PASS: 3, OS_DRAW_STOCK: 0},
+        "draw": {OS_DRAW_STOCK: 0, OS_DRAW_UPCARD: 1},
+        "wall": {OS_KNOCK: 1, OS_PASS: 3},
+    }[p]
     if a in table:
         return table[a]
     if a >= 56:

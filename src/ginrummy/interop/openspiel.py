@@ -43,8 +43,19 @@ from ..players.base import Player
 from ..rules import RuleSet
 from ..views import PlayerView
 
-__all__ = ["OPENSPIEL_RULES", "OPENSPIEL_ENGINE_LAYOUT", "os_to_card", "card_to_os", "meld_table", "SeatObserver", "DealStats",
-           "play_deal", "play_deals", "play_indexed_deal", "deal_rngs"]
+__all__ = [
+    "OPENSPIEL_RULES",
+    "OPENSPIEL_ENGINE_LAYOUT",
+    "os_to_card",
+    "card_to_os",
+    "meld_table",
+    "SeatObserver",
+    "DealStats",
+    "play_deal",
+    "play_deals",
+    "play_indexed_deal",
+    "deal_rngs",
+]
 
 DRAW_UPCARD_ACTION = 52
 DRAW_STOCK_ACTION = 53
@@ -58,9 +69,19 @@ NUM_MELDS = 185
 #: OpenSpiel's own rules, exactly (:mod:`ginrummy.interop.openspiel_exact`): a tie after a knock
 #: scores nothing (R6.3), the forced pass at the wall (R7.2), two repeated moves in a row end the
 #: deal (R7.4), the 50th take of a discard ends it (R7.5), the layout and layoffs are decisions (R5.6).
-OPENSPIEL_RULES = RuleSet(name="openspiel", discard_taken_card=True, stock_end="wall", game_bonus=0, box_bonus=0,
-                          scoring="deal", tie="nothing", wall_forced_pass=True, repeated_move_ends=True,
-                          max_pile_takes=50, layout="players")
+OPENSPIEL_RULES = RuleSet(
+    name="openspiel",
+    discard_taken_card=True,
+    stock_end="wall",
+    game_bonus=0,
+    box_bonus=0,
+    scoring="deal",
+    tie="nothing",
+    wall_forced_pass=True,
+    repeated_move_ends=True,
+    max_pile_takes=50,
+    layout="players",
+)
 #: The same rules with the engine's own layout (R5.2-R5.5): the rules our players think with
 #: when they play inside OpenSpiel's game (:class:`SeatObserver`), where the bridge lays out.
 OPENSPIEL_ENGINE_LAYOUT = OPENSPIEL_RULES.replace(layout="engine", name="openspiel")
@@ -141,8 +162,9 @@ def _snap(state: Any, seat: int) -> _Snap:
         ranks, suits = "A23456789TJQK", "scdh"
         for r, s in re.findall(r"([A2-9TJQK])([scdh])", pm.group(1)):
             pile.append(os_to_card(suits.index(s) * 13 + ranks.index(r)))
-    return _Snap(hand, cur, os_to_card(up[0]) if up else None, dead, tuple(pile), stock, knock_card, phase,
-                 (melds[0], melds[1]))
+    return _Snap(
+        hand, cur, os_to_card(up[0]) if up else None, dead, tuple(pile), stock, knock_card, phase, (melds[0], melds[1])
+    )
 
 
 class SeatObserver:
@@ -187,8 +209,12 @@ class SeatObserver:
                 self.events.append(Event("draw_stock", opp, None, True))
             self.taken = None
             return
-        if p.phase in ("FirstUpcard", "Draw", "Wall") and p.upcard is not None and n.upcard is None \
-                and not (n.dead >> p.upcard) & 1:
+        if (
+            p.phase in ("FirstUpcard", "Draw", "Wall")
+            and p.upcard is not None
+            and n.upcard is None
+            and not (n.dead >> p.upcard) & 1
+        ):
             kind = "take_upcard" if p.phase == "FirstUpcard" else "take_discard"
             self.events.append(Event(kind, actor, p.upcard))
             if actor == opp:
@@ -267,11 +293,26 @@ class SeatObserver:
             pile.append(n.upcard)
         legal = tuple(mapping)
         view = PlayerView(
-            seat=self.seat, rules=self.rules, phase=phase, to_act=self.seat, dealer=1, hand=hand,
-            pile=tuple(pile), stock_size=n.stock, opponent_count=10, opponent_seen=self.known_opp,
+            seat=self.seat,
+            rules=self.rules,
+            phase=phase,
+            to_act=self.seat,
+            dealer=1,
+            hand=hand,
+            pile=tuple(pile),
+            stock_size=n.stock,
+            opponent_count=10,
+            opponent_seen=self.known_opp,
             upcard=self.first_upcard if self.first_upcard is not None else (pile[0] if pile else 0),
-            knock_limit=limit, multiplier=1, taken=self.taken if phase == "discard" else None,
-            stock_only=stock_only, must_knock=must_knock, legal=legal, history=tuple(self.events), result=None)
+            knock_limit=limit,
+            multiplier=1,
+            taken=self.taken if phase == "discard" else None,
+            stock_only=stock_only,
+            must_knock=must_knock,
+            legal=legal,
+            history=tuple(self.events),
+            result=None,
+        )
         return view, mapping
 
 
@@ -412,8 +453,9 @@ def _game() -> Any:
     return pyspiel.load_game("gin_rummy")
 
 
-def play_indexed_deal(level: str, seed: int, index: int,
-                      make: Callable[[random.Random], Player] | None = None) -> tuple[float, float]:
+def play_indexed_deal(
+    level: str, seed: int, index: int, make: Callable[[random.Random], Player] | None = None
+) -> tuple[float, float]:
     """Play deal ``index`` of a run seeded with ``seed``: our player (``make(rng)``, or
     ``make_player(level, rng)``, with the player generator of :func:`deal_rngs`) at seat
     ``index % 2`` against OpenSpiel's simple bot, chance from the chance generator.  Returns
@@ -430,8 +472,9 @@ def play_indexed_deal(level: str, seed: int, index: int,
     return play_deal(game, player, seat, bot, chance)
 
 
-def play_deals(level: str, deals: int, seed: int = 0, player: Player | None = None,
-               on_deal: Any = None, start: int = 0) -> DealStats:
+def play_deals(
+    level: str, deals: int, seed: int = 0, player: Player | None = None, on_deal: Any = None, start: int = 0
+) -> DealStats:
     """Play OpenSpiel deals ``start .. start + deals - 1`` of our ``level`` against OpenSpiel's
     simple bot with :func:`play_indexed_deal` (ours is seat ``i % 2`` in deal ``i``; each deal
     seeded from ``seed`` and ``i`` alone).

@@ -21,8 +21,16 @@ from ..deal import DISCARD, OVER, WALL, DealState, new_deal
 from ..rules import RuleSet
 from .openspiel import OPENSPIEL_RULES, card_to_os, os_to_card
 
-__all__ = ["os_meld_id", "meld_of_os_id", "to_openspiel_action", "from_openspiel_action", "openspiel_legal",
-           "Replay", "replay", "returns_of"]
+__all__ = [
+    "os_meld_id",
+    "meld_of_os_id",
+    "to_openspiel_action",
+    "from_openspiel_action",
+    "openspiel_legal",
+    "Replay",
+    "replay",
+    "returns_of",
+]
 
 OS_DRAW_UPCARD, OS_DRAW_STOCK, OS_PASS, OS_KNOCK, OS_MELD_BASE = 52, 53, 54, 55, 56
 
@@ -127,8 +135,13 @@ class Replay:
         self.state, _ = s.apply(s.to_act, ours)
 
 
-def replay(history: Sequence[int], is_chance: Sequence[bool], os_legal: Sequence[Sequence[int] | None],
-           os_returns: Sequence[float], rules: RuleSet = OPENSPIEL_RULES) -> list[str]:
+def replay(
+    history: Sequence[int],
+    is_chance: Sequence[bool],
+    os_legal: Sequence[Sequence[int] | None],
+    os_returns: Sequence[float],
+    rules: RuleSet = OPENSPIEL_RULES,
+) -> list[str]:
     """Replay an OpenSpiel game through the engine: ``history`` its actions, ``is_chance`` which
     were chance moves, ``os_legal`` OpenSpiel's legal actions before each player action
     (``None`` before chance moves), ``os_returns`` its returns.  Returns the disagreements (an
@@ -155,4 +168,3 @@ def replay(history: Sequence[int], is_chance: Sequence[bool], os_legal: Sequence
     elif returns_of(rp.state) != [float(x) for x in os_returns]:
         bad.append(f"returns ours {returns_of(rp.state)} OpenSpiel {list(os_returns)}")
     return bad
-

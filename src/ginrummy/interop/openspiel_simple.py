@@ -99,7 +99,7 @@ class OpenSpielSimplePlayer:
             phase = "FirstUpcard"
         elif view.phase == DRAW:
             # the other seat (player 0) takes an upcard and throws our top discard; the bot draws
-            up, = _filler(hand | (1 << top), 1)
+            (up,) = _filler(hand | (1 << top), 1)
             other = _filler(hand | (1 << top) | (1 << up), 9) + [top]
             for c in [*other, *cards_of(hand), up]:
                 st.apply_action(card_to_os(c))

@@ -85,11 +85,20 @@ class GinRummyGame(pyspiel.Game):
         params = dict(params or {})
         self.rules = rules_of(params)
         top = float(max_deal_score(self.rules))
-        info = pyspiel.GameInfo(num_distinct_actions=NUM_LAYOUT_CODES, max_chance_outcomes=52, num_players=2,
-                                min_utility=-top, max_utility=top, utility_sum=0.0,
-                                max_game_length=MAX_GAME_LENGTH)
-        super().__init__(_TYPE, info, {"preset": str(params.get("preset", "openspiel")),
-                                       "overrides": str(params.get("overrides", ""))})
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_LAYOUT_CODES,
+            max_chance_outcomes=52,
+            num_players=2,
+            min_utility=-top,
+            max_utility=top,
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(
+            _TYPE,
+            info,
+            {"preset": str(params.get("preset", "openspiel")), "overrides": str(params.get("overrides", ""))},
+        )
 
     def new_initial_state(self) -> GinRummyState:
         """The state before the first card is dealt."""
@@ -129,7 +138,7 @@ class GinRummyState(pyspiel.State):
         if self.deal is None:
             left = sorted(set(range(52)) - set(self.dealt))
         else:
-            left = sorted(self.deal.stock[self.deal.drawn:])
+            left = sorted(self.deal.stock[self.deal.drawn :])
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -176,8 +185,10 @@ class GinRummyState(pyspiel.State):
         if self.deal is None:
             return f"dealt {cards_str(sum(1 << c for c in self.dealt))}" if self.dealt else "dealing"
         d = self.deal
-        return (f"phase {d.phase} to_act {d.to_act} hands {cards_str(d.hands[0])} | {cards_str(d.hands[1])} "
-                f"pile {' '.join(card_str(c) for c in d.pile)} stock {d.stock_size}")
+        return (
+            f"phase {d.phase} to_act {d.to_act} hands {cards_str(d.hands[0])} | {cards_str(d.hands[1])} "
+            f"pile {' '.join(card_str(c) for c in d.pile)} stock {d.stock_size}"
+        )
 
 
 class _Observer:
@@ -196,12 +207,14 @@ class _Observer:
         """The player's hand, the discard pile, the stock size, the phase and what is laid."""
         d = state.deal
         if d is None:
-            mine = state.dealt[player * 10:(player + 1) * 10]
+            mine = state.dealt[player * 10 : (player + 1) * 10]
             return f"hand {cards_str(sum(1 << c for c in mine))}"
         laid = " / ".join(cards_str(m) for seat in (0, 1) for m in d.laid[seat])
-        return (f"phase {d.phase} to_act {d.to_act} hand {cards_str(d.hands[player])} "
-                f"pile {' '.join(card_str(c) for c in d.pile)} stock {d.stock_size} "
-                f"laid {laid} layoffs {' '.join(card_str(c) for c in d.layoffs)}")
+        return (
+            f"phase {d.phase} to_act {d.to_act} hand {cards_str(d.hands[player])} "
+            f"pile {' '.join(card_str(c) for c in d.pile)} stock {d.stock_size} "
+            f"laid {laid} layoffs {' '.join(card_str(c) for c in d.layoffs)}"
+        )
 
 
 def register() -> None:

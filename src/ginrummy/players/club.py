@@ -174,14 +174,26 @@ class ClubPlayer:
         margin = 0.0 if meld else TAKE_MARGIN
         if take_dw + margin < stock_dw:
             if meld:
-                return take, N_("take {card}: it makes a meld (deadwood {deadwood} after the discard, "
-                                "against {expected} expected from the stock)",
-                                card=card_str(top), deadwood=take_dw, expected=_one_decimal(stock_dw))
-            return take, N_("take {card}: it lowers the deadwood (deadwood {deadwood} after the discard, "
-                            "against {expected} expected from the stock)",
-                            card=card_str(top), deadwood=take_dw, expected=_one_decimal(stock_dw))
-        return other, N_("leave {card}: the stock is expected to leave {expected} deadwood, taking it {deadwood}",
-                         card=card_str(top), expected=_one_decimal(stock_dw), deadwood=take_dw)
+                return take, N_(
+                    "take {card}: it makes a meld (deadwood {deadwood} after the discard, "
+                    "against {expected} expected from the stock)",
+                    card=card_str(top),
+                    deadwood=take_dw,
+                    expected=_one_decimal(stock_dw),
+                )
+            return take, N_(
+                "take {card}: it lowers the deadwood (deadwood {deadwood} after the discard, "
+                "against {expected} expected from the stock)",
+                card=card_str(top),
+                deadwood=take_dw,
+                expected=_one_decimal(stock_dw),
+            )
+        return other, N_(
+            "leave {card}: the stock is expected to leave {expected} deadwood, taking it {deadwood}",
+            card=card_str(top),
+            expected=_one_decimal(stock_dw),
+            deadwood=take_dw,
+        )
 
     # -- discarding and knocking -----------------------------------------------------------
 
@@ -199,12 +211,15 @@ class ClubPlayer:
             d = dws[c]
             decision, why = self._should_knock(view, k, d)
             if decision:
-                return by[("knock", c)], N_("knock discarding {card} with {deadwood} deadwood: {why}",
-                                             card=card_str(c), deadwood=d, why=why)
+                return by[("knock", c)], N_(
+                    "knock discarding {card} with {deadwood} deadwood: {why}", card=card_str(c), deadwood=d, why=why
+                )
         discards = [c for c in cands if ("discard", c) in by]
         if not discards:  # must knock (wall, R7.2)
             c = min(knocks, key=lambda x: (dws[x], x))
-            return by[("knock", c)], N_("knock discarding {card}: a card taken at the wall must knock (R7.2)", card=card_str(c))
+            return by[("knock", c)], N_(
+                "knock discarding {card}: a card taken at the wall must knock (R7.2)", card=card_str(c)
+            )
         best_dw = min(dws[c] for c in discards)
         cards, sw = self._stock_model(k, w)
         turns_left = max(1.0, min(4.0, k.stock_size / 6))
@@ -219,12 +234,20 @@ class ClubPlayer:
             scored.append((score, -CARD_VALUES[c], c, pot, dan))
         scored.sort()
         s, _, c, pot, dan = scored[0]
-        reason = N_("discard {card}: leaves {deadwood} deadwood, next draw saves {saving} on average, "
-                    "{percent}% chance the opponent melds it",
-                    card=card_str(c), deadwood=dws[c], saving=_one_decimal(pot), percent=round(100 * dan))
+        reason = N_(
+            "discard {card}: leaves {deadwood} deadwood, next draw saves {saving} on average, "
+            "{percent}% chance the opponent melds it",
+            card=card_str(c),
+            deadwood=dws[c],
+            saving=_one_decimal(pot),
+            percent=round(100 * dan),
+        )
         if knocks:
-            reason = N_("{reason}; not knocking: {why}", reason=reason,
-                        why=self._should_knock(view, k, min(dws[x] for x in knocks))[1])
+            reason = N_(
+                "{reason}; not knocking: {why}",
+                reason=reason,
+                why=self._should_knock(view, k, min(dws[x] for x in knocks))[1],
+            )
         return by[("discard", c)], reason
 
     def _should_knock(self, view: PlayerView, k: Knowledge, d: int) -> tuple[bool, Msg]:
@@ -244,5 +267,8 @@ class ClubPlayer:
             return False, N_("{deadwood} deadwood this early: play on for gin", deadwood=d)
         if d <= point:
             return True, N_("within the knock point {point} for this stage of the deal", point=point)
-        return False, N_("{deadwood} deadwood is above the knock point {point} for this stage (undercut risk)",
-                          deadwood=d, point=point)
+        return False, N_(
+            "{deadwood} deadwood is above the knock point {point} for this stage (undercut risk)",
+            deadwood=d,
+            point=point,
+        )

@@ -59,12 +59,31 @@ from .club import DANGER_WEIGHT, ClubPlayer, score_context
 from .inference import Knowledge, read_view, sample_hands
 from .rollout import POLICIES, Policy, Table, knock_points, knocks_now, playout, policy_discard, take_by_policy
 
-__all__ = ["FINE_POINTS", "ExpertPlayer", "GameTable", "MasterPlayer", "FixedExpertPlayer", "FixedMasterPlayer",
-           "FIXED_SAMPLES", "action_words", "game_win_table"]
+__all__ = [
+    "FINE_POINTS",
+    "ExpertPlayer",
+    "GameTable",
+    "MasterPlayer",
+    "FixedExpertPlayer",
+    "FixedMasterPlayer",
+    "FIXED_SAMPLES",
+    "action_words",
+    "game_win_table",
+]
 
 #: Points distribution of a won deal in the model of :func:`game_win_table`: (points, chance).
-_DEAL_POINTS = ((4, 0.12), (8, 0.14), (12, 0.14), (16, 0.11), (21, 0.09), (27, 0.08), (32, 0.09),
-                (38, 0.08), (45, 0.08), (56, 0.07))
+_DEAL_POINTS = (
+    (4, 0.12),
+    (8, 0.14),
+    (12, 0.14),
+    (16, 0.11),
+    (21, 0.09),
+    (27, 0.08),
+    (32, 0.09),
+    (38, 0.08),
+    (45, 0.08),
+    (56, 0.07),
+)
 
 
 #: Up to this many points still needed the game model is exact, one point a cell; a longer
@@ -159,10 +178,16 @@ def action_words(a: Action) -> Msg:
     """A move in plain words, as a :class:`~ginrummy.errors.Msg` (``take the upcard``,
     ``discard 7H``, ``knock, discarding 7H``); its card in the R1.4 text form."""
     card = card_str(a.card) if a.card is not None else ""
-    return {"take_upcard": N_("take the upcard"), "pass": N_("pass"), "draw_stock": N_("draw from the stock"),
-            "take_discard": N_("take the discard"), "discard": N_("discard {card}", card=card),
-            "knock": N_("knock, discarding {card}", card=card), "gin": N_("go gin, discarding {card}", card=card),
-            "big_gin": N_("big gin")}.get(a.kind, Msg(a.text, {}))
+    return {
+        "take_upcard": N_("take the upcard"),
+        "pass": N_("pass"),
+        "draw_stock": N_("draw from the stock"),
+        "take_discard": N_("take the discard"),
+        "discard": N_("discard {card}", card=card),
+        "knock": N_("knock, discarding {card}", card=card),
+        "gin": N_("go gin, discarding {card}", card=card),
+        "big_gin": N_("big gin"),
+    }.get(a.kind, Msg(a.text, {}))
 
 
 def _paired_se(a: list[float], b: list[float]) -> float:
@@ -213,10 +238,20 @@ class ExpertPlayer:
 
     name = "expert"
 
-    def __init__(self, rng: random.Random, budget_ms: float | None = 150.0, samples: int | None = None,
-                 min_samples: int = 24, max_discards: int = 5, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "rules",
-                 playout: str = "classic", eager_knock: bool = False) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        budget_ms: float | None = 150.0,
+        samples: int | None = None,
+        min_samples: int = 24,
+        max_discards: int = 5,
+        z: float = 2.5,
+        override_z: float = 1.5,
+        clock: Callable[[], float] = time.perf_counter,
+        opponent_model: str = "rules",
+        playout: str = "classic",
+        eager_knock: bool = False,
+    ) -> None:
         if playout not in POLICIES:
             raise ValueError(f"playout must be one of {', '.join(POLICIES)}, not {playout!r}")
         if budget_ms is not None and not budget_ms > 0:
@@ -266,8 +301,13 @@ class ExpertPlayer:
         ranked, samples = self._analyse(view, legal)
         best = ranked[0]
         percent = self._ctx(view) is not None or view.rules.scoring == "deal"
-        unit = (N_("chance to win the game") if self._ctx(view) is not None else
-                N_("chance to win the deal") if view.rules.scoring == "deal" else N_("points a deal"))
+        unit = (
+            N_("chance to win the game")
+            if self._ctx(view) is not None
+            else N_("chance to win the deal")
+            if view.rules.scoring == "deal"
+            else N_("points a deal")
+        )
         shown = ranked[:3]
         # a knock that was not chosen is always shown: why not knock is what a player asks first
         shown += [r for r in ranked[3:] if r[0].kind == "knock"][:1]
@@ -279,13 +319,22 @@ class ExpertPlayer:
             # the club player's move, kept because no other is better beyond the sampling error
             top = max(higher, key=lambda r: r[1])
             margin = self.override_z * _paired_se(samples[top[0]], samples[best[0]])
-            error = (N_("{percent}%", percent=max(1, round(100 * margin))) if percent
-                     else N_("{points} points", points=max(0.1, round(margin, 1))))
-            return best[0], N_("the usual play, as no other move did clearly better over {n} sampled deals; "
-                               "{unit}: {estimates}, differences within the sampling error of about {error}",
-                               n=best[2], unit=unit, estimates=estimates, error=error)
-        return best[0], N_("the best estimate over {n} sampled deals; {unit}: {estimates}",
-                           n=best[2], unit=unit, estimates=estimates)
+            error = (
+                N_("{percent}%", percent=max(1, round(100 * margin)))
+                if percent
+                else N_("{points} points", points=max(0.1, round(margin, 1)))
+            )
+            return best[0], N_(
+                "the usual play, as no other move did clearly better over {n} sampled deals; "
+                "{unit}: {estimates}, differences within the sampling error of about {error}",
+                n=best[2],
+                unit=unit,
+                estimates=estimates,
+                error=error,
+            )
+        return best[0], N_(
+            "the best estimate over {n} sampled deals; {unit}: {estimates}", n=best[2], unit=unit, estimates=estimates
+        )
 
     @staticmethod
     def _figure(u: float, percent: bool) -> float:
@@ -320,9 +369,15 @@ class ExpertPlayer:
         if discards:
             w = self._club.weights(k)
             meld = self._club.meld_chance
-            scored = sorted(discards, key=lambda a: (deadwood(hand & ~(1 << a.card))
-                                                     + DANGER_WEIGHT * meld(a.card, w) * (0.5 + CARD_VALUES[a.card] / 20),
-                                                     -CARD_VALUES[a.card], -a.card))
+            scored = sorted(
+                discards,
+                key=lambda a: (
+                    deadwood(hand & ~(1 << a.card))
+                    + DANGER_WEIGHT * meld(a.card, w) * (0.5 + CARD_VALUES[a.card] / 20),
+                    -CARD_VALUES[a.card],
+                    -a.card,
+                ),
+            )
             out.extend(scored[: self.max_discards])
         return out or legal
 
@@ -336,8 +391,9 @@ class ExpertPlayer:
         won (negative: lost)."""
         return self._analyse(view, legal)[0]
 
-    def _analyse(self, view: PlayerView, legal: Sequence[Action]
-                 ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
+    def _analyse(
+        self, view: PlayerView, legal: Sequence[Action]
+    ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
         """:meth:`analyse`, and each candidate's value on every sampled deal (paired: the same
         deals in the same order)."""
         legal = list(legal)
@@ -406,8 +462,7 @@ class ExpertPlayer:
                 out.append(a)
         return out
 
-    def outcomes(self, view: PlayerView, actions: Sequence[Action],
-                 samples: int) -> list[list[tuple[int | None, int]]]:
+    def outcomes(self, view: PlayerView, actions: Sequence[Action], samples: int) -> list[list[tuple[int | None, int]]]:
         """Play each of ``actions`` (legal in ``view``) on the same ``samples`` sampled deals and
         return, per action, one ``(winner, points)`` per sampled deal, in sample order: winner 0
         is the view's seat, 1 the opponent, ``None`` a drawn deal; points are deal points (R6,
@@ -486,8 +541,9 @@ class ExpertPlayer:
             return lambda winner, pts: 0.5 if winner is None else (1.0 + pts / 1000 if winner == 0 else -pts / 1000)
         return lambda winner, pts: 0.0 if winner is None else (float(pts) if winner == 0 else -float(pts))
 
-    def _play(self, view: PlayerView, k: Knowledge, tab: Table, a: Action, opp: int,
-              stock: list[int]) -> tuple[int | None, int]:
+    def _play(
+        self, view: PlayerView, k: Knowledge, tab: Table, a: Action, opp: int, stock: list[int]
+    ) -> tuple[int | None, int]:
         """Play candidate ``a`` on one sampled deal: (winner: 0 me, 1 the opponent, None a
         draw; points)."""
         hand = k.hand
@@ -518,8 +574,9 @@ class ExpertPlayer:
             return (0 if wins else 1), pts
         if kind in ("take_upcard", "take_discard"):
             assert top is not None
-            return self._after_draw(tab, pol, hand | (1 << top), top if not tab.discard_taken_card else -1,
-                                    opp, stock, 0)
+            return self._after_draw(
+                tab, pol, hand | (1 << top), top if not tab.discard_taken_card else -1, opp, stock, 0
+            )
         if kind == "draw_stock":
             if not stock:
                 return None, 0
@@ -538,8 +595,9 @@ class ExpertPlayer:
         return playout(tab, [hand, opp], stock, 0, top, 1, stock_only=True, pol=pol)
 
     @staticmethod
-    def _after_draw(tab: Table, pol: Policy, h: int, forbid: int, opp: int, stock: list[int],
-                    pos: int) -> tuple[int | None, int]:
+    def _after_draw(
+        tab: Table, pol: Policy, h: int, forbid: int, opp: int, stock: list[int], pos: int
+    ) -> tuple[int | None, int]:
         """Our discard by the playout policy ``pol`` after a draw into the 11 cards ``h``, then
         the rest."""
         if tab.big_gin_bonus is not None and deadwood(h) == 0:
@@ -563,14 +621,35 @@ class MasterPlayer(ExpertPlayer):
 
     name = "master"
 
-    def __init__(self, rng: random.Random, budget_ms: float | None = 1000.0, samples: int | None = None,
-                 min_samples: int = 24, max_discards: int = 6, z: float = 2.5, override_z: float = 1.5,
-                 clock: Callable[[], float] = time.perf_counter, opponent_model: str = "rules",
-                 playout: str = "classic", eager_knock: bool = False) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        budget_ms: float | None = 1000.0,
+        samples: int | None = None,
+        min_samples: int = 24,
+        max_discards: int = 6,
+        z: float = 2.5,
+        override_z: float = 1.5,
+        clock: Callable[[], float] = time.perf_counter,
+        opponent_model: str = "rules",
+        playout: str = "classic",
+        eager_knock: bool = False,
+    ) -> None:
         if samples is None and budget_ms is not None:
             samples = 2000
-        super().__init__(rng, budget_ms, samples, min_samples, max_discards, z, override_z, clock, opponent_model,
-                         playout, eager_knock)
+        super().__init__(
+            rng,
+            budget_ms,
+            samples,
+            min_samples,
+            max_discards,
+            z,
+            override_z,
+            clock,
+            opponent_model,
+            playout,
+            eager_knock,
+        )
 
 
 #: The sampled deals a decision of the fixed-sample levels: the most the clocked levels sample
@@ -592,10 +671,10 @@ class FixedExpertPlayer(ExpertPlayer):
     name = "expert-fixed"
     lobby = False
 
-    def __init__(self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None,
-                 **kwargs: object) -> None:
-        super().__init__(rng, budget_ms, FIXED_SAMPLES["expert-fixed"] if samples is None else samples,
-                         **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None, **kwargs: object
+    ) -> None:
+        super().__init__(rng, budget_ms, FIXED_SAMPLES["expert-fixed"] if samples is None else samples, **kwargs)  # type: ignore[arg-type]
 
 
 @register("master-fixed")
@@ -609,7 +688,7 @@ class FixedMasterPlayer(MasterPlayer):
     name = "master-fixed"
     lobby = False
 
-    def __init__(self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None,
-                 **kwargs: object) -> None:
-        super().__init__(rng, budget_ms, FIXED_SAMPLES["master-fixed"] if samples is None else samples,
-                         **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None, **kwargs: object
+    ) -> None:
+        super().__init__(rng, budget_ms, FIXED_SAMPLES["master-fixed"] if samples is None else samples, **kwargs)  # type: ignore[arg-type]

@@ -33,9 +33,21 @@ from ..cards import CARD_VALUES, FULL_DECK, cards_of
 from ..melds import MELDS_BY_CARD, RUN_DW, best_discard_deadwood, deadwood, melds_with
 from ..views import PlayerView
 
-__all__ = ["meld_pairs", "MELD_PAIRS", "danger", "Knowledge", "read_view", "melds_with", "meld_partners",
-           "card_weights", "sample_hands",
-           "hand_likelihood", "hand_weight", "last_discard", "MELDS_BY_CARD"]
+__all__ = [
+    "meld_pairs",
+    "MELD_PAIRS",
+    "danger",
+    "Knowledge",
+    "read_view",
+    "melds_with",
+    "meld_partners",
+    "card_weights",
+    "sample_hands",
+    "hand_likelihood",
+    "hand_weight",
+    "last_discard",
+    "MELDS_BY_CARD",
+]
 
 
 #: For each card: the mask of cards that can share a meld with it (same rank; same suit within 2).
@@ -190,11 +202,30 @@ def read_view(view: PlayerView) -> Knowledge:
     known = view.opponent_seen & ~view.hand & ~dead
     unknown = FULL_DECK & ~view.hand & ~dead & ~known
     hidden = max(0, min(view.opponent_count - known.bit_count(), unknown.bit_count()))
-    return Knowledge(seat, view.hand, vpile, dead, known, unknown, hidden, view.stock_size, took, passed,
-                     thrown, mine, tuple(events), my_turns, draws, view.knock_limit, tuple(turns), reshuffled)
+    return Knowledge(
+        seat,
+        view.hand,
+        vpile,
+        dead,
+        known,
+        unknown,
+        hidden,
+        view.stock_size,
+        took,
+        passed,
+        thrown,
+        mine,
+        tuple(events),
+        my_turns,
+        draws,
+        view.knock_limit,
+        tuple(turns),
+        reshuffled,
+    )
 
 
 # -- per-card estimate (club) ---------------------------------------------------------------
+
 
 def card_weights(k: Knowledge) -> list[float]:
     """For each card 0..51: an estimate of the chance that the opponent holds it.
@@ -446,9 +477,16 @@ def history_weight(k: Knowledge, opp_hand: int, rng: random.Random, guided: bool
     return w
 
 
-def sample_hands(k: Knowledge, rng: random.Random, n: int, oversample: int = 3,
-                 weights: list[float] | None = None, history: bool = False, improve: bool = True,
-                 guided: bool = False) -> list[int]:
+def sample_hands(
+    k: Knowledge,
+    rng: random.Random,
+    n: int,
+    oversample: int = 3,
+    weights: list[float] | None = None,
+    history: bool = False,
+    improve: bool = True,
+    guided: bool = False,
+) -> list[int]:
     """``n`` opponent hands (masks of all his cards, known ones included), drawn from an
     approximate posterior given everything seen.
 

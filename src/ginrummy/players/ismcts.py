@@ -96,10 +96,20 @@ class ISMCTSPlayer(ExpertPlayer):
 
     name = "ismcts"
 
-    def __init__(self, rng: random.Random, budget_ms: float | None = 250.0, iterations: int | None = None,
-                 tree_discards: int = 3, c: float = 0.7, widen: float = 2.0, hands: int = 128,
-                 clock: Callable[[], float] = time.perf_counter, max_discards: int = 5,
-                 opponent_model: str = "rules", playout: str = "classic") -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        budget_ms: float | None = 250.0,
+        iterations: int | None = None,
+        tree_discards: int = 3,
+        c: float = 0.7,
+        widen: float = 2.0,
+        hands: int = 128,
+        clock: Callable[[], float] = time.perf_counter,
+        max_discards: int = 5,
+        opponent_model: str = "rules",
+        playout: str = "classic",
+    ) -> None:
         if iterations is not None and (type(iterations) is not int or iterations < 1):
             raise ValueError(f"iterations must be an int >= 1 or None, not {iterations!r}")
         if type(tree_discards) is not int or tree_discards < 1:
@@ -108,8 +118,15 @@ class ISMCTSPlayer(ExpertPlayer):
             raise ValueError(f"hands must be an int >= 8, not {hands!r}")
         if not c >= 0 or not widen > 0:
             raise ValueError(f"c must be >= 0 and widen > 0, not {c!r} and {widen!r}")
-        super().__init__(rng, budget_ms=budget_ms, samples=None, max_discards=max_discards, clock=clock,
-                         opponent_model=opponent_model, playout=playout)
+        super().__init__(
+            rng,
+            budget_ms=budget_ms,
+            samples=None,
+            max_discards=max_discards,
+            clock=clock,
+            opponent_model=opponent_model,
+            playout=playout,
+        )
         self.iterations = iterations if iterations is not None else (6000 if budget_ms is not None else 400)
         self.tree_discards = tree_discards
         self.c = c
@@ -118,14 +135,20 @@ class ISMCTSPlayer(ExpertPlayer):
 
     # -- the search ----------------------------------------------------------------------------
 
-    def _analyse(self, view: PlayerView, legal: Sequence[Action]
-                 ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
+    def _analyse(
+        self, view: PlayerView, legal: Sequence[Action]
+    ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
         """The root's candidates with their mean value and visits, most visited first (the
         expert's :meth:`~ExpertPlayer.analyse` shape; the second item maps each candidate to
         its mean value alone, ``[mean]``: the visits are not paired as the expert's samples are)."""
         legal = list(legal)
-        if (view.rules.players != 2 or view.phase not in ("draw", "discard") or view.must_knock
-                or view.opponent_count != 10 and view.phase == "draw"):
+        if (
+            view.rules.players != 2
+            or view.phase not in ("draw", "discard")
+            or view.must_knock
+            or view.opponent_count != 10
+            and view.phase == "draw"
+        ):
             return super()._analyse(view, legal)
         k = read_view(view)
         default = self._club.choose(view, legal)
@@ -168,7 +191,9 @@ class ISMCTSPlayer(ExpertPlayer):
             it += 1
             if self.budget_ms is not None and it % 16 == 0 and (self.clock() - start) * 1000.0 >= self.budget_ms:
                 break
-        order = sorted(range(len(cands)), key=lambda i: (-kids[i].n, -(kids[i].w / kids[i].n if kids[i].n else -1e9), i))
+        order = sorted(
+            range(len(cands)), key=lambda i: (-kids[i].n, -(kids[i].w / kids[i].n if kids[i].n else -1e9), i)
+        )
         ranked = [(cands[i], scale * kids[i].w / kids[i].n if kids[i].n else 0.0, kids[i].n) for i in order]
         return ranked, {a: [u] for a, u, n in ranked if n}
 
@@ -185,8 +210,20 @@ class ISMCTSPlayer(ExpertPlayer):
             return (_DISCARD, a.card)  # type: ignore[return-value]
         return (_KNOCK, -2)  # big gin: scored at once
 
-    def _iterate(self, view: PlayerView, k: Knowledge, tab: Table, pol, util, root: _Node, root_kids: list[_Node],
-                 root_moves: list[tuple[int, int]], opp: int, stock: list[int], cexp: float) -> float:
+    def _iterate(
+        self,
+        view: PlayerView,
+        k: Knowledge,
+        tab: Table,
+        pol,
+        util,
+        root: _Node,
+        root_kids: list[_Node],
+        root_moves: list[tuple[int, int]],
+        opp: int,
+        stock: list[int],
+        cexp: float,
+    ) -> float:
         """One iteration on the determinization (``opp``, ``stock``): select, expand, play
         out, back up.  Returns the value (ours)."""
         hands = [k.hand, opp]
@@ -333,8 +370,18 @@ class ISMCTSPlayer(ExpertPlayer):
         return out
 
     @staticmethod
-    def _rollout(tab: Table, pol, hands: list[int], stock: list[int], pos: int, top: int | None, p: int,
-                 draw_phase: bool, stock_only: bool, forbid: int) -> tuple[int | None, int]:
+    def _rollout(
+        tab: Table,
+        pol,
+        hands: list[int],
+        stock: list[int],
+        pos: int,
+        top: int | None,
+        p: int,
+        draw_phase: bool,
+        stock_only: bool,
+        forbid: int,
+    ) -> tuple[int | None, int]:
         """The expert's playout from a tree leaf: side ``p`` to draw, or to discard its 11 cards."""
         if draw_phase:
             return playout(tab, hands, stock, pos, top, p, stock_only=stock_only, pol=pol)

@@ -31,8 +31,16 @@ from typing import Any
 from ..cards import CARD_VALUES, cards_of
 from .inference import MELD_PAIRS, MELDS_BY_CARD, Knowledge, danger, last_discard
 
-__all__ = ["FEATURES", "MELD_FEATURES", "card_features", "holding_weights", "meld_features", "meld_chance",
-           "load", "MODEL_FILE"]
+__all__ = [
+    "FEATURES",
+    "MELD_FEATURES",
+    "card_features",
+    "holding_weights",
+    "meld_features",
+    "meld_chance",
+    "load",
+    "MODEL_FILE",
+]
 
 #: The shipped weights (package data).
 MODEL_FILE = "opponent_model.json"
@@ -56,8 +64,19 @@ _SETS = ("opp_kept", "opp_took_gone", "opp_passed", "opp_discarded", "my_discard
 FEATURES: tuple[str, ...] = (
     ("bias", "prior_logit")
     + tuple(f"{s}_{rel}" for s in _SETS for rel in ("rank", "suit1", "suit2"))
-    + ("value", "ace", "face", "opp_draws", "stock", "last_rank", "last_suit", "live_melds",
-       "melds_kept", "early_discard_rank", "early_discard_suit")
+    + (
+        "value",
+        "ace",
+        "face",
+        "opp_draws",
+        "stock",
+        "last_rank",
+        "last_suit",
+        "live_melds",
+        "melds_kept",
+        "early_discard_rank",
+        "early_discard_suit",
+    )
 )
 #: Names of the meld model's features, in order.
 MELD_FEATURES: tuple[str, ...] = ("bias", "danger_logit", "danger", "live_pairs", "value")
@@ -135,8 +154,9 @@ def load() -> dict[str, Any]:
     text = resources.files(__package__).joinpath(MODEL_FILE).read_text(encoding="utf-8")
     model = json.loads(text)
     if tuple(model["features"]) != FEATURES or tuple(model["meld_features"]) != MELD_FEATURES:
-        raise RuntimeError(f"{MODEL_FILE} was trained with other features; rebuild it with "
-                           "scripts/train_opponent_model.py")
+        raise RuntimeError(
+            f"{MODEL_FILE} was trained with other features; rebuild it with scripts/train_opponent_model.py"
+        )
     return model
 
 

@@ -29,8 +29,21 @@ from ..melds import RUN_DW, deadwood, knock_arrangement, meld_extensions
 from ..rules import RuleSet
 from .inference import MELDS_BY_CARD
 
-__all__ = ["Table", "Policy", "CLASSIC", "CAREFUL", "POLICIES", "playout", "greedy_discard", "policy_discard",
-           "feed_mask", "knock_points", "knocks_now", "take_by_policy", "stage_knock_point"]
+__all__ = [
+    "Table",
+    "Policy",
+    "CLASSIC",
+    "CAREFUL",
+    "POLICIES",
+    "playout",
+    "greedy_discard",
+    "policy_discard",
+    "feed_mask",
+    "knock_points",
+    "knocks_now",
+    "take_by_policy",
+    "stage_knock_point",
+]
 
 
 @dataclass(frozen=True)
@@ -55,8 +68,14 @@ class Table:
     @staticmethod
     def of(rules: RuleSet, knock_limit: int | None, multiplier: int) -> Table:
         """The table of a deal under ``rules`` with its knock limit and multiplier."""
-        return Table(knock_limit, rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus, multiplier,
-                     rules.discard_taken_card)
+        return Table(
+            knock_limit,
+            rules.gin_bonus,
+            rules.undercut_bonus,
+            rules.big_gin_bonus,
+            multiplier,
+            rules.discard_taken_card,
+        )
 
 
 @dataclass(frozen=True)
@@ -309,8 +328,17 @@ def knock_points(tab: Table, knocker: int, defender: int, k: int) -> tuple[bool,
     return False, (tab.undercut_bonus + k - d) * tab.multiplier
 
 
-def playout(tab: Table, hands: list[int], stock: list[int], pos: int, top: int | None, p: int,
-            stock_only: bool = False, max_turns: int = 200, pol: Policy = CLASSIC) -> tuple[int | None, int]:
+def playout(
+    tab: Table,
+    hands: list[int],
+    stock: list[int],
+    pos: int,
+    top: int | None,
+    p: int,
+    stock_only: bool = False,
+    max_turns: int = 200,
+    pol: Policy = CLASSIC,
+) -> tuple[int | None, int]:
     """Play the deal to its end from the draw of seat ``p`` (0 me, 1 the opponent).
 
     ``hands`` are the two 10-card masks (changed in place), ``stock[pos:]`` the stock top first,
@@ -352,8 +380,17 @@ def playout(tab: Table, hands: list[int], stock: list[int], pos: int, top: int |
     return None, 0
 
 
-def _playout_policy(tab: Table, pol: Policy, hands: list[int], stock: list[int], pos: int, top: int | None,
-                    p: int, stock_only: bool, max_turns: int) -> tuple[int | None, int]:
+def _playout_policy(
+    tab: Table,
+    pol: Policy,
+    hands: list[int],
+    stock: list[int],
+    pos: int,
+    top: int | None,
+    p: int,
+    stock_only: bool,
+    max_turns: int,
+) -> tuple[int | None, int]:
     """:func:`playout` with a policy other than the classic one."""
     n = len(stock)
     big = tab.big_gin_bonus

@@ -108,18 +108,25 @@ class NovicePlayer:
         if best == 0 and ("gin", c) in by_kind:
             return by_kind[("gin", c)], N_("discarding {card} leaves gin", card=card_str(c))
         if ("knock", c) in by_kind:
-            return by_kind[("knock", c)], N_("discarding {card} leaves {deadwood} deadwood: knock at once",
-                                              card=card_str(c), deadwood=best)
-        return by_kind[("discard", c)], N_("discarding {card} leaves the least deadwood ({deadwood})",
-                                            card=card_str(c), deadwood=best)
+            return by_kind[("knock", c)], N_(
+                "discarding {card} leaves {deadwood} deadwood: knock at once", card=card_str(c), deadwood=best
+            )
+        return by_kind[("discard", c)], N_(
+            "discarding {card} leaves the least deadwood ({deadwood})", card=card_str(c), deadwood=best
+        )
 
     def _drawn_and_pairs(self, view: PlayerView) -> tuple[int | None, set[tuple[int, int]]]:
         """:func:`_drawn_and_pairs` of ``view``, reading only the events added since the last
         call when the history goes on from the one seen then (same deal, same seat)."""
         history = view.history
         scan = self._scan
-        if scan is not None and scan[0] and len(scan[0]) <= len(history) \
-                and history[:len(scan[0])] == scan[0] and scan[3] == view.seat:
+        if (
+            scan is not None
+            and scan[0]
+            and len(scan[0]) <= len(history)
+            and history[: len(scan[0])] == scan[0]
+            and scan[3] == view.seat
+        ):
             drawn, pairs = _scan_history(history, len(scan[0]), view.seat, scan[1], set(scan[2]))
         else:
             drawn, pairs = _scan_history(history, 0, view.seat, None, set())
@@ -132,8 +139,9 @@ def _drawn_and_pairs(view: PlayerView) -> tuple[int | None, set[tuple[int, int]]
     return _scan_history(view.history, 0, view.seat, None, set())
 
 
-def _scan_history(history: Sequence, start: int, seat: int, drawn: int | None,
-                  pairs: set[tuple[int, int]]) -> tuple[int | None, set[tuple[int, int]]]:
+def _scan_history(
+    history: Sequence, start: int, seat: int, drawn: int | None, pairs: set[tuple[int, int]]
+) -> tuple[int | None, set[tuple[int, int]]]:
     """Go on scanning ``history[start:]`` for :func:`_drawn_and_pairs` from ``drawn`` and
     ``pairs`` (updated in place)."""
     for e in history[start:]:

@@ -34,8 +34,16 @@ from ..errors import Msg
 from .errors import WebError
 from .texts import W_
 
-__all__ = ["ReviewBudget", "BudgetError", "client_key", "MAX_REQUEST_MS", "MAX_CLIENT_MS_PER_HOUR",
-           "WINDOW_SECONDS", "MAX_QUEUED_PER_CLIENT", "IDLE_SECONDS"]
+__all__ = [
+    "ReviewBudget",
+    "BudgetError",
+    "client_key",
+    "MAX_REQUEST_MS",
+    "MAX_CLIENT_MS_PER_HOUR",
+    "WINDOW_SECONDS",
+    "MAX_QUEUED_PER_CLIENT",
+    "IDLE_SECONDS",
+]
 
 MAX_REQUEST_MS = 120_000.0
 """The largest cost of one review, in milliseconds of budget (decisions x ``budget_ms``): two
@@ -88,9 +96,15 @@ class ReviewBudget:
         idle_seconds: :data:`IDLE_SECONDS`.
     """
 
-    def __init__(self, max_request_ms: float = MAX_REQUEST_MS, max_client_ms: float = MAX_CLIENT_MS_PER_HOUR,
-                 window: float = WINDOW_SECONDS, max_queued: int = 8,
-                 max_queued_per_client: int = MAX_QUEUED_PER_CLIENT, idle_seconds: float = IDLE_SECONDS) -> None:
+    def __init__(
+        self,
+        max_request_ms: float = MAX_REQUEST_MS,
+        max_client_ms: float = MAX_CLIENT_MS_PER_HOUR,
+        window: float = WINDOW_SECONDS,
+        max_queued: int = 8,
+        max_queued_per_client: int = MAX_QUEUED_PER_CLIENT,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.max_request_ms = max_request_ms
         self.max_client_ms = max_client_ms
         self.window = window
@@ -114,10 +128,17 @@ class ReviewBudget:
         decisions at ``budget_ms`` costs more than ``max_request_ms``."""
         if self.cost(decisions, budget_ms) > self.max_request_ms:
             most = int(self.max_request_ms // budget_ms)
-            raise BudgetError("too_large", 413, W_(
-                "this review has {decisions} decisions; at {budget} ms a decision one review may have at most "
-                "{limit}: ask for one deal (deal=N) or a smaller budget_ms",
-                decisions=decisions, budget=_num(budget_ms), limit=most))
+            raise BudgetError(
+                "too_large",
+                413,
+                W_(
+                    "this review has {decisions} decisions; at {budget} ms a decision one review may have at most "
+                    "{limit}: ask for one deal (deal=N) or a smaller budget_ms",
+                    decisions=decisions,
+                    budget=_num(budget_ms),
+                    limit=most,
+                ),
+            )
 
     def _events(self, client: str, now: float) -> deque[tuple[float, float]]:
         q = self._spent.get(client)
@@ -151,10 +172,18 @@ class ReviewBudget:
         nothing, when it would take the client past ``max_client_ms`` in the window."""
         wait = self.retry_after(client, cost, now)
         if wait:
-            raise BudgetError("rate_limited", 429, W_(
-                "you have asked for {used} s of reviews in the last hour; the limit is {limit} s an hour: "
-                "try again in {retry} s", used=_num(self.spent(client, now) / 1000),
-                limit=_num(self.max_client_ms / 1000), retry=wait), retry_after=wait)
+            raise BudgetError(
+                "rate_limited",
+                429,
+                W_(
+                    "you have asked for {used} s of reviews in the last hour; the limit is {limit} s an hour: "
+                    "try again in {retry} s",
+                    used=_num(self.spent(client, now) / 1000),
+                    limit=_num(self.max_client_ms / 1000),
+                    retry=wait,
+                ),
+                retry_after=wait,
+            )
         self._events(client, now).append((now, cost))
         self._spent.move_to_end(client)
 
@@ -169,12 +198,19 @@ class ReviewBudget:
         """Raise :class:`BudgetError` ``server_busy`` (503) if no job of ``client`` may be
         queued now (``max_queued`` in all, or ``max_queued_per_client`` of its own)."""
         if len(self._owner) >= self.max_queued:
-            raise BudgetError("server_busy", 503, W_("the server is busy with other reviews; try again in a minute"),
-                              retry_after=60)
+            raise BudgetError(
+                "server_busy", 503, W_("the server is busy with other reviews; try again in a minute"), retry_after=60
+            )
         if sum(1 for c in self._owner.values() if c == client) >= self.max_queued_per_client:
-            raise BudgetError("server_busy", 503, W_(
-                "you have {count} reviews queued or running already; wait for one to finish",
-                count=self.max_queued_per_client), retry_after=10)
+            raise BudgetError(
+                "server_busy",
+                503,
+                W_(
+                    "you have {count} reviews queued or running already; wait for one to finish",
+                    count=self.max_queued_per_client,
+                ),
+                retry_after=10,
+            )
 
     def push(self, client: str, job: Hashable) -> None:
         """Queue ``job`` (any hashable, unique) of ``client``.  Call :meth:`admit` first."""

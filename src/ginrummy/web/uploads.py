@@ -56,9 +56,16 @@ class UploadGate:
         clock: a monotonic clock in seconds.
     """
 
-    def __init__(self, app: ASGIApp, limit: int, message: Callable[[Scope, Msg], str],
-                 paths: Collection[str] = UPLOAD_PATHS, max_uploads: int = MAX_UPLOADS,
-                 seconds: float = UPLOAD_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limit: int,
+        message: Callable[[Scope, Msg], str],
+        paths: Collection[str] = UPLOAD_PATHS,
+        max_uploads: int = MAX_UPLOADS,
+        seconds: float = UPLOAD_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.app = app
         self.limit = limit
         self.message = message
@@ -74,9 +81,14 @@ class UploadGate:
             await self.app(scope, receive, send)
             return
         if self.active >= self.max_uploads:
-            await self._answer(scope, send, 503, "server_busy", W_(
-                "the server is reading {count} uploads already; try again in a few seconds",
-                count=self.max_uploads), retry_after=2)
+            await self._answer(
+                scope,
+                send,
+                503,
+                "server_busy",
+                W_("the server is reading {count} uploads already; try again in a few seconds", count=self.max_uploads),
+                retry_after=2,
+            )
             return
         self.active += 1
         try:
@@ -107,27 +119,42 @@ class UploadGate:
                 if left <= 0:
                     raise TimeoutError
                 msg = await asyncio.wait_for(receive(), left)
-            except (TimeoutError, asyncio.TimeoutError):
-                await self._answer(scope, send, 408, "timeout", W_(
-                    "the upload took too long: a body must arrive within {seconds} s", seconds=int(self.seconds) if float(self.seconds).is_integer() else self.seconds))
+            except TimeoutError:
+                await self._answer(
+                    scope,
+                    send,
+                    408,
+                    "timeout",
+                    W_(
+                        "the upload took too long: a body must arrive within {seconds} s",
+                        seconds=int(self.seconds) if float(self.seconds).is_integer() else self.seconds,
+                    ),
+                )
                 return None
             if msg["type"] == "http.disconnect":
                 return None  # no one hears an answer
             chunk = msg.get("body", b"")
             seen += len(chunk)
             if seen > self.limit:
-                await self._answer(scope, send, 413, "too_large", W_(
-                    "request body too large; the limit is {limit} bytes", limit=self.limit))
+                await self._answer(
+                    scope,
+                    send,
+                    413,
+                    "too_large",
+                    W_("request body too large; the limit is {limit} bytes", limit=self.limit),
+                )
                 return None
             chunks.append(chunk)
             if not msg.get("more_body", False):
                 return b"".join(chunks)
 
-    async def _answer(self, scope: Scope, send: Send, status: int, code: str, msg: Msg,
-                      retry_after: int = 0) -> None:
+    async def _answer(self, scope: Scope, send: Send, status: int, code: str, msg: Msg, retry_after: int = 0) -> None:
         body = json.dumps({"error": self.message(scope, msg), "code": code}, ensure_ascii=False).encode()
-        headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
-                   (b"content-length", str(len(body)).encode())]
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"connection", b"close"),
+            (b"content-length", str(len(body)).encode()),
+        ]
         if retry_after:
             headers.append((b"retry-after", str(retry_after).encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -40,14 +40,13 @@ from ..community.members import Players
 from ..errors import WebError
 from ..protocol.inbound import AccountBody, DeleteAccountBody
 from ..protocol.replay_frames import replay_frames
+from ..review_budget import client_key
 from ..room.tables import TableError, TableManager
 from ..texts import W_, request_lang, web_translator
-from ..review_budget import client_key
 from .common import error_response, page, read_json_body, same_origin, uploaded_record
 from .context import AppContext
 
-__all__ = ["player_routes", "current_account", "replay_text", "review_client", "SIGNUPS_PER_ADDRESS",
-           "SIGNUP_WINDOW"]
+__all__ = ["player_routes", "current_account", "replay_text", "review_client", "SIGNUPS_PER_ADDRESS", "SIGNUP_WINDOW"]
 
 
 def current_account(request: Request, players: Players) -> Account | None:

@@ -99,7 +99,8 @@ def replay_review_json(review: Review, tr: WebTranslator) -> dict[str, Any]:
         if d.hindsight.over:
             lines = "; ".join(translate_error(m, tr) for m in d.hindsight.lines())
             d_out["hindsight"]["text"] = translate_error(
-                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr)
+                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr
+            )
         else:
             d_out["hindsight"]["text"] = tr.t("No hindsight: this deal is not over.")
         d_out["hindsight"]["sealed"] = False
@@ -133,8 +134,9 @@ class ReplayReviews:
                 self.service.budget.polled(entry.job, self.service.clock())
         return entry
 
-    def ask(self, text: str, deal: int | None, budget_ms: float, client: str = "address:",
-            decisions: int = 0) -> tuple[str, _Entry]:
+    def ask(
+        self, text: str, deal: int | None, budget_ms: float, client: str = "address:", decisions: int = 0
+    ) -> tuple[str, _Entry]:
         """The review of ``text`` (checked already: a record whose reader may see all of it, with
         ``decisions`` decisions to value), started for ``client`` unless it is kept or running
         (then it costs nothing: one job whoever asks).  The seed is the server's, :data:`SEED`.
@@ -204,16 +206,41 @@ class ReplayReviews:
 
 def _status(key: str, entry: _Entry, tr: WebTranslator) -> Response:
     if entry.failed and entry.code == "server_busy":
-        return JSONResponse({"key": key, "status": "failed", "code": "server_busy", "error": translate_error(
-            W_("the server is busy with other reviews; try again in a minute"), tr)}, status_code=503)
+        return JSONResponse(
+            {
+                "key": key,
+                "status": "failed",
+                "code": "server_busy",
+                "error": translate_error(W_("the server is busy with other reviews; try again in a minute"), tr),
+            },
+            status_code=503,
+        )
     if entry.failed:
-        return JSONResponse({"key": key, "status": "failed", "code": "internal",
-                             "error": tr.t("the review could not be made; nothing changed")}, status_code=500)
+        return JSONResponse(
+            {
+                "key": key,
+                "status": "failed",
+                "code": "internal",
+                "error": tr.t("the review could not be made; nothing changed"),
+            },
+            status_code=500,
+        )
     if entry.review is None:
-        return JSONResponse({"key": key, "status": "running", "done": entry.done, "total": entry.total},
-                            status_code=202, headers={"Cache-Control": "no-store"})
-    return JSONResponse({"key": key, "status": "done", "done": entry.done, "total": entry.total,
-                         "result": replay_review_json(entry.review, tr)}, headers={"Cache-Control": "no-store"})
+        return JSONResponse(
+            {"key": key, "status": "running", "done": entry.done, "total": entry.total},
+            status_code=202,
+            headers={"Cache-Control": "no-store"},
+        )
+    return JSONResponse(
+        {
+            "key": key,
+            "status": "done",
+            "done": entry.done,
+            "total": entry.total,
+            "result": replay_review_json(entry.review, tr),
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 def _check(text: str, deal: int | None) -> int:
@@ -227,19 +254,24 @@ def _check(text: str, deal: int | None) -> int:
         if not 1 <= deal <= len(rec.deals):
             raise MessageError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(rec.deals)))
         if rec.deals[deal - 1].sealed:
-            raise MessageError("bad_deal", W_("deal {deal} is sealed: its cards are still secret, so it cannot be "
-                                              "reviewed", deal=deal))
+            raise MessageError(
+                "bad_deal", W_("deal {deal} is sealed: its cards are still secret, so it cannot be reviewed", deal=deal)
+            )
     return count_decisions(rec, deal=deal)  # replays the record first (RecordError naming the line)
 
 
-def replay_review_routes(reviews: ReplayReviews, may_replay: Callable[[Request, str], Any],
-                         default_budget_ms: float,
-                         client_of: Callable[[Request], str] | None = None) -> list[Route]:
+def replay_review_routes(
+    reviews: ReplayReviews,
+    may_replay: Callable[[Request, str], Any],
+    default_budget_ms: float,
+    client_of: Callable[[Request], str] | None = None,
+) -> list[Route]:
     """The routes of this module.  ``may_replay(request, result_id)`` is the replay's own check
     (a coroutine): the match's public record text when the request may replay it, else ``None``;
     ``client_of(request)`` whose review budget the request spends
     (:func:`~ginrummy.web.review_budget.client_key`; default: its address)."""
     if client_of is None:
+
         def client_of(request: Request) -> str:
             return client_key(request.client.host if request.client else None)
 

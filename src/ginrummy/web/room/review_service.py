@@ -76,11 +76,13 @@ def _init_worker(queue: Any, cancel: Any = None) -> None:
 def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int) -> Review:
     """Run in the worker: the review of ``player``'s decisions (``None``: everyone's) in ``text``,
     reporting ``(job, done, total)`` on the worker's queue."""
+
     def progress(done: int, total: int) -> None:
         if _CANCEL is not None and _CANCEL.value == job:
             raise JobCancelled(job)  # no one waits for it any more: free the worker
         if _QUEUE is not None:
             _QUEUE.put((job, done, total))
+
     return build_review(text, player=player, deal=deal, budget_ms=budget_ms, seed=seed, progress=progress)
 
 
@@ -101,8 +103,9 @@ def check_review(match: Match | None, over: bool, player: int, names: list[str],
         raise ReviewError("not_over", W_("no deal is over yet: a review is of a deal that is over"))
     if deal is None:
         if not over:
-            raise ReviewError("not_over", W_("the match is not over: review a deal that is over, or the match "
-                                             "at its end"))
+            raise ReviewError(
+                "not_over", W_("the match is not over: review a deal that is over, or the match at its end")
+            )
         return
     if not 1 <= deal <= len(match.deals):
         raise ReviewError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(match.deals)))
@@ -124,14 +127,19 @@ def review_json(review: Review, match: Match, tr: WebTranslator) -> dict[str, An
         if revealable(match, rec):
             lines = "; ".join(translate_error(m, tr) for m in d.hindsight.lines())
             d_out["hindsight"]["text"] = translate_error(
-                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr)
+                Msg("Hindsight (all hands shown, not part of the review): {lines}.", {"lines": lines}), tr
+            )
             d_out["hindsight"]["sealed"] = False
         else:
-            d_out["hindsight"] = {"label": "hindsight", "over": rec.result is not None, "sealed": True,
-                                  "first_win": {},
-                                  "text": tr.t("No hindsight yet: the hands of a drawn deal stay secret until the "
-                                               "match is over.") if rec.result is not None else
-                                  tr.t("No hindsight: this deal is not over.")}
+            d_out["hindsight"] = {
+                "label": "hindsight",
+                "over": rec.result is not None,
+                "sealed": True,
+                "first_win": {},
+                "text": tr.t("No hindsight yet: the hands of a drawn deal stay secret until the match is over.")
+                if rec.result is not None
+                else tr.t("No hindsight: this deal is not over."),
+            }
     return out
 
 
@@ -146,8 +154,14 @@ class ReviewService:
     seed (the same review every time it is asked); ``max_jobs`` the jobs queued or running in
     all (``server_busy`` past it)."""
 
-    def __init__(self, budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0, max_jobs: int = MAX_JOBS,
-                 budget: ReviewBudget | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        seed: int = 0,
+        max_jobs: int = MAX_JOBS,
+        budget: ReviewBudget | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.budget_ms = budget_ms
         self.seed = seed
         self.budget = budget or ReviewBudget(max_queued=max_jobs)
@@ -188,8 +202,9 @@ class ReviewService:
             # flush them (a worker terminated mid-write would otherwise hold the process up)
             self._queue.cancel_join_thread()
             self._cancel = ctx.Value("q", 0)
-            self._pool = ProcessPoolExecutor(max_workers=WORKERS, mp_context=ctx, initializer=_init_worker,
-                                             initargs=(self._queue, self._cancel))
+            self._pool = ProcessPoolExecutor(
+                max_workers=WORKERS, mp_context=ctx, initializer=_init_worker, initargs=(self._queue, self._cancel)
+            )
             self._reader = threading.Thread(target=self._read, name="gin-review-progress", daemon=True)
             self._reader.start()
         return self._pool
@@ -235,8 +250,9 @@ class ReviewService:
         self.budget.admit(client)
         self.budget.charge(client, self.budget.cost(decisions, budget_ms), self.clock())
 
-    def submit(self, client: str, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int,
-               send: Send) -> tuple[int, asyncio.Future[Review]]:
+    def submit(
+        self, client: str, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int, send: Send
+    ) -> tuple[int, asyncio.Future[Review]]:
         """Queue the review of ``player``'s decisions (``None``: everyone's) in the record
         ``text``, deal ``deal`` (``None``: every deal), for ``client`` (after :meth:`reserve`);
         its progress goes to ``send``.  Returns ``(job, future)``: the future (on the running
@@ -318,9 +334,19 @@ class ReviewService:
 
     # -- the table's reviews and the replay viewer's --------------------------------------------
 
-    async def start(self, key: int, match: Match | None, over: bool, player: int, names: list[str],
-                    deal: int | None, send: Send, tr: Callable[[], WebTranslator], reply_to: Any = None,
-                    client: str = "address:") -> None:
+    async def start(
+        self,
+        key: int,
+        match: Match | None,
+        over: bool,
+        player: int,
+        names: list[str],
+        deal: int | None,
+        send: Send,
+        tr: Callable[[], WebTranslator],
+        reply_to: Any = None,
+        client: str = "address:",
+    ) -> None:
         """Start the review of deal ``deal`` (``None``: the match) for ``player`` on the
         connection ``key`` (any int unique per connection), spending ``client``'s budget
         (:meth:`reserve`); progress and the result go to ``send``, in the language ``tr()``
@@ -341,12 +367,28 @@ class ReviewService:
             raise ReviewError(exc.code, Msg(exc.key, exc.params)) from None
         job, future = self.submit(client, text, names[player], deal, self.budget_ms, self.seed, send)
         self._by_conn[key] = job
-        await send({"type": "review_progress", "deal": deal, "done": 0, "total": None,
-                    **({"reply_to": reply_to} if reply_to is not None else {})})
+        await send(
+            {
+                "type": "review_progress",
+                "deal": deal,
+                "done": 0,
+                "total": None,
+                **({"reply_to": reply_to} if reply_to is not None else {}),
+            }
+        )
         asyncio.get_running_loop().create_task(self._finish(key, job, future, match, deal, send, tr, reply_to))
 
-    async def _finish(self, key: int, job: int, future: Awaitable[Review], match: Match, deal: int | None,
-                      send: Send, tr: Callable[[], WebTranslator], reply_to: Any) -> None:
+    async def _finish(
+        self,
+        key: int,
+        job: int,
+        future: Awaitable[Review],
+        match: Match,
+        deal: int | None,
+        send: Send,
+        tr: Callable[[], WebTranslator],
+        reply_to: Any,
+    ) -> None:
         try:
             review = await future
             msg: dict[str, Any] = {"type": "review", "deal": deal, "result": review_json(review, match, tr())}
@@ -356,8 +398,11 @@ class ReviewService:
             if self._closing:  # the server stops: its worker was stopped with it
                 return
             log.exception("a review failed")
-            msg = {"type": "error", "code": "internal",
-                   "message": tr().t("the review could not be made; nothing changed")}
+            msg = {
+                "type": "error",
+                "code": "internal",
+                "message": tr().t("the review could not be made; nothing changed"),
+            }
         finally:
             self._jobs.pop(job, None)
             if self._by_conn.get(key) == job:
@@ -368,9 +413,17 @@ class ReviewService:
             msg["reply_to"] = reply_to
         await _quiet(send, msg)
 
-    async def run(self, text: str, *, deal: int | None, budget_ms: float, seed: int,
-                  progress: Callable[[int, int | None], None], client: str | None = None,
-                  decisions: int | None = None) -> Review:
+    async def run(
+        self,
+        text: str,
+        *,
+        deal: int | None,
+        budget_ms: float,
+        seed: int,
+        progress: Callable[[int, int | None], None],
+        client: str | None = None,
+        decisions: int | None = None,
+    ) -> Review:
         """The review of every player's decisions in the record ``text`` (deal ``deal``;
         ``None``: every deal), in the worker process like :meth:`start`, for the replay viewer
         (:mod:`ginrummy.web.http.replay_review_routes`): ``progress(done, total)`` is called on the event loop
