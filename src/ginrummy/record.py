@@ -1013,8 +1013,8 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
                     f"finished={m.finished}, winner {m.winner}",
                 )
             checks.append(f"the match is finished; winner {rec.names[winner] if winner is not None else 'none'}")
-        elif m.finished:
-            raise RecordError("the match is finished after the last deal but the record has no finished line")
+        elif m.finished:  # a record that stops before its finished line is incomplete (verify says so)
+            checks.append("the match is over after the last deal; the record has no finished line yet")
     if isinstance(m, _RecordMatch):
         m._sealed = True
     return m
@@ -1047,13 +1047,43 @@ def verify(text: str) -> VerifyReport:
     recomputed from the revealed seeds (deal seed = SHA-256(match seed || "/deal/k"), deck =
     :func:`ginrummy.deal.seeded_shuffle` of 0..51), and a replay of every action with its
     result and score lines.  Never raises on a bad record: the report says ok or names the
-    first mismatch and its line."""
+    first mismatch and its line.
+
+    A file cut off in the middle of a line (a download or a writer interrupted) is
+    incomplete, not wrong: when the text does not end with a newline, does not check out as
+    it is, and does check out without its unfinished last line, the report is ``ok`` and
+    :attr:`VerifyReport.incomplete` says the record stops in the middle of that line.
+    """
+    report = _verify_whole(text)
+    if report.ok or text.endswith("\n") or "\n" not in text:
+        return report
+    head = text[: text.rindex("\n") + 1]
+    line = head.count("\n") + 1
+    cut = _verify_whole(head)
+    # a whole line just before the cut may need the lost one to be whole itself (a deal's
+    # opening lines need its deck, a knock its result line): while the error is at the last
+    # line, that line goes too (at most three; an error earlier is a mismatch as it is)
+    for _ in range(3):
+        if cut.ok or "\n" not in head.rstrip("\n") or cut.line != head.count("\n"):
+            break
+        head = head.rstrip("\n").rpartition("\n")[0] + "\n"
+        cut = _verify_whole(head)
+    if not cut.ok:
+        return report
+    where = f"the record stops in the middle of line {line} (the file ends before that line does)"
+    if cut.incomplete is not None:
+        where += f"; before it, {cut.incomplete}"
+    return VerifyReport(True, cut.checks, line=line, incomplete=where)
+
+
+def _verify_whole(text: str) -> VerifyReport:
+    """:func:`verify` of ``text`` taken line by line as it is."""
     checks: list[str] = []
     try:
         rec = loads(text)
         deals = _count(len(rec.deals), "deal")
         checks.append(f"syntax: format {rec.version}, {len(rec.names)} players, {deals}")
-        _replay(rec, None, checks)
+        over = _replay(rec, None, checks).finished
     except RecordError as exc:
         return VerifyReport(False, tuple(checks), str(exc), getattr(exc, "line", 0))
     if rec.is_script:
@@ -1071,6 +1101,8 @@ def verify(text: str) -> VerifyReport:
     last, where = _stops(rec, text)
     if where is None:
         return VerifyReport(True, tuple(checks))
+    if over and rec.finished is None and rec.deals:
+        where = f"after deal {rec.deals[-1].number}: the match is over, but the record stops before its finished line"
     return VerifyReport(True, tuple(checks), line=last, incomplete=f"the record stops at line {last}, {where}")
 
 

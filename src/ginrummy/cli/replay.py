@@ -287,9 +287,10 @@ def verify_command(
     the line where the record stops and what is missing there, then what was checked.  A
     record carries its own rule set, so there is no --preset or --set here."""
     text = _read(file)
-    with bad_input():
-        load_record(text)
     report = verify_record(text)
+    if not report.ok:  # not a record at all (exit 2), or a record that does not check out (1)
+        with bad_input():
+            load_record(text)
     if as_json:
         emit_json(report.to_dict())
     elif report.ok:
