@@ -47,6 +47,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
+from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
 from .community.members import Players
 from .db.store import Store, default_database_url
@@ -89,6 +90,9 @@ layer with code 1009 before they are held whole (``gin serve`` passes this as uv
 def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # every computer level (the entry points too: OpenSpiel, RLCard) is imported before the
+        # server answers, not on the event loop by the first request that lists them (seconds)
+        load_levels()
         ctx.manager.load_all()
         ctx.players.restore()
         if warm_workers:

@@ -92,7 +92,9 @@ async def replay_text(players: Players, manager: TableManager, request: Request,
     it, else ``None``.  The replay (``GET /api/replays/ID``) and its review
     (:mod:`ginrummy.web.http.replay_review_routes`) both show only this text."""
     table = await replay_table(players, manager, request, result_id)
-    return None if table is None else replay_record(table)
+    # a finished match no longer changes: its record (100 KB for a long match) is written
+    # off the event loop
+    return None if table is None else await asyncio.to_thread(replay_record, table)
 
 
 SIGNUPS_PER_ADDRESS = 5
@@ -230,7 +232,7 @@ async def replay_of(ctx: AppContext, request: Request) -> Response:
     table = await replay_table(ctx.players, ctx.manager, request, rid)
     if table is None:
         return error_response(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
-    text = replay_record(table)
+    text = await asyncio.to_thread(replay_record, table)  # a finished match: it no longer changes
     out = await asyncio.to_thread(replay_frames, text)
     forfeit = table.forfeit
     if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won

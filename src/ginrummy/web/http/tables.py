@@ -4,6 +4,7 @@ table, claiming and taking seats, the lobby list, a table's record and the score
 
 from __future__ import annotations
 
+import asyncio
 import json
 from functools import partial
 from typing import Any
@@ -247,7 +248,10 @@ async def record(ctx: AppContext, request: Request) -> Response:
     if table.match is None:
         return error_response(W_("the record can be downloaded once the first deal is dealt"), tr, 409)
     # public: a deal whose cards the rules still hide is sealed (docs/record-format.md)
-    text = dumps(table.match, date=table.row.created[:10], public=True)
+    if table.over:  # a finished match no longer changes: its record is written off the event loop
+        text = await asyncio.to_thread(dumps, table.match, date=table.row.created[:10], public=True)
+    else:  # a live match changes on the loop: its record is written there, between steps
+        text = dumps(table.match, date=table.row.created[:10], public=True)
     return Response(
         text,
         media_type="text/plain; charset=utf-8",
