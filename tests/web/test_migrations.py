@@ -209,3 +209,14 @@ def test_gin_db_upgrade_and_check(tmp_path):
     assert r.returncode == 0 and r.stdout.strip() == f"the database sqlite:///{path} is at {head_revision()}: current"
     r = _gin("db", "upgrade", "--database-url", "mysql://x@localhost/y")
     assert r.returncode == 2 and "mysql is not supported" in r.stderr
+
+
+def test_gin_db_upgrade_check_of_a_missing_file_makes_none(tmp_path):
+    """A check changes nothing: a mistyped path was made an empty file and reported as a
+    database made before migrations (found by the new-user trial)."""
+    path = tmp_path / "typo.sqlite3"
+    r = _gin("db", "upgrade", "--check", "--database-url", f"sqlite:///{path}")
+    assert r.returncode == 1 and r.stdout.strip() == (
+        f"there is no database at sqlite:///{path}: gin serve (or gin db upgrade) makes one there"
+    )
+    assert not path.exists()

@@ -61,6 +61,13 @@ def upgrade_command(
 
     url, engine = open_engine(database_url)
     shown = masked_url(url)
+    if check and engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        from pathlib import Path
+
+        if not Path(engine.url.database).exists():  # a check changes nothing: it makes no file
+            engine.dispose()
+            print(f"there is no database at {shown}: gin serve (or gin db upgrade) makes one there")
+            raise typer.Exit(1)
     try:
         if check:
             now, head = current_revision(engine), head_revision()
