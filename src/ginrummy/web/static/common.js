@@ -214,7 +214,7 @@ function cardName(code) {
 /** A computer level's name ("novice"), from the terminal table's level names. */
 function levelName(level) {
   const names = { random: ptm("level", "Random"), novice: ptm("level", "Novice"), club: ptm("level", "Club"), expert: ptm("level", "Expert"), master: ptm("level", "Master"),
-                  "openspiel-simple": ptm("level", "OpenSpiel simple bot") };
+                  ismcts: ptm("level", "Information-set search"), "openspiel-simple": ptm("level", "OpenSpiel simple bot") };
   const name = names[level];
   if (!name) return level;
   // "novice" in running text; a name with a proper noun inside ("OpenSpiel") keeps its capitals
