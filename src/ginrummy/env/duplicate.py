@@ -132,4 +132,6 @@ def duplicate_eval(
         raise ValueError("duplicate_eval needs at least one seed")
     pts, pts_lo, pts_hi = _interval(per_pair)
     w, wl, wh = _interval(wins)
-    return DuplicateResult(len(per_pair), pts, pts_lo, pts_hi, w, max(0.0, wl), min(1.0, wh), tuple(per_pair), truncated)
+    return DuplicateResult(
+        len(per_pair), pts, pts_lo, pts_hi, w, max(0.0, wl), min(1.0, wh), tuple(per_pair), truncated
+    )
