@@ -664,8 +664,13 @@ class PlayTable:
                     limit=v.knock_limit,
                 )
             )
-        assert all(a.card is not None for a in options)
-        return min(options, key=lambda a: (deadwood(v.hand & ~(1 << a.card)), -value_of(a.card), a.card))  # type: ignore[operator]
+
+        def least_deadwood(a: Action) -> tuple[int, int, int]:
+            card = a.card
+            assert card is not None  # knocks and gins name their discard
+            return (deadwood(v.hand & ~(1 << card)), -value_of(card), card)
+
+        return min(options, key=least_deadwood)
 
     def explain(self, exc: IllegalActionError, v: PlayerView) -> None:
         """Say why the move was refused (without the engine's list of legal action texts) and
