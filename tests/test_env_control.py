@@ -242,3 +242,6 @@ def test_vector_env_rows_are_the_single_envs_episodes():
         vec.step([0, 0])
     with pytest.raises(RuleSetError, match="num_envs must be an int >= 1"):
         GinRummyVector(0)
+    with pytest.raises(ValueError, match=r"takes one int or 3 seeds, not True"):  # not a TypeError
+        vec.reset(seed=True)
+    assert vec._obs.shape == (3, 433) and vec._mask.shape == (3, 161)

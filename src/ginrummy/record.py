@@ -852,41 +852,34 @@ def _skip_sealed(m: Match, d: RecordedDeal, checks: list[str]) -> None:
     )
 
 
-def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, checks: list[str]) -> None:
-    r = m.record
-    if (r.dealer, r.seat_players) != (d.dealer, d.seat_players):
+def _check_seeded_deck(r: DealRecord, d: RecordedDeal, checks: list[str]) -> None:
+    """Check the recorded deal ``d`` of a seeded match against ``r``, the deal the match seed
+    gives (R14): its commitment, deck and deal seed (raises :class:`RecordError` naming the
+    line); appends one line to ``checks``."""
+    if d.commitment != r.commitment:
         raise _err(
             d.line,
-            f"deal {d.number}: by the rules (R11.2, R10.4) the dealer is seat {r.dealer} and the "
-            f"seats are players {r.seat_players[0]} {r.seat_players[1]}; the record has dealer "
-            f"{d.dealer}, players {d.seat_players[0]} {d.seat_players[1]}",
+            f"deal {d.number}: the commitment is not SHA-256 of the deal seed "
+            f"SHA-256(match seed || '/deal/{d.number}') = {r.commitment}",
         )
-    if d.sealed:
-        _skip_sealed(m, d, checks)
-        return
-    if seeded:
-        if d.commitment != r.commitment:
-            raise _err(
-                d.line,
-                f"deal {d.number}: the commitment is not SHA-256 of the deal seed "
-                f"SHA-256(match seed || '/deal/{d.number}') = {r.commitment}",
-            )
-        deck = deck_from_seed(r.deck_seed)
-        if d.deck != deck:
-            raise _err(
-                d.deck_line,
-                f"deal {d.number}: the deck is not the one the match seed"
-                + (" and client seeds give" if d.client_seeds is not None else " gives")
-                + f" ({_first_difference(d.deck, deck)})",
-            )
-        if d.deal_seed is not None and d.deal_seed != r.seed:
-            raise _err(
-                d.deal_seed_line, f"deal {d.number}: the deal seed is not SHA-256(match seed || '/deal/{d.number}')"
-            )
-        checks.append(f"deal {d.number}: deck and commitment recomputed from the match seed")
-    else:
-        _check_deal_seed(d, checks)
-    known = seeded or rec.is_script or d.deal_seed is not None
+    deck = deck_from_seed(r.deck_seed)
+    if d.deck != deck:
+        raise _err(
+            d.deck_line,
+            f"deal {d.number}: the deck is not the one the match seed"
+            + (" and client seeds give" if d.client_seeds is not None else " gives")
+            + f" ({_first_difference(d.deck, deck)})",
+        )
+    if d.deal_seed is not None and d.deal_seed != r.seed:
+        raise _err(d.deal_seed_line, f"deal {d.number}: the deal seed is not SHA-256(match seed || '/deal/{d.number}')")
+    checks.append(f"deal {d.number}: deck and commitment recomputed from the match seed")
+
+
+def _replay_events(m: Match, d: RecordedDeal, known: bool) -> int:
+    """Apply the actions of the recorded deal ``d`` to ``m`` (its deal dealt), checking each
+    card taken and each reshuffle line (R7.3: the stock the deal seed gives when it is
+    ``known``, else the record's, a permutation of the pile below its top card).  Returns the
+    number of the deal's last line.  Raises :class:`RecordError` naming the line."""
     pending: int | None = None
     last = d.deck_line
     for ev in d.events:
@@ -928,6 +921,27 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
             pending = ev.line
     if pending is not None:
         raise _err(pending, f"deal {d.number}: the stock was rebuilt (R7.3) but no reshuffle line follows")
+    return last
+
+
+def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, checks: list[str]) -> None:
+    r = m.record
+    if (r.dealer, r.seat_players) != (d.dealer, d.seat_players):
+        raise _err(
+            d.line,
+            f"deal {d.number}: by the rules (R11.2, R10.4) the dealer is seat {r.dealer} and the "
+            f"seats are players {r.seat_players[0]} {r.seat_players[1]}; the record has dealer "
+            f"{d.dealer}, players {d.seat_players[0]} {d.seat_players[1]}",
+        )
+    if d.sealed:
+        _skip_sealed(m, d, checks)
+        return
+    if seeded:
+        _check_seeded_deck(r, d, checks)
+    else:
+        _check_deal_seed(d, checks)
+    known = seeded or rec.is_script or d.deal_seed is not None
+    last = _replay_events(m, d, known)
     res = m.deal.result
     if d.result is None:
         if res is not None:

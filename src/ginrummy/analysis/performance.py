@@ -34,8 +34,13 @@ class _Reviewed(Protocol):
     """What :func:`performance` reads of a :class:`~ginrummy.analysis.review.Review` (this module
     does not import the review, which imports it to put the performance in its JSON)."""
 
-    players: tuple[str, ...]
-    deals: Sequence[Any]
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The reviewed players' names, in the review's order."""
+
+    @property
+    def deals(self) -> Sequence[Any]:
+        """The reviews of the deals, each with its ``decisions``."""
 
 
 __all__ = [

@@ -664,8 +664,13 @@ class PlayTable:
                     limit=v.knock_limit,
                 )
             )
-        assert all(a.card is not None for a in options)
-        return min(options, key=lambda a: (deadwood(v.hand & ~(1 << a.card)), -value_of(a.card), a.card))  # type: ignore[operator]
+
+        def least_deadwood(a: Action) -> tuple[int, int, int]:
+            card = a.card
+            assert card is not None  # knocks and gins name their discard
+            return (deadwood(v.hand & ~(1 << card)), -value_of(card), card)
+
+        return min(options, key=least_deadwood)
 
     def explain(self, exc: IllegalActionError, v: PlayerView) -> None:
         """Say why the move was refused (without the engine's list of legal action texts) and
@@ -812,6 +817,86 @@ class PlayTable:
         self.say(Text(text, style="bold"))
 
 
+def _play_language(lang: str | None) -> str:
+    """The table's language code for ``--lang`` (``None``: from the environment, else English);
+    exits 2 (:func:`fail`) for a language that is not supported."""
+    if lang is None:
+        code = lang_from_env()
+    else:
+        found = normalize(lang)
+        if found is None or lang.strip() in ("C", "POSIX"):
+            fail(f"--lang {lang} is not a supported language; languages: {', '.join(LANGUAGES)}")
+        code = found
+    return code
+
+
+def _checked_play_options(
+    tr: Translator,
+    preset: str,
+    sets: list[str],
+    players: int | None,
+    name: str | None,
+    delay: float,
+    review_budget_ms: float,
+    opponent: str,
+) -> tuple[RuleSet, str]:
+    """``(rules, player name)`` of ``gin play``'s options; exits 2 (:func:`fail`) with one
+    translated line naming the first option that is not allowed (R10 for ``--players``)."""
+
+    def bad(message: str) -> NoReturn:
+        fail(message)
+
+    try:
+        rules = make_rules(preset, sets)
+        if players is not None:
+            if players not in (2, 3):
+                bad(tr._("--players {players} is not allowed; allowed: 2, 3 (R10)", players=str(players)))
+            if any(s.split("=", 1)[0].strip() == "players" for s in sets) and rules.players != players:
+                bad(
+                    tr._(
+                        "--players {players} contradicts --set players={rules}",
+                        players=str(players),
+                        rules=str(rules.players),
+                    )
+                )
+            rules = rules.replace(players=players)
+        name = tr._("You") if name is None else name.strip()
+        if not name:
+            bad(tr._("--name must not be empty"))
+        if delay < 0:
+            bad(tr._("--delay {delay} must be >= 0 seconds", delay=str(delay)))
+        if not 0 < review_budget_ms <= MAX_BUDGET_MS:
+            bad(
+                tr._(
+                    "--review-budget-ms {budget} must be a number > 0 and at most {most}",
+                    budget=str(review_budget_ms),
+                    most=str(int(MAX_BUDGET_MS)),
+                )
+            )
+        make_player(opponent)
+    except GinRummyError as exc:
+        bad(translate_error(exc, tr))
+    return rules, name
+
+
+def _record_path(tr: Translator, record: str | None) -> Path | None:
+    """The file of ``--record`` (``None``: no record), checked writable now (it is created,
+    never truncated); exits 2 (:func:`fail`) with a translated line when it cannot be written."""
+    path = None
+    if record is not None:
+        path = Path(record)
+        try:
+            with path.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            fail(
+                tr._(
+                    "--record {path}: the file cannot be written ({error})", path=record, error=exc.strerror or str(exc)
+                )
+            )
+    return path
+
+
 @app.command("play")
 def play(
     preset: str = PresetOpt,
@@ -851,60 +936,9 @@ def play(
     ),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""
-    if lang is None:
-        code = lang_from_env()
-    else:
-        found = normalize(lang)
-        if found is None or lang.strip() in ("C", "POSIX"):
-            fail(f"--lang {lang} is not a supported language; languages: {', '.join(LANGUAGES)}")
-        code = found
-    tr = translator(code)
-
-    def bad(message: str) -> NoReturn:
-        fail(message)
-
-    try:
-        rules = make_rules(preset, sets)
-        if players is not None:
-            if players not in (2, 3):
-                bad(tr._("--players {players} is not allowed; allowed: 2, 3 (R10)", players=str(players)))
-            if any(s.split("=", 1)[0].strip() == "players" for s in sets) and rules.players != players:
-                bad(
-                    tr._(
-                        "--players {players} contradicts --set players={rules}",
-                        players=str(players),
-                        rules=str(rules.players),
-                    )
-                )
-            rules = rules.replace(players=players)
-        name = tr._("You") if name is None else name.strip()
-        if not name:
-            bad(tr._("--name must not be empty"))
-        if delay < 0:
-            bad(tr._("--delay {delay} must be >= 0 seconds", delay=str(delay)))
-        if not 0 < review_budget_ms <= MAX_BUDGET_MS:
-            bad(
-                tr._(
-                    "--review-budget-ms {budget} must be a number > 0 and at most {most}",
-                    budget=str(review_budget_ms),
-                    most=str(int(MAX_BUDGET_MS)),
-                )
-            )
-        make_player(opponent)
-    except GinRummyError as exc:
-        bad(translate_error(exc, tr))
-    path = None
-    if record is not None:
-        path = Path(record)
-        try:
-            with path.open("a", encoding="utf-8"):
-                pass
-        except OSError as exc:
-            bad(
-                tr._(
-                    "--record {path}: the file cannot be written ({error})", path=record, error=exc.strerror or str(exc)
-                )
-            )
+    tr = translator(_play_language(lang))
+    rules, name = _checked_play_options(tr, preset, sets, players, name, delay, review_budget_ms, opponent)
+    path = _record_path(tr, record)
     if seed is None:
         seed = secrets.randbelow(10**9)
     console = play_console()

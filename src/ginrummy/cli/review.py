@@ -103,7 +103,7 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
         for x in d.decisions:
             same = x.played == x.best
             value = _num(x.value_played, tr) if same else f"{_num(x.value_played, tr)} → {_num(x.value_best, tr)}"
-            cells = [
+            cells: list[str | Text] = [
                 str(x.index),
                 *([x.player] if several else []),
                 x.played,

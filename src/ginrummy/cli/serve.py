@@ -8,7 +8,7 @@ import logging.config
 import signal
 import socket
 import sys
-from typing import Any, NoReturn, cast
+from typing import Annotated, Any, NoReturn, TypedDict, cast
 
 import typer
 
@@ -136,7 +136,14 @@ def allowed_hosts_for(host: str, public_url: str, extra: list[str]) -> list[str]
     return list(dict.fromkeys(n for n in names if n))
 
 
-def proxy_options(forwarded_allow_ips: str) -> dict[str, object]:
+class ProxyOptions(TypedDict):
+    """uvicorn's two proxy settings (``uvicorn.Config`` keywords), as :func:`proxy_options` gives them."""
+
+    proxy_headers: bool
+    forwarded_allow_ips: str
+
+
+def proxy_options(forwarded_allow_ips: str) -> ProxyOptions:
     """uvicorn's proxy settings for ``--forwarded-allow-ips``: none (the default) reads no
     ``X-Forwarded-*`` header at all (``proxy_headers`` off: the client's address is the peer's);
     else those headers are read only from these addresses (comma-separated IPs or networks,
@@ -147,100 +154,166 @@ def proxy_options(forwarded_allow_ips: str) -> dict[str, object]:
     return {"proxy_headers": True, "forwarded_allow_ips": ips}
 
 
-@app.command()
-def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for every interface)."),
-    port: int = typer.Option(8000, "--port", help="TCP port to listen on.", min=0, max=65535),
-    database_url: str = typer.Option(
-        "",
+# gin serve's options (Typer's Annotated style: the defaults are in the signature)
+_Host = Annotated[
+    str,
+    typer.Option(
+        "--host",
+        help="Interface to listen on (0.0.0.0 for every interface).",
+    ),
+]
+_Port = Annotated[
+    int,
+    typer.Option(
+        "--port",
+        help="TCP port to listen on.",
+        min=0,
+        max=65535,
+    ),
+]
+_DatabaseUrl = Annotated[
+    str,
+    typer.Option(
         "--database-url",
         help="SQLAlchemy database URL (sqlite:///file.db, or a postgresql:// URL with the "
         "ginrummy[postgres] extra; postgres:// works too); default: a SQLite file in the user's "
         "data folder.  Several servers may share one PostgreSQL database (docs/deploy.md).",
     ),
-    bot_delay: float | None = typer.Option(
-        None,
+]
+_BotDelay = Annotated[
+    float | None,
+    typer.Option(
         "--bot-delay",
         show_default=False,
         help="Seconds a computer player waits before each move; default a natural 0.7-1.2 s; 0 moves at once.",
     ),
-    review_budget_ms: float = typer.Option(
-        100.0,
+]
+_ReviewBudgetMs = Annotated[
+    float,
+    typer.Option(
         "--review-budget-ms",
         help="The expert's review at the table: milliseconds of budget per decision (sampled deals, docs/review.md).",
     ),
-    workers: int = typer.Option(
-        0,
+]
+_Workers = Annotated[
+    int,
+    typer.Option(
         "--workers",
         min=0,
         show_default=False,
         help="Worker processes for the computer's moves and hints (off the event loop); "
         "default one less than the cores, at least one.",
     ),
-    log_level: str = typer.Option(
-        "info", "--log-level", help="uvicorn log level: critical, error, warning, info, debug."
+]
+_LogLevel = Annotated[
+    str,
+    typer.Option(
+        "--log-level",
+        help="uvicorn log level: critical, error, warning, info, debug.",
     ),
-    tables_per_minute: int = typer.Option(
-        60,
+]
+_TablesPerMinute = Annotated[
+    int,
+    typer.Option(
         "--tables-per-minute",
         min=0,
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit.",
     ),
-    public_url: str = typer.Option(
-        "",
+]
+_PublicUrl = Annotated[
+    str,
+    typer.Option(
         "--public-url",
         help="The address people open, as a URL (https://HOST): every link the server sends starts with it. "
         "Default: each link is made from its receiver's own request (its Host, checked against the allowed hosts).",
     ),
-    allowed_host: list[str] = typer.Option(
-        [],
+]
+_AllowedHost = Annotated[
+    list[str] | None,
+    typer.Option(
         "--allowed-host",
         metavar="HOST",
         help="A Host name the server answers (repeatable; *.example.org allowed); others get 400. Always allowed: "
         "the public URL's host, the --host address, localhost and 127.0.0.1.",
     ),
-    forwarded_allow_ips: str = typer.Option(
-        "",
+]
+_ForwardedAllowIps = Annotated[
+    str,
+    typer.Option(
         "--forwarded-allow-ips",
         help="The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma-separated addresses, or *); "
         "default none: the client's address is the connection's. Set it to your nginx/Caddy (docs/deploy.md).",
     ),
-    metrics: bool = typer.Option(
-        False,
+]
+_Metrics = Annotated[
+    bool,
+    typer.Option(
         "--metrics",
         help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md).",
     ),
-    metrics_allow: list[str] = typer.Option(
-        [],
+]
+_MetricsAllow = Annotated[
+    list[str] | None,
+    typer.Option(
         "--metrics-allow",
         metavar="ADDRESS",
         help="Also let this address or network (10.0.0.5, 10.0.0.0/24) read /metrics. Repeatable.",
     ),
-    log_format: str = typer.Option(
-        "text",
+]
+_LogFormat = Annotated[
+    str,
+    typer.Option(
         "--log-format",
         help="text (uvicorn's lines) or json (one JSON object a line: time, level, logger, message, request fields; "
         "docs/deploy.md).",
     ),
-    header_timeout: float = typer.Option(
-        10.0,
+]
+_HeaderTimeout = Annotated[
+    float,
+    typer.Option(
         "--header-timeout",
         min=0,
         help="Seconds a connection has to send its request line and headers; then it is closed. 0 for none.",
     ),
-    max_connections: int = typer.Option(
-        2000,
+]
+_MaxConnections = Annotated[
+    int,
+    typer.Option(
         "--max-connections",
         min=0,
         help="The most connections open in all (HTTP and WebSocket); more are answered 503 and closed. "
         "0 for no cap. Lowered to fit the open-files limit.",
     ),
-    max_connections_per_address: int = typer.Option(
-        100,
+]
+_MaxConnectionsPerAddress = Annotated[
+    int,
+    typer.Option(
         "--max-per-address",
         min=0,
         help="The most connections one client address may hold open; more are answered 503 and closed. 0 for no cap.",
     ),
+]
+
+
+@app.command()
+def serve(
+    host: _Host = "127.0.0.1",
+    port: _Port = 8000,
+    database_url: _DatabaseUrl = "",
+    bot_delay: _BotDelay = None,
+    review_budget_ms: _ReviewBudgetMs = 100.0,
+    workers: _Workers = 0,
+    log_level: _LogLevel = "info",
+    tables_per_minute: _TablesPerMinute = 60,
+    public_url: _PublicUrl = "",
+    allowed_host: _AllowedHost = None,
+    forwarded_allow_ips: _ForwardedAllowIps = "",
+    metrics: _Metrics = False,
+    metrics_allow: _MetricsAllow = None,
+    log_format: _LogFormat = "text",
+    header_timeout: _HeaderTimeout = 10.0,
+    max_connections: _MaxConnections = 2000,
+    max_connections_per_address: _MaxConnectionsPerAddress = 100,
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -248,6 +321,7 @@ def serve(
     from ..web.db.store import default_database_url, masked_url
     from .logs import LOG_FORMATS
 
+    allowed_host, metrics_allow = allowed_host or [], metrics_allow or []  # repeatable, maybe not given
     if log_format not in LOG_FORMATS:
         fail(f"--log-format {log_format!r} is not allowed; allowed: {', '.join(LOG_FORMATS)}")
     public, hosts = _checked_options(
@@ -442,7 +516,7 @@ def _run(
         log_config=log_config or LOGGING_CONFIG,
         limit_concurrency=(max_connections + FILES_HELD_BACK // 2) if max_connections else None,
         **proxy_options(forwarded_allow_ips),
-    )  # type: ignore[arg-type]
+    )
     install_log_redaction()  # after uvicorn set up its loggers: seat tokens in URLs are masked
     # the cyclic garbage collector's youngest generation is collected every 10,000 net new
     # objects instead of 700: a busy server makes a few hundred objects a move and holds

@@ -117,12 +117,11 @@ def duplicate_eval(
         pair_wins = 0.0
         for a_player in (0, 1):
             core.reset(match_seed)
-            choose = [None, None]
-            choose[a_player] = _chooser(agent_a, core, derive_seed(match_seed, f"A/{a_player}"))
-            choose[1 - a_player] = _chooser(agent_b, core, derive_seed(match_seed, f"B/{1 - a_player}"))
+            choose_a = _chooser(agent_a, core, derive_seed(match_seed, f"A/{a_player}"))
+            choose_b = _chooser(agent_b, core, derive_seed(match_seed, f"B/{1 - a_player}"))
+            choose = [choose_a, choose_b] if a_player == 0 else [choose_b, choose_a]
             total = 0.0
-            while not core.done:
-                p = core.to_act
+            while (p := core.to_act) is not None:  # None once the episode is over
                 total += core.step(choose[p](p))[a_player]
             truncated += core.truncated
             pair_points += total
@@ -131,6 +130,8 @@ def duplicate_eval(
         wins.append(pair_wins / 2)
     if not per_pair:
         raise ValueError("duplicate_eval needs at least one seed")
-    p, pl, ph = _interval(per_pair)
+    pts, pts_lo, pts_hi = _interval(per_pair)
     w, wl, wh = _interval(wins)
-    return DuplicateResult(len(per_pair), p, pl, ph, w, max(0.0, wl), min(1.0, wh), tuple(per_pair), truncated)
+    return DuplicateResult(
+        len(per_pair), pts, pts_lo, pts_hi, w, max(0.0, wl), min(1.0, wh), tuple(per_pair), truncated
+    )

@@ -99,9 +99,10 @@ class GinRummyParallel(ParallelEnv):
     def step(self, actions: Mapping[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Apply the action of the agent to act (see the class)."""
         core = self.core
-        if not self.agents:
+        to_act = core.to_act
+        if not self.agents or to_act is None:
             raise RuntimeError("the episode is over (or not started): call reset()")
-        agent = self.possible_agents[core.to_act]
+        agent = self.possible_agents[to_act]
         if agent not in actions or actions[agent] is None:
             raise ValueError(f"{agent} is to act: actions must hold its code 0..160")
         rewards = core.step(actions[agent])

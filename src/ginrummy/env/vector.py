@@ -70,8 +70,9 @@ class GinRummyVector(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
-        self._obs = np.zeros((num_envs, self.single_observation_space["observation"].shape[0]), dtype=np.float32)
-        self._mask = np.zeros((num_envs, self.single_action_space.n), dtype=np.int8)
+        core = self.envs[0].core  # the spaces' sizes: observation (obs_size,), Discrete(num_codes)
+        self._obs = np.zeros((num_envs, core.obs_size), dtype=np.float32)
+        self._mask = np.zeros((num_envs, core.num_codes), dtype=np.int8)
         self._out = {"observation": self._obs, "action_mask": self._mask}
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terms = np.zeros(num_envs, dtype=np.bool_)
@@ -82,6 +83,7 @@ class GinRummyVector(VectorEnv):
         core = self.envs[i].core
         seat = self.envs[i].seat
         encoder, other, totals = core.obs_base[seat]
+        assert core.match is not None  # started by reset()
         self._obs[i] = encoder.observe_view(core.match.deal, core.odisc[other], totals)
         self._mask[i] = core.mask(seat)
 
@@ -96,7 +98,9 @@ class GinRummyVector(VectorEnv):
             if self._seeder is None:
                 self._seeder = random.Random(int.from_bytes(os.urandom(8), "big"))
             seeds = [self._seeder.getrandbits(63) for _ in range(self.num_envs)]
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        elif isinstance(seed, bool):
+            raise ValueError(f"reset(seed=...) takes one int or {self.num_envs} seeds, not {seed!r}")
+        elif isinstance(seed, (int, np.integer)):
             self._seeder = random.Random(int(seed))
             seeds = [int(seed) + i for i in range(self.num_envs)]
         else:

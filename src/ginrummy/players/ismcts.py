@@ -67,7 +67,7 @@ class _Node:
         self.n = 0
         self.w = 0.0
         self.avail = 0
-        self.kids: dict = {}
+        self.kids: dict[int | tuple[int, int], _Node] = {}
 
 
 @register("ismcts")
@@ -234,22 +234,9 @@ class ISMCTSPlayer(ExpertPlayer):
         draw_phase = view.phase == "draw"
         stock_only = view.stock_only
         forbid = view.taken if (view.taken is not None and not tab.discard_taken_card) else -1
-        path = [root]
-        node = root
-        # the root: every candidate is legal in every determinization
-        best = -1
-        best_s = -math.inf
-        log_n = math.log(root.n + 1)
-        for i, ch in enumerate(root_kids):
-            if ch.n == 0:
-                best = i
-                break
-            s = ch.w / ch.n + cexp * math.sqrt(log_n / ch.n)
-            if s > best_s:
-                best_s = s
-                best = i
+        best = self._select_root(root, root_kids, cexp)
         node = root_kids[best]
-        path.append(node)
+        path = [root, node]
         move = root_moves[best]
         expanded = node.n == 0
         result: tuple[int | None, int] | None = None
@@ -277,19 +264,7 @@ class ISMCTSPlayer(ExpertPlayer):
                     result = (p, (tab.big_gin_bonus + deadwood(hands[1 - p])) * tab.multiplier)
                     break
                 if kind == _DRAW and p == 0 and not expanded:
-                    # our draw is seen by us: a chance node, widened progressively
-                    ch = node.kids.get(card)
-                    if ch is None:
-                        if len(node.kids) >= math.ceil(self.widen * math.sqrt(node.n + 1)):
-                            expanded = True  # play out from here
-                        else:
-                            ch = node.kids[card] = _Node()
-                            expanded = True
-                            path.append(ch)
-                            node = ch
-                    else:
-                        path.append(ch)
-                        node = ch
+                    node, expanded = self._chance_kid(node, card, path)
             else:
                 if kind == _KNOCK:
                     if card == -2:
@@ -318,34 +293,8 @@ class ISMCTSPlayer(ExpertPlayer):
                     opts = [(_TAKE, -1), (_DRAW, -1)]
             else:
                 opts = self._discard_moves(hands[p], forbid, tab)
-            kids = node.kids
-            best_m = None
-            best_s = -math.inf
-            sign = 1.0 if p == 0 else -1.0
-            fresh = None
-            for m in opts:
-                ch = kids.get(m)
-                if ch is None:
-                    if fresh is None:
-                        fresh = m
-                    continue
-                ch.avail += 1
-                if fresh is not None:
-                    continue
-                s = sign * ch.w / ch.n + cexp * math.sqrt(math.log(ch.avail) / ch.n)
-                if s > best_s:
-                    best_s = s
-                    best_m = m
-            if fresh is not None:
-                ch = kids[fresh] = _Node()
-                ch.avail = 1
-                best_m = fresh
-                expanded = True
-            else:
-                ch = kids[best_m]
-            path.append(ch)
-            node = ch
-            move = best_m  # type: ignore[assignment]
+            node, move, expanded = self._select_kid(node, opts, p, cexp)
+            path.append(node)
         if result is None:
             result = self._rollout(tab, pol, hands, stock, pos, top, p, draw_phase, stock_only, forbid)
         winner, pts = result
@@ -354,6 +303,71 @@ class ISMCTSPlayer(ExpertPlayer):
             nd.n += 1
             nd.w += u
         return u
+
+    @staticmethod
+    def _select_root(root: _Node, root_kids: list[_Node], cexp: float) -> int:
+        """The index in ``root_kids`` of the root candidate to try (every candidate is legal in
+        every determinization): the first never tried, else the best by UCB1 (mean value, ours,
+        plus ``cexp`` times the exploration term over ``root``'s visits)."""
+        best = -1
+        best_s = -math.inf
+        log_n = math.log(root.n + 1)
+        for i, ch in enumerate(root_kids):
+            if ch.n == 0:
+                return i
+            s = ch.w / ch.n + cexp * math.sqrt(log_n / ch.n)
+            if s > best_s:
+                best_s = s
+                best = i
+        return best
+
+    def _chance_kid(self, node: _Node, card: int, path: list[_Node]) -> tuple[_Node, bool]:
+        """Our draw of ``card`` at ``node`` (seen by us: a chance node, widened progressively
+        by ``widen``).  Returns ``(node, expanded)``: the kid of ``card`` (appended to
+        ``path``; new: ``expanded``), or ``node`` itself and ``expanded`` when it may not
+        widen (the iteration plays out from there)."""
+        ch = node.kids.get(card)
+        if ch is None:
+            if len(node.kids) >= math.ceil(self.widen * math.sqrt(node.n + 1)):
+                return node, True  # play out from here
+            ch = node.kids[card] = _Node()
+            path.append(ch)
+            return ch, True
+        path.append(ch)
+        return ch, False
+
+    @staticmethod
+    def _select_kid(
+        node: _Node, opts: list[tuple[int, int]], p: int, cexp: float
+    ) -> tuple[_Node, tuple[int, int], bool]:
+        """Side ``p``'s move at ``node`` among ``opts`` (the moves available in this
+        determinization; each known kid's ``avail`` counts it): the first untried one (a new
+        kid), else the best by UCB1 with availability counts (value signed for side ``p``).
+        Returns ``(kid, move, expanded)``, ``expanded`` when the kid is new."""
+        kids = node.kids
+        best_m: tuple[int, int] | None = None
+        best_s = -math.inf
+        sign = 1.0 if p == 0 else -1.0
+        fresh = None
+        for m in opts:
+            ch = kids.get(m)
+            if ch is None:
+                if fresh is None:
+                    fresh = m
+                continue
+            ch.avail += 1
+            if fresh is not None:
+                continue
+            s = sign * ch.w / ch.n + cexp * math.sqrt(math.log(ch.avail) / ch.n)
+            if s > best_s:
+                best_s = s
+                best_m = m
+        if fresh is not None:
+            ch = kids[fresh] = _Node()
+            ch.avail = 1
+            return ch, fresh, True
+        assert best_m is not None  # every kid was visited: its score is finite
+        return kids[best_m], best_m, False
 
     def _discard_moves(self, h: int, forbid: int, tab: Table) -> list[tuple[int, int]]:
         """The moves of a tree node after the draw with the 11 cards ``h``: gin alone when a

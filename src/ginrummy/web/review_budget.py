@@ -79,6 +79,8 @@ class BudgetError(WebError):
     429, 503: the code's own in :data:`~ginrummy.web.errors.HTTP_STATUS`), ``retry_after``
     (whole seconds, or 0) and ``message`` (a :class:`~ginrummy.errors.Msg` of the web domain)."""
 
+    message: Msg
+
     def __init__(self, code: str, status: int, message: Msg, retry_after: int = 0) -> None:
         super().__init__(code, message, retry_after=retry_after)
         assert status == self.status, (code, status)  # one code -> status table (web/errors.py)
@@ -235,7 +237,9 @@ class ReviewBudget:
         """``job`` has ended (run, failed or cancelled): it no longer counts, queued or not."""
         client = self._owner.pop(job, None)
         self._polled.pop(job, None)
-        q = self._queues.get(client) if client is not None else None
+        if client is None:
+            return
+        q = self._queues.get(client)
         if q is not None and job in q:
             q.remove(job)
             if not q:

@@ -143,9 +143,9 @@ class ReplayReviews:
         Returns ``(key, entry)``.  Must be called on the event loop.  Raises
         :class:`~ginrummy.web.review_budget.BudgetError` (nothing started, nothing charged)."""
         key = self.key(text, deal, budget_ms, SEED)
-        entry = self.get(key)
-        if entry is not None and not entry.failed:
-            return key, entry
+        kept = self.get(key)
+        if kept is not None and not kept.failed:
+            return key, kept
         self.service.reserve(client, decisions, budget_ms)
 
         async def report(msg: dict[str, Any]) -> None:

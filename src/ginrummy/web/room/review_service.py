@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import multiprocessing
@@ -285,7 +286,7 @@ class ReviewService:
                 self._end(job, None, exc)
                 continue
             self._current = job
-            work.add_done_callback(lambda f, job=job, pool=pool: self._ended(job, pool, f))
+            work.add_done_callback(functools.partial(self._ended, job, pool))
 
     def _ended(self, job: int, pool: ProcessPoolExecutor, work: asyncio.Future[Review]) -> None:
         if self._current == job:
@@ -364,7 +365,7 @@ class ReviewService:
         try:
             self.reserve(client, decisions, self.budget_ms)
         except BudgetError as exc:  # the table's error message names the code and says why
-            raise ReviewError(exc.code, Msg(exc.key, exc.params)) from None
+            raise ReviewError(exc.code, exc.message) from None
         job, future = self.submit(client, text, names[player], deal, self.budget_ms, self.seed, send)
         self._by_conn[key] = job
         await send(
