@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.tables < 1 or a.seconds <= 0 or a.warmup < 0:
         p.error("--tables is 1 or more, --seconds above 0, --warmup 0 or more")
     try:
-        from ginrummy.cli.serve import GC_YOUNG_THRESHOLD
+        from ginrummy.cli.server.serve import GC_YOUNG_THRESHOLD
     except ImportError:  # the code before it: gin serve kept Python's default
         GC_YOUNG_THRESHOLD = gc.get_threshold()[0]
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])  # as gin serve

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ginrummy.cli.logs import JsonFormatter, json_line, json_log_config
+from ginrummy.cli.server.logs import JsonFormatter, json_line, json_log_config
 from ginrummy.cli.main import main
 
 TOKEN = "4Jx_SeCrEt-tOkEn-0123"

@@ -5,7 +5,7 @@ check each goal"), checked by reading the source (``ast``):
   ``def`` to its last line, decorators excluded);
 - no module of ``web/`` longer than :data:`MAX_WEB_MODULE_LINES` lines;
 - no folder of ``src/ginrummy`` with more than :data:`MAX_FOLDER_MODULES` Python modules, but
-  the two in :data:`FOLDERS_OVER` (recorded in docs/design-notes.md, "Habits"), which may not grow.
+  the one in :data:`FOLDERS_OVER` (recorded in docs/design-notes.md, "Habits"), which may not grow.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ MAX_FOLDER_MODULES = 14
 
 #: Folders over the limit, with the count they may not exceed: the engine's flat top level
 #: (twelve engine modules beside __init__, __main__ and i18n) and the CLI's commands.
-FOLDERS_OVER = {"ginrummy": 15, "ginrummy/cli": 16}
+FOLDERS_OVER = {"ginrummy": 15}
 
 
 def _functions(tree: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:

@@ -1,4 +1,4 @@
-"""``gin admin`` (issue 30; cli/admin.py, docs/deploy.md "gin admin"): moderator (the role column
+"""``gin admin`` (issue 30; cli/server/admin.py, docs/deploy.md "gin admin"): moderator (the role column
 of migration 0002), reset-password (from standard input; sessions end), tables, and backup
 (SQLite's online backup API, while a connection holds the database open)."""
 

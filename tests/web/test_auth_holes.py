@@ -168,7 +168,7 @@ def test_a_websocket_with_an_unallowed_host_is_refused(db_url):
 
 
 def test_gin_serve_allowed_hosts_public_url_and_proxies():
-    from ginrummy.cli.serve import allowed_hosts_for, check_public_url, proxy_options
+    from ginrummy.cli.server.serve import allowed_hosts_for, check_public_url, proxy_options
 
     assert allowed_hosts_for("127.0.0.1", "", []) == ["127.0.0.1", "localhost", "::1", "[::1]"]
     assert allowed_hosts_for("0.0.0.0", "https://gin.example.org/", ["Gin.Example.NET"]) == [

@@ -46,7 +46,7 @@ def test_a_port_in_use_is_one_line_and_exit_2(capsys, tmp_path):
 
 
 def test_listen_on_port_0_gets_a_real_port():
-    from ginrummy.cli.serve import listen
+    from ginrummy.cli.server.serve import listen
 
     sock = listen("127.0.0.1", 0)
     try:

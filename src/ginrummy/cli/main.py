@@ -36,10 +36,10 @@ _MODULES = (
     "review",
     "simulate",
     "play",
-    "serve",
+    "server.serve",
     "ladder",
-    "db",
-    "admin",
+    "server.db",
+    "server.admin",
     "bot",
     "puzzles",
 )

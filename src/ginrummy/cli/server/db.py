@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import typer
 
-from .common import fail
-from .main import app
+from ..common import fail
+from ..main import app
 
 __all__ = ["db_app", "upgrade_command", "open_engine"]
 
@@ -25,7 +25,7 @@ def open_engine(database_url: str):  # -> tuple[str, sqlalchemy.engine.Engine]
     not a URL, exits with status 2 and one line."""
     from sqlalchemy import create_engine
 
-    from ..web.db.store import default_database_url, engine_url, masked_url
+    from ...web.db.store import default_database_url, engine_url, masked_url
     from .serve import database_backend, database_error
 
     url = database_url or default_database_url()
@@ -55,8 +55,8 @@ def upgrade_command(
     """Migrate the database to this version's schema (gin serve does it at start too), under a
     lock so that servers starting at once migrate once.  Back the database up first
     (gin admin backup FILE; pg_dump for PostgreSQL)."""
-    from ..web.db.migrations import current_revision, head_revision, upgrade
-    from ..web.db.store import masked_url
+    from ...web.db.migrations import current_revision, head_revision, upgrade
+    from ...web.db.store import masked_url
     from .serve import database_error
 
     url, engine = open_engine(database_url)

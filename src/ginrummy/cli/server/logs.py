@@ -29,7 +29,7 @@ _WS_STATUS = {'%s - "WebSocket %s" [accepted]': 101, '%s - "WebSocket %s" 403': 
 
 
 def _redact(text: str) -> str:
-    from ..web.security import redact
+    from ...web.security import redact
 
     return redact(text)
 

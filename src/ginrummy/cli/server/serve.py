@@ -12,8 +12,8 @@ from typing import Annotated, Any, NoReturn, TypedDict, cast
 
 import typer
 
-from .common import fail
-from .main import app
+from ..common import fail
+from ..main import app
 
 __all__ = [
     "serve",
@@ -39,7 +39,7 @@ def database_error(url: str, exc: BaseException) -> str:
     driver's message too.  A missing PostgreSQL driver says which extra to install."""
     from sqlalchemy.engine import make_url
 
-    from ..web.db.store import masked_url
+    from ...web.db.store import masked_url
 
     shown = masked_url(url)
     if isinstance(exc, ModuleNotFoundError) and "psycopg" in str(exc):
@@ -62,7 +62,7 @@ def database_error(url: str, exc: BaseException) -> str:
 def database_backend(url: str) -> str | None:
     """The database kind of ``url`` (``"sqlite"``, ``"postgresql"`` for ``postgres://`` too,
     ``"mysql"``...), or ``None`` when it is not a URL (:func:`database_error` says so)."""
-    from ..web.db.store import engine_url
+    from ...web.db.store import engine_url
 
     try:
         return engine_url(url).get_backend_name()
@@ -318,7 +318,7 @@ def serve(
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
     table (players reconnect with their links)."""
-    from ..web.db.store import default_database_url, masked_url
+    from ...web.db.store import default_database_url, masked_url
     from .logs import LOG_FORMATS
 
     allowed_host, metrics_allow = allowed_host or [], metrics_allow or []  # repeatable, maybe not given
@@ -335,7 +335,7 @@ def serve(
             "use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB"
         )
     log_config = _start_logs(log_format, log_level)
-    from ..web.app import create_app
+    from ...web.app import create_app
 
     try:
         web_app = create_app(
@@ -407,7 +407,7 @@ def _start_logs(log_format: str, log_level: str) -> dict[str, Any] | None:
     starts), else ``None`` (uvicorn's own)."""
     if log_format != "json":
         return None
-    from ..web.security import install_log_redaction
+    from ...web.security import install_log_redaction
     from .logs import json_log_config
 
     log_config = json_log_config(log_level)
@@ -432,7 +432,7 @@ def _checked_options(
         fail(f"--log-level {log_level!r} is not allowed; allowed: critical, error, warning, info, debug")
     if bot_delay is not None and not bot_delay >= 0:
         fail(f"--bot-delay {bot_delay}: the delay is 0 seconds or more")
-    from ..analysis.review import samples_for
+    from ...analysis.review import samples_for
 
     try:
         samples_for(review_budget_ms)
@@ -448,7 +448,7 @@ def _checked_options(
     )
     if bad_host is not None:
         fail(f"--allowed-host {bad_host!r} is not allowed; give a host name, or *.example.org for its subdomains")
-    from ..web.ops import parse_allow
+    from ...web.ops import parse_allow
 
     try:
         parse_allow(metrics_allow)
@@ -477,9 +477,9 @@ def _run(
     from uvicorn.config import HTTP_PROTOCOLS, LOGGING_CONFIG, WS_PROTOCOLS
     from uvicorn.importer import import_from_string
 
-    from ..web.app import MAX_FRAME_BYTES
-    from ..web.limits import ConnectionGuard, guarded_protocols, raise_open_files_limit
-    from ..web.security import install_log_redaction
+    from ...web.app import MAX_FRAME_BYTES
+    from ...web.limits import ConnectionGuard, guarded_protocols, raise_open_files_limit
+    from ...web.security import install_log_redaction
 
     # frames up to MAX_FRAME_BYTES are read and answered (too_large); larger ones close with 1009
     # no permessage-deflate: a state is a few kilobytes a move, nothing for any connection, and

@@ -23,9 +23,9 @@ import sys
 
 import typer
 
-from .common import fail
+from ..common import fail
+from ..main import app
 from .db import DATABASE_HELP, open_engine
-from .main import app
 
 __all__ = ["admin_app"]
 
@@ -36,7 +36,7 @@ app.add_typer(admin_app, name="admin")
 
 
 def _engine(database_url: str):  # -> tuple[str, Engine]
-    from ..web.db.migrations import upgrade
+    from ...web.db.migrations import upgrade
     from .serve import database_error
 
     url, engine = open_engine(database_url)
@@ -51,7 +51,7 @@ def _account_id(conn, name: str) -> int:
     """The id of the living person's account called ``name`` (any case), or exit 2."""
     from sqlalchemy import text
 
-    from ..web.community.accounts import name_key
+    from ...web.community.accounts import name_key
 
     row = conn.execute(
         text("SELECT id FROM gin_accounts WHERE name_key = :k AND deleted = 0 AND kind = 'human'"),
@@ -92,7 +92,7 @@ def reset_password(
     from argon2 import PasswordHasher
     from sqlalchemy import text
 
-    from ..web.community.accounts import PASSWORD_MAX, PASSWORD_MIN
+    from ...web.community.accounts import PASSWORD_MAX, PASSWORD_MIN
 
     if sys.stdin.isatty():
         password = getpass.getpass("new password: ")
@@ -153,7 +153,7 @@ def backup(
     while gin serve runs.  For PostgreSQL, use pg_dump (docs/deploy.md)."""
     import sqlite3
 
-    from ..web.db.store import masked_url
+    from ...web.db.store import masked_url
 
     url, engine = open_engine(database_url)
     if engine.url.get_backend_name() != "sqlite":
