@@ -22,7 +22,7 @@ from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .cards import card_str, cards_of, mask_of, mask_value
+from .cards import card_str, cards_of, mask_of, mask_value, parse_card
 from .errors import N_, IllegalActionError, NotYourTurnError, RecordError
 from .melds import (
     Arrangement,
@@ -163,6 +163,32 @@ class Event:
         if self.card is not None:
             body += " " + card_str(self.card)
         return head + body
+
+    @classmethod
+    def from_text(cls, text: str) -> Event:
+        """The event of one :attr:`text` (the inverse of :attr:`text`): ``"1 discard 7H"``,
+        ``"0 draw stock"`` (the card hidden), ``"reshuffle"``.  A stock draw is private (R3.2).
+
+        Raises ``ValueError`` for a text that names no event.
+
+        >>> Event.from_text("1 discard 7H") == Event("discard", 1, parse_card("7H"))
+        True
+        >>> Event.from_text("0 draw stock").private
+        True
+        """
+        parts = text.split()
+        seat = int(parts.pop(0)) if parts and parts[0].isdigit() else None
+        card = None
+        if parts:
+            try:
+                card = parse_card(parts[-1])
+                parts.pop()
+            except ValueError:
+                card = None
+        kind = "_".join(parts)
+        if not kind:
+            raise ValueError(f"history entry {text!r} names no event")
+        return cls(kind, seat, card, kind == "draw_stock")
 
 
 @dataclass(frozen=True)

@@ -128,19 +128,7 @@ def view_to_json(view: PlayerView) -> dict[str, Any]:
 
 
 def _event(text: str) -> Event:
-    parts = text.split()
-    seat = int(parts.pop(0)) if parts and parts[0].isdigit() else None
-    card = None
-    if parts:
-        try:
-            card = parse_card(parts[-1])
-            parts.pop()
-        except ValueError:
-            card = None
-    kind = "_".join(parts)
-    if not kind:
-        raise ValueError(f"history entry {text!r} names no event")
-    return Event(kind, seat, card, kind == "draw_stock")
+    return Event.from_text(text)
 
 
 def view_from_json(data: dict[str, Any]) -> PlayerView:

@@ -28,19 +28,10 @@ def event_from_text(text: str) -> Event:
     """The :class:`~ginrummy.deal.Event` of one history entry (``Event.text``): ``"1 discard 7H"``,
     ``"0 draw stock"`` (the card hidden), ``"reshuffle"``.  A stock draw is private (R3.2).
     Raises :class:`ViewError` for an entry that names no event."""
-    parts = text.split()
-    seat = int(parts.pop(0)) if parts and parts[0].isdigit() else None
-    card = None
-    if parts:
-        try:
-            card = parse_card(parts[-1])
-            parts.pop()
-        except ValueError:
-            card = None
-    kind = "_".join(parts)
-    if not kind:
-        raise ViewError(f"history entry {text!r} names no event")
-    return Event(kind, seat, card, kind == "draw_stock")
+    try:
+        return Event.from_text(text)
+    except ValueError as exc:
+        raise ViewError(str(exc)) from None
 
 
 def _mask(cards: Iterable[str]) -> int:
