@@ -25,12 +25,18 @@ so the level is reproducible given its seed and leaves the global generator as i
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
-from rlcard.models.gin_rummy_rule_models import GinRummyNoviceRuleAgent  # ImportError without rlcard
+
+if importlib.util.find_spec("rlcard") is None:  # the level is left out without rlcard (load_levels)
+    raise ImportError("rlcard is not installed: pip install 'ginrummy[research]'")
+# rlcard itself is imported when the level is first made, not when the levels are loaded: its
+# import runs `pip freeze` in a subprocess, which a server starting (gin serve loads every level
+# before it answers) must not wait for, nor leave behind broken when it is stopped at once
 
 from ..actions import Action
 from ..cards import cards_of
@@ -76,6 +82,8 @@ class RLCardRulePlayer:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        from rlcard.models.gin_rummy_rule_models import GinRummyNoviceRuleAgent
+
         self._agent = GinRummyNoviceRuleAgent()
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
