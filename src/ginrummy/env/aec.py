@@ -39,24 +39,15 @@ def action_space(num_codes: int = NUM_CODES) -> spaces.Discrete:
     return spaces.Discrete(num_codes)
 
 
-class _ViewInfo(dict):
-    """One agent's info, ``{"view": PlayerView}``, the view built when read: a view costs more
-    than the rest of a step, and most training loops never read it.  It always shows the
-    environment as it is when read."""
+class _LazyDict(dict):
+    """A dict with a part built when it is first read: every way of reading it (item, ``get``,
+    ``in``, iteration, length, keys/values/items, copy, equality, repr, pickling) calls
+    :meth:`_build` first.  Subclasses define ``_build``."""
 
-    __slots__ = ("_env", "_agent", "_built")
-
-    def __init__(self, env: GinRummyAEC, agent: str) -> None:
-        super().__init__()
-        self._env = env
-        self._agent = agent
-        self._built = -1
+    __slots__ = ()
 
     def _build(self) -> None:
-        version = self._env._version
-        if self._built != version:
-            self._built = version
-            dict.__setitem__(self, "view", self._env._view_of(self._agent))
+        raise NotImplementedError
 
     def __getitem__(self, key: str) -> Any:
         self._build()
@@ -103,6 +94,30 @@ class _ViewInfo(dict):
     def __repr__(self) -> str:
         self._build()
         return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._build()
+        return (dict, (dict(dict.items(self)),))
+
+
+class _ViewInfo(_LazyDict):
+    """One agent's info, ``{"view": PlayerView}``, the view built when read: a view costs more
+    than the rest of a step, and most training loops never read it.  It always shows the
+    environment as it is when read."""
+
+    __slots__ = ("_env", "_agent", "_built")
+
+    def __init__(self, env: GinRummyAEC, agent: str) -> None:
+        super().__init__()
+        self._env = env
+        self._agent = agent
+        self._built = -1
+
+    def _build(self) -> None:
+        version = self._env._version
+        if self._built != version:
+            self._built = version
+            dict.__setitem__(self, "view", self._env._view_of(self._agent))
 
 
 class _Observation(dict):

@@ -15,7 +15,7 @@ from ..players.base import Player, make_player
 from ..players.layout import choose_move
 from ..players.simple import RandomPlayer
 from ..rules import RuleSet
-from .aec import action_space, frame, observation_space
+from .aec import _LazyDict, action_space, frame, observation_space
 from .core import MAX_CYCLES, GameCore, deal_options, derive_seed, seed_bytes
 from .text import check_observation_mode, json_info, text_obs, text_observation_space
 
@@ -184,7 +184,7 @@ class GinRummySingle(gym.Env):
         return text
 
 
-class _LazyViewInfo(dict):
+class _LazyViewInfo(_LazyDict):
     """``{"view": PlayerView, "action_mask": int8[161]}`` whose view is built when first read
     (a view costs more than the rest of a step; most loops never read it).  It is the view of
     the step the info was made at (the deal state is immutable; the totals are those when
@@ -198,53 +198,3 @@ class _LazyViewInfo(dict):
             self._later = None
             match, seat, deal = later
             dict.__setitem__(self, "view", match.view(seat, deal) if deal.result is None else match.view(seat))
-
-    def __missing__(self, key: str) -> Any:
-        self._build()
-        return dict.__getitem__(self, key)
-
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        self._build()
-        return dict.get(self, key, default)
-
-    def __contains__(self, key: object) -> bool:
-        self._build()
-        return dict.__contains__(self, key)
-
-    def __iter__(self):
-        self._build()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._build()
-        return dict.__len__(self)
-
-    def keys(self):  # type: ignore[override]
-        self._build()
-        return dict.keys(self)
-
-    def values(self):  # type: ignore[override]
-        self._build()
-        return dict.values(self)
-
-    def items(self):  # type: ignore[override]
-        self._build()
-        return dict.items(self)
-
-    def copy(self) -> dict[str, Any]:  # type: ignore[override]
-        self._build()
-        return dict(dict.items(self))
-
-    def __eq__(self, other: object) -> bool:
-        self._build()
-        return dict.__eq__(self, other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        self._build()
-        return dict.__repr__(self)
-
-    def __reduce__(self):
-        self._build()
-        return (dict, (dict(dict.items(self)),))
