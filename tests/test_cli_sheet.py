@@ -149,11 +149,12 @@ def test_match_winner_named_you(capsys):
         ([], "no player"),
         (["--players", "Ann,Bob", "Carl:10"], "'Carl' is not a player"),
         (["--players", "Ann,Bob", "Ann:ten"], "points 'ten' is not a whole number of points (allowed: 1 to 123"),
-        (["--players", "Ann,Bob", "Ann:-5"], "is not a whole number of points (allowed: 1 to 123"),
+        (["--players", "Ann,Bob", "Ann:-5"], "is negative (allowed: 1 to 123"),
+        (["--players", "Ann,Bob", "Ann:five"], "is not a whole number of points (allowed: 1 to 123"),
         (["--players", "Ann,ann"], "must differ"),
         (["--players", "Ann"], "2 or 3 players"),
         (["--players", "Ann,,Bob"], "cannot be empty"),
-        (["Ann:100", "Bob:10"], "already finished"),
+        (["Ann:100", "Bob:10"], "result 'Bob:10' (deal 2): the match was already over after deal 1"),
         (["--preset", "hollywood", "A:1", "B:2", "C:3"], "two players (R10.6)"),
         (["--set", "players=3", "Ann:1", "Bob:2"], "three players"),
         (["Ann10", "Bob:3"], "not understood"),
@@ -179,7 +180,7 @@ def test_points_that_are_not_a_number_name_the_range_the_range_check_allows(caps
     allowed = (f"(allowed: {least} to {max_deal_score(rules)} points; a deal nobody won is a draw, R6, R7)")
     rc, out, err = run(capsys, "sheet", *argv, "--players", "A,B", "A:-5")
     assert (rc, out) == (2, "")
-    assert " ".join(err.split()) == f"gin: error: result 'A:-5': points '-5' is not a whole number of points {allowed}"
+    assert " ".join(err.split()) == f"gin: error: result 'A:-5': points '-5' is negative {allowed}"
     if least:
         rc, out, err = run(capsys, "sheet", *argv, "--players", "A,B", f"A:{least - 1}")
         assert rc == 2 and " ".join(err.split()).endswith(f"is less than a won deal scores under these rules {allowed}")

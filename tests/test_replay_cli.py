@@ -177,7 +177,10 @@ def test_replay_summary_reads_right_for_a_player_named_you(capsys, tmp_path):
     ]
     text = (GOLDEN / "records" / "standard.gin").read_text().replace('"Bob"', '"You"')
     code, out, _ = run(capsys, "replay", script(tmp_path, text, "you2.gin"))
-    assert code == 0 and out.splitlines()[-1] == "match over: winner You; totals Ann 174, You 369"
+    assert code == 0 and out.splitlines()[-1] == (
+        "match over: winner You; game points Ann 74, You 119; "
+        "with the bonuses of finished games (R11.3) totals Ann 174, You 369"
+    )
 
 
 def test_one_deal_and_one_line_in_the_singular(capsys, tmp_path):

@@ -133,7 +133,7 @@ def test_text_of_a_draw_turn():
             "discard QC", "draw stock", "discard 2D")
     assert text_observation(view_of(s, 0)) == "\n".join([
         "Gin Rummy. You are seat 0, the non-dealer; your opponent is seat 1.",
-        rules_text(preset("standard"), 10),
+        rules_text(preset("standard"), 10, one_deal=True),  # a deal alone: no game to 100 (issue 34)
         "Match score: not given.",
         "Your hand (10 cards): melds 4C 4D 4H / 7C 8C 9C / AS 2S 3S; deadwood KD (10 points).",
         "Discard pile (3 cards, top first): 2D QC KH.",

@@ -142,6 +142,15 @@ def _not_points(text: str, points: str, rules: RuleSet) -> Any:
     """:func:`parse_results`' error for POINTS that are not ASCII digits (``-5``, ``ten``), with
     rules: it names the range :func:`_too_few` and :func:`_too_many` allow, so that no answer
     allows what the next one refuses (``0`` under the standard rules, R6.2)."""
+    if re.fullmatch(r"-\s*[0-9]+", points):
+        return N_(
+            "result {text!r}: points {points!r} is negative (allowed: {least} to {most} "
+            "points; a deal nobody won is a draw, R6, R7)",
+            text=text,
+            points=points,
+            least=min_deal_score(rules),
+            most=max_deal_score(rules),
+        )
     return N_(
         "result {text!r}: points {points!r} is not a whole number of points (allowed: {least} to {most} "
         "points; a deal nobody won is a draw, R6, R7)",

@@ -62,6 +62,11 @@ def _cards(cards: Sequence[int] | int) -> str:
     return " ".join(card_str(c) for c in seq) if seq else "none"
 
 
+def _times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
 def _count(n: int, what: str = "card") -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
@@ -71,11 +76,13 @@ def _arrangement_text(arr: Arrangement) -> str:
     return f"melds {melds}; deadwood {_cards(arr.deadwood)} ({arr.deadwood_value} points)"
 
 
-def rules_text(rules: RuleSet, knock_limit: int | None, multiplier: int = 1) -> str:
+def rules_text(rules: RuleSet, knock_limit: int | None, multiplier: int = 1, one_deal: bool = False) -> str:
     """The rules in force, in one short paragraph (R4-R12), for :func:`text_observation`.
 
     ``knock_limit`` and ``multiplier`` are the deal's (:attr:`PlayerView.knock_limit`,
     :attr:`PlayerView.multiplier`): Oklahoma sets them from the first upcard (R9).
+    ``one_deal``: the deal is played alone, outside a match (an environment's episode), so
+    the scoring line says so instead of naming a game to the rules' target (R11.1).
 
     >>> print(rules_text(RuleSet(), 10))  # doctest: +NORMALIZE_WHITESPACE
     Rules: standard gin. Knock with 10 or less deadwood (R5.1). Gin bonus 25 (R6.1), undercut
@@ -97,7 +104,7 @@ def rules_text(rules: RuleSet, knock_limit: int | None, multiplier: int = 1) -> 
         bonus += f", big gin bonus {rules.big_gin_bonus} (R6.5)"
     out.append(bonus + ".")
     if multiplier != 1:
-        out.append(f"The first upcard was a spade: every point of this deal counts {multiplier} times (R9.3).")
+        out.append(f"The first upcard was a spade: every point of this deal counts {_times(multiplier)} (R9.3).")
     out.append(
         "A card taken from the discard pile may be discarded in the same turn (R4.3)."
         if rules.discard_taken_card
@@ -110,13 +117,15 @@ def rules_text(rules: RuleSet, knock_limit: int | None, multiplier: int = 1) -> 
         )
     elif rules.stock_end == "reshuffle":
         out.append(
-            f"An empty stock is rebuilt from the discard pile at most {rules.max_reshuffles} times; "
+            f"An empty stock is rebuilt from the discard pile at most {_times(rules.max_reshuffles)}; "
             "then the deal is a draw (R7.3)."
         )
     else:
         out.append("When a discard leaves two cards in the stock the deal is a draw (R7.1).")
     if rules.scoring == "deal":
         out.append("Scoring: a single deal (R11.1).")
+    elif one_deal:
+        out.append("Scoring: this deal is played alone, not as part of a game; its points are scored as in R6.")
     else:
         kind = "Hollywood, three games" if rules.scoring == "hollywood" else "a game"
         extra = (
@@ -285,7 +294,7 @@ def text_observation(view: PlayerView) -> str:
     role = "the dealer" if view.dealer == view.seat else "the non-dealer"
     lines = [
         f"Gin Rummy. You are {me}, {role}; your opponent is {other}.",
-        rules_text(view.rules, view.knock_limit, view.multiplier),
+        rules_text(view.rules, view.knock_limit, view.multiplier, one_deal=not view.scores),
     ]
     lines += _score_lines(view, me, other)
     hand = view.hand

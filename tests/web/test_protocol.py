@@ -426,9 +426,11 @@ def test_scorekeeper_endpoint_r12_worked_example(client):
 
 
 def test_pages_and_options(client):
-    for path in ("/", "/rules", "/tips", "/scorekeeper", "/table/abc"):
+    for path in ("/", "/rules", "/tips", "/scorekeeper"):
         r = client.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"], path
+    r = client.get("/table/abc")  # no table abc: a page that says so (issue 34), not the table page
+    assert r.status_code == 404 and ">No table here</h1>" in r.text and 'id="hand"' not in r.text
     opts = client.get("/api/options").json()
     assert {"random", "novice"} <= set(opts["levels"])
     assert set(opts["presets"]) >= {"standard", "hollywood", "oklahoma", "straight"}

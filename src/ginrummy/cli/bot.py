@@ -37,10 +37,13 @@ def bot(
         None,
         "--seat",
         metavar="URL",
-        help="The seat link: http(s)://HOST/table/ID?seat=TOKEN (or ?invite=CODE, claimed first).",
+        help="The seat link of the table: http://HOST/table/ID with ?seat=TOKEN, or with ?invite=CODE (claimed first).",
     ),
     level: str = typer.Option(
-        None, "--level", help="A computer level (random, novice, club, expert, master) or package.module:Class."
+        None,
+        "--level",
+        metavar="LEVEL",
+        help="A computer level (random, novice, club, expert, master) or package.module:Class.",
     ),
     command: str = typer.Option(
         None,
@@ -48,15 +51,26 @@ def bot(
         metavar="PROGRAM",
         help="A program that reads one JSON view a line on stdin and answers one move a line.",
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the level's random choices."),
-    rematches: int = typer.Option(0, "--rematches", min=0, max=100, help="Rematches to ask for and play."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed of the level's random choices."),
+    rematches: int = typer.Option(
+        0, "--rematches", min=0, max=100, metavar="N", help="Rematches to ask for and play (0 to 100)."
+    ),
     chat: str = typer.Option(None, "--chat", metavar="TEXT", help="A line to say at the table once seated."),
     record: Path = typer.Option(None, "--record", metavar="FILE", help="Save the table's record here at the end."),
     transcript: Path = typer.Option(
         None, "--transcript", metavar="FILE", help="Write every message received and sent, one JSON object a line."
     ),
-    timeout: float = typer.Option(60.0, "--timeout", min=1, max=3600, help="Seconds a --command has for each answer."),
-    token: str = typer.Option(None, "--token", help="An API token of a bot account (next step: not yet served)."),
+    timeout: float = typer.Option(
+        60.0,
+        "--timeout",
+        min=1,
+        max=3600,
+        metavar="SECONDS",
+        help="Seconds a --command has for each answer (1 to 3600).",
+    ),
+    token: str = typer.Option(
+        None, "--token", metavar="TOKEN", help="An API token of a bot account (next step: not yet served)."
+    ),
     server: str = typer.Option(None, "--server", metavar="URL", help="The server of --token (next step)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log every step on stderr."),
 ) -> None:

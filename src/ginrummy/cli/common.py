@@ -7,6 +7,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -24,6 +25,7 @@ __all__ = [
     "bad_input",
     "text_console",
     "CARDS_HELP",
+    "read_text",
 ]
 
 PresetOpt = typer.Option(
@@ -60,6 +62,31 @@ def fail(message: str) -> NoReturn:
     one_line = " ".join(str(message).split())
     print(f"gin: error: {one_line}", file=sys.stderr)
     raise typer.Exit(2)
+
+
+def read_text(path: str, what: str = "a game record") -> str:
+    """The text of the file at ``path`` (``-``: standard input), read as UTF-8.
+
+    Exits 2 with one line in the project's words (never Python's codec or OS wording) when
+    the file is missing, is a folder, cannot be opened, or is not UTF-8 text; ``what`` names
+    what the file should hold (``"a game record"``)."""
+    try:
+        if path == "-":
+            raw = getattr(sys.stdin, "buffer", None)  # a text stream without bytes (a test's) is read as text
+            return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"cannot read {path}: no such file")
+    except IsADirectoryError:
+        fail(f"cannot read {path}: it is a folder, not a file")
+    except PermissionError:
+        fail(f"cannot read {path}: permission denied")
+    except UnicodeDecodeError as exc:
+        fail(
+            f"cannot read {'standard input' if path == '-' else path}: it is not a text file (byte {exc.start + 1} is not UTF-8); {what} is UTF-8 text"
+        )
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or 'the system refused'}")
 
 
 @contextmanager

@@ -8,6 +8,7 @@ Bad input exits with status 2 and one line on stderr (see :mod:`ginrummy.cli.com
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 import typer
@@ -80,10 +81,25 @@ _PLAIN = {
 }
 
 
+#: The type checker's wording of a bound (``Input should be less than or equal to 65535``) and
+#: what ``gin`` says instead; the bound is kept.
+_PLAIN_BOUNDS = (
+    (re.compile(r"Input should be less than or equal to (\S+)"), r"the largest allowed is \1"),
+    (re.compile(r"Input should be greater than or equal to (\S+)"), r"the smallest allowed is \1"),
+    (re.compile(r"Input should be less than (\S+)"), r"it must be below \1"),
+    (re.compile(r"Input should be greater than (\S+)"), r"it must be above \1"),
+    (re.compile(r"Input should be (.+)"), r"allowed: \1"),
+)
+
+
 def _plain(message: str) -> str:
-    """``message`` with the type checker's wording of a bad number replaced by :data:`_PLAIN`'s."""
+    """``message`` with the type checker's wording of a bad value replaced by the project's:
+    :data:`_PLAIN` for a value of the wrong kind, :data:`_PLAIN_BOUNDS` for one out of range
+    (``--port 99999``: "the largest allowed is 65535")."""
     for said, meant in _PLAIN.items():
         message = message.replace(said, meant)
+    for pattern, replacement in _PLAIN_BOUNDS:
+        message = pattern.sub(replacement, message)
     return message
 
 

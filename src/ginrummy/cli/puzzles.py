@@ -31,7 +31,7 @@ from ..analysis.puzzles import (
 )
 from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
-from .common import JsonOpt, emit_json, fail, text_console
+from .common import JsonOpt, emit_json, fail, read_text, text_console
 from .main import app
 
 __all__ = ["puzzles_app", "mine_command", "play_command", "shipped_puzzles", "pick_puzzle", "load_ratings"]
@@ -63,10 +63,7 @@ def mine_command(
     found: list[Puzzle] = []
     seen: set[str] = set()
     for path in records:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(f"cannot read {path}: {exc}")
+        text = read_text(path)
         try:
             for p in mine_record(text, name=Path(path).name, samples=samples, seed=seed):
                 if p.id not in seen:
@@ -171,9 +168,9 @@ def play_command(
     if theme is not None and theme not in THEMES:
         fail(f"--theme {theme!r}: themes are {', '.join(THEMES)}")
     try:
-        text = shipped_puzzles() if file is None else Path(file).read_text(encoding="utf-8")
+        text = shipped_puzzles() if file is None else read_text(file, "a puzzle file")
         puzzles = loads_puzzles(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, ValueError) as exc:
         fail(f"cannot read the puzzles {file or '(shipped)'}: {exc}")
     path = Path(ratings_path or _default_ratings())
     try:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import typer
@@ -48,7 +47,8 @@ from ..record import loads as load_record
 from ..record import replay as replay_record
 from ..record import verify as verify_record
 from ..rules import PRESETS, RuleSet, parse_overrides, preset
-from .common import JsonOpt, SetOpt, bad_input, emit_json, fail
+from ..scoring import ScoreSheet
+from .common import JsonOpt, SetOpt, bad_input, emit_json, fail, read_text
 from .main import app
 from .render import rules_label
 
@@ -63,16 +63,7 @@ _SCRIPT_KEYS = ("rules", "dealer", "deck", "actions")
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"cannot read {path}: no such file")
-    except IsADirectoryError:
-        fail(f"cannot read {path}: it is a directory")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {exc}")
+    return read_text(path)
 
 
 def load_script(
@@ -190,7 +181,7 @@ def _print_summary(m: Match) -> None:
     names = list(m.names)
     deals = tr.n_("{n} deal", "{n} deals", len(m.deals))
     print(f"{' vs '.join(names)}; rules {rules_label(m.rules)}; {deals}")
-    for d, totals in zip(m.deals, _running_totals(m)):
+    for d, (totals, points_only) in zip(m.deals, _running_totals(m)):
         res = d.result
         head = f"deal {d.number}: dealer {names[d.seat_players[d.dealer]]}"
         if res is None:
@@ -208,26 +199,41 @@ def _print_summary(m: Match) -> None:
                 what = f"knock by {knocker}, undercut by {winner}; {points}"
             else:
                 what = f"{res.outcome.replace('_', ' ')} by {knocker}; {points}"
-        print(f"{head}; {what}; totals " + ", ".join(f"{n} {t}" for n, t in zip(names, totals)))
+        print(f"{head}; {what}; {_totals_text(names, totals, points_only)}")
     if m.finished:
         print(
             "match over: "
             + (f"winner {names[m.winner]}" if m.winner is not None else "no winner")
-            + "; totals "
-            + ", ".join(f"{n} {t}" for n, t in zip(names, m.sheet.totals))
+            + "; "
+            + _totals_text(names, m.sheet.totals, _game_points(m.sheet))
         )
 
 
-def _running_totals(m: Match) -> list[tuple[int, ...]]:
-    from ..scoring import ScoreSheet
+def _totals_text(names: list[str], totals: tuple[int, ...], points_only: tuple[int, ...]) -> str:
+    """``totals Ann 29, Bob 0``; once a finished game has added its bonuses (game, shutout, box:
+    R11.3, R12), the game points first and then the totals with the bonuses, so that a jump
+    from 74 to 174 is explained on the line."""
+    listed = ", ".join(f"{n} {t}" for n, t in zip(names, totals))
+    if totals == points_only:
+        return f"totals {listed}"
+    points = ", ".join(f"{n} {t}" for n, t in zip(names, points_only))
+    return f"game points {points}; with the bonuses of finished games (R11.3) totals {listed}"
 
+
+def _game_points(sheet: ScoreSheet) -> tuple[int, ...]:
+    """Each player's points summed over the sheet's games, bonuses not included (R11.3)."""
+    return tuple(sum(g.points[p] for g in sheet.games) for p in range(sheet.players))
+
+
+def _running_totals(m: Match) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """After each deal of ``m``: the sheet's totals (bonuses included) and its game points."""
     sheet = ScoreSheet(m.rules, len(m.names))
     out = []
     for d in m.deals:
         if d.result is not None:
             winner = None if d.result.winner is None else d.seat_players[d.result.winner]
             sheet = sheet.add(winner, d.result.points)
-        out.append(sheet.totals)
+        out.append((sheet.totals, _game_points(sheet)))
     return out
 
 

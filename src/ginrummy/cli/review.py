@@ -11,9 +11,6 @@ offer of a review after each deal and at the end of the match, in the table's la
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import typer
 from rich import box
 from rich.console import Console
@@ -27,7 +24,7 @@ from ..errors import GinRummyError
 from ..i18n import Translator, translate_error, translator
 from ..match import Match
 from ..record import GameRecord
-from .common import JsonOpt, emit_json, fail, text_console
+from .common import JsonOpt, emit_json, fail, read_text, text_console
 from .main import app
 
 __all__ = ["review_command", "run_review", "show_review", "show_performance", "mark_name", "phase_name"]
@@ -205,16 +202,7 @@ def show_performance(review: Review, console: Console, tr: Translator) -> None:
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        fail(f"cannot read {path}: no such file")
-    except IsADirectoryError:
-        fail(f"cannot read {path}: it is a directory")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"cannot read {path}: {exc}")
+    return read_text(path)
 
 
 @app.command("review")

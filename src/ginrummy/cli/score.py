@@ -18,10 +18,10 @@ from .main import app
 __all__ = ["score", "score_json"]
 
 _OUTCOME_TEXT = {
-    "knock": "knock: the knocker wins the difference (R6.2)",
-    "undercut": "undercut: the defender wins the undercut bonus plus the difference (R6.3)",
-    "gin": "gin: the knocker wins the gin bonus plus the defender's deadwood (R6.1)",
-    "big_gin": "big gin: the knocker wins the big gin bonus plus the defender's deadwood (R6.5)",
+    "knock": "Result: knock — the knocker wins the difference (R6.2)",
+    "undercut": "Result: undercut — the defender wins the undercut bonus plus the difference (R6.3)",
+    "gin": "Result: gin — the knocker wins the gin bonus plus the defender's deadwood (R6.1)",
+    "big_gin": "Result: big gin — the knocker wins the big gin bonus plus the defender's deadwood (R6.5)",
 }
 
 

@@ -8,17 +8,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..scoring import ScoreSheet, parse_results
+from ..rules import RuleSet
+from ..scoring import Result, ScoreSheet, parse_results
 from .common import JsonOpt, PresetOpt, SetOpt, bad_input, emit_json, fail, rules_from, text_console
 from .main import app
 
 __all__ = ["sheet", "player_names", "render_sheet"]
 
 
-def player_names(players: str | None, results: Sequence[str]) -> list[str]:
+def player_names(players: str | None, results: Sequence[str], rules: RuleSet | None = None) -> list[str]:
     """The players' names: from ``--players A,B[,C]`` (2 or 3 distinct names, ignoring case),
     or else the names of the ``NAME:POINTS`` results in order of first appearance (a name
-    matched ignoring case; ``draw`` names nobody).  Exits 2 unless there are 2 or 3 names."""
+    matched ignoring case; ``draw`` names nobody).  Exits 2 unless there are 2 or 3 names;
+    with ``rules``, a bad POINTS among too few names is reported before the missing names
+    (both are wrong, and the points are the person's own mistake)."""
     if players is not None:
         names = [n.strip() for n in players.split(",")]
         if any(not n for n in names):
@@ -45,6 +48,9 @@ def player_names(players: str | None, results: Sequence[str]) -> list[str]:
     if len(names) > 3:
         fail(f"the results name {len(names)} players ({', '.join(names)}); a match has 2 or 3 (R10)")
     if len(names) < 2:
+        if rules is not None:
+            with bad_input():
+                parse_results(results, names, rules)
         found = f"only {', '.join(names)}" if names else "no player"
         fail(f"the results name {found}; give the players with --players A,B (or A,B,C)")
     return names
@@ -114,6 +120,23 @@ def render_sheet(sheet: ScoreSheet, names: Sequence[str], console: Console) -> N
         console.print(f"Match over: won by {names[w]}." if w is not None else "Match over.", style="bold green")
 
 
+def _sheet_of(rules: RuleSet, names: Sequence[str], results: Sequence[str], parsed: Sequence[Result]) -> ScoreSheet:
+    """The score sheet of ``parsed`` (one pair per argument of ``results``), added deal by deal so
+    that a result after the end of the match is named as the person typed it (``Bob:5``), not
+    as the sheet's own ``1:5`` (R11.1, R12.5).  Exits 2 then."""
+    score_sheet = ScoreSheet(rules, len(names))
+    for number, (text, (winner, points)) in enumerate(zip(results, parsed), 1):
+        if score_sheet.finished:
+            won = score_sheet.match_winner
+            by = f" ({names[won]} won it)" if won is not None else ""
+            fail(
+                f"result {text!r} (deal {number}): the match was already over after deal {number - 1}"
+                f"{by}; leave out the results after it"
+            )
+        score_sheet = score_sheet.add(winner, points)
+    return score_sheet
+
+
 @app.command("sheet")
 def sheet(
     results: list[str] = typer.Argument(
@@ -136,14 +159,14 @@ def sheet(
     """
     results = list(results or [])
     rules = rules_from(preset, overrides)
-    names = player_names(players, results)
+    names = player_names(players, results, rules)
     if rules.players != len(names) and rules.players == 3:
         fail(f"the rules say three players (players=3) but {len(names)} are named ({', '.join(names)})")
     with bad_input():
         parsed = parse_results(results, names, rules)
         if rules.players != len(names):
             rules = rules.replace(players=len(names))
-        score_sheet = ScoreSheet(rules, len(names), tuple(parsed))
+        score_sheet = _sheet_of(rules, names, results, parsed)
         data = score_sheet.to_dict(names)
     if as_json:
         emit_json(data)

@@ -116,7 +116,6 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
     players, manager = ctx.players, ctx.manager
     return [
         Route("/", page("lobby.html")),
-        Route("/table/{table_id}", page("table.html")),
         Route("/rules", page("rules.html")),
         Route("/tips", page("tips.html")),
         Route("/scorekeeper", page("scorekeeper.html")),

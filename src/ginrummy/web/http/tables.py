@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import GinRummyError
@@ -23,7 +23,7 @@ from ..errors import WebError
 from ..protocol.inbound import ClaimBody, CreateTableBody, MessageError, SheetBody, SitBody
 from ..room.tables import SeatSpec, player_levels
 from ..texts import W_, WebTranslator, request_lang, web_catalog, web_translator
-from .common import error_response, link_base, read_json_body
+from .common import error_response, link_base, read_json_body, render_page
 from .context import AppContext
 from .player_routes import current_account
 
@@ -237,6 +237,22 @@ async def lobby_list(ctx: AppContext, request: Request) -> Response:
     return JSONResponse({"tables": ctx.manager.lobby(), "chat": ctx.manager.lobby_chat})
 
 
+async def table_page(ctx: AppContext, request: Request) -> Response:
+    """``GET /table/{id}``: the table page, or, when no table has that id (a mistyped or cut link,
+    a table cleared from the room), a 404 page that says so and leads to the lobby, rather than
+    a table page asking for a seat link.  Only the table's existence is looked up: the page
+    holds no state of the table, and the id is never echoed."""
+    lang = request_lang(request)
+    headers = {"Cache-Control": "no-cache", "Content-Language": lang, "Vary": "Accept-Language, Cookie"}
+    try:
+        ctx.manager.load(request.path_params["table_id"])
+    except WebError as exc:
+        if exc.code != "not_found":
+            raise
+        return HTMLResponse(render_page("no-table.html", lang), status_code=404, headers=headers)
+    return HTMLResponse(render_page("table.html", lang), headers=headers)
+
+
 async def record(ctx: AppContext, request: Request) -> Response:
     """``GET /api/tables/{id}/record?seat=TOKEN``: the public game record, as a download."""
     tr = web_translator(request_lang(request))
@@ -285,6 +301,7 @@ async def sheet(ctx: AppContext, request: Request) -> Response:
 def table_routes(ctx: AppContext) -> list[Route]:
     """The routes of this module, each handler bound to ``ctx``."""
     return [
+        Route("/table/{table_id}", partial(table_page, ctx)),
         Route("/api/options", partial(options, ctx)),
         Route("/api/i18n", partial(catalog, ctx)),
         Route("/api/i18n.js", partial(catalog_script, ctx)),
