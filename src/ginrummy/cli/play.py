@@ -817,7 +817,7 @@ class PlayTable:
         self.say(Text(text, style="bold"))
 
 
-def _play_language(lang: str | None) -> str:
+def play_language(lang: str | None) -> str:
     """The table's language code for ``--lang`` (``None``: from the environment, else English);
     exits 2 (:func:`fail`) for a language that is not supported."""
     if lang is None:
@@ -936,7 +936,7 @@ def play(
     ),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""
-    tr = translator(_play_language(lang))
+    tr = translator(play_language(lang))
     rules, name = _checked_play_options(tr, preset, sets, players, name, delay, review_budget_ms, opponent)
     path = _record_path(tr, record)
     if seed is None:

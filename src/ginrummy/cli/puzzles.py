@@ -30,9 +30,10 @@ from ..analysis.puzzles import (
     theme_name,
 )
 from ..errors import GinRummyError
-from ..i18n import Translator, translate_error, translator
+from ..i18n import LANGUAGES, Translator, translate_error, translator
 from .common import JsonOpt, emit_json, fail, read_text, text_console
 from .main import app
+from .play import play_language
 
 __all__ = ["puzzles_app", "mine_command", "play_command", "shipped_puzzles", "pick_puzzle", "load_ratings"]
 
@@ -162,7 +163,7 @@ def play_command(
     count: int = typer.Option(
         0, "--count", min=0, max=100000, help="Stop after this many puzzles (0: until quit or none left)."
     ),
-    lang: str = typer.Option("en", "--lang", help="Language: en, el, fi, mt."),
+    lang: str = typer.Option(None, "--lang", help="Language: " + ", ".join(LANGUAGES) + " (default: from LANG)."),
 ) -> None:
     """Solve puzzles at the terminal; your puzzle rating is kept in a local file."""
     if theme is not None and theme not in THEMES:
@@ -177,7 +178,7 @@ def play_command(
         ratings = load_ratings(path)
     except (OSError, ValueError) as exc:
         fail(f"cannot read {path}: {exc}")
-    tr = translator(lang)
+    tr = translator(play_language(lang))
     console = text_console()
     done = 0
     while count == 0 or done < count:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import logging.config
+import re
 import signal
 import socket
 import sys
@@ -53,7 +54,8 @@ def database_error(url: str, exc: BaseException) -> str:
         password = make_url(url).password
     except Exception:
         password = None
-        text = f"{type(exc).__name__}: not a database URL (sqlite:///file.db or postgresql://user:pass@host/db)"
+        text = "it is not a database URL; use sqlite:///FILE (the default) or postgresql://USER:PASSWORD@HOST/DB"
+    text = re.sub(r"^\([\w.]+\)\s*", "", text)  # the driver's class, "(psycopg.OperationalError) "
     if password:
         text = text.replace(str(password), "***")
     return f"cannot open the database {shown}: {text}"
@@ -143,12 +145,29 @@ class ProxyOptions(TypedDict):
     forwarded_allow_ips: str
 
 
+def _is_network(text: str) -> bool:
+    """Whether ``text`` is an IP address or network (``10.0.0.2``, ``10.0.0.0/8``, ``::1``)."""
+    import ipaddress
+
+    try:
+        ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        return False
+    return True
+
+
 def proxy_options(forwarded_allow_ips: str) -> ProxyOptions:
     """uvicorn's proxy settings for ``--forwarded-allow-ips``: none (the default) reads no
     ``X-Forwarded-*`` header at all (``proxy_headers`` off: the client's address is the peer's);
     else those headers are read only from these addresses (comma-separated IPs or networks,
     or ``*``).  The sign-in and table-opening limits count by the address this gives."""
     ips = ",".join(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
+    for part in ips.split(",") if ips else ():
+        if part != "*" and not _is_network(part):
+            fail(
+                f"--forwarded-allow-ips {part!r}: not an address or network; give your proxies' "
+                "addresses or networks separated by commas (10.0.0.2,10.0.0.0/8), or *"
+            )
     if not ips:
         return {"proxy_headers": False, "forwarded_allow_ips": ""}
     return {"proxy_headers": True, "forwarded_allow_ips": ips}
@@ -327,6 +346,7 @@ def serve(
     public, hosts = _checked_options(
         host, log_level, bot_delay, review_budget_ms, public_url, allowed_host, metrics, metrics_allow
     )
+    proxy_options(forwarded_allow_ips)  # checked before anything starts (exits 2 on a bad one)
     url = database_url or default_database_url()
     backend = database_backend(url)
     if backend is not None and backend not in ("sqlite", "postgresql"):
