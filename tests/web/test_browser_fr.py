@@ -46,7 +46,7 @@ ALLOWED |= {"sessions", "suggestion", "suggestions", "mail", "min", "ms", "id", 
 
 def _words(text: str) -> set[str]:
     text = re.sub(r"\{[^}]*\}|<[^>]*>", " ", text)
-    return {w.casefold() for w in re.findall(r"[^\W\d_]{2,}", text)}
+    return {w.casefold() for w in re.findall(r"\b[^\W\d_]{2,}\b", text)}  # whole words: no hex seeds
 
 
 @cache
