@@ -64,10 +64,10 @@ __all__ = [
 SOURCE = "en"
 """The source language: the msgids are English."""
 
-LANGUAGES: tuple[str, ...] = ("en", "el", "fi", "mt")
+LANGUAGES: tuple[str, ...] = ("en", "el", "fi", "mt", "fr")
 """The supported languages, the source first."""
 
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "el": "Ελληνικά", "fi": "Suomi", "mt": "Malti"}
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "el": "Ελληνικά", "fi": "Suomi", "mt": "Malti", "fr": "Français"}
 """Each language's name in that language (for a language switcher)."""
 
 DOMAIN = "messages"

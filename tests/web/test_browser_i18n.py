@@ -46,6 +46,7 @@ ALLOWED_LATIN = {
     "English",
     "Suomi",
     "Malti",
+    "Français",
 }  # the language switcher names each language in itself
 
 # the page's text, with the badges drawn by CSS from data-new ("new" on the card just drawn)
@@ -158,15 +159,15 @@ def test_a_whole_deal_in_greek_shows_no_english(server, browser):
     assert errors == []
 
 
-@pytest.mark.parametrize("lang", ["el", "fi", "mt", "en"])
+@pytest.mark.parametrize("lang", ["el", "fi", "mt", "fr", "en"])
 def test_table_screenshots(server, browser, lang):
     """The table during a deal and at its end in each language (saved with GIN_SCREENSHOTS)."""
     shots = _shots()
     if shots is None:
         pytest.skip("set GIN_SCREENSHOTS=DIR to take the screenshots")
     errors: list[str] = []
-    page = _page(browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "en": "en-GB"}[lang])
-    _open_table(page, server, {"el": "Άννα", "fi": "Aino", "mt": "Marija", "en": "Ann"}[lang])
+    page = _page(browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "fr": "fr-FR", "en": "en-GB"}[lang])
+    _open_table(page, server, {"el": "Άννα", "fi": "Aino", "mt": "Marija", "fr": "Anne", "en": "Ann"}[lang])
     assert page.evaluate("document.documentElement.lang") == lang
     moves, shot = 0, False
     while True:

@@ -45,6 +45,11 @@ WORDS = {
         "Għandek gin: agħfas Gin (R2.5).",
         "L-ewwel agħżel karta biex tarmi (mess fuqha, imbagħad agħfas Armi).",
     ),
+    ("fr", "phone"): (
+        "La donne est finie : touchez Donne suivante.",
+        "Vous avez gin : touchez Gin (R2.5).",
+        "Choisissez d'abord une carte à défausser (touchez-la, puis touchez Défausser).",
+    ),
     ("en", "desktop"): (
         "The deal is over: press N for the next deal.",
         "You have gin: press G (R2.5).",

@@ -142,10 +142,15 @@ def test_every_data_i18n_text_of_the_pages_is_translated(page):
     assert len(found) >= 5
     pot = _ids(_pot())
     assert [k for k in found if k not in pot] == []
+    same_word = {"fr": {"points", "Points"}}  # the translation is the English word itself
     for lang in TRANSLATED:
         tr = web_translator(lang)
         assert [
-            k for k in found if tr.gettext(k) == k and not re.fullmatch(r"[\W\d]*|Hollywood|Oklahoma|Gin|lobby", k)
+            k
+            for k in found
+            if tr.gettext(k) == k
+            and not re.fullmatch(r"[\W\d]*|Hollywood|Oklahoma|Gin|lobby", k)
+            and k not in same_word.get(lang, set())
         ] == [], lang
 
 
@@ -188,7 +193,7 @@ def test_pages_follow_accept_language_then_cookie_then_query(client):
     r = client.get("/tips?lang=mt", headers={"Accept-Language": "el"})
     assert r.headers["content-language"] == "mt" and "Pariri tal-istrateġija" in r.text
     client.cookies.clear()
-    r = client.get("/scorekeeper", headers={"Accept-Language": "de, fr"})
+    r = client.get("/scorekeeper", headers={"Accept-Language": "ja, ko"})
     assert r.headers["content-language"] == "en" and "<h1 data-i18n>Scorekeeper</h1>" in r.text
 
 
@@ -260,7 +265,7 @@ def test_websocket_errors_in_the_seat_language_and_set_lang(client):
         assert err["message"] == web_translator("mt").gettext("the deal is not over yet")
         ws.send_json({"type": "set_lang", "lang": "de"})
         err = ws.receive_json()
-        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt'
+        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt, fr'
     # a bad token is refused in the language of the handshake (cookie, then Accept-Language)
     with client.websocket_connect(f"/ws/table/{table['id']}?seat=nope", headers={"Accept-Language": "fi"}) as ws:
         err = ws.receive_json()

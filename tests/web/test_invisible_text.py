@@ -59,6 +59,8 @@ WANT = {
     "välilyönnit) jätettiin pois, eikä mitään näkyvää jäänyt",
     "mt": "messaġġ chat jeħtieġ \"text\" b'xi ħaġa li tidher: il-karattri inviżibbli tiegħu (bħall-ispazji ta' wisa' "
     "żero) tħallew barra, u ma baqa' xejn li jidher",
+    "fr": 'un message chat demande un "text" avec quelque chose de visible : ses caractères invisibles (comme les '
+    "espaces de largeur nulle) ont été retirés, et il ne restait rien de visible",
     "en": CHAT,
 }
 
