@@ -21,7 +21,7 @@ KEYWORDS=(-k W_ -k t -k tEl -k nt:1,2 -k pt:1c,2)
 extract() {
     "$PYBABEL" extract -F scripts/i18n-web.cfg --no-default-keywords "${KEYWORDS[@]}" \
         --project=ginrummy --copyright-holder="ginrummy contributors" \
-        --msgid-bugs-address="" --sort-by-file --no-wrap -o "$POT" .
+        --msgid-bugs-address="" --sort-by-file --add-location=file --no-wrap -o "$POT" .
 }
 
 compile() {

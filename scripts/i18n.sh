@@ -17,7 +17,7 @@ KEYWORDS=(-k _ -k n_:1,2 -k p_:1c,2 -k N_ -k gettext -k ngettext:1,2 -k pgettext
 extract() {
     "$PYBABEL" extract -F babel.cfg --no-default-keywords "${KEYWORDS[@]}" \
         --project=ginrummy --copyright-holder="ginrummy contributors" \
-        --msgid-bugs-address="" --sort-by-file --width=100 -o "$POT" src/ginrummy
+        --msgid-bugs-address="" --sort-by-file --add-location=file --width=100 -o "$POT" src/ginrummy
 }
 
 compile() {
