@@ -199,7 +199,8 @@ class Translator:
 
     def pgettext(self, context: str, message: str) -> str:
         """``message`` in the sense given by ``context`` (a msgctxt)."""
-        return self.translations.pgettext(context, message)
+        said = self.translations.pgettext(context, message)  # babel annotates it ``str | object``
+        return said if isinstance(said, str) else message
 
     # -- with placeholders -----------------------------------------------------------------
 
