@@ -43,7 +43,7 @@ from typing import Any
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from babel.support import NullTranslations, Translations
 
-from .errors import GinRummyError, Msg
+from ..errors import GinRummyError, Msg
 
 __all__ = [
     "LANGUAGES",
