@@ -7,7 +7,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import create_engine
 
-from ginrummy.web.community.accounts import AccountError, Accounts, RateLimiter
+from ginrummy.web.community.accounts import Accounts, RateLimiter
+from ginrummy.web.errors import WebError
 
 
 def _accounts(tmp_path, now):
@@ -20,7 +21,7 @@ def _accounts(tmp_path, now):
 def _code(fn):
     try:
         fn()
-    except AccountError as exc:
+    except WebError as exc:
         return exc.code
     return "ok"
 
@@ -168,7 +169,11 @@ def test_a_websocket_with_an_unallowed_host_is_refused(db_url):
 
 
 def test_gin_serve_allowed_hosts_public_url_and_proxies():
-    from ginrummy.cli.server.serve import allowed_hosts_for, check_public_url, proxy_options
+    from ginrummy.cli.server.serve import (
+        allowed_hosts_for,
+        check_public_url,
+        proxy_options,
+    )
 
     assert allowed_hosts_for("127.0.0.1", "", []) == ["127.0.0.1", "localhost", "::1", "[::1]"]
     assert allowed_hosts_for("0.0.0.0", "https://gin.example.org/", ["Gin.Example.NET"]) == [
@@ -331,7 +336,11 @@ def test_no_hint_at_a_rated_table_and_no_review_of_the_deal_in_progress(client):
 
 
 def test_skeletons_of_look_alike_names():
-    from ginrummy.web.community.accounts import is_reserved_name, name_skeleton, strip_invisible
+    from ginrummy.web.community.accounts import (
+        is_reserved_name,
+        name_skeleton,
+        strip_invisible,
+    )
     from ginrummy.web.room.tables import is_computer_name
 
     assert name_skeleton("аlice") == name_skeleton("alice") == "alice"  # Cyrillic а
