@@ -5,6 +5,7 @@ deletion keeping the matches."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient

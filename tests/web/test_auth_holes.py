@@ -34,7 +34,7 @@ def test_every_spelling_of_a_name_counts_against_one_counter(tmp_path):
     now = [0.0]
     accounts = _accounts(tmp_path, now)
     for spelling in ["victim", " victim", "victim\t", "VICTIM", "ｖｉｃｔｉｍ"]:
-        assert _code(lambda: accounts.verify(spelling, "wrong guess", "10.0.0.1")) == "wrong_password"
+        assert _code(lambda spelling=spelling: accounts.verify(spelling, "wrong guess", "10.0.0.1")) == "wrong_password"
     assert _code(lambda: accounts.verify("  victim ", "right password", "10.0.0.1")) == "rate_limited"
 
 
@@ -54,7 +54,7 @@ def test_a_slower_limit_per_name_holds_against_many_addresses_but_not_against_a_
     guesses = 0
     for a in range(100):
         for _ in range(Accounts.PER_PAIR):
-            if _code(lambda: accounts.verify("victim", "guess", f"10.0.{a}.1")) == "wrong_password":
+            if _code(lambda a=a: accounts.verify("victim", "guess", f"10.0.{a}.1")) == "wrong_password":
                 guesses += 1
     assert guesses == Accounts.PER_NAME  # 50 guesses an hour from every address together
     assert _code(lambda: accounts.verify("victim", "right password", "10.9.9.9")) == "rate_limited"
