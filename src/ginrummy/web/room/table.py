@@ -436,28 +436,21 @@ class Table:
         would hold several and could deal from whichever it liked (issue 28).  The same seed
         again is allowed (a page re-sends it when it hears nothing)."""
         if not self.fair or self.is_bot(player):
-            raise WebError(ErrorCode.NOT_ALLOWED, W_("this table takes no client seeds"))
-        nxt = self.next_deal_number
-        if nxt is None:
-            raise WebError(
-                ErrorCode.NOT_ALLOWED, W_("no deal waits for client seeds now; send yours when the deal is over")
+            why = W_("this table takes no client seeds")
+        elif (nxt := self.next_deal_number) is None:
+            why = W_("no deal waits for client seeds now; send yours when the deal is over")
+        elif deal != nxt:
+            why = W_("deal {deal} is not the next deal; the next deal is {next}", deal=deal, next=nxt)
+        elif seed is not None and (held := self.pending_seeds.get(player)) is not None and held != seed:
+            why = W_(
+                "your client seed for deal {deal} is already in ({held}); a deal takes "
+                "one seed per person, so it cannot be changed",
+                deal=deal,
+                held=held,
             )
-        if deal != nxt:
-            raise WebError(
-                ErrorCode.NOT_ALLOWED,
-                W_("deal {deal} is not the next deal; the next deal is {next}", deal=deal, next=nxt),
-            )
-        held = self.pending_seeds.get(player)
-        if seed is not None and held is not None and held != seed:
-            raise WebError(
-                ErrorCode.NOT_ALLOWED,
-                W_(
-                    "your client seed for deal {deal} is already in ({held}); a deal takes "
-                    "one seed per person, so it cannot be changed",
-                    deal=deal,
-                    held=held,
-                ),
-            )
+        else:
+            return
+        raise WebError(ErrorCode.NOT_ALLOWED, why)
 
     def deal_next(self, kind: str) -> None:
         """Deal the next deal with the client seeds in: the first (``kind`` ``"deal"``) or the
