@@ -53,7 +53,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ginrummy.web.protocol.inbound import ActionMsg, ChatMsg, LobbyChatMsg, MessageError, parse_inbound, parse_lobby  # noqa: E402
+from ginrummy.web.errors import WebError  # noqa: E402
+from ginrummy.web.protocol.inbound import ActionMsg, ChatMsg, LobbyChatMsg, parse_inbound, parse_lobby  # noqa: E402
 
 HOST = "127.0.0.1"
 
@@ -269,13 +270,13 @@ class Mutator:
                     if isinstance(parse_inbound(payload), (ActionMsg, ChatMsg)):
                         self.skipped_legal += 1
                         continue
-                except MessageError:
+                except WebError:
                     pass
                 try:  # nor a lobby chat line, on the lobby's connection
                     if isinstance(parse_lobby(payload), LobbyChatMsg):
                         self.skipped_legal += 1
                         continue
-                except MessageError:
+                except WebError:
                     pass
             self.families[f.__name__] = self.families.get(f.__name__, 0) + 1
             return payload, opcode

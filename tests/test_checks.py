@@ -1,6 +1,6 @@
 """The project's static checks, run with the tests (docs/architecture.md, "How to check each
-goal"; docs/design-notes.md, "Habits"): ``ruff check src``, ``ruff format --check src`` and
-``mypy`` (its settings and files in pyproject.toml) each exit 0, so ``./dev test`` and CI fail
+goal"; docs/design-notes.md, "Habits"): ``ruff check src``, ``ruff check tests/web``,
+``ruff format --check src`` and ``mypy`` (its settings and files in pyproject.toml) each exit 0, so ``./dev test`` and CI fail
 on a lint error, an unformatted file or a type error.
 
 The tools are the ones installed next to the running Python (``sys.executable``'s folder, the
@@ -20,6 +20,8 @@ BIN = Path(sys.executable).parent
 
 CHECKS = {
     "ruff check": ("ruff", ["check", "src"]),
+    # the web tests are linted too (their exemption is down to the browser tests' fixture imports)
+    "ruff check tests/web": ("ruff", ["check", "tests/web"]),
     "ruff format": ("ruff", ["format", "--check", "src"]),
     "mypy": ("mypy", []),
 }

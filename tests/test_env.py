@@ -341,3 +341,21 @@ def test_env_and_raw_env_are_unwrapped_and_check_order_themselves():
         e.reset(seed=1)
         obs, reward, term, trunc, info = e.last()
         assert np.flatnonzero(obs["action_mask"]).tolist() == [2, 3] and not term and reward == 0.0
+
+
+def test_core_before_reset_says_so_and_step_none_while_playing_changes_nothing():
+    # mypy without exemptions (issue 29): GameCore.view before reset() raises a ValueError that
+    # says what to do (it was an AttributeError on None); step(None) while the episode goes on is
+    # refused before anything changes, with the message GameCore.step gave before
+    from ginrummy.env.core import GameCore
+
+    core = GameCore()
+    with pytest.raises(ValueError, match=r"^no episode yet: call reset\(\)$"):
+        core.view(0)
+    assert core.to_act is None and core.legal_codes(0) == []
+    env = GinRummyAEC()
+    env.reset(seed=5)
+    before = (env.agent_selection, env.core.moves, list(env.core.match.record.actions))
+    with pytest.raises(ValueError, match=r"^an action is an int code 0\.\.160, not None$"):
+        env.step(None)
+    assert (env.agent_selection, env.core.moves, list(env.core.match.record.actions)) == before

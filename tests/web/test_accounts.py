@@ -5,12 +5,14 @@ deletion keeping the matches."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from ginrummy.web.community.accounts import AccountError, Accounts, RateLimiter, check_name
 from ginrummy.web.app import create_app
+from ginrummy.web.community.accounts import Accounts, RateLimiter, check_name
+from ginrummy.web.errors import WebError
 
 from .conftest import new_table, with_csrf
 
@@ -88,8 +90,9 @@ def test_a_computer_level_name_is_taken_before_the_level_plays_and_an_older_hold
     # a person who took a level's name on an older server (written here as such a row) does not
     # stop the level's account from being made, once, and found again
     accounts = client.app.state.players.accounts
-    from ginrummy.web.community.accounts import accounts_t, name_key
     from sqlalchemy import insert, select
+
+    from ginrummy.web.community.accounts import accounts_t, name_key
 
     with accounts.engine.begin() as conn:
         conn.execute(
@@ -115,7 +118,7 @@ def test_bad_passwords_and_bodies(client):
 def test_names_are_stored_as_typed_and_any_text_is_allowed():
     assert check_name("  <script>alert(1)  ") == "<script>alert(1)"
     assert check_name("Ελένη  Κ") == "Ελένη Κ"
-    with pytest.raises(AccountError) as e:
+    with pytest.raises(WebError) as e:
         check_name(None)
     assert e.value.code == "bad_name"
 

@@ -7,7 +7,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import create_engine
 
-from ginrummy.web.community.accounts import AccountError, Accounts, RateLimiter
+from ginrummy.web.community.accounts import Accounts, RateLimiter
+from ginrummy.web.errors import WebError
 
 
 def _accounts(tmp_path, now):
@@ -20,7 +21,7 @@ def _accounts(tmp_path, now):
 def _code(fn):
     try:
         fn()
-    except AccountError as exc:
+    except WebError as exc:
         return exc.code
     return "ok"
 
@@ -33,7 +34,7 @@ def test_every_spelling_of_a_name_counts_against_one_counter(tmp_path):
     now = [0.0]
     accounts = _accounts(tmp_path, now)
     for spelling in ["victim", " victim", "victim\t", "VICTIM", "ｖｉｃｔｉｍ"]:
-        assert _code(lambda: accounts.verify(spelling, "wrong guess", "10.0.0.1")) == "wrong_password"
+        assert _code(lambda spelling=spelling: accounts.verify(spelling, "wrong guess", "10.0.0.1")) == "wrong_password"
     assert _code(lambda: accounts.verify("  victim ", "right password", "10.0.0.1")) == "rate_limited"
 
 
@@ -53,7 +54,7 @@ def test_a_slower_limit_per_name_holds_against_many_addresses_but_not_against_a_
     guesses = 0
     for a in range(100):
         for _ in range(Accounts.PER_PAIR):
-            if _code(lambda: accounts.verify("victim", "guess", f"10.0.{a}.1")) == "wrong_password":
+            if _code(lambda a=a: accounts.verify("victim", "guess", f"10.0.{a}.1")) == "wrong_password":
                 guesses += 1
     assert guesses == Accounts.PER_NAME  # 50 guesses an hour from every address together
     assert _code(lambda: accounts.verify("victim", "right password", "10.9.9.9")) == "rate_limited"
@@ -168,7 +169,11 @@ def test_a_websocket_with_an_unallowed_host_is_refused(db_url):
 
 
 def test_gin_serve_allowed_hosts_public_url_and_proxies():
-    from ginrummy.cli.server.serve import allowed_hosts_for, check_public_url, proxy_options
+    from ginrummy.cli.server.serve import (
+        allowed_hosts_for,
+        check_public_url,
+        proxy_options,
+    )
 
     assert allowed_hosts_for("127.0.0.1", "", []) == ["127.0.0.1", "localhost", "::1", "[::1]"]
     assert allowed_hosts_for("0.0.0.0", "https://gin.example.org/", ["Gin.Example.NET"]) == [
@@ -331,7 +336,11 @@ def test_no_hint_at_a_rated_table_and_no_review_of_the_deal_in_progress(client):
 
 
 def test_skeletons_of_look_alike_names():
-    from ginrummy.web.community.accounts import is_reserved_name, name_skeleton, strip_invisible
+    from ginrummy.web.community.accounts import (
+        is_reserved_name,
+        name_skeleton,
+        strip_invisible,
+    )
     from ginrummy.web.room.tables import is_computer_name
 
     assert name_skeleton("аlice") == name_skeleton("alice") == "alice"  # Cyrillic а

@@ -20,7 +20,6 @@ from .test_browser import (
     BEST_CARD,
     CHROMIUM,
     _page,
-    _play_deal_by_clicking,
     _wait_turn_or_end,  # noqa: F401
     browser,
     server,

@@ -10,8 +10,8 @@ import asyncio
 import pytest
 
 from ginrummy.rules import preset
-from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
 from ginrummy.web.db.store import Store
+from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
 

@@ -64,7 +64,7 @@ def test_a_text_that_is_no_action_says_what_is_legal_now(client):
             )
         ):
             ws.send_json({"type": "action", "action": sent, "id": i})
-            err = next_message(ws, lambda m: m.get("reply_to") == i)
+            err = next_message(ws, lambda m, i=i: m.get("reply_to") == i)
             assert err == {
                 "type": "error",
                 "code": "illegal",
@@ -73,7 +73,7 @@ def test_a_text_that_is_no_action_says_what_is_legal_now(client):
                 "reply_to": i,
             }
         ws.send_json({"type": "action", "action": "take upcard", "id": "t"})
-        st = next_message(ws, lambda m: m.get("reply_to") == "t" or (m.get("type") == "state" and m["seq"] > seq))
+        next_message(ws, lambda m: m.get("reply_to") == "t" or (m.get("type") == "state" and m["seq"] > seq))
         ws.send_json({"type": "action", "action": "discard ZZ", "id": "d"})
         err = next_message(ws, lambda m: m.get("reply_to") == "d")
         legal = tobj.match.deal.legal_actions()

@@ -14,14 +14,14 @@ from sqlalchemy import create_engine, func, select
 from starlette.testclient import TestClient
 
 from ginrummy.rules import preset
-from ginrummy.web.community import members as players_mod
 from ginrummy.web.app import create_app
+from ginrummy.web.community import members as players_mod
 from ginrummy.web.community.accounts import accounts_t
-from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
 from ginrummy.web.community.members import Players
 from ginrummy.web.community.ratings import display_rating, result_players_t, results_t
-from ginrummy.web.room.seats import TableError
 from ginrummy.web.db.store import Store
+from ginrummy.web.errors import WebError
+from ginrummy.web.room.clock import FORFEIT_AFTER, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
 SEED = bytes(range(32))
@@ -113,7 +113,7 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
 
         monkeypatch.setattr(players_mod, "record_match", broken)
         now.t += 30.01
-        with pytest.raises(TableError):
+        with pytest.raises(WebError):
             await manager.check_clock(t)
         t = manager.tables[table.id]
         assert t.seq == seq and t.forfeit is None and t.clock.in_a_row[loser] == FORFEIT_AFTER - 1

@@ -185,7 +185,7 @@ class Recorder:
             self.marks += 1
             mid = f"mark{self.marks}"
             self.send(who, ws, {"type": "ping", "id": mid})
-            self.until(who, ws, lambda m: m.get("reply_to") == mid)
+            self.until(who, ws, lambda m, mid=mid: m.get("reply_to") == mid)
 
     def transcript(self) -> list[Any]:
         return self.ph.apply(self.events)

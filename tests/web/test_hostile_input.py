@@ -282,7 +282,7 @@ def test_claim_link_flow(client):
         seen: list[dict[str, Any]] = [host_ws.receive_json()]
         assert client.post(claim, json={"invite": "not-the-code"}).status_code == 403
         assert client.post(claim, json={"invite": code + "x"}).json()["code"] == "bad_invite"
-        assert client.post(f"/api/tables/ffffffffffff/claim", json={"invite": code}).status_code == 404
+        assert client.post("/api/tables/ffffffffffff/claim", json={"invite": code}).status_code == 404
         r = client.post(claim, json={"invite": code})
         assert r.status_code == 200, r.text
         token = r.json()["token"]

@@ -236,7 +236,7 @@ def test_chunked_50_mb_stream_is_413_before_it_ends_and_memory_stays_flat(server
             b"Transfer-Encoding: chunked\r\n\r\n"
         )
         try:
-            for sent in range(1, total + 1):
+            for sent in range(1, total + 1):  # noqa: B007 (read after the loop)
                 sock.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
                 if select.select([sock], [], [], 0)[0]:
                     break
@@ -300,7 +300,7 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
                     await ws.send(
                         json.dumps({"type": "action", "action": _pick(st["view"]["legal_actions"]), "id": moves})
                     )
-                    ack = await _until(ws, lambda m: m.get("reply_to") == moves)  # within 10 s, or it fails
+                    ack = await _until(ws, lambda m, moves=moves: m.get("reply_to") == moves)  # within 10 s, or it fails
                     assert ack["type"] == "ack", ack
                     moves += 1
                     result["after" if result["code"] != "never dropped" else "before"] += 1

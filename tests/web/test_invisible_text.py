@@ -10,8 +10,9 @@ import json
 import pytest
 
 from ginrummy.i18n import translate_error
+from ginrummy.web.errors import WebError
+from ginrummy.web.protocol.inbound import parse_inbound, parse_lobby
 from ginrummy.web.texts import web_translator
-from ginrummy.web.protocol.inbound import MessageError, parse_inbound, parse_lobby
 
 from .conftest import new_table, next_message
 
@@ -25,8 +26,8 @@ EMPTY = 'a chat message needs "text": a non-empty string'
 INVISIBLE = ["\u200b", "\u200b\u200b\u200b", "\u202e\u2066\u200b", "\u00ad", "\u0007\u0000", " \u200b\ufeff ", "\u2060"]
 
 
-def _refusal(raw: str, lobby: bool = False) -> MessageError:
-    with pytest.raises(MessageError) as exc:
+def _refusal(raw: str, lobby: bool = False) -> WebError:
+    with pytest.raises(WebError) as exc:
         (parse_lobby if lobby else parse_inbound)(raw)
     assert exc.value.code == "bad_message"
     return exc.value

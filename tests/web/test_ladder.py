@@ -11,9 +11,9 @@ import json
 import pytest
 from sqlalchemy import create_engine, select
 
+from ginrummy.analysis.shards import LOCAL, ShardError
 from ginrummy.cli.main import main
 from ginrummy.rules import preset
-from ginrummy.analysis.shards import LOCAL, ShardError
 from ginrummy.web.community.accounts import accounts_t
 from ginrummy.web.community.level_ladder import LadderTask, pairings, run_ladder
 from ginrummy.web.community.ratings import result_players_t

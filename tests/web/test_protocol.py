@@ -10,12 +10,12 @@ import re
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from ginrummy.cards import card_str, cards_of
 from ginrummy.match import commitment
 from ginrummy.record import loads, verify
 from ginrummy.web.protocol.inbound import MAX_MESSAGE_BYTES
-
-import pytest
 
 from .conftest import STORES, cards_in, database_url, new_table, with_csrf
 

@@ -221,8 +221,8 @@ def test_gin_ladder_writes_the_computer_ratings(tmp_path):
     board = json.loads(out.stdout)
     assert [e["matches"] for e in board["levels"]] == [4, 4]
     # recomputed independently: the same four matches, rated one after the other
-    from ginrummy.rules import preset
     from ginrummy.analysis.simulate import play_game
+    from ginrummy.rules import preset
 
     model = PlackettLuce()
     r = {"random": model.rating(), "novice": model.rating()}

@@ -7,13 +7,13 @@ import random
 
 import pytest
 
+from ginrummy.analysis.simulate import play_game
 from ginrummy.cards import card_str
 from ginrummy.errors import RecordError
 from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.record import dumps
 from ginrummy.rules import preset
-from ginrummy.analysis.simulate import play_game
 from ginrummy.web.protocol.replay_frames import MAX_RECORD_BYTES, replay_frames
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from ginrummy.analysis.review import build_review, count_decisions
+from ginrummy.web.errors import WebError
 from ginrummy.web.review_budget import BudgetError, ReviewBudget, client_key
 from ginrummy.web.uploads import UploadGate
 
@@ -175,9 +176,9 @@ def test_a_review_no_one_polls_is_cancelled_and_its_worker_freed(client):
 
 def test_a_replay_review_takes_no_seed():
     """The server chooses the seed: a request naming one is refused, naming the fields."""
-    from ginrummy.web.protocol.bodies import MessageError, parse_query
+    from ginrummy.web.protocol.bodies import parse_query
 
-    with pytest.raises(MessageError) as e:
+    with pytest.raises(WebError) as e:
         parse_query([("seed", "1")])
     assert str(e.value) == "seed: is not a field here; fields: deal, budget_ms"
 

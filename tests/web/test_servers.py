@@ -15,6 +15,7 @@ import pytest
 import websockets
 
 from ginrummy.record import loads, verify
+from ginrummy.web.errors import WebError
 
 from .conftest import database_url
 from .test_restart import RECV_SECONDS, _free_port, _start
@@ -159,8 +160,8 @@ def test_a_server_that_missed_every_notification_catches_up_on_the_next_message(
 
     from starlette.testclient import TestClient
 
-    from ginrummy.web.room import follower as notify
     from ginrummy.web.app import create_app
+    from ginrummy.web.room import follower as notify
 
     from .conftest import new_table, with_csrf
 
@@ -212,9 +213,9 @@ def test_notifications_of_many_tables_are_read_in_one_query(pg_url: str) -> None
     thread to the highest ``seq`` of each table) is read back in one query, and every table
     of the other process ends at the same step with the same legal actions."""
     from ginrummy.rules import RuleSet
+    from ginrummy.web.db.store import Store
     from ginrummy.web.room.follower import Follower
     from ginrummy.web.room.seats import SeatSpec
-    from ginrummy.web.db.store import Store
     from ginrummy.web.room.tables import TableManager
 
     writer, reader = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
@@ -266,8 +267,8 @@ def test_a_client_seed_that_lost_the_race_is_taken_on_the_fresh_table(pg_url: st
     write of step 1 loses to the first's (``conflict``), and the seed is taken on the reloaded
     table as step 2, which deals (step 3).  A seed no longer wanted there stays a ``conflict``."""
     from ginrummy.rules import RuleSet
-    from ginrummy.web.room.seats import SeatSpec, TableError
     from ginrummy.web.db.store import Store
+    from ginrummy.web.room.seats import SeatSpec
     from ginrummy.web.room.tables import TableManager
 
     one, two = TableManager(Store(pg_url), bot_delay=0), TableManager(Store(pg_url), bot_delay=0)
@@ -282,7 +283,7 @@ def test_a_client_seed_that_lost_the_race_is_taken_on_the_fresh_table(pg_url: st
             # the other table is dealt on the first server before the stale seed arrives
             await one.client_seed(one.tables[late], 0, 1, "ann")
             await one.client_seed(one.tables[late], 1, 1, "bob")
-            with pytest.raises(TableError) as err:
+            with pytest.raises(WebError) as err:
                 await two.client_seed(stale_late, 1, 1, "bob2")
             assert err.value.code == "conflict"
             for m in (one, two):

@@ -14,9 +14,9 @@ import pytest
 from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.rules import RuleSet, preset
-from ginrummy.web.room.seats import SPECTATOR
-from ginrummy.web.protocol.state import StateMessage
 from ginrummy.web.db.store import TableRow
+from ginrummy.web.protocol.state import StateMessage
+from ginrummy.web.room.seats import SPECTATOR
 from ginrummy.web.room.tables import Table
 
 

@@ -14,8 +14,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ginrummy.cli.server.serve import database_error
 from ginrummy.web.db.commit import CommitterStopped, GroupCommitter
-from ginrummy.web.room.follower import parse_payload
 from ginrummy.web.db.store import Store, TableRow, engine_url, masked_url
+from ginrummy.web.room.follower import parse_payload
 
 from .conftest import STORES, database_url
 

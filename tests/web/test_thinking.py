@@ -10,9 +10,9 @@ import random
 import time
 
 from ginrummy.rules import RuleSet
+from ginrummy.web.db.store import Store
 from ginrummy.web.room.autoplay import bot_choice
 from ginrummy.web.room.seats import SeatSpec, advise
-from ginrummy.web.db.store import Store
 from ginrummy.web.room.tables import TableManager
 from ginrummy.web.room.thinking import (
     FALLBACK_LEVEL,

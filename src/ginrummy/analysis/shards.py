@@ -26,6 +26,7 @@ called ``ray.init``, that Ray is used and left running.
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import os
@@ -284,8 +285,9 @@ def init_local_ray(**options: Any) -> None:
 
     saved = {k: os.environ.get(k) for k in LOCAL_RAY_ENV}
     os.environ.update(LOCAL_RAY_ENV)
-    try:
-        from ray._private import ray_constants  # read by ray.init in this process
+    ray_constants: Any  # Ray's private module, or None: its flag below is not in Ray's type information
+    try:  # read by ray.init in this process
+        ray_constants = importlib.import_module("ray._private.ray_constants")
     except ImportError:  # pragma: no cover - another Ray layout: the environment alone
         ray_constants = None
     cluster = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
@@ -331,7 +333,8 @@ def _ray(
     try:
         cpus = int(ray.cluster_resources().get("CPU", workers)) or 1
         shards = plan_shards(games, max(cpus, 1), start, shard_size)
-        remote = ray.remote(num_cpus=1, max_retries=0)(run_shard)
+        # Any: mypy cannot infer Ray's RemoteFunction type through the options overload of ray.remote
+        remote: Any = ray.remote(num_cpus=1, max_retries=0)(run_shard)
         task_ref = ray.put(task)
         pending = {remote.remote(task_ref, seed, s.start, s.stop): s for s in shards}
         try:

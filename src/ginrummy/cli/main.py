@@ -10,15 +10,20 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
-try:  # Typer >= 0.20 carries its own copy of Click; older ones use Click itself
+if TYPE_CHECKING:  # the type checker reads the Click that the installed Typer uses
     from typer._click import Context as _Context
     from typer._click import exceptions as _cx
-except ImportError:  # pragma: no cover
-    from click import Context as _Context
-    from click import exceptions as _cx
+else:
+    try:  # Typer >= 0.20 carries its own copy of Click; older ones use Click itself
+        from typer._click import Context as _Context
+        from typer._click import exceptions as _cx
+    except ImportError:  # pragma: no cover
+        from click import Context as _Context
+        from click import exceptions as _cx
 
 app = typer.Typer(
     name="gin",

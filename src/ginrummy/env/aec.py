@@ -39,7 +39,7 @@ def action_space(num_codes: int = NUM_CODES) -> spaces.Discrete:
     return spaces.Discrete(num_codes)
 
 
-class _LazyDict(dict):
+class _LazyDict(dict[str, Any]):
     """A dict with a part built when it is first read: every way of reading it (item, ``get``,
     ``in``, iteration, length, keys/values/items, copy, equality, repr, pickling) calls
     :meth:`_build` first.  Subclasses define ``_build``."""
@@ -53,7 +53,7 @@ class _LazyDict(dict):
         self._build()
         return dict.__getitem__(self, key)
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         self._build()
         return dict.get(self, key, default)
 
@@ -69,19 +69,19 @@ class _LazyDict(dict):
         self._build()
         return dict.__len__(self)
 
-    def keys(self):  # type: ignore[override]
+    def keys(self):
         self._build()
         return dict.keys(self)
 
-    def values(self):  # type: ignore[override]
+    def values(self):
         self._build()
         return dict.values(self)
 
-    def items(self):  # type: ignore[override]
+    def items(self):
         self._build()
         return dict.items(self)
 
-    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+    def copy(self) -> dict[str, Any]:
         self._build()
         return dict(dict.items(self))
 
@@ -89,7 +89,7 @@ class _LazyDict(dict):
         self._build()
         return dict.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._build()
@@ -120,7 +120,7 @@ class _ViewInfo(_LazyDict):
             dict.__setitem__(self, "view", self._env._view_of(self._agent))
 
 
-class _Observation(dict):
+class _Observation(dict[str, Any]):
     """``{"observation": float32[433], "action_mask": int8[161]}`` whose observation vector is
     encoded when first read: a loop that reads only the mask (a random agent) does not pay for
     it.  The deal state is immutable, so it is the observation of the step it was made at,
@@ -133,6 +133,8 @@ class _Observation(dict):
     """
 
     __slots__ = ("_later",)
+    #: what GameCore.observe_later gave, until the vector is built; then None
+    _later: tuple[Any, ...] | None
 
     def _build(self) -> None:
         later = self._later
@@ -147,7 +149,7 @@ class _Observation(dict):
             return dict.__getitem__(self, key)
         raise KeyError(key)
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         self._build()
         return dict.get(self, key, default)
 
@@ -161,19 +163,19 @@ class _Observation(dict):
     def __len__(self) -> int:
         return 2
 
-    def keys(self):  # type: ignore[override]
+    def keys(self):
         self._build()
         return dict.keys(self)
 
-    def values(self):  # type: ignore[override]
+    def values(self):
         self._build()
         return dict.values(self)
 
-    def items(self):  # type: ignore[override]
+    def items(self):
         self._build()
         return dict.items(self)
 
-    def copy(self) -> dict[str, Any]:  # type: ignore[override]
+    def copy(self) -> dict[str, Any]:
         self._build()
         return dict(dict.items(self))
 
@@ -181,7 +183,7 @@ class _Observation(dict):
         self._build()
         return dict.__eq__(self, other)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._build()
@@ -332,7 +334,9 @@ class GinRummyAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = _Infos(self, self.agents)
-        self.agent_selection = self.possible_agents[self.core.to_act]
+        to_act = self.core.to_act
+        assert to_act is not None  # a new episode has a player to act
+        self.agent_selection = self.possible_agents[to_act]
 
     def _view_of(self, agent: str):
         view = self.core.view(self._index[agent])
@@ -361,6 +365,7 @@ class GinRummyAEC(AECEnv):
         elif core.done or self.text_mode:
             obs = self.observe(agent)
         else:  # agent_selection is the player to act (step and reset keep them so)
+            assert core.player is not None and core.match is not None  # not done
             encoder, other, totals = core.obs_base[core.player]
             obs = _Observation()
             obs["action_mask"] = core.mask_to_act()
@@ -393,6 +398,9 @@ class GinRummyAEC(AECEnv):
             self._was_dead_step(action)
             return
         agent = self.agent_selection
+        assert agent is not None  # not done: reset() chose it
+        if action is None:  # only a done agent steps None (the dead step above)
+            raise ValueError(f"an action is an int code 0..{core.num_codes - 1}, not None")
         rewards = core.step(action)
         self._cumulative_rewards[agent] = 0.0
         if rewards is core.no_rewards:  # the deal goes on: no one scores
@@ -414,6 +422,7 @@ class GinRummyAEC(AECEnv):
             for a in self.agents:
                 ends[a] = True
         else:
+            assert core.player is not None  # not done
             self.agent_selection = self.possible_agents[core.player]
 
     def render(self) -> str | None:

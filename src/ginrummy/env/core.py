@@ -20,7 +20,7 @@ import numpy as np
 from .. import actions as A
 from ..actions import NUM_CODES, NUM_LAYOUT_CODES, Action, layout_action
 from ..cards import card_str, parse_cards
-from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, LAYOUT_PHASES, PHASES, new_deal
+from ..deal import DISCARD, DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS, LAYOUT_PHASES, PHASES, DealState, new_deal
 from ..errors import CardParseError, IllegalActionError, RuleSetError
 from ..match import Match
 from ..rules import RuleSet, make_rules, preset
@@ -238,6 +238,8 @@ class GameCore:
         self.no_rewards: tuple[float, ...] = (0.0,) * self.n
         self.scale = score_scale(self.rules)
         self.match: Match | None = None
+        #: the player to act, ``None`` when the episode is over (:attr:`to_act`)
+        self.player: int | None = None
         self.done = True
         #: whether the episode ended by the step limit (``max_cycles``) rather than by the rules
         self.truncated = False
@@ -268,6 +270,7 @@ class GameCore:
 
     def _new_deal(self) -> None:
         m = self.match
+        assert m is not None and m.deal.to_act is not None  # a deal just begun, by reset() or next_deal()
         self.encoders = (SeatEncoder(0, self.scale, self.obs_size), SeatEncoder(1, self.scale, self.obs_size))
         self.odisc = [0, 0]  # by deal seat: cards that seat discarded this deal
         self.totals = m.sheet.totals
@@ -321,9 +324,11 @@ class GameCore:
         if not 0 <= code < self.num_codes:
             raise ValueError(f"action code {code} is out of range 0..{self.num_codes - 1}")
         m = self.match
+        assert m is not None  # not done: reset() made it
         deal = m.deal
         seat = deal.to_act
         player = self.player
+        assert seat is not None and player is not None  # not done: the deal goes on
         action = self.code_actions[code]
         try:
             # Speed: the deal state is immutable, so apply the action to it first; while the deal
@@ -350,6 +355,7 @@ class GameCore:
         if 5 <= code < NUM_CODES:
             self.odisc[seat] |= 1 << ((code - 5) % 52)
         if new.result is None:
+            assert new.to_act is not None  # the deal goes on
             m.deal = new
             self.actions.append((seat, action))
             self.player = self.seat_players[new.to_act]
@@ -377,8 +383,9 @@ class GameCore:
         self.player = None
         self._obs_bases()
 
-    def _end_of_deal(self, deal) -> list[float]:
+    def _end_of_deal(self, deal: DealState) -> list[float]:
         m = self.match
+        assert m is not None and deal.result is not None  # called by step() when the deal ended
         n = self.n
         result = deal.result
         old = self.totals
@@ -418,19 +425,24 @@ class GameCore:
     # -- what a player sees ----------------------------------------------------------------
 
     def view(self, player: int) -> PlayerView:
-        """``player``'s :class:`PlayerView` now (the match's own view, match context included)."""
+        """``player``'s :class:`PlayerView` now (the match's own view, match context included).
+        Raises ``ValueError`` before the first :meth:`reset`."""
+        if self.match is None:
+            raise ValueError("no episode yet: call reset()")
         return self.match.view(player)
 
     def observe(self, player: int) -> np.ndarray:
         """``player``'s observation now: ``encode_view(self.view(player))``, built incrementally.
         The player sitting out a three-hand deal sees the captain's (R10.2)."""
         encoder, other, totals = self.obs_base[player]
+        assert self.match is not None  # obs_base is made with the match, by reset()
         return encoder.observe(self.match.deal, self.odisc[other], totals)
 
     def observe_later(self, player: int) -> tuple:
         """What :meth:`observe` needs to give ``player``'s observation of now at any later time
         (the deal state is immutable): ``(encoder, state, odisc, totals)``."""
         encoder, other, totals = self.obs_base[player]
+        assert self.match is not None  # obs_base is made with the match, by reset()
         return encoder, self.match.deal, self.odisc[other], totals
 
     def observe_slow(self, player: int) -> np.ndarray:
@@ -455,6 +467,7 @@ class GameCore:
         and the wall have a few fixed lists (a cached mask, copied); otherwise each code of the
         engine's legal actions is set.
         """
+        assert self.match is not None  # the episode goes on: reset() made it
         deal = self.match.deal
         if not deal.legal_actions_known and deal.phase == DISCARD:
             bits = deal.discards_only()
@@ -494,7 +507,7 @@ class GameCore:
 
     def legal_codes(self, player: int) -> list[int]:
         """The codes legal for ``player`` now, ascending (empty if he is not to act)."""
-        if self.done or self.match.player_to_act() != player:
+        if self.done or self.match is None or self.match.player_to_act() != player:
             return []
         return sorted(_code_of(a) for a in self.match.deal.legal_actions())
 

@@ -11,6 +11,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from ..deal import DealState
+from ..match import Match
 from ..players.base import Player, make_player
 from ..players.layout import choose_move
 from ..players.simple import RandomPlayer
@@ -132,11 +134,12 @@ class GinRummySingle(gym.Env):
             # Speed: the random level needs no view; it draws from the same list (the engine's
             # legal actions, in the view's order) with the same generator, so the play is the same
             choice = opponent.rng.choice
+            match = core.match  # the same Match the whole episode (reset() made it)
+            assert match is not None
             while not core.done and core.player != seat:
-                total += core.step(choice(core.match.deal.legal_actions()).code)[seat]
+                total += core.step(choice(match.deal.legal_actions()).code)[seat]
             return total
-        while not core.done and core.to_act != seat:
-            p = core.to_act
+        while (p := core.to_act) is not None and p != seat:  # None: the episode is over
             view = core.view(p)
             action = choose_move(opponent, view, view.legal)  # the layout decisions (R5.6): layout_move
             total += core.step(action.code)[seat]
@@ -166,7 +169,9 @@ class GinRummySingle(gym.Env):
             return json_info(self.core.view(self.seat), action_mask=self._mask.tolist())
         info = _LazyViewInfo()
         info["action_mask"] = self._mask.copy()
-        info._later = (self.core.match, self.seat, self.core.match.deal)
+        match = self.core.match
+        assert match is not None  # the info of a step or a reset
+        info._later = (match, self.seat, match.deal)
         return info
 
     def action_masks(self) -> np.ndarray:
@@ -191,6 +196,8 @@ class _LazyViewInfo(_LazyDict):
     read, which change only when a deal ends).  Every way of reading the dict builds it first."""
 
     __slots__ = ("_later",)
+    #: (match, seat, deal state) of the step, until the view is built; then None
+    _later: tuple[Match, int, DealState] | None
 
     def _build(self) -> None:
         later = self._later

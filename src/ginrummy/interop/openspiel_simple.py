@@ -87,7 +87,8 @@ class OpenSpielSimplePlayer:
         st = game.new_initial_state()
         hand = view.hand
         top = view.pile[-1] if view.pile else None
-        if view.phase == UPCARD_OFFER:
+        # the upcard offer and the draw always have a discard pile (R3.2, R4.1); without one, no answer
+        if view.phase == UPCARD_OFFER and top is not None:
             # the bot is OpenSpiel's player 0 (first to be offered) or player 1 after a pass
             me = 0 if not view.history else 1
             other = _filler(hand | (1 << top), 10)
@@ -97,7 +98,7 @@ class OpenSpielSimplePlayer:
             if me == 1:
                 st.apply_action(OS_PASS)
             phase = "FirstUpcard"
-        elif view.phase == DRAW:
+        elif view.phase == DRAW and top is not None:
             # the other seat (player 0) takes an upcard and throws our top discard; the bot draws
             (up,) = _filler(hand | (1 << top), 1)
             other = _filler(hand | (1 << top) | (1 << up), 9) + [top]

@@ -162,8 +162,9 @@ class ClubPlayer:
         top = view.top_discard
         take = kinds.get("take_upcard") or kinds.get("take_discard")
         other = kinds.get("pass") or kinds.get("draw_stock")
+        assert other is not None, "the upcard offer allows pass, the draw draw_stock (R4.1, R4.2)"
         if take is None or top is None:
-            return other, N_("draw from the stock")  # type: ignore[return-value]
+            return other, N_("draw from the stock")
         h = k.hand
         h11 = h | (1 << top)
         forbid = top if not view.rules.discard_taken_card else None

@@ -174,6 +174,19 @@ def _to_go(n: int, step: int) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(r) for r in w)
 
 
+def _thrown(a: Action) -> int:
+    """The card a ``discard``, ``knock`` or ``gin`` action throws (R4.1, R5.1); those kinds always
+    carry one (:class:`~ginrummy.actions.Action`)."""
+    assert a.card is not None, a
+    return a.card
+
+
+def _best_knock(hand: int, knocks: list[Action]) -> Action:
+    """Of ``knocks`` (knock actions from the card mask ``hand`` of 11 cards), the one that leaves
+    the least deadwood, then throws the highest card, then the highest card int (R5.1)."""
+    return min(knocks, key=lambda a: (deadwood(hand & ~(1 << _thrown(a))), -CARD_VALUES[_thrown(a)], -_thrown(a)))
+
+
 def action_words(a: Action) -> Msg:
     """A move in plain words, as a :class:`~ginrummy.errors.Msg` (``take the upcard``,
     ``discard 7H``, ``knock, discarding 7H``); its card in the R1.4 text form."""
@@ -364,7 +377,7 @@ class ExpertPlayer:
         out: list[Action] = []
         knocks = [a for a in legal if a.kind == "knock"]
         if knocks:
-            out.append(min(knocks, key=lambda a: (deadwood(hand & ~(1 << a.card)), -CARD_VALUES[a.card], -a.card)))
+            out.append(_best_knock(hand, knocks))
         discards = [a for a in legal if a.kind == "discard"]
         if discards:
             w = self._club.weights(k)
@@ -372,10 +385,10 @@ class ExpertPlayer:
             scored = sorted(
                 discards,
                 key=lambda a: (
-                    deadwood(hand & ~(1 << a.card))
-                    + DANGER_WEIGHT * meld(a.card, w) * (0.5 + CARD_VALUES[a.card] / 20),
-                    -CARD_VALUES[a.card],
-                    -a.card,
+                    deadwood(hand & ~(1 << _thrown(a)))
+                    + DANGER_WEIGHT * meld(_thrown(a), w) * (0.5 + CARD_VALUES[_thrown(a)] / 20),
+                    -CARD_VALUES[_thrown(a)],
+                    -_thrown(a),
                 ),
             )
             out.extend(scored[: self.max_discards])
@@ -402,8 +415,7 @@ class ExpertPlayer:
         if self.eager_knock and default.kind == "discard":
             knocks = [a for a in legal if a.kind == "knock"]
             if knocks:  # the knock the candidates hold (_candidates)
-                hand = k.hand
-                default = min(knocks, key=lambda a: (deadwood(hand & ~(1 << a.card)), -CARD_VALUES[a.card], -a.card))
+                default = _best_knock(k.hand, knocks)
         cands = self._candidates(view, k, legal)
         if default not in cands:
             cands.insert(0, default)

@@ -67,15 +67,16 @@ class NovicePlayer:
         if "big_gin" in kinds:
             return kinds["big_gin"], N_("all eleven cards are melded: big gin")
         if view.phase in ("upcard_offer", "draw", "wall"):
-            want = top is not None and melds_with(top, view.hand)
+            # the offered card when it makes a meld with the hand, else None
+            want = top if top is not None and melds_with(top, view.hand) else None
             if view.phase == "upcard_offer":
-                if want:
-                    return kinds["take_upcard"], N_("{card} makes a meld with the hand", card=card_str(top))
+                if want is not None:
+                    return kinds["take_upcard"], N_("{card} makes a meld with the hand", card=card_str(want))
                 return kinds["pass"], N_("the upcard makes no meld with the hand")
             if view.phase == "wall":
                 return kinds["take_discard"], N_("taking the discard allows a knock")
-            if want and "take_discard" in kinds:
-                return kinds["take_discard"], N_("{card} makes a meld with the hand", card=card_str(top))
+            if want is not None and "take_discard" in kinds:
+                return kinds["take_discard"], N_("{card} makes a meld with the hand", card=card_str(want))
             return kinds["draw_stock"], N_("the top discard makes no meld with the hand")
         return self._discard(view, legal)
 

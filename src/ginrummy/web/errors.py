@@ -5,8 +5,9 @@ Every refusal of the web table (a table request, an inbound message or body, an 
 request, a review) is a :class:`WebError`; ``code`` is what the client reads
 (``{"error", "code"}`` over HTTP, ``{"type": "error", "code", "message"}`` on a WebSocket),
 ``str(exc)`` the English message, ``key``/``params`` the message to translate
-(:func:`ginrummy.i18n.translate_error`).  The names ``TableError``, ``MessageError``,
-``AccountError`` and ``ReviewError`` of the modules that raise them are this class.
+(:func:`ginrummy.i18n.translate_error`).  Every module raises and catches this class by this
+name, with a member of :class:`ErrorCode` (the four per-area names it once had are gone:
+docs/design-notes.md, "Habits").
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class ErrorCode(StrEnum):
     BAD_NAME = "bad_name"
     BAD_PASSWORD = "bad_password"
     NAME_TAKEN = "name_taken"
-    WRONG_PASSWORD = "wrong_password"
+    WRONG_PASSWORD = "wrong_password"  # an unknown name too: the answer does not say which
     RATE_LIMITED = "rate_limited"
     NOT_SIGNED_IN = "not_signed_in"
     # a review (room/review_service.py)

@@ -46,7 +46,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..limits import RateLimiter
 from ..room.names import (
     IGNORABLE,
@@ -66,7 +66,6 @@ from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
 __all__ = [
     "Accounts",
     "Account",
-    "AccountError",
     "CsrfGuard",
     "RateLimiter",
     "check_name",
@@ -93,41 +92,35 @@ __all__ = [
 NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 
-AccountError = WebError
-"""A refused account request (:class:`~ginrummy.web.errors.WebError`): ``code`` ``bad_name``,
-``bad_password``, ``name_taken``, ``wrong_password`` (also for an unknown name: the answer does
-not say which), ``rate_limited`` (``retry_after`` seconds), ``not_signed_in``; ``hashed``: the
-refusal came after a password was hashed (a name taken meanwhile), so it cost what a sign-up costs."""
-
 
 _BAD_CHARS = re.compile(r"[/\\]")
 
 
 def check_name(name: Any) -> str:
-    """The name as it will be stored: whitespace collapsed, NFC.  Raises :class:`AccountError`
+    """The name as it will be stored: whitespace collapsed, NFC.  Raises :class:`WebError`
     (``bad_name``) unless it is text of :data:`NAME_MIN`-:data:`NAME_MAX` characters without
     control characters or slashes.  Any other character is allowed (``<b>`` too): names are
     only ever shown as text."""
     if not isinstance(name, str):
-        raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
+        raise WebError(ErrorCode.BAD_NAME, W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
     clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not NAME_MIN <= len(clean) <= NAME_MAX:
-        raise AccountError("bad_name", W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
+        raise WebError(ErrorCode.BAD_NAME, W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
     if (
         _BAD_CHARS.search(clean)
         or IGNORABLE.search(clean)
         or any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in clean)
     ):
-        raise AccountError("bad_name", W_("a name may not hold slashes or control characters"))
+        raise WebError(ErrorCode.BAD_NAME, W_("a name may not hold slashes or control characters"))
     return clean
 
 
 def check_password(password: Any) -> str:
-    """Raises :class:`AccountError` (``bad_password``) unless ``password`` is text of
+    """Raises :class:`WebError` (``bad_password``) unless ``password`` is text of
     :data:`PASSWORD_MIN`-:data:`PASSWORD_MAX` characters."""
     if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise AccountError(
-            "bad_password", W_("a password is {lo} to {hi} characters long", lo=PASSWORD_MIN, hi=PASSWORD_MAX)
+        raise WebError(
+            ErrorCode.BAD_PASSWORD, W_("a password is {lo} to {hi} characters long", lo=PASSWORD_MIN, hi=PASSWORD_MAX)
         )
     return password
 
@@ -213,7 +206,7 @@ class Accounts:
         }
 
     def sign_up(self, name: Any, password: Any) -> Account:
-        """Make a person's account.  Raises :class:`AccountError`: ``bad_name``,
+        """Make a person's account.  Raises :class:`WebError`: ``bad_name``,
         ``bad_password``, ``name_taken`` (names are unique case-insensitively, and computer
         levels' and computer seats' names, ``Computer (novice)`` in any language, are taken),
         ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
@@ -221,7 +214,7 @@ class Accounts:
         (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is taken too."""
         clean = check_name(name)
         if is_reserved_name(clean):
-            raise AccountError("bad_name", W_("the name {name} is reserved; choose another", name=clean))
+            raise WebError(ErrorCode.BAD_NAME, W_("the name {name} is reserved; choose another", name=clean))
         check_password(password)
         taken = W_("the name {name} is taken; choose another", name=clean)
         from ..room.tables import is_computer_name  # tables imports this module
@@ -231,14 +224,14 @@ class Accounts:
         ):  # an account's, or one that passes for it ("аlice" beside "alice")
             # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
             # an account under it would chat and sit as the computer
-            raise AccountError("name_taken", taken)
+            raise WebError(ErrorCode.NAME_TAKEN, taken)
         hashed = self.hasher.hash(password)
         try:
             with self.engine.begin() as conn:
                 res = conn.execute(insert(accounts_t).values(**self._new_row(clean, "human", hashed)))
                 new_id = int(res.inserted_primary_key[0])  # type: ignore[index]  # one row inserted
         except IntegrityError:
-            raise AccountError("name_taken", taken, hashed=True) from None
+            raise WebError(ErrorCode.NAME_TAKEN, taken, hashed=True) from None
         self._looks = None
         return Account(new_id, clean, "human")
 
@@ -267,7 +260,7 @@ class Accounts:
     def verify(self, name: Any, password: Any, address: str = "") -> Account:
         """The account whose name and password these are; ``address`` is the client's (the
         peer, or the address a trusted proxy forwarded: ``gin serve --forwarded-allow-ips``).
-        Raises :class:`AccountError`: ``rate_limited`` after too many failures (per name and
+        Raises :class:`WebError`: ``rate_limited`` after too many failures (per name and
         address, per address, per name from every address: see the class), else
         ``wrong_password`` for an unknown name or a wrong password (one answer for both)."""
         key = typed_name_key(name) if isinstance(name, str) else ""
@@ -277,12 +270,12 @@ class Accounts:
             waits.append(self.by_name.retry_after("n:" + key))
         wait = max(waits)
         if wait:
-            raise AccountError(
-                "rate_limited",
+            raise WebError(
+                ErrorCode.RATE_LIMITED,
                 W_("too many sign-in attempts; try again in {seconds} seconds", seconds=wait),
                 retry_after=wait,
             )
-        wrong = AccountError("wrong_password", W_("that name and password do not match an account"))
+        wrong = WebError(ErrorCode.WRONG_PASSWORD, W_("that name and password do not match an account"))
         row = None
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
             with self.engine.connect() as conn:
@@ -311,7 +304,7 @@ class Accounts:
     def delete(self, account: Account, password: Any) -> None:
         """Delete ``account`` after checking its password: its name is freed, its password
         hash and sessions are gone; its matches stay, shown under "deleted player".  Raises
-        :class:`AccountError` (``wrong_password``, ``rate_limited``)."""
+        :class:`WebError` (``wrong_password``, ``rate_limited``)."""
         self.verify(account.name, password, address=f"delete:{account.id}")
         with self.engine.begin() as conn:
             conn.execute(

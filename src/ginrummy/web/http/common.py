@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from ...i18n import translate_error
 from ..errors import ErrorCode, WebError
-from ..protocol.inbound import MAX_BODY_BYTES, MessageError, parse_body
+from ..protocol.inbound import MAX_BODY_BYTES, parse_body
 from ..protocol.replay_frames import MAX_RECORD_BYTES
 from ..security import read_body
 from ..texts import W_, WebTranslator, request_lang, translate_html, web_translator
@@ -111,27 +111,27 @@ key given twice, name what is wrong and stand as they are)."""
 
 async def read_json_body(request: Request, model: Any) -> Any:
     """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.protocol.inbound.parse_body`),
-    read with a cap.  Raises :class:`MessageError` (``unsupported_media_type``, answered 415,
+    read with a cap.  Raises :class:`WebError` (``unsupported_media_type``, answered 415,
     unless the request says ``Content-Type: application/json``: a cross-site form can send a
     JSON-looking ``text/plain`` body, never that type without the server's leave; ``too_large``
     or ``bad_message``/``bad_json``; ``bad_json`` too when the client hangs up before its body
     ends: no one hears the answer)."""
     if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
-        raise MessageError(
-            "unsupported_media_type",
+        raise WebError(
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
             W_("send this request's body as JSON, with the header Content-Type: application/json"),
         )
     try:
         raw = await read_body(request.stream(), MAX_BODY_BYTES)
     except ClientDisconnect:
-        raise MessageError("bad_json", W_("request body is not valid JSON")) from None
+        raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
     if raw is None:
-        raise MessageError("too_large", too_large(MAX_BODY_BYTES))
+        raise WebError(ErrorCode.TOO_LARGE, too_large(MAX_BODY_BYTES))
     try:
         return parse_body(raw, model)
-    except MessageError as exc:
+    except WebError as exc:
         if exc.code == "bad_json" and exc.key in _SOCKET_WORDING:  # said of a WebSocket message
-            raise MessageError("bad_json", W_("request body is not valid JSON")) from None
+            raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
         raise
 
 

@@ -41,7 +41,7 @@ from ..errors import WebError
 from ..protocol.inbound import AccountBody, DeleteAccountBody
 from ..protocol.replay_frames import replay_frames
 from ..review_budget import client_key
-from ..room.tables import TableError, TableManager
+from ..room.tables import TableManager
 from ..texts import W_, request_lang, web_translator
 from .common import error_response, page, read_json_body, same_origin, uploaded_record
 from .context import AppContext
@@ -75,7 +75,7 @@ async def replay_table(players: Players, manager: TableManager, request: Request
         return None
     try:
         table = manager.load(result_id)
-    except TableError:
+    except WebError:
         return None
     if table.match is None or not table.over:  # pragma: no cover - recorded means over
         return None

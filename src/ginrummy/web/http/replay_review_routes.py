@@ -55,7 +55,8 @@ from ...analysis.review import Review, count_decisions
 from ...errors import GinRummyError, Msg
 from ...i18n import translate_error
 from ...record import loads
-from ..protocol.inbound import MessageError, ReviewQuery, parse_query
+from ..errors import ErrorCode, WebError
+from ..protocol.inbound import ReviewQuery, parse_query
 from ..review_budget import BudgetError, client_key
 from ..room.review_service import ReviewService
 from ..texts import W_, WebTranslator, request_lang, web_translator
@@ -247,15 +248,16 @@ def _check(text: str, deal: int | None) -> int:
     """The decisions a review of ``text`` (deal ``deal``; ``None``: every deal) values
     (:func:`~ginrummy.analysis.review.count_decisions`: its cost, known before it runs).  Raises
     :class:`~ginrummy.errors.RecordError` unless ``text`` is a record that adds up
-    (``ginrummy.record.replay``), and :class:`MessageError` ``bad_deal`` unless ``deal`` (if
+    (``ginrummy.record.replay``), and :class:`WebError` ``bad_deal`` unless ``deal`` (if
     given) is one of its deals with its cards shown."""
     rec = loads(text)
     if deal is not None:
         if not 1 <= deal <= len(rec.deals):
-            raise MessageError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(rec.deals)))
+            raise WebError(ErrorCode.BAD_DEAL, W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(rec.deals)))
         if rec.deals[deal - 1].sealed:
-            raise MessageError(
-                "bad_deal", W_("deal {deal} is sealed: its cards are still secret, so it cannot be reviewed", deal=deal)
+            raise WebError(
+                ErrorCode.BAD_DEAL,
+                W_("deal {deal} is sealed: its cards are still secret, so it cannot be reviewed", deal=deal),
             )
     return count_decisions(rec, deal=deal)  # replays the record first (RecordError naming the line)
 
@@ -281,7 +283,7 @@ def replay_review_routes(
     async def start(request: Request, text: str, q: ReviewQuery, tr: WebTranslator) -> Response:
         try:
             decisions = await asyncio.to_thread(_check, text, q.deal)
-        except MessageError as exc:
+        except WebError as exc:
             return error_response(exc, tr, 400, exc.code)
         except (GinRummyError, ValueError) as exc:
             return JSONResponse({"error": translate_error(exc, tr), "code": "bad_record"}, status_code=400)
@@ -300,7 +302,7 @@ def replay_review_routes(
         rid = request.path_params["result_id"]
         try:
             q = query(request)
-        except MessageError as exc:
+        except WebError as exc:
             return error_response(exc, tr)
         text = await may_replay(request, rid)
         if text is None:
@@ -311,7 +313,7 @@ def replay_review_routes(
         tr = web_translator(request_lang(request))
         try:
             q = query(request)
-        except MessageError as exc:
+        except WebError as exc:
             return error_response(exc, tr)
         text = await uploaded_record(request, tr)
         if isinstance(text, Response):

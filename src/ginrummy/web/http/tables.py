@@ -19,8 +19,8 @@ from ...record import dumps
 from ...rules import BOUNDS, CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ...scoring import ScoreSheet, parse_results
 from ..community.ratings import rateable
-from ..errors import WebError
-from ..protocol.inbound import ClaimBody, CreateTableBody, MessageError, SheetBody, SitBody
+from ..errors import ErrorCode, WebError
+from ..protocol.inbound import ClaimBody, CreateTableBody, SheetBody, SitBody
 from ..room.tables import SeatSpec, player_levels
 from ..texts import W_, WebTranslator, request_lang, web_catalog, web_translator
 from .common import error_response, link_base, read_json_body, render_page
@@ -70,8 +70,8 @@ def _rules_of(body: CreateTableBody) -> RuleSet:
     rules_in.pop("name", None)
     if "players" in rules_in and rules_in["players"] != len(body.seats):
         # the seats decide how many play (R10): a rules.players that says otherwise is a mistake
-        raise MessageError(
-            "bad_message",
+        raise WebError(
+            ErrorCode.BAD_MESSAGE,
             W_(
                 "rules.players is {players}, but the table has {seats} seats",
                 players=str(rules_in["players"])[:20],
@@ -282,7 +282,7 @@ async def sheet(ctx: AppContext, request: Request) -> Response:
         body = await read_json_body(request, SheetBody)
         names = [n.strip() for n in body.names]
         if len({n.casefold() for n in names}) != len(names):  # as gin sheet --players says it
-            raise MessageError("bad_message", W_("names: the names must differ (ignoring case)"))
+            raise WebError(ErrorCode.BAD_MESSAGE, W_("names: the names must differ (ignoring case)"))
         rules = RuleSet.from_dict({"preset": body.preset, **dict(body.rules or {}), "players": len(names)})
         parsed = parse_results(list(body.results), names)
         s = ScoreSheet(rules, len(names))

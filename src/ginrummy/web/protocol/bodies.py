@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
 from ...errors import Msg
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..texts import W_
 from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
 
@@ -30,8 +30,6 @@ __all__ = [
     "MIN_REVIEW_BUDGET_MS",
     "MAX_REVIEW_BUDGET_MS",
 ]
-
-MessageError = WebError
 
 
 # -- the JSON bodies ------------------------------------------------------------------------
@@ -149,15 +147,15 @@ class ReviewQuery(BaseModel):
 
 def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
     """A replay review's query string (its ``(key, value)`` pairs) as :class:`ReviewQuery`.
-    Raises :class:`MessageError` ``bad_message`` naming the field for an unknown or repeated
+    Raises :class:`WebError` ``bad_message`` naming the field for an unknown or repeated
     key, a value longer than 20 characters, or a value out of range or not a number."""
     counts = Counter(k for k, _ in items)  # once: keys.count per key was quadratic in the query's length
     for k, v in items:
         if counts[k] > 1:
-            raise MessageError("bad_message", W_("{field}: {problem}", field=k[:40], problem=W_("is given twice")))
+            raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=k[:40], problem=W_("is given twice")))
         if len(v) > 20:
-            raise MessageError(
-                "bad_message",
+            raise WebError(
+                ErrorCode.BAD_MESSAGE,
                 W_(
                     "{field}: {problem}",
                     field=k[:40],
@@ -173,7 +171,7 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
         problem = _problem(err)
         if err.get("type") == "extra_forbidden":  # "seed" too: the server chooses it (replay_review_routes.SEED)
             problem = W_("is not a field here; fields: {fields}", fields=", ".join(ReviewQuery.model_fields))
-        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=problem)) from None
+        raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=problem)) from None
 
 
 _B = TypeVar("_B", bound=_Body)
@@ -223,19 +221,19 @@ def _problem(err: Mapping[str, Any]) -> Msg:
 
 def parse_body(raw: bytes, model: type[_B]) -> _B:
     """Decode and validate a JSON request body (at most :data:`MAX_BODY_BYTES` bytes and
-    :data:`MAX_BODY_DEPTH` levels) as ``model``.  Raises :class:`MessageError` saying which
+    :data:`MAX_BODY_DEPTH` levels) as ``model``.  Raises :class:`WebError` saying which
     field was wrong and how (for example ``rules.target: has the wrong type...``; a seat's field
     names the seat counting from 1, as every seat error does: ``seat 1: name is longer than
     200 (characters or items)``)."""
     data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
     if not isinstance(data, dict):
-        raise MessageError("bad_message", W_("the body must be a JSON object: {help}", help=_BODY_HELP[model]()))
+        raise WebError(ErrorCode.BAD_MESSAGE, W_("the body must be a JSON object: {help}", help=_BODY_HELP[model]()))
     rules = data.get("rules")
     if isinstance(rules, dict):
         for k, v in rules.items():  # a whole number too large is out of range, not "not whole" (1e+23)
             if type(v) is int and abs(v) > MAX_INT:
-                raise MessageError(
-                    "bad_message",
+                raise WebError(
+                    ErrorCode.BAD_MESSAGE,
                     W_(
                         "{field}: {problem}",
                         field=f"rules.{str(k)[:40]}",
@@ -257,13 +255,13 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                     field = "rules (a field name)"
                 else:
                     field = f"rules.{loc[1][:40]}"
-                raise MessageError(
-                    "bad_message", W_("{field}: {problem}", field=field, problem=_problem(err))
+                raise WebError(
+                    ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=field, problem=_problem(err))
                 ) from None
             if len(loc) >= 2:
                 # one field's value: a whole number, text, true/false or null (R14 says which)
-                raise MessageError(
-                    "bad_message",
+                raise WebError(
+                    ErrorCode.BAD_MESSAGE,
                     W_(
                         "{field}: {problem}",
                         field=f"rules.{loc[1]}"[:80],
@@ -272,7 +270,7 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                         ),
                     ),
                 ) from None
-            raise MessageError("bad_message", W_("rules must be an object of RuleSet fields (R14)")) from None
+            raise WebError(ErrorCode.BAD_MESSAGE, W_("rules must be an object of RuleSet fields (R14)")) from None
         if loc[0] == "seats" and len(loc) >= 3 and loc[1].isdigit():
             # one field of one seat: say which, counting seats from 1 as every other seat error
             # does ("seat 2: unknown computer level"), not from 0 as the list's index
@@ -282,22 +280,22 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                 if err.get("type") == "extra_forbidden"
                 else _problem(err)
             )
-            raise MessageError(
-                "bad_message", W_("seat {seat}: {field} {problem}", seat=seat, field=field, problem=problem)
+            raise WebError(
+                ErrorCode.BAD_MESSAGE, W_("seat {seat}: {field} {problem}", seat=seat, field=field, problem=problem)
             ) from None
         if loc[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
-            raise MessageError("bad_message", _BODY_HELP[model]()) from None
+            raise WebError(ErrorCode.BAD_MESSAGE, _BODY_HELP[model]()) from None
         if where.split(".")[0] == "results":
-            raise MessageError(
-                "bad_message", W_("results must be a list (at most 500) of NAME:POINTS or draw")
+            raise WebError(
+                ErrorCode.BAD_MESSAGE, W_("results must be a list (at most 500) of NAME:POINTS or draw")
             ) from None
         if err.get("type") == "extra_forbidden" and len(loc) == 1:
-            raise MessageError(
-                "bad_message",
+            raise WebError(
+                ErrorCode.BAD_MESSAGE,
                 W_(
                     "{field}: {problem}",
                     field=where,
                     problem=W_("is not a field here; fields: {fields}", fields=", ".join(sorted(model.model_fields))),
                 ),
             ) from None
-        raise MessageError("bad_message", W_("{field}: {problem}", field=where, problem=_problem(err))) from None
+        raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=_problem(err))) from None

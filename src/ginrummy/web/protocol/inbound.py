@@ -34,7 +34,7 @@ JSON bodies: :class:`CreateTableBody` (``POST /api/tables``), :class:`SheetBody`
 (``DELETE /api/account``), each at most
 :data:`MAX_BODY_BYTES` bytes and :data:`MAX_BODY_DEPTH` levels deep.
 
-:func:`parse_inbound` and :func:`parse_body` never raise anything but :class:`MessageError`,
+:func:`parse_inbound` and :func:`parse_body` never raise anything but :class:`WebError`,
 whose ``code`` is ``too_large``, ``bad_json`` or ``bad_message`` and whose message is a
 :class:`~ginrummy.errors.Msg` (:func:`ginrummy.web.texts.W_`), said in the seat's language.
 """
@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from ...errors import Msg
 from ...i18n import LANGUAGES
 from ...match import CLIENT_SEED_MAX_CHARS
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..texts import W_
 from .bodies import (
     MAX_REVIEW_BUDGET_MS,
@@ -84,7 +84,6 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_BODY_DEPTH",
     "MAX_MESSAGE_DEPTH",
-    "MessageError",
     "ActionMsg",
     "NextDealMsg",
     "ClientSeedMsg",
@@ -134,12 +133,6 @@ INBOUND_TYPES = (
     "ping",
     "set_lang",
 )
-
-
-MessageError = WebError
-"""An inbound message or body was rejected before it reached the game
-(:class:`~ginrummy.web.errors.WebError`): ``code`` ``too_large``, ``bad_json``, ``bad_message``,
-``unsupported_media_type`` or ``bad_deal``; ``reply_to`` the message's ``id`` if one could be read."""
 
 
 # -- the WebSocket messages -----------------------------------------------------------------
@@ -323,7 +316,7 @@ def _read_id(data: dict[str, Any]) -> Any:
         or len(str(mid)) > 64
         or (isinstance(mid, int) and abs(mid) > MAX_INT)
     ):
-        raise MessageError("bad_message", W_("id must be a string or an integer of at most 64 characters"))
+        raise WebError(ErrorCode.BAD_MESSAGE, W_("id must be a string or an integer of at most 64 characters"))
     return mid
 
 
@@ -335,7 +328,7 @@ def _short(value: Any) -> str:
 def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None) -> Inbound:
     """Read one inbound WebSocket message (see the module docstring).
 
-    Raises :class:`MessageError`: ``too_large`` above :data:`MAX_MESSAGE_BYTES` bytes,
+    Raises :class:`WebError`: ``too_large`` above :data:`MAX_MESSAGE_BYTES` bytes,
     ``bad_json`` if it is not a JSON object (or nests deeper than :data:`MAX_MESSAGE_DEPTH`),
     ``bad_message`` for an unknown ``type``, an unknown or missing field, or a field of the
     wrong type or size.
@@ -343,16 +336,18 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
     models = _MODELS if models is None else models
     data = read_json(raw, limit=MAX_MESSAGE_BYTES, max_depth=MAX_MESSAGE_DEPTH)
     if not isinstance(data, dict):
-        raise MessageError(
-            "bad_json", W_("message must be a JSON object such as {example}", example='{"type": "sync"}')
+        raise WebError(
+            ErrorCode.BAD_JSON, W_("message must be a JSON object such as {example}", example='{"type": "sync"}')
         )
     mid = _read_id(data)
     kind = data.get("type")
     if "type" not in data:
-        raise MessageError("bad_message", W_('a message needs "type": one of {types}', types=", ".join(models)), mid)
+        raise WebError(
+            ErrorCode.BAD_MESSAGE, W_('a message needs "type": one of {types}', types=", ".join(models)), mid
+        )
     if not isinstance(kind, str) or kind not in models:
-        raise MessageError(
-            "bad_message",
+        raise WebError(
+            ErrorCode.BAD_MESSAGE,
             W_(
                 "unknown message type {kind!r}; types: {types}",
                 kind=_short(kind) if not isinstance(kind, str) else kind[:40],
@@ -363,8 +358,8 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
     model = models[kind]
     extra = set(data) - set(model.model_fields)
     if extra:
-        raise MessageError(
-            "bad_message",
+        raise WebError(
+            ErrorCode.BAD_MESSAGE,
             W_(
                 "unknown field(s) {extra} in the {kind} message; fields: {fields}",
                 extra=", ".join(sorted(x[:40] for x in extra)),
@@ -385,21 +380,21 @@ def parse_inbound(raw: str | bytes, models: dict[str, type[_Msg]] | None = None)
             help_ = lobby_name_help
         elif field == "text" and isinstance(typed, str) and typed and not data["text"]:
             help_ = _INVISIBLE_HELP[kind]  # "\u200b": not empty as sent, but nothing in it shows
-        raise MessageError(
-            "bad_message",
+        raise WebError(
+            ErrorCode.BAD_MESSAGE,
             help_() if help_ else W_("a {kind} message has only the fields {fields}", kind=kind, fields="type, id"),
             mid,
         ) from None
     if isinstance(msg, SuggestMsg) and len(msg.text) > MAX_SUGGESTION_CHARS:
-        raise MessageError(
-            "bad_message", W_("a suggestion has at most {limit} characters", limit=MAX_SUGGESTION_CHARS), mid
+        raise WebError(
+            ErrorCode.BAD_MESSAGE, W_("a suggestion has at most {limit} characters", limit=MAX_SUGGESTION_CHARS), mid
         )
     if isinstance(msg, (ChatMsg, LobbyChatMsg)) and len(msg.text) > MAX_CHAT_CHARS:
-        raise MessageError(
-            "bad_message", W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid
+        raise WebError(
+            ErrorCode.BAD_MESSAGE, W_("a chat message has at most {limit} characters", limit=MAX_CHAT_CHARS), mid
         )
     if isinstance(msg, SetLangMsg) and msg.lang not in LANGUAGES:
-        raise MessageError("bad_message", _FIELD_HELP["set_lang"](), mid)
+        raise WebError(ErrorCode.BAD_MESSAGE, _FIELD_HELP["set_lang"](), mid)
     return msg  # type: ignore[return-value]  # one of the models of ``models``: an Inbound
 
 

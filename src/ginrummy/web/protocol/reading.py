@@ -9,7 +9,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..texts import W_
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "MAX_CHAT_CHARS",
 ]
 
-MessageError = WebError
 
 MAX_MESSAGE_BYTES = 2048
 """The largest inbound WebSocket message accepted, in bytes of UTF-8."""
@@ -114,29 +113,30 @@ def read_json(raw: str | bytes, *, limit: int, max_depth: int) -> Any:
     decoder's recursion depends on what a client sends.  ``NaN`` and ``Infinity`` are refused,
     and so is an object that names a key twice (which value counts would be a guess).
 
-    Raises :class:`MessageError` ``too_large`` or ``bad_json``."""
+    Raises :class:`WebError` ``too_large`` or ``bad_json``."""
     size = len(raw.encode("utf-8", "replace") if isinstance(raw, str) else raw)
     if size > limit:
-        raise MessageError(
-            "too_large", W_("message of {size} bytes is too large; the limit is {limit} bytes", size=size, limit=limit)
+        raise WebError(
+            ErrorCode.TOO_LARGE,
+            W_("message of {size} bytes is too large; the limit is {limit} bytes", size=size, limit=limit),
         )
     try:
         text = raw if isinstance(raw, str) else raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise MessageError("bad_json", W_("message is not valid UTF-8 text")) from None
+        raise WebError(ErrorCode.BAD_JSON, W_("message is not valid UTF-8 text")) from None
     # no text nests deeper than it has brackets: most messages are settled by a count
     if text.count("{") + text.count("[") > max_depth and _depth(text) > max_depth:
-        raise MessageError("bad_json", W_("JSON nested more than {depth} levels deep is refused", depth=max_depth))
+        raise WebError(ErrorCode.BAD_JSON, W_("JSON nested more than {depth} levels deep is refused", depth=max_depth))
     try:
         return _DECODER.decode(text)
     except _RepeatedKey as exc:
         # the words of a query's repeated key (parse_query)
-        raise MessageError(
-            "bad_json", W_("{field}: {problem}", field=exc.key[:40], problem=W_("is given twice"))
+        raise WebError(
+            ErrorCode.BAD_JSON, W_("{field}: {problem}", field=exc.key[:40], problem=W_("is given twice"))
         ) from None
     except (ValueError, RecursionError):
-        raise MessageError(
-            "bad_json",
+        raise WebError(
+            ErrorCode.BAD_JSON,
             W_(
                 "message is not valid JSON; send one JSON object such as {example}",
                 example='{"type": "action", "action": "draw stock"}',

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...actions import Action
+from ..errors import ErrorCode, WebError
 from ..texts import W_
-from .seats import TableError
 from .table import Table
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, HINT_DEADLINE, decision_seed, hint_text
 
@@ -32,14 +32,14 @@ class Advice:
 
     async def suggest(self, table: Table, player: int, text: str) -> None:
         """Record the adviser's suggestion for the captain (R10.2) and send it to both.
-        Raises :class:`TableError` (``not_allowed``) for anyone but the adviser."""
+        Raises :class:`WebError` (``not_allowed``) for anyone but the adviser."""
         m = table.match
         if m is None or m.roles is None or m.roles[2] != player:
-            raise TableError("not_allowed", W_("only the player sitting out advises the captain (R10.2)"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("only the player sitting out advises the captain (R10.2)"))
         if m.deal.is_over:
-            raise TableError("not_allowed", W_("the deal is over"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("the deal is over"))
         if table.rated:
-            raise TableError("not_allowed", W_("a rated match is played without advice: no hints or suggestions"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("a rated match is played without advice: no hints or suggestions"))
         entry = {"type": "suggestion", "from": table.names[player], "text": text, "seq": table.seq}
         table.suggestions.append(entry)
         del table.suggestions[:-20]
@@ -55,7 +55,7 @@ class Advice:
         :class:`~ginrummy.errors.Msg`.  The hint player is given only ``Match.view`` of the
         player to act and its legal actions; its random choices come from the match seed and
         the step, so the same position always gets the same hint (also for the adviser and the
-        captain, R10.2).  Nothing changes.  Raises :class:`TableError` (``not_allowed``) at a
+        captain, R10.2).  Nothing changes.  Raises :class:`WebError` (``not_allowed``) at a
         rated table (:attr:`Table.rated`: no computer advice in rated play), and
         :class:`~ginrummy.errors.NotYourTurnError` when ``player`` may not ask (see
         :meth:`~ginrummy.web.room.table.Table.hint_target`).
@@ -68,7 +68,7 @@ class Advice:
         step and player) is worked out shares that job."""
         table = self.host.current(table)
         if table.rated:
-            raise TableError("not_allowed", W_("a rated match is played without advice: no hints or suggestions"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("a rated match is played without advice: no hints or suggestions"))
         target = table.hint_target(player)
         key = (table.seq, target)
         if key not in table.hints:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from ...errors import IllegalActionError
 from ...players import make_player
 from ..db.store import StepKind
+from ..errors import WebError
 from ..levels import seat_level
-from .seats import TableError
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, decision_seed, move_deadline, move_text
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class AutoPlay:
                 table = self.host.current(table)
                 table.bot_task = None
                 await self.host.act(table, player, action)
-        except (IllegalActionError, TableError):
+        except (IllegalActionError, WebError):
             if self.host.current(table).seq != seq:
                 log.debug("computer move at table %s overtaken by another move", table.id)
                 return True
@@ -231,7 +231,7 @@ class AutoPlay:
             async with self.host.lock(table):
                 await self.host.deal_first_if_ready(self.host.current(table))
             await self.host.changed(table)
-        except TableError:  # pragma: no cover - another process dealt it first
+        except WebError:  # pragma: no cover - another process dealt it first
             pass
 
     async def stop(self) -> None:

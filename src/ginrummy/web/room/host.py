@@ -40,7 +40,7 @@ class TableHost(Protocol):
         ...
 
     def load(self, table_id: str) -> Table:
-        """The table ``table_id`` (raises ``TableError`` ``not_found``)."""
+        """The table ``table_id`` (raises ``WebError`` ``not_found``)."""
         ...
 
     def create(self, rules: Any, seats: list[SeatSpec], **kwargs: Any) -> tuple[Table, dict[int, tuple[str, str]]]:

@@ -27,12 +27,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ErrorCode, WebError
 from ..levels import SeatKind, is_bot_kind, seat_level
 from ..protocol.inbound import lobby_guest_name_help, lobby_name_help, plain_text
 from ..texts import W_
 from .clock import parse_time
 from .names import is_computer_name, is_reserved_name, strip_invisible
-from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, secret_hash
+from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, secret_hash
 
 if TYPE_CHECKING:
     from .host import TableHost
@@ -224,19 +225,19 @@ class Room:
         signed-in person who sits (whatever ``name`` says): ``(table, token)``, a token minted now.
         A guest's ``name`` that is an account's or passes for one (:attr:`account_name_taken`)
         is refused (``bad_request``), as a computer's or a reserved one.
-        Raises :class:`~ginrummy.web.room.tables.TableError`: ``not_found``, ``not_allowed`` for a
+        Raises :class:`~ginrummy.web.room.tables.WebError`: ``not_found``, ``not_allowed`` for a
         private table or a seat that is not a person's, ``claimed`` when the seat is taken,
         ``bad_request`` for a computer seat's name or a reserved one ("System",
         :func:`~ginrummy.web.room.names.is_reserved_name`)."""
 
         table = self.host.load(table_id)
         if not table.public:
-            raise TableError("not_allowed", W_("this table is private: its seats are taken only by invite links"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("this table is private: its seats are taken only by invite links"))
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         if player not in {s.player for s in table.seat_secrets}:
             # "seat" counts from 0, as the request's field does: name the seats one may take
-            raise TableError(
-                "not_allowed",
+            raise WebError(
+                ErrorCode.NOT_ALLOWED,
                 W_(
                     '"seat": {seat} is not a person\'s seat at this table; free seats: {free}',
                     seat=player,
@@ -244,15 +245,15 @@ class Room:
                 ),
             )
         if player not in free or table.match is not None:
-            raise TableError("claimed", W_("that seat is taken"))
+            raise WebError(ErrorCode.CLAIMED, W_("that seat is taken"))
         names = list(table.names)
         wanted = " ".join(strip_invisible(plain_text(name)).split())[:MAX_NAME_CHARS]
 
         if account is not None:
             wanted = account
         elif wanted and self.account_name_taken is not None and self.account_name_taken(wanted):
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_(
                     "the name {name} is an account's, or looks like one; choose another "
                     "(or sign in to sit under your account's name)",
@@ -260,9 +261,11 @@ class Room:
                 ),
             )
         elif is_computer_name(wanted):
-            raise TableError("bad_request", W_("the name {name} is a computer seat's; choose another", name=wanted))
+            raise WebError(
+                ErrorCode.BAD_REQUEST, W_("the name {name} is a computer seat's; choose another", name=wanted)
+            )
         elif is_reserved_name(wanted):
-            raise TableError("bad_request", W_("the name {name} is reserved; choose another", name=wanted))
+            raise WebError(ErrorCode.BAD_REQUEST, W_("the name {name} is reserved; choose another", name=wanted))
         if wanted:
             base, k = wanted, 2
             while wanted.casefold() in (n.casefold() for i, n in enumerate(names) if i != player):
@@ -271,7 +274,7 @@ class Room:
             names[player] = wanted
         token = secrets.token_urlsafe(18)
         if not self.host.store.take_seat(table.id, player, secret_hash(token), names):
-            raise TableError("claimed", W_("that seat is taken"))
+            raise WebError(ErrorCode.CLAIMED, W_("that seat is taken"))
         table.row = type(table.row)(**{**table.row.__dict__, "names": names})
         table.seat_secrets = self.host.store.seat_secrets(table.id)
         if account is not None:
@@ -285,14 +288,15 @@ class Room:
         """Post ``text`` (already folded and bounded by the schema) to the table chat as
         ``player`` (or a spectator, when allowed; ``watcher`` is his number at this table,
         1 for the first spectator connection this server opened to it, sent as ``"watcher"``
-        so that the players can tell spectators apart without learning who they are).  Raises ``TableError`` (``not_allowed``) for
+        so that the players can tell spectators apart without learning who they are).  Raises ``WebError`` (``not_allowed``) for
         a spectator without the right or a sender over the rate limit."""
 
         if player == SPECTATOR and not table.options.get("spectator_chat"):
-            raise TableError("not_allowed", W_("spectators cannot chat at this table"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("spectators cannot chat at this table"))
         if not limiter.allow():
-            raise TableError(
-                "not_allowed", W_("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST, s=int(CHAT_WINDOW))
+            raise WebError(
+                ErrorCode.NOT_ALLOWED,
+                W_("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST, s=int(CHAT_WINDOW)),
             )
         entry = {
             "type": "chat",
@@ -327,16 +331,17 @@ class Room:
         (:func:`~ginrummy.web.room.names.is_reserved_name`: "System"), which would pass for the
         server's own line.
 
-        Raises ``TableError``, and then posts nothing: ``not_allowed`` over the rate limit
+        Raises ``WebError``, and then posts nothing: ``not_allowed`` over the rate limit
         (:data:`CHAT_BURST` messages in :data:`CHAT_WINDOW` seconds), ``bad_message`` for a
         guest's line without a name (:func:`~ginrummy.web.protocol.inbound.lobby_guest_name_help`), ``bad_request`` for a
         guest's name that is empty once folded, a computer seat's, a reserved one or an account's."""
 
         if account is None and name is None:  # before the rate limit: the line was never a line
-            raise TableError("bad_message", lobby_guest_name_help())
+            raise WebError(ErrorCode.BAD_MESSAGE, lobby_guest_name_help())
         if not limiter.allow():
-            raise TableError(
-                "not_allowed", W_("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST, s=int(CHAT_WINDOW))
+            raise WebError(
+                ErrorCode.NOT_ALLOWED,
+                W_("slow down: at most {n} messages in {s} seconds", n=CHAT_BURST, s=int(CHAT_WINDOW)),
             )
         entry: dict[str, Any]
         if account is not None:
@@ -344,10 +349,10 @@ class Room:
         else:
             shown = " ".join(strip_invisible(plain_text(name or "")).split())[:MAX_NAME_CHARS]
             if not shown:
-                raise TableError("bad_request", lobby_name_help())
+                raise WebError(ErrorCode.BAD_REQUEST, lobby_name_help())
             if is_computer_name(shown):
-                raise TableError(
-                    "bad_request",
+                raise WebError(
+                    ErrorCode.BAD_REQUEST,
                     W_(
                         "the name {name} is a computer seat's; a guest may chat under any "
                         "other name (or sign in to chat under your account's)",
@@ -355,8 +360,8 @@ class Room:
                     ),
                 )
             if is_reserved_name(shown):
-                raise TableError(
-                    "bad_request",
+                raise WebError(
+                    ErrorCode.BAD_REQUEST,
                     W_(
                         "the name {name} is reserved; a guest may chat under any "
                         "other name (or sign in to chat under your account's)",
@@ -365,8 +370,8 @@ class Room:
                 )
             taken = self.account_name_taken
             if taken is not None and taken(shown):
-                raise TableError(
-                    "bad_request",
+                raise WebError(
+                    ErrorCode.BAD_REQUEST,
                     W_(
                         "the name {name} is an account's; a guest may chat under any "
                         "other name (or sign in to chat under your account's)",
@@ -391,14 +396,14 @@ class Room:
         rated), and each person connected is sent ``{"type": "rematch", "id", "link"}`` with his
         own new seat link, made from his own connection: ``base_of(send)`` is the start of the
         links of the connection ``send`` (its own ``Host``, checked, or the configured public
-        URL; never the asker's); ``None``: the link is the path alone (``/table/ID?seat=...``).  Raises ``TableError`` (``not_allowed``) before the match is over or for a
+        URL; never the asker's); ``None``: the link is the path alone (``/table/ID?seat=...``).  Raises ``WebError`` (``not_allowed``) before the match is over or for a
         spectator."""
 
         m = table.match
         if m is None or not table.over:
-            raise TableError("not_allowed", W_("a rematch can be asked for once the match is over"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("a rematch can be asked for once the match is over"))
         if player not in table.humans:
-            raise TableError("not_allowed", W_("only a player at the table can ask for a rematch"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("only a player at the table can ask for a rematch"))
         table.rematch_votes.add(player)
         if set(table.humans) - table.rematch_votes:
             await self.host.changed(table)

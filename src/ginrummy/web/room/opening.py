@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 from ...match import Match
 from ...rules import RuleSet
 from ..db.store import SeatSecret, Store, TableRow
+from ..errors import ErrorCode, WebError
 from ..levels import SeatKind, bot_kind
 from ..protocol.inbound import plain_text
 from ..texts import W_, web_translator
 from .names import computer_seat_name, is_computer_name, is_reserved_name, strip_invisible
-from .seats import MAX_NAME_CHARS, SeatSpec, TableError, player_levels, secret_hash
+from .seats import MAX_NAME_CHARS, SeatSpec, player_levels, secret_hash
 from .table import Table
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Opening:
         (:meth:`create_async`).  A seat without a name gets "Player 2" or "Computer (novice)" in ``lang`` (the language
         of whoever opens the table; names are then fixed for everyone).
 
-        Raises :class:`TableError` (``bad_request``) for a bad seat list or level, a person's seat named as a computer seat or
+        Raises :class:`WebError` (``bad_request``) for a bad seat list or level, a person's seat named as a computer seat or
         with a reserved name ("System", :func:`~ginrummy.web.room.names.is_reserved_name`), and
         :class:`~ginrummy.errors.RuleSetError` for rules that do not fit (e.g. Hollywood with 3).
         A person's seat name is also refused when it is an account's or passes for one
@@ -73,7 +74,7 @@ class Opening:
         (:func:`~ginrummy.web.room.names.strip_invisible`).
         """
         if not isinstance(seats, list) or len(seats) not in (2, 3):
-            raise TableError("bad_request", W_("a table has 2 seats, or 3 for three-hand gin (R10)"))
+            raise WebError(ErrorCode.BAD_REQUEST, W_("a table has 2 seats, or 3 for three-hand gin (R10)"))
         levels = player_levels()
         tr = web_translator(lang)
         names: list[str] = []
@@ -119,15 +120,15 @@ class Opening:
         self, i: int, s: SeatSpec, levels: list[str], tr: Any, names: list[str], allowed_names: Collection[str]
     ) -> tuple[str, str]:
         """The name and stored kind of seat ``i`` asked for as ``s``, its name made unique
-        among ``names`` (the seats before it); raises :class:`TableError` as :meth:`create`."""
+        among ``names`` (the seats before it); raises :class:`WebError` as :meth:`create`."""
         if s.kind not in tuple(SeatKind):
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_("seat {seat}: kind {kind!r} is not allowed; allowed: human, bot", seat=str(i + 1), kind=s.kind),
             )
         if s.kind == "bot" and not s.level:
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_(
                     "seat {seat}: a computer seat needs a level; levels: {levels}",
                     seat=str(i + 1),
@@ -135,8 +136,8 @@ class Opening:
                 ),
             )
         if s.kind == "bot" and s.level not in levels:
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_(
                     "seat {seat}: unknown computer level {level!r}; levels: {levels}",
                     seat=str(i + 1),
@@ -146,13 +147,13 @@ class Opening:
             )
         name = " ".join(strip_invisible(plain_text(str(s.name or ""))).split())[:MAX_NAME_CHARS]
         if s.kind == "human" and is_computer_name(name):
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_("seat {seat}: the name {name} is a computer seat's; choose another", seat=str(i + 1), name=name),
             )
         if s.kind == "human" and is_reserved_name(name):
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_("seat {seat}: the name {name} is reserved; choose another", seat=str(i + 1), name=name),
             )
         if (
@@ -162,8 +163,8 @@ class Opening:
             and self.host.account_name_taken is not None
             and self.host.account_name_taken(name)
         ):
-            raise TableError(
-                "bad_request",
+            raise WebError(
+                ErrorCode.BAD_REQUEST,
                 W_(
                     "seat {seat}: the name {name} is an account's, or looks like one; "
                     "choose another (a person signed in sits under his account's "
@@ -202,17 +203,17 @@ class Opening:
         """Claim a human seat with its one-time invite code: ``(table, player, token)``, the
         token minted now for whoever claims.  ``account``: the name of the signed-in person who
         claims: the seat then shows it (made unique among the seats as at creation), not the
-        name the host gave the seat, and is marked signed in (:attr:`Table.signed_in`).  Raises :class:`TableError`: ``not_found``,
+        name the host gave the seat, and is marked signed in (:attr:`Table.signed_in`).  Raises :class:`WebError`: ``not_found``,
         ``bad_invite`` for a code that is not this table's, ``claimed`` when the invite was
         used already (also by another server process: the store decides atomically)."""
         table = self.host.load(table_id)
         token = secrets.token_urlsafe(18)
         result, player = self.host.store.claim(table.id, secret_hash(invite), secret_hash(token))
         if result == "unknown":
-            raise TableError("bad_invite", W_("this invite link is not valid for this table"))
+            raise WebError(ErrorCode.BAD_INVITE, W_("this invite link is not valid for this table"))
         if result == "claimed":
-            raise TableError(
-                "claimed",
+            raise WebError(
+                ErrorCode.CLAIMED,
                 W_(
                     "this invite link was used already: each link seats one person, once; "
                     "ask whoever invited you for a new table"

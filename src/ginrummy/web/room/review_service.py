@@ -42,11 +42,11 @@ from ...errors import Msg
 from ...i18n import translate_error
 from ...match import Match
 from ...record import dumps, revealable
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..review_budget import BudgetError, ReviewBudget
 from ..texts import W_, WebTranslator
 
-__all__ = ["ReviewService", "ReviewError", "WORKERS", "MAX_JOBS", "review_json", "check_review"]
+__all__ = ["ReviewService", "WORKERS", "MAX_JOBS", "review_json", "check_review"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -89,31 +89,27 @@ def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: 
 
 # -- in the server ----------------------------------------------------------------------------
 
-ReviewError = WebError
-"""A review that cannot be given (:class:`~ginrummy.web.errors.WebError`): ``code``
-``not_allowed``, ``not_over``, ``bad_deal``, ``busy``, ``server_busy``."""
-
 
 def check_review(match: Match | None, over: bool, player: int, names: list[str], deal: int | None) -> None:
-    """Raise :class:`ReviewError` unless ``player`` (an index; negative: a spectator) may have the
+    """Raise :class:`WebError` unless ``player`` (an index; negative: a spectator) may have the
     review of deal ``deal`` (``None``: the whole match) of ``match`` now: a seated player, a deal
     that exists and is over (R5, R6, R7), or the whole match once it is ``over``."""
     if player < 0:
-        raise ReviewError("not_allowed", W_("a spectator gets no review: it is for the players' own decisions"))
+        raise WebError(ErrorCode.NOT_ALLOWED, W_("a spectator gets no review: it is for the players' own decisions"))
     if match is None:
-        raise ReviewError("not_over", W_("no deal is over yet: a review is of a deal that is over"))
+        raise WebError(ErrorCode.NOT_OVER, W_("no deal is over yet: a review is of a deal that is over"))
     if deal is None:
         if not over:
-            raise ReviewError(
-                "not_over", W_("the match is not over: review a deal that is over, or the match at its end")
+            raise WebError(
+                ErrorCode.NOT_OVER, W_("the match is not over: review a deal that is over, or the match at its end")
             )
         return
     if not 1 <= deal <= len(match.deals):
-        raise ReviewError("bad_deal", W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(match.deals)))
+        raise WebError(ErrorCode.BAD_DEAL, W_("no deal {deal}; deals: 1 to {last}", deal=deal, last=len(match.deals)))
     if match.deals[deal - 1].result is None:
-        raise ReviewError("not_over", W_("deal {deal} is not over: it can be reviewed once it ends", deal=deal))
+        raise WebError(ErrorCode.NOT_OVER, W_("deal {deal} is not over: it can be reviewed once it ends", deal=deal))
     if len({n.casefold() for n in names}) != len(names):  # pragma: no cover - table names are made unique
-        raise ReviewError("not_allowed", W_("this table's names are not unique, so no review can be given"))
+        raise WebError(ErrorCode.NOT_ALLOWED, W_("this table's names are not unique, so no review can be given"))
 
 
 def review_json(review: Review, match: Match, tr: WebTranslator) -> dict[str, Any]:
@@ -352,20 +348,20 @@ class ReviewService:
         connection ``key`` (any int unique per connection), spending ``client``'s budget
         (:meth:`reserve`); progress and the result go to ``send``, in the language ``tr()``
         gives when they are sent.  Returns once the job is queued.  Raises
-        :class:`ReviewError` or :class:`~ginrummy.web.review_budget.BudgetError` (nothing is
+        :class:`WebError` or :class:`~ginrummy.web.review_budget.BudgetError` (nothing is
         started)."""
         check_review(match, over, player, names, deal)
         assert match is not None
         if key in self._by_conn:
-            raise ReviewError("busy", W_("a review is already running for you; wait for it to finish"))
+            raise WebError(ErrorCode.BUSY, W_("a review is already running for you; wait for it to finish"))
         text = dumps(match)  # private (the deal in progress too): it stays in the server and its worker
         decisions = await asyncio.to_thread(count_decisions, text, player=names[player], deal=deal)
         if key in self._by_conn:  # pragma: no cover - one message at a time per connection
-            raise ReviewError("busy", W_("a review is already running for you; wait for it to finish"))
+            raise WebError(ErrorCode.BUSY, W_("a review is already running for you; wait for it to finish"))
         try:
             self.reserve(client, decisions, self.budget_ms)
         except BudgetError as exc:  # the table's error message names the code and says why
-            raise ReviewError(exc.code, exc.message) from None
+            raise WebError(exc.code, exc.message) from None
         job, future = self.submit(client, text, names[player], deal, self.budget_ms, self.seed, send)
         self._by_conn[key] = job
         await send(

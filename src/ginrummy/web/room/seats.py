@@ -16,14 +16,12 @@ from ...actions import Action
 from ...errors import Msg
 from ...players import make_player
 from ...views import PlayerView
-from ..errors import WebError
 from ..levels import player_levels
 from ..protocol.state import SPECTATOR
 
 __all__ = [
     "SPECTATOR",
     "MAX_NAME_CHARS",
-    "TableError",
     "SeatSpec",
     "player_levels",
     "advise",
@@ -44,12 +42,6 @@ def secret_hash(secret: str) -> str:
 def same_secret(a: str, b: str) -> bool:
     """Whether two secrets (or hashes) are equal, compared as UTF-8 bytes in constant time."""
     return secrets.compare_digest(a.encode("utf-8", "surrogatepass"), b.encode("utf-8", "surrogatepass"))
-
-
-TableError = WebError
-"""A table request was refused (:class:`~ginrummy.web.errors.WebError`, the web's one error type).
-``code``: ``not_found``, ``bad_token``, ``bad_request``, ``not_allowed``, ``conflict``,
-``bad_invite``, ``claimed``."""
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,13 @@ from ...errors import N_, IllegalActionError, Msg, NotYourTurnError
 from ...match import Match
 from ...rules import RuleSet
 from ..db.store import ActionRow, SeatSecret, StepKind, TableRow
+from ..errors import ErrorCode, WebError
 from ..levels import is_bot_kind, seat_level
 from ..protocol.outbound import legal_words
 from ..protocol.state import state_message
 from ..texts import W_
 from .clock import Clock, parse_time
-from .seats import SPECTATOR, TableError, same_secret, secret_hash
+from .seats import SPECTATOR, same_secret, secret_hash
 
 log = logging.getLogger("ginrummy.web")
 
@@ -295,7 +296,7 @@ class Table:
 
     def player_of(self, token: str | None) -> int:
         """The player index whose secret token is ``token`` (any text).  Raises
-        :class:`TableError` (``bad_token``) otherwise; tokens are compared as bytes in constant
+        :class:`WebError` (``bad_token``) otherwise; tokens are compared as bytes in constant
         time (their SHA-256 against the stored hashes)."""
         if isinstance(token, str) and token and len(token) <= 200:
             h = secret_hash(token)
@@ -305,7 +306,7 @@ class Table:
             for i, t in enumerate(self.row.tokens):  # tables made before claims kept plain tokens
                 if same_secret(t, token):
                     return i
-        raise TableError("bad_token", W_("this link's seat token is not valid for this table"))
+        raise WebError(ErrorCode.BAD_TOKEN, W_("this link's seat token is not valid for this table"))
 
     # -- steps -----------------------------------------------------------------------------
 
@@ -412,47 +413,44 @@ class Table:
 
     def check_next_deal(self) -> None:
         """Raises :class:`IllegalActionError` while the deal is on or once the match is over, and
-        :class:`TableError` (``not_allowed``) while a person's client seed is missing."""
+        :class:`WebError` (``not_allowed``) while a person's client seed is missing."""
         m = self.match
         if m is None:
-            raise TableError("not_allowed", W_("the first deal is dealt as soon as every client seed is in"))
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("the first deal is dealt as soon as every client seed is in"))
         if m.finished or self.forfeit is not None:
             # the engine's own messages (messages domain)
             raise IllegalActionError(N_("the match is over"))
         if not m.deal.is_over:
             raise IllegalActionError(N_("the deal is not over yet"))
         if self.waiting_for:
-            raise TableError(
-                "not_allowed", W_("the next deal waits for the client seed of {names}", names=self.waiting_names)
+            raise WebError(
+                ErrorCode.NOT_ALLOWED,
+                W_("the next deal waits for the client seed of {names}", names=self.waiting_names),
             )
 
     def check_client_seed(self, player: int, deal: int, seed: str | None = None) -> None:
-        """Raises :class:`TableError` (``not_allowed``) unless ``player`` may send client seed
+        """Raises :class:`WebError` (``not_allowed``) unless ``player`` may send client seed
         ``seed`` for deal ``deal`` now: a person, at a table with client seeds, ``deal`` the next
         deal to be dealt, and no other seed of his already in for it.  One seed per person per
         deal: were a second, different one taken, a server (or anyone between) that asked again
         would hold several and could deal from whichever it liked (issue 28).  The same seed
         again is allowed (a page re-sends it when it hears nothing)."""
         if not self.fair or self.is_bot(player):
-            raise TableError("not_allowed", W_("this table takes no client seeds"))
-        nxt = self.next_deal_number
-        if nxt is None:
-            raise TableError("not_allowed", W_("no deal waits for client seeds now; send yours when the deal is over"))
-        if deal != nxt:
-            raise TableError(
-                "not_allowed", W_("deal {deal} is not the next deal; the next deal is {next}", deal=deal, next=nxt)
+            why = W_("this table takes no client seeds")
+        elif (nxt := self.next_deal_number) is None:
+            why = W_("no deal waits for client seeds now; send yours when the deal is over")
+        elif deal != nxt:
+            why = W_("deal {deal} is not the next deal; the next deal is {next}", deal=deal, next=nxt)
+        elif seed is not None and (held := self.pending_seeds.get(player)) is not None and held != seed:
+            why = W_(
+                "your client seed for deal {deal} is already in ({held}); a deal takes "
+                "one seed per person, so it cannot be changed",
+                deal=deal,
+                held=held,
             )
-        held = self.pending_seeds.get(player)
-        if seed is not None and held is not None and held != seed:
-            raise TableError(
-                "not_allowed",
-                W_(
-                    "your client seed for deal {deal} is already in ({held}); a deal takes "
-                    "one seed per person, so it cannot be changed",
-                    deal=deal,
-                    held=held,
-                ),
-            )
+        else:
+            return
+        raise WebError(ErrorCode.NOT_ALLOWED, why)
 
     def deal_next(self, kind: str) -> None:
         """Deal the next deal with the client seeds in: the first (``kind`` ``"deal"``) or the

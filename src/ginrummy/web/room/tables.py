@@ -43,6 +43,7 @@ from ...match import Match
 from ...rules import RuleSet
 from ..db.commit import CommitterStopped, GroupCommitter
 from ..db.store import StepKind, Store
+from ..errors import ErrorCode, WebError
 from ..protocol.outbound import legal_words
 from ..texts import W_
 from .advice import Advice
@@ -50,7 +51,7 @@ from .autoplay import AutoPlay, bot_choice
 from .lobby import Room
 from .names import computer_seat_name, is_computer_name, typed_name_key
 from .opening import Opening
-from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, TableError, advise, player_levels, same_secret, secret_hash
+from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, advise, player_levels, same_secret, secret_hash
 from .table import Table, Watcher
 from .thinking import ThinkingPool
 
@@ -65,7 +66,7 @@ unbounded run of computer moves."""
 __all__ = [
     "Table",
     "TableManager",
-    "TableError",
+    "WebError",
     "SeatSpec",
     "player_levels",
     "advise",
@@ -183,14 +184,14 @@ class TableManager:
 
     def load(self, table_id: str) -> Table:
         """The table ``table_id``, rebuilt from the store if not in memory.  Raises
-        :class:`TableError` (``not_found``)."""
+        :class:`WebError` (``not_found``)."""
         if table_id in self.tables:
             return self.tables[table_id]
         if not isinstance(table_id, str) or not table_id.isalnum() or len(table_id) > 40:
-            raise TableError("not_found", W_("no such table"))
+            raise WebError(ErrorCode.NOT_FOUND, W_("no such table"))
         if table_id in self.skipped:
-            raise TableError(
-                "not_found",
+            raise WebError(
+                ErrorCode.NOT_FOUND,
                 W_(
                     "the table {table_id} cannot be resumed: its stored rules or moves are not valid now",
                     table_id=table_id,
@@ -199,7 +200,7 @@ class TableManager:
         try:
             loaded = self.store.load(table_id)
             if loaded is None:
-                raise TableError("not_found", W_("no table {table_id!r}", table_id=table_id))
+                raise WebError(ErrorCode.NOT_FOUND, W_("no table {table_id!r}", table_id=table_id))
             row, steps = loaded
             rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})  # R14: within bounds
             secrets_ = self.store.seat_secrets(table_id)
@@ -211,7 +212,7 @@ class TableManager:
                 options=options,
             )
             table.replay(steps)
-        except (TableError, SQLAlchemyError):
+        except (WebError, SQLAlchemyError):
             raise  # unknown, or the database is away: nothing wrong with the table
         except Exception as exc:  # the stored table: rules out of bounds, a bad row, a replay that fails
             self.skip(table_id, exc)
@@ -221,14 +222,14 @@ class TableManager:
     def skip(self, table_id: str, exc: Exception) -> NoReturn:
         """Mark the stored table ``table_id`` as not resumable (:attr:`skipped`, this process
         only: nothing is written), log one line naming it and why, and raise
-        :class:`TableError` (``not_found``).  The reason is the rule set's own error
+        :class:`WebError` (``not_found``).  The reason is the rule set's own error
         (R14, no secret in it) or only the kind of error: a replay's message could name a
         hidden card."""
         why = str(exc)[:200] if isinstance(exc, RuleSetError) else type(exc).__name__
         self.skipped[table_id] = why
         log.warning("table %s skipped: it cannot be resumed (%s)", table_id, why)
-        raise TableError(
-            "not_found",
+        raise WebError(
+            ErrorCode.NOT_FOUND,
             W_(
                 "the table {table_id} cannot be resumed: its stored rules or moves are not valid now", table_id=table_id
             ),
@@ -244,7 +245,7 @@ class TableManager:
                 continue
             try:
                 out.append(self.load(tid))
-            except TableError:
+            except WebError:
                 pass  # logged by skip (or gone since table_ids)
             except Exception as exc:  # the database failed: the table is tried again when asked for
                 log.warning("table %s not loaded at start-up: %s", tid, type(exc).__name__)
@@ -269,7 +270,7 @@ class TableManager:
     ) -> None:
         """Store the step (returns once its group commit has committed; ``also(conn)`` runs in
         the same transaction), and the steps ``more`` after it, ``(player, kind, text)`` each,
-        in the same transaction; or raise :class:`TableError` ``conflict`` after reloading the
+        in the same transaction; or raise :class:`WebError` ``conflict`` after reloading the
         table when another writer got there first or the database failed, ``internal`` when
         the step's own work failed (a fault of ours, logged with its traceback); then none is
         stored.  The steps' time is
@@ -284,11 +285,13 @@ class TableManager:
         except (SQLAlchemyError, sqlite3.Error, OSError, CommitterStopped) as exc:  # the database said no
             log.warning("store write failed for table %s: %s; reloading", table.id, exc)
             self._reload(table)
-            raise TableError("conflict", W_("the table changed elsewhere; here is its current state")) from None
+            raise WebError(ErrorCode.CONFLICT, W_("the table changed elsewhere; here is its current state")) from None
         except Exception:  # a fault of ours (the step's own work raised): not a conflict, but not stored either
             log.exception("storing a step of table %s failed; reloading", table.id)
             self._reload(table)
-            raise TableError("internal", W_("the server could not handle this message; nothing changed")) from None
+            raise WebError(
+                ErrorCode.INTERNAL, W_("the server could not handle this message; nothing changed")
+            ) from None
         table.last_write = at
 
     def _reload(self, table: Table) -> None:
@@ -300,7 +303,7 @@ class TableManager:
     async def client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:
         """Take ``player``'s client seed for deal ``deal`` (``docs/record-format.md``): store it
         as a step, and deal the first deal once every person's seed is in.  Raises
-        :class:`TableError` (``not_allowed``) when no such seed is wanted now (nothing changes).
+        :class:`WebError` (``not_allowed``) when no such seed is wanted now (nothing changes).
 
         At the end of a deal every person sends a seed at once: with the seats on two server
         processes, the other person's seed can take the step first (``conflict``, the table
@@ -309,12 +312,12 @@ class TableManager:
         not, the ``conflict`` is raised (the player is sent the fresh state)."""
         try:
             await self._client_seed(table, player, deal, seed)
-        except TableError as exc:
+        except WebError as exc:
             if exc.code != "conflict":
                 raise
             try:
                 await self._client_seed(self.current(table), player, deal, seed)
-            except TableError:
+            except WebError:
                 raise exc from None
 
     async def _client_seed(self, table: Table, player: int, deal: int, seed: str) -> None:

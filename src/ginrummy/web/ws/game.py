@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ...i18n import translate_error
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..http.common import link_base
 from ..http.context import AppContext
 from ..http.player_routes import review_client
@@ -25,7 +25,6 @@ from ..protocol.inbound import (
     ChatMsg,
     ClientSeedMsg,
     HintMsg,
-    MessageError,
     NextDealMsg,
     PingMsg,
     RematchMsg,
@@ -39,7 +38,7 @@ from ..protocol.inbound import (
 )
 from ..protocol.state import StateMessage
 from ..protocol.state import dumps as wire_text
-from ..room.tables import SPECTATOR, Table, TableError
+from ..room.tables import SPECTATOR, Table
 from ..texts import W_, request_lang, web_translator
 from .connection import Connection
 
@@ -175,7 +174,7 @@ async def handle(s: Seat, table: Table, raw: str | bytes) -> None:
     send = s.send
     try:
         msg = parse_inbound(raw)
-    except MessageError as exc:
+    except WebError as exc:
         await send(error_message(exc.code, translate_error(exc, tr), reply_to=exc.reply_to))
         return
     mid = {"reply_to": msg.id} if msg.id is not None else {}
@@ -213,10 +212,10 @@ async def _open(ctx: AppContext, ws: WebSocket, conn: Connection) -> tuple[Table
         table = ctx.manager.load(ws.path_params["table_id"])
         if ws.query_params.get("watch") and not ws.query_params.get("seat"):
             if not table.public:
-                raise TableError("not_allowed", W_("only a public table can be watched"))
+                raise WebError(ErrorCode.NOT_ALLOWED, W_("only a public table can be watched"))
             return table, SPECTATOR
         return table, table.player_of(ws.query_params.get("seat"))
-    except TableError as exc:
+    except WebError as exc:
         await ws.send_json(error_message(exc.code, translate_error(exc, conn.tr)))
         await ws.close(code=4404 if exc.code == "not_found" else 4403)
         return None

@@ -43,7 +43,7 @@ from typing import Any
 from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 from babel.support import NullTranslations, Translations
 
-from .errors import GinRummyError, Msg
+from ..errors import GinRummyError, Msg
 
 __all__ = [
     "LANGUAGES",
@@ -199,7 +199,8 @@ class Translator:
 
     def pgettext(self, context: str, message: str) -> str:
         """``message`` in the sense given by ``context`` (a msgctxt)."""
-        return self.translations.pgettext(context, message)
+        said = self.translations.pgettext(context, message)  # babel annotates it ``str | object``
+        return said if isinstance(said, str) else message
 
     # -- with placeholders -----------------------------------------------------------------
 
