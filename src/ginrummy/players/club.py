@@ -237,7 +237,7 @@ class ClubPlayer:
         s, _, c, pot, dan = scored[0]
         reason = N_(
             "discard {card}: leaves {deadwood} deadwood, next draw saves {saving} on average, "
-            "{percent}% chance the opponent melds it",
+            "the opponent melds it with a chance of {percent}%",
             card=card_str(c),
             deadwood=dws[c],
             saving=_one_decimal(pot),
