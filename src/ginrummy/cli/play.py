@@ -16,7 +16,7 @@ Record and review: ``--record FILE`` saves the match's record (:func:`ginrummy.r
 decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.analysis.review`), and
 at the end of the match the table offers the review of the whole match.
 
-Language: ``--lang el`` (or ``fi``, ``mt``, ``en``), by default the terminal's
+Language: ``--lang el`` (or ``fi``, ``mt``, ``es``, ``en``), by default the terminal's
 (``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``, English when it is none of these): every
 word on the screen goes through a :class:`~ginrummy.i18n.Translator`.  The commands a person
 types (``draw``, ``7H``, ``knock 7H``, ``help``...) are the same in every language; the help
@@ -932,7 +932,7 @@ def play(
     lang: str | None = typer.Option(
         None,
         "--lang",
-        help="Language of the table: en, el, fi, mt (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English.",
+        help="Language of the table: en, el, fi, mt, es (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English.",
     ),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""
