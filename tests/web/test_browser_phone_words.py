@@ -45,6 +45,11 @@ WORDS = {
         "Għandek gin: agħfas Gin (R2.5).",
         "L-ewwel agħżel karta biex tarmi (mess fuqha, imbagħad agħfas Armi).",
     ),
+    ("es", "phone"): (
+        "La mano ha terminado: toca Siguiente mano.",
+        "Tienes gin: toca Gin (R2.5).",
+        "Elige primero una carta para descartar (tócala y luego toca Descartar).",
+    ),
     ("en", "desktop"): (
         "The deal is over: press N for the next deal.",
         "You have gin: press G (R2.5).",
