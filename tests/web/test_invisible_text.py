@@ -1,7 +1,7 @@
 """A chat line or a suggestion made only of invisible characters (zero-width spaces, direction
 marks, control characters...) is refused with words that say so: those characters are left out
 of every typed text (messages.plain_text), and nothing visible remained.  An empty text keeps
-its own answer.  Said in the seat's language (el, fi, mt) over the WebSocket."""
+its own answer.  Said in the seat's language (el, fi, mt, es) over the WebSocket."""
 
 from __future__ import annotations
 
@@ -59,6 +59,8 @@ WANT = {
     "välilyönnit) jätettiin pois, eikä mitään näkyvää jäänyt",
     "mt": "messaġġ chat jeħtieġ \"text\" b'xi ħaġa li tidher: il-karattri inviżibbli tiegħu (bħall-ispazji ta' wisa' "
     "żero) tħallew barra, u ma baqa' xejn li jidher",
+    "es": 'un mensaje chat necesita "text" con algo visible: se quitaron sus caracteres invisibles (como los espacios '
+    "de anchura cero) y no quedó nada visible",
     "en": CHAT,
 }
 
