@@ -74,9 +74,10 @@ def _words(text: str) -> set[str]:
 # hash and rating model named (SHA, OpenSkill, Weng-Lin), key names, the language switcher's
 # names, the English loans Spanish uses itself (chat, bot, club, the abbreviation min), and
 # words spelt alike in both (panel, provisional, total, no)
-SAME_IN_SPANISH = {"gin", "rummy", "hollywood", "oklahoma", "sha", "eaai", "openspiel", "openskill", "weng", "lin",
-                   "verify", "sheet", "enter", "esc", "shift", "space", "english", "suomi", "malti", "chat", "bot",
-                   "club", "min", "panel", "provisional", "total", "no"}
+SAME_IN_SPANISH = set(
+    "gin rummy hollywood oklahoma sha eaai openspiel openskill weng lin verify sheet enter esc shift space "
+    "english suomi malti chat bot club min panel provisional total no".split()
+)
 
 
 def _interface_words_not_in(lang: str) -> set[str]:
@@ -276,7 +277,9 @@ def test_table_screenshots(server, browser, lang):
     if shots is None:
         pytest.skip("set GIN_SCREENSHOTS=DIR to take the screenshots")
     errors: list[str] = []
-    page = _page(browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "es": "es-ES", "en": "en-GB"}[lang])
+    page = _page(
+        browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "es": "es-ES", "en": "en-GB"}[lang]
+    )
     _open_table(page, server, {"el": "Άννα", "fi": "Aino", "mt": "Marija", "es": "Ana", "en": "Ann"}[lang])
     assert page.evaluate("document.documentElement.lang") == lang
     moves, shot = 0, False
