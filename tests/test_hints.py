@@ -59,7 +59,7 @@ def check_reason(reason: str) -> None:
     assert isinstance(reason, Msg) and reason
     missing = [k for k in keys(reason) if k not in POT_IDS]
     assert missing == [], "a hint reason is not in the messages catalog (scripts/i18n.sh)"
-    for lang in ("el", "fi", "mt", "fr"):
+    for lang in ("el", "fi", "mt", "fr", "es"):
         said = translate_error(reason, translator(lang))
         assert said and said != str(reason) and "{" not in said, (lang, str(reason), said)
 
@@ -100,6 +100,7 @@ def test_gin_reasons_in_four_languages():
         assert translate_error(reason, translator("el")) == "αν πετάξεις το KS, έχεις τζιν (R6.1)"
         assert translate_error(reason, translator("fi")) == "kortin KS heittäminen jättää ginin (R6.1)"
         assert translate_error(reason, translator("mt")) == "jekk tarmi KS ikollok gin (R6.1)"
+        assert translate_error(reason, translator("es")) == "descartar KS deja gin (R6.1)"
 
 
 def test_upcard_that_makes_a_meld():

@@ -1,5 +1,5 @@
 """Tests of the translation layer (ginrummy.i18n), the shipped catalogs, and ``gin play`` in
-Greek, Finnish and Maltese.
+Greek, Finnish, Maltese and Spanish.
 
 The catalogs must be complete (no untranslated or fuzzy entry), each translation must have
 exactly the placeholders of its source, the compiled .mo files must say what the .po files
@@ -89,7 +89,7 @@ def test_placeholders_helper():
     assert placeholders("{n!r} x {name} {{literal}} {v:>3}") == ["n!r", "name", "v:>3"]
 
 
-@pytest.mark.parametrize(("lang", "nplurals"), [("el", 2), ("fi", 2), ("mt", 5), ("fr", 3)])
+@pytest.mark.parametrize(("lang", "nplurals"), [("el", 2), ("fi", 2), ("mt", 5), ("fr", 3), ("es", 3)])
 def test_plural_forms_header_and_form_count(lang, nplurals):
     cat = catalog(lang)
     assert cat.num_plurals == nplurals
@@ -127,6 +127,7 @@ def test_template_holds_every_marked_message():
 
 @pytest.mark.parametrize(("tag", "code"), [
     ("el_GR.UTF-8", "el"), ("el-GR", "el"), ("EL", "el"), ("fi_FI@euro", "fi"), ("mt_MT.UTF-8", "mt"),
+    ("es_ES.UTF-8", "es"), ("es-419", "es"),
     ("en_GB", "en"), ("C", "en"), ("C.UTF-8", "en"), ("POSIX", "en"), ("de_DE", None), ("", None), (None, None),
 ])
 def test_normalize(tag, code):
@@ -151,6 +152,7 @@ def test_lang_from_env(env, code):
     ("el-GR,el;q=0.9,en;q=0.8", "el"),
     ("fi-FI,fi;q=0.9", "fi"),
     ("de, mt;q=0.5, en;q=0.4", "mt"),
+    ("es-MX,es;q=0.9,en;q=0.5", "es"),
     ("en;q=0.5, el;q=0.9", "el"),        # by weight, not by order
     ("fi;q=0, el;q=0.1", "el"),          # q=0 means not acceptable
     ("*", "en"), ("de-DE", "en"), ("", "en"), (None, "en"), ("el;q=bad, fi", "fi"),
@@ -188,6 +190,15 @@ def test_french_plural_forms_follow_cldr():
     assert said[0] == "X a 0 carte" and said[1] == "X a 1 carte"
     assert said[2] == "X a 2 cartes" and said[10] == "X a 10 cartes"
     assert said[1000000] == "X a 1\u202f000\u202f000 de cartes"
+def test_spanish_plural_forms_follow_cldr():
+    """CLDR's Spanish has three forms: one (1), many (a million, 2 million...: "de" before the
+    noun) and other."""
+    tr = Translator("es")
+    said = {n: tr.n_("{name} holds {n} card", "{name} holds {n} cards", n, name="X") for n in (0, 1, 2, 10, 1000000)}
+    assert said == {0: "X tiene 0 cartas", 1: "X tiene 1 carta", 2: "X tiene 2 cartas", 10: "X tiene 10 cartas",
+                    1000000: "X tiene 1.000.000 de cartas"}
+    assert tr.n_("Your hand: {n} card, deadwood {deadwood}", "Your hand: {n} cards, deadwood {deadwood}", 10,
+                 deadwood=5) == "Tu mano: 10 cartas, sueltas 5"
 
 
 @pytest.mark.parametrize(("lang", "one", "many"), [
@@ -206,6 +217,7 @@ def test_two_form_plurals(lang, one, many):
 @pytest.mark.parametrize(("lang", "big", "half"), [
     ("en", "1002", "0.5"), ("el", "1.002", "0,5"), ("fi", "1\xa0002", "0,5"), ("mt", "1,002", "0.5"),
     ("fr", "1\u202f002", "0,5"),
+    ("es", "1.002", "0,5"),
 ])
 def test_number_format_follows_language(lang, big, half):
     tr = Translator(lang)
@@ -254,6 +266,7 @@ def test_msg_and_errors_survive_pickling():
     ("fi", "ei kortti: 'zz' (kirjoita arvo A 2-9 T/10 J Q K ja sitten maa C D H S, esim. AS, TD, 10H)"),
     ("mt", "mhix karta: 'zz' (ikteb il-valur A 2-9 T/10 J Q K u mbagħad is-seme C D H S, eż. AS, TD, 10H)"),
     ("fr", "pas une carte : 'zz' (écrivez la valeur A 2-9 T/10 J Q K puis la couleur C D H S, p. ex. AS, TD, 10H)"),
+    ("es", "no es una carta: 'zz' (escribe el valor A 2-9 T/10 J Q K y luego el palo C D H S, p. ej. AS, TD, 10H)"),
 ])
 def test_card_error_translated(lang, expect):
     with pytest.raises(CardParseError) as info:
@@ -308,6 +321,10 @@ def test_catalog_json_shape():
     mt = catalog_json("mt")
     assert mt["plural_forms"].startswith("nplurals=5;")
     assert len(mt["messages"]["{name} holds {n} card"]) == 5
+    es = catalog_json("es")
+    assert es["name"] == "Español" and es["number"] == {"decimal": ",", "group": "."}
+    assert es["plural_forms"] == "nplurals=3; plural=(n == 1 ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2);"
+    assert es["messages"]["suit\x04hearts"] == "corazones"
     assert catalog_json("en")["messages"] == {}
     with pytest.raises(ValueError):
         catalog_json("xx")
@@ -344,7 +361,7 @@ def screen_lines(out: str) -> list[str]:
     (they come from the computer players, which speak English)."""
     keep = []
     for line in out.splitlines():
-        if re.match(r"^\S+> ", line) or line.startswith(("Αυτόματα:", "Automaattisesti:", "Awtomatiku:", "Auto :")):
+        if re.match(r"^\S+> ", line) or line.startswith(("Αυτόματα:", "Automaattisesti:", "Awtomatiku:", "Auto :", "Auto:")):
             continue
         if line.startswith(("  s, draw", "  t, take", "  u, take", "  p, pass", "  k 7H", "  g 7H", "  big gin")):
             continue  # the help lists the typed commands first
@@ -357,6 +374,7 @@ def screen_lines(out: str) -> list[str]:
     ("fi", "Sinä", "══ Ottelu on päättynyt ══"),
     ("mt", "Int", "══ Il-partita spiċċat ══"),
     ("fr", "Vous", "══ Le match est terminé ══"),
+    ("es", "Tú", "══ Fin del encuentro ══"),
 ])
 def test_whole_match_in_a_language_leaves_no_english(monkeypatch, capsys, plain, lang, you, over):
     """A whole match (seed 18, standard rules: gin R6.1 and undercut R6.3 both occur) played
@@ -392,7 +410,7 @@ def test_language_from_environment_and_unknown_lang(monkeypatch, capsys, plain):
     assert status == 0 and "You quit the match." in out
     status, out, err = run_play(monkeypatch, capsys, ["--lang", "de", "--seed", "3"], [])
     assert status == 2 and out == ""
-    assert err == "gin: error: --lang de is not a supported language; languages: en, el, fi, mt, fr\n"
+    assert err == "gin: error: --lang de is not a supported language; languages: en, el, fi, mt, fr, es\n"
 
 
 def test_bad_options_are_said_in_the_language(monkeypatch, capsys, plain):
@@ -418,4 +436,5 @@ def test_card_and_suit_names():
     assert R.card_name(parse_card("AC"), Translator("fi")) == "risti ässä"
     assert R.card_name(parse_card("KD"), Translator("mt")) == "re ta' dijamanti"
     assert R.card_name(parse_card("QS"), Translator("fr")) == "dame de pique"
+    assert R.card_name(parse_card("QS"), Translator("es")) == "reina de picas"
     assert R.is_you("Εσύ", Translator("el")) and R.is_you("you") and not R.is_you("Ann", Translator("fi"))

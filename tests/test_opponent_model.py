@@ -156,3 +156,5 @@ def test_master_is_a_level_with_a_one_second_budget():
     assert player_levels()[:5] == ["random", "novice", "club", "expert", "master"]
     assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt", "fr")] == \
         ["Master", "Μετρ", "Suurmestari", "Mastru", "Maître"]
+    assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt", "es")] == \
+        ["Master", "Μετρ", "Suurmestari", "Mastru", "Maestro"]

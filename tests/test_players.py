@@ -400,6 +400,9 @@ def test_ismcts_level_and_its_arguments():
     assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt", "fr")] == \
         ["Information-set search", "Αναζήτηση συνόλων πληροφορίας", "Informaatiojoukkohaku",
          "Tfittxija f'settijiet ta' informazzjoni", "Recherche sur ensembles d'information"]
+    assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt", "es")] == \
+        ["Information-set search", "Αναζήτηση συνόλων πληροφορίας", "Informaatiojoukkohaku",
+         "Tfittxija f'settijiet ta' informazzjoni", "Búsqueda en conjuntos de información"]
 
 
 def test_expert_is_deterministic_with_a_sample_budget():

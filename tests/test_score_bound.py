@@ -108,7 +108,7 @@ def test_web_scorekeeper_refuses_an_impossible_deal(tmp_path):
 
 def test_parse_results_too_many_points_is_translated_like_too_few():
     """parse_results' "more than one deal can score" (R6, R9.3) is an N_ message with its
-    placeholders, as its "less than a won deal scores" sibling, so it reads in el, fi, mt."""
+    placeholders, as its "less than a won deal scores" sibling, so it reads in el, fi, mt, es."""
     from ginrummy.i18n import translate_error, translator
 
     with pytest.raises(RecordError) as err:
@@ -127,3 +127,6 @@ def test_parse_results_too_many_points_is_translated_like_too_few():
     assert translate_error(err.value, translator("mt")) == (
         "riżultat 'Ann:124': 124 punt huma aktar milli tqassim wieħed jista' jagħti b'dawn ir-regoli "
         "(l-aktar 123: docs/rules.md, R6 u R9.3)")
+    assert translate_error(err.value, translator("es")) == (
+        "resultado 'Ann:124': 124 puntos es más de lo que una mano puede sumar con estas reglas "
+        "(como máximo 123: docs/rules.md, R6 y R9.3)")

@@ -49,6 +49,10 @@ WORDS = {
         "La donne est finie : touchez Donne suivante.",
         "Vous avez gin : touchez Gin (R2.5).",
         "Choisissez d'abord une carte à défausser (touchez-la, puis touchez Défausser).",
+    ("es", "phone"): (
+        "La mano ha terminado: toca Siguiente mano.",
+        "Tienes gin: toca Gin (R2.5).",
+        "Elige primero una carta para descartar (tócala y luego toca Descartar).",
     ),
     ("en", "desktop"): (
         "The deal is over: press N for the next deal.",

@@ -300,7 +300,9 @@ def test_a_client_that_stops_reading_is_closed_4408_and_the_table_goes_on(server
                     await ws.send(
                         json.dumps({"type": "action", "action": _pick(st["view"]["legal_actions"]), "id": moves})
                     )
-                    ack = await _until(ws, lambda m, moves=moves: m.get("reply_to") == moves)  # within 10 s, or it fails
+                    ack = await _until(
+                        ws, lambda m, moves=moves: m.get("reply_to") == moves
+                    )  # within 10 s, or it fails
                     assert ack["type"] == "ack", ack
                     moves += 1
                     result["after" if result["code"] != "never dropped" else "before"] += 1

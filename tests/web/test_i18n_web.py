@@ -1,5 +1,5 @@
 """The web table's translations (docs/i18n.md, "Web"): the ``web`` gettext domain is complete in
-Greek, Finnish and Maltese (no untranslated or fuzzy entry, placeholders as in the source),
+Greek, Finnish, Maltese and Spanish (no untranslated or fuzzy entry, placeholders as in the source),
 every marked string of the pages and scripts is in the catalog, the language follows ``?lang``,
 the ``gin_lang`` cookie and ``Accept-Language``, the browser catalog is served as JSON, and the
 server says its errors in the seat's language (HTTP and WebSocket)."""
@@ -177,6 +177,13 @@ def test_translator_plural_forms_and_numbers():
     assert web_translator("el").nt("{n} card", "{n} cards", 1) == "1 φύλλο"
     assert web_translator("el").t("Stock: {n}", n=1002) == "Τράπουλα: 1.002"
     assert web_translator("fi").t("Stock: {n}", n=1002) == "Pakka: 1\xa0002"
+    es = web_translator("es")
+    assert [es.nt("{n} card", "{n} cards", n) for n in (1, 2, 1000000)] == [
+        "1 carta",
+        "2 cartas",
+        "1.000.000 de cartas",
+    ]
+    assert es.t("Stock: {n}", n=1002) == "Mazo: 1.002"
 
 
 # -- over HTTP -----------------------------------------------------------------------------------
@@ -192,6 +199,8 @@ def test_pages_follow_accept_language_then_cookie_then_query(client):
     assert r.headers["content-language"] == "fi" and "Näin gin rummya pelataan" in r.text
     r = client.get("/tips?lang=mt", headers={"Accept-Language": "el"})
     assert r.headers["content-language"] == "mt" and "Pariri tal-istrateġija" in r.text
+    r = client.get("/rules?lang=es", headers={"Accept-Language": "el"})
+    assert r.headers["content-language"] == "es" and "Cómo se juega al gin rummy" in r.text
     client.cookies.clear()
     r = client.get("/scorekeeper", headers={"Accept-Language": "ja, ko"})
     assert r.headers["content-language"] == "en" and "<h1 data-i18n>Scorekeeper</h1>" in r.text
@@ -265,7 +274,7 @@ def test_websocket_errors_in_the_seat_language_and_set_lang(client):
         assert err["message"] == web_translator("mt").gettext("the deal is not over yet")
         ws.send_json({"type": "set_lang", "lang": "de"})
         err = ws.receive_json()
-        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt, fr'
+        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt, fr, es'
     # a bad token is refused in the language of the handshake (cookie, then Accept-Language)
     with client.websocket_connect(f"/ws/table/{table['id']}?seat=nope", headers={"Accept-Language": "fi"}) as ws:
         err = ws.receive_json()
@@ -284,6 +293,7 @@ def test_out_of_turn_names_the_player_to_act_in_the_seat_language(client):
         "el": f"σειρά έχει ο/η {to_act}",
         "fi": f"on pelaajan {to_act} vuoro",
         "mt": f"imiss lil {to_act}",
+        "es": f"le toca a {to_act}",
     }
     for lang, text in want.items():
         with client.websocket_connect(f"/ws/table/{table['id']}?seat={tok}&lang={lang}") as ws:

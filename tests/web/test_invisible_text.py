@@ -1,7 +1,7 @@
 """A chat line or a suggestion made only of invisible characters (zero-width spaces, direction
 marks, control characters...) is refused with words that say so: those characters are left out
 of every typed text (messages.plain_text), and nothing visible remained.  An empty text keeps
-its own answer.  Said in the seat's language (el, fi, mt) over the WebSocket."""
+its own answer.  Said in the seat's language (el, fi, mt, es) over the WebSocket."""
 
 from __future__ import annotations
 
@@ -62,6 +62,8 @@ WANT = {
     "żero) tħallew barra, u ma baqa' xejn li jidher",
     "fr": 'un message chat demande un "text" avec quelque chose de visible : ses caractères invisibles (comme les '
     "espaces de largeur nulle) ont été retirés, et il ne restait rien de visible",
+    "es": 'un mensaje chat necesita "text" con algo visible: se quitaron sus caracteres invisibles (como los espacios '
+    "de anchura cero) y no quedó nada visible",
     "en": CHAT,
 }
 

@@ -30,11 +30,18 @@ def test_the_four_coded_errors_are_one_type_with_one_name():
 
     import ginrummy.web
 
-    old = {"community.accounts": "AccountError", "protocol.inbound": "MessageError",
-           "protocol.bodies": "MessageError", "protocol.reading": "MessageError",
-           "room.review_service": "ReviewError", "room.seats": "TableError", "room.tables": "TableError"}
-    assert [f"{m}.{name}" for m, name in old.items()
-            if hasattr(importlib.import_module(f"ginrummy.web.{m}"), name)] == []
+    old = {
+        "community.accounts": "AccountError",
+        "protocol.inbound": "MessageError",
+        "protocol.bodies": "MessageError",
+        "protocol.reading": "MessageError",
+        "room.review_service": "ReviewError",
+        "room.seats": "TableError",
+        "room.tables": "TableError",
+    }
+    assert [
+        f"{m}.{name}" for m, name in old.items() if hasattr(importlib.import_module(f"ginrummy.web.{m}"), name)
+    ] == []
     web = pathlib.Path(ginrummy.web.__file__).parent
     said = re.compile(r"\b(TableError|MessageError|AccountError|ReviewError)\b")
     assert [p.name for p in sorted(web.rglob("*.py")) if said.search(p.read_text(encoding="utf-8"))] == []

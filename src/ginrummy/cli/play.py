@@ -16,7 +16,7 @@ Record and review: ``--record FILE`` saves the match's record (:func:`ginrummy.r
 decisions of that deal, valued by the expert from his own view, :mod:`ginrummy.analysis.review`), and
 at the end of the match the table offers the review of the whole match.
 
-Language: ``--lang el`` (or ``fi``, ``mt``, ``fr``, ``en``), by default the terminal's
+Language: ``--lang el`` (or ``fi``, ``mt``, ``fr``, ``es``, ``en``), by default the terminal's
 (``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``, English when it is none of these): every
 word on the screen goes through a :class:`~ginrummy.i18n.Translator`.  The commands a person
 types (``draw``, ``7H``, ``knock 7H``, ``help``...) are the same in every language; the help

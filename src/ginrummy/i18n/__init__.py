@@ -1,6 +1,6 @@
 """The translation layer: every user-facing string of the terminal table, the CLI and the
 engine's error messages goes through it, in English (the source), Greek (``el``), Finnish
-(``fi``) or Maltese (``mt``).
+(``fi``), Maltese (``mt``) or Spanish (``es``).
 
 The catalogs are gettext catalogs managed with Babel (``scripts/i18n.sh``: extract ->
 update -> compile); the compiled ``.mo`` files ship in the package under
@@ -64,10 +64,17 @@ __all__ = [
 SOURCE = "en"
 """The source language: the msgids are English."""
 
-LANGUAGES: tuple[str, ...] = ("en", "el", "fi", "mt", "fr")
+LANGUAGES: tuple[str, ...] = ("en", "el", "fi", "mt", "fr", "es")
 """The supported languages, the source first."""
 
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "el": "Ελληνικά", "fi": "Suomi", "mt": "Malti", "fr": "Français"}
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "el": "Ελληνικά",
+    "fi": "Suomi",
+    "mt": "Malti",
+    "fr": "Français",
+    "es": "Español",
+}
 """Each language's name in that language (for a language switcher)."""
 
 DOMAIN = "messages"
@@ -194,7 +201,7 @@ class Translator:
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         """The form of ``singular``/``plural`` for the count ``n``, by this language's plural
-        rule (Maltese has five forms, Greek and Finnish two)."""
+        rule (Maltese has five forms, Spanish three, Greek and Finnish two)."""
         return self.translations.ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str) -> str:
