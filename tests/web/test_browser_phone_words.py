@@ -49,6 +49,7 @@ WORDS = {
         "La donne est finie : touchez Donne suivante.",
         "Vous avez gin : touchez Gin (R2.5).",
         "Choisissez d'abord une carte à défausser (touchez-la, puis touchez Défausser).",
+    ),
     ("es", "phone"): (
         "La mano ha terminado: toca Siguiente mano.",
         "Tienes gin: toca Gin (R2.5).",
