@@ -69,6 +69,7 @@ def test_the_reason_is_said_in_each_language():
     v = next(v for v in _positions(1, 40) if v.phase == "draw" and len(v.legal) == 2)
     action, reason = expert.hint(v, v.legal)
     assert "draw from the stock" in str(reason) or "take the discard" in str(reason)
-    for lang, word in (("el", "τράβα από την τράπουλα"), ("fi", "nosta pakasta"), ("mt", "iġbed mill-mazz")):
+    for lang, word in (("el", "τράβα από την τράπουλα"), ("fi", "nosta pakasta"), ("mt", "iġbed mill-mazz"),
+                       ("de", "vom Stapel ziehen")):
         said = translate_error(reason, translator(lang))
         assert word in said and "draw from the stock" not in said and "sampled deals" not in said

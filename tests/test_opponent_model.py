@@ -154,5 +154,5 @@ def test_master_is_a_level_with_a_one_second_budget():
     from ginrummy.web.room.seats import player_levels
 
     assert player_levels()[:5] == ["random", "novice", "club", "expert", "master"]
-    assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt")] == \
-        ["Master", "Μετρ", "Suurmestari", "Mastru"]
+    assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt", "de")] == \
+        ["Master", "Μετρ", "Suurmestari", "Mastru", "Meister"]

@@ -397,9 +397,9 @@ def test_ismcts_level_and_its_arguments():
     from ginrummy.web.levels import player_levels
 
     assert player_levels()[:6] == ["random", "novice", "club", "expert", "master", "ismcts"]
-    assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt")] == \
+    assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt", "de")] == \
         ["Information-set search", "Αναζήτηση συνόλων πληροφορίας", "Informaatiojoukkohaku",
-         "Tfittxija f'settijiet ta' informazzjoni"]
+         "Tfittxija f'settijiet ta' informazzjoni", "Informationsmengen-Suche"]
 
 
 def test_expert_is_deterministic_with_a_sample_budget():

@@ -59,6 +59,8 @@ WANT = {
     "välilyönnit) jätettiin pois, eikä mitään näkyvää jäänyt",
     "mt": "messaġġ chat jeħtieġ \"text\" b'xi ħaġa li tidher: il-karattri inviżibbli tiegħu (bħall-ispazji ta' wisa' "
     "żero) tħallew barra, u ma baqa' xejn li jidher",
+    "de": 'eine chat-Nachricht braucht "text" mit etwas Sichtbarem: ihre unsichtbaren Zeichen (etwa Leerzeichen ohne '
+    "Breite) wurden entfernt, und nichts Sichtbares blieb übrig",
     "en": CHAT,
 }
 
