@@ -171,7 +171,9 @@ def _english_only_words(lang: str) -> set[str]:
 
     english, local = set(), set()
     for domain in ("messages", "web"):
-        with open(Path(__file__).resolve().parents[2] / "src/ginrummy/locale" / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as f:
+        with open(
+            Path(__file__).resolve().parents[2] / "src/ginrummy/locale" / lang / "LC_MESSAGES" / f"{domain}.po", "rb"
+        ) as f:
             for m in read_po(f):
                 for text in m.id if isinstance(m.id, tuple) else [m.id]:
                     english |= words(text)
@@ -225,7 +227,11 @@ def test_a_whole_deal_in_a_latin_script_language_shows_no_english(server, browse
             elif phase == "draw":
                 page.click("#stock")
             elif any(a.startswith(("gin ", "knock ")) for a in legal):
-                page.click("#actions [data-act='gin']" if any(a.startswith("gin ") for a in legal) else "#actions [data-act='knock']")
+                page.click(
+                    "#actions [data-act='gin']"
+                    if any(a.startswith("gin ") for a in legal)
+                    else "#actions [data-act='knock']"
+                )
             else:
                 page.click(f"#hand .card[data-card='{page.evaluate(BEST_CARD)}']")
                 assert want["discard"] in page.inner_text("#actions [data-act='discard']")
@@ -259,7 +265,9 @@ def test_table_screenshots(server, browser, lang):
     if shots is None:
         pytest.skip("set GIN_SCREENSHOTS=DIR to take the screenshots")
     errors: list[str] = []
-    page = _page(browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "de": "de-DE", "en": "en-GB"}[lang])
+    page = _page(
+        browser, errors, locale={"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "de": "de-DE", "en": "en-GB"}[lang]
+    )
     _open_table(page, server, {"el": "Άννα", "fi": "Aino", "mt": "Marija", "de": "Anna", "en": "Ann"}[lang])
     assert page.evaluate("document.documentElement.lang") == lang
     moves, shot = 0, False
