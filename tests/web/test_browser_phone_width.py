@@ -32,7 +32,7 @@ PAGES = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt"])
+@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt", "de"])
 @pytest.mark.parametrize("path", list(PAGES))
 def test_a_page_is_no_wider_than_a_375px_phone(server, browser, path, lang):  # noqa: F811
     errors: list[str] = []
@@ -60,6 +60,7 @@ SETTINGS_WORDS = {
     "el": ("Ρυθμίσεις", "Ρώτα πριν από κάθε πέταγμα"),
     "fi": ("Asetukset", "Kysy ennen jokaista heittoa"),
     "mt": ("Issettjar", "Staqsi qabel kull rimja"),
+    "de": ("Einstellungen", "Vor jedem Abwurf fragen"),
 }
 
 

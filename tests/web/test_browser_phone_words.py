@@ -45,6 +45,11 @@ WORDS = {
         "Għandek gin: agħfas Gin (R2.5).",
         "L-ewwel agħżel karta biex tarmi (mess fuqha, imbagħad agħfas Armi).",
     ),
+    ("de", "phone"): (
+        "Die Runde ist vorbei: tippe auf Nächste Runde.",
+        "Du hast Gin: tippe auf Gin (R2.5).",
+        "Wähle zuerst eine Karte zum Abwerfen (tippe sie an, dann auf Abwerfen).",
+    ),
     ("en", "desktop"): (
         "The deal is over: press N for the next deal.",
         "You have gin: press G (R2.5).",
