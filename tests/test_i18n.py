@@ -425,3 +425,15 @@ def test_german_level_names_keep_their_capitals(monkeypatch, capsys, plain):
     status, out, _ = run_play(monkeypatch, capsys, ["--lang", "de", "--seed", "3", "--opponent", "club"], ["quit"])
     assert status == 0
     assert out.splitlines()[0] == "Gin Rummy: Du gegen Computer (Clubspieler)"
+
+
+def test_lang_options_name_every_language():
+    """The --lang help of gin play and gin puzzles play lists LANGUAGES itself, German too."""
+    import inspect
+
+    from ginrummy.cli.play import play
+    from ginrummy.cli.puzzles import play_command
+
+    for command in (play, play_command):
+        said = inspect.signature(command).parameters["lang"].default.help
+        assert ", ".join(LANGUAGES) in said and re.search(r"\bde\b", said), said

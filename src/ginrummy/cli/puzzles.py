@@ -30,7 +30,7 @@ from ..analysis.puzzles import (
     theme_name,
 )
 from ..errors import GinRummyError
-from ..i18n import Translator, translate_error, translator
+from ..i18n import LANGUAGES, Translator, translate_error, translator
 from .common import JsonOpt, emit_json, fail, text_console
 from .main import app
 
@@ -165,7 +165,7 @@ def play_command(
     count: int = typer.Option(
         0, "--count", min=0, max=100000, help="Stop after this many puzzles (0: until quit or none left)."
     ),
-    lang: str = typer.Option("en", "--lang", help="Language: en, el, fi, mt."),
+    lang: str = typer.Option("en", "--lang", help=f"Language: {', '.join(LANGUAGES)}."),
 ) -> None:
     """Solve puzzles at the terminal; your puzzle rating is kept in a local file."""
     if theme is not None and theme not in THEMES:
