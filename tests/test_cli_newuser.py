@@ -64,7 +64,7 @@ def test_help_offers_only_what_the_rules_allow():
     assert "  big gin " in help_text(tr, make_rules("standard", ["big_gin_bonus=31"]))
     straight = help_text(tr, preset("straight"))
     assert "knock 7H" not in straight and "g 7H, gin 7H" in straight              # R8.1: no knocking
-    for lang in ("el", "fi", "mt", "fr", "es"):
+    for lang in ("el", "fi", "mt", "fr", "es", "de"):
         text = help_text(translator(lang), preset("straight"))
         assert "big gin" not in text and "knock 7H" not in text and "g 7H, gin 7H" in text
         assert "  big gin " in help_text(translator(lang), make_rules("straight", ["big_gin_bonus=31"]))

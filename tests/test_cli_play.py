@@ -385,7 +385,7 @@ def test_review_typed_during_a_deal_says_when_it_comes(monkeypatch, capsys):
     assert "✗ the review is offered when the deal is over; now type your move" in out
 
 
-@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt", "fr", "es"])
+@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt", "fr", "es", "de"])
 def test_the_computer_is_named_as_the_web_names_it(lang):
     """The terminal table names a computer player as the web table names a computer seat
     ("Computer (novice)", the msgid "Computer ({level})" with the level in the sentence's case,

@@ -70,6 +70,6 @@ def test_the_reason_is_said_in_each_language():
     action, reason = expert.hint(v, v.legal)
     assert "draw from the stock" in str(reason) or "take the discard" in str(reason)
     for lang, word in (("el", "τράβα από την τράπουλα"), ("fi", "nosta pakasta"), ("mt", "iġbed mill-mazz"),
-                       ("fr", "piocher"), ("es", "robar del mazo")):
+                       ("fr", "piocher"), ("es", "robar del mazo"), ("de", "vom Stapel ziehen")):
         said = translate_error(reason, translator(lang))
         assert word in said and "draw from the stock" not in said and "sampled deals" not in said

@@ -59,7 +59,7 @@ def check_reason(reason: str) -> None:
     assert isinstance(reason, Msg) and reason
     missing = [k for k in keys(reason) if k not in POT_IDS]
     assert missing == [], "a hint reason is not in the messages catalog (scripts/i18n.sh)"
-    for lang in ("el", "fi", "mt", "fr", "es"):
+    for lang in ("el", "fi", "mt", "fr", "es", "de"):
         said = translate_error(reason, translator(lang))
         assert said and said != str(reason) and "{" not in said, (lang, str(reason), said)
 

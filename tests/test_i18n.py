@@ -1,5 +1,5 @@
 """Tests of the translation layer (ginrummy.i18n), the shipped catalogs, and ``gin play`` in
-Greek, Finnish, Maltese and Spanish.
+Greek, Finnish, Maltese, French, Spanish and German.
 
 The catalogs must be complete (no untranslated or fuzzy entry), each translation must have
 exactly the placeholders of its source, the compiled .mo files must say what the .po files
@@ -89,7 +89,7 @@ def test_placeholders_helper():
     assert placeholders("{n!r} x {name} {{literal}} {v:>3}") == ["n!r", "name", "v:>3"]
 
 
-@pytest.mark.parametrize(("lang", "nplurals"), [("el", 2), ("fi", 2), ("mt", 5), ("fr", 3), ("es", 3)])
+@pytest.mark.parametrize(("lang", "nplurals"), [("el", 2), ("fi", 2), ("mt", 5), ("fr", 3), ("es", 3), ("de", 2)])
 def test_plural_forms_header_and_form_count(lang, nplurals):
     cat = catalog(lang)
     assert cat.num_plurals == nplurals
@@ -128,7 +128,7 @@ def test_template_holds_every_marked_message():
 @pytest.mark.parametrize(("tag", "code"), [
     ("el_GR.UTF-8", "el"), ("el-GR", "el"), ("EL", "el"), ("fi_FI@euro", "fi"), ("mt_MT.UTF-8", "mt"),
     ("es_ES.UTF-8", "es"), ("es-419", "es"),
-    ("en_GB", "en"), ("C", "en"), ("C.UTF-8", "en"), ("POSIX", "en"), ("de_DE", None), ("", None), (None, None),
+    ("en_GB", "en"), ("C", "en"), ("C.UTF-8", "en"), ("POSIX", "en"), ("de_DE.UTF-8", "de"), ("sv_SE", None), ("", None), (None, None),
 ])
 def test_normalize(tag, code):
     assert normalize(tag) == code
@@ -138,9 +138,10 @@ def test_normalize(tag, code):
     ({"LANG": "el_GR.UTF-8"}, "el"),
     ({"LANG": "fi_FI.UTF-8", "LC_ALL": "mt_MT.UTF-8"}, "mt"),      # LC_ALL wins over LANG
     ({"LANG": "el_GR.UTF-8", "LC_MESSAGES": "fi_FI"}, "fi"),        # LC_MESSAGES over LANG
-    ({"LANGUAGE": "de:fi", "LANG": "el_GR.UTF-8"}, "fi"),           # LANGUAGE list first
-    ({"LANGUAGE": "de", "LANG": "mt_MT"}, "mt"),                    # unsupported LANGUAGE entries skipped
-    ({"LANG": "de_DE.UTF-8"}, "en"),                                # unknown language: English
+    ({"LANGUAGE": "sv:fi", "LANG": "el_GR.UTF-8"}, "fi"),           # LANGUAGE list first
+    ({"LANGUAGE": "sv", "LANG": "mt_MT"}, "mt"),                    # unsupported LANGUAGE entries skipped
+    ({"LANG": "sv_SE.UTF-8"}, "en"),                                # unknown language: English
+    ({"LANG": "de_DE.UTF-8"}, "de"),
     ({"LANG": "C.UTF-8"}, "en"),
     ({}, "en"),
 ])
@@ -151,20 +152,21 @@ def test_lang_from_env(env, code):
 @pytest.mark.parametrize(("header", "code"), [
     ("el-GR,el;q=0.9,en;q=0.8", "el"),
     ("fi-FI,fi;q=0.9", "fi"),
-    ("de, mt;q=0.5, en;q=0.4", "mt"),
+    ("sv, mt;q=0.5, en;q=0.4", "mt"),
     ("es-MX,es;q=0.9,en;q=0.5", "es"),
+    ("de-DE,de;q=0.9,en;q=0.8", "de"),
     ("en;q=0.5, el;q=0.9", "el"),        # by weight, not by order
     ("fi;q=0, el;q=0.1", "el"),          # q=0 means not acceptable
-    ("*", "en"), ("de-DE", "en"), ("", "en"), (None, "en"), ("el;q=bad, fi", "fi"),
+    ("*", "en"), ("sv-SE", "en"), ("", "en"), (None, "en"), ("el;q=bad, fi", "fi"),
 ])
 def test_lang_from_accept_language(header, code):
     assert lang_from_accept_language(header) == code
 
 
 def test_translator_rejects_unknown_code_and_shared_translators_fall_back():
-    with pytest.raises(ValueError, match="unknown language 'de'"):
-        Translator("de")
-    assert translator("de_DE").lang == "en"
+    with pytest.raises(ValueError, match="unknown language 'sv'"):
+        Translator("sv")
+    assert translator("sv_SE").lang == "en"
     assert translator("el_GR.UTF-8") is translator("el")
 
 
@@ -206,6 +208,7 @@ def test_spanish_plural_forms_follow_cldr():
     ("el", "Το χέρι σου: 1 φύλλο, ασυνδύαστα 5", "Το χέρι σου: 10 φύλλα, ασυνδύαστα 5"),
     ("fi", "Kätesi: 1 kortti, irtopisteet 5", "Kätesi: 10 korttia, irtopisteet 5"),
     ("fr", "Votre main : 1 carte, points morts 5", "Votre main : 10 cartes, points morts 5"),
+    ("de", "Dein Blatt: 1 Karte, Restpunkte 5", "Dein Blatt: 10 Karten, Restpunkte 5"),
 ])
 def test_two_form_plurals(lang, one, many):
     tr = Translator(lang)
@@ -218,6 +221,7 @@ def test_two_form_plurals(lang, one, many):
     ("en", "1002", "0.5"), ("el", "1.002", "0,5"), ("fi", "1\xa0002", "0,5"), ("mt", "1,002", "0.5"),
     ("fr", "1\u202f002", "0,5"),
     ("es", "1.002", "0,5"),
+    ("de", "1.002", "0,5"),
 ])
 def test_number_format_follows_language(lang, big, half):
     tr = Translator(lang)
@@ -267,6 +271,7 @@ def test_msg_and_errors_survive_pickling():
     ("mt", "mhix karta: 'zz' (ikteb il-valur A 2-9 T/10 J Q K u mbagħad is-seme C D H S, eż. AS, TD, 10H)"),
     ("fr", "pas une carte : 'zz' (écrivez la valeur A 2-9 T/10 J Q K puis la couleur C D H S, p. ex. AS, TD, 10H)"),
     ("es", "no es una carta: 'zz' (escribe el valor A 2-9 T/10 J Q K y luego el palo C D H S, p. ej. AS, TD, 10H)"),
+    ("de", "keine Karte: 'zz' (Rang A 2-9 T/10 J Q K, dann Farbe C D H S, z. B. AS, TD, 10H)"),
 ])
 def test_card_error_translated(lang, expect):
     with pytest.raises(CardParseError) as info:
@@ -375,6 +380,7 @@ def screen_lines(out: str) -> list[str]:
     ("mt", "Int", "══ Il-partita spiċċat ══"),
     ("fr", "Vous", "══ Le match est terminé ══"),
     ("es", "Tú", "══ Fin del encuentro ══"),
+    ("de", "Du", "══ Das Match ist vorbei ══"),
 ])
 def test_whole_match_in_a_language_leaves_no_english(monkeypatch, capsys, plain, lang, you, over):
     """A whole match (seed 18, standard rules: gin R6.1 and undercut R6.3 both occur) played
@@ -405,12 +411,12 @@ def test_language_from_environment_and_unknown_lang(monkeypatch, capsys, plain):
     monkeypatch.setenv("LANG", "fi_FI.UTF-8")
     status, out, _ = run_play(monkeypatch, capsys, ["--seed", "3"], ["quit"])
     assert status == 0 and "Lopetit ottelun." in out and "── Jako 1 ──" in out
-    monkeypatch.setenv("LANG", "de_DE.UTF-8")  # not supported: English
+    monkeypatch.setenv("LANG", "sv_SE.UTF-8")  # not supported: English
     status, out, _ = run_play(monkeypatch, capsys, ["--seed", "3"], ["quit"])
     assert status == 0 and "You quit the match." in out
-    status, out, err = run_play(monkeypatch, capsys, ["--lang", "de", "--seed", "3"], [])
+    status, out, err = run_play(monkeypatch, capsys, ["--lang", "sv", "--seed", "3"], [])
     assert status == 2 and out == ""
-    assert err == "gin: error: --lang de is not a supported language; languages: en, el, fi, mt, fr, es\n"
+    assert err == "gin: error: --lang sv is not a supported language; languages: en, el, fi, mt, fr, es, de\n"
 
 
 def test_bad_options_are_said_in_the_language(monkeypatch, capsys, plain):
@@ -437,4 +443,31 @@ def test_card_and_suit_names():
     assert R.card_name(parse_card("KD"), Translator("mt")) == "re ta' dijamanti"
     assert R.card_name(parse_card("QS"), Translator("fr")) == "dame de pique"
     assert R.card_name(parse_card("QS"), Translator("es")) == "reina de picas"
+    assert R.card_name(parse_card("QS"), Translator("de")) == "Pik-Dame"
     assert R.is_you("Εσύ", Translator("el")) and R.is_you("you") and not R.is_you("Ann", Translator("fi"))
+
+
+def test_german_level_names_keep_their_capitals(monkeypatch, capsys, plain):
+    """German writes every noun with a capital, in running text too: "Computer (Anfänger)",
+    not "Computer (anfänger)" as the lower-casing for el/fi/mt would make it."""
+    from ginrummy.i18n import NOUNS_CAPITALIZED, level_in_text
+
+    assert NOUNS_CAPITALIZED == frozenset({"de"})
+    assert level_in_text("novice", Translator("de")) == "Anfänger"
+    assert level_in_text("novice", Translator("fi")) == "aloittelija"
+    assert level_in_text("novice") == "novice"
+    status, out, _ = run_play(monkeypatch, capsys, ["--lang", "de", "--seed", "3", "--opponent", "club"], ["quit"])
+    assert status == 0
+    assert out.splitlines()[0] == "Gin Rummy: Du gegen Computer (Clubspieler)"
+
+
+def test_lang_options_name_every_language():
+    """The --lang help of gin play and gin puzzles play lists LANGUAGES itself, German too."""
+    import inspect
+
+    from ginrummy.cli.play import play
+    from ginrummy.cli.puzzles import play_command
+
+    for command in (play, play_command):
+        said = inspect.signature(command).parameters["lang"].default.help
+        assert ", ".join(LANGUAGES) in said and re.search(r"\bde\b", said), said

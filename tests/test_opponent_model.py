@@ -158,3 +158,5 @@ def test_master_is_a_level_with_a_one_second_budget():
         ["Master", "Μετρ", "Suurmestari", "Mastru", "Maître"]
     assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt", "es")] == \
         ["Master", "Μετρ", "Suurmestari", "Mastru", "Maestro"]
+    assert [level_name("master", translator(x)) for x in ("en", "el", "fi", "mt", "de")] == \
+        ["Master", "Μετρ", "Suurmestari", "Mastru", "Meister"]

@@ -403,6 +403,9 @@ def test_ismcts_level_and_its_arguments():
     assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt", "es")] == \
         ["Information-set search", "Αναζήτηση συνόλων πληροφορίας", "Informaatiojoukkohaku",
          "Tfittxija f'settijiet ta' informazzjoni", "Búsqueda en conjuntos de información"]
+    assert [level_name("ismcts", translator(x)) for x in ("en", "el", "fi", "mt", "de")] == \
+        ["Information-set search", "Αναζήτηση συνόλων πληροφορίας", "Informaatiojoukkohaku",
+         "Tfittxija f'settijiet ta' informazzjoni", "Informationsmengen-Suche"]
 
 
 def test_expert_is_deterministic_with_a_sample_budget():

@@ -50,6 +50,7 @@ ALLOWED_LATIN = {
     "Malti",
     "Français",
     "Español",
+    "Deutsch",
 }  # the language switcher names each language in itself
 
 # the page's text, with the badges drawn by CSS from data-new ("new" on the card just drawn)
@@ -270,17 +271,118 @@ def test_a_whole_deal_in_spanish_shows_no_english(server, browser):
     assert errors == []
 
 
-@pytest.mark.parametrize("lang", ["el", "fi", "mt", "fr", "es", "en"])
+def _english_only_words(lang: str) -> set[str]:
+    """The words of the English texts (the msgids of both catalogs, without their HTML tags and
+    placeholders) that no translation into ``lang`` uses: on a page in ``lang``, such a word is
+    English left over.  A Latin-script language shares many words with English (Name, Computer,
+    Gin), so the Greek test's rule (no Latin word at all) cannot be used for it."""
+    from babel.messages.pofile import read_po
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"\b[A-Za-z]{2,}\b", re.sub(r"<[^>]*>|\{[^}]*\}", " ", text)))
+
+    english, local = set(), set()
+    for domain in ("messages", "web"):
+        with open(
+            Path(__file__).resolve().parents[2] / "src/ginrummy/locale" / lang / "LC_MESSAGES" / f"{domain}.po", "rb"
+        ) as f:
+            for m in read_po(f):
+                for text in m.id if isinstance(m.id, tuple) else [m.id]:
+                    english |= words(text)
+                for text in m.string if isinstance(m.string, tuple) else [m.string]:
+                    local |= words(text)
+    return english - local - ALLOWED_LATIN
+
+
+# what a Latin-script language's table says: its name for Ann, the opening page's title, the
+# start of each status line at a person's turn, the discard button, the end of a deal, the sheet
+LATIN = {
+    "de": {
+        "locale": "de-DE",
+        "name": "Anna",
+        "h1": "Tisch eröffnen",
+        "status": ("Du bist am Zug", "Du kannst", "Wähle", "Zwei Karten", "Alle elf"),
+        "discard": "abwerfen",
+        "result": r"erhält \d+ Punkt|unentschieden",
+        "sheet": ("Summe", "Partie"),
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(LATIN))
+def test_a_whole_deal_in_a_latin_script_language_shows_no_english(server, browser, lang):
+    """A whole deal against the computer in a German browser (and the rules, tips and
+    scorekeeper pages): no word of the English texts that the translation does not use itself
+    is visible at any of the person's turns, at the end of the deal, or on the sheet."""
+    want = LATIN[lang]
+    english = _english_only_words(lang)
+
+    def english_left() -> list[str]:
+        return sorted(set(re.findall(r"\b[A-Za-z]{2,}\b", page.evaluate(VISIBLE_TEXT))) & english)
+
+    errors: list[str] = []
+    page = _page(browser, errors, locale=want["locale"])
+    page.goto(server + "/")
+    assert page.evaluate("document.documentElement.lang") == lang and page.inner_text("h1") == want["h1"]
+    page.click("#advanced summary")
+    assert english_left() == []
+    for _attempt in range(5):  # the computer may end the deal before four turns: a new table
+        _open_table(page, server, want["name"])
+        seen_turns = moves = 0
+        while (phase := _wait_turn_or_end(page)) != "over":
+            assert english_left() == [], f"English on the table during {phase}"
+            assert page.inner_text("#status").startswith(want["status"]), page.inner_text("#status")
+            seen_turns += 1
+            legal = page.evaluate("ui.state.view.legal_actions")
+            if phase in ("upcard_offer", "wall"):
+                page.click("#actions [data-act='pass']")
+            elif phase == "draw":
+                page.click("#stock")
+            elif any(a.startswith(("gin ", "knock ")) for a in legal):
+                page.click(
+                    "#actions [data-act='gin']"
+                    if any(a.startswith("gin ") for a in legal)
+                    else "#actions [data-act='knock']"
+                )
+            else:
+                page.click(f"#hand .card[data-card='{page.evaluate(BEST_CARD)}']")
+                assert want["discard"] in page.inner_text("#actions [data-act='discard']")
+                page.click("#actions [data-act='discard']")
+            moves += 1
+            assert moves < 200
+        if seen_turns > 3:
+            break
+    assert seen_turns > 3
+    page.wait_for_selector("#result:not([hidden])")
+    assert re.search(want["result"], page.inner_text("#result-box")), page.inner_text("#result-box")
+    if page.evaluate("ui.state.deal.seed") is not None:  # a drawn deal's seed stays secret (R7)
+        page.wait_for_selector("#fair .ok")
+    assert english_left() == [], "English in the end-of-deal dialog"
+    page.click("#look-at-table")
+    assert any(word in page.inner_text("#sheet") for word in want["sheet"]), page.inner_text("#sheet")
+    assert english_left() == [], "English on the table after the deal"
+    assert want["name"] in page.inner_text("#moves")
+    for path in ("/rules", "/tips", "/scorekeeper", "/fair", "/leaderboard"):
+        page.goto(server + path)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert english_left() == [], f"English on {path}"
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", ["el", "fi", "mt", "fr", "es", "de", "en"])
 def test_table_screenshots(server, browser, lang):
     """The table during a deal and at its end in each language (saved with GIN_SCREENSHOTS)."""
     shots = _shots()
     if shots is None:
         pytest.skip("set GIN_SCREENSHOTS=DIR to take the screenshots")
     errors: list[str] = []
-    locales = {"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "fr": "fr-FR", "es": "es-ES", "en": "en-GB"}
+    locales = {"el": "el-GR", "fi": "fi-FI", "mt": "mt-MT", "fr": "fr-FR", "es": "es-ES", "de": "de-DE", "en": "en-GB"}
     page = _page(browser, errors, locale=locales[lang])
     _open_table(
-        page, server, {"el": "Άννα", "fi": "Aino", "mt": "Marija", "fr": "Anne", "es": "Ana", "en": "Ann"}[lang]
+        page,
+        server,
+        {"el": "Άννα", "fi": "Aino", "mt": "Marija", "fr": "Anne", "es": "Ana", "de": "Anna", "en": "Ann"}[lang],
     )
     assert page.evaluate("document.documentElement.lang") == lang
     moves, shot = 0, False

@@ -32,7 +32,7 @@ PAGES = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt", "fr", "es"])
+@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt", "fr", "es", "de"])
 @pytest.mark.parametrize("path", list(PAGES))
 def test_a_page_is_no_wider_than_a_375px_phone(server, browser, path, lang):  # noqa: F811
     errors: list[str] = []
@@ -62,6 +62,7 @@ SETTINGS_WORDS = {
     "mt": ("Issettjar", "Staqsi qabel kull rimja"),
     "fr": ("Réglages", "Demander avant chaque défausse"),
     "es": ("Ajustes", "Preguntar antes de cada descarte"),
+    "de": ("Einstellungen", "Vor jedem Abwurf fragen"),
 }
 
 

@@ -55,6 +55,11 @@ WORDS = {
         "Tienes gin: toca Gin (R2.5).",
         "Elige primero una carta para descartar (tócala y luego toca Descartar).",
     ),
+    ("de", "phone"): (
+        "Die Runde ist vorbei: tippe auf Nächste Runde.",
+        "Du hast Gin: tippe auf Gin (R2.5).",
+        "Wähle zuerst eine Karte zum Abwerfen (tippe sie an, dann auf Abwerfen).",
+    ),
     ("en", "desktop"): (
         "The deal is over: press N for the next deal.",
         "You have gin: press G (R2.5).",

@@ -663,7 +663,7 @@ def test_plural_rules_are_parsed_without_eval(fair):
 
     from ginrummy.web.texts import web_catalog
 
-    for lang in ("en", "el", "fi", "mt", "fr", "es"):
+    for lang in ("en", "el", "fi", "mt", "fr", "es", "de"):
         expr = re.search(r"plural\s*=\s*([^;]+)", web_catalog(lang)["plural_forms"]).group(1)
         f = gettext.c2py(expr)
         assert fair.evaluate("(e) => [...Array(230).keys()].map(pluralRule(e))", expr) == [f(n) for n in range(230)]

@@ -162,7 +162,7 @@ def test_sheet_result_with_5000_nines_is_400(client):
     assert r.status_code == 400, r.text
     assert r.json()["error"] == "results must be a list (at most 500) of NAME:POINTS or draw"
     # within the length limit, a number of 50 digits: a clear refusal naming it, in every language
-    for lang in ("en", "el", "fi", "mt", "fr", "es"):
+    for lang in ("en", "el", "fi", "mt", "fr", "es", "de"):
         r = client.post(f"/api/sheet?lang={lang}", json={"names": ["Ann", "Bob"], "results": ["Ann:" + "9" * 50]})
         assert r.status_code == 400, r.text
         assert "9" * 50 in r.json()["error"]

@@ -184,13 +184,15 @@ def test_translator_plural_forms_and_numbers():
         "1.000.000 de cartas",
     ]
     assert es.t("Stock: {n}", n=1002) == "Mazo: 1.002"
+    assert web_translator("de").t("Stock: {n}", n=1002) == "Stapel: 1.002"
+    assert [web_translator("de").nt("{n} card", "{n} cards", n) for n in (1, 2)] == ["1 Karte", "2 Karten"]
 
 
 # -- over HTTP -----------------------------------------------------------------------------------
 
 
 def test_pages_follow_accept_language_then_cookie_then_query(client):
-    r = client.get("/", headers={"Accept-Language": "de-DE,el;q=0.8,en;q=0.5"})
+    r = client.get("/", headers={"Accept-Language": "sv-SE,el;q=0.8,en;q=0.5"})
     assert r.status_code == 200 and r.headers["content-language"] == "el"
     assert '<html lang="el">' in r.text and "<h1 data-i18n>Άνοιξε τραπέζι</h1>" in r.text
     assert 'src="/api/i18n.js?lang=el"' in r.text
@@ -272,9 +274,9 @@ def test_websocket_errors_in_the_seat_language_and_set_lang(client):
         err = ws.receive_json()
         assert err["code"] == "illegal"
         assert err["message"] == web_translator("mt").gettext("the deal is not over yet")
-        ws.send_json({"type": "set_lang", "lang": "de"})
+        ws.send_json({"type": "set_lang", "lang": "sv"})
         err = ws.receive_json()
-        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt, fr, es'
+        assert err["message"] == 'messaġġ set_lang jeħtieġ "lang": wieħed minn en, el, fi, mt, fr, es, de'
     # a bad token is refused in the language of the handshake (cookie, then Accept-Language)
     with client.websocket_connect(f"/ws/table/{table['id']}?seat=nope", headers={"Accept-Language": "fi"}) as ws:
         err = ws.receive_json()
@@ -294,6 +296,7 @@ def test_out_of_turn_names_the_player_to_act_in_the_seat_language(client):
         "fi": f"on pelaajan {to_act} vuoro",
         "mt": f"imiss lil {to_act}",
         "es": f"le toca a {to_act}",
+        "de": f"{to_act} ist am Zug",
     }
     for lang, text in want.items():
         with client.websocket_connect(f"/ws/table/{table['id']}?seat={tok}&lang={lang}") as ws:

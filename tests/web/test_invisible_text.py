@@ -64,6 +64,8 @@ WANT = {
     "espaces de largeur nulle) ont été retirés, et il ne restait rien de visible",
     "es": 'un mensaje chat necesita "text" con algo visible: se quitaron sus caracteres invisibles (como los espacios '
     "de anchura cero) y no quedó nada visible",
+    "de": 'eine chat-Nachricht braucht "text" mit etwas Sichtbarem: ihre unsichtbaren Zeichen (etwa Leerzeichen ohne '
+    "Breite) wurden entfernt, und nichts Sichtbares blieb übrig",
     "en": CHAT,
 }
 

@@ -59,12 +59,13 @@ __all__ = [
     "placeholders",
     "level_name",
     "level_in_text",
+    "NOUNS_CAPITALIZED",
 ]
 
 SOURCE = "en"
 """The source language: the msgids are English."""
 
-LANGUAGES: tuple[str, ...] = ("en", "el", "fi", "mt", "fr", "es")
+LANGUAGES: tuple[str, ...] = ("en", "el", "fi", "mt", "fr", "es", "de")
 """The supported languages, the source first."""
 
 LANGUAGE_NAMES: dict[str, str] = {
@@ -74,6 +75,7 @@ LANGUAGE_NAMES: dict[str, str] = {
     "mt": "Malti",
     "fr": "Français",
     "es": "Español",
+    "de": "Deutsch",
 }
 """Each language's name in that language (for a language switcher)."""
 
@@ -132,7 +134,7 @@ def lang_from_accept_language(header: str | None) -> str:
     and ``*`` ignored, a region ignored (``fi-FI`` is ``fi``).  English when none matches or
     the header is missing or malformed.
 
-    ``"fi-FI,fi;q=0.9,en;q=0.8"`` -> ``"fi"``; ``"de, el;q=0.5"`` -> ``"el"``.
+    ``"fi-FI,fi;q=0.9,en;q=0.8"`` -> ``"fi"``; ``"sv, el;q=0.5"`` -> ``"el"``.
     """
     if not header:
         return SOURCE
@@ -360,8 +362,16 @@ def level_name(level: str, tr: Translator | None = None) -> str:
     return names.get(level.lower(), level.capitalize())
 
 
+NOUNS_CAPITALIZED: frozenset[str] = frozenset({"de"})
+"""The languages that write every noun with a capital, in running text too (German
+``Computer (Anfänger)``): :func:`level_in_text` keeps their level names as they are."""
+
+
 def level_in_text(level: str, tr: Translator | None = None) -> str:
     """:func:`level_name` as it stands inside a sentence: lower case (``Computer (novice)``),
-    unless the name holds a proper noun (``OpenSpiel simple bot`` keeps its capitals)."""
+    unless the name holds a proper noun (``OpenSpiel simple bot`` keeps its capitals) or the
+    language capitalizes its nouns (:data:`NOUNS_CAPITALIZED`: German ``Computer (Anfänger)``)."""
     name = level_name(level, tr)
+    if tr is not None and tr.lang in NOUNS_CAPITALIZED:
+        return name
     return name if any(ch.isupper() for ch in name[1:]) else name.lower()

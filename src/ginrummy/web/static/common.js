@@ -12,6 +12,8 @@
 const I18N = window.GIN_I18N || { lang: "en", name: "English", languages: { en: "English" },
                                   plural_forms: "nplurals=2; plural=(n != 1);", messages: {} };
 const LANG = I18N.lang;
+/** The languages that write every noun with a capital (ginrummy.i18n.NOUNS_CAPITALIZED). */
+const NOUNS_CAPITALIZED = new Set(["de"]);
 const NUMBER = new Intl.NumberFormat(LANG);
 /** A gettext plural expression of n as a function, parsed here rather than eval'd (the pages'
  *  Content-Security-Policy forbids eval): integers, n, ( ), !, %, < <= > >=, == !=, &&, ||, ?:
@@ -217,8 +219,9 @@ function levelName(level) {
                   ismcts: ptm("level", "Information-set search"), "openspiel-simple": ptm("level", "OpenSpiel simple bot") };
   const name = names[level];
   if (!name) return level;
-  // "novice" in running text; a name with a proper noun inside ("OpenSpiel") keeps its capitals
-  return /\p{Lu}/u.test(name.slice(1)) ? name : name.toLocaleLowerCase(LANG);
+  // "novice" in running text; a name with a proper noun inside ("OpenSpiel") keeps its capitals,
+  // and so do the languages that capitalize every noun (i18n.NOUNS_CAPITALIZED: German "Anfänger")
+  return /\p{Lu}/u.test(name.slice(1)) || NOUNS_CAPITALIZED.has(LANG) ? name : name.toLocaleLowerCase(LANG);
 }
 function rankIndex(code) { return RANKS.indexOf(code[0]); }
 function suitIndex(code) { return "CDHS".indexOf(code[1]); }
