@@ -63,6 +63,9 @@ __all__ = [
     "value_moves",
     "mine_record",
     "recheck",
+    "recheck_gaps",
+    "restated",
+    "verify_puzzle",
     "theme_of",
     "rules_of",
     "dumps_puzzles",
@@ -382,11 +385,14 @@ def _step(gap: float) -> float | None:
     return ok[-1] if ok else None
 
 
-def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = None) -> tuple[bool, dict[str, float]]:
+def recheck_gaps(
+    puzzle: Puzzle, *, samples: int | None = None, seed: str | None = None
+) -> dict[str, tuple[float, float]] | None:
     """Value the puzzle's every legal move again from its file alone, on ``samples`` sampled deals
     (default ``RECHECK_FACTOR * puzzle.samples``) drawn from ``seed`` (default its
-    ``recheck_seed``): ``(ok, losses)``, ``ok`` when ``best`` is still the best move and beats
-    every other by at least ``margin``; ``losses`` per other move."""
+    ``recheck_seed``): per other move, ``(gap, noise)``: the mean lead of ``best`` over it and
+    :data:`~ginrummy.analysis.review.NOISE_Z` standard errors of that paired lead (percentage
+    points of win chance).  ``None`` when ``best`` is not a legal move of the view."""
     view = puzzle.player_view()
     sheet = _sheet(view.rules, puzzle.results)
     n = RECHECK_FACTOR * puzzle.samples if samples is None else samples
@@ -395,11 +401,49 @@ def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = No
     )
     texts = [a.text for a in actions]
     if puzzle.best not in texts:
-        return False, {}
+        return None
     b = texts.index(puzzle.best)
-    gaps = _gaps(values, b)
-    losses = {t: round(g, 2) for t, (g, _) in zip(texts, gaps) if t != puzzle.best}
+    return {t: gn for t, gn in zip(texts, _gaps(values, b)) if t != puzzle.best}
+
+
+def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = None) -> tuple[bool, dict[str, float]]:
+    """:func:`recheck_gaps` as ``(ok, losses)``: ``ok`` when ``best`` is still the best move and
+    beats every other by at least ``margin`` on average; ``losses`` per other move (the mean
+    leads, rounded to 0.01)."""
+    gaps = recheck_gaps(puzzle, samples=samples, seed=seed)
+    if gaps is None:
+        return False, {}
+    losses = {t: round(g, 2) for t, (g, _) in gaps.items()}
     return all(g >= puzzle.margin for g in losses.values()), losses
+
+
+def restated(puzzle: Puzzle) -> Puzzle | None:
+    """``puzzle`` with its ``margin`` cleared by the re-check's lower bounds: the largest step of
+    :data:`MARGIN_STEPS` not above the stated margin nor above any other move's re-check lead
+    less :data:`~ginrummy.analysis.review.NOISE_Z` standard errors (the mining check's own
+    test), or ``None`` when no step is (it is no puzzle by that test).  The re-check is
+    :func:`recheck_gaps` with the puzzle's own seed, so this is exact from the file alone."""
+    gaps = recheck_gaps(puzzle)
+    if not gaps:
+        return None
+    margin = _step(min(puzzle.margin, min(g - n for g, n in gaps.values())))
+    if margin is None:
+        return None
+    return Puzzle(**{**puzzle.__dict__, "margin": margin})
+
+
+def verify_puzzle(puzzle: Puzzle, factor: int = RECHECK_FACTOR, salt: str = "1") -> dict[str, Any]:
+    """``gin puzzles verify``'s check of one puzzle: :func:`recheck` on ``factor * puzzle.samples``
+    sampled deals drawn from the seed ``"verify/{salt}/{id}"`` (neither the mining check's nor the
+    re-check's).  Returns ``{"id", "ok", "gap", "margin", "theme"}``: ``gap`` is the smallest lead
+    of the best move over another move (percentage points of win chance; ``None`` when the best
+    move is no longer legal in the rebuilt view), ``ok`` when it is at least the stated
+    ``margin``.  Raises ``ValueError`` for ``factor`` < 1."""
+    if type(factor) is not int or factor < 1:
+        raise ValueError(f"factor must be an int >= 1, not {factor!r}")
+    ok, losses = recheck(puzzle, samples=factor * puzzle.samples, seed=f"verify/{salt}/{puzzle.id}")
+    gap = min(losses.values()) if losses else None
+    return {"id": puzzle.id, "ok": ok and gap is not None, "gap": gap, "margin": puzzle.margin, "theme": puzzle.theme}
 
 
 def _position_id(view_json: dict[str, Any], results: Sequence[Sequence[Any]], player: int) -> str:
@@ -503,13 +547,14 @@ def _mine_one(
         rseed,
         {"record": name, "deal": deal, "index": index},
     )
-    # 3. the re-check, from the puzzle alone
-    ok, losses = recheck(puzzle)
-    if not losses:
+    # 3. the re-check, from the puzzle alone: each lead less its noise, as the mining check
+    gaps = recheck_gaps(puzzle)
+    if not gaps:
         return None
-    margin = _step(min(min(losses.values()), first + 0.0))
+    margin = _step(min(min(g - n for g, n in gaps.values()), first + 0.0))
     if margin is None:
         return None
+    losses = {t: round(g, 2) for t, (g, _) in gaps.items()}
     others = [parse_action(t) for t in losses]
     theme = theme_of(view, actions[b], others)
     losses = dict(sorted(losses.items(), key=lambda kv: (kv[1], kv[0])))
