@@ -93,7 +93,7 @@ async def overview(ctx: AppContext, request: Request) -> Response:
     if aid is not None:
         mine = await asyncio.to_thread(room.person, aid)
         me = {"rating": mine.display, "attempts": mine.attempts, "solved": mine.solved}
-    themes = [{**t, "name": translate_error(theme_name(t["theme"]), tr)} for t in room.themes()]
+    themes = [{**th, "name": translate_error(theme_name(th["theme"]), tr)} for th in room.themes()]
     out = {"themes": themes, "total": len(room.puzzles), "daily": {"id": room.daily(day).id, "date": day.isoformat()}}
     return JSONResponse({**out, "me": me}, headers=_NO_STORE)
 
