@@ -16,7 +16,7 @@ from ginrummy.analysis.puzzles import loads_puzzles
 from ginrummy.web.app import create_app
 from ginrummy.web.community.puzzles import daily_index, shipped_set
 
-from .conftest import with_csrf
+from .conftest import STORES, database_url, with_csrf
 
 SET = shipped_set()
 BY_ID = {p.id: p for p in SET}
@@ -170,3 +170,37 @@ def test_the_shipped_set_is_the_cli_s():
     from ginrummy.cli.puzzles import shipped_puzzles
 
     assert [p.id for p in loads_puzzles(shipped_puzzles())] == [p.id for p in SET]
+
+
+@pytest.fixture(params=STORES)
+def any_store(request, tmp_path):
+    yield from database_url(request.param, tmp_path)
+
+
+def test_migration_0003_makes_the_puzzle_tables_and_ratings_are_stored(any_store):
+    """On SQLite and PostgreSQL: the upgrade to 0003_puzzles makes the three tables (the
+    downgrade to 0002 drops them); an attempt is stored and read back by a new room."""
+    from alembic import command
+    from sqlalchemy import create_engine, inspect
+
+    from ginrummy.web.community.puzzles import PuzzleRoom
+    from ginrummy.web.db.migrations import _config, current_revision
+    from ginrummy.web.db.store import Store, engine_url
+
+    store = Store(any_store)
+    assert current_revision(store.engine) == "0003_puzzles"
+    names = {"gin_puzzle_people", "gin_puzzle_attempts", "gin_puzzle_ratings"}
+    assert names <= set(inspect(store.engine).get_table_names())
+    room = PuzzleRoom(store.engine, SET[:3])
+    out = room.answer(SET[0], SET[0].best, 7)
+    assert out["rated"] and out["rating"]["after"] > 1000
+    again = PuzzleRoom(store.engine, SET[:3])
+    assert again.rating_of(SET[0].id).display == out["puzzle_rating"] < 1000
+    assert again.person(7).attempts == 1 and again.next_for(7, None, None).id == SET[1].id
+    store.engine.dispose()
+    engine = create_engine(engine_url(any_store))
+    with engine.begin() as conn:
+        cfg = _config(conn)
+        command.downgrade(cfg, "0002_account_role")
+    assert not names & set(inspect(engine).get_table_names())
+    engine.dispose()

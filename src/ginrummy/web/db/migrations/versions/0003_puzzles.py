@@ -21,14 +21,16 @@ depends_on = None
 
 
 def _tables() -> list[tuple[str, list[Any]]]:
-    rating = [
-        sa.Column("mu", sa.Float, nullable=False),
-        sa.Column("sigma", sa.Float, nullable=False),
-        sa.Column("attempts", sa.Integer, nullable=False),
-        sa.Column("solved", sa.Integer, nullable=False),
-    ]
+    def rating() -> list[Any]:
+        return [
+            sa.Column("mu", sa.Float, nullable=False),
+            sa.Column("sigma", sa.Float, nullable=False),
+            sa.Column("attempts", sa.Integer, nullable=False),
+            sa.Column("solved", sa.Integer, nullable=False),
+        ]
+
     return [
-        ("gin_puzzle_people", [sa.Column("account_id", sa.Integer, primary_key=True, autoincrement=False), *rating]),
+        ("gin_puzzle_people", [sa.Column("account_id", sa.Integer, primary_key=True, autoincrement=False), *rating()]),
         (
             "gin_puzzle_attempts",
             [
@@ -38,7 +40,7 @@ def _tables() -> list[tuple[str, list[Any]]]:
                 sa.Column("created", sa.String(40), nullable=False),
             ],
         ),
-        ("gin_puzzle_ratings", [sa.Column("puzzle_id", sa.String(40), primary_key=True), *[c.copy() for c in rating]]),
+        ("gin_puzzle_ratings", [sa.Column("puzzle_id", sa.String(40), primary_key=True), *rating()]),
     ]
 
 
