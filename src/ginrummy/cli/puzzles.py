@@ -39,7 +39,16 @@ from ..i18n import Translator, translate_error, translator
 from .common import JsonOpt, emit_json, fail, text_console
 from .main import app
 
-__all__ = ["puzzles_app", "mine_command", "play_command", "verify_command", "verify_all", "shipped_puzzles", "pick_puzzle", "load_ratings"]
+__all__ = [
+    "puzzles_app",
+    "mine_command",
+    "play_command",
+    "verify_command",
+    "verify_all",
+    "shipped_puzzles",
+    "pick_puzzle",
+    "load_ratings",
+]
 
 puzzles_app = typer.Typer(help="Puzzles mined from played games: find them, solve them.", no_args_is_help=True)
 app.add_typer(puzzles_app, name="puzzles")
@@ -335,9 +344,7 @@ def verify_command(
     seconds = round(time.monotonic() - start, 1)
     failed = [r for r in results if not r["ok"]]
     if as_json:
-        emit_json(
-            {"checked": len(results), "of": len(puzzles), "failed": failed, "factor": factor, "seconds": seconds}
-        )
+        emit_json({"checked": len(results), "of": len(puzzles), "failed": failed, "factor": factor, "seconds": seconds})
     else:
         console = text_console()
         for r in failed:

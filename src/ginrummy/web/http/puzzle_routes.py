@@ -117,7 +117,9 @@ async def daily_puzzle(ctx: AppContext, request: Request) -> Response:
     if (r := _limited(ctx, request, tr)) is not None:
         return r
     day = datetime.now(UTC).date()
-    return JSONResponse({"puzzle": ctx.puzzles.public(ctx.puzzles.daily(day)), "date": day.isoformat()}, headers=_NO_STORE)
+    return JSONResponse(
+        {"puzzle": ctx.puzzles.public(ctx.puzzles.daily(day)), "date": day.isoformat()}, headers=_NO_STORE
+    )
 
 
 async def one_puzzle(ctx: AppContext, request: Request) -> Response:
