@@ -87,6 +87,7 @@ def test_a_guest_answers_wrong_then_right(client):
         "losses": p.losses, "margin": p.margin, "theme": p.theme, "rules": list(p.rules),
         "rated": False, "rating": None, "puzzle_rating": 1000,
     }
+    assert list(r.json()["losses"].values()) == sorted(p.losses.values())  # smallest first
     r = client.post(f"/api/puzzles/{p.id}/answer", json={"move": p.best})
     assert (r.json()["correct"], r.json()["loss"], r.json()["rated"]) == (True, 0.0, False)
     nxt = client.get("/api/puzzles/next", params={"after": p.id}).json()["puzzle"]

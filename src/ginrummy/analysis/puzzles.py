@@ -267,7 +267,7 @@ class Puzzle:
         player, opponent: the player indexes of the match (the values are ``player``'s).
         best: the best move (action text, ``discard 7H``).
         losses: every other legal move's loss against ``best`` at the re-check (percentage
-            points of the chance to win), largest last.
+            points of the chance to win); a file keeps the keys sorted by text.
         margin: ``best`` beats every other move by at least this, at the mining check and the
             re-check (one of :data:`MARGIN_STEPS`).
         theme: one of :data:`THEMES`; rules: the rule numbers that matter.

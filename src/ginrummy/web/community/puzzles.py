@@ -214,7 +214,7 @@ class PuzzleRoom:
             "correct": correct,
             "best": p.best,
             "loss": loss,
-            "losses": dict(p.losses),
+            "losses": dict(sorted(p.losses.items(), key=lambda kv: (kv[1], kv[0]))),
             "margin": p.margin,
             "theme": p.theme,
             "rules": list(p.rules),
