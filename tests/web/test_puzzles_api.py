@@ -205,3 +205,19 @@ def test_migration_0003_makes_the_puzzle_tables_and_ratings_are_stored(any_store
         command.downgrade(cfg, "0002_account_role")
     assert not names & set(inspect(engine).get_table_names())
     engine.dispose()
+
+
+def test_two_servers_rate_an_account_s_first_answer_once(tmp_path):
+    from ginrummy.web.community.puzzles import PuzzleRoom
+    from ginrummy.web.db.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}")
+    a, b = PuzzleRoom(store.engine, SET[:2]), PuzzleRoom(store.engine, SET[:2])
+    first = a.answer(SET[0], SET[0].best, 1)
+    second = b.answer(SET[0], SET[0].best, 1)
+    assert (first["rated"], second["rated"]) == (True, False)
+    assert second["rating"] == {"before": first["rating"]["after"], "after": first["rating"]["after"],
+                                "attempts": 1, "solved": 1}
+    # the other server's answer to another puzzle starts from the stored rating
+    third = b.answer(SET[1], SET[1].best, 1)
+    assert third["rating"]["before"] == first["rating"]["after"] and third["rating"]["attempts"] == 2

@@ -30,6 +30,7 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from ...actions import parse_action
 from ...analysis.puzzles import INITIAL_RATING, THEMES, Puzzle, display_rating, loads_puzzles, rate_attempt
@@ -224,6 +225,16 @@ class PuzzleRoom:
         }
 
     def _rate(self, p: Puzzle, account_id: int, correct: bool) -> tuple[bool, dict[str, Any]]:
+        try:
+            return self._rate_once(p, account_id, correct)
+        except IntegrityError:  # the same account's answer rated meanwhile by another server
+            me = self.person(account_id)
+            return False, {"before": me.display, "after": me.display, "attempts": me.attempts, "solved": me.solved}
+
+    def _rate_once(self, p: Puzzle, account_id: int, correct: bool) -> tuple[bool, dict[str, Any]]:
+        # the rows are read FOR UPDATE (PostgreSQL: two servers rating one puzzle take turns;
+        # SQLite locks the database for the write anyway) and the attempt's key makes the
+        # first answer the only rated one
         with self._lock, self.engine.begin() as conn:
             me = _row(conn, puzzle_people_t, puzzle_people_t.c.account_id, account_id)
             before = me.display
@@ -252,7 +263,8 @@ class PuzzleRoom:
 
 
 def _row(conn: Connection, table: Any, key: Any, value: Any) -> PuzzleRating:
-    r = conn.execute(select(table.c.mu, table.c.sigma, table.c.attempts, table.c.solved).where(key == value)).first()
+    q = select(table.c.mu, table.c.sigma, table.c.attempts, table.c.solved).where(key == value).with_for_update()
+    r = conn.execute(q).first()
     return PuzzleRating() if r is None else PuzzleRating(r.mu, r.sigma, r.attempts, r.solved)
 
 
