@@ -80,3 +80,21 @@ def test_a_puzzle_session_wrong_right_next_theme_and_rating(server, browser):  #
     assert change.startswith("Your puzzle rating: 1,000 → ") and change != "Your puzzle rating: 1,000 → 1,000."
     assert page.text_content("#my-rating").endswith("(1 of 1 solved)")
     assert errors == []
+
+
+@pytest.mark.parametrize(("lang", "title", "question"), [
+    ("el", "Γρίφοι", "Ποια είναι η καλύτερη κίνηση;"),
+    ("fi", "Tehtävät", "Mikä on paras siirto?"),
+    ("mt", "Puzzles", "X'inhi l-aħjar mossa?"),
+])
+def test_the_puzzle_page_speaks_each_language(server, browser, lang, title, question):  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + f"/puzzles?lang={lang}")
+    pid = _shown(page)
+    assert page.text_content("h1") == title and page.text_content("#puzzle h3") == question
+    p = BY_ID[pid]
+    _answer(page, p.best)
+    verdict = page.text_content("#puzzle-answer .verdict")
+    assert verdict.split(":")[0] == {"el": "Σωστά", "fi": "Oikein", "mt": "Tajjeb"}[lang]
+    assert errors == []
