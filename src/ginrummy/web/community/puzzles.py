@@ -25,6 +25,7 @@ import hashlib
 import threading
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -41,10 +42,16 @@ from .schema import metadata, puzzle_attempts_t, puzzle_people_t, puzzle_ratings
 __all__ = ["PuzzleRoom", "PuzzleRating", "shipped_set", "daily_index"]
 
 
-def shipped_set() -> list[Puzzle]:
-    """The puzzle set shipped with the package (``ginrummy/analysis/puzzles.jsonl``), in file order."""
+@cache
+def _shipped() -> tuple[Puzzle, ...]:
     text = resources.files("ginrummy.analysis").joinpath("puzzles.jsonl").read_text(encoding="utf-8")
-    return loads_puzzles(text)
+    return tuple(loads_puzzles(text))
+
+
+def shipped_set() -> list[Puzzle]:
+    """The puzzle set shipped with the package (``ginrummy/analysis/puzzles.jsonl``), in file
+    order; read once a process (every app of a process shares the puzzles, which are not changed)."""
+    return list(_shipped())
 
 
 def daily_index(day: date, count: int) -> int:
