@@ -39,9 +39,7 @@ def test_admin_commands_on_an_upgraded_database(tmp_path):
     engine = create_engine(url)
     with engine.connect() as conn:
         assert (
-            conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-            == head_revision()
-            == "0002_account_role"
+            conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == head_revision() == "0003_puzzles"
         )
         roles = dict(conn.execute(text("SELECT name, role FROM gin_accounts")).all())
     assert roles == {"Ann": "moderator", "Bob": None, "Carol": None, "novice": None}

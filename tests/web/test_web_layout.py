@@ -78,6 +78,8 @@ def test_one_code_to_status_table():
         "not_over": 400,
         "busy": 503,
         "server_busy": 503,
+        "bad_move": 400,
+        "no_puzzle": 404,
         "internal": 500,
     }
     assert ErrorCode.NAME_TAKEN == "name_taken" and http_status("no_such_code") == 400

@@ -11,7 +11,7 @@ margin:
    numbers): the best must beat each other move by at least :data:`MIN_MARGIN` plus
    :data:`~ginrummy.analysis.review.NOISE_Z` standard errors of the paired difference;
 3. the re-check values them again on ``4 * samples`` deals drawn from another seed: the same move
-   must be best, and by at least the stated margin.
+   must be best, each lead less :data:`RECHECK_Z` standard errors at least the stated margin.
 
 The stated ``margin`` is the largest of :data:`MARGIN_STEPS` that both checks clear; ``losses``
 are the re-check's losses of the other moves (percentage points of the chance to win, as the
@@ -57,12 +57,16 @@ __all__ = [
     "MARGIN_STEPS",
     "SCREEN_SAMPLES",
     "RECHECK_FACTOR",
+    "RECHECK_Z",
     "Puzzle",
     "view_to_json",
     "view_from_json",
     "value_moves",
     "mine_record",
     "recheck",
+    "recheck_gaps",
+    "restated",
+    "verify_puzzle",
     "theme_of",
     "rules_of",
     "dumps_puzzles",
@@ -87,6 +91,11 @@ MARGIN_STEPS = (3.0, 5.0, 10.0, 20.0, 40.0)
 SCREEN_SAMPLES = 16
 #: The re-check values the moves on this many times the mining check's sampled deals.
 RECHECK_FACTOR = 4
+#: Standard errors of its paired lead that the re-check takes off each move's lead before it
+#: compares it with the margin (the mining check takes off NOISE_Z = 2): a fresh check of the
+#: same size differs from the re-check by about sqrt(2) standard errors, so 2 left 1 in 13 of
+#: the borderline leads under their margin (``gin puzzles verify``, benchmarks/RESULTS.md).
+RECHECK_Z = 3.0
 #: OpenSkill ``(mu, sigma)`` of a new person or puzzle (the ladder's: 25, 25/3).
 INITIAL_RATING = (25.0, 25.0 / 3.0)
 
@@ -264,7 +273,7 @@ class Puzzle:
         player, opponent: the player indexes of the match (the values are ``player``'s).
         best: the best move (action text, ``discard 7H``).
         losses: every other legal move's loss against ``best`` at the re-check (percentage
-            points of the chance to win), largest last.
+            points of the chance to win); a file keeps the keys sorted by text.
         margin: ``best`` beats every other move by at least this, at the mining check and the
             re-check (one of :data:`MARGIN_STEPS`).
         theme: one of :data:`THEMES`; rules: the rule numbers that matter.
@@ -382,11 +391,14 @@ def _step(gap: float) -> float | None:
     return ok[-1] if ok else None
 
 
-def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = None) -> tuple[bool, dict[str, float]]:
+def recheck_gaps(
+    puzzle: Puzzle, *, samples: int | None = None, seed: str | None = None
+) -> dict[str, tuple[float, float]] | None:
     """Value the puzzle's every legal move again from its file alone, on ``samples`` sampled deals
     (default ``RECHECK_FACTOR * puzzle.samples``) drawn from ``seed`` (default its
-    ``recheck_seed``): ``(ok, losses)``, ``ok`` when ``best`` is still the best move and beats
-    every other by at least ``margin``; ``losses`` per other move."""
+    ``recheck_seed``): per other move, ``(gap, noise)``: the mean lead of ``best`` over it and
+    :data:`~ginrummy.analysis.review.NOISE_Z` standard errors of that paired lead (percentage
+    points of win chance).  ``None`` when ``best`` is not a legal move of the view."""
     view = puzzle.player_view()
     sheet = _sheet(view.rules, puzzle.results)
     n = RECHECK_FACTOR * puzzle.samples if samples is None else samples
@@ -395,11 +407,49 @@ def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = No
     )
     texts = [a.text for a in actions]
     if puzzle.best not in texts:
-        return False, {}
+        return None
     b = texts.index(puzzle.best)
-    gaps = _gaps(values, b)
-    losses = {t: round(g, 2) for t, (g, _) in zip(texts, gaps) if t != puzzle.best}
+    return {t: gn for t, gn in zip(texts, _gaps(values, b)) if t != puzzle.best}
+
+
+def recheck(puzzle: Puzzle, *, samples: int | None = None, seed: str | None = None) -> tuple[bool, dict[str, float]]:
+    """:func:`recheck_gaps` as ``(ok, losses)``: ``ok`` when ``best`` is still the best move and
+    beats every other by at least ``margin`` on average; ``losses`` per other move (the mean
+    leads, rounded to 0.01)."""
+    gaps = recheck_gaps(puzzle, samples=samples, seed=seed)
+    if gaps is None:
+        return False, {}
+    losses = {t: round(g, 2) for t, (g, _) in gaps.items()}
     return all(g >= puzzle.margin for g in losses.values()), losses
+
+
+def restated(puzzle: Puzzle) -> Puzzle | None:
+    """``puzzle`` with its ``margin`` cleared by the re-check's lower bounds: the largest step of
+    :data:`MARGIN_STEPS` not above the stated margin nor above any other move's re-check lead
+    less :data:`RECHECK_Z` standard errors, or ``None`` when no step is (it is no puzzle by
+    that test).  The re-check is
+    :func:`recheck_gaps` with the puzzle's own seed, so this is exact from the file alone."""
+    gaps = recheck_gaps(puzzle)
+    if not gaps:
+        return None
+    margin = _step(min(puzzle.margin, min(g - n * RECHECK_Z / NOISE_Z for g, n in gaps.values())))
+    if margin is None:
+        return None
+    return Puzzle(**{**puzzle.__dict__, "margin": margin})
+
+
+def verify_puzzle(puzzle: Puzzle, factor: int = RECHECK_FACTOR, salt: str = "1") -> dict[str, Any]:
+    """``gin puzzles verify``'s check of one puzzle: :func:`recheck` on ``factor * puzzle.samples``
+    sampled deals drawn from the seed ``"verify/{salt}/{id}"`` (neither the mining check's nor the
+    re-check's).  Returns ``{"id", "ok", "gap", "margin", "theme"}``: ``gap`` is the smallest lead
+    of the best move over another move (percentage points of win chance; ``None`` when the best
+    move is no longer legal in the rebuilt view), ``ok`` when it is at least the stated
+    ``margin``.  Raises ``ValueError`` for ``factor`` < 1."""
+    if type(factor) is not int or factor < 1:
+        raise ValueError(f"factor must be an int >= 1, not {factor!r}")
+    ok, losses = recheck(puzzle, samples=factor * puzzle.samples, seed=f"verify/{salt}/{puzzle.id}")
+    gap = min(losses.values()) if losses else None
+    return {"id": puzzle.id, "ok": ok and gap is not None, "gap": gap, "margin": puzzle.margin, "theme": puzzle.theme}
 
 
 def _position_id(view_json: dict[str, Any], results: Sequence[Sequence[Any]], player: int) -> str:
@@ -503,13 +553,14 @@ def _mine_one(
         rseed,
         {"record": name, "deal": deal, "index": index},
     )
-    # 3. the re-check, from the puzzle alone
-    ok, losses = recheck(puzzle)
-    if not losses:
+    # 3. the re-check, from the puzzle alone: each lead less RECHECK_Z standard errors
+    gaps = recheck_gaps(puzzle)
+    if not gaps:
         return None
-    margin = _step(min(min(losses.values()), first + 0.0))
+    margin = _step(min(min(g - n * RECHECK_Z / NOISE_Z for g, n in gaps.values()), first + 0.0))
     if margin is None:
         return None
+    losses = {t: round(g, 2) for t, (g, _) in gaps.items()}
     others = [parse_action(t) for t in losses]
     theme = theme_of(view, actions[b], others)
     losses = dict(sorted(losses.items(), key=lambda kv: (kv[1], kv[0])))

@@ -2,7 +2,8 @@
 
 ``gin puzzles mine RECORDS... --out FILE`` writes the puzzles of records as JSON lines;
 ``gin puzzles play [FILE]`` poses them at the terminal, one at a time, and keeps a puzzle rating
-per person (OpenSkill, the ladder's model) in a local JSON file.
+per person (OpenSkill, the ladder's model) in a local JSON file; ``gin puzzles verify [FILE]``
+re-checks every puzzle's best move with more sampled deals and other seeds, in processes.
 """
 
 from __future__ import annotations
@@ -10,12 +11,15 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
 from ..analysis.puzzles import (
@@ -28,6 +32,7 @@ from ..analysis.puzzles import (
     mine_record,
     rate_attempt,
     theme_name,
+    verify_puzzle,
 )
 from ..errors import GinRummyError
 from ..i18n import LANGUAGES, Translator, translate_error, translator
@@ -35,7 +40,16 @@ from .common import JsonOpt, emit_json, fail, read_text, text_console
 from .main import app
 from .play import play_language
 
-__all__ = ["puzzles_app", "mine_command", "play_command", "shipped_puzzles", "pick_puzzle", "load_ratings"]
+__all__ = [
+    "puzzles_app",
+    "mine_command",
+    "play_command",
+    "verify_command",
+    "verify_all",
+    "shipped_puzzles",
+    "pick_puzzle",
+    "load_ratings",
+]
 
 puzzles_app = typer.Typer(help="Puzzles mined from played games: find them, solve them.", no_args_is_help=True)
 app.add_typer(puzzles_app, name="puzzles")
@@ -241,3 +255,101 @@ def play_command(
             path.write_text(json.dumps(ratings, indent=1, sort_keys=True), encoding="utf-8")
         except OSError as exc:
             fail(f"cannot write {path}: {exc}")
+
+
+def verify_all(
+    puzzles: list[Puzzle],
+    *,
+    factor: int,
+    salt: str,
+    jobs: int,
+    time_limit: float = 0.0,
+    progress: Any = None,
+) -> list[dict[str, Any]]:
+    """:func:`~ginrummy.analysis.puzzles.verify_puzzle` of each puzzle, in ``jobs`` processes (1:
+    in this one), in file order.  ``time_limit`` > 0: no puzzle is started after that many
+    seconds of wall time (the ones started finish); ``progress(done, total)`` after each."""
+    out: list[dict[str, Any]] = []
+    start = time.monotonic()
+
+    def late() -> bool:
+        return time_limit > 0 and time.monotonic() - start > time_limit
+
+    if jobs <= 1:
+        for p in puzzles:
+            if late():
+                break
+            out.append(verify_puzzle(p, factor, salt))
+            if progress is not None:
+                progress(len(out), len(puzzles))
+        return out
+    results: dict[int, dict[str, Any]] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        todo = iter(enumerate(puzzles))
+        running: dict[Future[dict[str, Any]], int] = {}
+        while True:
+            while len(running) < 2 * jobs and not late():
+                nxt = next(todo, None)
+                if nxt is None:
+                    break
+                running[pool.submit(verify_puzzle, nxt[1], factor, salt)] = nxt[0]
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                results[running.pop(f)] = f.result()
+                if progress is not None:
+                    progress(len(results), len(puzzles))
+    return [results[i] for i in sorted(results)]
+
+
+@puzzles_app.command("verify")
+def verify_command(
+    file: str = typer.Argument(None, help="A puzzle file (JSON lines); default the set shipped with gin."),
+    factor: int = typer.Option(
+        4, "--factor", min=1, max=100, help="Sampled deals: this many times each puzzle's mining budget."
+    ),
+    salt: str = typer.Option("1", "--salt", help="Seeds 'verify/SALT/ID': another salt, other sampled deals."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, max=256, help="Processes (0: one per core)."),
+    limit: int = typer.Option(0, "--limit", min=0, max=10**6, help="Only the first N puzzles (0: all)."),
+    time_limit: float = typer.Option(
+        0.0, "--time-limit", min=0.0, help="Start no puzzle after this many seconds (0: no limit)."
+    ),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Re-check each puzzle's best move with FACTOR times the mining budget and other seeds;
+    exits 1 when any fails (the best move is not best by its stated margin)."""
+    try:
+        text = shipped_puzzles() if file is None else Path(file).read_text(encoding="utf-8")
+        puzzles = loads_puzzles(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        fail(f"cannot read the puzzles {file or '(shipped)'}: {exc}")
+    if limit:
+        puzzles = puzzles[:limit]
+    n_jobs = jobs or os.cpu_count() or 1
+    start = time.monotonic()
+    columns = (TextColumn("verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True, disable=as_json) as bar:
+        task = bar.add_task("verify", total=len(puzzles))
+        results = verify_all(
+            puzzles,
+            factor=factor,
+            salt=salt,
+            jobs=n_jobs,
+            time_limit=time_limit,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+    seconds = round(time.monotonic() - start, 1)
+    failed = [r for r in results if not r["ok"]]
+    if as_json:
+        emit_json({"checked": len(results), "of": len(puzzles), "failed": failed, "factor": factor, "seconds": seconds})
+    else:
+        console = text_console()
+        for r in failed:
+            console.print(f"FAIL {r['id']} ({r['theme']}): smallest gap {r['gap']}, stated margin {r['margin']}")
+        console.print(
+            f"{len(failed)} of {len(results)} puzzles fail at {factor}x the mining budget"
+            f" ({len(results)} of {len(puzzles)} checked, {seconds} s, {n_jobs} processes)"
+        )
+    if failed:
+        raise typer.Exit(1)

@@ -11,6 +11,7 @@ Routes:
 * ``POST /api/tables/{id}/claim``: claim a seat with its invite code; answers a new seat token.
 * ``GET /api/tables/{id}/record?seat=TOKEN``: the public game record
   (``ginrummy.record.dumps(match, public=True)``) at any point of the match, as a download.
+* ``GET /puzzles`` and ``/api/puzzles/...``: the puzzle room (:mod:`ginrummy.web.http.puzzle_routes`).
 * ``GET /fair``: the fair-deal page (the scheme in plain words; checks a record in the browser).
 * ``POST /api/sheet``: the scorekeeper (``ScoreSheet`` of ``gin sheet``).
 * ``GET /api/i18n`` and ``GET /api/i18n.js``: the browser catalog of the request's language
@@ -50,6 +51,7 @@ from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
 from .community.members import Players
+from .community.puzzles import PuzzleRoom
 from .db.store import Store, default_database_url
 from .http.common import (
     HEAD_INCLUDE,
@@ -64,6 +66,7 @@ from .http.common import (
 )
 from .http.context import AppContext
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
+from .http.puzzle_routes import new_limiter, puzzle_routes
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
 from .ops import Metrics, ops_routes
@@ -125,6 +128,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
+        *puzzle_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -194,6 +198,8 @@ def create_app(
         public_url=public_url,
         review_budget_ms=review_budget_ms,
         signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW),
+        puzzles=PuzzleRoom(store.engine),  # the shipped puzzle set and its ratings (docs/puzzles.md)
+        puzzle_limit=new_limiter(),
     )
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed

@@ -48,6 +48,9 @@ class ErrorCode(StrEnum):
     NOT_OVER = "not_over"
     BUSY = "busy"
     SERVER_BUSY = "server_busy"
+    # a puzzle (community/puzzles.py)
+    BAD_MOVE = "bad_move"
+    NO_PUZZLE = "no_puzzle"
     # a fault of ours: nothing changed
     INTERNAL = "internal"
 
@@ -74,6 +77,8 @@ HTTP_STATUS: dict[str, int] = {
     ErrorCode.NOT_OVER: 400,
     ErrorCode.BUSY: 503,
     ErrorCode.SERVER_BUSY: 503,
+    ErrorCode.BAD_MOVE: 400,
+    ErrorCode.NO_PUZZLE: 404,
     ErrorCode.INTERNAL: 500,
 }
 """The HTTP status of each code (an HTTP answer of an error with no code of its own takes its

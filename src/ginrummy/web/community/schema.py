@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Table, Text
 
-__all__ = ["metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
+__all__ = [
+    "metadata",
+    "accounts_t",
+    "sessions_t",
+    "seat_accounts_t",
+    "puzzle_people_t",
+    "puzzle_attempts_t",
+    "puzzle_ratings_t",
+]
 
 metadata = MetaData()
 
@@ -43,4 +51,34 @@ seat_accounts_t = Table(
     Column("table_id", String(40), primary_key=True),
     Column("player", Integer, primary_key=True, autoincrement=False),
     Column("account_id", Integer, nullable=False),
+)
+
+# the puzzle room (web/community/puzzles.py; migration 0003_puzzles)
+puzzle_people_t = Table(
+    "gin_puzzle_people",
+    metadata,
+    Column("account_id", Integer, primary_key=True, autoincrement=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+
+puzzle_attempts_t = Table(
+    "gin_puzzle_attempts",
+    metadata,
+    Column("account_id", Integer, primary_key=True, autoincrement=False),
+    Column("puzzle_id", String(40), primary_key=True),
+    Column("solved", Integer, nullable=False),
+    Column("created", String(40), nullable=False),
+)
+
+puzzle_ratings_t = Table(
+    "gin_puzzle_ratings",
+    metadata,
+    Column("puzzle_id", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
 )

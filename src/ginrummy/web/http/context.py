@@ -8,6 +8,7 @@ from typing import Any
 
 from ..community.accounts import RateLimiter
 from ..community.members import Players
+from ..community.puzzles import PuzzleRoom
 from ..db.store import Store
 from ..ops import Metrics
 from ..room.follower import Follower
@@ -34,6 +35,7 @@ class AppContext:
         public_url: ``gin serve --public-url`` (the start of every link), else ``None``.
         review_budget_ms: the default budget per decision of a review.
         signups: the bound on sign-ups from one address (``POST /api/account``).
+        puzzles: the puzzle room (``/api/puzzles``); puzzle_limit: its bound per address.
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
     """
 
@@ -48,4 +50,6 @@ class AppContext:
     public_url: str | None
     review_budget_ms: float
     signups: RateLimiter
+    puzzles: PuzzleRoom
+    puzzle_limit: RateLimiter
     link_bases: dict[Any, str] = field(default_factory=dict)

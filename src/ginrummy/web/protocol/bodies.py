@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
@@ -25,11 +25,15 @@ __all__ = [
     "AccountBody",
     "DeleteAccountBody",
     "ReviewQuery",
+    "PuzzleQuery",
+    "PuzzleAnswerBody",
     "parse_body",
     "parse_query",
     "MIN_REVIEW_BUDGET_MS",
     "MAX_REVIEW_BUDGET_MS",
 ]
+
+_Q = TypeVar("_Q", bound=BaseModel)
 
 
 # -- the JSON bodies ------------------------------------------------------------------------
@@ -122,6 +126,24 @@ class DeleteAccountBody(_Body):
     password: Annotated[StrictStr, Field(max_length=1000)]
 
 
+class PuzzleAnswerBody(_Body):
+    """``POST /api/puzzles/ID/answer``: the ``move`` chosen, an action text (``discard 7H``,
+    ``draw stock``, ``take``, ``pass``, ``knock``, ``gin``; docs/protocol.md, "Puzzles")."""
+
+    move: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+
+
+class PuzzleQuery(BaseModel):
+    """The query string of ``GET /api/puzzles/next``: ``theme`` one of
+    :data:`ginrummy.analysis.puzzles.THEMES` (absent: any), ``after`` the id (12 hex digits) of
+    the puzzle just shown, so that the next is another."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    theme: Literal["upcard", "draw", "wall", "knock", "gin", "danger", "discard"] | None = None
+    after: Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")] | None = None
+
+
 MIN_REVIEW_BUDGET_MS = 10.0
 """The smallest budget per decision a replay's review may ask for, in milliseconds."""
 MAX_REVIEW_BUDGET_MS = 400.0
@@ -145,8 +167,9 @@ class ReviewQuery(BaseModel):
     )
 
 
-def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
-    """A replay review's query string (its ``(key, value)`` pairs) as :class:`ReviewQuery`.
+def parse_query(items: Sequence[tuple[str, str]], model: type[_Q] | None = None) -> _Q:
+    """A query string (its ``(key, value)`` pairs) as ``model`` (default :class:`ReviewQuery`,
+    a replay review's; :class:`PuzzleQuery`).
     Raises :class:`WebError` ``bad_message`` naming the field for an unknown or repeated
     key, a value longer than 20 characters, or a value out of range or not a number."""
     counts = Counter(k for k, _ in items)  # once: keys.count per key was quadratic in the query's length
@@ -162,15 +185,17 @@ def parse_query(items: Sequence[tuple[str, str]]) -> ReviewQuery:
                     problem=W_("is longer than {limit} (characters or items)", limit=20),
                 ),
             )
+    schema: Any = ReviewQuery if model is None else model
     try:
-        return ReviewQuery.model_validate(dict(items))
+        out: _Q = schema.model_validate(dict(items))
+        return out
     except ValidationError as exc:
         err = exc.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int))[:40] or "query"
         where = where.split(".")[0]
         problem = _problem(err)
         if err.get("type") == "extra_forbidden":  # "seed" too: the server chooses it (replay_review_routes.SEED)
-            problem = W_("is not a field here; fields: {fields}", fields=", ".join(ReviewQuery.model_fields))
+            problem = W_("is not a field here; fields: {fields}", fields=", ".join(schema.model_fields))
         raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=problem)) from None
 
 
@@ -185,6 +210,7 @@ _BODY_HELP: dict[type[_Body], Any] = {
     SitBody: lambda: W_("send {example}", example='{"seat": 1, "name": "Ann"}'),
     AccountBody: lambda: W_("send {example}", example='{"name": "...", "password": "..."}'),
     DeleteAccountBody: lambda: W_("send {example}", example='{"password": "..."}'),
+    PuzzleAnswerBody: lambda: W_("send {example}", example='{"move": "discard 7H"}'),
 }
 
 
