@@ -218,7 +218,8 @@ class Accounts:
         levels' and computer seats' names, ``Computer (novice)`` in any language, are taken),
         ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
         ``System``, which the server's own lines carry).  A name that passes for a taken one
-        (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is taken too."""
+        (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is refused as
+        ``name_taken`` too, saying that it is too like an existing name."""
         clean = check_name(name)
         if is_reserved_name(clean):
             raise AccountError("bad_name", W_("the name {name} is reserved; choose another", name=clean))
@@ -226,12 +227,14 @@ class Accounts:
         taken = W_("the name {name} is taken; choose another", name=clean)
         from ..room.tables import is_computer_name  # tables imports this module
 
-        if is_computer_name(clean) or self.name_in_use(
-            clean
-        ):  # an account's, or one that passes for it ("аlice" beside "alice")
-            # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
-            # an account under it would chat and sit as the computer
+        # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
+        # an account under it would chat and sit as the computer
+        if is_computer_name(clean) or self._same_key(name_key(clean)):
             raise AccountError("name_taken", taken)
+        if self.name_in_use(clean):  # one that passes for an account's ("аlice" beside "alice")
+            raise AccountError(
+                "name_taken", W_("the name {name} is too like an existing name; choose another", name=clean)
+            )
         hashed = self.hasher.hash(password)
         try:
             with self.engine.begin() as conn:
@@ -374,11 +377,16 @@ class Accounts:
         key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:
             return False
+        return self._same_key(key) or not name_skeletons(name).isdisjoint(self._skeletons())
+
+    def _same_key(self, key: str) -> bool:
+        """Whether an account (not deleted) has the :func:`typed_name_key` ``key`` (``"ANN"`` and
+        ``"Ann"`` are one; not the look-alikes of :meth:`name_in_use`)."""
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(accounts_t.c.id).where(and_(accounts_t.c.name_key == key, accounts_t.c.deleted == 0))
             ).first()
-        return row is not None or not name_skeletons(name).isdisjoint(self._skeletons())
+        return row is not None
 
     _looks: tuple[float, frozenset[str]] | None = None
 

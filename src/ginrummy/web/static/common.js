@@ -60,7 +60,7 @@ function fmtNumber(n) { return NUMBER.format(n); }
  *  line): a ``tag`` element with ``attrs``, the number in the page's format, and after a
  *  provisional one a "?" explained by the title "provisional rating" (lichess's convention). */
 function ratingEl(tag, attrs, rating, provisional) {
-  return el(tag, { ...attrs, title: provisional ? t("provisional rating") : null }, fmtNumber(rating) + (provisional ? "?" : ""));
+  return el(tag, { ...attrs, title: provisional ? t("provisional rating") : (attrs || {}).title || null }, fmtNumber(rating) + (provisional ? "?" : ""));
 }
 
 function fillText(text, params) {
