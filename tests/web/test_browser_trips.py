@@ -1,0 +1,145 @@
+"""Browser tests of what a new player tripped on at the web table and on a phone (issue 34): the
+action bar over the hand at 375 x 740, the result dialog's buttons out of reach, the end of a
+match (its review on the server, the ratings banner over the dialog), the review closed from
+the result dialog, the hint key at a rated table, the fair panel's one line.  Skipped without
+/usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .test_browser import CHROMIUM, _page, _play_deal_by_clicking, browser, server  # noqa: F401
+from .test_browser_newuser import _open, _table, _to_discard_phase
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
+SEATS = [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}]
+
+# the boxes that must not be under the move buttons: every card of the hand, the hand's tools
+UNDER_BAR = """() => {
+  const bar = document.querySelector('#actions').getBoundingClientRect();
+  const boxes = [...document.querySelectorAll('#hand .card, .hand-tools > :not([hidden])')]
+    .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect());
+  return { barTop: bar.top, under: boxes.filter(r => r.bottom > bar.top + 0.5 && r.top < bar.bottom).length,
+           lowest: Math.max(...boxes.map(r => r.bottom)), page: document.documentElement.scrollWidth };
+}"""
+
+
+def test_on_a_375x740_phone_the_action_bar_covers_nothing_of_the_hand(server, browser):  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors, **PHONE)
+    _open(page, _table(server, SEATS)["seats"][0]["link"])
+    _to_discard_phase(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    got = page.evaluate(UNDER_BAR)
+    assert got["under"] == 0 and got["lowest"] <= got["barTop"] + 0.5, got
+    assert got["barTop"] < 740 and got["page"] <= 375, got  # the bar is on screen; nothing scrolls sideways
+    page.context.close()
+    assert errors == []
+
+
+def _deal_over(page) -> None:
+    _play_deal_by_clicking(page)
+    page.wait_for_selector("#result:not([hidden])")
+
+
+def test_the_result_dialog_on_a_phone_shows_its_buttons_without_scrolling(server, browser):  # noqa: F811
+    """At 375 x 740 the dialog's Next deal button is on screen at once (it stays at the bottom
+    while the dialog scrolls); how the points were counted is one line to tap; the points and the
+    score sheet are above the buttons, not under them."""
+    errors: list[str] = []
+    page = _page(browser, errors, **PHONE)
+    _open(page, _table(server, SEATS, preset="hollywood")["seats"][0]["link"])
+    _deal_over(page)
+    assert page.evaluate("ui.state.match.finished") is False
+    got = page.evaluate("""() => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+      return { next: r('#next-deal-dialog'), buttons: r('.result-buttons'), points: r('#result-box .points-big'),
+               sheet: r('#result-box table.sheet'), open: document.querySelector('#result-explain') ?
+               document.querySelector('#result-explain').open : null, width: document.documentElement.scrollWidth }; }""")
+    assert 0 <= got["next"]["top"] and got["next"]["bottom"] <= 740, got
+    assert got["points"]["bottom"] <= got["buttons"]["top"], got
+    assert got["sheet"]["top"] < got["buttons"]["top"], got  # the score sheet starts above the buttons
+    assert got["open"] in (False, None), got  # a drawn deal (R7) has no count to explain
+    assert got["width"] <= 375
+    # at 1,280 px the count is open
+    page.set_viewport_size({"width": 1280, "height": 860})
+    page.evaluate("showResult()")
+    if page.query_selector("#result-explain"):
+        assert page.evaluate("document.querySelector('#result-explain').open") is True
+    page.context.close()
+    assert errors == []
+
+
+def test_closing_the_review_opened_from_the_result_dialog_shows_the_dialog_again(server, browser):  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _open(page, _table(server, SEATS, preset="hollywood")["seats"][0]["link"])
+    _deal_over(page)
+    page.click("#review-deal-dialog")
+    page.wait_for_selector("#review:not([hidden]) #review-close")
+    assert page.is_hidden("#result")
+    page.click("#review-close")
+    assert page.is_hidden("#review") and page.is_visible("#result")
+    assert page.is_visible("#next-deal-dialog")
+    page.context.close()
+    assert errors == []
+
+
+END_OF_MATCH = """([account, rated]) => {
+  ui.state.match.finished = true; ui.state.match.winner = ui.state.table.names[0];
+  ui.state.table.seats[ui.state.you].account = account;
+  ui.state.rating = rated ? { changes: [{ name: 'Kim', before: 1000, after: 1012, change: 12, provisional: false },
+                                        { name: 'novice', before: 1000, after: 988, change: -12, provisional: false }] } : null;
+  ui.state.can_next_deal = false;
+  GinRating.onState(ui.state); showResult();
+  const link = document.querySelector('#review-match');
+  const banner = document.querySelector('#rating-banner');
+  return { href: link ? link.getAttribute('href') : null, hint: !!document.querySelector('#replay-hint'),
+           rating: document.querySelector('#result-rating') ? document.querySelector('#result-rating').textContent : null,
+           banner: banner ? getComputedStyle(banner).display : null };
+}"""
+
+
+def test_the_end_of_a_match_offers_its_review_on_the_server_when_it_is_kept_there(server, browser):  # noqa: F811
+    """A match with a signed-in person, or a rated one, is kept on the server (docs/accounts.md):
+    the dialog links to its replay and review ("Review the match"), not only "Download the
+    record"; a guest's unrated match says how to replay the downloaded record.  At a rated
+    table the dialog says the rating changes and the banner that covered its buttons waits."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    tab = _table(server, SEATS, preset="hollywood")
+    _open(page, tab["seats"][0]["link"])
+    _deal_over(page)
+    guest = page.evaluate(END_OF_MATCH, [False, False])
+    assert guest == {"href": None, "hint": True, "rating": None, "banner": None}
+    signed_in = page.evaluate(END_OF_MATCH, [True, False])
+    assert signed_in == {"href": f"/replay/{tab['id']}", "hint": False, "rating": None, "banner": None}
+    rated = page.evaluate(END_OF_MATCH, [False, True])
+    assert rated["href"] == f"/replay/{tab['id']}" and rated["banner"] == "none"
+    assert rated["rating"] == "Ratings Kim 1,000 \u2192 1,012 +12  novice 1,000 \u2192 988 \u221212  replay Leaderboard"
+    assert page.text_content("#review-match") == "Review the match"
+    page.click("#look-at-table")
+    assert page.evaluate("getComputedStyle(document.querySelector('#rating-banner')).display") != "none"
+    page.context.close()
+    assert errors == []
+
+
+def test_the_hint_key_at_a_rated_table_says_hints_are_off(server, browser):  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _open(page, _table(server, SEATS)["seats"][0]["link"])
+    _to_discard_phase(page)
+    page.evaluate("ui.state.rating = { changes: [] }; ui.state.can_hint = false; render()")
+    assert page.is_hidden("#hint-btn")
+    page.keyboard.press("h")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert page.text_content("#toast") == "Hints are off at a rated table: the match counts for the ratings."
+    page.context.close()
+    assert errors == []
