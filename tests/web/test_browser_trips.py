@@ -143,3 +143,36 @@ def test_the_hint_key_at_a_rated_table_says_hints_are_off(server, browser):  # n
     assert page.text_content("#toast") == "Hints are off at a rated table: the match counts for the ratings."
     page.context.close()
     assert errors == []
+
+
+def test_the_lobby_tells_open_tables_apart_and_names_levels_and_presets_plainly(server, browser):  # noqa: F811
+    """Issue 34: each open table says who opened it, how long ago and until when it is listed
+    (lobby.UNSTARTED_LOBBY_SECONDS); the level menu says "novice", not "level: novice" each
+    time; the presets' names are capitalised alike; a guest with no name chats as "Guest", not
+    "Guest (guest)"."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.clock.install()  # the page's clock, so that "1 minute ago" can be seen without waiting
+    tab = _table(server, [{"kind": "human", "name": "Zoe"}, {"kind": "human"}], public=True)
+    page.goto(server + "/")
+    row = f"#open-tables li[data-table='{tab['id']}']"
+    page.wait_for_selector(row + " .table-about")
+    about = page.text_content(row + " .table-about")
+    assert about.startswith("opened by Zoe \u00b7 just now \u00b7 listed until ") and about.endswith(" unless it starts")
+    assert [o.strip() for o in page.eval_on_selector_all("#seat1-level option", "os => os.map(o => o.textContent)")][
+        :2
+    ] == ["random", "novice"]
+    assert page.eval_on_selector_all("#preset option", "os => os.map(o => o.textContent)")[:4] == [
+        "Standard",
+        "Classic",
+        "Hollywood",
+        "Single deal",
+    ]
+    page.clock.fast_forward("01:30")
+    page.wait_for_function(f"document.querySelector(\"{row} .table-about\").textContent.includes('1 minute ago')")
+    page.fill("#lobby-chat-text", "hello")
+    page.click("#lobby-chat-form button[type='submit']")
+    page.wait_for_selector("#lobby-chat .chat-line")
+    assert page.text_content("#lobby-chat .chat-line") == "Guest: hello"
+    page.context.close()
+    assert errors == []
