@@ -176,3 +176,39 @@ def test_the_lobby_tells_open_tables_apart_and_names_levels_and_presets_plainly(
     assert page.text_content("#lobby-chat .chat-line") == "Guest: hello"
     page.context.close()
     assert errors == []
+
+
+def test_a_rated_invite_opened_signed_out_leads_to_sign_in_and_back_to_the_seat(server, browser):  # noqa: F811
+    """Issue 34: a signed-out person who opened an invite to a rated table read "sign in to take
+    a seat at a rated table" and nothing more.  Now the page links to the account page, which
+    sends him back to the invite once he has signed up, and the seat is his."""
+    import httpx
+
+    csrf = "trips-test-csrf-token-0123456"
+    with httpx.Client(base_url=server, cookies={"gin_csrf": csrf}, headers={"X-CSRF-Token": csrf}, timeout=30) as host:
+        assert host.post("/api/account", json={"name": "Rita Host", "password": "correct horse"}).status_code == 201
+        r = host.post(
+            "/api/tables",
+            json={"preset": "standard", "rated": True, "seats": [{"kind": "human", "name": "Rita Host"}, {"kind": "human"}]},
+        )
+        assert r.status_code == 201, r.text
+        invite = r.json()["seats"][1]["invite"]
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(invite)
+    page.wait_for_selector("#sign-in-link")
+    assert page.text_content("#sign-in-first") == (
+        "This is a rated table: sign in or sign up to take your seat; you come back here after."
+    )
+    page.click("#sign-in-link")
+    page.wait_for_selector("#back-note")
+    assert page.text_content("#back-note") == "Sign in or sign up here: then you go back to the table."
+    page.fill("#up-name", "Invited Bea")
+    page.fill("#up-password", "correct horse")
+    page.click("#signup button[type='submit']")
+    page.wait_for_url("**/table/**?seat=*")  # the invite is spent: the page holds its own seat now
+    page.wait_for_function("document.getElementById('status').textContent.includes('waiting for Rita Host')")
+    assert page.text_content("#status") == "The first deal is dealt when every player has joined; waiting for Rita Host."
+    assert "invite=" not in page.url
+    page.context.close()
+    assert errors == []

@@ -606,6 +606,14 @@ async function claimInvite() {
                                                                   body: JSON.stringify({ invite: INVITE }) });
     body = await r.json();
   } catch (e) { $("status").textContent = t("Not connected: reconnecting..."); return; }
+  if (!r.ok && body.code === "sign_in") {
+    // a rated table's seat is a signed-in person's: the way there, and back to this invite
+    // (account.js follows ?next=) (issue 34: a dead end)
+    const back = encodeURIComponent(location.pathname + location.search);
+    $("status").replaceChildren(el("span", { id: "sign-in-first" }, ...tEl("This is a rated table: {signin} to take your seat; you come back here after.",
+      { signin: el("a", { href: `/account?next=${back}`, id: "sign-in-link", style: "color:#fff" }, t("sign in or sign up")) })));
+    return;
+  }
   if (!r.ok) { $("status").textContent = body.error || String(r.status); return; }
   TOKEN = body.token;
   history.replaceState(null, "", `/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);
