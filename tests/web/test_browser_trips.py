@@ -212,3 +212,30 @@ def test_a_rated_invite_opened_signed_out_leads_to_sign_in_and_back_to_the_seat(
     assert "invite=" not in page.url
     page.context.close()
     assert errors == []
+
+
+def test_three_hand_says_no_bonuses_and_a_computer_captain_takes_no_advice(server, browser):  # noqa: F811
+    """Issue 34: at a three-hand table the rules line said "box bonus 25", though no bonus applies
+    there (R10.6); a player sitting out beside a computer captain read that he "may suggest
+    moves", then that "a computer takes no advice" (R10.2)."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}, {"kind": "bot", "level": "random"}]
+    for _ in range(25):  # Ann sits out a first deal one time in three (R10.1)
+        _open(page, _table(server, seats)["seats"][0]["link"])
+        rules = page.text_content("#players p.hint")
+        assert "no bonuses (R10.6)" in rules and "box bonus" not in rules, rules
+        if page.evaluate("ui.state.role") == "out":
+            break
+    else:
+        raise AssertionError("Ann never sat out")
+    captain = page.evaluate("ui.state.roles.captain")
+    # the computers play the deal at once: the status line of a deal in play, drawn in one go
+    status = page.evaluate("""() => { const v = ui.state.view, phase = v.phase;
+      v.phase = 'draw'; renderStatus(); const text = document.getElementById('status').textContent;
+      v.phase = phase; renderStatus(); return text; }""")
+    assert status == (
+        f"You sit out this deal: you see {captain}'s hand; a computer captain takes no advice (R10.2)."
+    )
+    page.context.close()
+    assert errors == []
