@@ -60,7 +60,7 @@ from ..room.names import (
 )
 from ..security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, SESSION_DAYS, CsrfGuard
 from ..texts import W_
-from .ratings import INITIAL
+from .ratings import INITIAL, ordinal
 from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
 
 __all__ = [
@@ -192,6 +192,10 @@ class Accounts:
         self.known: set[str] = set()
         """``"<name key>\\n<address>"`` of the pairs that signed in (exempt from :attr:`by_name`)."""
         self._initial = INITIAL
+        self.computer_start: dict[str, tuple[float, float]] = {}
+        """``level -> (mu, sigma)`` a computer level's account starts from when it is made
+        (:meth:`computer`); a level not here starts as a new person does.  ``gin serve`` sets the
+        reference ladder's (:func:`ginrummy.web.community.level_ladder.reference_ratings`)."""
         metadata.create_all(engine)
         self._dummy = self.hasher.hash(secrets.token_hex(16))  # same work for unknown names
 
@@ -248,11 +252,15 @@ class Accounts:
     def computer(self, level: str, conn: Connection | None = None) -> int:
         """The account id of computer level ``level`` (made on first use; found by its name and
         kind, so a person who took that name on an older server, before the level existed, never
-        stops the level's matches from being recorded).  People cannot take a level's name
-        (:meth:`sign_up`)."""
+        stops the level's matches from being recorded).  A new one starts from
+        :attr:`computer_start`'s rating for ``level`` when it has one.  People cannot take a
+        level's name (:meth:`sign_up`)."""
 
         def run(c: Connection) -> int:
             values = self._new_row(level, "computer", None)
+            if level in self.computer_start:
+                mu, sigma = self.computer_start[level]
+                values.update(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma))  # the reference ladder's
             for found in (accounts_t.c.name_key == values["name_key"], accounts_t.c.name == level):
                 row = c.execute(select(accounts_t.c.id).where(and_(found, accounts_t.c.kind == "computer"))).first()
                 if row is not None:
