@@ -35,7 +35,9 @@ def main() -> int:
     else:
         with tempfile.TemporaryDirectory() as tmp:
             db = ["--database-url", f"sqlite:///{tmp}/ladder.sqlite3"]
-            run = subprocess.run([sys.executable, "-m", "ginrummy", *COMMAND, *db], capture_output=True, text=True, check=True)
+            run = subprocess.run(
+                [sys.executable, "-m", "ginrummy", *COMMAND, *db], capture_output=True, text=True, check=True
+            )
             text = run.stdout
     got = json.loads(text)
     data = {

@@ -88,7 +88,10 @@ def test_a_rating_chart_of_one_point_is_a_sentence_until_there_is_a_line(server,
     _sign_up(server, name)
     player = httpx.get(server + "/api/players/" + quote(name, safe="")).json()
     history = [{"date": "2026-01-02T10:00:00+00:00", "rating": 812}]
-    for points, shown in ((history, "sentence"), (history + [{"date": "2026-01-03T10:00:00+00:00", "rating": 840}], "line")):
+    for points, shown in (
+        (history, "sentence"),
+        (history + [{"date": "2026-01-03T10:00:00+00:00", "rating": 840}], "line"),
+    ):
         page.unroute("**/api/players/*")
         body = json.dumps({**player, "history": points})
         page.route("**/api/players/*", _answer(body))

@@ -158,7 +158,9 @@ def test_the_lobby_tells_open_tables_apart_and_names_levels_and_presets_plainly(
     row = f"#open-tables li[data-table='{tab['id']}']"
     page.wait_for_selector(row + " .table-about")
     about = page.text_content(row + " .table-about")
-    assert about.startswith("opened by Zoe \u00b7 just now \u00b7 listed until ") and about.endswith(" unless it starts")
+    assert about.startswith("opened by Zoe \u00b7 just now \u00b7 listed until ") and about.endswith(
+        " unless it starts"
+    )
     assert [o.strip() for o in page.eval_on_selector_all("#seat1-level option", "os => os.map(o => o.textContent)")][
         :2
     ] == ["random", "novice"]
@@ -189,7 +191,11 @@ def test_a_rated_invite_opened_signed_out_leads_to_sign_in_and_back_to_the_seat(
         assert host.post("/api/account", json={"name": "Rita Host", "password": "correct horse"}).status_code == 201
         r = host.post(
             "/api/tables",
-            json={"preset": "standard", "rated": True, "seats": [{"kind": "human", "name": "Rita Host"}, {"kind": "human"}]},
+            json={
+                "preset": "standard",
+                "rated": True,
+                "seats": [{"kind": "human", "name": "Rita Host"}, {"kind": "human"}],
+            },
         )
         assert r.status_code == 201, r.text
         invite = r.json()["seats"][1]["invite"]
@@ -208,7 +214,9 @@ def test_a_rated_invite_opened_signed_out_leads_to_sign_in_and_back_to_the_seat(
     page.click("#signup button[type='submit']")
     page.wait_for_url("**/table/**?seat=*")  # the invite is spent: the page holds its own seat now
     page.wait_for_function("document.getElementById('status').textContent.includes('waiting for Rita Host')")
-    assert page.text_content("#status") == "The first deal is dealt when every player has joined; waiting for Rita Host."
+    assert (
+        page.text_content("#status") == "The first deal is dealt when every player has joined; waiting for Rita Host."
+    )
     assert "invite=" not in page.url
     page.context.close()
     assert errors == []
@@ -234,8 +242,6 @@ def test_three_hand_says_no_bonuses_and_a_computer_captain_takes_no_advice(serve
     status = page.evaluate("""() => { const v = ui.state.view, phase = v.phase;
       v.phase = 'draw'; renderStatus(); const text = document.getElementById('status').textContent;
       v.phase = phase; renderStatus(); return text; }""")
-    assert status == (
-        f"You sit out this deal: you see {captain}'s hand; a computer captain takes no advice (R10.2)."
-    )
+    assert status == (f"You sit out this deal: you see {captain}'s hand; a computer captain takes no advice (R10.2).")
     page.context.close()
     assert errors == []

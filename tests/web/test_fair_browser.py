@@ -267,7 +267,8 @@ def test_panel_checks_the_revealed_deal_and_warns_in_red(fair, forged):
     if forged is None:
         assert box.get_attribute("data-ok") == "true"
         assert (
-            box.text_content() == "\u2713 Deal 1: your ten cards, the upcard and every card you drew came from this seed."
+            box.text_content()
+            == "\u2713 Deal 1: your ten cards, the upcard and every card you drew came from this seed."
         )
     else:
         assert box.get_attribute("data-ok") == "false"

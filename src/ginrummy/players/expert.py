@@ -325,15 +325,19 @@ class ExpertPlayer:
             if higher or (margin > 0 and gap <= shown_error):
                 # a close call is said in plain words first ("about equal"), then the numbers,
                 # the advised move's first (issue 34)
-                error = (
-                    N_("{percent}%", percent=shown_error) if percent else N_("{points} points", points=shown_error)
-                )
+                error = N_("{percent}%", percent=shown_error) if percent else N_("{points} points", points=shown_error)
                 plain = (
-                    N_("{move} or {other}: about equal; {move} is the usual play", move=action_words(best[0]),
-                       other=action_words(top[0]))
+                    N_(
+                        "{move} or {other}: about equal; {move} is the usual play",
+                        move=action_words(best[0]),
+                        other=action_words(top[0]),
+                    )
                     if higher
-                    else N_("{move} or {other}: about equal; {move} did a little better", move=action_words(best[0]),
-                            other=action_words(top[0]))
+                    else N_(
+                        "{move} or {other}: about equal; {move} did a little better",
+                        move=action_words(best[0]),
+                        other=action_words(top[0]),
+                    )
                 )
                 return best[0], N_(
                     "{plain}. Over {n} sampled deals, {unit}: {estimates}; differences within the sampling "

@@ -24,8 +24,8 @@ import asyncio
 import secrets
 import time
 from collections import deque
-from datetime import UTC, datetime
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..levels import SeatKind, is_bot_kind, seat_level
