@@ -245,3 +245,22 @@ def test_three_hand_says_no_bonuses_and_a_computer_captain_takes_no_advice(serve
     assert status == (f"You sit out this deal: you see {captain}'s hand; a computer captain takes no advice (R10.2).")
     page.context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_own_seed_box_is_wide_enough_to_type_in(server, browser, width):  # noqa: F811
+    """Issue 34: on a 375 px phone the "your own seed" box was squeezed to a tiny square beside
+    its long label; the label now has a line of its own and the box is at least 10 characters
+    wide, inside the page."""
+    errors: list[str] = []
+    page = _page(browser, errors, **(PHONE if width == 375 else {}))
+    _open(page, _table(server, SEATS)["seats"][0]["link"])
+    page.wait_for_selector("#fair-seed", state="attached")
+    got = page.evaluate("""() => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+      return { box: r('#fair-seed'), label: r('#fair-seed-form > label'), page: document.documentElement.scrollWidth,
+               ch: parseFloat(getComputedStyle(document.querySelector('#fair-seed')).fontSize) }; }""")
+    assert got["box"]["width"] >= 5 * got["ch"] and got["box"]["width"] >= 120, got
+    assert got["box"]["top"] >= got["label"]["bottom"] - 0.5, got  # under its label, not squeezed beside it
+    assert got["box"]["right"] <= width and got["page"] <= width, got
+    page.context.close()
+    assert errors == []
