@@ -264,3 +264,28 @@ def test_the_own_seed_box_is_wide_enough_to_type_in(server, browser, width):  # 
     assert got["box"]["right"] <= width and got["page"] <= width, got
     page.context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize(
+    "lang, want",
+    [
+        ("en", "Standard \u00b7 Three-hand gin \u00b7 game to 100"),
+        ("el", "Κανονικό \u00b7 Τζιν για τρεις \u00b7 παρτίδα ως το 100"),
+    ],
+)
+def test_a_three_hand_open_table_says_so_in_the_lobby(server, browser, lang, want):  # noqa: F811
+    """The lobby's line of a three-hand open table names it so, capitalised as a preset's name
+    (it said "κανονικό · παρτίδα ως το 100" beside "Κανονικό · ..." of a two-hand one)."""
+    errors: list[str] = []
+    page = _page(browser, errors, locale=lang)
+    tab = _table(
+        server,
+        [{"kind": "human", "name": "Kim"}, {"kind": "human"}, {"kind": "bot", "level": "club"}],
+        public=True,
+    )
+    page.goto(server + "/")
+    row = f"#open-tables li[data-table='{tab['id']}']"
+    page.wait_for_selector(row)
+    assert page.text_content(row + " > span.hint") == want
+    page.context.close()
+    assert errors == []
