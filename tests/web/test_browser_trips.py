@@ -99,7 +99,7 @@ END_OF_MATCH = """([account, rated]) => {
                                         { name: 'novice', before: 1000, after: 988, change: -12, provisional: false }] } : null;
   ui.state.can_next_deal = false;
   GinRating.onState(ui.state); showResult();
-  const link = document.querySelector('#review-match');
+  const link = document.querySelector('#replay-match');
   const banner = document.querySelector('#rating-banner');
   return { href: link ? link.getAttribute('href') : null, hint: !!document.querySelector('#replay-hint'),
            rating: document.querySelector('#result-rating') ? document.querySelector('#result-rating').textContent : null,
@@ -124,7 +124,8 @@ def test_the_end_of_a_match_offers_its_review_on_the_server_when_it_is_kept_ther
     rated = page.evaluate(END_OF_MATCH, [False, True])
     assert rated["href"] == f"/replay/{tab['id']}" and rated["banner"] == "none"
     assert rated["rating"] == "Ratings Kim 1,000 \u2192 1,012 +12  novice 1,000 \u2192 988 \u221212  replay Leaderboard"
-    assert page.text_content("#review-match") == "Review the match"
+    assert page.text_content("#replay-match") == "Replay and review the match"
+    assert page.text_content("#review-match-dialog") == "Review the match"  # the expert's, at the table
     page.click("#look-at-table")
     assert page.evaluate("getComputedStyle(document.querySelector('#rating-banner')).display") != "none"
     page.context.close()

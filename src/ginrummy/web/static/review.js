@@ -201,6 +201,11 @@ const GinReview = (() => {
     if (s.you === null || s.you === undefined || !dealOver(s)) return;
     buttons.append(el("button", { class: "btn secondary", type: "button", id: "review-deal-dialog",
       onclick: () => { $("result").hidden = true; fromResult = true; request(s.deal.number); } }, t("Review this deal")));
+    // at the end of the match the dialog offers the match's review too (issue 34), as the panel does
+    if (s.match.finished) {
+      buttons.append(el("button", { class: "btn secondary", type: "button", id: "review-match-dialog",
+        onclick: () => { $("result").hidden = true; fromResult = true; request(null); } }, t("Review the match")));
+    }
   }
 
   window.addEventListener("keydown", (ev) => {

@@ -105,7 +105,7 @@ function showResult() {
     // a match with a signed-in person is kept on the server (docs/accounts.md): its replay, with
     // the expert's review of every move, is a click away; a rated match's replay is public
     if (matchReplayable(s)) {
-      buttons.append(el("a", { class: "btn", id: "review-match", href: `/replay/${encodeURIComponent(TABLE_ID)}` }, t("Review the match")));
+      buttons.append(el("a", { class: "btn", id: "replay-match", href: `/replay/${encodeURIComponent(TABLE_ID)}` }, t("Replay and review the match")));
     }
     // the Rematch button of the room panel is behind this dialog: ask here, then show the panel
     if (s.rematch && s.rematch.can_ask) {
