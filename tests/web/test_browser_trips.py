@@ -32,15 +32,21 @@ UNDER_BAR = """() => {
 }"""
 
 
-def test_on_a_375x740_phone_the_action_bar_covers_nothing_of_the_hand(server, browser):  # noqa: F811
+@pytest.mark.parametrize("lang", ["en", "el", "fi", "mt"])
+def test_on_a_375x740_phone_the_action_bar_covers_nothing_of_the_hand(server, browser, lang):  # noqa: F811
+    """Nothing of the hand or its tools is under the move buttons, and no button's word is cut
+    (the Greek "Συμβουλή" was, in the screenshots)."""
     errors: list[str] = []
-    page = _page(browser, errors, **PHONE)
-    _open(page, _table(server, SEATS)["seats"][0]["link"])
+    page = _page(browser, errors, locale=lang, **PHONE)
+    _open(page, _table(server, SEATS, lang=lang)["seats"][0]["link"])
     _to_discard_phase(page)
     page.evaluate("window.scrollTo(0, 0)")
     got = page.evaluate(UNDER_BAR)
     assert got["under"] == 0 and got["lowest"] <= got["barTop"] + 0.5, got
     assert got["barTop"] < 740 and got["page"] <= 375, got  # the bar is on screen; nothing scrolls sideways
+    cut = page.evaluate("""[...document.querySelectorAll('#actions .btn')].filter(b => b.offsetParent !== null)
+      .filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.textContent)""")
+    assert cut == [], cut
     page.context.close()
     assert errors == []
 
