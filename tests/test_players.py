@@ -479,8 +479,16 @@ def test_expert_hint_says_when_it_keeps_the_club_move_and_shows_the_knock(monkey
     monkeypatch.setattr(p, "_analyse", lambda view, legal: (ranked, samples))
     a, why = p.hint(v, v.legal)
     assert a == parse_action("discard KS")
-    assert why == ("the usual play, as no other move did clearly better over 24 sampled deals; chance to win the deal: "
-                   "discard KS 58%, discard AH 59%, discard 9C 31%, knock, discarding KS 40%, "
+    # plain words first, then the numbers in the order of the advice (issue 34)
+    assert why == ("discard KS or discard AH: about equal; discard KS is the usual play. Over 24 sampled deals, "
+                   "chance to win the deal: discard KS 58%, discard AH 59%, discard 9C 31%, knock, discarding KS 40%; "
+                   "differences within the sampling error of about 4%")
+    # a 50/50 call where the chosen move's figure is the higher one is "about equal" too, not
+    # "the best estimate"
+    ranked[1] = (parse_action("discard AH"), 0.56, 24)
+    a, why = p.hint(v, v.legal)
+    assert why == ("discard KS or discard AH: about equal; discard KS did a little better. Over 24 sampled deals, "
+                   "chance to win the deal: discard KS 58%, discard AH 56%, discard 9C 31%, knock, discarding KS 40%; "
                    "differences within the sampling error of about 4%")
     ranked[1] = (parse_action("discard AH"), 0.5, 24)
     a, why = p.hint(v, v.legal)

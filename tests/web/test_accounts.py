@@ -320,6 +320,17 @@ def test_a_program_without_our_cookies_is_not_asked_for_a_csrf_token_and_acts_fo
     assert httpx  # the module is there for the scripts that use it (benchmarks/load.py)
 
 
+def test_a_look_alike_name_is_refused_as_too_like_an_existing_one_not_as_taken(client):
+    """Issue 34: a name that passes for an account's ("Аnn" with a Cyrillic А beside "Ann") was
+    refused with "the name Аnn is taken", which it is not; the same name stays "taken"."""
+    _signup(client, "Ann")
+    r = client.post("/api/account", json={"name": "\u0410nn", "password": "correct horse"})
+    assert (r.status_code, r.json()["code"]) == (409, "name_taken")
+    assert r.json()["error"] == "the name \u0410nn is too like an existing name; choose another"
+    r = client.post("/api/account", json={"name": "ANN", "password": "correct horse"})
+    assert r.json()["error"] == "the name ANN is taken; choose another"
+
+
 def test_typed_name_key_folds_spaces_then_width_and_case():
     """One helper (accounts.typed_name_key) reads a typed name for every lookup by name."""
     from ginrummy.web.community.accounts import typed_name_key

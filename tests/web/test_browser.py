@@ -225,6 +225,7 @@ def test_a_whole_deal_by_keyboard_with_large_four_colour_cards(server, browser):
     errors: list[str] = []
     page = _page(browser, errors, viewport={"width": 412, "height": 900})  # a phone-sized screen
     page.goto(server + "/")
+    page.click("#menu-btn")  # on a phone the card settings are in the top bar's menu (issue 34)
     page.check("#opt-large")
     page.check("#opt-four")
     page.fill("#your-name", "Kim")

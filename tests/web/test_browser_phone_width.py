@@ -3,8 +3,8 @@
 A new user found pages that scrolled sideways on a phone: the leaderboard in Greek (414 px: its
 "Rated matches" heading), the lobby in Finnish and Greek (392 and 383 px: the opponent's level
 and name stuck out of the Players panel, a fieldset being as wide as its widest content), the
-replay and /fair pages in every language (381 px: the file input).  The top menu scrolls sideways
-inside itself (style.css, the phone block); the page itself must not.  Skipped without
+replay and /fair pages in every language (381 px: the file input).  On a phone the top bar's
+links and settings are in its Menu (style.css, the phone block); the page must not scroll sideways.  Skipped without
 /usr/bin/chromium.
 """
 

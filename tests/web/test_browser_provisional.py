@@ -33,6 +33,9 @@ def _sign_up(server: str, name: str) -> None:
     assert r.status_code == 201, r.text
 
 
+PROVISIONAL = {"en": "(provisional)", "el": "(προσωρινή)"}
+
+
 @pytest.mark.parametrize("lang, title", [("en", "provisional rating"), ("el", "προσωρινή βαθμολογία")])
 def test_the_provisional_mark_is_explained_on_the_player_page_as_on_the_leaderboard(server, browser, lang, title):  # noqa: F811
     errors: list[str] = []
@@ -44,7 +47,11 @@ def test_the_provisional_mark_is_explained_on_the_player_page_as_on_the_leaderbo
     page.goto(server + "/players/" + quote(name, safe=""))
     page.wait_for_selector("#rating")
     assert page.text_content("#name") == name
-    assert page.text_content("#rating").endswith("?")
+    # the words "(provisional)" follow the rating, so it carries no "?" as well (issue 34: "927?
+    # (provisional)"); its title still says what it is
+    assert not page.text_content("#rating").endswith("?")
+    assert page.text_content("#summary").count("?") == 0
+    assert page.text_content("#summary").count(PROVISIONAL[lang]) == 1
     assert page.get_attribute("#rating", "title") == title
     # the leaderboard's "?" (the same account, as the board would list it after a rated match)
     row = {k: player[k] for k in ("name", "kind", "rating", "mu", "sigma", "provisional")} | {"matches": 1}
@@ -65,4 +72,36 @@ def test_the_provisional_mark_is_explained_on_the_player_page_as_on_the_leaderbo
     page.wait_for_selector("#rating")
     assert not page.text_content("#rating").endswith("?")
     assert page.get_attribute("#rating", "title") is None
+    assert errors == []
+
+
+def _answer(body: str):
+    return lambda route: route.fulfill(status=200, content_type="application/json", body=body)
+
+
+def test_a_rating_chart_of_one_point_is_a_sentence_until_there_is_a_line(server, browser):  # noqa: F811
+    """Issue 34: after one rated match the chart was a lone dot; a sentence says when it starts,
+    and from the second rated match it is a line through every point."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    name = "Chart Pat"
+    _sign_up(server, name)
+    player = httpx.get(server + "/api/players/" + quote(name, safe="")).json()
+    history = [{"date": "2026-01-02T10:00:00+00:00", "rating": 812}]
+    for points, shown in (
+        (history, "sentence"),
+        (history + [{"date": "2026-01-03T10:00:00+00:00", "rating": 840}], "line"),
+    ):
+        page.unroute("**/api/players/*")
+        body = json.dumps({**player, "history": points})
+        page.route("**/api/players/*", _answer(body))
+        page.goto(server + "/players/" + quote(name, safe=""))
+        page.wait_for_selector("#plot > *")
+        if shown == "sentence":
+            assert page.text_content("#plot") == "The rating chart starts after the second rated match."
+            assert page.query_selector("#plot svg") is None
+        else:
+            assert page.get_attribute("#rating-plot polyline", "points") == "48.0,196.0 590.0,10.0"
+            assert len(page.query_selector_all("#rating-plot circle")) == 2
+    page.context.close()
     assert errors == []

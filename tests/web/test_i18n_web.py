@@ -292,7 +292,7 @@ def test_out_of_turn_names_the_player_to_act_in_the_seat_language(client):
     tok = table["seats"][waiting]["token"]
     want = {
         "en": f"it is {to_act}'s turn",
-        "el": f"σειρά έχει ο/η {to_act}",
+        "el": f"σειρά έχει {to_act}",  # no "ο/η" before a name (issue 34)
         "fi": f"on pelaajan {to_act} vuoro",
         "mt": f"imiss lil {to_act}",
         "es": f"le toca a {to_act}",
@@ -317,3 +317,22 @@ def test_websocket_default_is_english(client):
             "unknown message type 'frobnicate'; types: "
             "action, next_deal, client_seed, suggest, chat, rematch, hint, review, sync, ping, set_lang"
         )
+
+
+@pytest.mark.parametrize("domain", ["web", "messages"])
+def test_greek_names_a_player_without_a_gendered_slash(domain):
+    """Issue 34: "Ο/Η Υπολογιστής" (and "του/της", "τον/την", "στον/στην") read badly before
+    every name, the computer's too; the sentences are worded so that a name needs no article."""
+    slashed = re.compile(r"\b(ο/η|του/της|τον/την|στον/στην|ο/η)\b", re.IGNORECASE)
+    found = []
+    for m in _po("el", domain):
+        if not m.id:
+            continue
+        for s in m.string if isinstance(m.string, tuple) else (m.string,):
+            if s and slashed.search(s):
+                found.append(s)
+    assert found == []
+    cat = {m.id if isinstance(m.id, str) else m.id[0]: m.string for m in _po("el", "web") if m.id}
+    if domain == "web":
+        assert cat["{name} wins the match!"] == "{name} κερδίζει τον αγώνα!"
+        assert cat["Undercut! {defender} beats {knocker}"] == "Ανατροπή! Κερδίζει {defender}, χάνει {knocker}"

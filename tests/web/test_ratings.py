@@ -15,7 +15,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, func, select
 
 from ginrummy.players import make_player
-from ginrummy.web.community.ratings import display_rating, match_stats, result_players_t, results_t
+from ginrummy.web.community.accounts import accounts_t
+from ginrummy.web.community.ratings import display_rating, match_stats, reference_ratings, result_players_t, results_t
 
 from .conftest import new_table
 
@@ -94,6 +95,37 @@ def play_direct(c, table_id: str):
             time.sleep(0.002)  # a computer move is due
 
 
+def test_a_fresh_servers_computer_levels_start_from_the_shipped_reference_ladder(client):
+    """Issue 34: on a new server every computer level started at 1,000, so a first loss to
+    novice moved the ratings -73 / +138.  The levels start from the reference ladder shipped in
+    the package (gin ladder --games 60 --seed 1), made by scripts/build_reference_ladder.py;
+    ``gin ladder`` itself (no web server) still starts a level as a new player."""
+    import json
+    from importlib.resources import files
+
+    from ginrummy.web.community.accounts import Accounts
+
+    data = json.loads(files("ginrummy.web.community").joinpath("reference_ladder.json").read_text(encoding="utf-8"))
+    assert data["command"] == "gin ladder --games 60 --seed 1 --json" and (data["games"], data["seed"]) == (60, 1)
+    assert {k: v["rating"] for k, v in data["levels"].items()} == {
+        "random": 491,
+        "novice": 1473,
+        "club": 1783,
+        "expert": 1866,
+    }
+    ref = reference_ratings()
+    assert ref["novice"] == (data["levels"]["novice"]["mu"], data["levels"]["novice"]["sigma"])
+    players = client.app.state.players
+    acc = players.accounts.computer("novice")
+    with players.engine.connect() as conn:
+        row = conn.execute(select(accounts_t.c.mu, accounts_t.c.sigma).where(accounts_t.c.id == acc)).one()
+    assert (row.mu, row.sigma) == ref["novice"]
+    assert display_rating(*ref["novice"]) == 1473
+    # the ladder's own accounts (gin ladder: no web server) start as a new player's
+    plain = Accounts(players.engine)
+    assert plain.computer_start == {}
+
+
 def test_rated_match_against_a_computer_moves_both_ratings_like_openskill(client):
     _signup(client, "Ann")
     r = client.post(
@@ -106,10 +138,12 @@ def test_rated_match_against_a_computer_moves_both_ratings_like_openskill(client
     tobj = client.app.state.manager.tables[table["id"]]
     m = tobj.match
     assert m.finished and m.winner in (0, 1)
-    # an independent OpenSkill call on the same result, from two new ratings
+    # an independent OpenSkill call on the same result, from a new rating for Ann and the
+    # reference ladder's for novice (a fresh server's computer levels start there, issue 34)
     model = PlackettLuce()
     ranks = [0, 1] if m.winner == 0 else [1, 0]
-    [[ann], [bot]] = model.rate([[model.rating()], [model.rating()]], ranks=ranks)
+    mu, sigma = reference_ratings()["novice"]
+    [[ann], [bot]] = model.rate([[model.rating()], [model.rating(mu=mu, sigma=sigma)]], ranks=ranks)
     board = {e["name"]: e for e in client.get("/api/leaderboard").json()}
     assert set(board) == {"Ann", "novice"}
     assert board["Ann"]["mu"] == round(ann.mu, 4) and board["Ann"]["sigma"] == round(ann.sigma, 4)
@@ -284,9 +318,11 @@ def test_a_rematch_of_a_rated_match_is_rated_with_the_same_accounts(client):
     assert new.row.seats == ["human", "bot:club"]  # the computer keeps its level
     assert new.rating == {"rated": True, "changes": []}  # every state of the rematch says so
     done = play_direct(client, new_id)
-    # two OpenSkill updates in turn, from new ratings: the first match, then the rematch
+    # two OpenSkill updates in turn, from a new rating and club's reference one: the first
+    # match, then the rematch
     model = PlackettLuce()
-    ann, bot = model.rating(), model.rating()
+    mu, sigma = reference_ratings()["club"]
+    ann, bot = model.rating(), model.rating(mu=mu, sigma=sigma)
     for m in (first, done.match):
         [[ann], [bot]] = model.rate([[ann], [bot]], ranks=[0, 1] if m.winner == 0 else [1, 0])
     board = {e["name"]: e for e in client.get("/api/leaderboard").json()}

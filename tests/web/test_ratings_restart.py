@@ -14,7 +14,7 @@ import websockets
 from openskill.models import PlackettLuce
 from sqlalchemy import create_engine, func, select
 
-from ginrummy.web.community.ratings import results_t
+from ginrummy.web.community.ratings import reference_ratings, results_t
 
 from .test_restart import RECV_SECONDS, _free_port, _start
 
@@ -131,7 +131,8 @@ def test_rated_match_killed_and_restarted_is_rated_exactly_once(tmp_path):
     assert _results(db) == 1
     won = end["match"]["winner"] == "Ann"
     model = PlackettLuce()
-    [[ann], [bot]] = model.rate([[model.rating()], [model.rating()]], ranks=[0, 1] if won else [1, 0])
+    mu, sigma = reference_ratings()["novice"]  # a fresh server's novice starts there (issue 34)
+    [[ann], [bot]] = model.rate([[model.rating()], [model.rating(mu=mu, sigma=sigma)]], ranks=[0, 1] if won else [1, 0])
     assert board["Ann"]["matches"] == 1 and board["novice"]["matches"] == 1
     assert board["Ann"]["mu"] == round(ann.mu, 4) and board["Ann"]["sigma"] == round(ann.sigma, 4)
     assert board["novice"]["mu"] == round(bot.mu, 4)

@@ -333,6 +333,43 @@ def test_an_open_table_whose_host_went_away_leaves_the_lobby(client):
     assert listed()[:2] == [t["id"], older["id"]]
 
 
+def test_an_unstarted_open_table_says_who_opened_it_and_leaves_the_lobby_after_30_minutes(client):
+    """Issue 34: open tables were told apart by nothing, and one opened and forgotten (its page
+    left open, so its host stays connected) was listed with "Sit here" for ever.  Each entry says
+    who opened it, when, and when it leaves the list (``expires``, UNSTARTED_LOBBY_SECONDS after
+    it was made, while its match has not started); at that time it leaves the list."""
+    from datetime import datetime, timedelta
+
+    from ginrummy.web.room.lobby import UNSTARTED_LOBBY_SECONDS
+
+    assert UNSTARTED_LOBBY_SECONDS == 1800.0
+    manager = client.app.state.manager
+    t = _open(client, ANN_VS_FREE, public=True)
+    created = manager.tables[t["id"]].row.created
+    made = datetime.fromisoformat(created).replace(microsecond=0)
+
+    def entry() -> dict | None:
+        return next((e for e in client.get("/api/lobby").json()["tables"] if e["id"] == t["id"]), None)
+
+    e = entry()
+    assert (e["host"], e["created"], e["started"]) == ("Ann", created, False)
+    want = made + timedelta(seconds=1800)
+    if datetime.fromisoformat(created).microsecond >= 500000:
+        want += timedelta(seconds=1)  # rounded to the second
+    assert e["expires"] == want.isoformat()
+    real = manager.now
+    start = datetime.fromisoformat(created).timestamp()
+    try:
+        with client.websocket_connect(f"/ws/table/{t['id']}?seat={t['seats'][0]['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"  # Ann's page is open: she is connected
+            manager.now = lambda: start + UNSTARTED_LOBBY_SECONDS - 5
+            assert entry() is not None
+            manager.now = lambda: start + UNSTARTED_LOBBY_SECONDS + 5
+            assert entry() is None
+    finally:
+        manager.now = real
+
+
 def test_a_person_may_not_take_a_computer_seats_name(client):
     """A person named "Computer (novice)" (in any language or case, with a number after it or
     not) would look like a computer at the table: refused when the table is opened and when a

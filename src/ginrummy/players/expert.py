@@ -328,23 +328,39 @@ class ExpertPlayer:
         for a, u, _ in shown[1:]:
             estimates = N_("{first}, {second}", first=estimates, second=self._fmt(a, u, view))
         higher = [r for r in ranked[1:] if self._figure(r[1], percent) > self._figure(best[1], percent)]
-        if higher:
-            # the club player's move, kept because no other is better beyond the sampling error
-            top = max(higher, key=lambda r: r[1])
-            margin = self.override_z * _paired_se(samples[top[0]], samples[best[0]])
-            error = (
-                N_("{percent}%", percent=max(1, round(100 * margin)))
-                if percent
-                else N_("{points} points", points=max(0.1, round(margin, 1)))
-            )
-            return best[0], N_(
-                "the usual play, as no other move did clearly better over {n} sampled deals; "
-                "{unit}: {estimates}, differences within the sampling error of about {error}",
-                n=best[2],
-                unit=unit,
-                estimates=estimates,
-                error=error,
-            )
+        # the nearest rival: the highest other estimate (above the chosen one's when the club
+        # player's move is kept, module docstring, step 5)
+        top = max(ranked[1:], key=lambda r: r[1]) if len(ranked) > 1 else None
+        if top is not None:
+            margin = self.override_z * _paired_se(samples.get(top[0], []), samples.get(best[0], []))
+            shown_error = max(1, round(100 * margin)) if percent else max(0.1, round(margin, 1))
+            gap = abs(self._figure(top[1], percent) - self._figure(best[1], percent))
+            if higher or (margin > 0 and gap <= shown_error):
+                # a close call is said in plain words first ("about equal"), then the numbers,
+                # the advised move's first (issue 34)
+                error = N_("{percent}%", percent=shown_error) if percent else N_("{points} points", points=shown_error)
+                plain = (
+                    N_(
+                        "{move} or {other}: about equal; {move} is the usual play",
+                        move=action_words(best[0]),
+                        other=action_words(top[0]),
+                    )
+                    if higher
+                    else N_(
+                        "{move} or {other}: about equal; {move} did a little better",
+                        move=action_words(best[0]),
+                        other=action_words(top[0]),
+                    )
+                )
+                return best[0], N_(
+                    "{plain}. Over {n} sampled deals, {unit}: {estimates}; differences within the sampling "
+                    "error of about {error}",
+                    plain=plain,
+                    n=best[2],
+                    unit=unit,
+                    estimates=estimates,
+                    error=error,
+                )
         return best[0], N_(
             "the best estimate over {n} sampled deals; {unit}: {estimates}", n=best[2], unit=unit, estimates=estimates
         )

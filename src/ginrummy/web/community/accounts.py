@@ -60,7 +60,7 @@ from ..room.names import (
 )
 from ..security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, SESSION_DAYS, CsrfGuard
 from ..texts import W_
-from .ratings import INITIAL
+from .ratings import INITIAL, ordinal
 from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
 
 __all__ = [
@@ -185,6 +185,10 @@ class Accounts:
         self.known: set[str] = set()
         """``"<name key>\\n<address>"`` of the pairs that signed in (exempt from :attr:`by_name`)."""
         self._initial = INITIAL
+        self.computer_start: dict[str, tuple[float, float]] = {}
+        """``level -> (mu, sigma)`` a computer level's account starts from when it is made
+        (:meth:`computer`); a level not here starts as a new person does.  ``gin serve`` sets the
+        reference ladder's (:func:`ginrummy.web.community.level_ladder.reference_ratings`)."""
         metadata.create_all(engine)
         self._dummy = self.hasher.hash(secrets.token_hex(16))  # same work for unknown names
 
@@ -211,7 +215,8 @@ class Accounts:
         levels' and computer seats' names, ``Computer (novice)`` in any language, are taken),
         ``bad_name`` too for a reserved name (:func:`is_reserved_name`:
         ``System``, which the server's own lines carry).  A name that passes for a taken one
-        (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is taken too."""
+        (:func:`name_skeleton`: ``аlice`` with a Cyrillic ``а`` beside ``alice``) is refused as
+        ``name_taken`` too, saying that it is too like an existing name."""
         clean = check_name(name)
         if is_reserved_name(clean):
             raise WebError(ErrorCode.BAD_NAME, W_("the name {name} is reserved; choose another", name=clean))
@@ -219,12 +224,14 @@ class Accounts:
         taken = W_("the name {name} is taken; choose another", name=clean)
         from ..room.tables import is_computer_name  # tables imports this module
 
-        if is_computer_name(clean) or self.name_in_use(
-            clean
-        ):  # an account's, or one that passes for it ("аlice" beside "alice")
-            # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
-            # an account under it would chat and sit as the computer
+        # a computer level's, made or not yet made, or a computer seat's ("Computer (novice)"):
+        # an account under it would chat and sit as the computer
+        if is_computer_name(clean) or self._same_key(name_key(clean)):
             raise WebError(ErrorCode.NAME_TAKEN, taken)
+        if self.name_in_use(clean):  # one that passes for an account's ("аlice" beside "alice")
+            raise WebError(
+                ErrorCode.NAME_TAKEN, W_("the name {name} is too like an existing name; choose another", name=clean)
+            )
         hashed = self.hasher.hash(password)
         try:
             with self.engine.begin() as conn:
@@ -238,11 +245,15 @@ class Accounts:
     def computer(self, level: str, conn: Connection | None = None) -> int:
         """The account id of computer level ``level`` (made on first use; found by its name and
         kind, so a person who took that name on an older server, before the level existed, never
-        stops the level's matches from being recorded).  People cannot take a level's name
-        (:meth:`sign_up`)."""
+        stops the level's matches from being recorded).  A new one starts from
+        :attr:`computer_start`'s rating for ``level`` when it has one.  People cannot take a
+        level's name (:meth:`sign_up`)."""
 
         def run(c: Connection) -> int:
             values = self._new_row(level, "computer", None)
+            if level in self.computer_start:
+                mu, sigma = self.computer_start[level]
+                values.update(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma))  # the reference ladder's
             for found in (accounts_t.c.name_key == values["name_key"], accounts_t.c.name == level):
                 row = c.execute(select(accounts_t.c.id).where(and_(found, accounts_t.c.kind == "computer"))).first()
                 if row is not None:
@@ -367,11 +378,16 @@ class Accounts:
         key = typed_name_key(name) if isinstance(name, str) else ""
         if not key:
             return False
+        return self._same_key(key) or not name_skeletons(name).isdisjoint(self._skeletons())
+
+    def _same_key(self, key: str) -> bool:
+        """Whether an account (not deleted) has the :func:`typed_name_key` ``key`` (``"ANN"`` and
+        ``"Ann"`` are one; not the look-alikes of :meth:`name_in_use`)."""
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(accounts_t.c.id).where(and_(accounts_t.c.name_key == key, accounts_t.c.deleted == 0))
             ).first()
-        return row is not None or not name_skeletons(name).isdisjoint(self._skeletons())
+        return row is not None
 
     _looks: tuple[float, frozenset[str]] | None = None
 

@@ -31,7 +31,16 @@ from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
-from .ratings import display_rating, is_provisional, rateable, rating_change, record_match, result_players_t, results_t
+from .ratings import (
+    display_rating,
+    is_provisional,
+    rateable,
+    rating_change,
+    record_match,
+    reference_ratings,
+    result_players_t,
+    results_t,
+)
 
 __all__ = ["Players", "rated_tables_t", "RECENT"]
 
@@ -117,6 +126,9 @@ class Players:
         metadata.create_all(engine)
         self.manager = manager
         if manager is not None:
+            # the server's computer levels start from the reference ladder's ratings (issue 34:
+            # from 1,000, a first loss to novice moved the ratings -73 / +138)
+            self.accounts.computer_start = reference_ratings()
             manager.on_finish = self.on_finish
             manager.on_rematch = self.rematched
             manager.account_name_taken = self.accounts.name_in_use

@@ -29,6 +29,7 @@ step, so a match is rated exactly once, also across a crash (R11.1, R12.5 decide
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -46,6 +47,8 @@ __all__ = [
     "MODEL",
     "INITIAL",
     "PROVISIONAL_SIGMA",
+    "REFERENCE_LADDER",
+    "reference_ratings",
     "display_rating",
     "is_provisional",
     "ordinal",
@@ -289,3 +292,23 @@ def rating_change(conn: Connection, result_id: str) -> dict[int, dict[str, Any]]
         b, f = display_rating(r.mu_before, r.sigma_before), display_rating(r.mu_after, r.sigma_after)
         out[int(r.player)] = {"before": b, "after": f, "change": f - b, "provisional": is_provisional(r.sigma_after)}
     return out
+
+
+REFERENCE_LADDER = "reference_ladder.json"
+"""The reference ladder shipped beside this module: ``{"command", "games", "seed", "levels":
+{level: {"mu", "sigma", "rating"}}}``, written by ``scripts/build_reference_ladder.py`` from
+``gin ladder --games 60 --seed 1 --json`` on a new database (``docs/accounts.md``)."""
+
+
+def reference_ratings() -> dict[str, tuple[float, float]]:
+    """The reference ladder's ``level -> (mu, sigma)`` (:data:`REFERENCE_LADDER`): what a new
+    web server's computer levels start from (:attr:`~ginrummy.web.community.accounts.Accounts.computer_start`), so that a first
+    rated match against ``novice`` moves the ratings as against a known opponent, not a new
+    one.  Empty when the file is missing (a source tree without it)."""
+    from importlib.resources import files
+
+    try:
+        data = json.loads(files(__package__).joinpath(REFERENCE_LADDER).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return {level: (float(v["mu"]), float(v["sigma"])) for level, v in data["levels"].items()}

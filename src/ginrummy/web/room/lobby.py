@@ -25,6 +25,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ErrorCode, WebError
@@ -63,7 +64,17 @@ LOBBY_IDLE_SECONDS = 600.0
 """An open table none of whose seated people is connected leaves the lobby this many seconds
 after its last step (or its creation): a stranger who sits there would wait for nobody."""
 
+UNSTARTED_LOBBY_SECONDS = 1800.0
+"""An open table whose match has not started (a seat still waits for a player) leaves the lobby
+this many seconds (30 minutes) after it was made, even while its host's page is open: a table
+opened and forgotten is not listed for ever (issue 34).  Each entry says when (``"expires"``)."""
+
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def _iso(seconds: float) -> str:
+    """``seconds`` since the epoch as ISO 8601 UTC to the second (``2026-12-04T20:15:00+00:00``)."""
+    return datetime.fromtimestamp(round(seconds), UTC).isoformat()
 
 
 class ChatLimiter:
@@ -109,8 +120,15 @@ class Room:
 
     def lobby_entry(self, table: Any) -> dict[str, Any]:
         """One open table as the lobby lists it: ``{"id", "rules": {"preset"...}, "seats":
-        [{"name", "kind", "level", "free"}], "started", "watchers", "rated"}``."""
+        [{"name", "kind", "level", "free"}], "started", "watchers", "rated", "host", "created",
+        "expires"}``: ``host`` the name of the person who opened it (his seat has no invite;
+        ``None`` when every seat was an invitation), ``created`` when it was made and ``expires``
+        when it leaves the lobby unless its match has started (``None`` once it has), both ISO
+        8601 UTC."""
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
+        hosts = [s.player for s in table.seat_secrets if s.invite_hash is None and s.player not in free]
+        created = parse_time(table.row.created)
+        started = table.match is not None
         return {
             "id": table.id,
             "rules": {k: table.row.rules.get(k) for k in ("name", "variant", "scoring", "target")},
@@ -123,23 +141,37 @@ class Room:
                 }
                 for i, (n, k) in enumerate(zip(table.names, table.row.seats))
             ],
-            "started": table.match is not None,
+            "started": started,
             "watchers": table.spectators,
             "rated": getattr(table, "rating", None) is not None,  # set by the players' ladder
+            "host": table.names[hosts[0]] if hosts else None,
+            "created": table.row.created,
+            "expires": None if started or not created else _iso(created + UNSTARTED_LOBBY_SECONDS),
         }
 
     def lobby(self) -> list[dict[str, Any]]:
         """The public tables whose match is not over and that someone still plays or waits at
-        (:meth:`attended`), at most :data:`MAX_LOBBY_TABLES`: those with a free seat first,
-        then the newest first."""
+        (:meth:`attended`), and not left unstarted for :data:`UNSTARTED_LOBBY_SECONDS`
+        (:meth:`expired`), at most :data:`MAX_LOBBY_TABLES`: those with a free seat first, then
+        the newest first."""
         listed = sorted(
-            (t for t in self.host.tables.values() if t.public and not t.over and self.attended(t)),
+            (
+                t
+                for t in self.host.tables.values()
+                if t.public and not t.over and self.attended(t) and not self.expired(t)
+            ),
             key=lambda t: t.row.created or "",
             reverse=True,
         )
         out = [self.lobby_entry(t) for t in listed]
         out.sort(key=lambda e: not any(s["free"] for s in e["seats"]))  # stable: newest first within
         return out[:MAX_LOBBY_TABLES]
+
+    def expired(self, table: Any) -> bool:
+        """Whether ``table``'s match has not started and it was made
+        :data:`UNSTARTED_LOBBY_SECONDS` or more ago by :attr:`now` (then it is no longer listed)."""
+        created = parse_time(table.row.created)
+        return table.match is None and bool(created) and self.host.now() - created >= UNSTARTED_LOBBY_SECONDS
 
     def attended(self, table: Any) -> bool:
         """Whether a person who took a seat at ``table`` is connected to this server, or its

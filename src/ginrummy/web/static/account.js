@@ -29,6 +29,19 @@ async function show() {
   }
 }
 
+/** The page to go back to once signed in: ``?next=`` when it is a table page of this site (an
+ *  invite to a rated table sends a signed-out person here, table.js), else null. */
+function nextPage() {
+  const next = new URLSearchParams(location.search).get("next") || "";
+  return /^\/table\/[0-9A-Za-z_-]+\?(invite|seat)=[0-9A-Za-z_-]+$/.test(next) ? next : null;
+}
+
+async function signedIn() {
+  const next = nextPage();
+  if (next) { location.href = next; return; }
+  await show();
+}
+
 function guard(fn) {
   return async (ev) => {
     if (ev) ev.preventDefault();
@@ -42,12 +55,12 @@ function init() {
   $("signin").addEventListener("submit", guard(async () => {
     await call("POST", "/api/session", { name: $("in-name").value, password: $("in-password").value });
     $("in-password").value = "";
-    await show();
+    await signedIn();
   }));
   $("signup").addEventListener("submit", guard(async () => {
     await call("POST", "/api/account", { name: $("up-name").value, password: $("up-password").value });
     $("up-password").value = "";
-    await show();
+    await signedIn();
   }));
   $("signout").addEventListener("click", guard(async () => { await call("DELETE", "/api/session"); await show(); }));
   $("delete").addEventListener("click", guard(async () => {
@@ -56,6 +69,7 @@ function init() {
     $("del-password").value = "";
     await show();
   }));
+  if (nextPage()) $("guest").prepend(el("p", { class: "hint", id: "back-note" }, t("Sign in or sign up here: then you go back to the table.")));
   show();
 }
 init();

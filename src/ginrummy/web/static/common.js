@@ -62,7 +62,7 @@ function fmtNumber(n) { return NUMBER.format(n); }
  *  line): a ``tag`` element with ``attrs``, the number in the page's format, and after a
  *  provisional one a "?" explained by the title "provisional rating" (lichess's convention). */
 function ratingEl(tag, attrs, rating, provisional) {
-  return el(tag, { ...attrs, title: provisional ? t("provisional rating") : null }, fmtNumber(rating) + (provisional ? "?" : ""));
+  return el(tag, { ...attrs, title: provisional ? t("provisional rating") : (attrs || {}).title || null }, fmtNumber(rating) + (provisional ? "?" : ""));
 }
 
 function fillText(text, params) {
@@ -313,9 +313,20 @@ function topbar(current) {
     ...[["/", t("Play")], ["/rules", t("Rules")], ["/tips", t("Strategy tips")], ["/scorekeeper", t("Scorekeeper")],
         ["/leaderboard", t("Leaderboard")], ["/puzzles", t("Puzzles")]].map(([href, label]) =>
       el("a", { href, "aria-current": current === href ? "page" : null }, label)));
-  return el("header", { class: "topbar" },
-    el("a", { class: "brand", href: "/" }, ...brandWords()), nav,
-    el("div", { class: "spacer" }), accountLink(current), ...settingsControls(), languageSwitcher());
+  // on a phone (style.css, max-width 600px) the items fold into a menu that the Menu button
+  // opens (issue 34: a bar that scrolled sideways hid Sign in and the language); on a wider
+  // screen the button is hidden and the items sit in the bar
+  const items = el("div", { class: "topbar-items", id: "topbar-items" },
+    nav, el("div", { class: "spacer" }), accountLink(current), ...settingsControls(), languageSwitcher());
+  const menu = el("button", { class: "menu-btn", type: "button", id: "menu-btn", "aria-expanded": "false",
+    "aria-controls": "topbar-items" }, "\u2630 ", t("Menu"));
+  const bar = el("header", { class: "topbar" }, el("a", { class: "brand", href: "/" }, ...brandWords()), menu, items);
+  menu.addEventListener("click", () => {
+    const open = !bar.classList.contains("open");
+    bar.classList.toggle("open", open);
+    menu.setAttribute("aria-expanded", String(open));
+  });
+  return bar;
 }
 
 // ---- accounts (docs/accounts.md): the top bar's sign-in link, the CSRF header ----
@@ -351,27 +362,7 @@ function csrfToken() {
 
 function mountTopbar(current) {
   applySettings();
-  const bar = topbar(current);
-  document.body.prepend(bar);
-  markTopbarEdges(bar);
-}
-
-/** On a narrow screen the top bar is one line that scrolls sideways (style.css): the classes
- *  more-left and more-right say which of its edges hide more of it (each shows a fade), kept
- *  up to date as it scrolls, as the window resizes and as its items change (the account name). */
-function markTopbarEdges(bar) {
-  const update = () => {
-    const max = bar.scrollWidth - bar.clientWidth;
-    bar.classList.toggle("more-left", max > 1 && bar.scrollLeft > 1);
-    bar.classList.toggle("more-right", max > 1 && bar.scrollLeft < max - 1);
-  };
-  bar.addEventListener("scroll", update, { passive: true });
-  window.addEventListener("resize", update);
-  if (typeof ResizeObserver === "function") {
-    const seen = new ResizeObserver(update);
-    for (const e of [bar, ...bar.children]) seen.observe(e);
-  }
-  update();
+  document.body.prepend(topbar(current));
 }
 
 async function postJSON(url, data) {

@@ -338,6 +338,7 @@ const GinFair = (() => {
     shown: new Map(),    // deal -> checkDeal's answer once known
     matchOk: null,       // the match seed check, once revealed
     custom: "",          // a seed typed by the player for the next deal
+    detailsOpen: false,  // the checked deals' lines are shown (the person opened them)
     state: null,
     send: null,
   };
@@ -550,18 +551,30 @@ const GinFair = (() => {
     if (!hasCrypto()) {
       out.push(el("p", { class: "fair-bad" }, t("This page cannot compute SHA-256: the browser allows WebCrypto only over https or on this computer (localhost). Check the record with gin verify instead.")));
     }
+    // the checked deals are one line ("all 12 deals checked"), each deal's line on demand; a deal
+    // that failed or could not be checked is said outside it (issue 34: a paragraph a deal)
     const numbers = [...panel.shown.keys()].sort((a, b) => b - a);
-    for (const k of numbers) out.push(resultLine(k, panel.shown.get(k)));
+    const good = numbers.filter(k => panel.shown.get(k).available && panel.shown.get(k).ok === true);
+    for (const k of numbers) if (!good.includes(k)) out.push(resultLine(k, panel.shown.get(k)));
+    if (good.length) {
+      const details = el("details", { id: "fair-checked", class: "fair-result" },
+        el("summary", { class: "ok" }, "\u2713 " + (good.length === 1 ? t("Deal {number} checked", { number: String(good[0]) })
+          : good.length === numbers.length ? nt("all {n} deals checked", "all {n} deals checked", good.length)
+          : nt("{n} deal checked", "{n} deals checked", good.length))),
+        ...good.map(k => resultLine(k, panel.shown.get(k))));
+      details.open = panel.detailsOpen;
+      details.addEventListener("toggle", () => { panel.detailsOpen = details.open; });
+      out.push(details);
+    }
     if (f.match_seed) {
       out.push(el("div", null, t("Match seed, revealed now the match is over:")), mono(f.match_seed, "fair-match-seed"));
       if (panel.matchOk === true) out.push(el("div", { class: "ok" }, "\u2713 " + t("SHA-256 of the match seed is the table's seed commitment.")));
       else if (panel.matchOk === false) out.push(el("div", { class: "fair-bad", role: "alert" }, "\u2717 " + t("SHA-256 of the match seed is NOT the table's seed commitment.")));
     }
     if (panel.custom) out.push(el("div", { class: "hint", id: "fair-custom" }, t("Your own seed for the next deal: {seed}", { seed: panel.custom })));
-    const token = new URLSearchParams(location.search).get("seat") || "";
+    // the record's one download link is the panel's first part (table_history.js renderFair)
     out.push(el("p", { class: "fair-links" },
-      el("a", { href: "/fair", target: "_blank", rel: "noopener" }, t("How the deal is checked")), ...(watcher ? [] : [" \u00b7 ",
-      el("a", { href: `/api/tables/${encodeURIComponent(tableId(state))}/record?seat=${encodeURIComponent(token)}`, id: "fair-record" }, t("Download the record"))])));
+      el("a", { href: "/fair", target: "_blank", rel: "noopener" }, t("How the deal is checked"))));
     // the form is made once, so a seed being typed survives every new state; a spectator has none
     let info = document.getElementById("fair-info");
     if (!info) { info = el("div", { id: "fair-info" }); box.replaceChildren(info, ...(watcher ? [] : [seedForm()])); }

@@ -22,8 +22,9 @@ const VARIANT_HINT = {
   oklahoma: t("The first upcard sets the knock limit; an ace means gin only; a spade doubles the deal (R9)."),
 };
 const PRESET_NAMES = {
-  standard: pt("preset", "standard"), classic: pt("preset", "classic"), hollywood: pt("preset", "Hollywood"),
-  single: pt("preset", "single deal"), oklahoma: pt("preset", "Oklahoma"), straight: pt("preset", "Straight"),
+  // names, so capitalised alike (issue 34: "standard" beside "Hollywood")
+  standard: pt("preset", "Standard"), classic: pt("preset", "Classic"), hollywood: pt("preset", "Hollywood"),
+  single: pt("preset", "Single deal"), oklahoma: pt("preset", "Oklahoma"), straight: pt("preset", "Straight"),
   eaai: pt("preset", "EAAI tournament"),
 };
 
@@ -87,7 +88,7 @@ function seatRow(i, kindDefault) {
     el("option", { value: "bot", selected: kindDefault === "bot" }, t("Computer")),
     el("option", { value: "human", selected: kindDefault === "human" }, t("Friend (invite link)")));
   const level = el("select", { id: `seat${i}-level`, "aria-label": t("Seat {n}: computer level", { n: i + 1 }) },
-    ...OPTIONS.levels.map(l => el("option", { value: l, selected: l === "novice" }, t("level: {level}", { level: levelName(l) }))));
+    ...OPTIONS.levels.map(l => el("option", { value: l, selected: l === "novice" }, levelName(l))));
   const name = el("input", { type: "text", id: `seat${i}-name`, maxlength: 24, placeholder: t("name (optional)"), "aria-label": t("Seat {n}: name", { n: i + 1 }) });
   const update = () => { level.hidden = kind.value !== "bot"; };
   kind.addEventListener("change", update);

@@ -43,16 +43,44 @@
     const scoring = r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target })
       : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal");
     const rated = x.rated ? t("rated") : null;  // the result moves both players' ratings
-    what.textContent = [PRESET_NAMES[r.name] || CHOICE_LABELS[r.variant] || r.variant, scoring, rated]
-      .filter(Boolean).join(" \u00b7 ");
+    // the preset's name, else the game's, capitalised as the presets' are; three-hand said so
+    const game = PRESET_NAMES[r.name] || CHOICE_LABELS[r.variant] || r.variant;
+    what.textContent = [game.charAt(0).toLocaleUpperCase(LANG) + game.slice(1), x.seats.length === 3 ? t("Three-hand gin") : null,
+      scoring, rated].filter(Boolean).join(" \u00b7 ");
     return el("li", { "data-table": x.id }, what, ...seats,
       el("a", { class: "btn secondary", href: `/table/${x.id}?watch=1` }, t("Watch")),
-      x.watchers ? el("span", { class: "hint" }, nt("{n} watching", "{n} watching", x.watchers)) : null);
+      x.watchers ? el("span", { class: "hint" }, nt("{n} watching", "{n} watching", x.watchers)) : null,
+      about(x));
   }
 
+  /** Who opened the table, how long ago, and until when an unstarted one stays listed (the
+   *  server's lobby.UNSTARTED_LOBBY_SECONDS): open tables told apart (issue 34). */
+  function about(x) {
+    const parts = [];
+    if (x.host) parts.push(t("opened by {name}", { name: x.host }));
+    const made = Date.parse(x.created || "");
+    if (!Number.isNaN(made)) {
+      const minutes = Math.max(0, Math.floor((Date.now() - made) / 60000));
+      parts.push(minutes < 1 ? t("just now") : nt("{n} minute ago", "{n} minutes ago", minutes));
+    }
+    const ends = Date.parse(x.expires || "");
+    if (!Number.isNaN(ends)) {
+      parts.push(t("listed until {time} unless it starts", { time: new Date(ends).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" }) }));
+    }
+    const line = el("span", { class: "hint table-about" });
+    line.textContent = parts.join(" \u00b7 ");  // the host's name is text, never markup
+    return parts.length ? line : null;
+  }
+
+  let shown = [];
   function showTables(list) {
+    shown = list;
+    // a table left unstarted past its time goes from this list at that time, as from the server's
+    const now = Date.now();
+    list = list.filter(x => !x.expires || Date.parse(x.expires) > now);
     $("open-tables").replaceChildren(...(list.length ? list.map(entry) : [el("li", { class: "hint" }, t("No open table now: open one above."))]));
   }
+  setInterval(() => { if ($("open-tables")) showTables(shown); }, 30000);  // the ages and the times
 
   function showChat(msg) {
     const muted = new Set(SETTINGS.get("muted", []));
@@ -61,7 +89,10 @@
     who.textContent = msg.from + (msg.guest ? "" : ": ");
     // a guest's name is his own choice (the server refuses computer seats' and accounts' names):
     // say so after it, as text; a signed-in person's line ("account": true) carries his account's name
-    const mark = msg.guest ? el("span", { class: "hint" }, " ", t("(guest)"), ": ") : null;
+    // a guest who typed no name posts as "Guest": no "Guest (guest)" (issue 34)
+    const plain = msg.guest && [t("Guest"), "Guest"].includes(msg.from);
+    if (plain) who.textContent = msg.from + ": ";
+    const mark = msg.guest && !plain ? el("span", { class: "hint" }, " ", t("(guest)"), ": ") : null;
     const text = el("span");
     text.textContent = msg.text;
     const box = $("lobby-chat");

@@ -16,11 +16,16 @@ function svg(tag, attrs, text) {
 function plot(history) {
   const box = $("plot");
   if (history.length < 1) { box.replaceChildren(el("p", { class: "hint" }, t("No rated match yet."))); return; }
+  // one point is a lone dot: a sentence until there is a line to draw (issue 34)
+  if (history.length < 2) {
+    box.replaceChildren(el("p", { class: "hint", id: "plot-one" }, t("The rating chart starts after the second rated match.")));
+    return;
+  }
   const W = 600, H = 220, L = 48, R = 10, T = 10, B = 24;
   const ys = history.map(h => h.rating);
   let lo = Math.min(...ys), hi = Math.max(...ys);
   if (hi - lo < 20) { lo -= 10; hi += 10; }
-  const x = (i) => L + (history.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (history.length - 1));
+  const x = (i) => L + i * (W - L - R) / (history.length - 1);
   const y = (v) => T + (hi - v) * (H - T - B) / (hi - lo);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("Rating over time"), id: "rating-plot" });
   s.append(svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }), svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
@@ -51,7 +56,8 @@ async function load() {
   $("name").textContent = p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name;
   const after = nt("after {n} rated match", "after {n} rated matches", p.rated_matches);
   $("summary").replaceChildren(...tEl("Rating {rating} {after}.", {
-    rating: ratingEl("b", { id: "rating" }, p.rating, p.provisional), after }),
+    // the words "(provisional)" follow, so no "?" too ("927? (provisional)" said it twice, issue 34)
+    rating: ratingEl("b", { id: "rating", title: p.provisional ? t("provisional rating") : null }, p.rating, false), after }),
     p.provisional ? el("span", { class: "hint" }, " " + t("(provisional)")) : "");
   plot(p.history);
   const pct = (a, b) => (b ? fmtNumber(Math.round(100 * a / b)) + "%" : "-");

@@ -47,7 +47,15 @@ const GinReview = (() => {
     $("review").hidden = false;
     return box;
   }
-  function close() { $("review").hidden = true; }
+  // the review was opened from the result dialog: closing it shows that dialog again, with its
+  // Next deal button, while the deal is still over (issue 34: it stayed hidden)
+  let fromResult = false;
+  function close() {
+    $("review").hidden = true;
+    const s = typeof S === "function" ? S() : null;
+    if (fromResult && s && dealOver(s)) $("result").hidden = false;
+    fromResult = false;
+  }
 
   /** Ask for the review of deal ``deal`` (a number), or of the match (null). */
   function request(deal) {
@@ -192,7 +200,12 @@ const GinReview = (() => {
   function addButtons(buttons, s) {
     if (s.you === null || s.you === undefined || !dealOver(s)) return;
     buttons.append(el("button", { class: "btn secondary", type: "button", id: "review-deal-dialog",
-      onclick: () => { $("result").hidden = true; request(s.deal.number); } }, t("Review this deal")));
+      onclick: () => { $("result").hidden = true; fromResult = true; request(s.deal.number); } }, t("Review this deal")));
+    // at the end of the match the dialog offers the match's review too (issue 34), as the panel does
+    if (s.match.finished) {
+      buttons.append(el("button", { class: "btn secondary", type: "button", id: "review-match-dialog",
+        onclick: () => { $("result").hidden = true; fromResult = true; request(null); } }, t("Review the match")));
+    }
   }
 
   window.addEventListener("keydown", (ev) => {

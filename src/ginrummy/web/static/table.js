@@ -513,7 +513,11 @@ function renderStatus() {
       }
     } else if (v.phase === "wall") parts.push(tEl("Two cards left: take the {card} only to knock or go gin (T), or pass (P) for a draw (R7.2).", { card: cardText(top) }));
   } else if (s.role === "out") {
-    parts.push(t("You sit out this deal: you see {name}'s hand and may suggest moves.", { name: mySeatName() }));
+    // a computer captain takes no advice (R10.2): the line says so rather than offer it (issue 34)
+    const captain = s.roles ? seatInfo(s.roles.captain) : null;
+    parts.push(captain && captain.kind === "computer"
+      ? t("You sit out this deal: you see {name}'s hand; a computer captain takes no advice (R10.2).", { name: mySeatName() })
+      : t("You sit out this deal: you see {name}'s hand and may suggest moves.", { name: mySeatName() }));
   } else {
     const who = s.to_act;
     const info = who ? seatInfo(who) : null;
@@ -555,7 +559,9 @@ function renderPlayers() {
     r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target }) : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal"),
     t("gin {n}", { n: r.gin_bonus }), t("undercut {n}", { n: r.undercut_bonus }),
     r.big_gin_bonus !== null ? t("big gin {n}", { n: r.big_gin_bonus }) : null,
-    r.game_bonus || r.box_bonus ? t("game bonus {game}, box bonus {box}", { game: r.game_bonus, box: r.box_bonus }) : t("no bonuses"),
+    // three-hand gin has no game or box bonus (R10.6), whatever the rule set says
+    s.table.seats.length === 3 ? t("no bonuses (R10.6)")
+      : r.game_bonus || r.box_bonus ? t("game bonus {game}, box bonus {box}", { game: r.game_bonus, box: r.box_bonus }) : t("no bonuses"),
     { draw_at_two: t("draw at two"), wall: t("wall"), reshuffle: t("reshuffle") }[r.stock_end]].filter(Boolean).join(" \u00b7 ");
   const dl = V().knock_limit;
   const thisDeal = dl === null ? t("this deal: gin only") : t("this deal: knock {n}", { n: dl });
@@ -606,6 +612,14 @@ async function claimInvite() {
                                                                   body: JSON.stringify({ invite: INVITE }) });
     body = await r.json();
   } catch (e) { $("status").textContent = t("Not connected: reconnecting..."); return; }
+  if (!r.ok && body.code === "sign_in") {
+    // a rated table's seat is a signed-in person's: the way there, and back to this invite
+    // (account.js follows ?next=) (issue 34: a dead end)
+    const back = encodeURIComponent(location.pathname + location.search);
+    $("status").replaceChildren(el("span", { id: "sign-in-first" }, ...tEl("This is a rated table: {signin} to take your seat; you come back here after.",
+      { signin: el("a", { href: `/account?next=${back}`, id: "sign-in-link", style: "color:#fff" }, t("sign in or sign up")) })));
+    return;
+  }
   if (!r.ok) { $("status").textContent = body.error || String(r.status); return; }
   TOKEN = body.token;
   history.replaceState(null, "", `/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);

@@ -74,6 +74,8 @@ function whyNot(kind) {
   const v = V();
   const base = kind.replace(/ [A2-9TJQK][CDHS]$/, "");
   if (s.match.finished) return t("The match is over.");
+  // the hint button is hidden at a rated table; its key says why nothing happens (issue 34)
+  if (base === "hint" && s.rating) return t("Hints are off at a rated table: the match counts for the ratings.");
   if (v.phase === "over") return base === "next_deal" ? null
     : onPhone() ? t("The deal is over: tap Next deal.") : t("The deal is over: press N for the next deal.");
   if (base === "next_deal") return t("The deal is not over yet.");

@@ -53,6 +53,16 @@ function explainLines(r, names) {
   return lines;
 }
 
+/** Whether the finished match of state ``s`` is kept on the server for this page to replay
+ *  (docs/accounts.md): a rated match (public), or one where this page's seat is a signed-in
+ *  person's.  A guest's unrated match is not kept: its record is downloaded instead. */
+function matchReplayable(s) {
+  if (!s.match.finished) return false;
+  if (s.rating) return true;
+  const seat = s.you !== null && s.you !== undefined ? s.table.seats[s.you] : null;
+  return !!(seat && seat.account);
+}
+
 function showResult() {
   const s = S(), v = V(), r = v.result;
   const box = $("result-box");
@@ -75,15 +85,28 @@ function showResult() {
       dl.layoffs.length ? el("span", { class: "meldgrp lay", title: t("laid off on the knocker's melds") }, t("laid off:"), " ",
         ...dl.layoffs.map(l => cardEl(l.card, { mini: true, title: t("{card} onto {meld}", { card: cardName(l.card), meld: l.onto.map(c => rankLabel(c[0]) + SUIT_SYMBOL[c[1]]).join(" ") }) }))) : null,
       dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null], dl.deadwood_value));
-    box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
+    // how the points were counted: open on a wide screen, a line to tap on a phone, so that the
+    // score sheet and the buttons are near (issue 34: they needed scrolling at 375 px)
+    const how = el("details", { class: "explain-box", id: "result-explain" }, el("summary", null, t("How the points were counted")),
+      el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
+    how.open = !onPhone();
+    box.append(how);
   }
   const sheetBox = el("div");
   renderSheet(sheetBox, s.sheet);
   box.append(el("h3", null, tm("Score sheet")), sheetBox);
   box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
-  const buttons = el("div", { class: "row", style: "margin-top:10px" });
+  const buttons = el("div", { class: "row result-buttons" });
   if (s.match.finished) {
     box.append(el("p", { class: "points-big" }, s.match.winner ? t("{name} wins the match!", { name: s.match.winner }) : t("The match is over.")));
+    // the ratings' changes are said here: the banner of rating.js waits behind this dialog
+    // (issue 34: it covered the dialog's buttons)
+    if (s.rating && s.rating.changes && s.rating.changes.length && window.GinRating) box.append(GinRating.changes(s, "result-rating"));
+    // a match with a signed-in person is kept on the server (docs/accounts.md): its replay, with
+    // the expert's review of every move, is a click away; a rated match's replay is public
+    if (matchReplayable(s)) {
+      buttons.append(el("a", { class: "btn", id: "replay-match", href: `/replay/${encodeURIComponent(TABLE_ID)}` }, t("Replay and review the match")));
+    }
     // the Rematch button of the room panel is behind this dialog: ask here, then show the panel
     if (s.rematch && s.rematch.can_ask) {
       buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
@@ -92,9 +115,11 @@ function showResult() {
     // the record is a seat's to download (a spectator has no seat token to ask with), and how to
     // watch the match again from it is said: a guest's match is not kept on the server (docs/accounts.md)
     if (s.you !== null) {
-      buttons.append(el("a", { class: "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")));
-      box.append(el("p", { class: "hint", id: "replay-hint" }, ...tEl("To watch the match again, move by move, open the downloaded record on the {replay} page.",
-        { replay: el("a", { href: "/replay" }, t("Replay")) })));
+      buttons.append(el("a", { class: matchReplayable(s) ? "btn secondary" : "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")));
+      if (!matchReplayable(s)) {
+        box.append(el("p", { class: "hint", id: "replay-hint" }, ...tEl("To watch the match again, move by move, open the downloaded record on the {replay} page.",
+          { replay: el("a", { href: "/replay" }, t("Replay")) })));
+      }
     }
     buttons.append(el("a", { class: "btn secondary", href: "/" }, t("New table")));
   } else if (s.can_next_deal) {
