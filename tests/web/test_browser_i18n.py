@@ -41,6 +41,7 @@ ALLOWED_LATIN = {
     "OpenSpiel",
     "gin",
     "verify",
+    "ladder",
     "sheet",
     "Enter",
     "Esc",
@@ -76,7 +77,7 @@ def _words(text: str) -> set[str]:
 # names, the English loans Spanish uses itself (chat, bot, club, the abbreviation min), and
 # words spelt alike in both (panel, provisional, total, no)
 SAME_IN_SPANISH = set(
-    "gin rummy hollywood oklahoma sha eaai openspiel openskill weng lin verify sheet enter esc shift space "
+    "gin rummy hollywood oklahoma sha eaai openspiel openskill weng lin verify sheet ladder enter esc shift space "
     "english suomi malti chat bot club min panel provisional total no".split()
 )
 
