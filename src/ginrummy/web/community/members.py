@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,14 @@ from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
+from .fairplay import (
+    DEFAULT_PAIR_ALLOWANCE,
+    completion,
+    counts_for_rating,
+    has_finished_a_match,
+    iso_time,
+    refused_until,
+)
 from .ratings import display_rating, is_provisional, rateable, rating_change, record_match, result_players_t, results_t
 
 __all__ = ["Players", "rated_tables_t", "RECENT"]
@@ -109,15 +118,28 @@ _BOARD, _ACCOUNT, _SUMS, _RECENT, _HISTORY = _statements()
 
 class Players:
     """Accounts, seats and ratings over ``engine`` (the table store's), hooked into ``manager``
-    (``manager.on_finish``).  ``accounts``: an :class:`Accounts` (made here by default)."""
+    (``manager.on_finish``, ``manager.on_end``).  ``accounts``: an :class:`Accounts` (made here
+    by default); ``pair_allowance``: rated matches of one pair of accounts that move the
+    ratings in a day (:mod:`ginrummy.web.community.fairplay`); ``now``: the clock (seconds
+    since the epoch) of the fair-play windows."""
 
-    def __init__(self, engine: Engine, manager: TableManager | None = None, accounts: Accounts | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        manager: TableManager | None = None,
+        accounts: Accounts | None = None,
+        pair_allowance: int = DEFAULT_PAIR_ALLOWANCE,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.engine = engine
         self.accounts = accounts or Accounts(engine)
         metadata.create_all(engine)
         self.manager = manager
+        self.pair_allowance = pair_allowance
+        self.now = now
         if manager is not None:
             manager.on_finish = self.on_finish
+            manager.on_end = self.on_end
             manager.on_rematch = self.rematched
             manager.account_name_taken = self.accounts.name_in_use
 
@@ -128,7 +150,7 @@ class Players:
         it is rated (its states then say so: ``"rating"``)."""
         table_id = table.id
         if rated:
-            table.rating = {"rated": True, "changes": []}
+            table.rating = {"rated": True, "counts": True, "changes": []}
         if host is None and not rated:
             return  # a guest's table: nothing to write
         with self.engine.begin() as conn:
@@ -170,7 +192,7 @@ class Players:
             if rated:
                 conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
         if rated:
-            new.rating = {"rated": True, "changes": []}
+            new.rating = {"rated": True, "counts": True, "changes": []}
         new.signed_in = set(kept)
 
     def is_rated(self, table_id: str, conn: Connection | None = None) -> bool:
@@ -240,27 +262,83 @@ class Players:
         if not finished and forfeit is None:
             return None
 
+        def done() -> Any:
+            out = copy.deepcopy(m)
+            out.apply(player, action)
+            return out
+
+        return self._recorder(table, done, forfeit, None if forfeit is None else "time")
+
+    def on_end(self, table: GameTable, player: int, how: str) -> Callable[[Connection], None] | None:
+        """The ``TableManager.on_end`` hook: the function that records ``table``'s two-hand
+        match, lost by ``player`` who resigned (``how`` ``"resigned"``) or left (``"left"``),
+        in the transaction of the step that ends it (rated at a rated table), as a forfeit on
+        time is (:meth:`on_finish`); ``None`` for a match that is not two-hand or not started."""
+        m = table.match
+        if m is None or len(table.names) != 2:
+            return None
+        return self._recorder(table, lambda: copy.deepcopy(m), player, how)
+
+    def _recorder(
+        self, table: GameTable, done: Callable[[], Any], forfeit: int | None, ended: str | None
+    ) -> Callable[[Connection], None]:
+        """The function of the step's transaction that records the match ``done()`` of
+        ``table`` (when a signed-in person sits there) and, at a rated table, moves the
+        ratings, unless the pair's daily allowance is used up (then it is recorded unrated)."""
+
         def also(conn: Connection) -> None:
             # the table's lock is held until this transaction commits: the match does not change
             seated = self.accounts.seats(table.id, conn)
             if not seated:
                 return
-            done = copy.deepcopy(m)
-            done.apply(player, action)
-            rated = self.is_rated(table.id, conn) and rateable(done.rules)
+            match = done()
+            rated = self.is_rated(table.id, conn) and rateable(match.rules)
             accounts = self.seat_accounts(table, seated, conn)
             if rated and any(a is None for a in accounts):
                 rated = False
+            counts = rated and self._counts(conn, accounts)
             change = record_match(
-                conn, table.id, done, accounts, rated=rated, source="table", public=rated, forfeit=forfeit
+                conn,
+                table.id,
+                match,
+                accounts,
+                rated=counts,
+                source="table",
+                public=rated,
+                forfeit=forfeit,
+                ended=ended,
             )
             if rated:
-                table.rating = self._rating_state(table, change)
+                table.rating = self._rating_state(table, change, counts)
 
         return also
 
-    def _rating_state(self, table: GameTable, change: dict[int, dict[str, Any]]) -> dict[str, Any]:
-        return {"rated": True, "changes": [{"name": table.names[p], **change[p]} for p in sorted(change)]}
+    def _counts(self, conn: Connection, accounts: list[int | None]) -> bool:
+        """Whether a rated match of the two ``accounts`` moves the ratings now (the pair's
+        daily allowance, :func:`~ginrummy.web.community.fairplay.counts_for_rating`)."""
+        a, b = accounts
+        return a is None or b is None or counts_for_rating(conn, a, b, self.pair_allowance, self.now())
+
+    def pair_counts(self, table: GameTable) -> bool:
+        """Whether ``table``'s rated match would move the ratings if it ended now (both seats'
+        accounts known; ``True`` while a seat is free)."""
+        with self.engine.connect() as conn:
+            return self._counts(conn, self.seat_accounts(table, conn=conn)[:2])
+
+    def refused_until(self, account_id: int) -> float | None:
+        """When ``account_id``, refused rated play after too many forfeits, may play rated
+        again (seconds since the epoch), else ``None`` (:func:`~ginrummy.web.community.fairplay.refused_until`)."""
+        with self.engine.connect() as conn:
+            return refused_until(conn, account_id, self.now())
+
+    def may_chat_in_lobby(self, account_id: int) -> bool:
+        """Whether ``account_id`` may chat in the lobby: once he has finished a match."""
+        with self.engine.connect() as conn:
+            return has_finished_a_match(conn, account_id)
+
+    def _rating_state(self, table: GameTable, change: dict[int, dict[str, Any]], counts: bool = True) -> dict[str, Any]:
+        changes = [{"name": table.names[p], **change[p]} for p in sorted(change)]
+        return {"rated": True, "counts": counts, "changes": changes}
 
     def restore(self) -> None:
         """After the manager loaded its tables: every rated table says so in its state, with
@@ -279,7 +357,7 @@ class Players:
             table.signed_in = set(seats.get(table.id, ()))
             m = table.match
             if table.id in rated:
-                table.rating = {"rated": True, "changes": []}
+                table.rating = {"rated": True, "counts": True, "changes": []}
             if m is None or not table.over or table.id not in seated or len(table.names) != 2:
                 continue
             with self.engine.begin() as conn:
@@ -289,10 +367,20 @@ class Players:
                     accounts = self.seat_accounts(table)
                     ok = table.id in rated and rateable(m.rules) and None not in accounts
                     change = record_match(
-                        conn, table.id, m, accounts, rated=ok, source="table", public=ok, forfeit=table.forfeit
+                        conn,
+                        table.id,
+                        m,
+                        accounts,
+                        rated=ok,
+                        source="table",
+                        public=ok,
+                        forfeit=table.forfeit,
+                        ended=table.how_ended,
                     )
             if change:
                 table.rating = self._rating_state(table, change)
+            elif table.id in rated:  # recorded unrated: the pair's daily allowance was used up
+                table.rating = self._rating_state(table, {}, counts=False)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -326,6 +414,7 @@ class Players:
             sums = conn.execute(_SUMS, {"account": acc.id}).one()
             recent = conn.execute(_RECENT, {"account": acc.id}).all()
             history = conn.execute(_HISTORY, {"account": acc.id}).all()
+            done = completion(conn, acc.id)
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:
@@ -362,14 +451,20 @@ class Players:
             "undercuts_suffered": us,
             "points_per_deal": round(points / deals, 3) if deals else 0.0,
             "mean_knock_deadwood": round(kd / knocks, 3) if knocks else None,
+            "completion": done,
             "recent": out_recent,
             "history": [{"date": h.finished, "rating": display_rating(h.mu_after, h.sigma_after)} for h in history],
         }
 
     def me(self, account_id: int) -> dict[str, Any]:
-        """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches."""
+        """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches,
+        ``completion`` (:func:`~ginrummy.web.community.fairplay.completion`), ``rated_refused_until``
+        (ISO time, UTC, while refused rated play after forfeits, else ``null``) and ``can_chat``
+        (in the lobby: once a match is finished)."""
         with self.engine.connect() as conn:
             acc = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).one()
+            done = completion(conn, account_id)
+            until = refused_until(conn, account_id, self.now())
         return {
             "signed_in": True,
             "name": acc.name,
@@ -377,6 +472,9 @@ class Players:
             "rating": display_rating(acc.mu, acc.sigma),
             "provisional": is_provisional(acc.sigma),
             "matches": int(acc.matches),
+            "completion": done,
+            "rated_refused_until": None if until is None else iso_time(until),
+            "can_chat": done["matches"] > 0,
         }
 
     def result_public(self, result_id: str, account_id: int | None) -> bool:
