@@ -183,6 +183,18 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _check_record(match: Match, accounts: Sequence[int | None], rated: bool, forfeit: int | None) -> None:
+    """Raises the ``ValueError`` of :func:`record_match` for what it does not take."""
+    if len(match.names) != 2:
+        raise ValueError("record_match takes a two-hand match")
+    if forfeit is not None and forfeit not in (0, 1):
+        raise ValueError(f"forfeit is a player index, 0 or 1, not {forfeit!r}")
+    if not match.finished and forfeit is None:
+        raise ValueError("record_match takes a finished or forfeited match")
+    if rated and any(a is None for a in accounts):
+        raise ValueError("a rated match needs an account at both seats")
+
+
 def record_match(
     conn: Connection,
     result_id: str,
@@ -212,14 +224,7 @@ def record_match(
     ``ValueError`` for a match that is neither finished nor forfeited, not two-hand, a
     ``forfeit`` that is not 0 or 1, or a rated match with a guest.
     """
-    if len(match.names) != 2:
-        raise ValueError("record_match takes a two-hand match")
-    if forfeit is not None and forfeit not in (0, 1):
-        raise ValueError(f"forfeit is a player index, 0 or 1, not {forfeit!r}")
-    if not match.finished and forfeit is None:
-        raise ValueError("record_match takes a finished or forfeited match")
-    if rated and any(a is None for a in accounts):
-        raise ValueError("a rated match needs an account at both seats")
+    _check_record(match, accounts, rated, forfeit)
     when = finished or _now()
     how = ended or ("rules" if forfeit is None else "time")
     winner = match.winner if forfeit is None else 1 - forfeit
