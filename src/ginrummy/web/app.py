@@ -49,6 +49,7 @@ from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
+from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .db.store import Store, default_database_url
 from .http.common import (
@@ -69,6 +70,7 @@ from .http.tables import table_routes
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
 from .protocol.replay_frames import MAX_RECORD_BYTES
+from .room.autoplay import DEFAULT_LEAVE_GRACE
 from .room.follower import Follower
 from .room.review_service import ReviewService
 from .room.tables import TableManager
@@ -146,6 +148,8 @@ def create_app(
     bot_delay: float | None = None,
     review_budget_ms: float = DEFAULT_BUDGET_MS,
     tables_per_minute: int = 0,
+    leave_grace: float = DEFAULT_LEAVE_GRACE,
+    pair_allowance: int = DEFAULT_PAIR_ALLOWANCE,
     workers: int | None = None,
     warm_workers: bool = False,
     public_url: str | None = None,
@@ -164,6 +168,10 @@ def create_app(
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
+        leave_grace: seconds a person of a rated match may be away before his opponent may
+            claim the win (``gin serve --leave-grace``; docs/protocol.md, "Leaving and resigning").
+        pair_allowance: rated matches between the same two accounts that move the ratings in
+            any 24 hours (``gin serve --pair-allowance``; docs/accounts.md, "Fair play").
         workers: the worker processes of the computer's moves and hints (web/room/thinking.py;
             ``gin serve --workers``); ``None``: one less than the cores, at least one.
         warm_workers: start them with the app (``gin serve``) instead of at the first move.
@@ -180,11 +188,14 @@ def create_app(
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay, workers=workers)
+    manager.leave_grace = leave_grace
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process
     ctx = AppContext(
         store=store,
         manager=manager,
-        players=Players(store.engine, manager),  # accounts, seats, ratings (docs/accounts.md)
+        players=Players(
+            store.engine, manager, pair_allowance=pair_allowance
+        ),  # accounts, seats, ratings (docs/accounts.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse
         follower=Follower(manager) if store.is_postgresql else None,  # several servers on one PostgreSQL

@@ -282,9 +282,8 @@ class Players:
     def _recorder(
         self, table: GameTable, done: Callable[[], Any], forfeit: int | None, ended: str | None
     ) -> Callable[[Connection], None]:
-        """The function of the step's transaction that records the match ``done()`` of
-        ``table`` (when a signed-in person sits there) and, at a rated table, moves the
-        ratings, unless the pair's daily allowance is used up (then it is recorded unrated)."""
+        """The function of the step's transaction that records ``table``'s match ``done()``
+        (a signed-in person there) and moves the ratings of a rated one (:meth:`_counts`)."""
 
         def also(conn: Connection) -> None:
             # the table's lock is held until this transaction commits: the match does not change
@@ -296,7 +295,7 @@ class Players:
             accounts = self.seat_accounts(table, seated, conn)
             if rated and any(a is None for a in accounts):
                 rated = False
-            counts = rated and self._counts(conn, accounts)
+            counts = rated and self._counts(conn, table, accounts)
             change = record_match(
                 conn,
                 table.id,
@@ -313,17 +312,19 @@ class Players:
 
         return also
 
-    def _counts(self, conn: Connection, accounts: list[int | None]) -> bool:
-        """Whether a rated match of the two ``accounts`` moves the ratings now (the pair's
-        daily allowance, :func:`~ginrummy.web.community.fairplay.counts_for_rating`)."""
+    def _counts(self, conn: Connection, table: GameTable, accounts: list[int | None]) -> bool:
+        """Whether a rated match of two people, ``accounts``, moves the ratings now (the pair's
+        daily allowance, :func:`~ginrummy.web.community.fairplay.counts_for_rating`; a match
+        with a computer seat always does)."""
         a, b = accounts
-        return a is None or b is None or counts_for_rating(conn, a, b, self.pair_allowance, self.now())
+        if a is None or b is None or table.is_bot(0) or table.is_bot(1):
+            return True
+        return counts_for_rating(conn, a, b, self.pair_allowance, self.now())
 
     def pair_counts(self, table: GameTable) -> bool:
-        """Whether ``table``'s rated match would move the ratings if it ended now (both seats'
-        accounts known; ``True`` while a seat is free)."""
+        """Whether ``table``'s rated match would move the ratings if it ended now."""
         with self.engine.connect() as conn:
-            return self._counts(conn, self.seat_accounts(table, conn=conn)[:2])
+            return self._counts(conn, table, self.seat_accounts(table, conn=conn)[:2])
 
     def refused_until(self, account_id: int) -> float | None:
         """When ``account_id``, refused rated play after too many forfeits, may play rated
