@@ -171,3 +171,30 @@ def test_three_forfeits_in_a_day_refuse_rated_play_until_the_oldest_is_a_day_old
     _as(client, ann)
     assert client.get("/api/me").json()["rated_refused_until"] is None
     assert client.get("/api/players/Bob").json()["completion"]["forfeited"] == 3
+
+
+def test_a_new_account_chats_in_the_lobby_once_it_has_finished_a_match(client):
+    ann, bob = _sign_up(client, "Ann"), _sign_up(client, "Bob")
+    _as(client, ann)
+    assert client.get("/api/me").json()["can_chat"] is False
+    with client.websocket_connect("/ws/lobby") as ws:
+        ws.send_json({"type": "chat", "text": "hello", "id": 1})
+        while (msg := ws.receive_json())["type"] != "error":
+            pass
+    assert msg == {
+        "type": "error",
+        "code": "not_allowed",
+        "reply_to": 1,
+        "message": "a new account may chat in the lobby once it has finished a match: play one first",
+    }
+    assert client.get("/api/lobby").json()["chat"] == []
+    table, _ = _rated_table(client, ann, bob)
+    send_client_seeds(client, table)
+    _resign(client, table, 1)
+    _as(client, ann)
+    assert client.get("/api/me").json()["can_chat"] is True
+    with client.websocket_connect("/ws/lobby") as ws:
+        ws.send_json({"type": "chat", "text": "hello"})
+        while (msg := ws.receive_json())["type"] != "chat":
+            pass
+    assert msg == {"type": "chat", "from": "Ann", "account": True, "text": "hello"}

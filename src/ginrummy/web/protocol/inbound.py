@@ -132,6 +132,8 @@ INBOUND_TYPES = (
     "suggest",
     "chat",
     "rematch",
+    "resign",
+    "claim",
     "hint",
     "review",
     "sync",
