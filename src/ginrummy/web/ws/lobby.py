@@ -30,6 +30,7 @@ async def _chat_or_ping(ctx: AppContext, ws: WebSocket, conn: Connection, text: 
                 raise TableError(
                     "not_allowed",
                     W_("a new account may chat in the lobby once it has finished a match: play one first"),
+                    msg.id,
                 )
             await ctx.manager.say_in_lobby(
                 msg.name, msg.text, conn.limiter, account=None if account is None else account.name
