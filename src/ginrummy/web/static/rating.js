@@ -7,6 +7,7 @@
 
 window.GinRating = {
   timer: null,
+  key: null,
 
   onState(state, send) {
     this.bar(state, send);
@@ -38,9 +39,14 @@ window.GinRating = {
       box = el("div", { id: "fair-play-bar", class: "row", role: "status", "aria-live": "polite" });
       document.body.append(box);
     }
-    if (this.timer) { clearInterval(this.timer); this.timer = null; }
     const m = state.match || {};
     const seated = state.you !== null && state.you !== undefined;
+    // rebuilt only when what it shows changes (a state comes at every move: its buttons stay put)
+    const away0 = state.leaving;
+    const key = JSON.stringify([state.started, m.finished, m.ended, m.forfeit, seated, away0 && away0.name, away0 && away0.deadline]);
+    if (key === this.key) return;
+    this.key = key;
+    if (this.timer) { clearInterval(this.timer); this.timer = null; }
     const parts = [];
     if (m.finished && m.ended === "resigned") parts.push(el("span", { id: "ended-note" }, t("{name} resigned the match.", { name: m.forfeit })));
     else if (m.finished && m.ended === "left") parts.push(el("span", { id: "ended-note" }, t("{name} left the table and forfeited the match.", { name: m.forfeit })));
