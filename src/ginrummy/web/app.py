@@ -168,10 +168,7 @@ def create_app(
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
-        leave_grace: seconds a person of a rated match may be away before his opponent may
-            claim the win (``gin serve --leave-grace``; docs/protocol.md, "Leaving and resigning").
-        pair_allowance: rated matches between the same two accounts that move the ratings in
-            any 24 hours (``gin serve --pair-allowance``; docs/accounts.md, "Fair play").
+        leave_grace, pair_allowance: ``gin serve --leave-grace``, ``--pair-allowance`` (docs/accounts.md).
         workers: the worker processes of the computer's moves and hints (web/room/thinking.py;
             ``gin serve --workers``); ``None``: one less than the cores, at least one.
         warm_workers: start them with the app (``gin serve``) instead of at the first move.

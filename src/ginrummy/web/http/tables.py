@@ -192,7 +192,7 @@ def rated_refusal(ctx: AppContext, account_id: int, tr: WebTranslator) -> Respon
         403,
         "rated_refused",
     )
-    return JSONResponse({**json.loads(r.body), "until": when}, status_code=403, headers=dict(r.headers))
+    return JSONResponse({**json.loads(bytes(r.body)), "until": when}, status_code=403, headers=dict(r.headers))
 
 
 def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Response | None:
