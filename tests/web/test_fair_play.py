@@ -16,17 +16,19 @@ from ginrummy.web.app import create_app
 from ginrummy.web.community.fairplay import FORFEIT_WINDOW, iso_time
 from ginrummy.web.community.ratings import result_players_t, results_t
 
-from .conftest import send_client_seeds, with_csrf
+from .conftest import STORES, database_url, send_client_seeds, with_csrf
 
 GRACE = 0.2
 
 
-@pytest.fixture
-def client(db_url: str):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(create_app(db_url, bot_delay=0, leave_grace=GRACE, pair_allowance=3)) as c:
-            yield with_csrf(c)
+@pytest.fixture(params=STORES)
+def client(request, tmp_path):
+    """A server on each store (SQLite, and PostgreSQL when the tests have one)."""
+    for url in database_url(request.param, tmp_path):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with TestClient(create_app(url, bot_delay=0, leave_grace=GRACE, pair_allowance=3)) as c:
+                yield with_csrf(c)
 
 
 def _sign_up(c: TestClient, name: str) -> str:

@@ -21,6 +21,8 @@ from ginrummy.web.room.autoplay import CLAIM_AFTER
 from ginrummy.web.room.seats import TableError
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
+from .conftest import STORES, database_url
+
 SEED = bytes(range(32))
 GRACE = 4.0
 
@@ -86,8 +88,13 @@ async def _other_noop(msg) -> None:
     return None
 
 
-def test_a_resigned_rated_match_is_lost_rated_and_recorded_as_resigned_once(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+@pytest.fixture(params=STORES)
+def store_url(request, tmp_path):
+    yield from database_url(request.param, tmp_path)
+
+
+def test_a_resigned_rated_match_is_lost_rated_and_recorded_as_resigned_once(store_url, monkeypatch):
+    url = store_url
     now = FakeTime(1_000_000.0)
 
     async def run() -> tuple:
@@ -117,8 +124,9 @@ def test_a_resigned_rated_match_is_lost_rated_and_recorded_as_resigned_once(tmp_
         manager2 = TableManager(store2, bot_delay=0, now=now)
         t2 = manager2.load(t.id)
         reloaded = (t2.ended, t2.over, t2.how_ended)
+        ratings = _ratings(store2.engine)
         store2.close()
-        return out, str(again.value), reloaded, _ratings(Store(url).engine)
+        return out, str(again.value), reloaded, ratings
 
     (steps, ended, match, counts, rows), again, reloaded, ratings = asyncio.run(run())
     assert (steps, ended, counts) == (1, (1, "resigned"), True)
@@ -145,8 +153,8 @@ def test_resign_is_refused_before_the_first_deal(tmp_path):
     assert asyncio.run(run()) == "not_allowed: the match has not started yet: there is nothing to resign"
 
 
-def test_a_player_away_past_the_grace_forfeits_when_the_other_claims(tmp_path):
-    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+def test_a_player_away_past_the_grace_forfeits_when_the_other_claims(store_url):
+    url = store_url
     now = FakeTime(2_000_000.0)
 
     async def run() -> dict:

@@ -142,7 +142,7 @@ def test_step_kinds_are_stored_as_their_strings(tmp_path):
 
     from ginrummy.web.db.store import StepKind, actions_t
 
-    assert [str(k) for k in StepKind] == ["action", "timeout", "client_seed", "deal", "next_deal"]
+    assert [str(k) for k in StepKind] == ["action", "timeout", "client_seed", "deal", "next_deal", "resign", "left"]
 
     async def run() -> list[tuple[type, str]]:
         manager, table = _bots_table(tmp_path)
