@@ -173,6 +173,18 @@ def test_three_forfeits_in_a_day_refuse_rated_play_until_the_oldest_is_a_day_old
     _as(client, ann)
     assert client.get("/api/me").json()["rated_refused_until"] is None
     assert client.get("/api/players/Bob").json()["completion"]["forfeited"] == 3
+    # nor does a rematch of his last rated match make him a rated table
+    with client.websocket_connect(f"/ws/table/{table['id']}?seat={table['seats'][1]['token']}") as ws:
+        ws.send_json({"type": "rematch"})
+        while ws.receive_json().get("rematch", {}).get("asked") != ["Bob"]:
+            pass
+    with client.websocket_connect(f"/ws/table/{table['id']}?seat={table['seats'][0]['token']}") as ws:
+        ws.send_json({"type": "rematch"})
+        while (got := ws.receive_json())["type"] != "rematch":
+            assert got["type"] != "error", got
+    players = client.app.state.players
+    assert players.accounts.seats(got["id"]) == players.accounts.seats(table["id"])
+    assert not players.is_rated(got["id"]) and client.app.state.manager.tables[got["id"]].rating is None
 
 
 def test_a_new_account_chats_in_the_lobby_once_it_has_finished_a_match(client):

@@ -162,8 +162,8 @@ class Players:
     def rematched(self, old: GameTable, new: GameTable) -> None:
         """The ``TableManager.on_rematch`` hook: the rematch ``new`` of ``old`` has the same
         accounts at the same seats (the same player indexes; a deleted account is left out),
-        and is rated when ``old`` was, its rules rateable and every person's seat still has an
-        account (the computer seats keep their levels, so their accounts)."""
+        and is rated when ``old`` was, its rules rateable, every person's seat still has an
+        account (the computer seats keep their levels) and no one is refused rated play."""
         seated = self.accounts.seats(old.id)
         with self.engine.begin() as conn:
             live = (
@@ -188,6 +188,7 @@ class Players:
                 and rateable(old.match.rules)
                 and len(new.names) == 2
                 and all(p in kept for p in new.humans)
+                and not any(refused_until(conn, a, self.now()) for a in kept.values())  # forfeited too often
             )
             if rated:
                 conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
