@@ -245,3 +245,39 @@ def test_leaving_an_unrated_table_or_both_away_forfeits_nothing(tmp_path):
         return unrated, both
 
     assert asyncio.run(run()) == (None, (None, [0, 1]))
+
+
+def test_a_person_who_moves_through_another_process_is_not_away(tmp_path):
+    """Two servers on one PostgreSQL: a person whose connection to B closed is away on B; when
+    he moves through A, B's follower applies the move and he is no longer away there (else B
+    would end the match of a person playing on A)."""
+    for url in database_url("postgresql", tmp_path):
+        from ginrummy.web.room.follower import Follower
+
+        async def run() -> tuple:
+            now = FakeTime(5_000_000.0)
+            store_a, manager_a, players_a, t_a = await _dealt(url, now)
+            store_b = Store(url)
+            manager_b = TableManager(store_b, bot_delay=0, now=now)
+            manager_b.leave_grace = GRACE
+            follower = Follower(manager_b, listen=False)
+            players_b = Players(store_b.engine, manager_b, now=now)
+            t_b = manager_b.load(t_a.id)
+            players_b.restore()
+            mover = t_a.match.player_to_act()
+            manager_b.watch(t_b, 1 - mover, _noop)
+            manager_b.watch(t_b, mover, _other_noop)
+            manager_b.unwatch(t_b, mover, _other_noop)  # his connection to B closes
+            before = manager_b.leaving(t_b)
+            await manager_a.act(t_a, mover, t_a.match.view(mover).legal[0])  # and he moves through A
+            applied = await follower.catch_up(t_a.id)
+            t_b = manager_b.tables[t_a.id]
+            after = (manager_b.leaving(t_b), dict(t_b.away), t_b.leave_due)
+            for m, s in ((manager_a, store_a), (manager_b, store_b)):
+                await m.stop()
+                s.close()
+            return mover, before, applied, after
+
+        mover, before, applied, after = asyncio.run(run())
+        assert before == (mover, 5_000_000.0 + GRACE)
+        assert applied >= 1 and after == (None, {}, None)
