@@ -115,3 +115,17 @@ def test_a_player_resigns_from_the_fair_play_bar(server, browser):  # noqa: F811
     assert ann.text_content("#ended-note") == "Ann resigned the match."
     assert ann.evaluate("ui.state.match.ended") == "resigned"
     assert errors == []
+
+
+def test_a_refusal_of_rated_play_shows_its_time_in_the_browsers_zone_and_language(server, browser):  # noqa: F811
+    """The server says ``until`` in UTC; a Greek page in Athens (UTC+2 in December) says it in
+    Greek at 21:40 local time (errorText in common.js, used by every page that opens or takes a seat)."""
+    errors: list[str] = []
+    page = _page(browser, errors, locale="el-GR", timezone_id="Europe/Athens")
+    page.goto(server + "/?lang=el")
+    body = {"code": "rated_refused", "until": "2026-12-05T19:40:00+00:00", "error": "..."}
+    text = page.evaluate("(body) => errorText(body, 403)", body)
+    assert text.startswith("Έχασες πρόσφατα με εγκατάλειψη πάρα πολλούς αγώνες με βαθμολόγηση")
+    assert "9:40" in text and "2026" in text and "19:40" not in text
+    assert page.evaluate("(body) => errorText(body, 400)", {"error": "plain", "code": "x"}) == "plain"
+    assert errors == []
