@@ -29,7 +29,17 @@ def test_sign_up_signs_in_with_an_httponly_samesite_session_cookie(client):
     cookie = r.headers["set-cookie"]
     assert cookie.startswith("gin_session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     me = client.get("/api/me").json()
-    assert me == {"signed_in": True, "name": "Ann", "kind": "human", "rating": 1000, "provisional": True, "matches": 0}
+    assert me == {
+        "signed_in": True,
+        "name": "Ann",
+        "kind": "human",
+        "rating": 1000,
+        "provisional": True,
+        "matches": 0,
+        "completion": {"matches": 0, "by_rules": 0, "resigned": 0, "forfeited": 0, "rate": None},
+        "rated_refused_until": None,
+        "can_chat": False,
+    }
 
 
 def test_sign_out_ends_the_session_on_the_server(client):

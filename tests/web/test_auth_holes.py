@@ -315,7 +315,7 @@ def test_no_hint_at_a_rated_table_and_no_review_of_the_deal_in_progress(client):
         st = ws.receive_json()
         while not (st.get("type") == "state" and st["your_turn"]):
             st = ws.receive_json()
-        assert st["can_hint"] is False and st["rating"] == {"rated": True, "changes": []}
+        assert st["can_hint"] is False and st["rating"] == {"rated": True, "counts": True, "changes": []}
         ws.send_json({"type": "hint", "id": "h"})
         while (got := ws.receive_json()).get("reply_to") != "h":
             pass

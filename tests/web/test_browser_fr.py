@@ -37,7 +37,21 @@ pytestmark = [
 LOCALE_DIR = Path(ginrummy.__file__).parent / "locale"
 
 # names and commands shown as they are (the hash, the verifier), and words French shares with English
-ALLOWED = {"sha", "eaai", "openspiel", "gin", "verify", "sheet", "ladder", "english", "suomi", "malti", "json", "https", "utf"}
+ALLOWED = {
+    "sha",
+    "eaai",
+    "openspiel",
+    "gin",
+    "verify",
+    "sheet",
+    "ladder",
+    "english",
+    "suomi",
+    "malti",
+    "json",
+    "https",
+    "utf",
+}
 ALLOWED |= {"hollywood", "oklahoma", "club", "expert", "standard", "total", "date", "phase", "table", "tables"}
 ALLOWED |= {"action", "actions", "agent", "application", "arrangement", "auto", "chance", "client", "code", "codes"}
 ALLOWED |= {"face", "format", "information", "message", "messages", "minute", "option", "page", "secret", "simple"}

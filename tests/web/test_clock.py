@@ -90,7 +90,12 @@ def test_a_move_not_made_in_time_is_made_by_novice_and_three_forfeit(tmp_path):
                 view = t.match.view(p)
                 await manager.act(t, p, next(a.text for a in view.legal if not a.text.startswith(("knock", "gin"))))
         state = t.state_for(1 - first)
-        assert state["match"] == {"finished": True, "winner": t.names[1 - first], "forfeit": t.names[first]}
+        assert state["match"] == {
+            "finished": True,
+            "winner": t.names[1 - first],
+            "forfeit": t.names[first],
+            "ended": "time",
+        }
         assert state["clock"]["timeouts"] == {t.names[first]: 3} and state["clock"]["turn"] is None
         with pytest.raises(Exception, match="over"):
             await manager.act(t, 1 - first, "draw stock")

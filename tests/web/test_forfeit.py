@@ -124,7 +124,12 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
         assert t.forfeit == loser and not t.match.finished  # over on time, not by the rules
         winner = 1 - loser
         state = t.state_for(winner)
-        assert state["match"] == {"finished": True, "winner": t.names[winner], "forfeit": t.names[loser]}
+        assert state["match"] == {
+            "finished": True,
+            "winner": t.names[winner],
+            "forfeit": t.names[loser],
+            "ended": "time",
+        }
         out = {
             "loser": loser,
             "names": list(t.names),
@@ -162,7 +167,7 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
         }
         for p, r in ((0, ann), (1, bob))
     ]
-    assert got["rating"] == {"rated": True, "changes": want}
+    assert got["rating"] == {"rated": True, "counts": True, "changes": want}
     assert want[loser]["change"] < 0 < want[1 - loser]["change"]
 
     # a restarted server: rated once, the change still shown, the replay says who forfeited

@@ -315,7 +315,7 @@ def test_websocket_default_is_english(client):
         ws.send_json({"type": "frobnicate"})
         assert ws.receive_json()["message"] == (
             "unknown message type 'frobnicate'; types: "
-            "action, next_deal, client_seed, suggest, chat, rematch, hint, review, sync, ping, set_lang"
+            "action, next_deal, client_seed, suggest, chat, rematch, resign, claim, hint, review, sync, ping, set_lang"
         )
 
 

@@ -13,6 +13,11 @@ from ginrummy.web.room.tables import is_computer_name
 from .conftest import with_csrf
 
 
+def _may_chat(client) -> None:
+    """The account has finished a match (a new one may not chat in the lobby: test_fair_play)."""
+    client.app.state.players.fair.may_chat_in_lobby = lambda account_id: True
+
+
 def _next(ws, kind):
     while (msg := ws.receive_json())["type"] != kind:
         pass
@@ -22,6 +27,7 @@ def _next(ws, kind):
 def test_a_signed_in_person_posts_under_his_account_name(client):
     r = client.post("/api/account", json={"name": "Ann", "password": "correct horse"})
     assert r.status_code == 201, r.text
+    _may_chat(client)
     with client.websocket_connect("/ws/lobby") as ws:
         ws.send_json({"type": "chat", "name": "Computer (novice)", "text": "hello"})
         assert _next(ws, "chat") == {"type": "chat", "from": "Ann", "account": True, "text": "hello"}
@@ -81,7 +87,7 @@ def test_the_lobby_page_marks_a_guests_line_as_text():
     from ginrummy.web.app import STATIC_DIR
 
     js = (STATIC_DIR / "open-tables.js").read_text(encoding="utf-8")
-    assert 'msg.guest ? el("span", { class: "hint" }, " ", t("(guest)"), ": ")' in js
+    assert 'msg.guest && !plain ? el("span", { class: "hint" }, " ", t("(guest)"), ": ")' in js
     assert "innerHTML" not in js
 
 
@@ -118,6 +124,7 @@ def test_a_signed_in_person_need_not_send_a_name_but_a_guest_must(client):
     r = client.post("/api/account", json={"name": "Ann", "password": "correct horse"})
     assert r.status_code == 201, r.text
     ann = {"type": "chat", "from": "Ann", "account": True, "text": "hello"}
+    _may_chat(client)
     with client.websocket_connect("/ws/lobby") as ws:
         _next(ws, "lobby")
         ws.send_json({"type": "chat", "text": "hello"})

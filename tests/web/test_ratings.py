@@ -316,7 +316,7 @@ def test_a_rematch_of_a_rated_match_is_rated_with_the_same_accounts(client):
     ann_id = players.accounts.seats(table["id"])[0]
     assert players.accounts.seats(new_id) == {0: ann_id} and players.is_rated(new_id)
     assert new.row.seats == ["human", "bot:club"]  # the computer keeps its level
-    assert new.rating == {"rated": True, "changes": []}  # every state of the rematch says so
+    assert new.rating == {"rated": True, "counts": True, "changes": []}  # every state of the rematch says so
     done = play_direct(client, new_id)
     # two OpenSkill updates in turn, from a new rating and club's reference one: the first
     # match, then the rematch

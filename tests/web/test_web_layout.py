@@ -75,6 +75,7 @@ def test_one_code_to_status_table():
         "wrong_password": 401,
         "rate_limited": 429,
         "not_signed_in": 401,
+        "rated_refused": 403,
         "not_over": 400,
         "busy": 503,
         "server_busy": 503,
@@ -163,7 +164,7 @@ def test_step_kinds_are_stored_as_their_strings(tmp_path):
 
     from ginrummy.web.db.store import StepKind, actions_t
 
-    assert [str(k) for k in StepKind] == ["action", "timeout", "client_seed", "deal", "next_deal"]
+    assert [str(k) for k in StepKind] == ["action", "timeout", "client_seed", "deal", "next_deal", "resign", "left"]
 
     async def run() -> list[tuple[type, str]]:
         manager, table = _bots_table(tmp_path)

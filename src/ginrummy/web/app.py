@@ -50,6 +50,7 @@ from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
+from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .community.puzzles import PuzzleRoom
 from .db.store import Store, default_database_url
@@ -72,6 +73,7 @@ from .http.tables import table_routes
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
 from .protocol.replay_frames import MAX_RECORD_BYTES
+from .room.autoplay import DEFAULT_LEAVE_GRACE
 from .room.follower import Follower
 from .room.review_service import ReviewService
 from .room.tables import TableManager
@@ -144,11 +146,38 @@ def _too_large_text(scope: Any, limit: int) -> str:
     return translate_error(too_large(limit), web_translator(request_lang(Request(scope))))
 
 
+def _middleware(allowed_hosts: Sequence[str] | None) -> list[Middleware]:
+    """The app's middleware, outermost first: the body limit, the CSRF guard, the upload gate
+    and, with ``allowed_hosts``, the ``Host`` check (see :func:`create_app`)."""
+    hosts = (
+        []
+        if allowed_hosts is None
+        else [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)]
+    )
+    return [
+        Middleware(
+            BodyLimit,
+            limit=MAX_BODY_BYTES,
+            message=_too_large_text,
+            larger={"/api/replays": MAX_RECORD_BYTES, "/api/reviews": MAX_RECORD_BYTES},
+        ),
+        Middleware(CsrfGuard),
+        # uploads: a few at once, read in chunks within a time (web/uploads.py)
+        Middleware(
+            UploadGate,
+            limit=MAX_RECORD_BYTES,
+            message=lambda scope, msg: translate_error(msg, web_translator(request_lang(Request(scope)))),
+        ),
+    ] + hosts
+
+
 def create_app(
     database_url: str | None = None,
     bot_delay: float | None = None,
     review_budget_ms: float = DEFAULT_BUDGET_MS,
     tables_per_minute: int = 0,
+    leave_grace: float = DEFAULT_LEAVE_GRACE,
+    pair_allowance: int = DEFAULT_PAIR_ALLOWANCE,
     workers: int | None = None,
     warm_workers: bool = False,
     public_url: str | None = None,
@@ -167,6 +196,7 @@ def create_app(
         tables_per_minute: the most tables one client address may open in any 60 seconds
             (``POST /api/tables``; more are answered 429 ``rate_limited`` with ``Retry-After``);
             0, the default here, for no limit (``gin serve`` sets 60).
+        leave_grace, pair_allowance: ``gin serve --leave-grace``, ``--pair-allowance`` (docs/accounts.md).
         workers: the worker processes of the computer's moves and hints (web/room/thinking.py;
             ``gin serve --workers``); ``None``: one less than the cores, at least one.
         warm_workers: start them with the app (``gin serve``) instead of at the first move.
@@ -183,11 +213,14 @@ def create_app(
     """
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay, workers=workers)
+    manager.leave_grace = leave_grace
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process
     ctx = AppContext(
         store=store,
         manager=manager,
-        players=Players(store.engine, manager),  # accounts, seats, ratings (docs/accounts.md)
+        players=Players(
+            store.engine, manager, pair_allowance=pair_allowance
+        ),  # accounts, seats, ratings (docs/accounts.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse
         follower=Follower(manager) if store.is_postgresql else None,  # several servers on one PostgreSQL
@@ -203,31 +236,11 @@ def create_app(
     )
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
-    hosts = (
-        []
-        if allowed_hosts is None
-        else [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)]
-    )
     app = Starlette(
         routes=_routes(ctx, metrics_allow),
         lifespan=_lifespan(ctx, warm_workers),
         exception_handlers={404: not_found, 405: wrong_method},
-        middleware=[
-            Middleware(
-                BodyLimit,
-                limit=MAX_BODY_BYTES,
-                message=_too_large_text,
-                larger={"/api/replays": MAX_RECORD_BYTES, "/api/reviews": MAX_RECORD_BYTES},
-            ),
-            Middleware(CsrfGuard),
-            # uploads: a few at once, read in chunks within a time (web/uploads.py)
-            Middleware(
-                UploadGate,
-                limit=MAX_RECORD_BYTES,
-                message=lambda scope, msg: translate_error(msg, web_translator(request_lang(Request(scope)))),
-            ),
-        ]
-        + hosts,
+        middleware=_middleware(allowed_hosts),
     )
     app.state.ctx = ctx
     app.state.manager = manager

@@ -44,6 +44,7 @@ class ErrorCode(StrEnum):
     WRONG_PASSWORD = "wrong_password"  # an unknown name too: the answer does not say which
     RATE_LIMITED = "rate_limited"
     NOT_SIGNED_IN = "not_signed_in"
+    RATED_REFUSED = "rated_refused"  # too many forfeits: no rated play until a time (fair play)
     # a review (room/review_service.py)
     NOT_OVER = "not_over"
     BUSY = "busy"
@@ -74,6 +75,7 @@ HTTP_STATUS: dict[str, int] = {
     ErrorCode.WRONG_PASSWORD: 401,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.RATED_REFUSED: 403,
     ErrorCode.NOT_OVER: 400,
     ErrorCode.BUSY: 503,
     ErrorCode.SERVER_BUSY: 503,

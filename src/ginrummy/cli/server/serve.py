@@ -239,6 +239,26 @@ _TablesPerMinute = Annotated[
         help="The most tables one client address may open in any 60 seconds (more are refused with 429); 0 for no limit.",
     ),
 ]
+_LeaveGrace = Annotated[
+    float,
+    typer.Option(
+        "--leave-grace",
+        min=1.0,
+        max=3600.0,
+        help="Seconds a person of a rated match may be disconnected before his opponent may claim the win "
+        "(the server ends the match itself 5 seconds later).",
+    ),
+]
+_PairAllowance = Annotated[
+    int,
+    typer.Option(
+        "--pair-allowance",
+        min=1,
+        max=1000,
+        help="Rated matches between the same two accounts that move the ratings in any 24 hours; "
+        "the rest are played unrated.",
+    ),
+]
 _PublicUrl = Annotated[
     str,
     typer.Option(
@@ -324,6 +344,8 @@ def serve(
     workers: _Workers = 0,
     log_level: _LogLevel = "info",
     tables_per_minute: _TablesPerMinute = 60,
+    leave_grace: _LeaveGrace = 60.0,
+    pair_allowance: _PairAllowance = 3,
     public_url: _PublicUrl = "",
     allowed_host: _AllowedHost = None,
     forwarded_allow_ips: _ForwardedAllowIps = "",
@@ -363,6 +385,8 @@ def serve(
             bot_delay=bot_delay,
             review_budget_ms=review_budget_ms,
             tables_per_minute=tables_per_minute,
+            leave_grace=leave_grace,
+            pair_allowance=pair_allowance,
             workers=workers or None,
             warm_workers=True,
             public_url=public or None,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +32,7 @@ from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
+from .fairplay import DEFAULT_PAIR_ALLOWANCE, FairPlay, completion, iso_time, refused_until
 from .ratings import (
     display_rating,
     is_provisional,
@@ -118,18 +120,31 @@ _BOARD, _ACCOUNT, _SUMS, _RECENT, _HISTORY = _statements()
 
 class Players:
     """Accounts, seats and ratings over ``engine`` (the table store's), hooked into ``manager``
-    (``manager.on_finish``).  ``accounts``: an :class:`Accounts` (made here by default)."""
+    (``manager.on_finish``, ``manager.on_end``).  ``accounts``: an :class:`Accounts` (made here
+    by default); ``pair_allowance``: rated matches of one pair of accounts that move the
+    ratings in a day (:mod:`ginrummy.web.community.fairplay`); ``now``: the clock (seconds
+    since the epoch) of the fair-play windows."""
 
-    def __init__(self, engine: Engine, manager: TableManager | None = None, accounts: Accounts | None = None) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        manager: TableManager | None = None,
+        accounts: Accounts | None = None,
+        pair_allowance: int = DEFAULT_PAIR_ALLOWANCE,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         self.engine = engine
         self.accounts = accounts or Accounts(engine)
         metadata.create_all(engine)
         self.manager = manager
+        self.now = now
+        self.fair = FairPlay(engine, pair_allowance, lambda: self.now())  # issue 31 (fairplay.py)
         if manager is not None:
             # the server's computer levels start from the reference ladder's ratings (issue 34:
             # from 1,000, a first loss to novice moved the ratings -73 / +138)
             self.accounts.computer_start = reference_ratings()
             manager.on_finish = self.on_finish
+            manager.on_end = self.on_end
             manager.on_rematch = self.rematched
             manager.account_name_taken = self.accounts.name_in_use
 
@@ -140,7 +155,7 @@ class Players:
         it is rated (its states then say so: ``"rating"``)."""
         table_id = table.id
         if rated:
-            table.rating = {"rated": True, "changes": []}
+            table.rating = {"rated": True, "counts": True, "changes": []}
         if host is None and not rated:
             return  # a guest's table: nothing to write
         with self.engine.begin() as conn:
@@ -152,8 +167,8 @@ class Players:
     def rematched(self, old: GameTable, new: GameTable) -> None:
         """The ``TableManager.on_rematch`` hook: the rematch ``new`` of ``old`` has the same
         accounts at the same seats (the same player indexes; a deleted account is left out),
-        and is rated when ``old`` was, its rules rateable and every person's seat still has an
-        account (the computer seats keep their levels, so their accounts)."""
+        and is rated when ``old`` was, its rules rateable, every person's seat still has an
+        account (the computer seats keep their levels) and no one is refused rated play."""
         seated = self.accounts.seats(old.id)
         with self.engine.begin() as conn:
             live = (
@@ -178,11 +193,12 @@ class Players:
                 and rateable(old.match.rules)
                 and len(new.names) == 2
                 and all(p in kept for p in new.humans)
+                and not any(refused_until(conn, a, self.now()) for a in kept.values())  # forfeited too often
             )
             if rated:
                 conn.execute(insert(rated_tables_t).values(table_id=new.id, rated=1))
         if rated:
-            new.rating = {"rated": True, "changes": []}
+            new.rating = {"rated": True, "counts": True, "changes": []}
         new.signed_in = set(kept)
 
     def is_rated(self, table_id: str, conn: Connection | None = None) -> bool:
@@ -252,27 +268,67 @@ class Players:
         if not finished and forfeit is None:
             return None
 
+        def done() -> Any:
+            out = copy.deepcopy(m)
+            out.apply(player, action)
+            return out
+
+        return self._recorder(table, done, forfeit, None if forfeit is None else "time")
+
+    def on_end(self, table: GameTable, player: int, how: str) -> Callable[[Connection], None] | None:
+        """The ``TableManager.on_end`` hook: the function that records ``table``'s two-hand
+        match, lost by ``player`` who resigned (``how`` ``"resigned"``) or left (``"left"``),
+        in the transaction of the step that ends it (rated at a rated table), as a forfeit on
+        time is (:meth:`on_finish`); ``None`` for a match that is not two-hand or not started."""
+        m = table.match
+        if m is None or len(table.names) != 2:
+            return None
+        return self._recorder(table, lambda: copy.deepcopy(m), player, how)
+
+    def _recorder(
+        self, table: GameTable, done: Callable[[], Any], forfeit: int | None, ended: str | None
+    ) -> Callable[[Connection], None]:
+        """The function of the step's transaction that records ``table``'s match ``done()``
+        (a signed-in person there) and moves the ratings of a rated one (:meth:`_counts`)."""
+
         def also(conn: Connection) -> None:
             # the table's lock is held until this transaction commits: the match does not change
             seated = self.accounts.seats(table.id, conn)
             if not seated:
                 return
-            done = copy.deepcopy(m)
-            done.apply(player, action)
-            rated = self.is_rated(table.id, conn) and rateable(done.rules)
+            match = done()
+            rated = self.is_rated(table.id, conn) and rateable(match.rules)
             accounts = self.seat_accounts(table, seated, conn)
             if rated and any(a is None for a in accounts):
                 rated = False
+            counts = rated and self._counts(conn, table, accounts)
             change = record_match(
-                conn, table.id, done, accounts, rated=rated, source="table", public=rated, forfeit=forfeit
+                conn,
+                table.id,
+                match,
+                accounts,
+                rated=counts,
+                source="table",
+                public=rated,
+                forfeit=forfeit,
+                ended=ended,
             )
             if rated:
-                table.rating = self._rating_state(table, change)
+                table.rating = self._rating_state(table, change, counts)
 
         return also
 
-    def _rating_state(self, table: GameTable, change: dict[int, dict[str, Any]]) -> dict[str, Any]:
-        return {"rated": True, "changes": [{"name": table.names[p], **change[p]} for p in sorted(change)]}
+    def pair_counts(self, table: GameTable) -> bool:
+        """Whether ``table``'s rated match would move the ratings if it ended now."""
+        with self.engine.connect() as conn:
+            return self._counts(conn, table, self.seat_accounts(table, conn=conn)[:2])
+
+    def _counts(self, conn: Connection, table: GameTable, accounts: list[int | None]) -> bool:
+        return self.fair.counts(conn, accounts, table.is_bot(0) or table.is_bot(1))
+
+    def _rating_state(self, table: GameTable, change: dict[int, dict[str, Any]], counts: bool = True) -> dict[str, Any]:
+        changes = [{"name": table.names[p], **change[p]} for p in sorted(change)]
+        return {"rated": True, "counts": counts, "changes": changes}
 
     def restore(self) -> None:
         """After the manager loaded its tables: every rated table says so in its state, with
@@ -291,7 +347,7 @@ class Players:
             table.signed_in = set(seats.get(table.id, ()))
             m = table.match
             if table.id in rated:
-                table.rating = {"rated": True, "changes": []}
+                table.rating = {"rated": True, "counts": True, "changes": []}
             if m is None or not table.over or table.id not in seated or len(table.names) != 2:
                 continue
             with self.engine.begin() as conn:
@@ -301,10 +357,20 @@ class Players:
                     accounts = self.seat_accounts(table)
                     ok = table.id in rated and rateable(m.rules) and None not in accounts
                     change = record_match(
-                        conn, table.id, m, accounts, rated=ok, source="table", public=ok, forfeit=table.forfeit
+                        conn,
+                        table.id,
+                        m,
+                        accounts,
+                        rated=ok,
+                        source="table",
+                        public=ok,
+                        forfeit=table.forfeit,
+                        ended=table.how_ended,
                     )
             if change:
                 table.rating = self._rating_state(table, change)
+            elif table.id in rated:  # recorded unrated: the pair's daily allowance was used up
+                table.rating = self._rating_state(table, {}, counts=False)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -338,6 +404,7 @@ class Players:
             sums = conn.execute(_SUMS, {"account": acc.id}).one()
             recent = conn.execute(_RECENT, {"account": acc.id}).all()
             history = conn.execute(_HISTORY, {"account": acc.id}).all()
+            done = completion(conn, acc.id)
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:
@@ -374,14 +441,20 @@ class Players:
             "undercuts_suffered": us,
             "points_per_deal": round(points / deals, 3) if deals else 0.0,
             "mean_knock_deadwood": round(kd / knocks, 3) if knocks else None,
+            "completion": done,
             "recent": out_recent,
             "history": [{"date": h.finished, "rating": display_rating(h.mu_after, h.sigma_after)} for h in history],
         }
 
     def me(self, account_id: int) -> dict[str, Any]:
-        """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches."""
+        """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches,
+        ``completion`` (:func:`~ginrummy.web.community.fairplay.completion`), ``rated_refused_until``
+        (ISO time, UTC, while refused rated play after forfeits, else ``null``) and ``can_chat``
+        (in the lobby: once a match is finished)."""
         with self.engine.connect() as conn:
             acc = conn.execute(select(accounts_t).where(accounts_t.c.id == account_id)).one()
+            done = completion(conn, account_id)
+            until = refused_until(conn, account_id, self.now())
         return {
             "signed_in": True,
             "name": acc.name,
@@ -389,6 +462,9 @@ class Players:
             "rating": display_rating(acc.mu, acc.sigma),
             "provisional": is_provisional(acc.sigma),
             "matches": int(acc.matches),
+            "completion": done,
+            "rated_refused_until": None if until is None else iso_time(until),
+            "can_chat": done["matches"] > 0,
         }
 
     def result_public(self, result_id: str, account_id: int | None) -> bool:

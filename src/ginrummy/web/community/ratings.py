@@ -19,8 +19,10 @@ Tables (on the table store's engine, beside :mod:`ginrummy.web.community.account
     ``finished``, ``outcome`` (``"win"``, ``"loss"``, ``"draw"``), the deal statistics
     (``deals``, ``deals_won``, ``knocks``, ``gins``, ``undercuts_made``,
     ``undercuts_suffered``, ``points``, ``knock_deadwood``: the sum of the knocker's deadwood
-    over his knocks), and for a rated match the rating before and after (``mu_before``,
-    ``sigma_before``, ``mu_after``, ``sigma_after``).
+    over his knocks), for a rated match the rating before and after (``mu_before``,
+    ``sigma_before``, ``mu_after``, ``sigma_after``), and how the match ended, ``ended``:
+    ``"rules"``, ``"resigned"``, ``"left"`` (forfeited by leaving) or ``"time"`` (lost on
+    time); the loser of a match not ended by the rules is the one who resigned or forfeited.
 
 :func:`record_match` writes both and moves the ratings of a rated match, given an open
 connection: the table manager calls it inside the transaction that stores the match's last
@@ -118,6 +120,7 @@ result_players_t = Table(
     Column("sigma_before", Float, nullable=True),
     Column("mu_after", Float, nullable=True),
     Column("sigma_after", Float, nullable=True),
+    Column("ended", String(10), nullable=True),
     Index("gin_result_players_account", "account_id", "finished"),
 )
 
@@ -183,6 +186,18 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _check_record(match: Match, accounts: Sequence[int | None], rated: bool, forfeit: int | None) -> None:
+    """Raises the ``ValueError`` of :func:`record_match` for what it does not take."""
+    if len(match.names) != 2:
+        raise ValueError("record_match takes a two-hand match")
+    if forfeit is not None and forfeit not in (0, 1):
+        raise ValueError(f"forfeit is a player index, 0 or 1, not {forfeit!r}")
+    if not match.finished and forfeit is None:
+        raise ValueError("record_match takes a finished or forfeited match")
+    if rated and any(a is None for a in accounts):
+        raise ValueError("a rated match needs an account at both seats")
+
+
 def record_match(
     conn: Connection,
     result_id: str,
@@ -194,6 +209,7 @@ def record_match(
     public: bool = False,
     finished: str | None = None,
     forfeit: int | None = None,
+    ended: str | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Record the finished two-hand ``match`` as ``result_id`` on ``conn`` (inside the
     caller's transaction) and, when ``rated``, move both players' ratings with one OpenSkill
@@ -203,21 +219,17 @@ def record_match(
     match needs both).  ``forfeit``: the player index (0 or 1) who forfeited the match on
     time (:mod:`ginrummy.web.room.clock`); the match is then over though not finished by the
     rules, the other player wins it, and the statistics count the deals that are over.
+    ``ended``: how the match ended (``"resigned"`` or ``"left"`` with ``forfeit``); by
+    default ``"rules"``, or ``"time"`` with ``forfeit``.
     Returns ``{player: {"before": n, "after": n, "change": n, "provisional": bool}}`` for a
     rated match (display numbers), else ``{}``.  Raises ``sqlalchemy.exc.IntegrityError`` if
     ``result_id`` is recorded already (the transaction then fails as a whole) and
     ``ValueError`` for a match that is neither finished nor forfeited, not two-hand, a
     ``forfeit`` that is not 0 or 1, or a rated match with a guest.
     """
-    if len(match.names) != 2:
-        raise ValueError("record_match takes a two-hand match")
-    if forfeit is not None and forfeit not in (0, 1):
-        raise ValueError(f"forfeit is a player index, 0 or 1, not {forfeit!r}")
-    if not match.finished and forfeit is None:
-        raise ValueError("record_match takes a finished or forfeited match")
-    if rated and any(a is None for a in accounts):
-        raise ValueError("a rated match needs an account at both seats")
+    _check_record(match, accounts, rated, forfeit)
     when = finished or _now()
+    how = ended or ("rules" if forfeit is None else "time")
     winner = match.winner if forfeit is None else 1 - forfeit
     stats = match_stats(match)
     conn.execute(
@@ -265,6 +277,7 @@ def record_match(
                 sigma_before=None if b is None else b[1],
                 mu_after=None if f is None else f[0],
                 sigma_after=None if f is None else f[1],
+                ended=how,
             )
         )
     out: dict[int, dict[str, Any]] = {}

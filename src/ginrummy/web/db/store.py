@@ -21,8 +21,9 @@ Four tables:
     ``"client_seed"`` for a player's client seed of the next deal, ``text`` ``{"deal": K,
     "seed": "..."}``; ``"deal"`` for dealing the first deal once every client seed is in;
     ``"next_deal"`` for the step to the next deal; ``"timeout"`` for an action the server made
-    for a person whose clock ran out), ``text``, ``created`` (ISO 8601, UTC, milliseconds: the
-    clocks are rebuilt from it).
+    for a person whose clock ran out; ``"resign"`` for a player who resigned the match and
+    ``"left"`` for a person who forfeited it by leaving), ``text``, ``created`` (ISO 8601,
+    UTC, milliseconds: the clocks are rebuilt from it).
 
 The match is rebuilt by :meth:`Store.load` from the seed by re-applying the rows in ``seq``
 order.  Rows are only ever inserted; a second writer racing for the same ``seq`` gets an
@@ -179,6 +180,8 @@ class StepKind(StrEnum):
     CLIENT_SEED = "client_seed"  # a person's client seed for the next deal
     DEAL = "deal"  # the first deal, once every client seed is in
     NEXT_DEAL = "next_deal"  # the next deal
+    RESIGN = "resign"  # a player resigned the match (docs/protocol.md, "Leaving and resigning")
+    LEFT = "left"  # a person away past the grace period forfeited the match (claimed, or by the server)
 
 
 @dataclass(frozen=True)

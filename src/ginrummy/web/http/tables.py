@@ -18,8 +18,10 @@ from ...match import commitment
 from ...record import dumps
 from ...rules import BOUNDS, CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ...scoring import ScoreSheet, parse_results
+from ..community.fairplay import FORFEITS_LIMIT, iso_time
 from ..community.ratings import rateable
 from ..errors import ErrorCode, WebError
+from ..protocol.bodies import RATED_CLOCK
 from ..protocol.inbound import ClaimBody, CreateTableBody, SheetBody, SitBody
 from ..room.tables import SeatSpec, player_levels
 from ..texts import W_, WebTranslator, request_lang, web_catalog, web_translator
@@ -121,6 +123,17 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
             options.update(public=True, spectator_chat=body.spectator_chat)
         if body.clock is not None:
             options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
+        elif body.rated and "clock" in body.model_fields_set:
+            raise WebError(
+                ErrorCode.BAD_MESSAGE,
+                W_(
+                    "a rated table always has a clock: leave clock out for {move} seconds a move and a "
+                    "bank of {bank} seconds, or give move (5 to 600) and bank (0 to 3600)",
+                    **RATED_CLOCK,
+                ),
+            )
+        elif body.rated:
+            options["clock"] = dict(RATED_CLOCK)
         account = current_account(request, players)
         if body.rated and (
             account is None or len(seats) != 2 or seats[0].kind != "human" or not rateable(rules.replace(players=2))
@@ -134,6 +147,8 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
                 400,
                 "not_rateable",
             )
+        if body.rated and account is not None and (refused := rated_refusal(ctx, account.id, tr)) is not None:
+            return refused
         if account is not None and seats and seats[0].kind == "human":
             # a signed-in opener sits under his account's name, whatever he typed: a seat
             # that is an account's shows that account's name (and says it is signed in)
@@ -159,8 +174,30 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
     )
 
 
+def rated_refusal(ctx: AppContext, account_id: int, tr: WebTranslator) -> Response | None:
+    """The ``403 rated_refused`` answer to a person refused rated play after too many forfeits
+    (:mod:`ginrummy.web.community.fairplay`), with ``until``: when he may play rated again (ISO
+    8601, UTC; the page shows it in the browser's own time zone); else ``None``."""
+    until = ctx.players.fair.refused_until(account_id)
+    if until is None:
+        return None
+    when = iso_time(until)
+    r = error_response(
+        W_(
+            "you forfeited {count} rated matches in the last 24 hours: you may play rated matches again from {until} (UTC)",
+            count=FORFEITS_LIMIT,
+            until=when[:16].replace("T", " "),
+        ),
+        tr,
+        403,
+        ErrorCode.RATED_REFUSED,
+    )
+    return JSONResponse({**json.loads(bytes(r.body)), "until": when}, status_code=403, headers=dict(r.headers))
+
+
 def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Response | None:
-    """At a rated table a seat is taken only by a signed-in person who has no seat there yet."""
+    """At a rated table a seat is taken only by a signed-in person who has no seat there yet
+    and is not refused rated play (:func:`rated_refusal`)."""
     if not ctx.players.is_rated(request.path_params["table_id"]):
         return None
     account = current_account(request, ctx.players)
@@ -168,7 +205,17 @@ def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Respo
         return error_response(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
     if account.id in ctx.players.accounts.seats(request.path_params["table_id"]).values():
         return error_response(W_("you sit at this table already"), tr, 409, "seated")
-    return None
+    return rated_refusal(ctx, account.id, tr)
+
+
+async def _pair_note(ctx: AppContext, table: Any) -> dict[str, Any]:
+    """At a rated table whose two seats are taken: ``{"counts_for_rating": bool}``, whether its
+    match moves the ratings (the pair's daily allowance), also set in its states; else ``{}``."""
+    if table.rating is None or len(table.signed_in) < 2:
+        return {}
+    counts = await asyncio.to_thread(ctx.players.pair_counts, table)
+    table.rating = {**table.rating, "counts": counts}
+    return {"counts_for_rating": counts}
 
 
 def _seated(ctx: AppContext, request: Request, table_id: str, player: int) -> None:
@@ -193,6 +240,7 @@ async def claim(ctx: AppContext, request: Request) -> Response:
     except GinRummyError as exc:  # a WebError answers its own status (not_found 404, claimed 409, bad_invite 403)
         return error_response(exc, tr)
     base = link_base(request, ctx.public_url)
+    note = await _pair_note(ctx, table)
     await ctx.manager.changed(table)
     return JSONResponse(
         {
@@ -201,6 +249,7 @@ async def claim(ctx: AppContext, request: Request) -> Response:
             "name": table.names[player],
             "token": token,
             "link": f"{base}/table/{table.id}?seat={token}",
+            **note,
         }
     )
 
@@ -221,6 +270,9 @@ async def sit(ctx: AppContext, request: Request) -> Response:
     except GinRummyError as exc:  # a WebError answers its own status (not_found 404, claimed 409, not_allowed 403)
         return error_response(exc, tr)
     base = link_base(request, ctx.public_url)
+    note = await _pair_note(ctx, table)
+    if note:
+        await ctx.manager.changed(table)
     return JSONResponse(
         {
             "id": table.id,
@@ -228,6 +280,7 @@ async def sit(ctx: AppContext, request: Request) -> Response:
             "name": table.names[body.seat],
             "token": token,
             "link": f"{base}/table/{table.id}?seat={token}",
+            **note,
         }
     )
 

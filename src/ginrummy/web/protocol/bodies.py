@@ -22,6 +22,7 @@ __all__ = [
     "ClaimBody",
     "SitBody",
     "ClockBody",
+    "RATED_CLOCK",
     "AccountBody",
     "DeleteAccountBody",
     "ReviewQuery",
@@ -70,9 +71,15 @@ class ClockBody(_Body):
     bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
 
 
+RATED_CLOCK = {"move": 20, "bank": 600}
+"""The clock of a rated table opened without one: 20 seconds a move and a bank of 10 minutes
+(a rated table always has a clock: ``docs/accounts.md``, "Fair play")."""
+
+
 class CreateTableBody(_Body):
     """``POST /api/tables``: ``preset`` (R13), ``rules`` (RuleSet fields, R14), 2 or 3 ``seats``;
-    ``rated`` (a two-hand match on the ladder, ``docs/accounts.md``)."""
+    ``rated`` (a two-hand match on the ladder, ``docs/accounts.md``), which always has a
+    ``clock``: :data:`RATED_CLOCK` when none is given (``"clock": null`` is refused there)."""
 
     preset: Annotated[StrictStr, Field(max_length=40)] = "standard"
     rules: Annotated[dict[Annotated[str, Field(max_length=40)], RuleValue], Field(max_length=40)] | None = None

@@ -18,6 +18,8 @@ Inbound WebSocket messages (client -> server), one JSON object per text frame, a
 * ``{"type": "chat", "text": "good game"}`` - say something at the table (at most
   :data:`MAX_CHAT_CHARS` characters; in the lobby also ``"name"``).
 * ``{"type": "rematch"}`` - once the match is over: ask for a rematch.
+* ``{"type": "resign"}`` - resign the match (two-hand, once dealt): lose it, rated at a rated table.
+* ``{"type": "claim"}`` - claim the win when the opponent is away past the grace period.
 * ``{"type": "hint"}`` - what would the table's hint player do here, and why?
 * ``{"type": "review", "deal": 3}`` - the expert's review of my decisions in deal 3 (over), or
   ``"deal": null`` of the whole match (over); ``ginrummy.web.room.review_service``.
@@ -97,6 +99,8 @@ __all__ = [
     "ChatMsg",
     "LobbyChatMsg",
     "RematchMsg",
+    "ResignMsg",
+    "ClaimMsg",
     "Inbound",
     "CreateTableBody",
     "PuzzleAnswerBody",
@@ -131,6 +135,8 @@ INBOUND_TYPES = (
     "suggest",
     "chat",
     "rematch",
+    "resign",
+    "claim",
     "hint",
     "review",
     "sync",
@@ -204,6 +210,18 @@ class RematchMsg(_Msg):
     type: Literal["rematch"] = "rematch"
 
 
+class ResignMsg(_Msg):
+    """Resign the match (docs/protocol.md, "Leaving and resigning")."""
+
+    type: Literal["resign"] = "resign"
+
+
+class ClaimMsg(_Msg):
+    """Claim the win: the opponent is away past the grace period."""
+
+    type: Literal["claim"] = "claim"
+
+
 class SyncMsg(_Msg):
     """Send me the state again."""
 
@@ -244,6 +262,8 @@ Inbound = (
     | SuggestMsg
     | ChatMsg
     | RematchMsg
+    | ResignMsg
+    | ClaimMsg
     | HintMsg
     | ReviewMsg
     | SyncMsg
@@ -258,6 +278,8 @@ _MODELS: dict[str, type[_Msg]] = {
     "suggest": SuggestMsg,
     "chat": ChatMsg,
     "rematch": RematchMsg,
+    "resign": ResignMsg,
+    "claim": ClaimMsg,
     "hint": HintMsg,
     "review": ReviewMsg,
     "sync": SyncMsg,

@@ -147,27 +147,40 @@ def _waiting_state(self: Table, player: int) -> dict[str, Any]:
 
 
 def match_state(self: Table) -> dict[str, Any]:
-    """``{"finished", "winner", "forfeit"}``: a forfeit on time (R: the table's clock) ends
-    the match for the other player."""
+    """``{"finished", "winner", "forfeit", "ended"}``: a forfeit (on time, by resigning, by
+    leaving) ends the match for the other player; ``ended`` says how the match ended
+    (``"rules"``, ``"resigned"``, ``"left"``, ``"time"``) or is ``None`` while it goes on."""
     m = self.match
     if self.forfeit is not None:
         return {
             "finished": True,
             "winner": self.names[1 - self.forfeit] if len(self.names) == 2 else None,
             "forfeit": self.names[self.forfeit],
+            "ended": self.how_ended,
         }
     return {
         "finished": m is not None and m.finished,
         "winner": None if m is None or m.winner is None else self.names[m.winner],
         "forfeit": None,
+        "ended": self.how_ended,
     }
 
 
 def _room(self: Table, player: int) -> dict[str, Any]:
     """The card-room part of every state: spectators, chat, rematch (``docs/protocol.md``)."""
     done = self.over
+    now = time.time()
+    due = None if done else self.leave_due
     return {
-        "clock": None if self.clock is None else self.clock.to_json(self.names, time.time()),
+        "clock": None if self.clock is None else self.clock.to_json(self.names, now),
+        "leaving": None
+        if due is None
+        else {
+            "name": self.names[due[0]],
+            "deadline": round(due[1], 1),
+            "left": round(max(0.0, due[1] - now), 1),
+            "can_claim": player not in (SPECTATOR, due[0]) and now >= due[1],
+        },
         "public": self.public,
         "watchers": self.spectators,
         "chat": list(self.chat) if self.sees_chat(player) else [],

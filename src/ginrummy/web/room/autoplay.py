@@ -1,6 +1,14 @@
 """The moves the server makes by itself: the computer players' moves (after the table's bot
-delay) and the move of a person whose clock ran out (``docs/protocol.md``, "Clocks"), and the
-first deals a restart found ready to deal.
+delay) and the move of a person whose clock ran out (``docs/protocol.md``, "Clocks"), the
+first deals a restart found ready to deal, and the end of a match by a player who resigned or
+left (``docs/protocol.md``, "Leaving and resigning").
+
+Leaving: at a rated table whose match is in play, a person whose last connection to this
+process closed is *away* (``Table.away``); when he is still away :attr:`TableHost.leave_grace`
+seconds later and his opponent is not, the opponent may claim the win (``claim``), and the
+server ends the match itself :data:`CLAIM_AFTER` seconds after that: a ``left`` step, stored
+with the match's result in one transaction (the ``on_end`` hook), as a forfeit on time is.
+A reconnect within the grace stops the countdown.
 
 :class:`AutoPlay` is a collaborator of :class:`~ginrummy.web.room.tables.TableManager`: it holds
 the manager as a :class:`~ginrummy.web.room.host.TableHost` (its ``tables``, ``now``,
@@ -13,14 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from typing import TYPE_CHECKING
 
 from ...errors import IllegalActionError
 from ...players import make_player
 from ..db.store import StepKind
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..levels import seat_level
+from ..texts import W_
 from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, decision_seed, move_deadline, move_text
 
 if TYPE_CHECKING:
@@ -29,7 +39,15 @@ if TYPE_CHECKING:
     from .host import TableHost
     from .table import Table
 
-__all__ = ["AutoPlay", "bot_choice"]
+__all__ = ["AutoPlay", "bot_choice", "CLAIM_AFTER", "DEFAULT_LEAVE_GRACE"]
+
+DEFAULT_LEAVE_GRACE = 60.0
+"""Seconds a person of a rated match may be away before his opponent may claim the win
+(``gin serve --leave-grace``)."""
+
+CLAIM_AFTER = 5.0
+"""Seconds after the end of the grace period at which the server ends the match itself when
+the opponent has not claimed the win."""
 
 log = logging.getLogger("ginrummy.web")
 
@@ -218,13 +236,122 @@ class AutoPlay:
     def start(self) -> None:
         """Deal every first deal whose client seeds are all in (a restart may have come between
         the last seed and the deal), schedule every pending computer move and arm every running
-        clock (call from the running event loop)."""
+        clock (call from the running event loop).  On a server of its own (no follower), every
+        person of a rated match in play is away from now on until he connects (:meth:`left_seat`)."""
         loop = asyncio.get_running_loop()
+        alone = getattr(self.host, "follower", None) is None
         for t in list(self.host.tables.values()):
             if t.match is None and t.fair and not t.waiting_for:
                 loop.create_task(self._deal_when_started(t))
             self.schedule_bot(t)
             self.schedule_clock(t)
+            if alone:
+                for p in t.humans:
+                    self.left_seat(t, p)
+
+    # -- leaving and resigning ----------------------------------------------------------------
+
+    def _leaves(self, table: Table) -> bool:
+        """Whether leaving ``table`` forfeits: a rated two-hand match in play."""
+        return table.rated and len(table.names) == 2 and table.match is not None and not table.over
+
+    def leaving(self, table: Table) -> tuple[int, float] | None:
+        """``(player, deadline)``: the person of ``table`` who is away while his opponent is
+        not, and when his grace period ends (seconds since the epoch); ``None`` if nobody is
+        (or both are) away, or leaving does not forfeit here."""
+        if not self._leaves(table) or len(table.away) != 1:
+            return None
+        ((player, since),) = table.away.items()
+        return player, since + self.host.leave_grace
+
+    def left_seat(self, table: Table, player: int) -> None:
+        """``player``'s connection to ``table`` closed: if it was his last one here, he is away
+        from now (and the countdown is armed)."""
+        table = self.host.current(table)
+        if not self._leaves(table) or player not in table.humans or any(p == player for p, _ in table.watchers):
+            return
+        table.away.setdefault(player, self.host.now())
+        self.schedule_leave(table)
+
+    def came_back(self, table: Table, player: int) -> None:
+        """``player`` connected to ``table``: he is no longer away (his countdown stops)."""
+        table = self.host.current(table)
+        if table.away.pop(player, None) is not None:
+            self.schedule_leave(table)
+
+    def schedule_leave(self, table: Table) -> None:
+        """(Re)arm the timer that ends ``table``'s match :data:`CLAIM_AFTER` seconds after the
+        grace period of the person away."""
+        if table.leave_timer is not None:
+            table.leave_timer.cancel()
+            table.leave_timer = None
+        due = table.leave_due = self.leaving(table)
+        if due is None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = max(0.0, due[1] + CLAIM_AFTER - self.host.now()) + 0.01
+        table.leave_timer = loop.call_later(wait, lambda: loop.create_task(self._leave_due(table)))
+
+    async def _leave_due(self, table: Table) -> None:
+        table = self.host.current(table)
+        due = self.leaving(table)
+        try:
+            if due is not None and self.host.now() >= due[1] + CLAIM_AFTER:
+                await self.end_match(table, due[0], "left")
+            else:
+                self.schedule_leave(table)
+        except Exception:  # pragma: no cover - the table moved on meanwhile (another process ended it)
+            log.exception("ending the match of a player who left failed at table %s", table.id)
+
+    async def claim_win(self, table: Table, player: int) -> None:
+        """``player`` claims the win because his opponent is away past the grace period: the
+        opponent forfeits by leaving.  Raises :class:`~ginrummy.web.errors.WebError` (``not_allowed``) when nobody
+        is away from ``player``'s opponent's seat, or the grace period is not over (saying in
+        how many seconds it is)."""
+        table = self.host.current(table)
+        due = self.leaving(table)
+        if due is None or due[0] == player:
+            raise WebError(ErrorCode.NOT_ALLOWED, W_("you can claim the win only while your opponent is away"))
+        wait = due[1] - self.host.now()
+        if wait > 0:
+            raise WebError(
+                ErrorCode.NOT_ALLOWED,
+                W_(
+                    "you can claim the win in {seconds} seconds, if {name} is still away",
+                    seconds=math.ceil(wait),
+                    name=table.names[due[0]],
+                ),
+            )
+        await self.end_match(table, due[0], "left")
+
+    async def resign(self, table: Table, player: int) -> None:
+        """``player`` resigns the match: he loses it (rated at a rated table).  Raises
+        :class:`~ginrummy.web.errors.WebError` (``not_allowed``) before the first deal, once the match is over, or
+        at a three-hand table."""
+        await self.end_match(table, player, "resigned")
+
+    async def end_match(self, table: Table, player: int, how: str) -> None:
+        """End ``table``'s match with ``player`` losing it, ``how`` ``"resigned"`` or ``"left"``:
+        store the step (``resign`` / ``left``) with the hook's recording of the result in one
+        transaction, then tell every watcher.  Raises :class:`~ginrummy.web.errors.WebError` (``not_allowed``) when
+        the match is not in play or not two-hand (nothing changes)."""
+        kind = StepKind.RESIGN if how == "resigned" else StepKind.LEFT
+        async with self.host.lock(table):
+            table = self.host.current(table)
+            if len(table.names) != 2:
+                raise WebError(ErrorCode.NOT_ALLOWED, W_("a match can be resigned only at a two-hand table"))
+            if table.match is None:
+                raise WebError(ErrorCode.NOT_ALLOWED, W_("the match has not started yet: there is nothing to resign"))
+            if table.over:
+                raise WebError(ErrorCode.NOT_ALLOWED, W_("the match is over already"))
+            hook = self.host.on_end
+            also = hook(table, player, how) if hook is not None else None
+            await self.host._write(table, player, kind, kind.value, also)
+            table.ended = (player, how)
+            table.stored(kind, player)
+            table.away.clear()
+            self.schedule_leave(table)
+        await self.host.changed(table)
 
     async def _deal_when_started(self, table: Table) -> None:
         try:
@@ -243,4 +370,6 @@ class AutoPlay:
                 t.bot_task.cancel()
             if t.clock_timer is not None:
                 t.clock_timer.cancel()
+            if t.leave_timer is not None:
+                t.leave_timer.cancel()
         await self.host.committer.stop()

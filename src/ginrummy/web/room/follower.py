@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select, text
 
 from ..db.commit import NOTIFY_CHANNEL
-from ..db.store import ActionRow, actions_t
+from ..db.store import ActionRow, StepKind, actions_t
 
 if TYPE_CHECKING:  # pragma: no cover
     from .tables import TableManager
@@ -148,6 +148,9 @@ class Follower:
             if steps[0].seq != table.seq + 1:  # pragma: no cover - never: read after table.seq
                 raise ValueError(f"step {steps[0].seq} does not follow step {table.seq}")
             table.replay(steps)
+            for s in steps:  # a person who moves through another process is not away (docs/deploy.md)
+                if s.player is not None and s.kind in (StepKind.ACTION, StepKind.CLIENT_SEED):
+                    m.autoplay.came_back(table, s.player)
         except Exception:  # pragma: no cover - a row this copy cannot apply: rebuild it
             log.exception("catch-up of table %s failed; reloading it", table.id)
             watchers = table.watchers

@@ -30,6 +30,14 @@ class TableHost(Protocol):
     bot_delay: float | None
     now: Callable[[], float]
     account_name_taken: Callable[[str], bool] | None
+    leave_grace: float
+    on_end: Callable[[Table, int, str], Callable[[Any], None] | None] | None
+
+    async def _write(
+        self, table: Table, player: int | None, kind: str, text: str, also: Callable[[Any], None] | None = None
+    ) -> None:
+        """Store one step of ``table`` (``also(conn)`` in its transaction)."""
+        ...
 
     def lobby_changed(self) -> None:
         """Send the lobby list to its watchers soon."""

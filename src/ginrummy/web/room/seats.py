@@ -1,15 +1,18 @@
 """Seats of the web table, independent of any table: who may sit (a person or a computer
 level, :class:`SeatSpec`), the secrets that open a seat (tokens and invite codes, stored only as
 SHA-256 hashes and compared as bytes in constant time), the spectator's index, the table errors,
-and what a computer level would advise (:func:`advise`).
+what a computer level would advise (:func:`advise`), and what the server keeps beside a
+running table (:class:`TableRuntime`, read through :class:`~ginrummy.web.room.table.Table`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import secrets
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...actions import Action
@@ -20,6 +23,8 @@ from ..levels import player_levels
 from ..protocol.state import SPECTATOR
 
 __all__ = [
+    "TableRuntime",
+    "Watcher",
     "SPECTATOR",
     "MAX_NAME_CHARS",
     "SeatSpec",
@@ -71,3 +76,53 @@ def advise(level: str, rng: random.Random, view: PlayerView) -> tuple[Action, Ms
     if not callable(getattr(p, "hint", None)):
         p = make_player("novice", rng)
     return p.hint(view, view.legal)
+
+
+Watcher = Callable[[dict[str, Any]], Awaitable[None]]
+"""A connection's ``send``: queues one message for it (raises ``ConnectionError`` once it is gone)."""
+
+
+@dataclass
+class TableRuntime:
+    """What the server keeps beside a table while it runs, never stored: its connections,
+    tasks, timers and caches (a restart starts them afresh).  :class:`Table` reads and writes
+    them under the same names (``table.watchers`` is ``table.runtime.watchers``).
+
+    Attributes:
+        watchers: ``(player, send)`` of the open connections.
+        hints: the hint of the current step, ``{(seq, player): (action, reason)}`` (one entry).
+    """
+
+    watchers: list[tuple[int, Watcher]] = field(default_factory=list)
+    hints: dict[tuple[int, int], tuple[Action, str]] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    clock_timer: asyncio.TimerHandle | None = None
+    last_write: float = 0.0
+    # the state entries of deals that are over (they never change): {index: (deal, entry)}
+    over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    # the parts of this table's state messages built once per change (web/protocol/state.py)
+    state_cache: dict[str, tuple[Any, Any, str]] = field(default_factory=dict, repr=False)
+    trial: tuple[Any, Action, Any, Any] | None = field(default=None, repr=False)
+    """The last action verified by :meth:`Table.check_action`: ``(deal, action, new deal, events)``."""
+    unsent: bool = False
+    """A person's step whose state waits for the computer's immediate answer (bot delay 0)."""
+    held: int = 0
+    """How many steps the state has waited for so far (at most :data:`~ginrummy.web.room.tables.HELD_STEPS`)."""
+    flushed: asyncio.Event | None = field(default=None, repr=False)
+    """Set when the state that waited (:attr:`unsent`) is sent; see
+    :meth:`~ginrummy.web.room.tables.TableManager.flushed`."""
+    spectators_seen: int = 0
+    """How many spectator connections this process has opened to the table: the next one's
+    number in the chat ("spectator 3"), so that players can tell them apart and mute one."""
+    owner: str | None = None
+    """The address of the last person who connected to a seat: the key of the table's
+    computer moves in the thinking pool's fair queue (:mod:`ginrummy.web.room.thinking`)."""
+    hint_job: tuple[tuple[int, int], asyncio.Future[Any]] | None = field(default=None, repr=False)
+    """The hint being worked out, ``((seq, player), future)``: a second ask shares it."""
+    away: dict[int, float] = field(default_factory=dict)
+    """The people of a rated match in play with no connection to this process: ``{player: since}``
+    (seconds since the epoch); each forfeits by leaving at ``since`` plus the grace period
+    (:mod:`ginrummy.web.room.autoplay`, ``docs/protocol.md``, "Leaving and resigning")."""
+    leave_timer: asyncio.TimerHandle | None = None
+    leave_due: tuple[int, float] | None = None
+    """``(player, deadline)`` of the person away whose countdown runs, as the states show it."""

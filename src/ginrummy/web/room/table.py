@@ -7,10 +7,8 @@ applied (:class:`~ginrummy.web.room.tables.TableManager`), so a restart rebuilds
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,53 +23,14 @@ from ..protocol.outbound import legal_words
 from ..protocol.state import state_message
 from ..texts import W_
 from .clock import Clock, parse_time
-from .seats import SPECTATOR, same_secret, secret_hash
+from .seats import SPECTATOR, TableRuntime, Watcher, same_secret, secret_hash
 
 log = logging.getLogger("ginrummy.web")
 
-Watcher = Callable[[dict[str, Any]], Awaitable[None]]
-"""A connection's ``send``: queues one message for it (raises ``ConnectionError`` once it is gone)."""
+__all__ = ["Table", "TableRuntime", "Watcher", "ENDED"]
 
-__all__ = ["Table", "TableRuntime", "Watcher"]
-
-
-@dataclass
-class TableRuntime:
-    """What the server keeps beside a table while it runs, never stored: its connections,
-    tasks, timers and caches (a restart starts them afresh).  :class:`Table` reads and writes
-    them under the same names (``table.watchers`` is ``table.runtime.watchers``).
-
-    Attributes:
-        watchers: ``(player, send)`` of the open connections.
-        hints: the hint of the current step, ``{(seq, player): (action, reason)}`` (one entry).
-    """
-
-    watchers: list[tuple[int, Watcher]] = field(default_factory=list)
-    hints: dict[tuple[int, int], tuple[Action, str]] = field(default_factory=dict)
-    bot_task: asyncio.Task[None] | None = None
-    clock_timer: asyncio.TimerHandle | None = None
-    last_write: float = 0.0
-    # the state entries of deals that are over (they never change): {index: (deal, entry)}
-    over_deals: dict[int, tuple[Any, dict[str, Any]]] = field(default_factory=dict, repr=False)
-    # the parts of this table's state messages built once per change (web/protocol/state.py)
-    state_cache: dict[str, tuple[Any, Any, str]] = field(default_factory=dict, repr=False)
-    trial: tuple[Any, Action, Any, Any] | None = field(default=None, repr=False)
-    """The last action verified by :meth:`Table.check_action`: ``(deal, action, new deal, events)``."""
-    unsent: bool = False
-    """A person's step whose state waits for the computer's immediate answer (bot delay 0)."""
-    held: int = 0
-    """How many steps the state has waited for so far (at most :data:`~ginrummy.web.room.tables.HELD_STEPS`)."""
-    flushed: asyncio.Event | None = field(default=None, repr=False)
-    """Set when the state that waited (:attr:`unsent`) is sent; see
-    :meth:`~ginrummy.web.room.tables.TableManager.flushed`."""
-    spectators_seen: int = 0
-    """How many spectator connections this process has opened to the table: the next one's
-    number in the chat ("spectator 3"), so that players can tell them apart and mute one."""
-    owner: str | None = None
-    """The address of the last person who connected to a seat: the key of the table's
-    computer moves in the thinking pool's fair queue (:mod:`ginrummy.web.room.thinking`)."""
-    hint_job: tuple[tuple[int, int], asyncio.Future[Any]] | None = field(default=None, repr=False)
-    """The hint being worked out, ``((seq, player), future)``: a second ask shares it."""
+ENDED = ("rules", "resigned", "left", "time")
+"""How a match ended: finished by the rules, resigned, forfeited by leaving, lost on time."""
 
 
 def _runtime(name: str) -> Any:
@@ -108,6 +67,9 @@ class Table:
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.community.members`) for a rated table: sent in
     every started state as ``"rating"``."""
+    ended: tuple[int, str] | None = None
+    """``(player, how)`` of a match ended by a player's stored ``resign`` or ``left`` step
+    (``how`` ``"resigned"`` or ``"left"``), else ``None``."""
     runtime: TableRuntime = field(default_factory=lambda: TableRuntime(), repr=False)
     """The connections, tasks, timers and caches of this table in this process."""
 
@@ -125,6 +87,9 @@ class Table:
     spectators_seen = _runtime("spectators_seen")
     owner = _runtime("owner")
     hint_job = _runtime("hint_job")
+    away = _runtime("away")
+    leave_timer = _runtime("leave_timer")
+    leave_due = _runtime("leave_due")
 
     def __post_init__(self) -> None:
         if self.clock is None:
@@ -132,8 +97,20 @@ class Table:
 
     @property
     def forfeit(self) -> int | None:
-        """The player who forfeited the match on time (three timeouts in a row), or ``None``."""
+        """The player who lost the match without finishing it by the rules, or ``None``: on
+        time (three timeouts in a row), by resigning, or by leaving (:attr:`ended`)."""
+        if self.ended is not None:
+            return self.ended[0]
         return None if self.clock is None else self.clock.forfeit
+
+    @property
+    def how_ended(self) -> str | None:
+        """How the match ended, one of :data:`ENDED`, or ``None`` while it goes on."""
+        if self.ended is not None:
+            return self.ended[1]
+        if self.clock is not None and self.clock.forfeit is not None:
+            return "time"
+        return "rules" if self.match is not None and self.match.finished else None
 
     @property
     def over(self) -> bool:
@@ -477,6 +454,9 @@ class Table:
                 self.started_match().apply(s.player, parse_action(s.text))
             elif s.kind in (StepKind.DEAL, StepKind.NEXT_DEAL):
                 self.deal_next(s.kind)
+            elif s.kind in (StepKind.RESIGN, StepKind.LEFT):
+                assert s.player is not None
+                self.ended = (s.player, "resigned" if s.kind == StepKind.RESIGN else "left")
             elif s.kind == StepKind.CLIENT_SEED:
                 assert s.player is not None
                 self.pending_seeds[s.player] = json.loads(s.text)["seed"]

@@ -47,7 +47,7 @@ from ..errors import ErrorCode, WebError
 from ..protocol.outbound import legal_words
 from ..texts import W_
 from .advice import Advice
-from .autoplay import AutoPlay, bot_choice
+from .autoplay import DEFAULT_LEAVE_GRACE, AutoPlay, bot_choice
 from .lobby import Room
 from .names import computer_seat_name, is_computer_name, typed_name_key
 from .opening import Opening
@@ -101,9 +101,8 @@ class TableManager:
     :class:`~ginrummy.web.room.host.TableHost`, and its attributes of their names are theirs.
 
     ``bot_delay``: seconds a computer player waits before each move; ``None`` draws a natural
-    delay uniformly from 0.7 to 1.2 seconds; ``0`` moves at once (tests).
-    The async methods must run on one event loop; they never block on the network.
-    """
+    delay uniformly from 0.7 to 1.2 seconds; ``0`` moves at once (tests).  The async methods
+    must run on one event loop; they never block on the network."""
 
     def __init__(
         self,
@@ -122,21 +121,19 @@ class TableManager:
         self.follower: Any = None  # set by web/room/follower.py when several processes share PostgreSQL
         self.tables: dict[str, Table] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        #: stored tables that could not be resumed (id -> why, without secrets): skipped, not
-        #: retried by this process (:meth:`load`)
+        #: stored tables that could not be resumed (id -> why, without secrets; :meth:`load`)
         self.skipped: dict[str, str] = {}
-        #: with no bot delay, how many steps the state of a person's move may wait for (the
-        #: computer's immediate answer, :meth:`changed`; :data:`HELD_STEPS` by default); 0 sends
-        #: a state after every step.  Holding saves a state a move (about 10% more moves a second
-        #: in the closed loop of ``benchmarks/load.py``) but the ack then waits for three commits
-        #: in a row (about twice the p99): benchmarks/RESULTS.md, "Load".
+        #: steps a person's move's state may wait for with no bot delay (:meth:`changed`; 0: a
+        #: state after every step; benchmarks/RESULTS.md, "Load")
         self.held_steps = HELD_STEPS
         self.on_finish: Callable[[Table, int, Action, str], Callable[[Any], None] | None] | None = None
-        """Called before storing an action with ``(table, player, action, kind)`` (``kind``
-        ``"action"``, or ``"timeout"`` for a move the clock made); it may return a function of
-        the open connection to run in the same transaction as the step (the ladder's hook for
-        the step that ends a match, by the rules or by a forfeit on time,
-        :mod:`ginrummy.web.community.members`)."""
+        """Called before storing an action with ``(table, player, action, kind)`` (``"action"``
+        or ``"timeout"``); may return a function of the open connection run in the step's
+        transaction (the ladder's hook for a match's end, :mod:`ginrummy.web.community.members`)."""
+        #: seconds a person of a rated match may be away before the other may claim the win
+        self.leave_grace = DEFAULT_LEAVE_GRACE
+        #: ``(table, player, how)`` -> the function recording a match ended by a resign or a leave
+        self.on_end: Callable[[Table, int, str], Callable[[Any], None] | None] | None = None
         self.autoplay = AutoPlay(self)
         self.room = Room(self)
         self.opening = Opening(self)
@@ -156,6 +153,9 @@ class TableManager:
     bot_due = _part("autoplay", "bot_due")
     schedule_bot = _part("autoplay", "schedule_bot")
     start = _part("autoplay", "start")
+    resign = _part("autoplay", "resign")
+    claim_win = _part("autoplay", "claim_win")
+    leaving = _part("autoplay", "leaving")
     stop = _part("autoplay", "stop")
     lobby_watchers = _part("room", "lobby_watchers")
     lobby_chat = _part("room", "lobby_chat")
@@ -272,9 +272,8 @@ class TableManager:
         the same transaction), and the steps ``more`` after it, ``(player, kind, text)`` each,
         in the same transaction; or raise :class:`WebError` ``conflict`` after reloading the
         table when another writer got there first or the database failed, ``internal`` when
-        the step's own work failed (a fault of ours, logged with its traceback); then none is
-        stored.  The steps' time is
-        :attr:`now` (the clocks are rebuilt from it)."""
+        the step's own work failed (a fault of ours, logged); then none is stored.  The steps'
+        time is :attr:`now` (the clocks are rebuilt from it)."""
         at = self.now()
         steps = [(table.seq + 1, player, str(kind), text)]  # a StepKind is stored as its string
         steps += [(table.seq + 2 + i, p, k, x) for i, (p, k, x) in enumerate(more)]
@@ -391,10 +390,9 @@ class TableManager:
         state, events))``, at most ``held_steps - 1`` of them, up to a person's turn.  The
         moves are those the computer would make after the stored steps (:func:`bot_choice`,
         seeded by the step; decided in the thinking pool, :meth:`think_move`), so nothing
-        differs from making them one by one.  A move that would
-        end the deal (a knock, a gin, the end of the stock, R5-R7) is left out: it is made
-        after the stored steps like any other, since the end of a match has work of its own in
-        its transaction (:attr:`on_finish`)."""
+        differs from making them one by one.  A move that would end the deal (a knock, a gin,
+        the end of the stock, R5-R7) is left out: it is made after the stored steps like any
+        other, since the end of a match has work of its own in its transaction (:attr:`on_finish`)."""
         if self.bot_delay != 0 or self.held_steps < 2:
             return []
         m = table.started_match()
@@ -435,14 +433,18 @@ class TableManager:
     # -- watchers ------------------------------------------------------------------------------
 
     def watch(self, table: Table, player: int, send: Watcher) -> None:
+        """Add a connection; a person back within his grace period is no longer away."""
         table.watchers.append((player, send))
+        self.autoplay.came_back(table, player)
 
     def unwatch(self, table: Table, player: int, send: Watcher) -> None:
+        """Forget a connection; a person's last one makes him away (:meth:`AutoPlay.left_seat`)."""
         table = self.current(table)
         try:
             table.watchers.remove((player, send))
         except ValueError:
-            pass
+            return
+        self.autoplay.left_seat(table, player)
 
     async def send_to(self, table: Table, player: int, send: Watcher, msg: dict[str, Any]) -> None:
         try:

@@ -365,11 +365,21 @@ function mountTopbar(current) {
   document.body.prepend(topbar(current));
 }
 
+/** The text of an error answer: a refusal of rated play (code rated_refused) says until when in
+ *  this browser's own time zone and language; any other error, the server's own words. */
+function errorText(body, status) {
+  if (body && body.code === "rated_refused" && body.until) {
+    const when = new Date(body.until).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
+    return t("You forfeited too many rated matches lately: you may play rated matches again from {time}.", { time: when });
+  }
+  return (body && body.error) || t("server answered {status}", { status: String(status) });
+}
+
 async function postJSON(url, data) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
   let body = null;
   try { body = await r.json(); } catch (e) { body = { error: t("server answered {status}", { status: String(r.status) }) }; }
-  if (!r.ok) throw new Error(body.error || t("server answered {status}", { status: String(r.status) }));
+  if (!r.ok) throw new Error(errorText(body, r.status));
   return body;
 }
 

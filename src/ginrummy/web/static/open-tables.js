@@ -15,7 +15,7 @@
       const r = await fetch(`/api/tables/${id}/sit?lang=${LANG}`, { method: "POST", headers: { "Content-Type": "application/json" },
                                                                   body: JSON.stringify({ seat, name: myName() }) });
       const body = await r.json();
-      if (!r.ok) { $("error").textContent = body.error || String(r.status); return; }
+      if (!r.ok) { $("error").textContent = errorText(body, r.status); return; }
       location.href = body.link;
     } catch (e) { $("error").textContent = String(e); }
   }
@@ -138,6 +138,13 @@
       $("lobby-chat-text").value = "";
     });
     connect();
+    // a new account chats here once it has finished a match (docs/accounts.md, "Fair play"): the chat box says so
+    fetch("/api/me").then(r => r.json()).then(me => {
+      if (!me || !me.signed_in || me.can_chat) return;
+      $("lobby-chat-form").before(el("p", { class: "hint", id: "lobby-chat-new" },
+        t("A new account may chat here once it has finished a match.")));
+      $("lobby-chat-text").disabled = true;
+    }).catch(() => {});
   }
 
   init();

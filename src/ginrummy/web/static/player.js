@@ -67,7 +67,12 @@ async function load() {
     stat(t("knocks"), fmtNumber(p.knocks), "st-knocks"), stat(t("gins"), fmtNumber(p.gins), "st-gins"),
     stat(t("undercuts made"), fmtNumber(p.undercuts_made), "st-um"), stat(t("undercuts suffered"), fmtNumber(p.undercuts_suffered), "st-us"),
     stat(t("points a deal"), fmtNumber(p.points_per_deal), "st-ppd"),
-    stat(t("mean deadwood at a knock"), p.mean_knock_deadwood === null ? "-" : fmtNumber(p.mean_knock_deadwood), "st-kd"));
+    stat(t("mean deadwood at a knock"), p.mean_knock_deadwood === null ? "-" : fmtNumber(p.mean_knock_deadwood), "st-kd"),
+    // how his matches ended (docs/accounts.md, "Fair play")
+    stat(t("completion rate"), p.completion.rate === null ? "-" : fmtNumber(Math.round(100 * p.completion.rate)) + "%", "st-completion"),
+    stat(t("finished by the rules"), fmtNumber(p.completion.by_rules), "st-by-rules"),
+    stat(t("resigned"), fmtNumber(p.completion.resigned), "st-resigned"),
+    stat(t("forfeited"), fmtNumber(p.completion.forfeited), "st-forfeited"));
   const body = $("recent").querySelector("tbody");
   body.replaceChildren(...p.recent.map(m => el("tr", null, el("td", null, m.date.slice(0, 10)), el("td", null, opponentLabel(m)),
     el("td", null, RESULT[m.result]()),

@@ -75,7 +75,7 @@ function onMessage(msg) {
     ui.pending = false;
     // the fair-deal panel sends this seat's client seed and checks each revealed deal (fair.js)
     if (window.GinFair) GinFair.onState(msg, send);
-    if (window.GinRating) GinRating.onState(msg);  // rated tables: the rating change at the end (rating.js)
+    if (window.GinRating) GinRating.onState(msg, send);  // rated tables, resign, leaving (rating.js)
     if (window.GinRoom) msg = GinRoom.onState(msg, send);
     if (window.GinReview) GinReview.onState(msg, send);  // the expert's review (review.js)
     if (!msg.started) { renderWaiting(msg); return; }
@@ -620,7 +620,7 @@ async function claimInvite() {
       { signin: el("a", { href: `/account?next=${back}`, id: "sign-in-link", style: "color:#fff" }, t("sign in or sign up")) })));
     return;
   }
-  if (!r.ok) { $("status").textContent = body.error || String(r.status); return; }
+  if (!r.ok) { $("status").textContent = errorText(body, r.status); return; }
   TOKEN = body.token;
   history.replaceState(null, "", `/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);
   connect();

@@ -23,11 +23,13 @@ from ..http.player_routes import review_client
 from ..protocol.inbound import (
     ActionMsg,
     ChatMsg,
+    ClaimMsg,
     ClientSeedMsg,
     HintMsg,
     NextDealMsg,
     PingMsg,
     RematchMsg,
+    ResignMsg,
     ReviewMsg,
     SetLangMsg,
     SuggestMsg,
@@ -111,6 +113,18 @@ async def on_rematch(s: Seat, table: Table, msg: RematchMsg, mid: dict[str, Any]
     await s.ctx.manager.ask_rematch(s.table(table), s.player, s.ctx.link_bases.get)
 
 
+async def on_resign(s: Seat, table: Table, msg: ResignMsg, mid: dict[str, Any]) -> None:
+    await s.ctx.manager.resign(s.table(table), s.player)
+    if mid:
+        await s.send({"type": "ack", "seq": s.table(table).seq, **mid})
+
+
+async def on_claim(s: Seat, table: Table, msg: ClaimMsg, mid: dict[str, Any]) -> None:
+    await s.ctx.manager.claim_win(s.table(table), s.player)
+    if mid:
+        await s.send({"type": "ack", "seq": s.table(table).seq, **mid})
+
+
 async def on_hint(s: Seat, table: Table, msg: HintMsg, mid: dict[str, Any]) -> None:
     send = s.send
 
@@ -156,6 +170,8 @@ HANDLERS: dict[type, Handler] = {
     SuggestMsg: on_suggest,
     ChatMsg: on_chat,
     RematchMsg: on_rematch,
+    ResignMsg: on_resign,
+    ClaimMsg: on_claim,
     HintMsg: on_hint,
     ReviewMsg: on_review,
     SyncMsg: on_sync,

@@ -8,12 +8,12 @@ import asyncio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...i18n import translate_error
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..http.common import same_origin
 from ..http.context import AppContext
 from ..http.player_routes import current_account
 from ..protocol.inbound import LobbyChatMsg, error_message, parse_lobby
-from ..texts import request_lang, web_translator
+from ..texts import W_, request_lang, web_translator
 from .connection import Connection, json_text
 
 __all__ = ["lobby_socket"]
@@ -25,6 +25,12 @@ async def _chat_or_ping(ctx: AppContext, ws: WebSocket, conn: Connection, text: 
         msg = parse_lobby(text)
         if isinstance(msg, LobbyChatMsg):
             account = current_account(ws, ctx.players) if same_origin(ws) else None  # type: ignore[arg-type]
+            if account is not None and not await asyncio.to_thread(ctx.players.fair.may_chat_in_lobby, account.id):
+                raise WebError(
+                    ErrorCode.NOT_ALLOWED,
+                    W_("a new account may chat in the lobby once it has finished a match: play one first"),
+                    msg.id,
+                )
             await ctx.manager.say_in_lobby(
                 msg.name, msg.text, conn.limiter, account=None if account is None else account.name
             )
@@ -42,7 +48,8 @@ async def lobby_socket(ctx: AppContext, ws: WebSocket) -> None:
     guest, under his ``name`` unless it is a computer seat's or an account's
     (:meth:`~ginrummy.web.room.lobby.Room.say_in_lobby`)).  The cookie counts only on a
     connection from this server's own pages (``Origin`` absent or this host): another site's
-    page that opens the socket in a signed-in browser chats as a guest."""
+    page that opens the socket in a signed-in browser chats as a guest.  A new account (no
+    finished match yet) may not chat here: its line is answered ``not_allowed``."""
     await ws.accept()
     conn = Connection(ws, web_translator(request_lang(ws)), json_text, drop_slow=False, label="lobby")
     send = conn.send

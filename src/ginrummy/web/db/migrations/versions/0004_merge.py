@@ -1,0 +1,22 @@
+"""Joins the migrations that issues 31, 32 and 33 added side by side on 0002 (each branch made
+its own 0003): nothing changes in the schema; the database is at one head again.
+
+Revision ID: 0004_merge
+Revises: 0003_puzzles, 0003_fair_play_leaving
+Create Date: 2026-12-04
+"""
+
+from __future__ import annotations
+
+revision = "0004_merge"
+down_revision = ("0003_puzzles", "0003_fair_play_leaving")
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
