@@ -27,7 +27,16 @@ def test_sign_up_signs_in_with_an_httponly_samesite_session_cookie(client):
     cookie = r.headers["set-cookie"]
     assert cookie.startswith("gin_session=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     me = client.get("/api/me").json()
-    assert me == {"signed_in": True, "name": "Ann", "kind": "human", "rating": 1000, "provisional": True, "matches": 0}
+    assert me == {
+        "signed_in": True,
+        "name": "Ann",
+        "kind": "human",
+        "rating": 1000,
+        "provisional": True,
+        "matches": 0,
+        "moderator": False,
+        "notices": [],
+    }
 
 
 def test_sign_out_ends_the_session_on_the_server(client):

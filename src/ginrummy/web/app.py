@@ -48,7 +48,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
-from .community.accounts import CsrfGuard, RateLimiter
+from .community.accounts import Accounts, CsrfGuard, RateLimiter
 from .community.members import Players
 from .db.store import Store, default_database_url
 from .http.common import (
@@ -63,6 +63,7 @@ from .http.common import (
     wrong_method,
 )
 from .http.context import AppContext
+from .http.moderation_routes import moderation_routes
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
@@ -126,6 +127,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
+        *moderation_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -152,6 +154,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     metrics: bool = False,
     metrics_allow: Sequence[str] = (),
+    address_key: bytes | None = None,
 ) -> Starlette:
     """The ASGI app.
 
@@ -175,6 +178,9 @@ def create_app(
             ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
         metrics: serve Prometheus metrics at ``/metrics`` (``gin serve --metrics``), to loopback
             clients and ``metrics_allow`` (addresses or networks) only (web/ops.py).
+        address_key: the secret key of the sign-in addresses' hashes (farming flags,
+            docs/accounts.md; ``gin serve`` reads ``GIN_ADDRESS_KEY``); ``None``: a random key
+            made once and kept in the database.
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -184,7 +190,9 @@ def create_app(
     ctx = AppContext(
         store=store,
         manager=manager,
-        players=Players(store.engine, manager),  # accounts, seats, ratings (docs/accounts.md)
+        players=Players(
+            store.engine, manager, Accounts(store.engine, address_key=address_key)
+        ),  # accounts, seats, ratings (docs/accounts.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse
         follower=Follower(manager) if store.is_postgresql else None,  # several servers on one PostgreSQL

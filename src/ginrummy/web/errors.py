@@ -43,6 +43,12 @@ class ErrorCode(StrEnum):
     WRONG_PASSWORD = "wrong_password"
     RATE_LIMITED = "rate_limited"
     NOT_SIGNED_IN = "not_signed_in"
+    # moderation (community/moderation.py)
+    BLOCKED = "blocked"
+    SUSPENDED = "suspended"
+    BARRED = "barred"
+    MUTED = "muted"
+    FORBIDDEN = "forbidden"
     # a review (room/review_service.py)
     NOT_OVER = "not_over"
     BUSY = "busy"
@@ -70,6 +76,11 @@ HTTP_STATUS: dict[str, int] = {
     ErrorCode.WRONG_PASSWORD: 401,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.BLOCKED: 403,
+    ErrorCode.SUSPENDED: 403,
+    ErrorCode.BARRED: 403,
+    ErrorCode.MUTED: 403,
+    ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_OVER: 400,
     ErrorCode.BUSY: 503,
     ErrorCode.SERVER_BUSY: 503,

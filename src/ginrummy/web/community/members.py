@@ -30,6 +30,7 @@ from ..db.store import StepKind
 from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
+from ..texts import W_
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
 from .ratings import display_rating, is_provisional, rateable, rating_change, record_match, result_players_t, results_t
 
@@ -120,6 +121,19 @@ class Players:
             manager.on_finish = self.on_finish
             manager.on_rematch = self.rematched
             manager.account_name_taken = self.accounts.name_in_use
+            guard = manager.room.guard
+            guard.kept_from = self.accounts.moderation.kept_from
+            guard.hidden_for = self.accounts.moderation.hidden_for
+            manager.room.rematch_refused = self.rematch_refused
+
+    def rematch_refused(self, table: GameTable) -> Any:
+        """Why ``table``'s rematch may not open (two of its accounts blocked one another, or
+        one of them is suspended), else ``None``."""
+        seated = set(self.accounts.seats(table.id).values())
+        mod = self.accounts.moderation
+        if any(mod.blocked_among(a, seated) for a in seated):
+            return W_("no rematch: one of the players blocked the other")
+        return None
 
     # -- tables -------------------------------------------------------------------------------
 
@@ -377,6 +391,8 @@ class Players:
             "rating": display_rating(acc.mu, acc.sigma),
             "provisional": is_provisional(acc.sigma),
             "matches": int(acc.matches),
+            "moderator": acc.role == "moderator",
+            "notices": self.accounts.moderation.notices(account_id),
         }
 
     def result_public(self, result_id: str, account_id: int | None) -> bool:

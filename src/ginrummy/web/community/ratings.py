@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, Float, Index, Integer, String, Table, insert, select, update
+from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ...match import Match
@@ -55,6 +55,7 @@ __all__ = [
     "results_t",
     "result_players_t",
     "rateable",
+    "recompute_ratings",
 ]
 
 MODEL = PlackettLuce()
@@ -289,3 +290,50 @@ def rating_change(conn: Connection, result_id: str) -> dict[int, dict[str, Any]]
         b, f = display_rating(r.mu_before, r.sigma_before), display_rating(r.mu_after, r.sigma_after)
         out[int(r.player)] = {"before": b, "after": f, "change": f - b, "provisional": is_provisional(r.sigma_after)}
     return out
+
+
+def recompute_ratings(conn: Connection) -> int:
+    """Every rating computed again from the recorded rated matches (``gin_results.rated = 1``)
+    on ``conn`` (inside the caller's transaction), oldest first (by ``finished``, then id): each
+    account starts at :data:`INITIAL`, each match is one OpenSkill update as in
+    :func:`record_match`, and each match's ``mu/sigma_before/after`` are written again (``NULL``
+    for a match no longer rated: a voided one).  Deterministic: the same rows give the same
+    ratings.  Returns the number of rated matches replayed."""
+    mu0, sigma0, ord0 = INITIAL
+    conn.execute(update(accounts_t).values(mu=mu0, sigma=sigma0, ordinal=ord0, matches=0))
+    conn.execute(
+        update(result_players_t)
+        .where(result_players_t.c.result_id.in_(select(results_t.c.id).where(results_t.c.rated == 0)))
+        .values(mu_before=None, sigma_before=None, mu_after=None, sigma_after=None)
+    )
+    rows = conn.execute(
+        select(result_players_t)
+        .join(results_t, results_t.c.id == result_players_t.c.result_id)
+        .where(results_t.c.rated == 1)
+        .order_by(results_t.c.finished, results_t.c.id, result_players_t.c.player)
+    ).all()
+    by_match: dict[str, list[Any]] = {}
+    for r in rows:
+        by_match.setdefault(r.result_id, []).append(r)
+    state: dict[int, tuple[float, float, int]] = {}
+    for rid, ps in by_match.items():
+        if len(ps) != 2 or any(p.account_id is None for p in ps):  # pragma: no cover - rated needs both
+            continue
+        before = [state.get(int(p.account_id), (mu0, sigma0, 0)) for p in ps]
+        ranks: list[float] = [0 if p.outcome in ("win", "draw") else 1 for p in ps]
+        new = MODEL.rate([[MODEL.create_rating([b[0], b[1]])] for b in before], ranks=ranks)  # type: ignore[misc]
+        for i, p in enumerate(ps):
+            mu, sigma = float(new[i][0].mu), float(new[i][0].sigma)
+            state[int(p.account_id)] = (mu, sigma, before[i][2] + 1)
+            conn.execute(
+                update(result_players_t)
+                .where(and_(result_players_t.c.result_id == rid, result_players_t.c.player == p.player))
+                .values(mu_before=before[i][0], sigma_before=before[i][1], mu_after=mu, sigma_after=sigma)
+            )
+    for a, (mu, sigma, n) in state.items():
+        conn.execute(
+            update(accounts_t)
+            .where(accounts_t.c.id == a)
+            .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), matches=n)
+        )
+    return len(by_match)

@@ -114,6 +114,7 @@ def account_error(exc: WebError, tr: Any) -> Response:
 
 def signed_in(ctx: AppContext, request: Request, account: Account, status: int = 200) -> Response:
     token = ctx.players.accounts.open_session(account)
+    ctx.players.accounts.moderation.signed_in(account.id, _client(request))  # a keyed hash of it
     r = JSONResponse({"name": account.name}, status_code=status)
     r.headers["Set-Cookie"] = session_cookie(token, request.url.scheme == "https")
     r.headers["Cache-Control"] = "no-store"
