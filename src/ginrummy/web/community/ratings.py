@@ -321,7 +321,7 @@ def recompute_ratings(conn: Connection) -> int:
             continue
         before = [state.get(int(p.account_id), (mu0, sigma0, 0)) for p in ps]
         ranks: list[float] = [0 if p.outcome in ("win", "draw") else 1 for p in ps]
-        new = MODEL.rate([[MODEL.create_rating([b[0], b[1]])] for b in before], ranks=ranks)  # type: ignore[misc]
+        new = MODEL.rate([[MODEL.create_rating([b[0], b[1]])] for b in before], ranks=ranks)
         for i, p in enumerate(ps):
             mu, sigma = float(new[i][0].mu), float(new[i][0].sigma)
             state[int(p.account_id)] = (mu, sigma, before[i][2] + 1)
