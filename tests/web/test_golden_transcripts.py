@@ -137,15 +137,10 @@ def check(name: str, obj: Any) -> None:
     assert path.exists(), f"{path} is missing: run with GIN_GOLDEN_REGEN=1 (see the module docstring)"
     want = path.read_text(encoding="utf-8")
     if text != want:
-        diff = "".join(
-            list(difflib.unified_diff(want.splitlines(True), text.splitlines(True), f"golden/{name}.json", "now", n=2))[
-                :120
-            ]
-        )
-        pytest.fail(
-            f"{name} differs from its golden file (GIN_GOLDEN_REGEN=1 rewrites it after a deliberate change):\n{diff}",
-            pytrace=False,
-        )
+        diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True), f"golden/{name}.json",
+                                                 "now", n=2))[:120])
+        pytest.fail(f"{name} differs from its golden file (GIN_GOLDEN_REGEN=1 rewrites it after a deliberate "
+                    f"change):\n{diff}", pytrace=False)
 
 
 class Recorder:
@@ -225,10 +220,8 @@ def first_illegal(state: dict[str, Any]) -> str:
 def novice_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> list[Any]:
     """(a) Ann against ``novice``, a ``single`` match to its end; its answers go to ``http``."""
     rec = Recorder(ph)
-    r = c.post(
-        "/api/tables",
-        json={"preset": "single", "seats": [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]},
-    )
+    r = c.post("/api/tables", json={"preset": "single", "seats": [{"kind": "human", "name": "Ann"},
+                                                                   {"kind": "bot", "level": "novice"}]})
     ph.scan(r.json())
     http["create_novice"] = {"status": r.status_code, "body": r.json()}
     tid, token = r.json()["id"], r.json()["seats"][0]["token"]
@@ -245,20 +238,11 @@ def novice_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> lis
                 break
             if st.get("can_next_deal"):
                 pending = st["fair"]["pending"]
-                rec.reply(
-                    "ann",
-                    ws,
-                    {
-                        "type": "client_seed",
-                        "deal": pending["deal"],
-                        "seed": f"ann-deal-{pending['deal']}",
-                        "id": f"seed{pending['deal']}",
-                    },
-                )
+                rec.reply("ann", ws, {"type": "client_seed", "deal": pending["deal"],
+                                      "seed": f"ann-deal-{pending['deal']}", "id": f"seed{pending['deal']}"})
                 rec.reply("ann", ws, {"type": "next_deal", "id": f"next{step}"})
-                st = rec.until(
-                    "ann", ws, lambda m: m.get("type") == "state" and (m["your_turn"] or m["match"]["finished"])
-                )
+                st = rec.until("ann", ws, lambda m: m.get("type") == "state"
+                               and (m["your_turn"] or m["match"]["finished"]))
                 continue
             if extras:  # once, at Ann's first turn
                 extras = False
@@ -275,23 +259,14 @@ def novice_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> lis
             # the ack follows the state of the move and the computer's answer (held states)
             st = rec.last["ann"]
             if not (st["your_turn"] or st["match"]["finished"] or st.get("can_next_deal")):
-                st = rec.until(
-                    "ann",
-                    ws,
-                    lambda m: (
-                        m.get("type") == "state"
-                        and (m["your_turn"] or m["match"]["finished"] or m.get("can_next_deal"))
-                    ),
-                )
+                st = rec.until("ann", ws, lambda m: m.get("type") == "state" and (
+                    m["your_turn"] or m["match"]["finished"] or m.get("can_next_deal")))
         assert st["match"]["finished"], "the match did not end within 200 moves"
         rec.barrier({"ann": ws})
         r = c.get(f"/api/tables/{tid}/record?seat={token}")
-        http["record_finished"] = {
-            "status": r.status_code,
-            "content-type": r.headers["content-type"],
-            "content-disposition": r.headers["content-disposition"],
-            "body": re.sub(r"(?m)^(date\s+)\S+$", r"\1<date>", r.text).splitlines(),
-        }
+        http["record_finished"] = {"status": r.status_code, "content-type": r.headers["content-type"],
+                                   "content-disposition": r.headers["content-disposition"],
+                                   "body": re.sub(r"(?m)^(date\s+)\S+$", r"\1<date>", r.text).splitlines()}
         r = c.get(f"/api/tables/{tid}/record?seat=wrong")
         http["record_wrong_token"] = {"status": r.status_code, "body": r.json()}
     return rec.transcript()
@@ -300,15 +275,8 @@ def novice_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> lis
 def friends_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> list[Any]:
     """(b) Ann and Bob at a public friend table, a spectator, chat, the knock, a rematch."""
     rec = Recorder(ph)
-    r = c.post(
-        "/api/tables",
-        json={
-            "preset": "single",
-            "public": True,
-            "spectator_chat": True,
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
-        },
-    )
+    r = c.post("/api/tables", json={"preset": "single", "public": True, "spectator_chat": True,
+                                    "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
     ph.scan(r.json())
     http["create_friends"] = {"status": r.status_code, "body": r.json()}
     tid, ann_token = r.json()["id"], r.json()["seats"][0]["token"]
@@ -367,27 +335,14 @@ def friends_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> li
 def lobby_session(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> list[Any]:
     """(c) The lobby socket: the open tables, one opened live, chat, a refused line, a ping."""
     rec = Recorder(ph)
-    r = c.post(
-        "/api/tables",
-        json={
-            "preset": "standard",
-            "public": True,
-            "rules": {"target": 50},
-            "seats": [{"kind": "human", "name": "Cy"}, {"kind": "human"}],
-        },
-    )
+    r = c.post("/api/tables", json={"preset": "standard", "public": True, "rules": {"target": 50},
+                                    "seats": [{"kind": "human", "name": "Cy"}, {"kind": "human"}]})
     ph.scan(r.json())
     http["_table_page"] = f"/table/{r.json()['id']}?seat={r.json()['seats'][0]['token']}"
     with c.websocket_connect("/ws/lobby") as lobby:
         rec.recv("lobby", lobby)
-        r = c.post(
-            "/api/tables",
-            json={
-                "preset": "single",
-                "public": True,
-                "seats": [{"kind": "human", "name": "Dee"}, {"kind": "bot", "level": "club"}],
-            },
-        )
+        r = c.post("/api/tables", json={"preset": "single", "public": True,
+                                        "seats": [{"kind": "human", "name": "Dee"}, {"kind": "bot", "level": "club"}]})
         ph.scan(r.json())
         rec.until("lobby", lobby, lambda m: m.get("type") == "lobby")
         rec.send("lobby", lobby, {"type": "chat", "name": "Zoe", "text": "anyone for gin?"})
@@ -419,51 +374,33 @@ def http_answers(c: TestClient, ph: Placeholders, http: dict[str, Any]) -> None:
         return out
 
     http["options"] = answer(c.get("/api/options"))
-    http["sheet"] = answer(
-        c.post(
-            "/api/sheet",
-            json={
-                "preset": "hollywood",
-                "rules": {"target": 100},
-                "names": ["Alexandra", "Bob"],
-                "results": ["Bob:10", "Alexandra:18", "Bob:30", "Bob:4"],
-            },
-        )
-    )
-    http["sheet_single"] = answer(
-        c.post(
-            "/api/sheet", json={"preset": "standard", "names": ["Ann", "Bob"], "results": ["Ann:25", "draw", "Bob:110"]}
-        )
-    )
-    http["sheet_bad_result"] = answer(
-        c.post("/api/sheet", json={"preset": "standard", "names": ["Ann", "Bob"], "results": ["Cy:10"]})
-    )
-    http["sheet_same_names"] = answer(
-        c.post("/api/sheet", json={"preset": "standard", "names": ["Ann", "ann"], "results": []})
-    )
+    http["sheet"] = answer(c.post("/api/sheet", json={"preset": "hollywood", "rules": {"target": 100},
+                                                      "names": ["Alexandra", "Bob"],
+                                                      "results": ["Bob:10", "Alexandra:18", "Bob:30", "Bob:4"]}))
+    http["sheet_single"] = answer(c.post("/api/sheet", json={"preset": "standard", "names": ["Ann", "Bob"],
+                                                             "results": ["Ann:25", "draw", "Bob:110"]}))
+    http["sheet_bad_result"] = answer(c.post("/api/sheet", json={"preset": "standard", "names": ["Ann", "Bob"],
+                                                                 "results": ["Cy:10"]}))
+    http["sheet_same_names"] = answer(c.post("/api/sheet", json={"preset": "standard", "names": ["Ann", "ann"],
+                                                                 "results": []}))
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]
     http["bad_level"] = answer(c.post("/api/tables", json={"seats": [seats[0], {"kind": "bot", "level": "x"}]}))
     http["bad_rule"] = answer(c.post("/api/tables", json={"rules": {"target": 5000}, "seats": seats}))
-    http["bad_hollywood_three"] = answer(
-        c.post("/api/tables", json={"rules": {"scoring": "hollywood"}, "seats": seats + [{"kind": "human"}]})
-    )
+    http["bad_hollywood_three"] = answer(c.post("/api/tables", json={"rules": {"scoring": "hollywood"},
+                                                                     "seats": seats + [{"kind": "human"}]}))
     http["unknown_field"] = answer(c.post("/api/tables", json={"seats": seats, "colour": "red"}))
     http["wrong_type"] = answer(c.post("/api/tables", json={"seats": [{"kind": 3}, seats[1]]}))
-    http["reserved_name"] = answer(
-        c.post("/api/tables", json={"seats": [{"kind": "human", "name": "System"}, seats[1]]})
-    )
-    http["computer_name"] = answer(
-        c.post("/api/tables", json={"seats": [{"kind": "human", "name": "Computer (novice)"}, seats[1]]})
-    )
+    http["reserved_name"] = answer(c.post("/api/tables", json={"seats": [{"kind": "human", "name": "System"},
+                                                                       seats[1]]}))
+    http["computer_name"] = answer(c.post("/api/tables", json={"seats": [{"kind": "human",
+                                                                          "name": "Computer (novice)"}, seats[1]]}))
     http["one_seat"] = answer(c.post("/api/tables", json={"seats": seats[:1]}))
     http["not_json"] = answer(c.post("/api/tables", content=b"{nope", headers={"content-type": "application/json"}))
     http["too_deep"] = answer(c.post("/api/tables", json={"rules": {"a": {"b": {"c": {"d": 1}}}}, "seats": seats}))
-    http["too_large"] = answer(
-        c.post("/api/tables", content=b"{" + b" " * 9000 + b"}", headers={"content-type": "application/json"})
-    )
-    http["not_json_type"] = answer(
-        c.post("/api/tables", content=json.dumps({"seats": seats}).encode(), headers={"content-type": "text/plain"})
-    )
+    http["too_large"] = answer(c.post("/api/tables", content=b"{" + b" " * 9000 + b"}",
+                                      headers={"content-type": "application/json"}))
+    http["not_json_type"] = answer(c.post("/api/tables", content=json.dumps({"seats": seats}).encode(),
+                                          headers={"content-type": "text/plain"}))
     http["wrong_method"] = answer(c.get("/api/tables"))
     http["not_found_api"] = answer(c.get("/api/nothing-here"))
     http["not_found_page"] = answer(c.get("/nothing-here"))
@@ -497,33 +434,17 @@ class IdParser(HTMLParser):
 
 def pages(c: TestClient, ph: Placeholders, table_path: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    paths = [
-        "/",
-        table_path,
-        "/rules",
-        "/tips",
-        "/scorekeeper",
-        "/fair",
-        "/account",
-        "/leaderboard",
-        "/players/nobody",
-        "/replay",
-        "/replay/1",
-        "/?lang=fi",
-        "/favicon.ico",
-    ]
+    paths = ["/", table_path, "/rules", "/tips", "/scorekeeper", "/fair", "/account", "/leaderboard",
+             "/players/nobody", "/replay", "/replay/1", "/?lang=fi", "/favicon.ico"]
     for path in paths:
         r = c.get(path, follow_redirects=False)
         parser = IdParser()
         if r.headers.get("content-type", "").startswith("text/html"):
             parser.feed(r.text)
         out[ph.apply(path)] = {
-            "status": r.status_code,
-            "content-type": r.headers.get("content-type"),
-            "content-language": r.headers.get("content-language"),
-            "location": r.headers.get("location"),
-            "headers": sorted(r.headers.keys()),
-            "ids": sorted(parser.ids),
+            "status": r.status_code, "content-type": r.headers.get("content-type"),
+            "content-language": r.headers.get("content-language"), "location": r.headers.get("location"),
+            "headers": sorted(r.headers.keys()), "ids": sorted(parser.ids),
         }
     return out
 
@@ -564,7 +485,8 @@ def golden(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             out["ws_novice"] = novice_session(c, ph, http)
             out["ws_friends"] = friends_session(c, ph, http)
         out["store_rows"] = store_rows(db, ph)
-        with TestClient(create_app(f"sqlite:///{folder / 'lobby.sqlite3'}", bot_delay=0, tables_per_minute=3)) as c:
+        with TestClient(create_app(f"sqlite:///{folder / 'lobby.sqlite3'}", bot_delay=0,
+                                   tables_per_minute=3)) as c:
             with_csrf(c)
             out["ws_lobby"] = lobby_session(c, ph, http)
             http_answers(c, ph, http)

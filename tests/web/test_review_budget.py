@@ -30,10 +30,8 @@ def test_cost_is_decisions_times_budget_and_one_request_is_bounded():
     with pytest.raises(BudgetError) as e:
         b.check_request(11_150, 400)
     assert (e.value.code, e.value.status) == ("too_large", 413)
-    assert str(e.value) == (
-        "this review has 11150 decisions; at 400 ms a decision one review may have at most 300: "
-        "ask for one deal (deal=N) or a smaller budget_ms"
-    )
+    assert str(e.value) == ("this review has 11150 decisions; at 400 ms a decision one review may have at most 300: "
+                            "ask for one deal (deal=N) or a smaller budget_ms")
 
 
 def test_a_client_spends_at_most_its_hourly_budget_and_is_told_when_to_come_back():
@@ -43,9 +41,8 @@ def test_a_client_spends_at_most_its_hourly_budget_and_is_told_when_to_come_back
     with pytest.raises(BudgetError) as e:
         b.charge("address:1.2.3.4", 1, now=200)
     assert (e.value.code, e.value.status, e.value.retry_after) == ("rate_limited", 429, 3400)
-    assert str(e.value) == (
-        "you have asked for 100 s of reviews in the last hour; the limit is 100 s an hour: try again in 3400 s"
-    )
+    assert str(e.value) == ("you have asked for 100 s of reviews in the last hour; the limit is 100 s an hour: "
+                            "try again in 3400 s")
     assert b.spent("address:1.2.3.4", 200) == 100_000  # the refusal charged nothing
     b.charge("address:5.6.7.8", 100_000, now=200)  # another client is not held up
     with pytest.raises(BudgetError) as e:  # 50,000 more: only once the first 60,000 have left the window
@@ -83,10 +80,7 @@ def test_admission_bounds_the_queue_in_all_and_per_client_and_done_frees_a_queue
     with pytest.raises(BudgetError) as e:
         b.admit("A")
     assert (e.value.code, e.value.status, str(e.value)) == (
-        "server_busy",
-        503,
-        "you have 2 reviews queued or running already; wait for one to finish",
-    )
+        "server_busy", 503, "you have 2 reviews queued or running already; wait for one to finish")
     b.push("B", 3)
     with pytest.raises(BudgetError) as e:
         b.admit("C")
@@ -131,14 +125,11 @@ def test_a_review_too_large_for_one_request_is_refused_413_naming_the_bound(clie
     reviews.budget.max_request_ms = 1000.0  # 10 decisions at 100 ms; the planted record has 47
     r = _upload(client, planted_record(), "budget_ms=100")
     assert (r.status_code, r.json()["code"]) == (413, "too_large")
-    assert r.json()["error"] == (
-        "this review has 47 decisions; at 100 ms a decision one review may have at most 10: "
-        "ask for one deal (deal=N) or a smaller budget_ms"
-    )
+    assert r.json()["error"] == ("this review has 47 decisions; at 100 ms a decision one review may have at most 10: "
+                                 "ask for one deal (deal=N) or a smaller budget_ms")
     assert reviews.running == 0 and reviews.budget.spent("address:testclient", 0) == 0
-    greek = client.post(
-        "/api/reviews?budget_ms=100", content=planted_record().encode(), headers={"Accept-Language": "el"}
-    )
+    greek = client.post("/api/reviews?budget_ms=100", content=planted_record().encode(),
+                        headers={"Accept-Language": "el"})
     assert greek.status_code == 413 and greek.json()["error"] != r.json()["error"]
 
 
@@ -153,9 +144,8 @@ def test_a_client_past_its_hourly_budget_gets_429_with_retry_after_and_a_shared_
     r = _upload(client, text, "budget_ms=10")  # 470 more: past 5,000
     assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
     assert r.headers["Retry-After"] == "3600"
-    assert r.json()["error"] == (
-        "you have asked for 4.7 s of reviews in the last hour; the limit is 5 s an hour: try again in 3600 s"
-    )
+    assert r.json()["error"] == ("you have asked for 4.7 s of reviews in the last hour; the limit is 5 s an hour: "
+                                 "try again in 3600 s")
     _signup(client, "Ann")  # signed in: the account's own budget, not the address's
     other = _upload(client, text, "budget_ms=10")
     assert other.status_code == 202, other.text
