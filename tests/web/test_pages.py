@@ -20,6 +20,7 @@ PAGES = {
     "/leaderboard": "leaderboard.html",
     "/players/Ann": "player.html",
     "/replay": "replay.html",
+    "/moderation": "moderation.html",
 }
 
 
