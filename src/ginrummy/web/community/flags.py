@@ -99,4 +99,3 @@ def farming_flags(engine: Engine) -> list[dict[str, Any]]:
             f = _flag(key, "address", [names[a] for a in accs], matches)
             out.append({**f, "count": len(accs)})
     return out
-
