@@ -330,6 +330,19 @@ def test_suspension_ends_sessions_refuses_sign_in_with_why_and_until(room):
     assert r.status_code == 401  # the wrong password says nothing of the suspension
 
 
+def test_a_suspended_player_is_silent_on_the_connection_he_had_open(room):
+    c = room.be("Ann")
+    t = two_seats(c)
+    token = room.be("Bob").post(f"/api/tables/{t['id']}/claim", json={"invite": invite(t)}).json()["token"]
+    with room.be(None).websocket_connect(f"/ws/table/{t['id']}?seat={token}") as bob:
+        room.be("Mod").post("/api/moderation/actions", json={"action": "close", "name": "Bob", "reason": "threats"})
+        bob.send_json({"type": "chat", "text": "still here"})
+        while (msg := bob.receive_json())["type"] != "error":
+            pass
+        assert (msg["code"], msg["message"]) == ("suspended", "this account was closed by a moderator: threats")
+    assert c.app.state.manager.tables[t["id"]].chat == []
+
+
 def test_barred_from_rated_play_and_muted_in_the_lobby_until_a_time(room):
     m = room.be("Mod")
     soon = (datetime.now(UTC) + timedelta(hours=1)).isoformat(timespec="seconds")

@@ -106,6 +106,10 @@ async def on_suggest(s: Seat, table: Table, msg: SuggestMsg, mid: dict[str, Any]
 
 async def on_chat(s: Seat, table: Table, msg: ChatMsg, mid: dict[str, Any]) -> None:
     account = s.ctx.manager.room.guard.viewers.get(s.send)
+    if account is not None:  # suspended meanwhile, on any process: his open connection is silent too
+        refused = s.ctx.players.accounts.moderation.refusal(account, ("suspend", "close"))
+        if refused is not None:
+            raise refused
     await s.ctx.manager.say(s.table(table), s.player, msg.text, s.conn.limiter, watcher=s.conn.watcher, account=account)
 
 
