@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, insert, select, update
+from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ...match import Match
@@ -316,6 +316,7 @@ def recompute_ratings(conn: Connection) -> int:
     for r in rows:
         by_match.setdefault(r.result_id, []).append(r)
     state: dict[int, tuple[float, float, int]] = {}
+    changes: list[dict[str, Any]] = []
     for rid, ps in by_match.items():
         if len(ps) != 2 or any(p.account_id is None for p in ps):  # pragma: no cover - rated needs both
             continue
@@ -325,15 +326,25 @@ def recompute_ratings(conn: Connection) -> int:
         for i, p in enumerate(ps):
             mu, sigma = float(new[i][0].mu), float(new[i][0].sigma)
             state[int(p.account_id)] = (mu, sigma, before[i][2] + 1)
-            conn.execute(
-                update(result_players_t)
-                .where(and_(result_players_t.c.result_id == rid, result_players_t.c.player == p.player))
-                .values(mu_before=before[i][0], sigma_before=before[i][1], mu_after=mu, sigma_after=sigma)
-            )
-    for a, (mu, sigma, n) in state.items():
+            changes.append({"rid": rid, "p": p.player, "mb": before[i][0], "sb": before[i][1], "ma": mu, "sa": sigma})
+    rp = result_players_t
+    if changes:  # one statement, many rows (executemany): 40,000 rows in one go, not one by one
+        conn.execute(
+            update(rp)
+            .where(and_(rp.c.result_id == bindparam("rid"), rp.c.player == bindparam("p")))
+            .values(
+                mu_before=bindparam("mb"),
+                sigma_before=bindparam("sb"),
+                mu_after=bindparam("ma"),
+                sigma_after=bindparam("sa"),
+            ),
+            changes,
+        )
+    if state:
         conn.execute(
             update(accounts_t)
-            .where(accounts_t.c.id == a)
-            .values(mu=mu, sigma=sigma, ordinal=ordinal(mu, sigma), matches=n)
+            .where(accounts_t.c.id == bindparam("aid"))
+            .values(mu=bindparam("m"), sigma=bindparam("s"), ordinal=bindparam("o"), matches=bindparam("n")),
+            [{"aid": a, "m": mu, "s": sigma, "o": ordinal(mu, sigma), "n": n} for a, (mu, sigma, n) in state.items()],
         )
     return len(by_match)
