@@ -480,3 +480,26 @@ def test_a_block_and_a_suspension_made_on_one_process_hold_on_the_other_at_once(
                 403,
                 {"code": "suspended", "error": "this account is suspended by a moderator: abuse"},
             )
+
+
+def test_the_migrations_make_the_schema_the_models_declare(tmp_path):
+    """Migrating a fresh database to the head (0003_moderation) gives every table the models
+    declare, column for column (the role of 0002 too, which the accounts model lacked)."""
+    from ginrummy.web.community.members import rated_tables_t
+    from ginrummy.web.community.schema import metadata as people
+    from ginrummy.web.db.migrations import head_revision, upgrade
+    from ginrummy.web.db.store import metadata as games
+
+    from .test_migrations import _schema
+
+    migrated = create_engine(f"sqlite:///{tmp_path / 'migrated.db'}")
+    upgrade(migrated)
+    declared = create_engine(f"sqlite:///{tmp_path / 'declared.db'}")
+    games.create_all(declared)
+    people.create_all(declared)
+    assert rated_tables_t.metadata is people and head_revision() == "0003_moderation"
+    want = _schema(declared)
+    assert {"gin_relations", "gin_reports", "gin_sanctions", "gin_mod_actions", "gin_signins"} <= set(want)
+    assert _schema(migrated) == want
+    migrated.dispose()
+    declared.dispose()
