@@ -503,3 +503,22 @@ def test_the_migrations_make_the_schema_the_models_declare(tmp_path):
     assert _schema(migrated) == want
     migrated.dispose()
     declared.dispose()
+
+
+def test_open_reports_and_relations_are_bounded(room, monkeypatch):
+    from ginrummy.web.community import moderation
+
+    monkeypatch.setattr(moderation, "MAX_OPEN_REPORTS", 2)
+    monkeypatch.setattr(moderation, "MAX_RELATIONS", 1)
+    c = room.be("Ann")
+    for _ in range(2):
+        assert c.post("/api/reports", json={"reason": "spam", "name": "Bob"}).status_code == 201
+    r = c.post("/api/reports", json={"reason": "spam", "name": "Bob"})
+    assert (r.status_code, r.json()) == (
+        429,
+        {"code": "rate_limited", "error": "you have 2 reports waiting for the moderators, the most there may be"},
+    )
+    assert c.post("/api/relations", json={"name": "Bob", "kind": "block"}).status_code == 200
+    r = c.post("/api/relations", json={"name": "Cat", "kind": "mute"})
+    assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
+    assert c.get("/api/relations").json() == {"blocked": ["Bob"], "muted": []}

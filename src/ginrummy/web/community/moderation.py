@@ -20,7 +20,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -51,6 +51,8 @@ __all__ = [
     "PAIR_FLAG_HOURS",
     "MAX_REPORT_TEXT",
     "MAX_REASON_TEXT",
+    "MAX_OPEN_REPORTS",
+    "MAX_RELATIONS",
 ]
 
 REASONS = ("abuse", "cheating", "farming", "stalling", "spam", "other")
@@ -64,6 +66,10 @@ ACTIONS = ("warn", "delete_message", *SANCTIONS, "void_series", "dismiss")
 
 MAX_REPORT_TEXT = 500
 MAX_REASON_TEXT = 500
+MAX_OPEN_REPORTS = 20
+"""At most this many open reports (no moderator answered yet) from one account."""
+MAX_RELATIONS = 1000
+"""At most this many accounts blocked and muted by one account."""
 
 
 def _now() -> datetime:
@@ -115,7 +121,7 @@ class Moderation:
     def relate(self, owner: int, name: Any, kind: str) -> str:
         """``owner`` blocks (``kind`` ``"block"``) or mutes (``"mute"``) the account ``name``;
         doing it twice changes nothing.  Returns the account's name.  Raises :class:`WebError`
-        ``not_found``, ``bad_request`` for oneself."""
+        ``not_found``, ``bad_request`` for oneself, ``rate_limited`` past :data:`MAX_RELATIONS`."""
         with self.engine.begin() as conn:
             target = self.account_id(name, conn)
             if target == owner:
@@ -126,6 +132,12 @@ class Moderation:
                 )
             ).first()
             if have is None:
+                held = conn.execute(select(func.count()).where(relations_t.c.owner_id == owner)).scalar_one()
+                if held >= MAX_RELATIONS:
+                    raise WebError(
+                        "rate_limited",
+                        W_("you block and mute {n} accounts already, the most there may be", n=MAX_RELATIONS),
+                    )
                 conn.execute(
                     insert(relations_t).values(owner_id=owner, target_id=target, kind=kind, created=_iso(_now()))
                 )
@@ -308,9 +320,18 @@ class Moderation:
         """File a report; returns its id.  ``subject``: the reported person's name (or
         ``None``); ``table_id``: the table (its replay is kept with the table); ``message``: the
         reported chat line; ``chat``: the table's (or lobby's) chat log now, kept as evidence.
-        Raises ``not_found`` for an unknown ``subject``."""
+        Raises ``not_found`` for an unknown ``subject``, ``rate_limited`` past
+        :data:`MAX_OPEN_REPORTS` open reports of ``reporter``."""
         with self.engine.begin() as conn:
             sid = None if subject is None else self.account_id(subject, conn)
+            open_now = conn.execute(
+                select(func.count()).where(and_(reports_t.c.reporter_id == reporter, reports_t.c.closed.is_(None)))
+            ).scalar_one()
+            if open_now >= MAX_OPEN_REPORTS:
+                raise WebError(
+                    "rate_limited",
+                    W_("you have {n} reports waiting for the moderators, the most there may be", n=MAX_OPEN_REPORTS),
+                )
             res = conn.execute(
                 insert(reports_t).values(
                     reporter_id=reporter,
