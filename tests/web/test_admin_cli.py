@@ -41,7 +41,7 @@ def test_admin_commands_on_an_upgraded_database(tmp_path):
         assert (
             conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
             == head_revision()
-            == "0002_account_role"
+            == "0003_moderation"
         )
         roles = dict(conn.execute(text("SELECT name, role FROM gin_accounts")).all())
     assert roles == {"Ann": "moderator", "Bob": None, "Carol": None, "novice": None}
