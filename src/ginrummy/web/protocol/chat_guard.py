@@ -37,11 +37,14 @@ class ChatGuard:
         """Note that ``line`` (now among ``kept``, the lines kept of table ``key``) was posted
         by ``account``; forget the lines no longer kept."""
         by = self.by.setdefault(key, {})
-        if account is not None:
-            by[id(line)] = account
         live = {id(e) for e in kept}
         for k in [k for k in by if k not in live]:
             del by[k]
+        # set or cleared in any case: a line dropped earlier may have left its id to this one
+        if account is not None:
+            by[id(line)] = account
+        else:
+            by.pop(id(line), None)
         if not by:
             self.by.pop(key, None)
 
