@@ -497,7 +497,10 @@ def test_the_migrations_make_the_schema_the_models_declare(tmp_path):
     declared = create_engine(f"sqlite:///{tmp_path / 'declared.db'}")
     games.create_all(declared)
     people.create_all(declared)
-    assert rated_tables_t.metadata is people and head_revision() == "0003_moderation"
+    assert rated_tables_t.metadata is people
+    from ginrummy.web.db.migrations import current_revision
+
+    assert current_revision(migrated) == head_revision()  # 0003_moderation, or a merge after it
     want = _schema(declared)
     assert {"gin_relations", "gin_reports", "gin_sanctions", "gin_mod_actions", "gin_signins"} <= set(want)
     assert _schema(migrated) == want

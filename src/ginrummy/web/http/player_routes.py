@@ -8,7 +8,8 @@
   ``wrong_password``; ``429`` ``rate_limited`` with ``Retry-After``).
 * ``DELETE /api/session``: sign out (the session row is deleted; the cookie is cleared).
 * ``GET /api/me``: ``{"signed_in": false}`` or ``{"signed_in": true, "name", "kind", "rating",
-  "provisional", "matches"}``.
+  "provisional", "matches", "moderator", "notices"}`` (``notices``: what moderators did about
+  the account and why, docs/accounts.md "Moderation").
 * ``GET /api/leaderboard?limit=&offset=`` and ``GET /api/players/NAME``
   (:meth:`~ginrummy.web.community.members.Players.leaderboard`, :meth:`~ginrummy.web.community.members.Players.player`).
 * ``GET /api/replays/ID``: the replay of a recorded finished (or forfeited) match (public, or
