@@ -39,6 +39,8 @@ def test_sign_up_signs_in_with_an_httponly_samesite_session_cookie(client):
         "completion": {"matches": 0, "by_rules": 0, "resigned": 0, "forfeited": 0, "rate": None},
         "rated_refused_until": None,
         "can_chat": False,
+        "moderator": False,
+        "notices": [],
     }
 
 

@@ -21,6 +21,7 @@ PAGES = {
     "/players/Ann": "player.html",
     "/replay": "replay.html",
     "/puzzles": "puzzles.html",
+    "/moderation": "moderation.html",
 }
 
 

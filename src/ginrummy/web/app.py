@@ -49,7 +49,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
-from .community.accounts import CsrfGuard, RateLimiter
+from .community.accounts import Accounts, CsrfGuard, RateLimiter
 from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .community.puzzles import PuzzleRoom
@@ -66,6 +66,7 @@ from .http.common import (
     wrong_method,
 )
 from .http.context import AppContext
+from .http.moderation_routes import moderation_routes
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
 from .http.puzzle_routes import new_limiter, puzzle_routes
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
@@ -131,6 +132,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
         *puzzle_routes(ctx),
+        *moderation_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -184,6 +186,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     metrics: bool = False,
     metrics_allow: Sequence[str] = (),
+    address_key: bytes | None = None,
 ) -> Starlette:
     """The ASGI app.
 
@@ -208,6 +211,9 @@ def create_app(
             ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
         metrics: serve Prometheus metrics at ``/metrics`` (``gin serve --metrics``), to loopback
             clients and ``metrics_allow`` (addresses or networks) only (web/ops.py).
+        address_key: the secret key of the sign-in addresses' hashes (farming flags,
+            docs/accounts.md; ``gin serve`` reads ``GIN_ADDRESS_KEY``); ``None``: a random key
+            made once and kept in the database.
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -219,7 +225,7 @@ def create_app(
         store=store,
         manager=manager,
         players=Players(
-            store.engine, manager, pair_allowance=pair_allowance
+            store.engine, manager, Accounts(store.engine, address_key=address_key), pair_allowance=pair_allowance
         ),  # accounts, seats, ratings (docs/accounts.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse

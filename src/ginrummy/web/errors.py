@@ -45,6 +45,12 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     NOT_SIGNED_IN = "not_signed_in"
     RATED_REFUSED = "rated_refused"  # too many forfeits: no rated play until a time (fair play)
+    # moderation (community/moderation.py)
+    BLOCKED = "blocked"
+    SUSPENDED = "suspended"
+    BARRED = "barred"
+    MUTED = "muted"
+    FORBIDDEN = "forbidden"
     # a review (room/review_service.py)
     NOT_OVER = "not_over"
     BUSY = "busy"
@@ -76,6 +82,11 @@ HTTP_STATUS: dict[str, int] = {
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.NOT_SIGNED_IN: 401,
     ErrorCode.RATED_REFUSED: 403,
+    ErrorCode.BLOCKED: 403,
+    ErrorCode.SUSPENDED: 403,
+    ErrorCode.BARRED: 403,
+    ErrorCode.MUTED: 403,
+    ErrorCode.FORBIDDEN: 403,
     ErrorCode.NOT_OVER: 400,
     ErrorCode.BUSY: 503,
     ErrorCode.SERVER_BUSY: 503,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import logging.config
+import os
 import re
 import signal
 import socket
@@ -393,6 +394,8 @@ def serve(
             allowed_hosts=hosts,
             metrics=metrics,
             metrics_allow=metrics_allow,
+            # the key of the sign-in addresses' hashes (docs/accounts.md, "Farming flags")
+            address_key=os.environ["GIN_ADDRESS_KEY"].encode() if os.environ.get("GIN_ADDRESS_KEY") else None,
         )
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         _stop(log_format, database_error(url, exc))

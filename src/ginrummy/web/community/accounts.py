@@ -60,6 +60,7 @@ from ..room.names import (
 )
 from ..security import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, SESSION_DAYS, CsrfGuard
 from ..texts import W_
+from .moderation import Moderation
 from .ratings import INITIAL, ordinal
 from .schema import accounts_t, metadata, seat_accounts_t, sessions_t
 
@@ -140,11 +141,13 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True)
 class Account:
-    """A signed-in person (or a computer level): ``id``, ``name``, ``kind``."""
+    """A signed-in person (or a computer level): ``id``, ``name``, ``kind``, ``role``
+    (``None`` or ``"moderator"``)."""
 
     id: int
     name: str
     kind: str
+    role: str | None = None
 
 
 class Accounts:
@@ -174,10 +177,17 @@ class Accounts:
     all at once: memory stays bounded whatever is sent)."""
 
     def __init__(
-        self, engine: Engine, *, hasher: PasswordHasher | None = None, clock: Callable[[], float] = time.monotonic
+        self,
+        engine: Engine,
+        *,
+        hasher: PasswordHasher | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        address_key: bytes | None = None,
     ) -> None:
 
         self.engine = engine
+        self.moderation = Moderation(engine, address_key)
+        """Blocks, mutes, reports, sanctions (a suspended or closed account cannot sign in)."""
         self.hasher = hasher or PasswordHasher()
         self.by_pair = RateLimiter(self.PER_PAIR, self.WINDOW, clock)
         self.by_address = RateLimiter(self.PER_ADDRESS, self.WINDOW, clock)
@@ -307,6 +317,9 @@ class Accounts:
             self.by_address.hit("a:" + address)
             self.by_name.hit("n:" + key)
             raise wrong
+        refused = self.moderation.refusal(int(row.id), ("suspend", "close"))
+        if refused is not None:  # the right password: he learns what was done and why
+            raise refused
         if len(self.known) >= self.KNOWN_MAX:
             self.known.clear()
         self.known.add(pair)
@@ -356,13 +369,15 @@ class Accounts:
             return None
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.kind, sessions_t.c.expires)
+                select(accounts_t.c.id, accounts_t.c.name, accounts_t.c.kind, accounts_t.c.role, sessions_t.c.expires)
                 .join(accounts_t, accounts_t.c.id == sessions_t.c.account_id)
                 .where(and_(sessions_t.c.token_hash == token_hash(token), accounts_t.c.deleted == 0))
             ).first()
         if row is None or row.expires < _iso(_now()):
             return None
-        return Account(int(row.id), str(row.name), str(row.kind))
+        if self.moderation.sanction(int(row.id), ("suspend", "close")) is not None:
+            return None  # suspended meanwhile (on any process): his sessions open nothing
+        return Account(int(row.id), str(row.name), str(row.kind), row.role)
 
     LOOKS_SECONDS = 30.0
     """How long the skeletons of the account names (:meth:`name_in_use`) are kept before they

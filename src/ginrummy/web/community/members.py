@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Column, Integer, String, Table, and_, bindparam, case, func, insert, select
+from sqlalchemy import Column, Integer, String, Table, and_, insert, select
 from sqlalchemy.engine import Connection, Engine
 
 from ...actions import Action
@@ -31,8 +31,10 @@ from ..db.store import StepKind
 from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
+from ..texts import W_
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
 from .fairplay import DEFAULT_PAIR_ALLOWANCE, FairPlay, completion, iso_time, refused_until
+from .queries import statements
 from .ratings import (
     display_rating,
     is_provisional,
@@ -59,63 +61,7 @@ rated_tables_t = Table(
 )
 
 
-def _statements() -> tuple[Any, Any, Any, Any, Any]:
-    """The reading queries, built once (only their parameters change from call to call)."""
-    a, rp = accounts_t, result_players_t
-    # the page's ids from the covering index (gin_accounts_board), then their rows
-    page = (
-        select(a.c.id, a.c.ordinal)
-        .where(and_(a.c.deleted == 0, a.c.matches > 0))
-        .order_by(a.c.ordinal.desc(), a.c.id.desc())
-        .limit(bindparam("limit"))
-        .offset(bindparam("offset"))
-        .subquery()
-    )
-    board = (
-        select(a.c.name, a.c.kind, a.c.mu, a.c.sigma, a.c.matches)
-        .join(page, page.c.id == a.c.id)
-        .order_by(page.c.ordinal.desc(), page.c.id.desc())
-    )
-    account = select(a).where(and_(a.c.name_key == bindparam("key"), a.c.deleted == 0))
-    mine = rp.c.account_id == bindparam("account")
-    sums = select(
-        func.count(),
-        func.sum(case((rp.c.outcome == "win", 1), else_=0)),
-        func.sum(rp.c.deals),
-        func.sum(rp.c.deals_won),
-        func.sum(rp.c.knocks),
-        func.sum(rp.c.gins),
-        func.sum(rp.c.undercuts_made),
-        func.sum(rp.c.undercuts_suffered),
-        func.sum(rp.c.points),
-        func.sum(rp.c.knock_deadwood),
-    ).where(mine)
-    opp = accounts_t.alias("opp")
-    recent = (
-        select(
-            rp.c.result_id,
-            rp.c.outcome,
-            rp.c.finished,
-            rp.c.opponent_name,
-            opp.c.name.label("opp_name"),
-            opp.c.kind.label("opp_kind"),
-            opp.c.deleted.label("opp_deleted"),
-            rp.c.opponent_id,
-        )
-        .select_from(rp.outerjoin(opp, opp.c.id == rp.c.opponent_id))
-        .where(mine)
-        .order_by(rp.c.finished.desc(), rp.c.result_id.desc())
-        .limit(RECENT)
-    )
-    history = (
-        select(rp.c.finished, rp.c.mu_after, rp.c.sigma_after)
-        .where(and_(mine, rp.c.mu_after.is_not(None)))
-        .order_by(rp.c.finished, rp.c.result_id)
-    )
-    return board, account, sums, recent, history
-
-
-_BOARD, _ACCOUNT, _SUMS, _RECENT, _HISTORY = _statements()
+_BOARD, _ACCOUNT, _SUMS, _RECENT, _HISTORY = statements(RECENT)
 
 
 class Players:
@@ -147,6 +93,19 @@ class Players:
             manager.on_end = self.on_end
             manager.on_rematch = self.rematched
             manager.account_name_taken = self.accounts.name_in_use
+            guard = manager.room.guard
+            guard.kept_from = self.accounts.moderation.kept_from
+            guard.hidden_for = self.accounts.moderation.hidden_for
+            manager.room.rematch_refused = self.rematch_refused
+
+    def rematch_refused(self, table: GameTable) -> Any:
+        """Why ``table``'s rematch may not open (two of its accounts blocked one another, or
+        one of them is suspended), else ``None``."""
+        seated = set(self.accounts.seats(table.id).values())
+        mod = self.accounts.moderation
+        if any(mod.blocked_among(a, seated) for a in seated):
+            return W_("no rematch: one of the players blocked the other")
+        return None
 
     # -- tables -------------------------------------------------------------------------------
 
@@ -465,6 +424,8 @@ class Players:
             "completion": done,
             "rated_refused_until": None if until is None else iso_time(until),
             "can_chat": done["matches"] > 0,
+            "moderator": acc.role == "moderator",
+            "notices": self.accounts.moderation.notices(account_id),
         }
 
     def result_public(self, result_id: str, account_id: int | None) -> bool:

@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Column, Float, Index, Integer, String, Table, insert, select, update
+from sqlalchemy import Column, Float, Index, Integer, String, Table, and_, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from ...match import Match
@@ -60,6 +60,7 @@ __all__ = [
     "results_t",
     "result_players_t",
     "rateable",
+    "recompute_ratings",
 ]
 
 MODEL = PlackettLuce()
@@ -325,3 +326,61 @@ def reference_ratings() -> dict[str, tuple[float, float]]:
     except FileNotFoundError:
         return {}
     return {level: (float(v["mu"]), float(v["sigma"])) for level, v in data["levels"].items()}
+
+
+def recompute_ratings(conn: Connection) -> int:
+    """Every rating computed again from the recorded rated matches (``gin_results.rated = 1``)
+    on ``conn`` (inside the caller's transaction), oldest first (by ``finished``, then id): each
+    account starts at :data:`INITIAL`, each match is one OpenSkill update as in
+    :func:`record_match`, and each match's ``mu/sigma_before/after`` are written again (``NULL``
+    for a match no longer rated: a voided one).  Deterministic: the same rows give the same
+    ratings.  Returns the number of rated matches replayed."""
+    mu0, sigma0, ord0 = INITIAL
+    conn.execute(update(accounts_t).values(mu=mu0, sigma=sigma0, ordinal=ord0, matches=0))
+    conn.execute(
+        update(result_players_t)
+        .where(result_players_t.c.result_id.in_(select(results_t.c.id).where(results_t.c.rated == 0)))
+        .values(mu_before=None, sigma_before=None, mu_after=None, sigma_after=None)
+    )
+    rows = conn.execute(
+        select(result_players_t)
+        .join(results_t, results_t.c.id == result_players_t.c.result_id)
+        .where(results_t.c.rated == 1)
+        .order_by(results_t.c.finished, results_t.c.id, result_players_t.c.player)
+    ).all()
+    by_match: dict[str, list[Any]] = {}
+    for r in rows:
+        by_match.setdefault(r.result_id, []).append(r)
+    state: dict[int, tuple[float, float, int]] = {}
+    changes: list[dict[str, Any]] = []
+    for rid, ps in by_match.items():
+        if len(ps) != 2 or any(p.account_id is None for p in ps):  # pragma: no cover - rated needs both
+            continue
+        before = [state.get(int(p.account_id), (mu0, sigma0, 0)) for p in ps]
+        ranks: list[float] = [0 if p.outcome in ("win", "draw") else 1 for p in ps]
+        new = MODEL.rate([[MODEL.create_rating([b[0], b[1]])] for b in before], ranks=ranks)
+        for i, p in enumerate(ps):
+            mu, sigma = float(new[i][0].mu), float(new[i][0].sigma)
+            state[int(p.account_id)] = (mu, sigma, before[i][2] + 1)
+            changes.append({"rid": rid, "p": p.player, "mb": before[i][0], "sb": before[i][1], "ma": mu, "sa": sigma})
+    rp = result_players_t
+    if changes:  # one statement, many rows (executemany): 40,000 rows in one go, not one by one
+        conn.execute(
+            update(rp)
+            .where(and_(rp.c.result_id == bindparam("rid"), rp.c.player == bindparam("p")))
+            .values(
+                mu_before=bindparam("mb"),
+                sigma_before=bindparam("sb"),
+                mu_after=bindparam("ma"),
+                sigma_after=bindparam("sa"),
+            ),
+            changes,
+        )
+    if state:
+        conn.execute(
+            update(accounts_t)
+            .where(accounts_t.c.id == bindparam("aid"))
+            .values(mu=bindparam("m"), sigma=bindparam("s"), ordinal=bindparam("o"), matches=bindparam("n")),
+            [{"aid": a, "m": mu, "s": sigma, "o": ordinal(mu, sigma), "n": n} for a, (mu, sigma, n) in state.items()],
+        )
+    return len(by_match)

@@ -14,6 +14,13 @@ __all__ = [
     "puzzle_people_t",
     "puzzle_attempts_t",
     "puzzle_ratings_t",
+    "relations_t",
+    "reports_t",
+    "sanctions_t",
+    "mod_actions_t",
+    "signins_t",
+    "voided_t",
+    "settings_t",
 ]
 
 metadata = MetaData()
@@ -32,6 +39,8 @@ accounts_t = Table(
     Column("sigma", Float, nullable=False),
     Column("ordinal", Float, nullable=False),
     Column("matches", Integer, nullable=False, default=0),
+    # NULL: a player; "moderator" (migration 0002_account_role, ``gin admin moderator``)
+    Column("role", String(20), nullable=True),
     # the ladder order, covering its filter: a page at any offset is read from the index alone
     Index("gin_accounts_board", "deleted", "ordinal", "id", "matches"),
 )
@@ -81,4 +90,80 @@ puzzle_ratings_t = Table(
     Column("sigma", Float, nullable=False),
     Column("attempts", Integer, nullable=False),
     Column("solved", Integer, nullable=False),
+)
+
+# -- moderation (migration 0003_moderation; web/community/moderation.py, docs/accounts.md) ---
+
+relations_t = Table(
+    "gin_relations",
+    metadata,
+    Column("owner_id", Integer, primary_key=True, autoincrement=False),
+    Column("target_id", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(5), primary_key=True),  # "block" or "mute"
+    Column("created", String(40), nullable=False),
+    Index("gin_relations_target", "target_id"),
+)
+
+reports_t = Table(
+    "gin_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, nullable=False),
+    Column("subject_id", Integer, nullable=True),
+    Column("table_id", String(40), nullable=True),
+    Column("message", Text, nullable=True),
+    Column("reason", String(20), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("chat", Text, nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("closed", String(40), nullable=True),
+)
+
+sanctions_t = Table(
+    "gin_sanctions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("kind", String(12), nullable=False),
+    Column("until", String(40), nullable=True),
+    Column("action_id", Integer, nullable=False),
+)
+
+mod_actions_t = Table(
+    "gin_mod_actions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created", String(40), nullable=False),
+    Column("moderator_id", Integer, nullable=False),
+    Column("account_id", Integer, nullable=True, index=True),
+    Column("action", String(20), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("until", String(40), nullable=True),
+    Column("report_id", Integer, nullable=True),
+    Column("flag", String(120), nullable=True),
+    Column("detail", Text, nullable=False),
+    Column("seen", Integer, nullable=False, default=0),
+)
+
+signins_t = Table(
+    "gin_signins",
+    metadata,
+    Column("account_id", Integer, primary_key=True, autoincrement=False),
+    Column("address_hash", String(64), primary_key=True),
+    Column("last", String(40), nullable=False),
+    Index("gin_signins_address", "address_hash"),
+)
+
+voided_t = Table(
+    "gin_voided_results",
+    metadata,
+    Column("result_id", String(60), primary_key=True),
+    Column("action_id", Integer, nullable=False),
+)
+
+settings_t = Table(
+    "gin_settings",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
 )

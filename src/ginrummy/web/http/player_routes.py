@@ -8,7 +8,8 @@
   ``wrong_password``; ``429`` ``rate_limited`` with ``Retry-After``).
 * ``DELETE /api/session``: sign out (the session row is deleted; the cookie is cleared).
 * ``GET /api/me``: ``{"signed_in": false}`` or ``{"signed_in": true, "name", "kind", "rating",
-  "provisional", "matches"}``.
+  "provisional", "matches", "moderator", "notices"}`` (``notices``: what moderators did about
+  the account and why, docs/accounts.md "Moderation").
 * ``GET /api/leaderboard?limit=&offset=`` and ``GET /api/players/NAME``
   (:meth:`~ginrummy.web.community.members.Players.leaderboard`, :meth:`~ginrummy.web.community.members.Players.player`).
 * ``GET /api/replays/ID``: the replay of a recorded finished (or forfeited) match (public, or
@@ -114,6 +115,7 @@ def account_error(exc: WebError, tr: Any) -> Response:
 
 def signed_in(ctx: AppContext, request: Request, account: Account, status: int = 200) -> Response:
     token = ctx.players.accounts.open_session(account)
+    ctx.players.accounts.moderation.signed_in(account.id, _client(request))  # a keyed hash of it
     r = JSONResponse({"name": account.name}, status_code=status)
     r.headers["Set-Cookie"] = session_cookie(token, request.url.scheme == "https")
     r.headers["Cache-Control"] = "no-store"

@@ -22,6 +22,7 @@ from ..community.fairplay import FORFEITS_LIMIT, iso_time
 from ..community.ratings import rateable
 from ..errors import ErrorCode, WebError
 from ..protocol.bodies import RATED_CLOCK
+from ..protocol.chat_guard import LOBBY
 from ..protocol.inbound import ClaimBody, CreateTableBody, SheetBody, SitBody
 from ..room.tables import SeatSpec, player_levels
 from ..texts import W_, WebTranslator, request_lang, web_catalog, web_translator
@@ -149,6 +150,13 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
             )
         if body.rated and account is not None and (refused := rated_refusal(ctx, account.id, tr)) is not None:
             return refused
+        barred = (
+            None
+            if account is None or not body.rated
+            else players.accounts.moderation.refusal(account.id, ("rated_bar",))
+        )
+        if barred is not None:
+            return error_response(barred, tr)
         if account is not None and seats and seats[0].kind == "human":
             # a signed-in opener sits under his account's name, whatever he typed: a seat
             # that is an account's shows that account's name (and says it is signed in)
@@ -197,10 +205,22 @@ def rated_refusal(ctx: AppContext, account_id: int, tr: WebTranslator) -> Respon
 
 def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Response | None:
     """At a rated table a seat is taken only by a signed-in person who has no seat there yet
-    and is not refused rated play (:func:`rated_refusal`)."""
-    if not ctx.players.is_rated(request.path_params["table_id"]):
-        return None
+    and is not refused rated play (:func:`rated_refusal`) nor barred from it; at any table, not
+    by a person who blocked one of the accounts seated there or whom one of them blocked (read
+    from the database now)."""
+    table_id = request.path_params["table_id"]
     account = current_account(request, ctx.players)
+    mod = ctx.players.accounts.moderation
+    if account is not None and mod.blocked_among(account.id, set(ctx.players.accounts.seats(table_id).values())):
+        return error_response(
+            W_("you cannot sit at this table: you and a player there blocked one another"), tr, 403, "blocked"
+        )
+    if not ctx.players.is_rated(table_id):
+        return None
+    if account is not None:
+        barred = mod.refusal(account.id, ("rated_bar",))
+        if barred is not None:
+            return error_response(barred, tr)
     if account is None:
         return error_response(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
     if account.id in ctx.players.accounts.seats(request.path_params["table_id"]).values():
@@ -287,7 +307,9 @@ async def sit(ctx: AppContext, request: Request) -> Response:
 
 async def lobby_list(ctx: AppContext, request: Request) -> Response:
     """``GET /api/lobby``: the open public tables and the lobby chat."""
-    return JSONResponse({"tables": ctx.manager.lobby(), "chat": ctx.manager.lobby_chat})
+    account = current_account(request, ctx.players)
+    chat = ctx.manager.room.guard.shown(LOBBY, ctx.manager.lobby_chat, None if account is None else account.id)
+    return JSONResponse({"tables": ctx.manager.lobby(), "chat": chat})
 
 
 async def table_page(ctx: AppContext, request: Request) -> Response:

@@ -25,6 +25,9 @@ __all__ = [
     "RATED_CLOCK",
     "AccountBody",
     "DeleteAccountBody",
+    "RelationBody",
+    "ReportBody",
+    "ModActionBody",
     "ReviewQuery",
     "PuzzleQuery",
     "PuzzleAnswerBody",
@@ -149,6 +152,48 @@ class PuzzleQuery(BaseModel):
 
     theme: Literal["upcard", "draw", "wall", "knock", "gin", "danger", "discard"] | None = None
     after: Annotated[str, Field(pattern=r"^[0-9a-f]{12}$")] | None = None
+
+
+_Name = Annotated[StrictStr, Field(min_length=1, max_length=100)]
+_Time = Annotated[StrictStr, Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(Z|[+-]\d\d:\d\d)?$", max_length=40)]
+
+
+class RelationBody(_Body):
+    """``POST`` / ``DELETE /api/relations``: block or mute (or undo) the account ``name``."""
+
+    name: _Name
+    kind: Literal["block", "mute"]
+
+
+class ReportBody(_Body):
+    """``POST /api/reports``: a ``reason`` from the short list, free ``text`` (at most 500
+    characters), and what is reported: a table (``table_id``), a person (``name``), a chat
+    line (``message``, its text, with ``name`` its sender and ``table_id`` its table, or none
+    for the lobby)."""
+
+    reason: Literal["abuse", "cheating", "farming", "stalling", "spam", "other"]
+    text: Annotated[StrictStr, Field(max_length=500)] = ""
+    name: _Name | None = None
+    table_id: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
+    message: Annotated[StrictStr, Field(min_length=1, max_length=400)] | None = None
+
+
+class ModActionBody(_Body):
+    """``POST /api/moderation/actions``: a moderator's ``action`` on the account ``name``, with
+    ``reason`` (1 to 500 characters, shown to the person), ``until`` (ISO time, UTC: the end of
+    a mute, bar or suspension; none: for good), the ``report_id`` or ``flag`` it answers, and
+    for ``delete_message`` the ``message`` text (and ``table_id``, none for the lobby), for
+    ``void_series`` the ``matches`` (result ids, at most 500)."""
+
+    action: Literal["warn", "delete_message", "mute_lobby", "bar_rated", "suspend", "close", "void_series", "dismiss"]
+    reason: Annotated[StrictStr, Field(min_length=1, max_length=500)]
+    name: _Name | None = None
+    until: _Time | None = None
+    report_id: Annotated[StrictInt, Field(ge=1, le=MAX_INT)] | None = None
+    flag: Annotated[StrictStr, Field(max_length=120)] | None = None
+    table_id: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
+    message: Annotated[StrictStr, Field(min_length=1, max_length=400)] | None = None
+    matches: Annotated[list[Annotated[StrictStr, Field(max_length=60)]], Field(max_length=500)] = []
 
 
 MIN_REVIEW_BUDGET_MS = 10.0

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ErrorCode, WebError
 from ..levels import SeatKind, is_bot_kind, seat_level
+from ..protocol.chat_guard import LOBBY, ChatGuard
 from ..protocol.inbound import lobby_guest_name_help, lobby_name_help, plain_text
 from ..texts import W_
 from .clock import parse_time
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Room",
-    "ChatLimiter",
     "WATCHERS_INTERVAL",
     "MAX_CHAT_CHARS",
     "CHAT_BURST",
@@ -77,23 +75,10 @@ def _iso(seconds: float) -> str:
     return datetime.fromtimestamp(round(seconds), UTC).isoformat()
 
 
-class ChatLimiter:
-    """At most :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds of :attr:`clock`
-    (seconds, ``time.monotonic``; a test may stop it)."""
+class Limiter(Protocol):
+    """A connection's chat rate limit (``web/ws/connection.py``'s ``ChatLimiter``)."""
 
-    clock: Callable[[], float] = staticmethod(time.monotonic)
-
-    def __init__(self) -> None:
-        self.times: deque[float] = deque()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        while self.times and now - self.times[0] > CHAT_WINDOW:
-            self.times.popleft()
-        if len(self.times) >= CHAT_BURST:
-            return False
-        self.times.append(now)
-        return True
+    def allow(self) -> bool: ...
 
 
 class Room:
@@ -112,6 +97,11 @@ class Room:
         """Called with ``(old_table, new_table)`` once a rematch table is made, before anyone
         is sent its link: the players' ladder (:mod:`ginrummy.web.community.members`) carries the seats'
         accounts and the rated mark over to it."""
+        self.guard = ChatGuard()
+        """Who sees whose chat (blocks and mutes)."""
+        self.rematch_refused: Callable[[Any], Any] | None = None
+        """A table -> why its rematch may not open (two of its accounts blocked one another,
+        a ban), else ``None``: set by the players' ladder."""
         self.account_name_taken: Callable[[str], bool] | None = None
         """Whether a name is an account's (:meth:`ginrummy.web.community.accounts.Accounts.name_in_use`,
         set by the players' ladder): a guest may not chat in the lobby under it."""
@@ -316,12 +306,23 @@ class Room:
 
     # -- chat ------------------------------------------------------------------------------
 
-    async def say(self, table: Any, player: int, text: str, limiter: ChatLimiter, watcher: int | None = None) -> None:
+    async def say(
+        self,
+        table: Any,
+        player: int,
+        text: str,
+        limiter: Limiter,
+        watcher: int | None = None,
+        account: int | None = None,
+    ) -> None:
         """Post ``text`` (already folded and bounded by the schema) to the table chat as
         ``player`` (or a spectator, when allowed; ``watcher`` is his number at this table,
         1 for the first spectator connection this server opened to it, sent as ``"watcher"``
-        so that the players can tell spectators apart without learning who they are).  Raises ``WebError`` (``not_allowed``) for
-        a spectator without the right or a sender over the rate limit."""
+        so that the players can tell spectators apart without learning who they are).
+        ``account``: the sender's account id when signed in: the line is kept from those who
+        blocked or muted him and those he blocked (:class:`~ginrummy.web.protocol.chat_guard.ChatGuard`).
+        Raises ``WebError`` (``not_allowed``) for a spectator without the right or a sender
+        over the rate limit."""
 
         if player == SPECTATOR and not table.options.get("spectator_chat"):
             raise WebError(ErrorCode.NOT_ALLOWED, W_("spectators cannot chat at this table"))
@@ -341,19 +342,28 @@ class Room:
             entry["watcher"] = watcher
         table.chat.append(entry)
         del table.chat[:-CHAT_KEPT]
+        self.guard.note(table.id, table.chat, entry, account)
+        kept = self.guard.kept_from_line(account)
         for p, send in list(table.watchers):
-            if table.sees_chat(p):
+            if table.sees_chat(p) and self.guard.viewers.get(send) not in kept:
                 await self.host.send_to(table, p, send, entry)
 
     async def say_in_lobby(
-        self, name: str | None, text: str, limiter: ChatLimiter, *, account: str | None = None
+        self,
+        name: str | None,
+        text: str,
+        limiter: Limiter,
+        *,
+        account: str | None = None,
+        account_id: int | None = None,
     ) -> None:
         """Post ``text`` to the lobby chat (``docs/protocol.md``, "Chat").
 
         ``account``: the name of the signed-in account of the sender's session cookie, or
         ``None`` for a guest.  A signed-in person posts under his account's name, whatever
         ``name`` says (``None``: he gave none, which he need not):
-        ``{"type": "chat", "from": account, "account": true, "text"}``.  A guest
+        ``{"type": "chat", "from": account, "account": true, "text"}``; ``account_id`` is his
+        account's id (his line is kept from those who blocked or muted him).  A guest
         posts under ``name`` (folded by :func:`~ginrummy.web.protocol.inbound.plain_text`, at most 24
         characters), marked: ``{"type": "chat", "from": name, "guest": true, "text"}`` (the page
         shows "(guest)" after it), unless that name is a computer seat's
@@ -413,7 +423,11 @@ class Room:
             entry = {"type": "chat", "from": shown, "guest": True, "text": text}
         self.lobby_chat.append(entry)
         del self.lobby_chat[:-CHAT_KEPT]
+        self.guard.note(LOBBY, self.lobby_chat, entry, account_id)
+        kept = self.guard.kept_from_line(account_id)
         for send in list(self.lobby_watchers):
+            if self.guard.viewers.get(send) in kept:
+                continue
             try:
                 await send(entry)
             except Exception:
@@ -436,6 +450,9 @@ class Room:
             raise WebError(ErrorCode.NOT_ALLOWED, W_("a rematch can be asked for once the match is over"))
         if player not in table.humans:
             raise WebError(ErrorCode.NOT_ALLOWED, W_("only a player at the table can ask for a rematch"))
+        refused = None if self.rematch_refused is None else self.rematch_refused(table)
+        if refused is not None:
+            raise WebError(ErrorCode.BLOCKED, refused)
         table.rematch_votes.add(player)
         if set(table.humans) - table.rematch_votes:
             await self.host.changed(table)

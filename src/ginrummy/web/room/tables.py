@@ -448,7 +448,7 @@ class TableManager:
 
     async def send_to(self, table: Table, player: int, send: Watcher, msg: dict[str, Any]) -> None:
         try:
-            await send(msg)
+            await send(self.room.guard.for_viewer(table.id, send, msg))
         except Exception:
             self.unwatch(table, player, send)
 

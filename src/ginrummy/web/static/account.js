@@ -21,6 +21,9 @@ async function show() {
     $("who").replaceChildren(...tEl("Signed in as {name}. Rating {rating} {after}.",
       { name: el("b", { id: "my-name" }, me.name), rating, after }));
     $("my-page").href = "/players/" + encodeURIComponent(me.name);
+    $("moderation-link").hidden = !me.moderator;
+    showNotices(me.notices || []);
+    await showRelations();
     const link = $("account-link");
     if (link) link.textContent = me.name;
   } else {
@@ -40,6 +43,33 @@ async function signedIn() {
   const next = nextPage();
   if (next) { location.href = next; return; }
   await show();
+}
+
+const ACTION = {
+  warn: () => t("a warning"), delete_message: () => t("a chat message of yours was deleted"),
+  mute_lobby: () => t("muted in the lobby chat"), bar_rated: () => t("barred from rated play"),
+  suspend: () => t("account suspended"), close: () => t("account closed"),
+  void_series: () => t("the ratings of a series of matches were voided"), dismiss: () => t("no action"),
+};
+
+/** What the moderators did about this account, and why. */
+function showNotices(notices) {
+  $("notices-box").hidden = !notices.length;
+  $("notices").replaceChildren(...notices.map(n => el("li", { class: "notice" },
+    el("b", null, (ACTION[n.action] || (() => n.action))()), " (" + n.created.slice(0, 10) + "): ", n.reason,
+    n.until ? " " + t("until {until}", { until: n.until.replace("T", " ").slice(0, 16) }) : "")));
+}
+
+/** The accounts blocked and muted, each with a button to undo. */
+async function showRelations() {
+  const rel = await call("GET", "/api/relations");
+  const item = (name, kind) => el("li", { class: "relation" }, el("span", null, name), " ",
+    el("span", { class: "hint" }, kind === "block" ? t("blocked") : t("muted")), " ",
+    el("button", { class: "linkish", type: "button", onclick: guard(async () => {
+      await call("DELETE", "/api/relations", { name, kind }); await showRelations();
+    }) }, kind === "block" ? t("Unblock {name}", { name }) : t("Unmute {name}", { name })));
+  const items = [...rel.blocked.map(n => item(n, "block")), ...rel.muted.map(n => item(n, "mute"))];
+  $("relations").replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t("Nobody."))]));
 }
 
 function guard(fn) {

@@ -85,7 +85,9 @@
   function showChat(msg) {
     const muted = new Set(SETTINGS.get("muted", []));
     if (muted.has(msg.from)) return;
-    const who = el("b");
+    // a signed-in person's name links to his player page (block, mute or report him there)
+    const who = msg.account ? el("a", { class: "chat-from", href: "/players/" + encodeURIComponent(msg.from),
+      title: t("Block, mute or report {name}", { name: msg.from }) }) : el("b");
     who.textContent = msg.from + (msg.guest ? "" : ": ");
     // a guest's name is his own choice (the server refuses computer seats' and accounts' names):
     // say so after it, as text; a signed-in person's line ("account": true) carries his account's name

@@ -79,6 +79,9 @@ async function load() {
     // a ladder match (gin ladder) was played by the computer alone: it has no table to replay
     el("td", null, m.id.startsWith("ladder-") ? "" : el("a", { href: "/replay/" + encodeURIComponent(m.id) }, t("replay"))))));
   if (!p.recent.length) body.append(el("tr", null, el("td", { colspan: 4, class: "hint" }, t("No finished match yet."))));
+  // a signed-in person may block, mute or report another person from his page
+  const me = await (await fetch("/api/me")).json();
+  if (p.kind === "human" && me.signed_in && me.name !== p.name) $("moderate").replaceChildren(GinModerate.panel(p.name));
 }
 
 mountTopbar("");

@@ -29,6 +29,15 @@ const GinRoom = (() => {
     return `${x.spectator ? (x.watcher ? `spectator ${x.watcher}` : "spectator") : (x.from || "?")} at ${TABLE_ID}`;
   }
 
+  let openFor = null;  // the chat line whose block / mute / report panel is open
+
+  /** Whether a chat line's sender sits at this table signed in (an account: he can be blocked). */
+  function isAccount(x) {
+    if (x.spectator || !x.from || !last) return false;
+    const seats = (last.table && last.table.seats) || last.seats || [];
+    return seats.some(seat => seat && seat.name === x.from && seat.account) && x.from !== window.SIGNED_IN_AS;
+  }
+
   function line(x) {
     const who = sender(x);
     const nameBtn = el("button", { class: "linkish", type: "button", title: t("Mute or unmute {name}", { name: who }),
@@ -36,7 +45,15 @@ const GinRoom = (() => {
     nameBtn.textContent = who + ":";
     const text = el("span");
     text.textContent = " " + x.text;  // text only: nothing anyone types is read as HTML
-    return el("div", { class: "chat-line" }, nameBtn, text);
+    const row = el("div", { class: "chat-line" }, nameBtn, text);
+    if (isAccount(x) && typeof GinModerate !== "undefined") {
+      const key = `${x.from}\n${x.text}`;
+      row.append(" ", el("button", { class: "linkish hint chat-act", type: "button", title: t("Block, mute or report {name}", { name: who }),
+        "aria-label": t("Block, mute or report {name}", { name: who }),
+        onclick: () => { openFor = openFor === key ? null : key; render(last); } }, "\u2691"));
+      if (openFor === key) row.append(GinModerate.panel(x.from, { tableId: TABLE_ID, message: x.text }));
+    }
+    return row;
   }
 
   let tick = null;
@@ -85,7 +102,7 @@ const GinRoom = (() => {
       : t("No message yet.");
     $("chat-list").replaceChildren(...(shown.length ? shown.map(line) : [el("p", { class: "hint" }, empty)]),
       ...(unmute.length ? [el("div", { class: "chat-muted" }, ...unmute)] : []));
-    $("chat-list").scrollTop = $("chat-list").scrollHeight;
+    if (!openFor) $("chat-list").scrollTop = $("chat-list").scrollHeight;
     $("chat-form").hidden = !s.can_chat;
     const r = s.rematch || { asked: [], can_ask: false };
     $("rematch").hidden = !(s.match && s.match.finished) || s.you === null || rematchLink !== null;
@@ -140,6 +157,15 @@ const GinRoom = (() => {
       box.value = "";
     });
     $("rematch").addEventListener("click", () => { if (sendFn) sendFn({ type: "rematch" }); });
+    const report = $("report-table");
+    if (report && typeof GinModerate !== "undefined") {
+      report.addEventListener("click", () => {
+        const box = $("report-table-box");
+        if (box.firstChild) { box.replaceChildren(); return; }
+        const status = el("span", { class: "hint mod-status", role: "status" });
+        box.replaceChildren(GinModerate.reportForm({ table_id: TABLE_ID }, status), status);
+      });
+    }
   }
 
   document.addEventListener("DOMContentLoaded", init);

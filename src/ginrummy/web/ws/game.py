@@ -17,9 +17,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...errors import GinRummyError, IllegalActionError, NotYourTurnError
 from ...i18n import translate_error
 from ..errors import ErrorCode, WebError
-from ..http.common import link_base
+from ..http.common import link_base, same_origin
 from ..http.context import AppContext
-from ..http.player_routes import review_client
+from ..http.player_routes import current_account, review_client
 from ..protocol.inbound import (
     ActionMsg,
     ChatMsg,
@@ -106,7 +106,12 @@ async def on_suggest(s: Seat, table: Table, msg: SuggestMsg, mid: dict[str, Any]
 
 
 async def on_chat(s: Seat, table: Table, msg: ChatMsg, mid: dict[str, Any]) -> None:
-    await s.ctx.manager.say(s.table(table), s.player, msg.text, s.conn.limiter, watcher=s.conn.watcher)
+    account = s.ctx.manager.room.guard.viewers.get(s.send)
+    if account is not None:  # suspended meanwhile, on any process: his open connection is silent too
+        refused = s.ctx.players.accounts.moderation.refusal(account, ("suspend", "close"))
+        if refused is not None:
+            raise refused
+    await s.ctx.manager.say(s.table(table), s.player, msg.text, s.conn.limiter, watcher=s.conn.watcher, account=account)
 
 
 async def on_rematch(s: Seat, table: Table, msg: RematchMsg, mid: dict[str, Any]) -> None:
@@ -237,6 +242,18 @@ async def _open(ctx: AppContext, ws: WebSocket, conn: Connection) -> tuple[Table
         return None
 
 
+def _note_viewer(ctx: AppContext, ws: WebSocket, table: Table, player: int, send: Any) -> None:
+    """Note whose connection this is (for blocks and mutes): a seat's account (its seat token
+    says who it is), else, for a spectator, the person signed in on it (a same-origin
+    connection's session cookie)."""
+    aid = None if player == SPECTATOR else ctx.players.accounts.seats(table.id).get(player)
+    if player == SPECTATOR and same_origin(ws):
+        account = current_account(ws, ctx.players)  # type: ignore[arg-type]
+        aid = None if account is None else account.id
+    if aid is not None:
+        ctx.manager.room.guard.viewers[send] = aid
+
+
 async def _read(s: Seat, table: Table) -> None:
     """The reader loop: each message handled in turn until the client leaves or is dropped."""
     conn = s.conn
@@ -273,6 +290,7 @@ async def game_socket(ctx: AppContext, ws: WebSocket) -> None:
         table.spectators_seen += 1
         conn.watcher = table.spectators_seen  # "spectator 2" in the chat
     ctx.link_bases[send] = link_base(ws, ctx.public_url)  # this connection's own links (a rematch's)
+    _note_viewer(ctx, ws, table, player, send)
     conn.start()
     if player != SPECTATOR and conn.address:
         table.owner = conn.address  # the thinking pool's fair-queue key (web/room/thinking.py)
@@ -289,6 +307,7 @@ async def game_socket(ctx: AppContext, ws: WebSocket) -> None:
     finally:
         ctx.reviews.forget(id(conn))
         ctx.link_bases.pop(send, None)
+        manager.room.guard.viewers.pop(send, None)
         manager.unwatch(table, player, send)
         if player == SPECTATOR:  # the others learn the count soon, not a fresh state (before
             manager.spectators_changed(s.table(table))  # any await)

@@ -12,6 +12,7 @@ from ..errors import ErrorCode, WebError
 from ..http.common import same_origin
 from ..http.context import AppContext
 from ..http.player_routes import current_account
+from ..protocol.chat_guard import LOBBY
 from ..protocol.inbound import LobbyChatMsg, error_message, parse_lobby
 from ..texts import W_, request_lang, web_translator
 from .connection import Connection, json_text
@@ -25,6 +26,10 @@ async def _chat_or_ping(ctx: AppContext, ws: WebSocket, conn: Connection, text: 
         msg = parse_lobby(text)
         if isinstance(msg, LobbyChatMsg):
             account = current_account(ws, ctx.players) if same_origin(ws) else None  # type: ignore[arg-type]
+            if account is not None:  # a moderator's lobby mute, read now (on any process)
+                refused = ctx.players.accounts.moderation.refusal(account.id, ("lobby_mute",))
+                if refused is not None:
+                    raise refused
             if account is not None and not await asyncio.to_thread(ctx.players.fair.may_chat_in_lobby, account.id):
                 raise WebError(
                     ErrorCode.NOT_ALLOWED,
@@ -32,7 +37,11 @@ async def _chat_or_ping(ctx: AppContext, ws: WebSocket, conn: Connection, text: 
                     msg.id,
                 )
             await ctx.manager.say_in_lobby(
-                msg.name, msg.text, conn.limiter, account=None if account is None else account.name
+                msg.name,
+                msg.text,
+                conn.limiter,
+                account=None if account is None else account.name,
+                account_id=None if account is None else account.id,
             )
         else:
             await conn.send({"type": "pong", **({"reply_to": msg.id} if msg.id is not None else {})})
@@ -56,9 +65,13 @@ async def lobby_socket(ctx: AppContext, ws: WebSocket) -> None:
     manager = ctx.manager
     conn.start()
     manager.watch_lobby(send)
+    guard = manager.room.guard
+    account = current_account(ws, ctx.players) if same_origin(ws) else None  # type: ignore[arg-type]
+    if account is not None:
+        guard.viewers[send] = account.id
     try:
         await send({"type": "lobby", "tables": manager.lobby()})
-        for entry in manager.lobby_chat:
+        for entry in guard.shown(LOBBY, manager.lobby_chat, None if account is None else account.id):
             await send(entry)
         while True:
             text = await conn.receive()
@@ -73,4 +86,5 @@ async def lobby_socket(ctx: AppContext, ws: WebSocket) -> None:
         pass
     finally:
         manager.unwatch_lobby(send)
+        guard.viewers.pop(send, None)
         conn.cancel()
