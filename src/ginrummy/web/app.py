@@ -16,6 +16,7 @@ Routes:
 * ``GET /api/i18n`` and ``GET /api/i18n.js``: the browser catalog of the request's language
   (:func:`ginrummy.web.texts.web_catalog`) as JSON, or as a script setting
   ``window.GIN_I18N`` (loaded by every page before its own scripts).
+* ``GET /daily`` and ``/api/daily/...``: the daily deal (:mod:`ginrummy.web.http.daily_routes`).
 * ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
 
 Everything read from the network goes through :mod:`ginrummy.web.protocol.inbound` (one schema, sizes
@@ -49,6 +50,7 @@ from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
+from .community.daily import DailyRoom
 from .community.members import Players
 from .db.store import Store, default_database_url
 from .http.common import (
@@ -63,6 +65,7 @@ from .http.common import (
     wrong_method,
 )
 from .http.context import AppContext
+from .http.daily_routes import daily_routes
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
@@ -125,6 +128,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
+        *daily_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -194,7 +198,9 @@ def create_app(
         public_url=public_url,
         review_budget_ms=review_budget_ms,
         signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW),
+        daily=DailyRoom(store.engine, manager),  # the daily deal (docs/compete.md)
     )
+    ctx.players.daily = ctx.daily  # a daily game's replay is shown by its own rule
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
     hosts = (
@@ -231,5 +237,6 @@ def create_app(
     app.state.reviews = reviews
     app.state.replay_reviews = ctx.replay_reviews
     app.state.metrics = ctx.metrics
+    app.state.daily = ctx.daily
     install_log_redaction()
     return app

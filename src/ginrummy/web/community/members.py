@@ -116,6 +116,9 @@ class Players:
         self.accounts = accounts or Accounts(engine)
         metadata.create_all(engine)
         self.manager = manager
+        #: the daily deal (:class:`~ginrummy.web.community.daily.DailyRoom`), set by the app:
+        #: its games are replayed by its own rule (:meth:`DailyRoom.may_replay`)
+        self.daily: Any = None
         if manager is not None:
             manager.on_finish = self.on_finish
             manager.on_rematch = self.rematched

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..community.accounts import RateLimiter
+from ..community.daily import DailyRoom
 from ..community.members import Players
 from ..db.store import Store
 from ..ops import Metrics
@@ -34,6 +35,7 @@ class AppContext:
         public_url: ``gin serve --public-url`` (the start of every link), else ``None``.
         review_budget_ms: the default budget per decision of a review.
         signups: the bound on sign-ups from one address (``POST /api/account``).
+        daily: the daily deal (web/community/daily.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
     """
 
@@ -48,4 +50,5 @@ class AppContext:
     public_url: str | None
     review_budget_ms: float
     signups: RateLimiter
+    daily: DailyRoom | None = None
     link_bases: dict[Any, str] = field(default_factory=dict)
