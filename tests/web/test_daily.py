@@ -180,7 +180,7 @@ def _verify(tmp_path, bundle: dict) -> subprocess.CompletedProcess:
     path = tmp_path / "day.json"
     path.write_text(json.dumps(bundle), encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-m", "ginrummy.cli.main", "daily", "verify", str(path)],
+        [sys.executable, "-m", "ginrummy", "daily", "verify", str(path)],
         capture_output=True,
         text=True,
         timeout=120,
