@@ -152,7 +152,8 @@ def test_a_day_of_three_people_ranks_by_matchpoints_equal_to_the_stored_games(ap
     want = [r.to_json() for r in daily_table(entries, DAY, "club")]
     got = c.get("/api/daily/2026-12-04/table?level=club").json()
     assert got["rows"] == want and len(want) == 3
-    assert sum(Fraction(r["score"]).limit_denominator(100) for r in want) == Fraction(2 * 50 * 3, 8)
+    # three on a deal share 0 + 100 + 200 = 300 matchpoints out of 2 x 2 = 4 each: 150% a deal
+    assert sum(r.score for r in daily_table(entries, DAY, "club")) == Fraction(2 * 150, 8)
     month = c.get("/api/daily/month/2026-12/table?level=club").json()["rows"]
     assert [(r["player"], r["score"]) for r in month] == [(r["player"], r["score"]) for r in want]
     assert c.get("/api/daily/2026-12-04/table?level=novice").json()["rows"] == []
@@ -204,3 +205,31 @@ def test_gin_daily_verify_passes_the_revealed_seed_and_fails_a_tampered_one(app_
     other = dict(bundle, seed=bundle["seed"], records=[dict(g, number=2) for g in bundle["records"]])
     r = _verify(tmp_path, other)
     assert r.returncode == 1 and "seed-commitment is not that of daily deal 2" in r.stdout
+
+
+def test_two_processes_racing_make_one_seed(db_url):
+    import threading
+
+    from ginrummy.web.db.store import Store
+    from ginrummy.web.room.tables import TableManager
+
+    stores = [Store(db_url) for _ in range(4)]
+    rooms = [DailyRoom(s.engine, TableManager(s), now=lambda: NOON) for s in stores]
+    start = threading.Barrier(len(rooms))
+    got: list[bytes | None] = [None] * len(rooms)
+
+    def make(i: int) -> None:
+        start.wait()
+        got[i] = rooms[i].seed(DAY)
+
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(len(rooms))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(set(got)) == 1 and got[0] is not None
+    with stores[0].engine.connect() as conn:
+        rows = conn.execute(select(daily_t)).all()
+    assert [(r.day, r.seed) for r in rows] == [("2026-12-04", got[0].hex())]
+    for s in stores:
+        s.close()
