@@ -104,7 +104,12 @@ def test_the_stored_seed_is_the_hmac_of_the_stored_secret(app_client):
         ("/api/daily/2026-1x-04/1", {"level": "club"}, 400, "day: has characters that are not allowed"),
         ("/api/daily/2026-13-04/1", {"level": "club"}, 400, "day: is not a date; allowed: YYYY-MM-DD"),
         ("/api/daily/2026-02-30/1", {"level": "club"}, 400, "day: is not a date; allowed: YYYY-MM-DD"),
-        ("/api/daily/2026-12-04/1", {"level": "master"}, 400, "level: is not allowed; allowed: 'novice', 'club' or 'expert'"),
+        (
+            "/api/daily/2026-12-04/1",
+            {"level": "master"},
+            400,
+            "level: is not allowed; allowed: 'novice', 'club' or 'expert'",
+        ),
         ("/api/daily/2026-12-04/1", {"level": "club", "x": 1}, 400, "x: is not a field here; fields: level"),
         ("/api/daily/2026-12-03/1", {"level": "club"}, 403, "only today's deals can be played; today is 2026-12-04"),
     ],
@@ -142,7 +147,7 @@ def test_a_day_of_three_people_ranks_by_matchpoints_equal_to_the_stored_games(ap
     room = c.app.state.daily
     seed = room.seed(DAY)
     mgr = c.app.state.manager
-    for name, ts in tables.items():
+    for ts in tables.values():
         for k, t in enumerate(ts, start=1):
             assert mgr.tables[t["id"]].row.seed == deal_seed_of_day(seed, k)
     # the table equals matchpoints recomputed from the stored games

@@ -335,7 +335,7 @@ def _daily_bundle(text: str) -> tuple[str, bytes, str, list[tuple[int, str, str]
         if not isinstance(g, dict) or type(g.get("number")) is not int or not isinstance(g.get("record"), str):
             fail(f"records[{i}]: want an object with a deal number and a record")
         games.append((g["number"], str(g.get("player", "?"))[:80], g["record"]))
-    return day, bytes.fromhex(seed), promised, games
+    return day, bytes.fromhex(str(seed)), str(promised), games
 
 
 @daily_app.command("verify")

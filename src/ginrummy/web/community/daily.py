@@ -148,7 +148,9 @@ class DailyRoom:
             try:
                 with self.engine.begin() as conn:
                     conn.execute(
-                        insert(daily_t).values(day=key, seed=seed.hex(), commitment=commitment(seed), created=Store.now())
+                        insert(daily_t).values(
+                            day=key, seed=seed.hex(), commitment=commitment(seed), created=Store.now()
+                        )
                     )
             except IntegrityError:
                 pass
@@ -193,7 +195,9 @@ class DailyRoom:
             )
         mine = [e for e in self.entries(day=day) if e.account_id == account.id]
         if any(e.number == number for e in mine):
-            raise WebError(ErrorCode.CONFLICT, W_("you have played daily deal {number} already: one try a deal", number=number))
+            raise WebError(
+                ErrorCode.CONFLICT, W_("you have played daily deal {number} already: one try a deal", number=number)
+            )
         if mine and mine[0].level != level:
             raise WebError(
                 ErrorCode.CONFLICT,
@@ -317,7 +321,8 @@ class DailyRoom:
         mine = next((e for e in entries if e.account_id == account.id and e.number == number), None)
         if mine is None or mine.score is None:
             raise WebError(
-                ErrorCode.NOT_ALLOWED, W_("finish daily deal {number} first; then you see how others played it", number=number)
+                ErrorCode.NOT_ALLOWED,
+                W_("finish daily deal {number} first; then you see how others played it", number=number),
             )
         done = [e.entry() for e in entries if e.score is not None]
         pair = how_others_played(done, day, number, mine.level)
@@ -326,9 +331,12 @@ class DailyRoom:
         def shown(e: Entry) -> dict[str, Any]:
             return {"player": e.player, "score": e.score, "replay": f"/replay/{e.record}", "table": e.record}
 
-        return {"level": mine.level, "best": shown(pair[0]), "median": shown(pair[1]), "entrants": sum(
-            1 for e in done if e.number == number and e.level == mine.level
-        )}
+        return {
+            "level": mine.level,
+            "best": shown(pair[0]),
+            "median": shown(pair[1]),
+            "entrants": sum(1 for e in done if e.number == number and e.level == mine.level),
+        }
 
     def may_replay(self, table_id: str, account_id: int | None) -> bool:
         """Whether a daily table's game may be replayed by ``account_id``: once its day is

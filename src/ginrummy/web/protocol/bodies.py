@@ -349,6 +349,7 @@ def parse_daily_path(day: str, number: str | None = None, level: str | None = No
         raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=_problem(err))) from None
     except ValueError:
         raise WebError(
-            ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field="day", problem=W_("is not a date; allowed: YYYY-MM-DD"))
+            ErrorCode.BAD_MESSAGE,
+            W_("{field}: {problem}", field="day", problem=W_("is not a date; allowed: YYYY-MM-DD")),
         ) from None
     return path

@@ -207,7 +207,9 @@ class TableManager:
             options = self.store.options(table_id)
             table = Table(
                 row,
-                None if secrets_ and "daily" not in options else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
+                None
+                if secrets_ and "daily" not in options
+                else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
                 seat_secrets=secrets_,
                 options=options,
             )
