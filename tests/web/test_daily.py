@@ -238,3 +238,43 @@ def test_two_processes_racing_make_one_seed(db_url):
     assert [(r.day, r.seed) for r in rows] == [("2026-12-04", got[0].hex())]
     for s in stores:
         s.close()
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("nonsense", "gin: error: not a day's games: the file is not JSON (save GET /api/daily/DAY/records)"),
+        ('{"records": []}', "gin: error: day: want YYYY-MM-DD"),
+        (
+            '{"day": "2026-12-04", "seed": null, "commitment": "", "records": []}',
+            "gin: error: seed: want 64 lowercase hex digits (the seed is shown once the day is over)",
+        ),
+        (
+            json.dumps({"day": "2026-12-04", "seed": "0" * 64, "commitment": "0" * 64, "records": [{"number": "1"}]}),
+            "gin: error: records[1]: want an object with a deal number and a record",
+        ),
+    ],
+)
+def test_gin_daily_verify_refuses_what_is_not_a_days_games(tmp_path, text, words):
+    path = tmp_path / "day.json"
+    path.write_text(text, encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "ginrummy", "daily", "verify", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert (r.returncode, r.stderr.strip()) == (2, words)
+
+
+def test_gin_daily_verify_refuses_a_commitment_that_is_no_hash(tmp_path):
+    path = tmp_path / "day.json"
+    path.write_text("{}", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "ginrummy", "daily", "verify", "--commitment", "xyz", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2
+    assert (
+        r.stderr.strip()
+        == "gin: error: --commitment: want 64 hex digits (the day's commitment as GET /api/daily showed it)"
+    )

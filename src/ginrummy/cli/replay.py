@@ -354,8 +354,11 @@ def daily_verify_command(
     from ..compete.daily import check_record
     from ..match import commitment
 
+    want = promised.strip().lower()
+    if want and (len(want) != 64 or any(ch not in "0123456789abcdef" for ch in want)):
+        fail("--commitment: want 64 hex digits (the day's commitment as GET /api/daily showed it)")
     day, seed, published, games = _daily_bundle(read_text(file, "a day's games (JSON)"))
-    want = promised.strip().lower() or published
+    want = want or published
     if commitment(seed) != want:
         print(f"{day}: the seed does not match the commitment published before the day")
         raise typer.Exit(1)
