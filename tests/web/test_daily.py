@@ -278,3 +278,37 @@ def test_gin_daily_verify_refuses_a_commitment_that_is_no_hash(tmp_path):
         r.stderr.strip()
         == "gin: error: --commitment: want 64 hex digits (the day's commitment as GET /api/daily showed it)"
     )
+
+
+def test_a_daily_table_and_its_result_survive_a_restart(tmp_path):
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+
+    def app():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = create_app(url, bot_delay=0)
+        a.state.daily.now = lambda: NOON
+        return a
+
+    with TestClient(app()) as c:
+        with_csrf(c)
+        _person(c, "Ann")
+        done = _play(c, 1, seed=5)
+        r = c.post("/api/daily/2026-12-04/2", json={"level": "club"})
+        half = r.json()
+        before = c.app.state.manager.tables[half["id"]]
+        dealt = (before.match.deal.hands[0], before.match.deal.hands[1])
+        rows = c.get("/api/daily/2026-12-04/table?level=club").json()["rows"]
+    with TestClient(app()) as c:
+        with_csrf(c)
+        after = c.app.state.manager.load(half["id"])
+        assert after.match is not None and not after.fair  # dealt again from the day's seed, no client seed
+        assert (after.match.deal.hands[0], after.match.deal.hands[1]) == dealt
+        assert c.get("/api/daily/2026-12-04/table?level=club").json()["rows"] == rows
+        assert c.app.state.manager.load(done["id"]).match.finished
