@@ -19,7 +19,7 @@ from ginrummy.match import commitment
 from ginrummy.record import loads
 from ginrummy.web.community.daily import DailyRoom, daily_t
 
-from .conftest import STORES, database_url, with_csrf
+from .conftest import STORES, database_url, next_message, with_csrf
 from .test_ratings import play_out
 
 DAY = date(2026, 12, 4)
@@ -312,3 +312,16 @@ def test_a_daily_table_and_its_result_survive_a_restart(tmp_path):
         assert (after.match.deal.hands[0], after.match.deal.hands[1]) == dealt
         assert c.get("/api/daily/2026-12-04/table?level=club").json()["rows"] == rows
         assert c.app.state.manager.load(done["id"]).match.finished
+
+
+def test_a_rematch_of_a_daily_deal_is_an_ordinary_table_with_client_seeds(app_client):
+    c = app_client
+    _person(c, "Ann")
+    t = _play(c, 1, seed=3)
+    with c.websocket_connect(f"/ws/table/{t['id']}?seat={t['token']}") as ws:
+        ws.send_json({"type": "rematch", "id": 1})
+        msg = next_message(ws, lambda m: m.get("type") == "rematch")
+    new = c.app.state.manager.tables[msg["id"]]
+    assert "daily" not in new.options and new.options["rematch_of"] == t["id"]
+    assert new.fair and new.match is None
+    assert new.row.seed != c.app.state.manager.tables[t["id"]].row.seed
