@@ -18,6 +18,7 @@ reads every result from the games again (a test compares the two).
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -193,7 +194,7 @@ class DailyRoom:
                 ErrorCode.NOT_ALLOWED,
                 W_("only today's deals can be played; today is {day}", day=self.today().isoformat()),
             )
-        mine = [e for e in self.entries(day=day) if e.account_id == account.id]
+        mine = [e for e in await asyncio.to_thread(self.entries, day) if e.account_id == account.id]
         if any(e.number == number for e in mine):
             raise WebError(
                 ErrorCode.CONFLICT, W_("you have played daily deal {number} already: one try a deal", number=number)
@@ -203,7 +204,7 @@ class DailyRoom:
                 ErrorCode.CONFLICT,
                 W_("today you play against the level {level}, chosen with your first deal", level=mine[0].level),
             )
-        seed = self._known_day(day)
+        seed = await asyncio.to_thread(self._known_day, day)
         table, shown = await self.manager.create_async(
             DAILY_RULES,
             [SeatSpec(kind="human", name=account.name), SeatSpec(kind="bot", level=level)],
@@ -213,23 +214,27 @@ class DailyRoom:
             allowed_names=[account.name],
         )
         try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(daily_entries_t).values(
-                        account_id=account.id,
-                        day=day.isoformat(),
-                        number=number,
-                        level=level,
-                        table_id=table.id,
-                        started=Store.now(),
-                    )
-                )
+            await asyncio.to_thread(self._enter, account.id, day, number, level, table.id)
         except IntegrityError:  # the same person's other tab, at the same moment
             raise WebError(
                 ErrorCode.CONFLICT, W_("you have played daily deal {number} already: one try a deal", number=number)
             ) from None
         table.signed_in.add(0)
         return table, shown[0][1]
+
+    def _enter(self, account_id: int, day: date, number: int, level: str, table_id: str) -> None:
+        """Insert an entry; raises ``IntegrityError`` when it exists (the primary key)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(daily_entries_t).values(
+                    account_id=account_id,
+                    day=day.isoformat(),
+                    number=number,
+                    level=level,
+                    table_id=table_id,
+                    started=Store.now(),
+                )
+            )
 
     # -- results ---------------------------------------------------------------------------
 
@@ -247,9 +252,8 @@ class DailyRoom:
         for r in rows:
             score, finished = r["score"], r["finished"]
             if score is None:
-                score = self._result(r["table_id"])
+                score, finished = self._result(r["table_id"])
                 if score is not None:
-                    finished = Store.now()
                     with self.engine.begin() as conn:
                         conn.execute(
                             update(daily_entries_t)
@@ -270,15 +274,17 @@ class DailyRoom:
             )
         return out
 
-    def _result(self, table_id: str) -> int | None:
-        """The result of the game at ``table_id`` when it is over, else ``None``."""
+    def _result(self, table_id: str) -> tuple[int | None, str | None]:
+        """``(result, when its last step was stored)`` of the game at ``table_id`` when it is
+        over, else ``(None, None)``."""
         try:
             table = self.manager.load(table_id)
         except WebError:
-            return None
+            return None, None
         if table.match is None or not table.match.finished:
-            return None
-        return result_of(table.match)
+            return None, None
+        at = datetime.fromtimestamp(table.last_write, UTC) if table.last_write else self.now()
+        return result_of(table.match), at.isoformat(timespec="milliseconds")
 
     def recompute(self, day: date) -> dict[tuple[str, int], int]:
         """Every finished result of ``day`` read again from the stored games (not from
@@ -347,7 +353,7 @@ class DailyRoom:
                     daily_entries_t.c.table_id == table_id
                 )
             ).first()
-        if row is None or row[2] is None and self._result(table_id) is None:
+        if row is None or row[2] is None and self._result(table_id)[0] is None:
             return False
         day = date.fromisoformat(row[0])
         if may_reveal(day, self.now()):
