@@ -32,6 +32,11 @@ def db_url(request, tmp_path):
 
 
 @pytest.fixture
+def pg_url(tmp_path):
+    yield from database_url("postgresql", tmp_path)
+
+
+@pytest.fixture
 def clock():
     return {"now": NOON}
 
@@ -325,3 +330,53 @@ def test_a_rematch_of_a_daily_deal_is_an_ordinary_table_with_client_seeds(app_cl
     assert "daily" not in new.options and new.options["rematch_of"] == t["id"]
     assert new.fair and new.match is None
     assert new.row.seed != c.app.state.manager.tables[t["id"]].row.seed
+
+
+def test_two_server_processes_make_one_seed_and_one_table(pg_url):
+    """Two ``gin serve`` on one PostgreSQL: the first requests of both at once make one day seed
+    (the same commitments from both); a person on each plays deal 1; both servers answer the
+    same day's table."""
+    import asyncio
+    import os
+    import signal
+    import threading
+
+    import httpx
+
+    from .test_restart import _free_port, _start
+    from .test_servers import Seat
+
+    url = pg_url
+    ports = [_free_port(), _free_port()]
+    procs = [_start(ports[0], url), _start(ports[1], url)]
+    try:
+        bases = [f"http://127.0.0.1:{p}" for p in ports]
+        seen: list[dict] = [{}, {}]
+        start = threading.Barrier(2)
+
+        def look(i: int) -> None:
+            start.wait()
+            seen[i] = httpx.get(bases[i] + "/api/daily", timeout=60).json()
+
+        threads = [threading.Thread(target=look, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(90)
+        assert seen[0]["today"] == seen[1]["today"] and seen[0]["tomorrow"] == seen[1]["tomorrow"]
+        day = seen[0]["today"]["day"]
+        for i, name in enumerate(("Ann", "Bob")):
+            with httpx.Client(base_url=bases[i], timeout=60) as c:
+                assert c.post("/api/account", json={"name": name, "password": "correct horse"}).status_code == 201
+                c.headers["X-CSRF-Token"] = c.cookies["gin_csrf"]
+                r = c.post(f"/api/daily/{day}/1", json={"level": "novice"})
+                assert r.status_code == 201, r.text
+                t = r.json()
+            ws = f"ws://127.0.0.1:{ports[i]}/ws/table/{t['id']}?seat={t['token']}"
+            assert asyncio.run(Seat(ws, 0).play())["match"]["finished"]
+        tables = [httpx.get(f"{b}/api/daily/{day}/table?level=novice", timeout=60).json()["rows"] for b in bases]
+        assert tables[0] == tables[1] and sorted(r["player"] for r in tables[0]) == ["Ann", "Bob"]
+    finally:
+        for p in procs:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait(10)
