@@ -154,7 +154,7 @@ class DailyRoom:
                         )
                     )
             except IntegrityError:
-                pass
+                pass  # another process stored the day first: its row is the day's
             with self.engine.connect() as conn:
                 row = conn.execute(select(daily_t.c.seed).where(daily_t.c.day == key)).first()
         return None if row is None else bytes.fromhex(row[0])
