@@ -56,6 +56,13 @@ def test_two_daily_deals_then_how_others_played_and_the_standings(server, browse
         page.click(f"#deals [data-deal='{number}']")
         page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
         page.wait_for_selector("#commitment")
+        if number == 1:
+            # a person who leaves the deal half played finds his way back to it from /daily
+            table_url = page.url
+            page.goto(server + "/daily")
+            page.click("#deals [data-resume='1']")
+            page.wait_for_url(table_url)
+            page.wait_for_selector("#commitment")
         # no client seed at a daily table: the deal is the day's, dealt at once
         assert page.evaluate("ui.state.fair.pending") is None
         _play_match(page)

@@ -20,6 +20,9 @@ function level() { return $("level").value || "club"; }
 async function play(number) {
   try {
     const r = await postJSON(`/api/daily/${info.today.day}/${number}`, { level: level() });
+    // the seat link is shown once: kept in this browser, the page leads back to an unfinished deal
+    const where = new URL(r.link, location.href);
+    try { localStorage.setItem(`gin.daily.${info.today.day}.${number}`, where.pathname + where.search); } catch (e) { /* private mode */ }
     location.href = r.link;
   } catch (e) { fail(e); }
 }
@@ -47,7 +50,11 @@ function dealRow(k) {
       t("Play deal {number}", { number: String(k) }));
     action.addEventListener("click", () => play(k));
   } else if (mine.score === null) {
-    action = el("span", { class: "hint" }, t("Started"));
+    let link = null;
+    try { link = localStorage.getItem(`gin.daily.${info.today.day}.${k}`); } catch (e) { /* private mode */ }
+    action = link && link.startsWith("/table/")
+      ? el("a", { class: "btn", href: link, "data-resume": String(k) }, t("Back to the table"))
+      : el("span", { class: "hint" }, t("Started"));
   } else {
     action = el("button", { class: "btn secondary", type: "button", "data-others": String(k) }, t("How others played it"));
     action.addEventListener("click", () => showOthers(k));
