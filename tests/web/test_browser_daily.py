@@ -82,3 +82,22 @@ def test_two_daily_deals_then_how_others_played_and_the_standings(server, browse
     page.wait_for_function("document.querySelector('#standings tbody tr[data-name=\"Dora\"] td:nth-child(4)')")
     assert page.locator("#standings tbody tr[data-name='Dora'] td").all_inner_texts()[3] == "2"
     assert errors == []
+
+
+def test_the_daily_page_in_greek_shows_no_english(server, browser):  # noqa: F811
+    from .test_browser_i18n import ALLOWED_LATIN
+
+    errors: list[str] = []
+    page = _page(browser, errors, locale="el-GR", extra_http_headers={"Accept-Language": "el-GR,el;q=0.9"})
+    page.goto(server + "/daily")
+    page.wait_for_selector("#deals tbody tr")
+    page.wait_for_selector("#standings tbody tr")
+    assert page.evaluate("document.documentElement.lang") == "el"
+    # the commitments are hex (Latin letters by nature): everything else is Greek
+    text = page.evaluate(
+        "() => { const b = document.body.cloneNode(true); b.querySelectorAll('code').forEach(c => c.remove());"
+        " return b.innerText; }"
+    )
+    assert sorted({w for w in re.findall(r"\b[A-Za-z]{2,}\b", text) if w not in ALLOWED_LATIN | {"UTC"}}) == []
+    assert "Ημερήσια μοιρασιά" in page.inner_text("h1")
+    assert errors == []
