@@ -276,27 +276,40 @@ class DailyRoom:
 
     def _result(self, table_id: str) -> tuple[int | None, str | None]:
         """``(result, when its last step was stored)`` of the game at ``table_id`` when it is
-        over, else ``(None, None)``."""
-        try:
-            table = self.manager.load(table_id)
-        except WebError:
-            return None, None
-        if table.match is None or not table.match.finished:
+        over, else ``(None, None)``: from the table this process runs, else replayed from the
+        store (never added to the manager: this runs in worker threads)."""
+        table = self.game(table_id)
+        if table is None or table.match is None or not table.match.finished:
             return None, None
         at = datetime.fromtimestamp(table.last_write, UTC) if table.last_write else self.now()
         return result_of(table.match), at.isoformat(timespec="milliseconds")
 
+    def game(self, table_id: str) -> GameTable | None:
+        """The table of a daily game: the one this process runs, else rebuilt from the store
+        (apart from the manager); ``None`` when there is none."""
+        return self.manager.tables.get(table_id) or self._stored(table_id)
+
+    def _stored(self, table_id: str) -> GameTable | None:
+        """The daily table ``table_id`` rebuilt from its stored steps, apart from the manager;
+        ``None`` when it is not stored or does not replay."""
+        try:
+            loaded = self.manager.store.load(table_id)
+            if loaded is None:
+                return None
+            row, steps = loaded
+            table = GameTable(row, Match.new(DAILY_RULES, row.names, row.seed), options={"daily": table_id})
+            table.replay(steps)
+        except Exception:  # a stored game that does not replay counts as not over
+            return None
+        return table
+
     def recompute(self, day: date) -> dict[tuple[str, int], int]:
         """Every finished result of ``day`` read again from the stored games (not from
-        ``score``): ``{(player, number): result}`` (the check of the stored results)."""
+        ``score``, nor from the tables in memory): ``{(player, number): result}``."""
         out = {}
         for e in self.entries(day=day):
-            row = self.manager.store.load(e.table_id)
-            if row is None:
-                continue
-            t = GameTable(row[0], Match.new(DAILY_RULES, row[0].names, row[0].seed), options={"daily": "x"})
-            t.replay(row[1])
-            if t.match is not None and t.match.finished:
+            t = self._stored(e.table_id)
+            if t is not None and t.match is not None and t.match.finished:
                 out[(e.player, e.number)] = result_of(t.match)
         return out
 

@@ -166,8 +166,9 @@ async def others(ctx: AppContext, request: Request) -> Response:
 
 
 def _record(ctx: AppContext, table_id: str) -> str:
-    table = ctx.manager.load(table_id)
-    assert table.match is not None
+    """The public record of a finished daily game (run in a worker thread)."""
+    table = _room(ctx).game(table_id)
+    assert table is not None and table.match is not None
     return dumps(table.match, date=table.row.created[:10], public=True)
 
 
