@@ -35,7 +35,7 @@ TEXT_VALUES = ("", "\x00", "=", "a" * 5000, "../../etc/passwd", "nonsense", "\u2
 CHECKED_TEXT = {
     "--preset", "--set", "--lang", "--opponent", "--level", "--levels", "--theme", "--database-url",
     "--date", "--log-level", "--log-format", "--players", "--upcard", "--knocker", "--defender",
-    "--public-url", "--metrics-allow", "--forwarded-allow-ips", "--seat", "--server", "--ray",
+    "--public-url", "--metrics-allow", "--forwarded-allow-ips", "--seat", "--server", "--ray", "--commitment",
 }
 
 
@@ -106,7 +106,7 @@ def bad_paths(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["replay"], ["verify"], ["review"], ["puzzles", "mine", "--out", "/dev/null"],
-                                     ["puzzles", "play"]])
+                                     ["puzzles", "play"], ["daily", "verify"]])
 @pytest.mark.parametrize("which", ["binary", "folder", "missing"])
 def test_bad_files_get_one_line_in_our_words(capsys, bad_paths, command, which):
     status, out = _check(capsys, [*command, bad_paths[which]])

@@ -27,6 +27,7 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 PAGES = {
     "/": "#seat1-level",
     "/leaderboard": "#board tbody tr",
+    "/daily": "#deals tbody tr",
     "/replay": "#file",
     "/fair": "#record-file",
 }

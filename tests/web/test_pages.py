@@ -18,6 +18,7 @@ PAGES = {
     "/fair": "fair.html",
     "/account": "account.html",
     "/leaderboard": "leaderboard.html",
+    "/daily": "daily.html",
     "/players/Ann": "player.html",
     "/replay": "replay.html",
     "/puzzles": "puzzles.html",

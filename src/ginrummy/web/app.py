@@ -17,6 +17,7 @@ Routes:
 * ``GET /api/i18n`` and ``GET /api/i18n.js``: the browser catalog of the request's language
   (:func:`ginrummy.web.texts.web_catalog`) as JSON, or as a script setting
   ``window.GIN_I18N`` (loaded by every page before its own scripts).
+* ``GET /daily`` and ``/api/daily/...``: the daily deal (:mod:`ginrummy.web.http.daily_routes`).
 * ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
 
 Everything read from the network goes through :mod:`ginrummy.web.protocol.inbound` (one schema, sizes
@@ -50,6 +51,7 @@ from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import Accounts, CsrfGuard, RateLimiter
+from .community.daily import DailyRoom
 from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .community.puzzles import PuzzleRoom
@@ -66,6 +68,7 @@ from .http.common import (
     wrong_method,
 )
 from .http.context import AppContext
+from .http.daily_routes import daily_routes
 from .http.moderation_routes import moderation_routes
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
 from .http.puzzle_routes import new_limiter, puzzle_routes
@@ -133,6 +136,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         *player_routes(ctx),
         *puzzle_routes(ctx),
         *moderation_routes(ctx),
+        *daily_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -239,7 +243,9 @@ def create_app(
         signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW),
         puzzles=PuzzleRoom(store.engine),  # the shipped puzzle set and its ratings (docs/puzzles.md)
         puzzle_limit=new_limiter(),
+        daily=DailyRoom(store.engine, manager),  # the daily deal (docs/compete.md)
     )
+    ctx.players.daily = ctx.daily  # a daily game's replay is shown by its own rule
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
     app = Starlette(
@@ -256,5 +262,6 @@ def create_app(
     app.state.reviews = reviews
     app.state.replay_reviews = ctx.replay_reviews
     app.state.metrics = ctx.metrics
+    app.state.daily = ctx.daily
     install_log_redaction()
     return app

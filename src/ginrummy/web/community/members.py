@@ -85,6 +85,9 @@ class Players:
         self.manager = manager
         self.now = now
         self.fair = FairPlay(engine, pair_allowance, lambda: self.now())  # issue 31 (fairplay.py)
+        #: the daily deal (:class:`~ginrummy.web.community.daily.DailyRoom`), set by the app:
+        #: its games are replayed by its own rule (:meth:`DailyRoom.may_replay`)
+        self.daily: Any = None
         if manager is not None:
             # the server's computer levels start from the reference ladder's ratings (issue 34:
             # from 1,000, a first loss to novice moved the ratings -73 / +138)

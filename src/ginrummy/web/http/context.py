@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..community.accounts import RateLimiter
+from ..community.daily import DailyRoom
 from ..community.members import Players
 from ..community.puzzles import PuzzleRoom
 from ..db.store import Store
@@ -36,6 +37,7 @@ class AppContext:
         review_budget_ms: the default budget per decision of a review.
         signups: the bound on sign-ups from one address (``POST /api/account``).
         puzzles: the puzzle room (``/api/puzzles``); puzzle_limit: its bound per address.
+        daily: the daily deal (web/community/daily.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
     """
 
@@ -52,4 +54,5 @@ class AppContext:
     signups: RateLimiter
     puzzles: PuzzleRoom
     puzzle_limit: RateLimiter
+    daily: DailyRoom | None = None
     link_bases: dict[Any, str] = field(default_factory=dict)

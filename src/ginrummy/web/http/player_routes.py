@@ -70,9 +70,12 @@ def _client(request: Request) -> str:
 async def replay_table(players: Players, manager: TableManager, request: Request, result_id: str) -> Any:
     """The table of the recorded match ``result_id`` (over: finished by the rules or forfeited
     on time) when ``request`` may replay it (a public match, or one its signed-in account
-    played), else ``None``."""
+    played; a daily deal's game: see :meth:`~ginrummy.web.community.daily.DailyRoom.may_replay`),
+    else ``None``."""
     account = current_account(request, players)
-    if not players.result_public(result_id, None if account is None else account.id):
+    account_id = None if account is None else account.id
+    daily = players.daily is not None and players.daily.may_replay(result_id, account_id)
+    if not daily and not players.result_public(result_id, account_id):
         return None
     try:
         table = manager.load(result_id)

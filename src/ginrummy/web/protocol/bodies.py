@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
@@ -28,6 +29,9 @@ __all__ = [
     "RelationBody",
     "ReportBody",
     "ModActionBody",
+    "DailyBody",
+    "DailyPath",
+    "parse_daily_path",
     "ReviewQuery",
     "PuzzleQuery",
     "PuzzleAnswerBody",
@@ -203,6 +207,23 @@ MAX_REVIEW_BUDGET_MS = 400.0
 a bigger one would hold the server's one review worker for many minutes."""
 
 
+class DailyBody(_Body):
+    """``POST /api/daily/DAY/K``: the computer level to play the day's deals against (one of
+    :data:`ginrummy.compete.daily.DAILY_LEVELS`; fixed for the day by the first deal played)."""
+
+    level: Literal["novice", "club", "expert"]
+
+
+class DailyPath(_Body):
+    """The path of a daily route: ``day`` ``YYYY-MM-DD`` and, where there is one, the deal
+    number ``number`` 1..8 (:data:`ginrummy.compete.daily.DAILY_DEALS`) and the ``level`` of a
+    table (``club`` by default)."""
+
+    day: Annotated[StrictStr, Field(pattern=r"^20[0-9]{2}-[01][0-9]-[0-3][0-9]$")]
+    number: Annotated[StrictInt, Field(ge=1, le=8)] = 1
+    level: Literal["novice", "club", "expert"] = "club"
+
+
 class ReviewQuery(BaseModel):
     """The query string of a replay's review (``POST /api/replays/ID/review``, ``POST
     /api/reviews``; ``docs/protocol.md``): ``deal`` 1 to 100,000 (absent: every deal),
@@ -263,6 +284,7 @@ _BODY_HELP: dict[type[_Body], Any] = {
     AccountBody: lambda: W_("send {example}", example='{"name": "...", "password": "..."}'),
     DeleteAccountBody: lambda: W_("send {example}", example='{"password": "..."}'),
     PuzzleAnswerBody: lambda: W_("send {example}", example='{"move": "discard 7H"}'),
+    DailyBody: lambda: W_("send {example}", example='{"level": "club"}'),
 }
 
 
@@ -282,6 +304,8 @@ def _problem(err: Mapping[str, Any]) -> Msg:
         return W_("is out of range; allowed: at most {limit}", limit=ctx.get("le", ctx.get("lt", "?")))
     if kind in ("greater_than_equal", "greater_than"):
         return W_("is out of range; allowed: at least {limit}", limit=ctx.get("ge", ctx.get("gt", "?")))
+    if kind == "literal_error":
+        return W_("is not allowed; allowed: {allowed}", allowed=str(ctx.get("expected", "?"))[:80])
     if kind == "string_pattern_mismatch":
         return W_("has characters that are not allowed")
     if kind.startswith("int_") or kind.startswith("float_"):
@@ -377,3 +401,33 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                 ),
             ) from None
         raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=_problem(err))) from None
+
+
+def parse_daily_path(day: str, number: str | None = None, level: str | None = None) -> DailyPath:
+    """The path (and query) of a daily route checked as :class:`DailyPath`: ``day``
+    ``YYYY-MM-DD`` and a real date, ``number`` 1..8 written in digits (``None``: no number in
+    the path), ``level`` one of the daily levels (``None``: none asked).  Raises
+    :class:`WebError` (``bad_message``) naming the part that is wrong and what is allowed."""
+    data: dict[str, Any] = {"day": str(day)[:40]}
+    if number is not None:
+        if not (number.isascii() and number.isdigit()) or len(number) > 3:
+            raise WebError(
+                ErrorCode.BAD_MESSAGE,
+                W_("{field}: {problem}", field="number", problem=W_("has the wrong type; allowed: a whole number")),
+            )
+        data["number"] = int(number)
+    if level is not None:
+        data["level"] = str(level)[:40]
+    try:
+        path = DailyPath.model_validate(data)
+        date.fromisoformat(path.day)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False, include_input=False)[0]
+        where = str((err.get("loc") or ("day",))[0])[:20]
+        raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=_problem(err))) from None
+    except ValueError:
+        raise WebError(
+            ErrorCode.BAD_MESSAGE,
+            W_("{field}: {problem}", field="day", problem=W_("is not a date; allowed: YYYY-MM-DD")),
+        ) from None
+    return path

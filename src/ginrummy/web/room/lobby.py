@@ -465,7 +465,8 @@ class Room:
             )
             for n, k in zip(table.names, table.row.seats)
         ]
-        options = {**table.options, "rematch_of": table.id}
+        # a daily deal's rematch is an ordinary game: a seed of its own, dealt with client seeds
+        options = {**{k: v for k, v in table.options.items() if k != "daily"}, "rematch_of": table.id}
         new, shown = self.host.create(
             m.rules,
             seats,

@@ -110,7 +110,8 @@ class Opening:
             else:
                 shown[i] = ("invite", secret)
                 stored.append(SeatSecret(i, None, secret_hash(secret)))
-        table = Table(row, None if stored else match, seat_secrets=stored, options=options)
+        # a daily deal (options "daily") is dealt at once: its cards are the day's, no client seeds
+        table = Table(row, None if stored and "daily" not in options else match, seat_secrets=stored, options=options)
         if not stored_later:
             self.host.store.create_table(row, stored, options)
             self.opened(table)

@@ -152,8 +152,8 @@ class Table:
     @property
     def fair(self) -> bool:
         """Whether each deal waits for the people's client seeds (every table with a person,
-        made since client seeds exist)."""
-        return bool(self.seat_secrets)
+        made since client seeds exist, but a daily deal's: its cards are the day's)."""
+        return bool(self.seat_secrets) and "daily" not in self.options
 
     @property
     def humans(self) -> list[int]:

@@ -205,12 +205,9 @@ class TableManager:
             rules = RuleSet.from_dict({k: v for k, v in row.rules.items()})  # R14: within bounds
             secrets_ = self.store.seat_secrets(table_id)
             options = self.store.options(table_id)
-            table = Table(
-                row,
-                None if secrets_ else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer")),
-                seat_secrets=secrets_,
-                options=options,
-            )
+            seeded = secrets_ and "daily" not in options  # a daily table is dealt with no client seeds
+            match = None if seeded else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer"))
+            table = Table(row, match, seat_secrets=secrets_, options=options)
             table.replay(steps)
         except (WebError, SQLAlchemyError):
             raise  # unknown, or the database is away: nothing wrong with the table
