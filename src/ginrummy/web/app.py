@@ -50,6 +50,7 @@ from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
 from .community.members import Players
+from .community.tournaments import Tournaments
 from .db.store import Store, default_database_url
 from .http.common import (
     HEAD_INCLUDE,
@@ -98,6 +99,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
         if warm_workers:
             ctx.manager.thinking.start()
         ctx.manager.start()
+        ctx.tournaments.start()  # pairs, opens tables, resumes what a restart left (issue 33)
         if ctx.follower is not None:
             ctx.follower.start()
         try:
@@ -106,6 +108,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
             if ctx.follower is not None:
                 await ctx.follower.stop()
             ctx.reviews.close()
+            await ctx.tournaments.stop()
             await ctx.manager.stop()
             ctx.store.close()
 
@@ -180,10 +183,12 @@ def create_app(
     store = Store(database_url or default_database_url())
     manager = TableManager(store, bot_delay=bot_delay, workers=workers)
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process
+    players = Players(store.engine, manager)  # accounts, seats, ratings (docs/accounts.md)
     ctx = AppContext(
         store=store,
         manager=manager,
-        players=Players(store.engine, manager),  # accounts, seats, ratings (docs/accounts.md)
+        players=players,
+        tournaments=Tournaments(manager, players),  # Swiss tournaments (docs/compete.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse
         follower=Follower(manager) if store.is_postgresql else None,  # several servers on one PostgreSQL

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..community.accounts import RateLimiter
 from ..community.members import Players
+from ..community.tournaments import Tournaments
 from ..db.store import Store
 from ..ops import Metrics
 from ..room.follower import Follower
@@ -26,6 +27,7 @@ class AppContext:
         store: the database.
         manager: the tables.
         players: accounts, seats at rated tables, ratings (docs/accounts.md).
+        tournaments: the room's tournaments (docs/compete.md).
         reviews: the expert's reviews at the table, in a worker process.
         replay_reviews: the replay viewer's reviews, kept for reuse.
         follower: the listener of other servers' steps (PostgreSQL only), else ``None``.
@@ -40,6 +42,7 @@ class AppContext:
     store: Store
     manager: TableManager
     players: Players
+    tournaments: Tournaments
     reviews: ReviewService
     replay_reviews: ReplayReviews
     follower: Follower | None
