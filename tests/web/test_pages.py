@@ -20,6 +20,8 @@ PAGES = {
     "/leaderboard": "leaderboard.html",
     "/players/Ann": "player.html",
     "/replay": "replay.html",
+    "/tournaments": "tournaments.html",
+    "/tournaments/abc": "tournament.html",
 }
 
 

@@ -246,3 +246,66 @@ def test_a_withdrawn_player_forfeits_his_game_and_is_not_paired_again(tmp_path):
     assert f"a{bob.id}" in t.withdrawn
     assert all(f"a{bob.id}" not in (g.a, g.b) for g in t.games if g.round > 1)
     store.close()
+
+
+def test_the_api_from_creation_to_a_seat_and_a_withdrawal(db_url):
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    from .conftest import wait_until, with_csrf
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(db_url, bot_delay=0)
+    with TestClient(app) as ann:
+        bob = TestClient(app)
+        with_csrf(ann)
+        with_csrf(bob)
+        start = (datetime.now(UTC) + timedelta(seconds=2)).isoformat()
+        body = {"name": "Quick", "start": start, "rounds": 2, "scoring": "deal", "levels": ["random", "novice"]}
+        r = ann.post("/api/tournaments", json=body)
+        assert r.status_code == 401 and r.json()["code"] == "not_signed_in"
+        assert ann.post("/api/account", json={"name": "Ann", "password": "correct horse"}).status_code == 201
+        assert bob.post("/api/account", json={"name": "Bob", "password": "correct horse"}).status_code == 201
+        r = ann.post("/api/tournaments", json={**body, "rounds": 16})
+        assert r.status_code == 400 and r.json()["code"] == "bad_message"
+        r = ann.post("/api/tournaments", json={**body, "start": "tomorrow at six"})
+        assert r.status_code == 400 and r.json()["error"].startswith("start is not valid")
+        r = ann.post("/api/tournaments", json=body, headers={"X-CSRF-Token": "wrong"})
+        assert r.status_code == 403 and r.json()["code"] == "csrf"
+        r = ann.post("/api/tournaments", json=body)
+        assert r.status_code == 201
+        tid = r.json()["id"]
+        assert ann.post(f"/api/tournaments/{tid}/join").json() == {"ok": True}
+        assert bob.post(f"/api/tournaments/{tid}/join").json() == {"ok": True}
+        r = bob.post(f"/api/tournaments/{tid}/join")
+        assert r.status_code == 400 and r.json()["error"] == "Bob has already entered"
+        assert [x["id"] for x in ann.get("/api/tournaments").json()["upcoming"]] == [tid]
+        view = ann.get(f"/api/tournaments/{tid}").json()
+        assert [e["name"] for e in view["entrants"]] == ["random", "novice", "Ann", "Bob"]
+        assert view["me"] == {"entered": True, "withdrawn": False, "table": None}
+        assert ann.get(f"/tournaments/{tid}").status_code == 200
+        assert ann.get("/tournaments").status_code == 200
+
+        wait_until(lambda: ann.get(f"/api/tournaments/{tid}").json()["round"] == 1, "round 1 paired")
+        me = ann.get(f"/api/tournaments/{tid}").json()["me"]
+        assert me["table"] is not None
+        r = ann.post(f"/api/tournaments/{tid}/seat")
+        assert r.status_code == 200 and r.json()["table"] == me["table"]
+        link = r.json()["link"]
+        token = link.split("seat=")[1]
+        with ann.websocket_connect(f"/ws/table/{me['table']}?seat={token}") as ws:
+            ws.send_json({"type": "sync", "id": 1})
+            st = ws.receive_json()
+            assert st["type"] == "state" and st["table"]["names"][st["you"]] == "Ann"
+        assert [x["id"] for x in ann.get("/api/tournaments").json()["running"]] == [tid]
+        assert ann.post(f"/api/tournaments/{tid}/withdraw").json() == {"ok": True}
+        view = ann.get(f"/api/tournaments/{tid}").json()
+        game = next(g for g in view["pairings"][0]["games"] if "Ann" in (g["a"], g["b"]))
+        assert game["result"] == ("forfeit_a" if game["a"] == "Ann" else "forfeit_b")
+        assert view["me"]["withdrawn"] is True
+        r = ann.post(f"/api/tournaments/{tid}/seat")
+        assert r.status_code == 404

@@ -67,6 +67,7 @@ from .http.context import AppContext
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
+from .http.tournament_routes import tournament_routes
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
 from .protocol.replay_frames import MAX_RECORD_BYTES
@@ -128,6 +129,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
+        *tournament_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),

@@ -28,7 +28,9 @@ from sqlalchemy import insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from ...compete import swiss
+from ...compete.errors import CompeteError
 from ...compete.tournament import Tournament, TournamentSettings
+from ...errors import Msg
 from ...rules import RuleSet
 from ..db.tournaments import TournamentRow, TournamentStore
 from ..errors import ErrorCode, WebError
@@ -157,7 +159,14 @@ class Tournaments:
             if not events:
                 raise WebError(ErrorCode.NOT_FOUND, W_("no such tournament"))
             t = Tournament.replay(events)
-            step(t)
+            try:
+                step(t)
+            except CompeteError as exc:  # said with the entrants' names, not their keys
+                if exc.key is None:
+                    raise
+                names = self.names(t.players + [str(v) for v in exc.params.values()])
+                params = {k: names.get(str(v), v) for k, v in exc.params.items()}
+                raise CompeteError(Msg(exc.key, params)) from None
             if self.db.append(tid, len(events) + 1, t.events[len(events) :], t.state):
                 return
         raise WebError(ErrorCode.CONFLICT, W_("the tournament changed meanwhile; try again"))
@@ -370,6 +379,21 @@ class Tournaments:
             "pairings": rounds,
             "final": table if t.state == "finished" else None,
         }
+
+    def me(self, tid: str, account: Account) -> dict[str, Any]:
+        """``{"entered", "withdrawn", "table"}`` of ``account`` in ``tid``: ``table`` the id of
+        his table in play (his seat link from ``POST /api/tournaments/ID/seat``), else ``None``."""
+        t = self.load(tid)
+        me = f"a{account.id}"
+        table = next(
+            (
+                table_id_of(tid, gid)
+                for gid in t.in_play()
+                if me in (t.games[t.game_ids.index(gid)].a, t.games[t.game_ids.index(gid)].b)
+            ),
+            None,
+        )
+        return {"entered": me in t.players, "withdrawn": me in t.withdrawn, "table": table}
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
         """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state"}]``

@@ -311,7 +311,7 @@ function brandWords() {
 function topbar(current) {
   const nav = el("nav", null,
     ...[["/", t("Play")], ["/rules", t("Rules")], ["/tips", t("Strategy tips")], ["/scorekeeper", t("Scorekeeper")],
-        ["/leaderboard", t("Leaderboard")]].map(([href, label]) =>
+        ["/leaderboard", t("Leaderboard")], ["/tournaments", t("Tournaments")]].map(([href, label]) =>
       el("a", { href, "aria-current": current === href ? "page" : null }, label)));
   return el("header", { class: "topbar" },
     el("a", { class: "brand", href: "/" }, ...brandWords()), nav,
