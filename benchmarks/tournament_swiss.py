@@ -214,7 +214,7 @@ def main() -> None:
     wall = time.monotonic() - t1
     c = _check(url, tid)
     print(
-        f"| entrants | rounds | setup s | wall s | kill | steps | games | repeats | without result | paired events | standings = recomputation |"
+        "| entrants | rounds | setup s | wall s | kill | steps | games | repeats | without result | paired events | standings = recomputation |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     kill = "none" if not a.kill_round else f"round {a.kill_round}, {killed} of {a.entrants // 2} results in"
