@@ -21,6 +21,8 @@ from ginrummy.web.db.tournaments import events_t
 from ginrummy.web.errors import WebError
 from ginrummy.web.room.tables import TableManager
 
+from .conftest import STORES, database_url
+
 T0 = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
 
 
@@ -106,8 +108,13 @@ def _recomputed(store_url: str, tid: str, t: Tournament) -> list[swiss.Standing]
     return swiss.standings(t.players, games)
 
 
-def test_a_swiss_of_people_and_computers_runs_to_the_final_table(tmp_path):
-    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+@pytest.fixture(params=STORES)
+def store_url(request, tmp_path):
+    yield from database_url(request.param, tmp_path)
+
+
+def test_a_swiss_of_people_and_computers_runs_to_the_final_table(store_url):
+    url = store_url
     clock = Clock()
     store, manager, players, ts = _app(url, clock)
     ann, bob = _people(players, 2)
@@ -137,8 +144,8 @@ def test_a_swiss_of_people_and_computers_runs_to_the_final_table(tmp_path):
     store.close()
 
 
-def test_a_restart_in_the_middle_of_a_round_resumes(tmp_path):
-    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+def test_a_restart_in_the_middle_of_a_round_resumes(store_url):
+    url = store_url
     clock = Clock()
     store, manager, players, ts = _app(url, clock)
     people = _people(players, 3)
@@ -172,8 +179,8 @@ def test_a_restart_in_the_middle_of_a_round_resumes(tmp_path):
     store2.close()
 
 
-def test_two_app_instances_on_one_database_pair_once(tmp_path):
-    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+def test_two_app_instances_on_one_database_pair_once(store_url):
+    url = store_url
     clock = Clock()
     a = _app(url, clock)
     b = _app(url, clock)
