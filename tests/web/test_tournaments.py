@@ -316,3 +316,41 @@ def test_the_api_from_creation_to_a_seat_and_a_withdrawal(db_url):
         assert view["me"]["withdrawn"] is True
         r = ann.post(f"/api/tournaments/{tid}/seat")
         assert r.status_code == 404
+
+
+def test_an_arena_pairs_the_free_at_once_and_ends_at_its_time(tmp_path):
+    from ginrummy.compete.arena import arena_standings
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    clock = Clock()
+    store, manager, players, ts = _app(url, clock)
+    (ann,) = _people(players, 1)
+    tid = ts.create(ann, _settings(kind="arena", minutes=10, levels=["random", "novice", "club"]))
+    ts.join(tid, ann)
+    clock.now = T0 + timedelta(minutes=10)
+
+    async def go() -> None:
+        await _run(ts, tid, lambda t: sum(g.result is not None for g in t.games) >= 8)
+        clock.now = T0 + timedelta(minutes=20)  # the end: no new game, the games in play do not count
+        await ts.advance(tid)
+
+    asyncio.run(go())
+    t = ts.load(tid)
+    assert t.state == "finished" and len(t.games) >= 8
+    assert all(g.round == 0 and g.b is not None for g in t.games)
+    # the standings equal a recomputation from the stored tables of the games with a result
+    outcomes: dict[str, list[str]] = {p: [] for p in t.players}
+    fresh = TableManager(Store(url), bot_delay=0)
+    for gid, g in zip(t.game_ids, t.games):
+        if g.result is None:
+            continue
+        table = fresh.load(table_id_of(tid, gid))
+        w = table.match.winner if table.forfeit is None else 1 - table.forfeit
+        outcomes[g.a].append("win" if w == 0 else "loss" if w == 1 else "draw")
+        outcomes[g.b].append("win" if w == 1 else "loss" if w == 0 else "draw")
+    assert t.arena_table() == arena_standings(t.players, outcomes)
+    view = ts.view(tid)
+    assert view["ends"] == (T0 + timedelta(minutes=20)).isoformat() and view["standings"][0]["points"] >= 2
+    assert len(view["pairings"]) == 1 and len(view["pairings"][0]["games"]) == len(t.games)
+    fresh.store.close()
+    store.close()

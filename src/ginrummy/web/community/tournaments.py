@@ -105,13 +105,11 @@ class Tournaments:
     # -- people's requests -------------------------------------------------------------------
 
     def create(self, account: Account, settings: TournamentSettings) -> str:
-        """A new Swiss tournament by ``account``, open for entries, with one computer entrant
-        per level of ``settings.levels``; returns its id.  Raises :class:`WebError`
-        (``bad_request``): an arena (not yet in the room), an unknown level, more than
+        """A new tournament (Swiss or arena) by ``account``, open for entries, with one computer
+        entrant per level of ``settings.levels``; returns its id.  Raises :class:`WebError`
+        (``bad_request``): an unknown level, more than
         :data:`MAX_OPEN_PER_ACCOUNT` open or :data:`MAX_ENTRANTS` entrants (moderators have
         no limit), a start in the past."""
-        if settings.kind != "swiss":
-            raise WebError(ErrorCode.BAD_REQUEST, W_("the room runs Swiss tournaments; kind: swiss"))
         levels = player_levels()
         for level in settings.levels:
             if level not in levels:
@@ -231,6 +229,13 @@ class Tournaments:
         if t.state != "running":
             return
         self._results(tid, t, at)
+        if t.settings.kind == "arena":
+            end = t.end_time()
+            if end is not None and now >= end:
+                t.finish(at)  # the games still in play do not count
+            else:
+                t.pair_free(at)  # the free players, at once
+            return
         if t.in_play():
             return
         if t.round < t.rounds and len(t.active()) >= 2:
@@ -350,9 +355,9 @@ class Tournaments:
         names = self.names(t.players)
         rounds: list[dict[str, Any]] = []
         for gid, g in zip(t.game_ids, t.games):
-            while len(rounds) < g.round:
+            while len(rounds) < max(g.round, 1):  # an arena's games: one list, round 0
                 rounds.append({"round": len(rounds) + 1, "games": []})
-            rounds[g.round - 1]["games"].append(
+            rounds[max(g.round, 1) - 1]["games"].append(
                 {
                     "id": gid,
                     "a": names.get(g.a, g.a),
@@ -361,16 +366,18 @@ class Tournaments:
                     "table": None if g.b is None else table_id_of(tid, gid),
                 }
             )
+        rows: list[Any] = t.arena_table() if t.settings.kind == "arena" else swiss.standings(t.players, t.games)
         table = [
-            {**r.to_json(), "player": names.get(r.player, r.player), "withdrawn": r.player in t.withdrawn}
-            for r in swiss.standings(t.players, t.games)
+            {**r.to_json(), "player": names.get(r.player, r.player), "withdrawn": r.player in t.withdrawn} for r in rows
         ]
+        ends = t.end_time()
         return {
             "id": tid,
             "settings": t.settings.model_dump(mode="json"),
             "state": t.state,
             "round": t.round,
             "rounds": t.rounds or t.settings.rounds,
+            "ends": None if ends is None or t.settings.kind != "arena" else ends.isoformat(),
             "entrants": [
                 {"name": names.get(p, p), "computer": p.startswith("bot:"), "withdrawn": p in t.withdrawn}
                 for p in t.players

@@ -34,15 +34,15 @@ def _signed_in(ctx: AppContext, request: Request) -> Account:
 
 def _settings(body: CreateTournamentBody) -> TournamentSettings:
     try:
-        return TournamentSettings.model_validate({"kind": "swiss", **body.model_dump()})
+        return TournamentSettings.model_validate(body.model_dump())
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err.get("loc", ())) or "body"
         raise WebError(
             ErrorCode.BAD_MESSAGE,
             W_(
-                "{field} is not valid; allowed: start an ISO 8601 time (2026-12-24T18:00Z), "
-                "scoring game, hollywood or deal",
+                "{field} is not valid; allowed: kind swiss or arena, start an ISO 8601 time "
+                "(2026-12-24T18:00Z), scoring game, hollywood or deal",
                 field=field[:40],
             ),
         ) from None
@@ -54,7 +54,7 @@ async def listing(ctx: AppContext, request: Request) -> Response:
 
 
 async def create(ctx: AppContext, request: Request) -> Response:
-    """``POST /api/tournaments``: a new Swiss tournament; ``201 {"id"}``."""
+    """``POST /api/tournaments``: a new tournament (Swiss or arena); ``201 {"id"}``."""
     tr = web_translator(request_lang(request))
     try:
         account = _signed_in(ctx, request)

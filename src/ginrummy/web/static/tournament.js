@@ -16,7 +16,11 @@ function resultText(g) {
   return { a: "1-0", b: "0-1", draw: "\u00bd-\u00bd", forfeit_a: t("0-1 (forfeit)"), forfeit_b: t("1-0 (forfeit)"), forfeit_both: t("0-0 (forfeit)") }[g.result];
 }
 
-function standingRows(rows, computers) {
+function standingRows(rows, computers, arena) {
+  if (arena) return rows.map((r) => el("tr", { "data-player": r.player },
+    el("td", { class: "num" }, fmtNumber(r.rank)), el("td", null, entrantName(r.player, computers.has(r.player)), r.withdrawn ? " " + t("(withdrawn)") : "", r.streak ? " " + t("(on a streak)") : ""),
+    el("td", { class: "num" }, fmtNumber(r.points)), el("td", { class: "num" }, fmtNumber(r.games)),
+    el("td", { class: "num" }, fmtNumber(r.wins))));
   return rows.map((r) => el("tr", { "data-player": r.player },
     el("td", { class: "num" }, fmtNumber(r.rank)), el("td", null, entrantName(r.player, computers.has(r.player)), r.withdrawn ? " " + t("(withdrawn)") : ""),
     el("td", { class: "num" }, fmtNumber(r.score)), el("td", { class: "num" }, fmtNumber(r.buchholz)),
@@ -26,20 +30,27 @@ function standingRows(rows, computers) {
 function render(v) {
   const computers = new Set(v.entrants.filter((e) => e.computer).map((e) => e.name));
   $("t-name").textContent = v.settings.name;
-  $("t-info").textContent = t("{state}; round {round} of {rounds}; starts {start}", {
-    state: STATES()[v.state], round: fmtNumber(v.round), rounds: fmtNumber(v.rounds), start: new Date(v.settings.start).toLocaleString(LANG) });
+  const arena = v.settings.kind === "arena";
+  const start = new Date(v.settings.start).toLocaleString(LANG);
+  $("t-info").textContent = arena
+    ? t("{state}; an arena of {minutes} minutes; starts {start}", { state: STATES()[v.state], minutes: fmtNumber(v.settings.minutes), start })
+    : t("{state}; round {round} of {rounds}; starts {start}", { state: STATES()[v.state], round: fmtNumber(v.round), rounds: fmtNumber(v.rounds), start });
+  if (arena) {
+    $("standings").querySelector("thead").replaceChildren(el("tr", null, el("th", { class: "num" }, "#"), el("th", null, t("Player")),
+      el("th", { class: "num" }, t("Points")), el("th", { class: "num" }, t("Games")), el("th", { class: "num" }, t("Wins"))));
+  }
   $("entrants").replaceChildren(...v.entrants.map((e) => el("li", null, entrantName(e.name, e.computer), e.withdrawn ? " " + t("(withdrawn)") : "")));
-  $("standings").querySelector("tbody").replaceChildren(...standingRows(v.standings, computers));
+  $("standings").querySelector("tbody").replaceChildren(...standingRows(v.standings, computers, arena));
   $("final-panel").hidden = !v.final;
-  if (v.final) $("final").querySelector("tbody").replaceChildren(...standingRows(v.final, computers));
+  if (v.final) $("final").querySelector("tbody").replaceChildren(...standingRows(v.final, computers, arena));
   $("rounds").replaceChildren(...v.pairings.map((r) => el("div", { class: "round", "data-round": r.round },
-    el("h3", null, t("Round {round}", { round: fmtNumber(r.round) })),
+    arena ? "" : el("h3", null, t("Round {round}", { round: fmtNumber(r.round) })),
     el("ul", null, ...r.games.map((g) => el("li", { "data-game": g.id },
       entrantName(g.a, computers.has(g.a)), g.b === null ? "" : " \u2013 " + entrantName(g.b, computers.has(g.b)), " ",
       el("span", { class: "result" }, resultText(g)),
       g.table ? el("a", { class: "btn secondary", style: "margin-left:8px", href: `/table/${g.table}?watch=1` }, t("Watch")) : ""))))));
   const me = v.me;
-  $("join").hidden = !me || me.entered || v.state !== "registration";
+  $("join").hidden = !me || me.entered || !(v.state === "registration" || (arena && v.state === "running"));
   $("withdraw").hidden = !me || !me.entered || me.withdrawn || v.state === "finished";
   $("play").hidden = !me || !me.table;
 }

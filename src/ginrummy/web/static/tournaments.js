@@ -30,6 +30,8 @@ async function create(ev) {
   const start = new Date($("t-start").value);
   const body = {
     name: $("t-name").value.trim(),
+    kind: $("t-kind").value,
+    minutes: Number($("t-minutes").value),
     start: isNaN(start) ? "" : start.toISOString(),
     rounds: Number($("t-rounds").value),
     scoring: $("t-scoring").value,
@@ -45,6 +47,11 @@ async function create(ev) {
 
 mountTopbar("/tournaments");
 $("create").addEventListener("submit", create);
+$("t-kind").addEventListener("change", () => {
+  const arena = $("t-kind").value === "arena";
+  $("t-minutes-row").hidden = !arena;
+  $("t-rounds-row").hidden = arena;
+});
 const soon = new Date(Date.now() + 10 * 60000);
 soon.setSeconds(0, 0);
 $("t-start").value = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
