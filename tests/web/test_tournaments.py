@@ -354,3 +354,33 @@ def test_an_arena_pairs_the_free_at_once_and_ends_at_its_time(tmp_path):
     assert len(view["pairings"]) == 1 and len(view["pairings"][0]["games"]) == len(t.games)
     fresh.store.close()
     store.close()
+
+
+def test_a_person_who_never_comes_to_his_table_is_forfeited_after_the_grace(tmp_path):
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    clock = Clock()
+    store, manager, players, ts = _app(url, clock)
+    seconds = [datetime.now(UTC).timestamp()]
+    manager.now = lambda: seconds[0]
+    ann, bob = _people(players, 2)
+    tid = ts.create(ann, _settings(levels=[], clock_move=10, clock_bank=30))
+    ts.join(tid, ann)
+    ts.join(tid, bob)
+    clock.now = T0 + timedelta(minutes=10)
+
+    async def go() -> None:
+        await ts.advance(tid)  # paired: Ann against Bob, the first deal waits for their client seeds
+        table = manager.tables[table_id_of(tid, "1-1")]
+        await manager.client_seed(table, 0, 1, "ann's seed")  # Ann came; Bob never does
+        seconds[0] += ts.grace(ts.load(tid))  # 30 + 3 x 10 = 60 s: not yet
+        await ts.advance(tid)
+        assert ts.load(tid).in_play() == ["1-1"]
+        seconds[0] += 1
+        await ts.advance(tid)
+
+    asyncio.run(go())
+    t = ts.load(tid)
+    assert ts.grace(t) == 60
+    assert t.games[0].result == ("forfeit_b" if t.games[0].a == f"a{ann.id}" else "forfeit_a")
+    assert t.withdrawn == [f"a{bob.id}"] and t.state == "finished"  # one left in: it ends
+    store.close()

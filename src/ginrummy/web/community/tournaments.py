@@ -35,6 +35,7 @@ from ...rules import RuleSet
 from ..db.tournaments import TournamentRow, TournamentStore
 from ..errors import ErrorCode, WebError
 from ..levels import player_levels
+from ..room.clock import FORFEIT_AFTER, parse_time
 from ..room.seats import SeatSpec, secret_hash
 from ..room.table import Table as GameTable
 from ..room.tables import TableManager
@@ -206,7 +207,16 @@ class Tournaments:
                 t.result(gid, "forfeit_both" if both else "forfeit_a" if g.a in t.withdrawn else "forfeit_b", at)
                 continue
             table = self._table(table_id_of(tid, gid))
-            if table is None or not table.over:
+            if table is None:
+                continue
+            if not table.over:
+                absent = self._absent(t, table)
+                if absent:  # never came, or left between deals: forfeited and withdrawn
+                    both = len(absent) == 2
+                    t.result(gid, "forfeit_both" if both else "forfeit_a" if absent == [0] else "forfeit_b", at)
+                    for p in absent:
+                        if (g.a, g.b)[p] in t.active():
+                            t.withdraw((g.a, g.b)[p])
                 continue
             if table.forfeit is not None:
                 t.result(gid, "forfeit_a" if table.forfeit == 0 else "forfeit_b", at)
@@ -217,6 +227,22 @@ class Tournaments:
             assert table.match is not None
             w = table.match.winner
             t.result(gid, "a" if w == 0 else "b" if w == 1 else "draw", at)
+
+    def grace(self, t: Tournament) -> float:
+        """Seconds a table waits for a person's client seed (the first deal, or the next) before
+        he is forfeited: as long as the live clock takes to forfeit one who left (his bank and
+        :data:`~ginrummy.web.room.clock.FORFEIT_AFTER` moves)."""
+        return t.settings.clock_bank + FORFEIT_AFTER * t.settings.clock_move
+
+    def _absent(self, t: Tournament, table: GameTable) -> list[int]:
+        """The seats of ``table`` whose person the deal has waited for longer than :meth:`grace`
+        (the clock runs only in a deal: a person who never opens his table would hold the
+        round forever)."""
+        waiting = table.waiting_for
+        if not waiting:
+            return []
+        since = table.last_write or parse_time(table.row.created)
+        return list(waiting) if self.manager.now() - since > self.grace(t) else []
 
     def _next(self, tid: str, t: Tournament) -> None:
         """Apply to ``t`` the steps due now (nothing stored)."""
