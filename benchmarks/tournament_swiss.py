@@ -9,6 +9,7 @@ Run from the repository root (bounded: at most ``--limit`` seconds a process):
 
     nice -n 10 python benchmarks/tournament_swiss.py                  # 64 entrants, 5 rounds, kill in round 3
     nice -n 10 python benchmarks/tournament_swiss.py --kill-round 0   # no kill
+    nice -n 10 python benchmarks/tournament_swiss.py --servers 2      # two servers at once, one killed
 
 Prints a Markdown table: each round's seconds (from its pairing to the next event of the
 next round, read from the stored events' times), the steps stored, and the checks: no pairing
@@ -184,6 +185,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--kill-round", type=int, default=3, help="SIGKILL the server during this round (0: never)")
     ap.add_argument("--limit", type=float, default=900.0, help="seconds a server process may run")
+    ap.add_argument("--servers", type=int, default=1, help="server processes at once on the one database")
     ap.add_argument("--serve", nargs=2, metavar=("URL", "TID"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.serve:
@@ -195,6 +197,7 @@ def main() -> None:
     tid = _setup(url, a.entrants, a.rounds)
     setup = time.monotonic() - t0
     t1 = time.monotonic()
+    others = [_spawn(url, tid, a.limit) for _ in range(a.servers - 1)]  # these run to the end
     proc = _spawn(url, tid, a.limit)
     killed = None
     if a.kill_round:
@@ -211,6 +214,8 @@ def main() -> None:
         store.close()
         proc = _spawn(url, tid, a.limit)
     proc.wait(a.limit + 60)
+    for other in others:
+        other.wait(a.limit + 60)
     wall = time.monotonic() - t1
     c = _check(url, tid)
     print(

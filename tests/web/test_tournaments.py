@@ -384,3 +384,33 @@ def test_a_person_who_never_comes_to_his_table_is_forfeited_after_the_grace(tmp_
     assert t.games[0].result == ("forfeit_b" if t.games[0].a == f"a{ann.id}" else "forfeit_a")
     assert t.withdrawn == [f"a{bob.id}"] and t.state == "finished"  # one left in: it ends
     store.close()
+
+
+def test_a_stale_copy_of_a_table_forfeits_no_one(tmp_path):
+    """A second server's copy of a table that the first has dealt (SQLite: no follower) still
+    says it waits for the seeds: the store's newer steps keep it from forfeiting anyone."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    clock = Clock()
+    a = _app(url, clock)
+    b = _app(url, clock)
+    seconds = [datetime.now(UTC).timestamp()]
+    b[1].now = lambda: seconds[0]
+    ann, bob = _people(a[2], 2)
+    tid = a[3].create(ann, _settings(levels=[], clock_move=10, clock_bank=30))
+    a[3].join(tid, ann)
+    a[3].join(tid, bob)
+    clock.now = T0 + timedelta(minutes=10)
+
+    async def go() -> None:
+        await a[3].advance(tid)
+        await b[3].advance(tid)  # b loads its copy of the table: waiting for both seeds
+        table = a[1].tables[table_id_of(tid, "1-1")]
+        await a[1].client_seed(table, 0, 1, "ann")
+        await a[1].client_seed(a[1].current(table), 1, 1, "bob")  # dealt, in a only
+        seconds[0] += 3600
+        await b[3].advance(tid)
+
+    asyncio.run(go())
+    assert b[3].load(tid).in_play() == ["1-1"] and b[3].load(tid).withdrawn == []
+    a[0].close()
+    b[0].close()

@@ -237,12 +237,18 @@ class Tournaments:
     def _absent(self, t: Tournament, table: GameTable) -> list[int]:
         """The seats of ``table`` whose person the deal has waited for longer than :meth:`grace`
         (the clock runs only in a deal: a person who never opens his table would hold the
-        round forever)."""
+        round forever).  None when the store holds steps this copy has not seen (the table is
+        played in another server process)."""
         waiting = table.waiting_for
         if not waiting:
             return []
         since = table.last_write or parse_time(table.row.created)
-        return list(waiting) if self.manager.now() - since > self.grace(t) else []
+        if self.manager.now() - since <= self.grace(t):
+            return []
+        stored = self.manager.store.load(table.id)  # another process may hold it and have moved on
+        if stored is not None and stored[1] and stored[1][-1].seq != table.seq:
+            return []
+        return list(waiting)
 
     def _next(self, tid: str, t: Tournament) -> None:
         """Apply to ``t`` the steps due now (nothing stored)."""
