@@ -141,6 +141,19 @@ def test_a_swiss_of_people_and_computers_runs_to_the_final_table(store_url):
     # the tables were open to spectators, people seated under their accounts
     table = manager.load(table_id_of(tid, "1-1"))
     assert table.public and table.options["tournament"] == tid
+    people = next(
+        manager.load(table_id_of(tid, gid))
+        for gid, g in zip(t.game_ids, t.games)
+        if g.b is not None and not g.a.startswith("bot:") and not g.b.startswith("bot:")
+    )
+    assert people.over and people.state_for(0)["rematch"]["can_ask"] is False
+
+    async def rematch() -> None:
+        await manager.ask_rematch(people, 0, lambda send: None)
+
+    with pytest.raises(WebError) as e:
+        asyncio.run(rematch())
+    assert str(e.value) == "a tournament's table has no rematch: its next round is paired for you"
     store.close()
 
 
@@ -308,6 +321,7 @@ def test_the_api_from_creation_to_a_seat_and_a_withdrawal(db_url):
             ws.send_json({"type": "sync", "id": 1})
             st = ws.receive_json()
             assert st["type"] == "state" and st["table"]["names"][st["you"]] == "Ann"
+            assert st["table"]["tournament"] == tid  # the page's way back to the tournament
         assert [x["id"] for x in ann.get("/api/tournaments").json()["running"]] == [tid]
         assert ann.post(f"/api/tournaments/{tid}/withdraw").json() == {"ok": True}
         view = ann.get(f"/api/tournaments/{tid}").json()

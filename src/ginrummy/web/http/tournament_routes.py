@@ -90,6 +90,7 @@ async def _step(ctx: AppContext, request: Request, what: str) -> Response:
             ctx.tournaments.withdraw(tid, account)
             await ctx.tournaments.advance(tid)  # his game in play is forfeited now
         else:
+            await ctx.tournaments.advance(tid)  # a round just paired: its tables opened first
             table_id, token = ctx.tournaments.seat(tid, account)
             base = link_base(request, ctx.public_url)
             return JSONResponse({"table": table_id, "link": f"{base}/table/{table_id}?seat={token}"})

@@ -404,6 +404,10 @@ class Room:
             raise WebError(ErrorCode.NOT_ALLOWED, W_("a rematch can be asked for once the match is over"))
         if player not in table.humans:
             raise WebError(ErrorCode.NOT_ALLOWED, W_("only a player at the table can ask for a rematch"))
+        if table.options.get("tournament"):
+            raise WebError(
+                ErrorCode.NOT_ALLOWED, W_("a tournament's table has no rematch: its next round is paired for you")
+            )
         table.rematch_votes.add(player)
         if set(table.humans) - table.rematch_votes:
             await self.host.changed(table)
