@@ -428,3 +428,30 @@ def test_a_stale_copy_of_a_table_forfeits_no_one(tmp_path):
     assert b[3].load(tid).in_play() == ["1-1"] and b[3].load(tid).withdrawn == []
     a[0].close()
     b[0].close()
+
+
+def test_bad_requests_are_refused_with_one_clear_error(client):
+    start = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    assert client.post("/api/account", json={"name": "Cy", "password": "correct horse"}).status_code == 201
+    body = {"name": "Night", "start": start}
+    for bad, field in (
+        ({**body, "extra": 1}, "extra"),
+        ({**body, "levels": ["random"] * 9}, "levels"),
+        ({**body, "name": ""}, "name"),
+        ({**body, "clock_move": 4}, "clock_move"),
+        ({**body, "minutes": 721}, "minutes"),
+        ({**body, "kind": "knockout"}, "kind"),
+        ({**body, "scoring": "oklahoma"}, "scoring"),
+    ):
+        r = client.post("/api/tournaments", json=bad)
+        assert r.status_code == 400 and r.json()["code"] == "bad_message" and field in r.json()["error"], (
+            bad,
+            r.json(),
+        )
+    for tid in ("nosuch", "<script>", "a" * 300):
+        r = client.get(f"/api/tournaments/{tid}")
+        assert r.status_code == 404 and r.json()["code"] == "not_found"
+        assert client.post(f"/api/tournaments/{tid}/join").status_code == 404
+    r = client.post("/api/tournaments", json={**body, "levels": ["nobody"]})
+    assert r.status_code == 400 and r.json()["error"].startswith("unknown computer level 'nobody'")
+    assert client.get("/api/tournaments").json() == {"upcoming": [], "running": [], "finished": []}
