@@ -217,3 +217,25 @@ def test_a_refusal_translates_and_changes_nothing():
         t.join("cy")
     assert t.events == before and t.players == ["ann", "bob"]
     assert translate_error(info.value, translator("fi")) == "turnaus on täynnä: enintään 2 pelaajaa"
+
+
+def test_a_swiss_finishes_early_when_fewer_than_two_are_still_in():
+    t = Tournament.create({"name": "t", "kind": "swiss", "start": "2026-12-04T12:00:00+00:00", "rounds": 3})
+    t.open()
+    for p in "abc":
+        t.join(p)
+    t.start("2026-12-04T12:00:00+00:00")
+    t.pair()  # a-b, c a bye
+    t.result("1-1", "a")
+    with pytest.raises(CompeteError):
+        t.finish("2026-12-04T12:30:00+00:00")  # round 1 of 3, three still in
+    t.withdraw("b")
+    t.withdraw("c")
+    assert t.finish("2026-12-04T12:31:00+00:00") == {"type": "finished", "at": "2026-12-04T12:31:00+00:00"}
+    assert t.state == "finished" and [r.player for r in t.swiss_table()][0] == "a"
+    assert Tournament.replay(t.events).state == "finished"
+
+
+def test_a_round_may_be_scored_one_deal():
+    t = Tournament.create({"name": "t", "kind": "swiss", "start": "2026-12-04T12:00:00+00:00", "scoring": "deal"})
+    assert t.settings.scoring == "deal"

@@ -23,6 +23,8 @@ PAGES = {
     "/replay": "replay.html",
     "/puzzles": "puzzles.html",
     "/moderation": "moderation.html",
+    "/tournaments": "tournaments.html",
+    "/tournaments/abc": "tournament.html",
 }
 
 

@@ -42,7 +42,9 @@ class TournamentSettings(BaseModel):
     start: datetime
     rounds: int = Field(default=5, ge=1, le=15, description="Swiss: rounds")
     minutes: int = Field(default=60, ge=10, le=720, description="arena: its length in minutes")
-    scoring: Literal["game", "hollywood"] = "game"
+    scoring: Literal["game", "hollywood", "deal"] = Field(
+        default="game", description="game: one game to 100 (R11); hollywood (R12); deal: one scored deal (R13 single)"
+    )
     clock_move: int = Field(default=20, ge=5, le=600, description="seconds a move")
     clock_bank: int = Field(default=120, ge=0, le=3600, description="seconds of time bank")
     levels: tuple[str, ...] = Field(default=(), max_length=8, description="computer levels allowed to enter")
@@ -275,10 +277,11 @@ class Tournament:
         return self._emit({"type": "result", "game": game, "result": result, "at": at})
 
     def finish(self, at: str) -> dict[str, Any]:
-        """End it at ``at``: a Swiss tournament once its last round has every result; an arena
+        """End it at ``at``: a Swiss tournament once its last round has every result (or once
+        fewer than two players are still in, the others withdrawn); an arena
         once its time is up (games still in play then do not count)."""
         self._need("running")
-        if self.settings.kind == "swiss" and (self.round < self.rounds or self.in_play()):
+        if self.settings.kind == "swiss" and ((self.round < self.rounds and len(self.active()) >= 2) or self.in_play()):
             raise _refuse(N_("round {round} is still in play", round=self.round))
         end = self.end_time()
         if self.settings.kind == "arena" and end is not None and datetime.fromisoformat(at) < end:

@@ -55,6 +55,7 @@ from .community.daily import DailyRoom
 from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .community.puzzles import PuzzleRoom
+from .community.tournaments import Tournaments
 from .db.store import Store, default_database_url
 from .http.common import (
     HEAD_INCLUDE,
@@ -74,6 +75,7 @@ from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_route
 from .http.puzzle_routes import new_limiter, puzzle_routes
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
+from .http.tournament_routes import tournament_routes
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
 from .protocol.replay_frames import MAX_RECORD_BYTES
@@ -107,6 +109,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
         if warm_workers:
             ctx.manager.thinking.start()
         ctx.manager.start()
+        ctx.tournaments.start()  # pairs, opens tables, resumes what a restart left (issue 33)
         if ctx.follower is not None:
             ctx.follower.start()
         try:
@@ -115,6 +118,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
             if ctx.follower is not None:
                 await ctx.follower.stop()
             ctx.reviews.close()
+            await ctx.tournaments.stop()
             await ctx.manager.stop()
             ctx.store.close()
 
@@ -137,6 +141,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         *puzzle_routes(ctx),
         *moderation_routes(ctx),
         *daily_routes(ctx),
+        *tournament_routes(ctx),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -225,12 +230,14 @@ def create_app(
     manager = TableManager(store, bot_delay=bot_delay, workers=workers)
     manager.leave_grace = leave_grace
     reviews = ReviewService(review_budget_ms)  # the expert's reviews, in a worker process
+    players = Players(
+        store.engine, manager, Accounts(store.engine, address_key=address_key), pair_allowance=pair_allowance
+    )  # accounts, seats, ratings (docs/accounts.md)
     ctx = AppContext(
         store=store,
         manager=manager,
-        players=Players(
-            store.engine, manager, Accounts(store.engine, address_key=address_key), pair_allowance=pair_allowance
-        ),  # accounts, seats, ratings (docs/accounts.md)
+        players=players,
+        tournaments=Tournaments(manager, players),  # Swiss tournaments (docs/compete.md)
         reviews=reviews,
         replay_reviews=ReplayReviews(reviews),  # the replay viewer's reviews, kept for reuse
         follower=Follower(manager) if store.is_postgresql else None,  # several servers on one PostgreSQL

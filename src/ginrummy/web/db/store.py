@@ -272,6 +272,18 @@ class Store:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(names=json.dumps(names)))
             return True
 
+    def reseat(self, table_id: str, player: int, token_hash: str) -> bool:
+        """Give the human seat ``player`` the token hashing to ``token_hash`` whatever it had
+        (a tournament's seat, asked for by the account seated there: a new link replaces the
+        old one).  ``False`` when there is no such seat."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(seats_t)
+                .where(and_(seats_t.c.table_id == table_id, seats_t.c.player == player))
+                .values(token_hash=token_hash)
+            )
+            return done.rowcount == 1
+
     def set_names(self, table_id: str, names: list[str]) -> None:
         """Store the seat names of a table whose match has not started (a signed-in person who
         claimed a seat sits under his account's name)."""

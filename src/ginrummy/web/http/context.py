@@ -10,6 +10,7 @@ from ..community.accounts import RateLimiter
 from ..community.daily import DailyRoom
 from ..community.members import Players
 from ..community.puzzles import PuzzleRoom
+from ..community.tournaments import Tournaments
 from ..db.store import Store
 from ..ops import Metrics
 from ..room.follower import Follower
@@ -28,6 +29,7 @@ class AppContext:
         store: the database.
         manager: the tables.
         players: accounts, seats at rated tables, ratings (docs/accounts.md).
+        tournaments: the room's tournaments (docs/compete.md).
         reviews: the expert's reviews at the table, in a worker process.
         replay_reviews: the replay viewer's reviews, kept for reuse.
         follower: the listener of other servers' steps (PostgreSQL only), else ``None``.
@@ -44,6 +46,7 @@ class AppContext:
     store: Store
     manager: TableManager
     players: Players
+    tournaments: Tournaments
     reviews: ReviewService
     replay_reviews: ReplayReviews
     follower: Follower | None

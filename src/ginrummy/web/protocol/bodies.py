@@ -21,6 +21,7 @@ __all__ = [
     "SeatBody",
     "SheetBody",
     "ClaimBody",
+    "CreateTournamentBody",
     "SitBody",
     "ClockBody",
     "RATED_CLOCK",
@@ -124,6 +125,26 @@ class ClaimBody(_Body):
     """``POST /api/tables/{id}/claim``: the one-time ``invite`` code of a seat's invite link."""
 
     invite: Annotated[StrictStr, Field(min_length=1, max_length=100)]
+
+
+class CreateTournamentBody(_Body):
+    """``POST /api/tournaments``: a tournament (docs/compete.md, "Tournaments in the room"):
+    ``name``, ``kind`` (``swiss`` or ``arena``), ``start`` (ISO 8601; UTC when no offset),
+    ``rounds`` (Swiss), ``minutes`` (an arena's length), ``scoring``
+    (``game``, ``hollywood``, ``deal``), the clock (``clock_move``, ``clock_bank`` seconds),
+    the computer ``levels`` that enter, ``rated``, ``max_players``."""
+
+    name: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    kind: Annotated[StrictStr, Field(max_length=10)] = "swiss"
+    start: Annotated[StrictStr, Field(min_length=10, max_length=40)]
+    rounds: Annotated[StrictInt, Field(ge=1, le=15)] = 5
+    minutes: Annotated[StrictInt, Field(ge=10, le=720)] = 60
+    scoring: Annotated[StrictStr, Field(max_length=20)] = "game"
+    clock_move: Annotated[StrictInt, Field(ge=5, le=600)] = 20
+    clock_bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 120
+    levels: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=8)] = []
+    rated: bool = False
+    max_players: Annotated[StrictInt, Field(ge=2, le=256)] = 64
 
 
 class AccountBody(_Body):

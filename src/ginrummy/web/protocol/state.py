@@ -115,13 +115,22 @@ def _seats(self: Table) -> list[dict[str, Any]]:
     ]
 
 
+def _table_part(self: Table, rules: RuleSet) -> dict[str, Any]:
+    """The ``table`` part of a state: id, rules, names and seats, and ``tournament`` (its id)
+    at a tournament's table."""
+    out = {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)}
+    if self.options.get("tournament"):
+        out["tournament"] = str(self.options["tournament"])
+    return out
+
+
 def _waiting_state(self: Table, player: int) -> dict[str, Any]:
     """The state before the first deal: who is here, and whose client seed is missing."""
     rules = RuleSet.from_dict(dict(self.row.rules))
     return {
         "type": "state",
         "started": False,
-        "table": {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)},
+        "table": _table_part(self, rules),
         "you": None if player == SPECTATOR else player,
         "role": None,
         "seat": None,
@@ -187,7 +196,10 @@ def _room(self: Table, player: int) -> dict[str, Any]:
         "can_chat": player != SPECTATOR or bool(self.options.get("spectator_chat")),
         "rematch": {
             "asked": [self.names[p] for p in sorted(self.rematch_votes)],
-            "can_ask": done and player in self.humans and player not in self.rematch_votes,
+            "can_ask": done
+            and player in self.humans
+            and player not in self.rematch_votes
+            and not self.options.get("tournament"),
         },
     }
 
@@ -300,7 +312,7 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
         self,
         "table",
         (rules, names, connected, self.row.seats),
-        lambda: {"id": self.id, "rules": rules.to_dict(), "names": list(self.names), "seats": _seats(self)},
+        lambda: _table_part(self, rules),
     )
     arrangement: dict[str, Any] | None = None
     if player == SPECTATOR:

@@ -453,6 +453,10 @@ class Room:
         refused = None if self.rematch_refused is None else self.rematch_refused(table)
         if refused is not None:
             raise WebError(ErrorCode.BLOCKED, refused)
+        if table.options.get("tournament"):
+            raise WebError(
+                ErrorCode.NOT_ALLOWED, W_("a tournament's table has no rematch: its next round is paired for you")
+            )
         table.rematch_votes.add(player)
         if set(table.humans) - table.rematch_votes:
             await self.host.changed(table)

@@ -48,6 +48,7 @@ class Opening:
         first_dealer: int | None = None,
         stored_later: bool = False,
         allowed_names: Collection[str] = (),
+        table_id: str | None = None,
     ) -> tuple[Table, dict[int, tuple[str, str]]]:
         """A new table with ``seats`` (2, or 3 for three-hand gin, R10) under ``rules``; the
         match seed is 32 secret random bytes unless given.  Stored before it is returned.
@@ -70,7 +71,9 @@ class Opening:
         :class:`~ginrummy.errors.RuleSetError` for rules that do not fit (e.g. Hollywood with 3).
         A person's seat name is also refused when it is an account's or passes for one
         (:attr:`account_name_taken`), unless it is in ``allowed_names`` (the signed-in opener's
-        own account name; a rematch's names).  Invisible characters are left out of every name
+        own account name; a rematch's names).  ``table_id``: the id (letters and digits, at
+        most 40) instead of a random one (a tournament's game, so that two processes opening it
+        collide in the store).  Invisible characters are left out of every name
         (:func:`~ginrummy.web.room.names.strip_invisible`).
         """
         if not isinstance(seats, list) or len(seats) not in (2, 3):
@@ -90,7 +93,7 @@ class Opening:
             options["first_dealer"] = first_dealer
         match = Match.new(rules, names, seed, first_dealer=first_dealer)  # validates rules vs players
         row = TableRow(
-            id=secrets.token_hex(6),
+            id=table_id or secrets.token_hex(6),
             created=Store.now(),
             rules=rules.to_dict(),
             names=names,

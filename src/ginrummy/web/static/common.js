@@ -311,7 +311,7 @@ function brandWords() {
 function topbar(current) {
   const nav = el("nav", null,
     ...[["/", t("Play")], ["/rules", t("Rules")], ["/tips", t("Strategy tips")], ["/scorekeeper", t("Scorekeeper")],
-        ["/daily", t("Daily deal")], ["/leaderboard", t("Leaderboard")], ["/puzzles", t("Puzzles")]].map(([href, label]) =>
+        ["/daily", t("Daily deal")], ["/tournaments", t("Tournaments")], ["/leaderboard", t("Leaderboard")], ["/puzzles", t("Puzzles")]].map(([href, label]) =>
       el("a", { href, "aria-current": current === href ? "page" : null }, label)));
   // on a phone (style.css, max-width 600px) the items fold into a menu that the Menu button
   // opens (issue 34: a bar that scrolled sideways hid Sign in and the language); on a wider

@@ -110,6 +110,10 @@ const GinRoom = (() => {
     // the link to the new table, once sent, stays (the states that follow it must not wipe it)
     if (rematchLink) $("rematch-note").replaceChildren(el("a", { class: "btn", href: rematchLink, id: "rematch-link" }, t("Go to the rematch")));
     else $("rematch-note").textContent = r.asked.length ? t("Asked for a rematch: {names}", { names: r.asked.join(", ") }) : "";
+    // a tournament's table: no rematch (the next round is paired), a way back to the tournament
+    const tour = s.table && s.table.tournament;
+    $("tournament-link").hidden = !tour;
+    if (tour) { $("tournament-link").href = "/tournaments/" + encodeURIComponent(tour); $("rematch").hidden = true; }
   }
 
   /** Called by table.js with every state; returns the state to render (a spectator's view is

@@ -112,6 +112,9 @@ function showResult() {
       buttons.append(el("button", { class: "btn", type: "button", id: "rematch-dialog", onclick: () => {
         send({ type: "rematch" }); $("result").hidden = true; $("room-panel").scrollIntoView({ block: "nearest" }); } }, t("Rematch")));
     }
+    if (s.table.tournament) {
+      buttons.append(el("a", { class: "btn", id: "tournament-dialog", href: "/tournaments/" + encodeURIComponent(s.table.tournament) }, t("Back to the tournament")));
+    }
     // the record is a seat's to download (a spectator has no seat token to ask with), and how to
     // watch the match again from it is said: a guest's match is not kept on the server (docs/accounts.md)
     if (s.you !== null) {

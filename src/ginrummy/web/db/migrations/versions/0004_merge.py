@@ -2,14 +2,15 @@
 its own 0003): nothing changes in the schema; the database is at one head again.
 
 Revision ID: 0004_merge
-Revises: 0003_puzzles, 0003_fair_play_leaving, 0003_moderation, 0003_daily
+Revises: 0003_puzzles, 0003_fair_play_leaving, 0003_moderation, 0003_daily,
+    0003_tournaments
 Create Date: 2026-12-04
 """
 
 from __future__ import annotations
 
 revision = "0004_merge"
-down_revision = ("0003_puzzles", "0003_fair_play_leaving", "0003_moderation", "0003_daily")
+down_revision = ("0003_puzzles", "0003_fair_play_leaving", "0003_moderation", "0003_daily", "0003_tournaments")
 branch_labels = None
 depends_on = None
 
