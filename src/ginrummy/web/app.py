@@ -51,6 +51,8 @@ from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
 from .community.members import Players
 from .db.store import Store, default_database_url
+from .http.bot_accounts import bot_account_routes
+from .http.bot_api import BotService, bot_api_routes
 from .http.common import (
     HEAD_INCLUDE,
     STATIC_DIR,
@@ -112,7 +114,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
     return lifespan
 
 
-def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
+def _routes(ctx: AppContext, metrics_allow: Sequence[str], bots: BotService) -> list[BaseRoute]:
     players, manager = ctx.players, ctx.manager
     return [
         Route("/", page("lobby.html")),
@@ -125,6 +127,8 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
         *player_routes(ctx),
+        *bot_api_routes(bots),  # the bot API (docs/bot-api.md)
+        *bot_account_routes(bots),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -151,6 +155,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     metrics: bool = False,
     metrics_allow: Sequence[str] = (),
+    bots_rated_together: bool = False,
 ) -> Starlette:
     """The ASGI app.
 
@@ -174,6 +179,8 @@ def create_app(
             ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
         metrics: serve Prometheus metrics at ``/metrics`` (``gin serve --metrics``), to loopback
             clients and ``metrics_allow`` (addresses or networks) only (web/ops.py).
+        bots_rated_together: whether two bot accounts may play a rated match (docs/bot-api.md;
+            ``gin serve --bots-rated-together``).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -197,13 +204,14 @@ def create_app(
     )
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
+    bots = BotService(ctx, bots_rated_together)
     hosts = (
         []
         if allowed_hosts is None
         else [Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)]
     )
     app = Starlette(
-        routes=_routes(ctx, metrics_allow),
+        routes=_routes(ctx, metrics_allow, bots),
         lifespan=_lifespan(ctx, warm_workers),
         exception_handlers={404: not_found, 405: wrong_method},
         middleware=[
@@ -224,6 +232,7 @@ def create_app(
         + hosts,
     )
     app.state.ctx = ctx
+    app.state.bots = bots
     app.state.manager = manager
     app.state.players = ctx.players
     app.state.store = store

@@ -44,6 +44,8 @@ class ErrorCode(StrEnum):
     WRONG_PASSWORD = "wrong_password"  # an unknown name too: the answer does not say which
     RATE_LIMITED = "rate_limited"
     NOT_SIGNED_IN = "not_signed_in"
+    BAD_API_TOKEN = "bad_api_token"  # no, a wrong or a revoked API token (docs/bot-api.md)
+    MISSING_SCOPE = "missing_scope"  # the API token lacks the route's scope
     # a review (room/review_service.py)
     NOT_OVER = "not_over"
     BUSY = "busy"
@@ -71,6 +73,8 @@ HTTP_STATUS: dict[str, int] = {
     ErrorCode.WRONG_PASSWORD: 401,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.NOT_SIGNED_IN: 401,
+    ErrorCode.BAD_API_TOKEN: 401,
+    ErrorCode.MISSING_SCOPE: 403,
     ErrorCode.NOT_OVER: 400,
     ErrorCode.BUSY: 503,
     ErrorCode.SERVER_BUSY: 503,

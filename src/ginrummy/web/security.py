@@ -208,7 +208,7 @@ class CsrfGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or _bot_api_call(scope):
             await self.app(scope, receive, send)
             return
         cookies = _cookies(scope)
@@ -263,6 +263,16 @@ class CsrfGuard:
             await send(msg)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def _bot_api_call(scope: Scope) -> bool:
+    """Whether ``scope`` is a call of the bot API (``/api/bot/...``) with an ``Authorization``
+    header: such a route reads no cookie, only the API token (docs/bot-api.md), so there is no
+    session to forge; and another site's page cannot send that header without a CORS preflight,
+    which this server never grants."""
+    return scope.get("path", "").startswith("/api/bot/") and any(
+        k == b"authorization" for k, _ in scope.get("headers", ())
+    )
 
 
 def cross_site(scope: Scope) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import Column, Float, Index, Integer, MetaData, String, Table, Text
 
-__all__ = ["metadata", "accounts_t", "sessions_t", "seat_accounts_t"]
+__all__ = ["metadata", "accounts_t", "sessions_t", "seat_accounts_t", "bots_t", "api_tokens_t"]
 
 metadata = MetaData()
 
@@ -44,3 +44,26 @@ seat_accounts_t = Table(
     Column("player", Integer, primary_key=True, autoincrement=False),
     Column("account_id", Integer, nullable=False),
 )
+
+bots_t = Table(
+    "gin_bots",
+    metadata,
+    Column("account_id", Integer, primary_key=True, autoincrement=False),
+    Column("owner_id", Integer, nullable=False, index=True),
+    Column("created", String(40), nullable=False),
+)
+"""A bot account (``gin_accounts.kind`` ``"bot"``) and the person who owns it (migration 0004)."""
+
+api_tokens_t = Table(
+    "gin_api_tokens",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("name", String(80), nullable=False),
+    Column("scopes", String(80), nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("last_used", String(40), nullable=True),
+    Column("revoked", Integer, nullable=False, default=0),
+)
+"""A bot account's API tokens: only the SHA-256 of each secret is kept (migration 0004)."""
