@@ -224,3 +224,15 @@ def test_a_seek_is_an_open_public_table_in_the_lobby(app):
     assert r.status_code == 201, r.text
     lobby = TestClient(app).get("/api/lobby").json()["tables"]
     assert [t["id"] for t in lobby] == [r.json()["table"]]
+
+
+def test_the_log_scrubber_hides_bearer_tokens_and_token_query_parameters():
+    from ginrummy.web.security import redact
+
+    secret = "gin_" + "a1B2-_" * 7 + "z"
+    assert redact(f"GET /api/bot/events Authorization: Bearer {secret}") == (
+        "GET /api/bot/events Authorization: Bearer ***"
+    )
+    assert redact(f"authorization: bearer {secret}, next") == "authorization: bearer ***, next"
+    assert redact(f"token was {secret} here") == "token was gin_*** here"
+    assert redact(f"GET /x?token={secret}&since=3") == "GET /x?token=***&since=3"

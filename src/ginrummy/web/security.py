@@ -67,6 +67,8 @@ SECURITY_HEADERS: dict[str, str] = {
 
 _URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)(?P<pw>[^@\s]*)(?P<at>@)")
 _QUERY_SECRET = re.compile(r"(?P<key>[?&](?:seat|invite|token)=)[^&\s\"']*")
+_BEARER = re.compile(r"(?P<key>\bBearer\s+)[^\s\"',]+", re.IGNORECASE)
+_API_TOKEN = re.compile(r"\bgin_[A-Za-z0-9_-]{20,}")
 
 
 def mask_url(url: str) -> str:
@@ -76,9 +78,11 @@ def mask_url(url: str) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with database passwords and the values of ``seat``, ``invite`` and ``token``
-    query parameters replaced by ``***``."""
-    return _QUERY_SECRET.sub(lambda m: m.group("key") + "***", mask_url(text))
+    """``text`` with database passwords, the values of ``seat``, ``invite`` and ``token``
+    query parameters, an ``Authorization: Bearer`` value and any API token (``gin_...``,
+    docs/bot-api.md) replaced by ``***``."""
+    text = _QUERY_SECRET.sub(lambda m: m.group("key") + "***", mask_url(text))
+    return _API_TOKEN.sub("gin_***", _BEARER.sub(lambda m: m.group("key") + "***", text))
 
 
 class RedactSecrets(logging.Filter):
