@@ -103,6 +103,8 @@ def bot(
     """Play a seat of a `gin serve` table with a computer level (--level) or your program (--command)."""
     if (level is None) == (command is None):
         fail("give one of --level LEVEL or --command PROGRAM")
+    if (token is not None or server is not None) and seat:
+        fail("give --seat URL (a seat link) or --server URL with --token TOKEN (a bot account), not both")
     if token is not None or server is not None:
         _serve(
             server,
