@@ -150,6 +150,7 @@ class BotService:
             allowed_names=names,
         )
         table.signed_in.add(0)
+        table.bot_seats.update(p for p, a in enumerate([first, second]) if isinstance(a, Account) and a.kind == "bot")
         players.table_opened(table, (0, first.id), rated)
         tokens = {0: shown[0][1]}
         if isinstance(second, Account):
