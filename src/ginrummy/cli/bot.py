@@ -125,9 +125,26 @@ def bot(
         fail(
             "--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN), or --server and --token"
         )
+    _play_seat(seat, level, command, seed, timeout, chat, verbose, rematches, (record, transcript))
+
+
+def _play_seat(
+    seat: str,
+    level: str | None,
+    command: str | None,
+    seed: int,
+    timeout: float,
+    chat: str | None,
+    verbose: bool,
+    rematches: int,
+    files: tuple[Path | None, Path | None],
+) -> None:
+    """``gin bot --seat URL``: play that seat's match (and ``rematches``); ``files``:
+    ``--record`` and ``--transcript``."""
+    record, transcript = files
     try:
         link = parse_link(seat)
-        decider = PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command, timeout)
+        decider = PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command or "", timeout)
     except (LinkError, ValueError, GinRummyError) as exc:
         fail(str(exc))
     logging.basicConfig(
@@ -196,7 +213,7 @@ def _serve(
 
     def decider() -> PlayerDecider | CommandDecider:
         n = next(games)
-        return PlayerDecider(load_player(level, seed + n)) if level is not None else CommandDecider(command, timeout)
+        return PlayerDecider(load_player(level, seed + n)) if level is not None else CommandDecider(command or "", timeout)
 
     record, transcript = files
     out = transcript.open("w", encoding="utf-8") if transcript is not None else None
