@@ -144,7 +144,9 @@ def _play_seat(
     record, transcript = files
     try:
         link = parse_link(seat)
-        decider = PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command or "", timeout)
+        decider = (
+            PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command or "", timeout)
+        )
     except (LinkError, ValueError, GinRummyError) as exc:
         fail(str(exc))
     logging.basicConfig(
@@ -213,7 +215,9 @@ def _serve(
 
     def decider() -> PlayerDecider | CommandDecider:
         n = next(games)
-        return PlayerDecider(load_player(level, seed + n)) if level is not None else CommandDecider(command or "", timeout)
+        return (
+            PlayerDecider(load_player(level, seed + n)) if level is not None else CommandDecider(command or "", timeout)
+        )
 
     record, transcript = files
     out = transcript.open("w", encoding="utf-8") if transcript is not None else None
