@@ -236,3 +236,22 @@ def test_the_log_scrubber_hides_bearer_tokens_and_token_query_parameters():
     assert redact(f"authorization: bearer {secret}, next") == "authorization: bearer ***, next"
     assert redact(f"token was {secret} here") == "token was gin_*** here"
     assert redact(f"GET /x?token={secret}&since=3") == "GET /x?token=***&since=3"
+
+
+def test_migration_0004_adds_the_bot_tables_with_the_models_columns(tmp_path):
+    from sqlalchemy import create_engine, inspect
+
+    from ginrummy.web.community.schema import api_tokens_t, bots_t
+    from ginrummy.web.db.migrations import current_revision, head_revision, upgrade
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'm.db'}")
+    upgrade(engine, revision="0002_account_role")
+    assert "gin_api_tokens" not in inspect(engine).get_table_names()
+    upgrade(engine)
+    assert current_revision(engine) == head_revision() == "0004_bots"
+    insp = inspect(engine)
+    for table in (bots_t, api_tokens_t):
+        got = [(c["name"], c["nullable"]) for c in insp.get_columns(table.name)]
+        assert got == [(c.name, c.nullable) for c in table.columns]
+    assert [i["column_names"] for i in insp.get_indexes("gin_api_tokens")] == [["account_id"]]
+    engine.dispose()
