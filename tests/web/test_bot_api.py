@@ -255,3 +255,23 @@ def test_migration_0004_adds_the_bot_tables_with_the_models_columns(tmp_path):
         assert got == [(c.name, c.nullable) for c in table.columns]
     assert [i["column_names"] for i in insp.get_indexes("gin_api_tokens")] == [["account_id"]]
     engine.dispose()
+
+
+def test_requests_past_a_tokens_limit_get_429_with_retry_after_and_other_tokens_go_on(app):
+    from ginrummy.web.limits import RateLimiter
+
+    owner = _owner_with_bot(app)
+    first, second = _token(owner), _token(owner)
+    app.state.bots.requests = RateLimiter(2, 60.0)
+    api = _api(app, first)
+    assert [api.get("/api/bot/account").status_code for _ in range(2)] == [200, 200]
+    r = api.get("/api/bot/account")
+    assert (r.status_code, r.json()["code"]) == (429, "rate_limited") and 1 <= int(r.headers["retry-after"]) <= 60
+    assert _api(app, second).get("/api/bot/account").status_code == 200
+    app.state.bots.requests = RateLimiter(100, 60.0)
+    app.state.bots.tables = RateLimiter(1, 600.0)
+    other = _api(app, second)
+    assert other.post("/api/bot/challenge", json={"level": "random"}).status_code == 201
+    r = other.post("/api/bot/seek", json={})
+    assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
+    assert r.json()["error"].startswith("too many tables opened; try again in ")

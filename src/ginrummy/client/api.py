@@ -166,8 +166,8 @@ async def serve_games(
         waiting = [{"type": "challenge", "challenge": c} for c in await asyncio.to_thread(api.challenges)]
         while seat is None:
             got = await asyncio.to_thread(api.events, since)
-            since = got["last"]
             for ev in waiting + got["events"]:
+                since = max(since, ev.get("seq", 0))  # the events after a break are read next time
                 if ev["type"] == "challenge" and ev["challenge"]["id"] not in handled:
                     c = ev["challenge"]
                     handled.add(c["id"])

@@ -313,6 +313,14 @@ _MaxConnectionsPerAddress = Annotated[
     ),
 ]
 
+_BotsRatedTogether = Annotated[
+    bool,
+    typer.Option(
+        "--bots-rated-together",
+        help="Let two bot accounts play a rated match (docs/bot-api.md); by default their matches are unrated.",
+    ),
+]
+
 
 @app.command()
 def serve(
@@ -333,6 +341,7 @@ def serve(
     header_timeout: _HeaderTimeout = 10.0,
     max_connections: _MaxConnections = 2000,
     max_connections_per_address: _MaxConnectionsPerAddress = 100,
+    bots_rated_together: _BotsRatedTogether = False,
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -369,6 +378,7 @@ def serve(
             allowed_hosts=hosts,
             metrics=metrics,
             metrics_allow=metrics_allow,
+            bots_rated_together=bots_rated_together,
         )
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         _stop(log_format, database_error(url, exc))
