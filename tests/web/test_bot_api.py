@@ -224,6 +224,11 @@ def test_a_seek_is_an_open_public_table_in_the_lobby(app):
     assert r.status_code == 201, r.text
     lobby = TestClient(app).get("/api/lobby").json()["tables"]
     assert [t["id"] for t in lobby] == [r.json()["table"]]
+    assert [(s["name"], s["free"], s.get("bot")) for s in lobby[0]["seats"]] == [
+        ("Botty", False, True),
+        ("Player 2", True, None),
+    ]
+    assert lobby[0]["rated"] is True
 
 
 def test_the_log_scrubber_hides_bearer_tokens_and_token_query_parameters():

@@ -109,7 +109,7 @@ class Room:
 
     def lobby_entry(self, table: Any) -> dict[str, Any]:
         """One open table as the lobby lists it: ``{"id", "rules": {"preset"...}, "seats":
-        [{"name", "kind", "level", "free"}], "started", "watchers", "rated"}``."""
+        [{"name", "kind", "level", "free", "bot"?}], "started", "watchers", "rated"}``."""
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         return {
             "id": table.id,
@@ -120,6 +120,7 @@ class Room:
                     "kind": "human" if k == "human" else "computer",
                     "level": seat_level(k) if is_bot_kind(k) else None,
                     "free": i in free,
+                    **({"bot": True} if i in table.bot_seats else {}),  # a bot account's seat (docs/bot-api.md)
                 }
                 for i, (n, k) in enumerate(zip(table.names, table.row.seats))
             ],
