@@ -280,3 +280,22 @@ def test_requests_past_a_tokens_limit_get_429_with_retry_after_and_other_tokens_
     r = other.post("/api/bot/seek", json={})
     assert (r.status_code, r.json()["code"]) == (429, "rate_limited")
     assert r.json()["error"].startswith("too many tables opened; try again in ")
+
+
+def test_a_bot_challenges_a_person_who_accepts_and_both_get_their_seats(app):
+    owner = _owner_with_bot(app)
+    api = _api(app, _token(owner))
+    r = api.post("/api/bot/challenge", json={"to": "Owner", "rated": True})
+    assert r.status_code == 201, r.text
+    cid = r.json()["challenge"]["id"]
+    assert [c["id"] for c in owner.get("/api/challenges").json()["challenges"]] == [cid]
+    assert owner.get("/api/events").json()["events"][0]["challenge"]["from_kind"] == "bot"
+    r = owner.post(f"/api/challenges/{cid}/accept")
+    assert r.status_code == 201, r.text
+    assert (r.json()["seat"], r.json()["name"]) == (1, "Owner")
+    [start] = [e for e in api.get("/api/bot/events").json()["events"] if e["type"] == "game_start"]
+    assert (start["id"], start["seat"], start["name"], start["table"]) == (cid, 0, "Botty", r.json()["table"])
+    assert app.state.players.is_rated(start["table"])
+    del owner.headers["X-CSRF-Token"]
+    r = owner.post(f"/api/challenges/{cid}/decline")
+    assert (r.status_code, r.json()["code"]) == (403, "csrf")

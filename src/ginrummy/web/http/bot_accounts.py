@@ -7,7 +7,9 @@ cookie-authenticated (so every change passes :class:`~ginrummy.web.security.Csrf
 * ``POST /api/bots/{name}/tokens`` ``{"name", "scopes"}``: a new token (``201``, its ``token``
   shown this once); ``DELETE /api/bots/{name}/tokens/{id}``: revoke it.
 * ``POST /api/challenges`` ``{"to", "preset", "rated"}``: challenge a bot (its player page's
-  button); ``GET /api/events?since=N``: the person's events (``game_start`` once a bot accepts).
+  button); ``GET /api/events?since=N``: the person's events (``game_start`` once a bot accepts);
+  ``GET /api/challenges``, ``POST /api/challenges/{id}/accept`` / ``decline``: a bot's challenges
+  to the person (no page shows them yet: a program or the console).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ..community.accounts import Account
 from ..errors import ErrorCode, WebError
 from ..protocol.bot_bodies import ChallengeBody, MakeBotBody, TokenBody
 from ..texts import W_, request_lang, web_translator
-from .bot_api import BotService
+from .bot_api import BotService, accept_challenge
 from .common import error_response, read_json_body
 from .player_routes import current_account
 
@@ -119,6 +121,32 @@ async def my_events(svc: BotService, request: Request) -> Response:
     return JSONResponse({"events": got, "last": last}, headers={"Cache-Control": "no-store"})
 
 
+async def person_accept(svc: BotService, request: Request) -> Response:
+    """``POST /api/challenges/{id}/accept``: a person accepts a bot's challenge: his seat (``201``)."""
+    try:
+        return await accept_challenge(svc, request, _person(svc, request))
+    except GinRummyError as exc:
+        return _error(request, exc)
+
+
+async def person_decline(svc: BotService, request: Request) -> Response:
+    """``POST /api/challenges/{id}/decline``."""
+    try:
+        svc.challenges.decline(request.path_params["challenge_id"], _person(svc, request).id)
+    except GinRummyError as exc:
+        return _error(request, exc)
+    return JSONResponse({"declined": request.path_params["challenge_id"]})
+
+
+async def person_challenges(svc: BotService, request: Request) -> Response:
+    """``GET /api/challenges``: the open challenges to the signed-in person."""
+    try:
+        me = _person(svc, request)
+    except GinRummyError as exc:
+        return _error(request, exc)
+    return JSONResponse({"challenges": svc.challenges.to(me.id)}, headers={"Cache-Control": "no-store"})
+
+
 def bot_account_routes(svc: BotService) -> list[Route]:
     """The routes of the module docstring."""
     return [
@@ -127,5 +155,8 @@ def bot_account_routes(svc: BotService) -> list[Route]:
         Route("/api/bots/{name}/tokens", partial(mint, svc), methods=["POST"]),
         Route("/api/bots/{name}/tokens/{token_id}", partial(revoke, svc), methods=["DELETE"]),
         Route("/api/challenges", partial(challenge_bot, svc), methods=["POST"]),
+        Route("/api/challenges", partial(person_challenges, svc), methods=["GET"]),
+        Route("/api/challenges/{challenge_id}/accept", partial(person_accept, svc), methods=["POST"]),
+        Route("/api/challenges/{challenge_id}/decline", partial(person_decline, svc), methods=["POST"]),
         Route("/api/events", partial(my_events, svc), methods=["GET"]),
     ]
