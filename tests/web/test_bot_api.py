@@ -299,3 +299,21 @@ def test_a_bot_challenges_a_person_who_accepts_and_both_get_their_seats(app):
     del owner.headers["X-CSRF-Token"]
     r = owner.post(f"/api/challenges/{cid}/decline")
     assert (r.status_code, r.json()["code"]) == (403, "csrf")
+
+
+def test_a_bots_seat_is_marked_bot_at_the_table_and_again_after_a_restart(db_url):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(db_url, bot_delay=0)
+        with TestClient(app):
+            owner = _owner_with_bot(app)
+            seat = _api(app, _token(owner)).post("/api/bot/challenge", json={"level": "novice"}).json()
+            before = _seat_state(app, seat["link"])["table"]["seats"]
+        again = create_app(db_url, bot_delay=0)
+        with TestClient(again):
+            after = _seat_state(again, seat["link"])["table"]["seats"]
+    for seats in (before, after):
+        assert [(s["name"], s["account"], s.get("bot")) for s in seats] == [
+            ("Botty", True, True),
+            ("Computer (novice)", False, None),
+        ]
