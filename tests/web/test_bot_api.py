@@ -192,6 +192,8 @@ def test_a_person_challenges_a_bot_from_its_page_and_the_bot_accepts(app):
     assert (r.status_code, r.json()["code"]) == (404, "not_found")
     r = api.post(f"/api/bot/tables/{mine[0]['table']}/chat", json={"text": "good   luck"})
     assert r.status_code == 200, r.text
+    chat = _seat_state(app, mine[0]["link"])["chat"]
+    assert [(c["from"], c["text"], c.get("bot")) for c in chat] == [("Botty", "good luck", True)]
 
 
 def _id(app, name: str) -> int:

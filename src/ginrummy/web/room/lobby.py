@@ -308,6 +308,8 @@ class Room:
         }
         if player == SPECTATOR:
             entry["watcher"] = watcher
+        elif player in table.bot_seats:
+            entry["bot"] = True  # a bot account's line (docs/bot-api.md)
         table.chat.append(entry)
         del table.chat[:-CHAT_KEPT]
         for p, send in list(table.watchers):

@@ -36,7 +36,9 @@ const GinRoom = (() => {
     nameBtn.textContent = who + ":";
     const text = el("span");
     text.textContent = " " + x.text;  // text only: nothing anyone types is read as HTML
-    return el("div", { class: "chat-line" }, nameBtn, text);
+    // a bot account's line says BOT before the name (docs/bot-api.md)
+    const bot = x.bot ? [el("span", { class: "bot-badge", title: t("a bot account: a program plays this seat") }, "BOT"), " "] : [];
+    return el("div", { class: "chat-line" }, ...bot, nameBtn, text);
   }
 
   let tick = null;
