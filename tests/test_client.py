@@ -153,9 +153,16 @@ def test_load_player_by_level_or_class():
 
 @pytest.mark.parametrize("argv, needle", [
     (["--seat", "http://x/table/a?seat=t", "--level", "novice", "--token", "T"],
-     "--token and --server are for the server's bot accounts and API tokens, which come in the next step (issue 35); "
-     "today give a seat link: --seat URL"),
-    (["--level", "novice"], "--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN)"),
+     "give --seat URL (a seat link) or --server URL with --token TOKEN (a bot account), not both"),
+    (["--level", "novice", "--token", "T"],
+     "--server URL and --token TOKEN go together (the token of a bot account on that server)"),
+    (["--level", "novice", "--token", "T", "--server", "ftp://x"], "--server is http(s)://HOST[:PORT], not 'ftp://x'"),
+    (["--level", "novice", "--token", "T", "--server", "http://x", "--accept", "maybe"],
+     "--accept is one of all, none, rated, casual, people, bots, not 'maybe'"),
+    (["--level", "novice", "--token", "T", "--server", "http://x", "--seek", "--challenge", "novice"],
+     "give at most one of --seek or --challenge NAME"),
+    (["--level", "novice"], "--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN), "
+     "or --server and --token"),
     (["--seat", "http://x/table/a?seat=t"], "give one of --level LEVEL or --command PROGRAM"),
     (["--seat", "http://x/lobby", "--level", "novice"],
      "not a seat link (path '/lobby'); allowed: http(s)://HOST/table/ID?seat=TOKEN, "

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ginrummy.cards import card_str, cards_of
-from ginrummy.web.ws.connection import ChatLimiter
+from ginrummy.web.limits import ChatLimiter
 
 from .conftest import cards_in, next_message, next_not_state, send_client_seeds
 

@@ -10,14 +10,19 @@ from pathlib import Path
 import typer
 
 from ..client import (
+    ACCEPT_POLICIES,
+    ApiError,
+    BotApi,
     ClientError,
     CommandDecider,
+    GamePlan,
     LinkError,
     PlayerDecider,
     SeatClient,
     download_record,
     load_player,
     parse_link,
+    serve_games,
 )
 from ..errors import GinRummyError
 from .common import fail
@@ -25,10 +30,7 @@ from .main import app
 
 __all__ = ["bot"]
 
-_NO_TOKEN_API = (
-    "--token and --server are for the server's bot accounts and API tokens, which come in the next "
-    "step (issue 35); today give a seat link: --seat URL"
-)
+_LEVELS = ("random", "novice", "club", "expert", "master")
 
 
 @app.command()
@@ -69,21 +71,82 @@ def bot(
         help="Seconds a --command has for each answer (1 to 3600).",
     ),
     token: str = typer.Option(
-        None, "--token", metavar="TOKEN", help="An API token of a bot account (next step: not yet served)."
+        None,
+        "--token",
+        metavar="TOKEN",
+        envvar="GIN_BOT_TOKEN",
+        help="An API token of a bot account (or the GIN_BOT_TOKEN environment variable).",
     ),
-    server: str = typer.Option(None, "--server", metavar="URL", help="The server of --token (next step)."),
+    server: str = typer.Option(None, "--server", metavar="URL", help="The server of --token: http(s)://HOST[:PORT]."),
+    games: int = typer.Option(
+        1, "--games", min=0, max=100000, metavar="N", help="With --server: games to play, then stop (0: until stopped)."
+    ),
+    accept: str = typer.Option(
+        "all",
+        "--accept",
+        metavar="POLICY",
+        help="With --server: challenges accepted: all, none, rated, casual, people, bots.",
+    ),
+    seek: bool = typer.Option(False, "--seek", help="With --server: open a table in the lobby before each game."),
+    challenge: str = typer.Option(
+        None,
+        "--challenge",
+        metavar="NAME",
+        help="With --server: challenge this account or computer level before each game.",
+    ),
+    preset: str = typer.Option(
+        "standard", "--preset", metavar="PRESET", help="With --seek or --challenge: the rules (R13)."
+    ),
+    rated: bool = typer.Option(False, "--rated", help="With --seek or --challenge: a rated match."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log every step on stderr."),
 ) -> None:
     """Play a seat of a `gin serve` table with a computer level (--level) or your program (--command)."""
-    if token is not None or server is not None:
-        fail(_NO_TOKEN_API)
-    if not seat:
-        fail("--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN)")
     if (level is None) == (command is None):
         fail("give one of --level LEVEL or --command PROGRAM")
+    if (token is not None or server is not None) and seat:
+        fail("give --seat URL (a seat link) or --server URL with --token TOKEN (a bot account), not both")
+    if token is not None or server is not None:
+        _serve(
+            server,
+            token,
+            level,
+            command,
+            seed,
+            timeout,
+            chat,
+            verbose,
+            (record, transcript),
+            GamePlan(
+                games=games, accept=accept, seek=seek, challenge=challenge, preset=preset, rated=rated, levels=_LEVELS
+            ),
+        )
+        return
+    if not seat:
+        fail(
+            "--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN), or --server and --token"
+        )
+    _play_seat(seat, level, command, seed, timeout, chat, verbose, rematches, (record, transcript))
+
+
+def _play_seat(
+    seat: str,
+    level: str | None,
+    command: str | None,
+    seed: int,
+    timeout: float,
+    chat: str | None,
+    verbose: bool,
+    rematches: int,
+    files: tuple[Path | None, Path | None],
+) -> None:
+    """``gin bot --seat URL``: play that seat's match (and ``rematches``); ``files``:
+    ``--record`` and ``--transcript``."""
+    record, transcript = files
     try:
         link = parse_link(seat)
-        decider = PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command, timeout)
+        decider = (
+            PlayerDecider(load_player(level, seed)) if level is not None else CommandDecider(command or "", timeout)
+        )
     except (LinkError, ValueError, GinRummyError) as exc:
         fail(str(exc))
     logging.basicConfig(
@@ -114,4 +177,69 @@ def bot(
         + ("" if outcome.fair_ok else ", SOME FAILED")
     )
     if not outcome.fair_ok:
+        raise typer.Exit(1)
+
+
+def _serve(
+    server: str | None,
+    token: str | None,
+    level: str | None,
+    command: str | None,
+    seed: int,
+    timeout: float,
+    chat: str | None,
+    verbose: bool,
+    files: tuple[Path | None, Path | None],
+    plan: GamePlan,
+) -> None:
+    """``gin bot --server URL --token T``: play ``plan`` through the bot API (docs/bot-api.md);
+    ``files``: ``--record`` (the last game's record) and ``--transcript``."""
+    if not server or not token:
+        fail("--server URL and --token TOKEN go together (the token of a bot account on that server)")
+    if plan.accept not in ACCEPT_POLICIES:
+        fail(f"--accept is one of {', '.join(ACCEPT_POLICIES)}, not {plan.accept[:40]!r}")
+    if plan.seek and plan.challenge is not None:
+        fail("give at most one of --seek or --challenge NAME")
+    try:
+        api = BotApi(server, token)
+        if level is not None:
+            load_player(level, seed)
+    except (LinkError, ValueError, GinRummyError) as exc:
+        fail(str(exc))
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        stream=sys.stderr,
+        format="gin bot: %(levelname)s %(message)s",
+    )
+    games = iter(range(1_000_000_000))
+
+    def decider() -> PlayerDecider | CommandDecider:
+        n = next(games)
+        return (
+            PlayerDecider(load_player(level, seed + n)) if level is not None else CommandDecider(command or "", timeout)
+        )
+
+    record, transcript = files
+    out = transcript.open("w", encoding="utf-8") if transcript is not None else None
+    try:
+        name = api.account()["name"]
+        asyncio.run(serve_games(api, plan, decider, chat=chat, transcript=out))
+        if record is not None and plan.links:
+            record.write_text(download_record(plan.links[-1]), encoding="utf-8")
+    except (ApiError, ClientError, LinkError) as exc:
+        print(f"gin bot: error: {exc}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    finally:
+        if out is not None:
+            out.close()
+    outcomes = plan.outcomes
+    won = sum(1 for o in outcomes if o.winner == name)
+    checked = sum(1 for o in outcomes for c in o.checks if c.ok)
+    total = sum(len(o.checks) for o in outcomes)
+    print(
+        f"{len(outcomes)} games played as {name}: {won} won; "
+        f"{sum(o.moves for o in outcomes)} moves sent, {sum(o.refused for o in outcomes)} refused, "
+        f"{sum(o.fallbacks for o in outcomes)} played by the fallback; fair-deal checks: {checked} of {total} deals passed"
+    )
+    if checked != total:
         raise typer.Exit(1)

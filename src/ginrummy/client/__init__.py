@@ -12,6 +12,7 @@ only over the network).
 
 from __future__ import annotations
 
+from .api import ACCEPT_POLICIES, ApiError, BotApi, GamePlan, serve_games
 from .deciders import CommandDecider, Decider, DeciderError, PlayerDecider, load_player, read_answer
 from .fair import DealCheck, FairDeals
 from .link import LinkError, SeatLink, claim_invite, download_record, parse_link
@@ -19,6 +20,11 @@ from .session import ClientError, MatchOutcome, SeatClient, backoff
 from .views import ViewError, agent_json, view_from_state
 
 __all__ = [
+    "BotApi",
+    "ApiError",
+    "GamePlan",
+    "serve_games",
+    "ACCEPT_POLICIES",
     "SeatClient",
     "MatchOutcome",
     "ClientError",

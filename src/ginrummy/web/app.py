@@ -57,6 +57,8 @@ from .community.members import Players
 from .community.puzzles import PuzzleRoom
 from .community.tournaments import Tournaments
 from .db.store import Store, default_database_url
+from .http.bot_accounts import bot_account_routes
+from .http.bot_api import BotService, bot_api_routes
 from .http.common import (
     HEAD_INCLUDE,
     STATIC_DIR,
@@ -125,7 +127,7 @@ def _lifespan(ctx: AppContext, warm_workers: bool) -> Any:
     return lifespan
 
 
-def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
+def _routes(ctx: AppContext, metrics_allow: Sequence[str], bots: BotService) -> list[BaseRoute]:
     players, manager = ctx.players, ctx.manager
     return [
         Route("/", page("lobby.html")),
@@ -142,6 +144,8 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str]) -> list[BaseRoute]:
         *moderation_routes(ctx),
         *daily_routes(ctx),
         *tournament_routes(ctx),
+        *bot_api_routes(bots),  # the bot API (docs/bot-api.md)
+        *bot_account_routes(bots),
         *replay_review_routes(
             ctx.replay_reviews,
             lambda request, rid: replay_text(players, manager, request, rid),
@@ -196,6 +200,7 @@ def create_app(
     metrics: bool = False,
     metrics_allow: Sequence[str] = (),
     address_key: bytes | None = None,
+    bots_rated_together: bool = False,
 ) -> Starlette:
     """The ASGI app.
 
@@ -223,6 +228,8 @@ def create_app(
         address_key: the secret key of the sign-in addresses' hashes (farming flags,
             docs/accounts.md; ``gin serve`` reads ``GIN_ADDRESS_KEY``); ``None``: a random key
             made once and kept in the database.
+        bots_rated_together: whether two bot accounts may play a rated match (docs/bot-api.md;
+            ``gin serve --bots-rated-together``).
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -255,13 +262,15 @@ def create_app(
     ctx.players.daily = ctx.daily  # a daily game's replay is shown by its own rule
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
+    bots = BotService(ctx, bots_rated_together)
     app = Starlette(
-        routes=_routes(ctx, metrics_allow),
+        routes=_routes(ctx, metrics_allow, bots),
         lifespan=_lifespan(ctx, warm_workers),
         exception_handlers={404: not_found, 405: wrong_method},
         middleware=_middleware(allowed_hosts),
     )
     app.state.ctx = ctx
+    app.state.bots = bots
     app.state.manager = manager
     app.state.players = ctx.players
     app.state.store = store

@@ -51,6 +51,8 @@ class ErrorCode(StrEnum):
     BARRED = "barred"
     MUTED = "muted"
     FORBIDDEN = "forbidden"
+    BAD_API_TOKEN = "bad_api_token"  # no, a wrong or a revoked API token (docs/bot-api.md)
+    MISSING_SCOPE = "missing_scope"  # the API token lacks the route's scope
     # a review (room/review_service.py)
     NOT_OVER = "not_over"
     BUSY = "busy"
@@ -87,6 +89,8 @@ HTTP_STATUS: dict[str, int] = {
     ErrorCode.BARRED: 403,
     ErrorCode.MUTED: 403,
     ErrorCode.FORBIDDEN: 403,
+    ErrorCode.BAD_API_TOKEN: 401,
+    ErrorCode.MISSING_SCOPE: 403,
     ErrorCode.NOT_OVER: 400,
     ErrorCode.BUSY: 503,
     ErrorCode.SERVER_BUSY: 503,

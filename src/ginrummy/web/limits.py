@@ -28,7 +28,16 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RateLimiter", "ConnectionGuard", "guarded_protocols", "raise_open_files_limit", "REFUSAL_RETRY_SECONDS"]
+__all__ = [
+    "RateLimiter",
+    "ConnectionGuard",
+    "guarded_protocols",
+    "raise_open_files_limit",
+    "REFUSAL_RETRY_SECONDS",
+    "ChatLimiter",
+    "CHAT_BURST",
+    "CHAT_WINDOW",
+]
 
 REFUSAL_RETRY_SECONDS = 10
 """The ``Retry-After`` of a connection refused for the caps (seconds)."""
@@ -239,3 +248,27 @@ class RateLimiter:
     def hit(self, key: str) -> None:
         """Count one event of ``key``."""
         self._events(key).append(self.clock())
+
+
+CHAT_BURST = 5
+"""Chat messages a connection may send in :data:`CHAT_WINDOW` seconds (the table's and the lobby's)."""
+CHAT_WINDOW = 10.0
+
+
+class ChatLimiter:
+    """At most :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds of :attr:`clock`
+    (seconds, ``time.monotonic``; a test may stop it)."""
+
+    clock: Callable[[], float] = staticmethod(time.monotonic)
+
+    def __init__(self) -> None:
+        self.times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        while self.times and now - self.times[0] > CHAT_WINDOW:
+            self.times.popleft()
+        if len(self.times) >= CHAT_BURST:
+            return False
+        self.times.append(now)
+        return True

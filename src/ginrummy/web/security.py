@@ -67,6 +67,8 @@ SECURITY_HEADERS: dict[str, str] = {
 
 _URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)(?P<pw>[^@\s]*)(?P<at>@)")
 _QUERY_SECRET = re.compile(r"(?P<key>[?&](?:seat|invite|token)=)[^&\s\"']*")
+_BEARER = re.compile(r"(?P<key>\bBearer\s+)[^\s\"',]+", re.IGNORECASE)
+_API_TOKEN = re.compile(r"\bgin_[A-Za-z0-9_-]{20,}")
 
 
 def mask_url(url: str) -> str:
@@ -76,9 +78,11 @@ def mask_url(url: str) -> str:
 
 
 def redact(text: str) -> str:
-    """``text`` with database passwords and the values of ``seat``, ``invite`` and ``token``
-    query parameters replaced by ``***``."""
-    return _QUERY_SECRET.sub(lambda m: m.group("key") + "***", mask_url(text))
+    """``text`` with database passwords, the values of ``seat``, ``invite`` and ``token``
+    query parameters, an ``Authorization: Bearer`` value and any API token (``gin_...``,
+    docs/bot-api.md) replaced by ``***``."""
+    text = _QUERY_SECRET.sub(lambda m: m.group("key") + "***", mask_url(text))
+    return _API_TOKEN.sub("gin_***", _BEARER.sub(lambda m: m.group("key") + "***", text))
 
 
 class RedactSecrets(logging.Filter):
@@ -208,7 +212,7 @@ class CsrfGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or _bot_api_call(scope):
             await self.app(scope, receive, send)
             return
         cookies = _cookies(scope)
@@ -263,6 +267,16 @@ class CsrfGuard:
             await send(msg)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def _bot_api_call(scope: Scope) -> bool:
+    """Whether ``scope`` is a call of the bot API (``/api/bot/...``) with an ``Authorization``
+    header: such a route reads no cookie, only the API token (docs/bot-api.md), so there is no
+    session to forge; and another site's page cannot send that header without a CORS preflight,
+    which this server never grants."""
+    return scope.get("path", "").startswith("/api/bot/") and any(
+        k == b"authorization" for k, _ in scope.get("headers", ())
+    )
 
 
 def cross_site(scope: Scope) -> bool:

@@ -334,6 +334,14 @@ _MaxConnectionsPerAddress = Annotated[
     ),
 ]
 
+_BotsRatedTogether = Annotated[
+    bool,
+    typer.Option(
+        "--bots-rated-together",
+        help="Let two bot accounts play a rated match (docs/bot-api.md); by default their matches are unrated.",
+    ),
+]
+
 
 @app.command()
 def serve(
@@ -356,6 +364,7 @@ def serve(
     header_timeout: _HeaderTimeout = 10.0,
     max_connections: _MaxConnections = 2000,
     max_connections_per_address: _MaxConnectionsPerAddress = 100,
+    bots_rated_together: _BotsRatedTogether = False,
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -396,6 +405,7 @@ def serve(
             metrics_allow=metrics_allow,
             # the key of the sign-in addresses' hashes (docs/accounts.md, "Farming flags")
             address_key=os.environ["GIN_ADDRESS_KEY"].encode() if os.environ.get("GIN_ADDRESS_KEY") else None,
+            bots_rated_together=bots_rated_together,
         )
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         _stop(log_format, database_error(url, exc))

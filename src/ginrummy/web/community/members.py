@@ -162,6 +162,7 @@ class Players:
         if rated:
             new.rating = {"rated": True, "counts": True, "changes": []}
         new.signed_in = set(kept)
+        new.bot_seats = {p for p in kept if p in old.bot_seats}
 
     def is_rated(self, table_id: str, conn: Connection | None = None) -> bool:
         """Whether a table was opened as rated (read on ``conn`` when given: inside the
@@ -302,11 +303,19 @@ class Players:
         with self.engine.connect() as conn:
             rated = {r.table_id for r in conn.execute(select(rated_tables_t.c.table_id))}
             seats: dict[str, set[int]] = {}
-            for r in conn.execute(select(seat_accounts_t.c.table_id, seat_accounts_t.c.player)):
+            bots: dict[str, set[int]] = {}  # the seats of bot accounts: marked BOT (docs/bot-api.md)
+            for r in conn.execute(
+                select(seat_accounts_t.c.table_id, seat_accounts_t.c.player, accounts_t.c.kind).join(
+                    accounts_t, accounts_t.c.id == seat_accounts_t.c.account_id, isouter=True
+                )
+            ):
                 seats.setdefault(r.table_id, set()).add(int(r.player))
+                if r.kind == "bot":
+                    bots.setdefault(r.table_id, set()).add(int(r.player))
             seated = set(seats)
         for table in list(self.manager.tables.values()):
             table.signed_in = set(seats.get(table.id, ()))
+            table.bot_seats = set(bots.get(table.id, ()))
             m = table.match
             if table.id in rated:
                 table.rating = {"rated": True, "counts": True, "changes": []}

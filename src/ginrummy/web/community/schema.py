@@ -21,6 +21,8 @@ __all__ = [
     "signins_t",
     "voided_t",
     "settings_t",
+    "bots_t",
+    "api_tokens_t",
 ]
 
 metadata = MetaData()
@@ -167,3 +169,26 @@ settings_t = Table(
     Column("name", String(40), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+bots_t = Table(
+    "gin_bots",
+    metadata,
+    Column("account_id", Integer, primary_key=True, autoincrement=False),
+    Column("owner_id", Integer, nullable=False, index=True),
+    Column("created", String(40), nullable=False),
+)
+"""A bot account (``gin_accounts.kind`` ``"bot"``) and the person who owns it (migration 0004)."""
+
+api_tokens_t = Table(
+    "gin_api_tokens",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("name", String(80), nullable=False),
+    Column("scopes", String(80), nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("last_used", String(40), nullable=True),
+    Column("revoked", Integer, nullable=False, default=0),
+)
+"""A bot account's API tokens: only the SHA-256 of each secret is kept (migration 0004)."""

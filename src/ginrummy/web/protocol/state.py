@@ -110,6 +110,7 @@ def _seats(self: Table) -> list[dict[str, Any]]:
             "level": seat_level(k) if is_bot_kind(k) else None,
             "connected": any(p == i for p, _ in self.watchers) or k != "human",
             "account": i in self.signed_in,
+            **({"bot": True} if i in self.bot_seats else {}),  # a bot account's seat (docs/bot-api.md)
         }
         for i, (n, k) in enumerate(zip(self.names, self.row.seats))
     ]

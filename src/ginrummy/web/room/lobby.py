@@ -13,9 +13,8 @@ manager as a :class:`~ginrummy.web.room.host.TableHost` (its ``tables``, ``store
   ``textContent``, and the content security policy runs no inline script); spectators neither
   read nor write the table chat unless the players allowed it when they made the table.  Chat
   is not stored: the last :data:`CHAT_KEPT` messages of a table live in memory.
-* **Rematch**: once the match is over each person may ask; when every person has asked, a new
-  table with the same rules and seats opens, its first dealer by R11.2 (the player who would
-  deal the next deal), and each person is sent his own new seat link.
+* **Rematch**: once the match is over each person may ask; when all have, a new table with the
+  same rules and seats opens (first dealer by R11.2), and each person gets his new seat link.
 """
 
 from __future__ import annotations
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ErrorCode, WebError
 from ..levels import SeatKind, is_bot_kind, seat_level
+from ..limits import CHAT_BURST, CHAT_WINDOW
 from ..protocol.chat_guard import LOBBY, ChatGuard
 from ..protocol.inbound import lobby_guest_name_help, lobby_name_help, plain_text
 from ..texts import W_
@@ -50,12 +50,9 @@ __all__ = [
 ]
 
 WATCHERS_INTERVAL = 0.5
-"""Seconds between two ``watchers`` messages of one table: the spectators who come and go
-meanwhile are told in one message (the count then)."""
+"""Seconds between two ``watchers`` messages of a table (who came and went meanwhile: one message)."""
 
 MAX_CHAT_CHARS = 200
-CHAT_BURST = 5
-CHAT_WINDOW = 10.0
 CHAT_KEPT = 50
 MAX_LOBBY_TABLES = 100
 LOBBY_IDLE_SECONDS = 600.0
@@ -76,7 +73,7 @@ def _iso(seconds: float) -> str:
 
 
 class Limiter(Protocol):
-    """A connection's chat rate limit (``web/ws/connection.py``'s ``ChatLimiter``)."""
+    """A connection's chat rate limit (:class:`~ginrummy.web.limits.ChatLimiter`)."""
 
     def allow(self) -> bool: ...
 
@@ -110,7 +107,7 @@ class Room:
 
     def lobby_entry(self, table: Any) -> dict[str, Any]:
         """One open table as the lobby lists it: ``{"id", "rules": {"preset"...}, "seats":
-        [{"name", "kind", "level", "free"}], "started", "watchers", "rated", "host", "created",
+        [{"name", "kind", "level", "free", "bot"?}], "started", "watchers", "rated", "host", "created",
         "expires"}``: ``host`` the name of the person who opened it (his seat has no invite;
         ``None`` when every seat was an invitation), ``created`` when it was made and ``expires``
         when it leaves the lobby unless its match has started (``None`` once it has), both ISO
@@ -128,6 +125,7 @@ class Room:
                     "kind": "human" if k == "human" else "computer",
                     "level": seat_level(k) if is_bot_kind(k) else None,
                     "free": i in free,
+                    **({"bot": True} if i in table.bot_seats else {}),  # a bot account's seat (docs/bot-api.md)
                 }
                 for i, (n, k) in enumerate(zip(table.names, table.row.seats))
             ],
@@ -340,6 +338,8 @@ class Room:
         }
         if player == SPECTATOR:
             entry["watcher"] = watcher
+        elif player in table.bot_seats:
+            entry["bot"] = True  # a bot account's line (docs/bot-api.md)
         table.chat.append(entry)
         del table.chat[:-CHAT_KEPT]
         self.guard.note(table.id, table.chat, entry, account)

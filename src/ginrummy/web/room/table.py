@@ -64,6 +64,7 @@ class Table:
     signed_in: set[int] = field(default_factory=set)
     """The seats a signed-in person took (their names are the accounts' names): set by
     :mod:`ginrummy.web.community.members` and the app; states mark them ``"account": true``."""
+    bot_seats: set[int] = field(default_factory=set)  # bot accounts' seats: ``"bot": true`` (docs/bot-api.md)
     rating: dict[str, Any] | None = None
     """Set by the players' ladder (:mod:`ginrummy.web.community.members`) for a rated table: sent in
     every started state as ``"rating"``."""

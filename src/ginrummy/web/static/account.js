@@ -26,6 +26,7 @@ async function show() {
     await showRelations();
     const link = $("account-link");
     if (link) link.textContent = me.name;
+    await showBots();
   } else {
     const link = $("account-link");
     if (link) link.textContent = t("Sign in");
@@ -72,6 +73,31 @@ async function showRelations() {
   $("relations").replaceChildren(...(items.length ? items : [el("li", { class: "hint" }, t("Nobody."))]));
 }
 
+// The signed-in person's bot accounts and their API tokens (docs/bot-api.md): a token's secret
+// is shown once, when it is made; the list shows its name, scopes and last use.
+async function showBots() {
+  const { bots } = await (await fetch("/api/bots")).json();
+  $("bots").replaceChildren(...bots.map(b => {
+    const rows = b.tokens.map(tk => el("li", { class: tk.revoked ? "hint" : "" },
+      tk.name, " (", tk.scopes.join(", "), ") ",
+      tk.revoked ? t("revoked") : t("last used: {when}", { when: tk.last_used || t("never") }), " ",
+      tk.revoked ? "" : el("button", { class: "btn secondary", type: "button",
+        onclick: guard(async () => { await call("DELETE", `/api/bots/${encodeURIComponent(b.name)}/tokens/${tk.id}`); await showBots(); }) },
+        t("Revoke"))));
+    const name = el("input", { type: "text", maxlength: "40", placeholder: t("token name") });
+    const scopes = ["play", "challenge", "chat"].map(s => el("input", { type: "checkbox", value: s, checked: true }));
+    const mint = el("button", { class: "btn", type: "button", onclick: guard(async () => {
+      const out = await call("POST", `/api/bots/${encodeURIComponent(b.name)}/tokens`,
+        { name: name.value || "token", scopes: scopes.filter(c => c.checked).map(c => c.value) });
+      $("new-token").hidden = false;
+      $("new-token").replaceChildren(t("Your new token, shown this once:"), " ", el("code", { id: "token-secret" }, out.token));
+      await showBots();
+    }) }, t("Make a token"));
+    return el("div", { class: "card-panel bot" }, el("b", null, b.name), " ", el("span", { class: "bot-badge" }, "BOT"),
+      el("ul", null, ...rows), name, ...scopes.flatMap(c => [" ", el("label", null, c, " ", c.value)]), " ", mint);
+  }));
+}
+
 function guard(fn) {
   return async (ev) => {
     if (ev) ev.preventDefault();
@@ -100,6 +126,11 @@ function init() {
     await show();
   }));
   if (nextPage()) $("guest").prepend(el("p", { class: "hint", id: "back-note" }, t("Sign in or sign up here: then you go back to the table.")));
+  $("make-bot").addEventListener("submit", guard(async () => {
+    await call("POST", "/api/bots", { name: $("bot-name").value, password: $("bot-password").value });
+    $("bot-password").value = "";
+    await showBots();
+  }));
   show();
 }
 init();

@@ -8,7 +8,8 @@ let offset = Math.max(0, Number(new URLSearchParams(location.search).get("offset
 /** A player's name as a link to his page (text only); a computer level in its language. */
 function playerLink(name, kind) {
   const label = kind === "computer" ? t("Computer ({level})", { level: levelName(name) }) : name;
-  return el("a", { href: "/players/" + encodeURIComponent(name), class: "kind-" + kind }, label);
+  const link = el("a", { href: "/players/" + encodeURIComponent(name), class: "kind-" + kind }, label);
+  return kind === "bot" ? el("span", null, link, " ", el("span", { class: "bot-badge" }, "BOT")) : link;
 }
 
 async function load() {

@@ -36,6 +36,7 @@
       if (s.free) return el("button", { class: "btn", type: "button", "data-sit": `${x.id}:${i}`, onclick: () => sit(x.id, i) }, t("Sit here"));
       const label = el("span");
       label.textContent = seatLabel(s);
+      if (s.bot) label.append(" ", el("span", { class: "bot-badge", title: t("a bot account: a program plays this seat") }, "BOT"));
       return label;
     });
     const what = el("span", { class: "hint" });

@@ -43,7 +43,28 @@ function opponentLabel(r) {
   if (r.opponent_kind === "deleted") return el("i", null, t("deleted player"));
   if (r.opponent_kind === "computer") return el("a", { href: "/players/" + encodeURIComponent(r.opponent) }, t("Computer ({level})", { level: levelName(r.opponent) }));
   if (r.opponent_kind === "guest") return el("span", null, r.opponent, " ", el("span", { class: "hint" }, t("(guest)")));
-  return el("a", { href: "/players/" + encodeURIComponent(r.opponent) }, r.opponent);
+  const link = el("a", { href: "/players/" + encodeURIComponent(r.opponent) }, r.opponent);
+  return r.opponent_kind === "bot" ? el("span", null, link, " ", el("span", { class: "bot-badge" }, "BOT")) : link;
+}
+
+// A signed-in person challenges a bot account (docs/bot-api.md): the bot's program accepts or
+// declines; once it accepts, the person's events carry his seat link and the page goes there.
+async function challengeBot(name) {
+  $("error").textContent = "";
+  const r = await fetch("/api/challenges", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ to: name, rated: $("challenge-rated").checked }) });
+  const body = await r.json();
+  if (!r.ok) { $("error").textContent = body.error; return; }
+  const id = body.challenge.id;
+  $("challenge-status").textContent = t("Challenge sent; waiting for the bot to accept.");
+  for (let i = 0; i < 600; i++) {
+    const ev = await (await fetch("/api/events?since=0")).json();
+    for (const e of ev.events) {
+      if (e.type === "game_start" && e.id === id) { location.href = e.link; return; }
+      if (e.type === "challenge_declined" && e.id === id) { $("challenge-status").textContent = t("The bot declined the challenge."); return; }
+    }
+    await new Promise(ok => setTimeout(ok, 1000));
+  }
 }
 
 const RESULT = { win: () => t("won"), loss: () => t("lost"), draw: () => t("no winner") };
@@ -54,6 +75,14 @@ async function load() {
   if (!r.ok) { $("name").textContent = NAME; $("error").textContent = p.error; return; }
   document.title = t("Gin Rummy - {name}", { name: p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name });
   $("name").textContent = p.kind === "computer" ? t("Computer ({level})", { level: levelName(p.name) }) : p.name;
+  if (p.kind === "bot") {
+    $("name").append(" ", el("span", { class: "bot-badge" }, "BOT"));
+    const me = await (await fetch("/api/me")).json();
+    if (me.signed_in) {
+      $("challenge").hidden = false;
+      $("challenge-go").onclick = () => challengeBot(p.name).catch(e => { $("error").textContent = e.message; });
+    }
+  }
   const after = nt("after {n} rated match", "after {n} rated matches", p.rated_matches);
   $("summary").replaceChildren(...tEl("Rating {rating} {after}.", {
     // the words "(provisional)" follow, so no "?" too ("927? (provisional)" said it twice, issue 34)

@@ -45,7 +45,9 @@ const GinRoom = (() => {
     nameBtn.textContent = who + ":";
     const text = el("span");
     text.textContent = " " + x.text;  // text only: nothing anyone types is read as HTML
-    const row = el("div", { class: "chat-line" }, nameBtn, text);
+    // a bot account's line says BOT before the name (docs/bot-api.md)
+    const bot = x.bot ? [el("span", { class: "bot-badge", title: t("a bot account: a program plays this seat") }, "BOT"), " "] : [];
+    const row = el("div", { class: "chat-line" }, ...bot, nameBtn, text);
     if (isAccount(x) && typeof GinModerate !== "undefined") {
       const key = `${x.from}\n${x.text}`;
       row.append(" ", el("button", { class: "linkish hint chat-act", type: "button", title: t("Block, mute or report {name}", { name: who }),

@@ -540,6 +540,7 @@ function playerWho(p, i, you, name, extra = []) {
     i === you ? " " + t("(you)") : "",
     p.kind === "computer" ? el("span", { class: "hint" }, " " + t("computer, {level}", { level: levelName(p.level) })) : "",
     p.account ? el("span", { class: "hint", title: t("signed in: this is the account's name") }, " \u2713 " + t("signed in")) : "",
+    p.bot ? el("span", { class: "bot-badge", title: t("a bot account: a program plays this seat") }, "BOT") : "",
     ...extra);
 }
 

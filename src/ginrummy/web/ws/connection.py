@@ -12,18 +12,16 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
 
+from ..limits import ChatLimiter
 from ..protocol.inbound import MAX_MESSAGE_BYTES
-from ..room.lobby import CHAT_BURST, CHAT_WINDOW
 from ..texts import WebTranslator
 
-__all__ = ["ChatLimiter", "Connection", "OUTBOUND_QUEUE", "SLOW_CLOSE_SECONDS", "json_text"]
+__all__ = ["Connection", "OUTBOUND_QUEUE", "SLOW_CLOSE_SECONDS", "json_text"]
 
 log = logging.getLogger("ginrummy.web")
 
@@ -38,25 +36,6 @@ frame 4408 behind it is given up (nothing can reach a client that never reads ag
 def json_text(msg: Any) -> str:
     """``msg`` as Starlette's ``send_json`` writes it (compact, not ASCII-escaped)."""
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-
-
-class ChatLimiter:
-    """At most :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds of :attr:`clock`
-    (seconds, ``time.monotonic``; a test may stop it)."""
-
-    clock: Callable[[], float] = staticmethod(time.monotonic)
-
-    def __init__(self) -> None:
-        self.times: deque[float] = deque()
-
-    def allow(self) -> bool:
-        now = self.clock()
-        while self.times and now - self.times[0] > CHAT_WINDOW:
-            self.times.popleft()
-        if len(self.times) >= CHAT_BURST:
-            return False
-        self.times.append(now)
-        return True
 
 
 class Connection:
