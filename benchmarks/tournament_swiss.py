@@ -1,6 +1,6 @@
 """A 64-entrant, 5-round Swiss tournament through the room's store, pairing and tables, with the
 server process killed (SIGKILL) during round 3 (issue 33 goal).  No browser, no HTTP: each
-"server" is a process running :class:`ginrummy.web.community.tournaments.Tournaments` over a
+"server" is a process running :class:`ginrummy.web.contests.tournaments.Tournaments` over a
 :class:`~ginrummy.web.room.tables.TableManager` on one SQLite file, as ``gin serve`` does, its
 people scripted (gin or knock when they may, else the first legal action; client seeds sent),
 the computer entrants (random, novice, club) played by the manager's own computer seats.
@@ -39,7 +39,7 @@ from ginrummy.compete import swiss  # noqa: E402
 from ginrummy.compete.tournament import TournamentSettings  # noqa: E402
 from ginrummy.web.community.accounts import Accounts  # noqa: E402
 from ginrummy.web.community.members import Players  # noqa: E402
-from ginrummy.web.community.tournaments import Tournaments, table_id_of  # noqa: E402
+from ginrummy.web.contests.tournaments import Tournaments, table_id_of  # noqa: E402
 from ginrummy.web.db.store import Store, actions_t  # noqa: E402
 from ginrummy.web.db.tournaments import events_t  # noqa: E402
 from ginrummy.web.room.tables import TableManager  # noqa: E402

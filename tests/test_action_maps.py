@@ -11,8 +11,14 @@ import pytest
 from ginrummy.actions import Action
 from ginrummy.cards import mask_of, parse_card
 from ginrummy.deal import DISCARD, WALL, new_deal
-from ginrummy.interop.action_maps import (card_to_rlcard, from_openspiel, from_rlcard, rlcard_to_card, to_openspiel,
-                                          to_rlcard)
+from ginrummy.interop.action_maps import (
+    card_to_rlcard,
+    from_openspiel,
+    from_rlcard,
+    rlcard_to_card,
+    to_openspiel,
+    to_rlcard,
+)
 from ginrummy.players.simple import NovicePlayer
 from ginrummy.rules import PRESETS
 from ginrummy.views import view_of
@@ -55,7 +61,8 @@ def choose(view, rng: random.Random, novice: NovicePlayer) -> Action:
 def _os_replay(seed: int) -> tuple[str, int]:
     import pyspiel
 
-    from ginrummy.interop.openspiel import OPENSPIEL_ENGINE_LAYOUT as OPENSPIEL_RULES, SeatObserver, _defend, _finish_own_layout, card_to_os
+    from ginrummy.interop.openspiel import OPENSPIEL_ENGINE_LAYOUT as OPENSPIEL_RULES
+    from ginrummy.interop.openspiel import SeatObserver, _defend, _finish_own_layout, card_to_os
 
     rng = random.Random(seed)
     deck = list(range(52))

@@ -8,7 +8,6 @@ import pytest
 from ginrummy import actions as A
 from ginrummy.actions import NUM_CODES, Action, parse_action
 from ginrummy.errors import IllegalActionError
-
 from helpers import c, m
 
 

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import urllib.request
 
-
 from test_bot_e2e import ENV, ROOT, _cards_in, _match, _server_views, server  # noqa: F401  (the fixture)
 
 PASSWORD = "correct horse"

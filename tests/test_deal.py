@@ -14,7 +14,6 @@ from ginrummy.cards import cards_of, mask_of, parse_cards
 from ginrummy.deal import DISCARD, DRAW, OVER, UPCARD_OFFER, WALL, new_deal
 from ginrummy.errors import IllegalActionError, NotYourTurnError, RecordError
 from ginrummy.rules import PRESETS, RuleSet
-
 from helpers import STANDARD, act, build_deck, c, deal, legal_texts, m, snapshot
 
 # Non-dealer hand: melds AS 2S 3S, 4C 4D 4H, 7C 8C 9C; deadwood KD = 10.
@@ -816,9 +815,9 @@ def test_discards_only_and_the_discard_check_agree_with_the_legal_list(rules):
 def test_public_shared_actions_and_legal_list():
     """The names ginrummy.env takes from the engine are public (issue 29): the shared action
     objects per card, and the engine's own legal list (computed once per state, shared)."""
+    from ginrummy.actions import discard, gin, knock
     from ginrummy.cards import CARD_STRS, card_str
     from ginrummy.deal import DISCARD_ACTIONS, GIN_ACTIONS, KNOCK_ACTIONS
-    from ginrummy.actions import discard, gin, knock
 
     assert [len(DISCARD_ACTIONS), len(KNOCK_ACTIONS), len(GIN_ACTIONS)] == [52, 52, 52]
     assert DISCARD_ACTIONS[5] == discard(5) and KNOCK_ACTIONS[5] == knock(5) and GIN_ACTIONS[5] == gin(5)

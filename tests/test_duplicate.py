@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ginrummy.analysis.duplicate import duplicate_order, mean_interval, pair_of, summarise_pairs
+from ginrummy.analysis.simulate import match_seed, seat_levels
 from ginrummy.match import Match
 from ginrummy.rules import preset
-from ginrummy.analysis.simulate import match_seed, seat_levels
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import strength  # noqa: E402

@@ -88,7 +88,7 @@ def greedy_random(state: DealState, legal: list, rng: random.Random, end_odds: f
     return rng.choice(rest or legal)  # after a take at the wall only knock or gin is legal
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def play_deal(rules: RuleSet, index: int) -> tuple[str, DealState, bool]:
     """Play deal ``index`` of ``rules``; return its digest (16 hex digits), its last state and
     whether the wall (R7.2) was reached."""

@@ -14,8 +14,7 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from ginrummy.actions import Action  # noqa: E402
 from ginrummy.cards import cards_of, parse_cards  # noqa: E402
-from ginrummy.env import (ENV_ID, OBS_SIZE, SCALARS, GinRummyAEC, GinRummySingle, encode_view,  # noqa: E402
-                          plane)
+from ginrummy.env import ENV_ID, OBS_SIZE, SCALARS, GinRummyAEC, GinRummySingle, encode_view, plane  # noqa: E402
 from ginrummy.errors import IllegalActionError, RuleSetError  # noqa: E402
 
 
@@ -329,7 +328,8 @@ def test_action_mask_is_the_legal_codes_every_step(rules, scope):
 def test_env_and_raw_env_are_unwrapped_and_check_order_themselves():
     """env() and raw_env() give the environment itself (no PettingZoo wrapper: docs/env.md);
     it makes the order wrapper's check itself: last/step before reset raise a clear error."""
-    from ginrummy.env import env as make_env, raw_env
+    from ginrummy.env import env as make_env
+    from ginrummy.env import raw_env
 
     for make in (make_env, raw_env):
         e = make(rules="oklahoma")

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginrummy.analysis.hindsight import hindsight
+from ginrummy.analysis.review import review_match
 from ginrummy.match import Match, deck_seed, start_deal
 from ginrummy.record import deal_states, dumps, loads, replay, verify
-from ginrummy.analysis.review import review_match
 from ginrummy.rules import preset
 
 SERVER = b"server secret of the table"

@@ -23,7 +23,6 @@ from ginrummy.players import make_player
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.rules import make_rules
 from ginrummy.views import view_of
-
 from helpers import act, deal
 
 ROOT = Path(__file__).resolve().parents[1]

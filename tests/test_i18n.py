@@ -24,7 +24,7 @@ from ginrummy.cards import parse_card
 from ginrummy.cli import render as R
 from ginrummy.cli.main import main
 from ginrummy.deal import new_deal
-from ginrummy.errors import CardParseError, GinRummyError, IllegalActionError, Msg, N_, RuleSetError
+from ginrummy.errors import N_, CardParseError, GinRummyError, IllegalActionError, Msg, RuleSetError
 from ginrummy.i18n import (
     LANGUAGES,
     Translator,

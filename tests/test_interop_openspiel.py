@@ -11,8 +11,15 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from ginrummy.actions import PASS, TAKE_UPCARD, Action  # noqa: E402
 from ginrummy.cards import mask_of, parse_card, parse_cards  # noqa: E402
-from ginrummy.interop.openspiel import (SeatObserver, card_to_os, meld_table, os_to_card,  # noqa: E402
-                                        play_deal, play_deals, play_indexed_deal)
+from ginrummy.interop.openspiel import (  # noqa: E402
+    SeatObserver,
+    card_to_os,
+    meld_table,
+    os_to_card,
+    play_deal,
+    play_deals,
+    play_indexed_deal,
+)
 from ginrummy.melds import is_meld  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 

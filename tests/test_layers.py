@@ -44,6 +44,7 @@ WEB_LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("", "app"),),
     (("ws",),),
     (("http",),),
+    (("contests",),),
     (("community",), ("ops",)),
     (("room",),),
     (("protocol",), ("db",)),

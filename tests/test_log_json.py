@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ginrummy.cli.server.logs import JsonFormatter, json_line, json_log_config
 from ginrummy.cli.main import main
+from ginrummy.cli.server.logs import JsonFormatter, json_line, json_log_config
 
 TOKEN = "4Jx_SeCrEt-tOkEn-0123"
 

@@ -9,7 +9,7 @@ the fast search must match on Hypothesis-generated hands.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 from hypothesis import HealthCheck, given, settings
@@ -60,7 +60,7 @@ MELD_SET = frozenset(ALL_MELDS)
 MELDS_BY_CARD = [[x for x in ALL_MELDS if (x >> c) & 1] for c in range(52)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def bf_deadwood(mask: int) -> int:
     """Least deadwood over every arrangement (R2.4): the lowest card is either deadwood or in
     exactly one meld made of cards of the hand (R2.3)."""

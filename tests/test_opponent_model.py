@@ -19,10 +19,17 @@ from ginrummy.players import make_player
 from ginrummy.players.club import ClubPlayer, danger
 from ginrummy.players.expert import ExpertPlayer, MasterPlayer
 from ginrummy.players.inference import card_weights, read_view, sample_hands
-from ginrummy.players.opponent_model import (FEATURES, MELD_FEATURES, MODEL_FILE, card_features, holding_weights,
-                                             load, meld_chance, normalise)
+from ginrummy.players.opponent_model import (
+    FEATURES,
+    MELD_FEATURES,
+    MODEL_FILE,
+    card_features,
+    holding_weights,
+    load,
+    meld_chance,
+    normalise,
+)
 from ginrummy.views import view_of
-
 from helpers import act, c, deal, m
 
 

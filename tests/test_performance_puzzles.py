@@ -8,11 +8,19 @@ import math
 
 import pytest
 
-from ginrummy.analysis.performance import decision_score, performance, rating_estimate
-from ginrummy.analysis.puzzles import (FORMAT, Puzzle, dumps_puzzles, loads_puzzles, rate_attempt, theme_of,
-                                       view_from_json, view_to_json)
-from ginrummy.analysis.review import DealReview, Decision, Review
 from ginrummy.analysis.hindsight import Hindsight
+from ginrummy.analysis.performance import decision_score, performance, rating_estimate
+from ginrummy.analysis.puzzles import (
+    FORMAT,
+    Puzzle,
+    dumps_puzzles,
+    loads_puzzles,
+    rate_attempt,
+    theme_of,
+    view_from_json,
+    view_to_json,
+)
+from ginrummy.analysis.review import DealReview, Decision, Review
 from ginrummy.analysis.simulate import play_game
 from ginrummy.errors import N_
 from ginrummy.record import deal_states, dumps, loads

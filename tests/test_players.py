@@ -13,17 +13,28 @@ import random
 import pytest
 
 from ginrummy.actions import Action, parse_action
+from ginrummy.analysis.simulate import simulate
 from ginrummy.deal import new_deal
 from ginrummy.match import Match
 from ginrummy.players import make_player
 from ginrummy.players.club import ClubPlayer, danger, knock_point
-from ginrummy.players.inference import (DISCARD_GAP_SCALE, DISCARD_WORSE_P, NOT_KNOCKED, TAKE_MELDING_P,
-                                        TAKE_OTHER_P, card_weights, hand_likelihood, hand_weight,
-                                        history_weight, last_discard, melds_with, read_view, sample_hands)
+from ginrummy.players.inference import (
+    DISCARD_GAP_SCALE,
+    DISCARD_WORSE_P,
+    NOT_KNOCKED,
+    TAKE_MELDING_P,
+    TAKE_OTHER_P,
+    card_weights,
+    hand_likelihood,
+    hand_weight,
+    history_weight,
+    last_discard,
+    melds_with,
+    read_view,
+    sample_hands,
+)
 from ginrummy.rules import PRESETS, RuleSet
-from ginrummy.analysis.simulate import simulate
 from ginrummy.views import view_of
-
 from helpers import act, c, deal, m
 
 STANDARD = RuleSet(name="standard")

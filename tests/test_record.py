@@ -248,7 +248,7 @@ def test_syntax_errors(bad, line, words):
         R.loads(bad)
     assert str(info.value).startswith(f"line {line}: ")
     assert words in str(info.value)
-    assert getattr(info.value, "line") == line
+    assert info.value.line == line
     report = R.verify(bad)
     assert not report.ok and report.line == line
 

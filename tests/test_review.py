@@ -14,16 +14,16 @@ import random
 import pytest
 
 from ginrummy.actions import Action
+from ginrummy.analysis.hindsight import first_wins
+from ginrummy.analysis.review import THRESHOLDS, build_review, outcome_value, review_match, samples_for
 from ginrummy.cli.main import main
 from ginrummy.deal import deck_from_seed, new_deal
 from ginrummy.errors import RecordError
-from ginrummy.analysis.hindsight import first_wins
 from ginrummy.match import Match
 from ginrummy.melds import best_discard_deadwood, melds_with
 from ginrummy.players import make_player
 from ginrummy.players.expert import ExpertPlayer
 from ginrummy.record import dumps, dumps_deal, loads
-from ginrummy.analysis.review import THRESHOLDS, build_review, outcome_value, review_match, samples_for
 from ginrummy.rules import preset
 from ginrummy.scoring import ScoreSheet
 from ginrummy.views import view_of
@@ -396,8 +396,8 @@ def test_play_offers_the_match_review_at_the_end(monkeypatch, capsys, tmp_path):
 def test_a_sealed_deal_is_left_out_and_cannot_be_asked_for():
     """A public record of a match going on seals its drawn deal (R7; docs/record-format.md): its
     cards are secret, so the review has no deal to show, and asking for it is a RecordError."""
-    from ginrummy.record import replay
     from ginrummy.analysis.simulate import play_game
+    from ginrummy.record import replay
 
     g = play_game(preset("standard"), ["novice", "novice"], 26, 5)
     assert g.match.deals[0].result.outcome == "draw"

@@ -6,18 +6,30 @@ other hand, take a low card that saves much deadwood, knock only without an unde
 from __future__ import annotations
 
 import random
-import time
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.rollout import (CAREFUL, CLASSIC, POLICIES, SAFE, STAGED, Policy, Table, feed_mask,
-                                      greedy_discard, knocks_now, playout, policy_discard, stage_knock_point,
-                                      take_by_policy)
+from ginrummy.players.rollout import (
+    CAREFUL,
+    CLASSIC,
+    POLICIES,
+    SAFE,
+    STAGED,
+    Policy,
+    Table,
+    feed_mask,
+    greedy_discard,
+    knocks_now,
+    playout,
+    policy_discard,
+    stage_knock_point,
+    take_by_policy,
+)
 from ginrummy.rules import RuleSet
-
 from helpers import c, m
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -157,7 +169,6 @@ def test_single_deal_playouts_knock_at_once():
 def test_eager_knock_makes_the_knock_the_default_move():
     from ginrummy.actions import parse_action
     from ginrummy.views import view_of
-
     from helpers import act, deal
 
     # after drawing AH: AC 2C 3C, 4D 5D 6D, 9C 9H 9S and AH KS; knocking with KS leaves 1

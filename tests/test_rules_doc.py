@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules.md"
 SERVED = ROOT / "src" / "ginrummy" / "web" / "static" / "rules.md"

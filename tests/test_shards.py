@@ -13,11 +13,21 @@ from dataclasses import dataclass
 
 import pytest
 
+from ginrummy.analysis.shards import (
+    LOCAL,
+    ShardError,
+    _finer_tail,
+    init_local_ray,
+    iter_shards,
+    plan_shards,
+    run_shard,
+    run_shards,
+    simulate_sharded,
+    start_method,
+)
+from ginrummy.analysis.simulate import GameResult, SimulationTask, match_seed, play_game, simulate
 from ginrummy.cli.main import _fill_optional_values, main
 from ginrummy.rules import PRESETS
-from ginrummy.analysis.shards import (LOCAL, ShardError, _finer_tail, iter_shards, plan_shards, run_shard, run_shards,
-                             init_local_ray, simulate_sharded, start_method)
-from ginrummy.analysis.simulate import GameResult, SimulationTask, match_seed, play_game, simulate
 
 SHORT = PRESETS["standard"].replace(target=25)  # games of one or two deals
 

@@ -13,7 +13,6 @@ from ginrummy.cards import FULL_DECK
 from ginrummy.errors import IllegalActionError
 from ginrummy.rules import PRESETS
 from ginrummy.showdown import showdown
-
 from helpers import STANDARD, act, c, deal, m
 
 

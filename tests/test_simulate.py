@@ -9,9 +9,9 @@ import math
 
 import pytest
 
+from ginrummy.analysis.simulate import play_game, simulate, wilson_interval
 from ginrummy.cli.main import main
 from ginrummy.rules import PRESETS
-from ginrummy.analysis.simulate import play_game, simulate, wilson_interval
 
 STANDARD = PRESETS["standard"]
 # short games keep the tests fast: target 25 needs about one or two deals

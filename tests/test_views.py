@@ -12,7 +12,6 @@ import pytest
 from ginrummy.actions import Action
 from ginrummy.cards import card_str, cards_of
 from ginrummy.views import view_of
-
 from helpers import act, c, deal, m
 
 ND = "AS 2S 3S 4H 4D 4C 7C 8C 9C KD"

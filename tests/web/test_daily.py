@@ -17,7 +17,7 @@ from sqlalchemy import select
 from ginrummy.compete.daily import Entry, daily_seed, daily_table, deal_seed_of_day, result_of
 from ginrummy.match import commitment
 from ginrummy.record import loads
-from ginrummy.web.community.daily import DailyRoom, daily_t
+from ginrummy.web.contests.daily import DailyRoom, daily_t
 
 from .conftest import STORES, database_url, next_message, with_csrf
 from .test_ratings import play_out

@@ -501,7 +501,7 @@ def test_the_migrations_make_the_schema_the_models_declare(tmp_path):
     declared = create_engine(f"sqlite:///{tmp_path / 'declared.db'}")
     games.create_all(declared)
     people.create_all(declared)
-    for module in ("community.daily", "db.tournaments", "community.bots"):  # the other features' schemas
+    for module in ("contests.daily", "db.tournaments", "community.bots"):  # the other features' schemas
         try:
             importlib.import_module(f"ginrummy.web.{module}").metadata.create_all(declared)
         except (ImportError, AttributeError):

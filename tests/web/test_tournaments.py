@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from ginrummy.compete import swiss
 from ginrummy.compete.tournament import Tournament, TournamentSettings
 from ginrummy.web.community.members import Players
-from ginrummy.web.community.tournaments import Tournaments, table_id_of
+from ginrummy.web.contests.tournaments import Tournaments, table_id_of
 from ginrummy.web.db.store import Store
 from ginrummy.web.db.tournaments import events_t
 from ginrummy.web.errors import WebError

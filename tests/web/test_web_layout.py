@@ -81,6 +81,8 @@ def test_one_code_to_status_table():
         "barred": 403,
         "muted": 403,
         "forbidden": 403,
+        "bad_api_token": 401,
+        "missing_scope": 403,
         "not_over": 400,
         "busy": 503,
         "server_busy": 503,

@@ -51,11 +51,11 @@ from ..analysis.review import DEFAULT_BUDGET_MS
 from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import Accounts, CsrfGuard, RateLimiter
-from .community.daily import DailyRoom
 from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .community.puzzles import PuzzleRoom
-from .community.tournaments import Tournaments
+from .contests.daily import DailyRoom
+from .contests.tournaments import Tournaments
 from .db.store import Store, default_database_url
 from .http.bot_accounts import bot_account_routes
 from .http.bot_api import BotService, bot_api_routes

@@ -85,7 +85,7 @@ class Players:
         self.manager = manager
         self.now = now
         self.fair = FairPlay(engine, pair_allowance, lambda: self.now())  # issue 31 (fairplay.py)
-        #: the daily deal (:class:`~ginrummy.web.community.daily.DailyRoom`), set by the app:
+        #: the daily deal (:class:`~ginrummy.web.contests.daily.DailyRoom`), set by the app:
         #: its games are replayed by its own rule (:meth:`DailyRoom.may_replay`)
         self.daily: Any = None
         if manager is not None:

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..community.accounts import RateLimiter
-from ..community.daily import DailyRoom
 from ..community.members import Players
 from ..community.puzzles import PuzzleRoom
-from ..community.tournaments import Tournaments
+from ..contests.daily import DailyRoom
+from ..contests.tournaments import Tournaments
 from ..db.store import Store
 from ..ops import Metrics
 from ..room.follower import Follower
@@ -39,7 +39,7 @@ class AppContext:
         review_budget_ms: the default budget per decision of a review.
         signups: the bound on sign-ups from one address (``POST /api/account``).
         puzzles: the puzzle room (``/api/puzzles``); puzzle_limit: its bound per address.
-        daily: the daily deal (web/community/daily.py).
+        daily: the daily deal (web/contests/daily.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
     """
 

@@ -32,7 +32,7 @@ from starlette.routing import Route
 
 from ...errors import GinRummyError
 from ...record import dumps
-from ..community.daily import DailyRoom
+from ..contests.daily import DailyRoom
 from ..errors import ErrorCode, WebError
 from ..protocol.bodies import DailyBody, parse_daily_path
 from ..texts import W_, request_lang, web_translator

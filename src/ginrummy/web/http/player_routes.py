@@ -70,7 +70,7 @@ def _client(request: Request) -> str:
 async def replay_table(players: Players, manager: TableManager, request: Request, result_id: str) -> Any:
     """The table of the recorded match ``result_id`` (over: finished by the rules or forfeited
     on time) when ``request`` may replay it (a public match, or one its signed-in account
-    played; a daily deal's game: see :meth:`~ginrummy.web.community.daily.DailyRoom.may_replay`),
+    played; a daily deal's game: see :meth:`~ginrummy.web.contests.daily.DailyRoom.may_replay`),
     else ``None``."""
     account = current_account(request, players)
     account_id = None if account is None else account.id

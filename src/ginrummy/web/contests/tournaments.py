@@ -32,6 +32,9 @@ from ...compete.errors import CompeteError
 from ...compete.tournament import Tournament, TournamentSettings
 from ...errors import Msg
 from ...rules import RuleSet
+from ..community.accounts import Account, accounts_t, seat_accounts_t
+from ..community.members import Players, rated_tables_t
+from ..community.ratings import rateable
 from ..db.tournaments import TournamentRow, TournamentStore
 from ..errors import ErrorCode, WebError
 from ..levels import player_levels
@@ -40,9 +43,6 @@ from ..room.seats import SeatSpec, secret_hash
 from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
-from .accounts import Account, accounts_t, seat_accounts_t
-from .members import Players, rated_tables_t
-from .ratings import rateable
 
 __all__ = ["Tournaments", "MAX_OPEN_PER_ACCOUNT", "MAX_ENTRANTS", "PRESET_OF", "table_id_of"]
 

@@ -44,14 +44,14 @@ from ...compete.daily import (
     reveal_at,
 )
 from ...match import Match, commitment
+from ..community.accounts import Account
+from ..community.schema import accounts_t
 from ..db.store import Store
 from ..errors import ErrorCode, WebError
 from ..room.seats import SeatSpec
 from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
-from .accounts import Account
-from .schema import accounts_t
 
 __all__ = ["DailyRoom", "DailyEntry", "daily_secrets_t", "daily_t", "daily_entries_t"]
 
