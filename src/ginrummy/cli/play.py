@@ -932,7 +932,9 @@ def play(
     lang: str | None = typer.Option(
         None,
         "--lang",
-        help="Language of the table: " + ", ".join(LANGUAGES) + " (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English.",
+        help="Language of the table: "
+        + ", ".join(LANGUAGES)
+        + " (el_GR and el-GR work too); default from LANGUAGE, LC_ALL, LC_MESSAGES, LANG, else English.",
     ),
 ) -> None:
     """Play a match against the computer at the terminal (type help at the prompt)."""

@@ -50,6 +50,7 @@ from ..i18n import translate_error
 from ..players.base import load_levels
 from .community.accounts import CsrfGuard, RateLimiter
 from .community.members import Players
+from .community.table_scores import TableScores
 from .db.store import Store, default_database_url
 from .http.common import (
     HEAD_INCLUDE,
@@ -195,6 +196,7 @@ def create_app(
         review_budget_ms=review_budget_ms,
         signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW),
     )
+    ctx.scores = TableScores(manager, reviews, store.engine)  # the score after each deal (issue 32)
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
     hosts = (

@@ -31,6 +31,7 @@ from ..levels import seat_level
 from ..room.tables import Table as GameTable
 from ..room.tables import TableManager
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
+from .performance import score_history
 from .ratings import display_rating, is_provisional, rateable, rating_change, record_match, result_players_t, results_t
 
 __all__ = ["Players", "rated_tables_t", "RECENT"]
@@ -318,7 +319,8 @@ class Players:
     def player(self, name: str) -> dict[str, Any] | None:
         """The player page's JSON (``GET /api/players/NAME``), or ``None`` for no such
         (or a deleted) player.  ``history`` is the rating after each rated match, oldest
-        first: ``[{"date", "rating"}]``."""
+        first: ``[{"date", "rating"}]``; ``performance`` his latest match scores, oldest first
+        (:func:`~ginrummy.web.community.performance.score_history`)."""
         with self.engine.connect() as conn:
             acc = conn.execute(_ACCOUNT, {"key": typed_name_key(name)}).first()
             if acc is None:
@@ -326,6 +328,7 @@ class Players:
             sums = conn.execute(_SUMS, {"account": acc.id}).one()
             recent = conn.execute(_RECENT, {"account": acc.id}).all()
             history = conn.execute(_HISTORY, {"account": acc.id}).all()
+            scores = score_history(conn, acc.id)
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:
@@ -364,6 +367,7 @@ class Players:
             "mean_knock_deadwood": round(kd / knocks, 3) if knocks else None,
             "recent": out_recent,
             "history": [{"date": h.finished, "rating": display_rating(h.mu_after, h.sigma_after)} for h in history],
+            "performance": scores,
         }
 
     def me(self, account_id: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..community.accounts import RateLimiter
 from ..community.members import Players
+from ..community.table_scores import TableScores
 from ..db.store import Store
 from ..ops import Metrics
 from ..room.follower import Follower
@@ -35,6 +36,7 @@ class AppContext:
         review_budget_ms: the default budget per decision of a review.
         signups: the bound on sign-ups from one address (``POST /api/account``).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
+        scores: the tables' performance scores, reviewed in the background (issue 32), else ``None``.
     """
 
     store: Store
@@ -49,3 +51,4 @@ class AppContext:
     review_budget_ms: float
     signups: RateLimiter
     link_bases: dict[Any, str] = field(default_factory=dict)
+    scores: TableScores | None = None

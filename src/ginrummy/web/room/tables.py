@@ -136,6 +136,8 @@ class TableManager:
         the open connection to run in the same transaction as the step (the ladder's hook for
         the step that ends a match, by the rules or by a forfeit on time,
         :mod:`ginrummy.web.community.members`)."""
+        #: called with the table after each change is sent (the table's scores, web/community/table_scores.py)
+        self.on_changed: Callable[[Table], None] | None = None
         self.autoplay = AutoPlay(self)
         self.room = Room(self)
         self.opening = Opening(self)
@@ -477,6 +479,8 @@ class TableManager:
             table.flushed = None
         self.schedule_bot(table)
         self.schedule_clock(table)
+        if self.on_changed is not None:
+            self.on_changed(table)
         if table.public:
             self.lobby_changed()
 
