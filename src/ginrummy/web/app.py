@@ -152,6 +152,7 @@ def create_app(
     allowed_hosts: Sequence[str] | None = None,
     metrics: bool = False,
     metrics_allow: Sequence[str] = (),
+    table_scores: bool = True,
 ) -> Starlette:
     """The ASGI app.
 
@@ -175,6 +176,9 @@ def create_app(
             ``None`` for any (tests and embedding; ``gin serve`` always passes its list).
         metrics: serve Prometheus metrics at ``/metrics`` (``gin serve --metrics``), to loopback
             clients and ``metrics_allow`` (addresses or networks) only (web/ops.py).
+        table_scores: review each deal that ends at a table in the background and send its
+            players' scores (``docs/protocol.md``, "The score"); ``False`` for tests whose
+            transcripts must not carry these timed messages.
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -196,7 +200,8 @@ def create_app(
         review_budget_ms=review_budget_ms,
         signups=RateLimiter(SIGNUPS_PER_ADDRESS, SIGNUP_WINDOW),
     )
-    ctx.scores = TableScores(manager, reviews, store.engine)  # the score after each deal (issue 32)
+    if table_scores:  # the score after each deal, reviewed in the background (issue 32)
+        ctx.scores = TableScores(manager, reviews, store.engine)
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
     hosts = (
