@@ -77,6 +77,7 @@ function showResult() {
       dl.deadwood.length ? groupEl(dl.deadwood, "dead") : null], dl.deadwood_value));
     box.append(el("ol", { class: "explain" }, ...explainLines(r, { knocker: K, defender: D }).map(t => el("li", null, t))));
   }
+  if (window.GinScore) GinScore.addPanel(box);  // each player's score of the deal and the match (table_score.js)
   const sheetBox = el("div");
   renderSheet(sheetBox, s.sheet);
   box.append(el("h3", null, tm("Score sheet")), sheetBox);
