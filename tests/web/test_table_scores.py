@@ -113,3 +113,33 @@ def test_the_migration_makes_the_table_the_model_describes(tmp_path):
     with engine.begin() as conn:
         command.downgrade(migrations._config(conn), "0002_account_role")
     assert "gin_performance" not in sa.inspect(engine).get_table_names()
+
+
+def test_a_match_that_is_over_is_scored_before_the_deals_of_matches_going_on():
+    """The table scores' slots (web/community/table_scores.py): while they are all held, a
+    waiting deal of a match that is over (rank 0: its players wait for the match's score) goes
+    before deals of matches going on (rank 1), which keep their order; a cancelled waiter
+    takes no slot."""
+    import asyncio
+
+    from ginrummy.web.community.table_scores import _Slots
+
+    async def go() -> tuple[list[str], int]:
+        slots = _Slots(1)
+        order: list[str] = []
+        await slots.acquire(1)
+
+        async def waiter(name: str, rank: int) -> None:
+            await slots.acquire(rank)
+            order.append(name)
+            slots.release()
+
+        tasks = {n: asyncio.create_task(waiter(n, r)) for n, r in [("a", 1), ("b", 1), ("gone", 0), ("over", 0)]}
+        await asyncio.sleep(0)
+        tasks["gone"].cancel()
+        await asyncio.sleep(0)
+        slots.release()
+        await asyncio.gather(*tasks.values(), return_exceptions=True)
+        return order, slots.free
+
+    assert asyncio.run(go()) == (["over", "a", "b"], 1)

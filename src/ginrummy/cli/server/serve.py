@@ -271,6 +271,14 @@ _Metrics = Annotated[
         help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md).",
     ),
 ]
+_TableScores = Annotated[
+    bool,
+    typer.Option(
+        "--table-scores/--no-table-scores",
+        help="Review each deal that ends in the background and show every player's score at the table "
+        "(docs/protocol.md, 'The score'); on by default.",
+    ),
+]
 _MetricsAllow = Annotated[
     list[str] | None,
     typer.Option(
@@ -333,6 +341,7 @@ def serve(
     header_timeout: _HeaderTimeout = 10.0,
     max_connections: _MaxConnections = 2000,
     max_connections_per_address: _MaxConnectionsPerAddress = 100,
+    table_scores: _TableScores = True,
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -369,6 +378,7 @@ def serve(
             allowed_hosts=hosts,
             metrics=metrics,
             metrics_allow=metrics_allow,
+            table_scores=table_scores,
         )
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         _stop(log_format, database_error(url, exc))

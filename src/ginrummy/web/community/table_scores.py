@@ -5,7 +5,8 @@ When a deal ends, :class:`TableScores` reviews it in the background: every playe
 (:class:`~ginrummy.web.room.review_service.ReviewService`, the same fair queue and budgets as
 the players' own reviews, so the tables' moves are never slowed: the review has one process of
 its own, and at most :data:`SLOTS` table scores are queued at once so that they never fill the
-queue the players' reviews need).  Every watcher of the table (players and spectators) gets
+queue the players' reviews need; a deal of a match that is over takes the next slot before the
+deals of matches going on, :class:`_Slots`).  Every watcher of the table (players and spectators) gets
 ``score_progress`` while it runs and then ``score`` with each player's
 :class:`~ginrummy.analysis.performance.Performance` of the deal.  When the match is over, the
 deal reviews are put together into the match's score (``"deal": null``): it is ready as soon
@@ -21,6 +22,8 @@ later; a server restarted during a match scores only the deals that end after th
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Sequence
@@ -65,6 +68,40 @@ class _Scored:
     task: asyncio.Task[None] | None = None
 
 
+class _Slots:
+    """At most ``n`` holders at once; a waiter of a lower ``rank`` goes first (then the first
+    come): a table whose match is over (its players wait for the match's score) passes the
+    deals of matches going on."""
+
+    def __init__(self, n: int) -> None:
+        self.free = n
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def acquire(self, rank: int) -> None:
+        """Wait for a slot (``rank`` 0 before 1)."""
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (rank, next(self._order), fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # it was handed a slot as it was cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        """Hand the slot to the first waiter, else free it."""
+        while self._waiting:
+            _, _, fut = heapq.heappop(self._waiting)
+            if not fut.done():
+                fut.set_result(None)
+                return
+        self.free += 1
+
+
 @dataclass(frozen=True)
 class _Deals:
     """A match's deal reviews as :func:`~ginrummy.analysis.performance.performance` reads them."""
@@ -86,7 +123,7 @@ class TableScores:
         self.engine = engine
         self.slots = slots
         self._tables: OrderedDict[str, _Scored] = OrderedDict()
-        self._sem: asyncio.Semaphore | None = None
+        self._slots = _Slots(slots)
         self._telling: set[asyncio.Task[None]] = set()
         manager.on_changed = self.changed
 
@@ -146,47 +183,55 @@ class TableScores:
     async def _review(self, table_id: str, deal: int) -> Any:
         """The review of deal ``deal`` of the table (every player), or ``None`` if it cannot
         be made (the table is gone, the budget refuses it for good, the worker failed)."""
-        if self._sem is None:
-            self._sem = asyncio.Semaphore(self.slots)
-        async with self._sem:
+        table = self.manager.tables.get(table_id)
+        if table is None or table.match is None:
+            return None
+        await self._slots.acquire(0 if table.over else 1)
+        try:
+            return await self._review_in_slot(table_id, deal)
+        finally:
+            self._slots.release()
+
+    async def _review_in_slot(self, table_id: str, deal: int) -> Any:
+        """:meth:`_review` once a slot is held."""
+        table = self.manager.tables.get(table_id)
+        if table is None or table.match is None:
+            return None
+        decisions = await asyncio.to_thread(count_decisions, dumps(table.match), deal=deal)
+        await self._tell(table_id, score_progress_message(deal, 0, decisions))
+
+        def progress(done: int, total: int | None) -> None:
+            task = asyncio.get_running_loop().create_task(
+                self._tell(table_id, score_progress_message(deal, done, total))
+            )
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+
+        for _ in range(RETRIES):
             table = self.manager.tables.get(table_id)
             if table is None or table.match is None:
                 return None
-            decisions = await asyncio.to_thread(count_decisions, dumps(table.match), deal=deal)
-            await self._tell(table_id, score_progress_message(deal, 0, decisions))
-
-            def progress(done: int, total: int | None) -> None:
-                task = asyncio.get_running_loop().create_task(
-                    self._tell(table_id, score_progress_message(deal, done, total))
+            text = dumps(table.match)
+            try:
+                review = await self.reviews.run(
+                    text,
+                    deal=deal,
+                    budget_ms=self.reviews.budget_ms,
+                    seed=self.reviews.seed,
+                    progress=progress,
+                    client=f"table:{table_id}",
+                    decisions=decisions,
                 )
-                self._telling.add(task)
-                task.add_done_callback(self._telling.discard)
-
-            for _ in range(RETRIES):
-                table = self.manager.tables.get(table_id)
-                if table is None or table.match is None:
+            except BudgetError as exc:
+                if exc.code != "server_busy":
+                    log.warning("table %s: deal %s is not scored: %s", table_id, deal, exc.code)
                     return None
-                text = dumps(table.match)
-                try:
-                    review = await self.reviews.run(
-                        text,
-                        deal=deal,
-                        budget_ms=self.reviews.budget_ms,
-                        seed=self.reviews.seed,
-                        progress=progress,
-                        client=f"table:{table_id}",
-                        decisions=decisions,
-                    )
-                except BudgetError as exc:
-                    if exc.code != "server_busy":
-                        log.warning("table %s: deal %s is not scored: %s", table_id, deal, exc.code)
-                        return None
-                    await asyncio.sleep(1.0)
-                    continue
-                except Exception:
-                    log.exception("table %s: deal %s is not scored: the review failed", table_id, deal)
-                    return None
-                return review.deals[0] if review.deals else None
+                await asyncio.sleep(1.0)
+                continue
+            except Exception:
+                log.exception("table %s: deal %s is not scored: the review failed", table_id, deal)
+                return None
+            return review.deals[0] if review.deals else None
         log.warning("table %s: deal %s is not scored: the review worker stayed busy", table_id, deal)
         return None
 
