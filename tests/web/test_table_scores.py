@@ -118,7 +118,8 @@ def test_the_migration_makes_the_table_the_model_describes(tmp_path):
 def test_a_match_that_is_over_is_scored_before_the_deals_of_matches_going_on():
     """The table scores' slots (web/community/table_scores.py): while they are all held, a
     waiting deal of a match that is over (rank 0: its players wait for the match's score) goes
-    before deals of matches going on (rank 1), which keep their order; a cancelled waiter
+    before deals of matches going on (rank 1), which keep their order; the rank is read when a
+    slot is freed (a match that ended while its deal waited goes first); a cancelled waiter
     takes no slot."""
     import asyncio
 
@@ -129,17 +130,20 @@ def test_a_match_that_is_over_is_scored_before_the_deals_of_matches_going_on():
         order: list[str] = []
         await slots.acquire(1)
 
-        async def waiter(name: str, rank: int) -> None:
-            await slots.acquire(rank)
+        ranks = {"a": 1, "b": 1, "gone": 0, "over": 0, "ended": 1}
+
+        async def waiter(name: str) -> None:
+            await slots.acquire(lambda: ranks[name])
             order.append(name)
             slots.release()
 
-        tasks = {n: asyncio.create_task(waiter(n, r)) for n, r in [("a", 1), ("b", 1), ("gone", 0), ("over", 0)]}
+        tasks = {n: asyncio.create_task(waiter(n)) for n in ranks}
         await asyncio.sleep(0)
         tasks["gone"].cancel()
+        ranks["ended"] = 0  # its match ended while it waited
         await asyncio.sleep(0)
         slots.release()
         await asyncio.gather(*tasks.values(), return_exceptions=True)
         return order, slots.free
 
-    assert asyncio.run(go()) == (["over", "a", "b"], 1)
+    assert asyncio.run(go()) == (["over", "ended", "a", "b"], 1)

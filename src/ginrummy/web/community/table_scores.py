@@ -22,11 +22,10 @@ later; a server restarted during a match scores only the deals that end after th
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,22 +68,23 @@ class _Scored:
 
 
 class _Slots:
-    """At most ``n`` holders at once; a waiter of a lower ``rank`` goes first (then the first
-    come): a table whose match is over (its players wait for the match's score) passes the
-    deals of matches going on."""
+    """At most ``n`` holders at once; when one is freed, the waiter whose ``rank()`` is lowest
+    goes next (then the first come).  The rank is asked at that moment, not when the waiter
+    came: a table whose match has ended since (rank 0, its players wait for the match's score)
+    passes the deals of matches going on (rank 1), even the ones it queued before its end."""
 
     def __init__(self, n: int) -> None:
         self.free = n
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, Callable[[], int], asyncio.Future[None]]] = []
         self._order = itertools.count()
 
-    async def acquire(self, rank: int) -> None:
-        """Wait for a slot (``rank`` 0 before 1)."""
+    async def acquire(self, rank: Callable[[], int]) -> None:
+        """Wait for a slot."""
         if self.free > 0 and not self._waiting:
             self.free -= 1
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (rank, next(self._order), fut))
+        self._waiting.append((next(self._order), rank, fut))
         try:
             await fut
         except asyncio.CancelledError:
@@ -93,13 +93,14 @@ class _Slots:
             raise
 
     def release(self) -> None:
-        """Hand the slot to the first waiter, else free it."""
-        while self._waiting:
-            _, _, fut = heapq.heappop(self._waiting)
-            if not fut.done():
-                fut.set_result(None)
-                return
-        self.free += 1
+        """Hand the slot to the first waiter by rank, else free it."""
+        self._waiting = [w for w in self._waiting if not w[2].done()]
+        if not self._waiting:
+            self.free += 1
+            return
+        best = min(self._waiting, key=lambda w: (w[1](), w[0]))
+        self._waiting.remove(best)
+        best[2].set_result(None)
 
 
 @dataclass(frozen=True)
@@ -186,11 +187,16 @@ class TableScores:
         table = self.manager.tables.get(table_id)
         if table is None or table.match is None:
             return None
-        await self._slots.acquire(0 if table.over else 1)
+        await self._slots.acquire(lambda: self._rank(table_id))
         try:
             return await self._review_in_slot(table_id, deal)
         finally:
             self._slots.release()
+
+    def _rank(self, table_id: str) -> int:
+        """0 for a table whose match is over (or gone), else 1 (:class:`_Slots`)."""
+        table = self.manager.tables.get(table_id)
+        return 0 if table is None or table.over else 1
 
     async def _review_in_slot(self, table_id: str, deal: int) -> Any:
         """:meth:`_review` once a slot is held."""
