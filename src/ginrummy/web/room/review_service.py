@@ -55,9 +55,7 @@ WORKERS = 1
 """Worker processes for reviews: one, so a review never takes more than one core from the tables."""
 
 WORKER_NICE = 10
-"""The worker's niceness added (``os.nice``): on a busy machine the event loop and the computer's
-moves get the processor before the reviews and the table scores (benchmarks/RESULTS.md, "Score
-at the web table")."""
+"""Niceness added to the worker (``os.nice``): the tables' moves get the processor first (RESULTS.md)."""
 
 MAX_JOBS = 8
 """Reviews queued or running in the whole server at once; one more is refused (``server_busy``).
