@@ -44,7 +44,7 @@ WEB_LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("", "app"),),
     (("ws",),),
     (("http",),),
-    (("contests",),),
+    (("contests",), ("learning",)),
     (("community",), ("ops",)),
     (("room",),),
     (("protocol",), ("db",)),

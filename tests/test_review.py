@@ -413,3 +413,60 @@ def test_a_sealed_deal_is_left_out_and_cannot_be_asked_for():
     assert build_review(public, budget_ms=10).deals == ()
     with pytest.raises(RecordError, match="deal 1 is sealed: its cards are still secret"):
         build_review(public, deal=1, budget_ms=10)
+
+
+def _score_lines(review) -> list[str]:
+    from ginrummy.analysis.performance import performance
+    from ginrummy.i18n import translator
+
+    num = translator("en").format_number
+    out = []
+    for name, p in performance(review).items():
+        r = p.rating
+        out.append(
+            f"{name}: score {num(round(p.score, 1) + 0.0)} of 100, {num(round(p.loss_per_decision, 2) + 0.0)} "
+            "points of win chance lost "
+            f"a decision over {p.decisions} decisions; played like a player rated about {r.rating} ({r.low} to {r.high})."
+        )
+    return out
+
+
+def test_play_shows_every_players_score_at_the_end_of_the_match(monkeypatch, capsys, tmp_path):
+    """Issue 32, item 4: at a terminal the end of the match shows each player's score of the
+    whole match (the same lines as gin review of the saved record), before the review's offer;
+    the performance figure is called "score", never "accuracy" (the review's own figure)."""
+    import io
+
+    from rich.console import Console
+
+    from ginrummy.cli.play import PlayTable
+    from ginrummy.i18n import translator
+    lines = _own_moves(8, preset("oklahoma"), whole=True)
+    monkeypatch.setattr("sys.stdin", io.StringIO("auto\n" * lines + "\n"))
+    console = Console(file=io.StringIO(), width=400, no_color=True)
+    table = PlayTable(preset("oklahoma"), 8, "novice", "You", console=console, tr=translator("en"),
+                      record=tmp_path / "m.gin", review_budget_ms=32)
+    table.offer_review = True
+    assert table.run() == 0
+    out = console.file.getvalue()
+    review = build_review((tmp_path / "m.gin").read_text(encoding="utf-8"), budget_ms=32, seed=8)
+    want = _score_lines(review)
+    assert len(want) == 2
+    head = "The score of each player in this match (100: the expert's moves):"
+    assert out.split(head, 1)[1].strip().splitlines()[:2] == want
+    assert "accuracy" not in out.split(head, 1)[1]
+
+
+def test_gin_review_calls_the_performance_figure_score(tmp_path, capsys, two_deals):
+    """Issue 32, item 3: gin review's line per player says "score N of 100" (the performance
+    score), not "accuracy", which is the review's own column (the share of decisions within
+    the noise); the JSON keeps both keys as documented (summary.accuracy, performance.score)."""
+    path = tmp_path / "m.gin"
+    path.write_text(dumps(two_deals), encoding="utf-8")
+    assert main(["review", str(path), "--budget-ms", "40", "--seed", "5", "--deal", "1"]) == 0
+    text = capsys.readouterr().out
+    review = build_review(dumps(two_deals), deal=1, budget_ms=40, seed=5)
+    flat = " ".join(text.split())
+    for line in _score_lines(review):
+        assert line in flat
+    assert " of 100" in flat and "accuracy" not in flat.split("Values:")[1].split(" Accuracy: the share")[1]

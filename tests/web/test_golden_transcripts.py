@@ -559,12 +559,14 @@ def golden(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         mp.setattr(secrets, "token_hex", random_hex)  # ids and tokens: random, as placeholders
         mp.setattr(secrets, "token_urlsafe", random_urlsafe)
         db = folder / "tables.sqlite3"
-        with TestClient(create_app(f"sqlite:///{db}", bot_delay=0)) as c:
+        with TestClient(create_app(f"sqlite:///{db}", bot_delay=0, table_scores=False)) as c:
             with_csrf(c)
             out["ws_novice"] = novice_session(c, ph, http)
             out["ws_friends"] = friends_session(c, ph, http)
         out["store_rows"] = store_rows(db, ph)
-        with TestClient(create_app(f"sqlite:///{folder / 'lobby.sqlite3'}", bot_delay=0, tables_per_minute=3)) as c:
+        with TestClient(
+            create_app(f"sqlite:///{folder / 'lobby.sqlite3'}", bot_delay=0, table_scores=False, tables_per_minute=3)
+        ) as c:
             with_csrf(c)
             out["ws_lobby"] = lobby_session(c, ph, http)
             http_answers(c, ph, http)

@@ -4,7 +4,8 @@ From a :class:`~ginrummy.analysis.review.Review` (every decision valued against 
 best move, in percentage points of the chance to win), per player:
 
 * ``loss_per_decision``: the mean loss over his decisions (the review's ``mean_loss``);
-* ``score``, the **accuracy** from 0 to 100: the mean over his decisions of
+* ``score``, from 0 to 100 (called "score" everywhere, not "accuracy", which is the review's own
+  share of decisions within the noise): the mean over his decisions of
   :func:`decision_score` = ``103.1669 * exp(-0.04354 * loss) - 3.1669``, clamped to 0..100.
   This is lichess's move accuracy on the same unit (percentage points of the chance to win):
   100 for the expert's move, about 96 for a loss of 1 point (an inaccuracy), 88 for 3 (a
@@ -120,7 +121,7 @@ def rating_estimate(loss_per_decision: float, decisions: int | None = None) -> R
 @dataclass(frozen=True)
 class Performance:
     """One player's performance in a review: ``decisions``, ``loss_per_decision`` (percentage
-    points of the chance to win), ``score`` (the accuracy, 0..100, :func:`decision_score`
+    points of the chance to win), ``score`` (0..100, :func:`decision_score`
     averaged), the mark counts and the ``rating`` estimate (``None`` without a decision)."""
 
     player: str

@@ -61,7 +61,7 @@ from ..views import PlayerView
 from . import render as R
 from .common import PresetOpt, SetOpt, fail, text_console
 from .main import app
-from .review import run_review, show_review
+from .review import only, run_review, show_performance, show_review
 
 __all__ = [
     "play",
@@ -299,17 +299,23 @@ class PlayTable:
 
     def offer_match_review(self) -> None:
         """At the end of the match, when ``offer_review`` (by default: when reading from a
-        terminal, so that a script's output ends with the result): ``review`` shows the review of
-        the person's decisions in every deal; Enter (or the end of the input) finishes.  After
-        each deal the prompt takes ``review`` whatever the input."""
+        terminal, so that a script's output ends with the result): every player's score of the
+        match (:func:`~ginrummy.cli.review.show_performance`: the review of the whole match, with
+        a progress bar), then ``review`` shows the review of the person's decisions in every
+        deal (from the same review); Enter (or the end of the input) finishes.  After each deal
+        the prompt takes ``review`` whatever the input."""
         if not self.offer_review:
             return
+        tr = self.tr
+        whole = run_review(self.match, tr=tr, budget_ms=self.review_budget_ms, seed=self.seed, console=self.console)
+        self.say(Text(tr._("The score of each player in this match (100: the expert's moves):"), style="bold"))
+        show_performance(whole, self.console, tr)
         try:
-            line = self.ask(self.tr._("Type review for the expert's review of your match, or press Enter to finish> "))
+            line = self.ask(tr._("Type review for the expert's review of your match, or press Enter to finish> "))
         except _Stop:
             return
         if line.lower() in ("review", "r"):
-            self.review(None)
+            show_review(only(whole, self.names[HUMAN]), self.console, tr)
 
     def review(self, deal: int | None) -> None:
         """Show the expert's review of the person's decisions in deal number ``deal`` (``None``:

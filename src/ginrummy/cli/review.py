@@ -11,6 +11,8 @@ offer of a review after each deal and at the end of the match, in the table's la
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import typer
 from rich import box
 from rich.console import Console
@@ -27,7 +29,7 @@ from ..record import GameRecord
 from .common import JsonOpt, emit_json, fail, read_text, text_console
 from .main import app
 
-__all__ = ["review_command", "run_review", "show_review", "show_performance", "mark_name", "phase_name"]
+__all__ = ["review_command", "run_review", "show_review", "show_performance", "only", "mark_name", "phase_name"]
 
 _MARK_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -176,9 +178,19 @@ def show_review(review: Review, console: Console, tr: Translator) -> None:
     )
 
 
+def only(review: Review, player: str) -> Review:
+    """``review`` of every player narrowed to ``player``'s decisions and summary (the same
+    values: each decision is seeded on its own, so this is what ``build_review(...,
+    player=player)`` gives; the hindsight lines stay as they are).  Raises ``KeyError`` for a
+    name that was not reviewed."""
+    deals = tuple(replace(d, decisions=tuple(x for x in d.decisions if x.player == player)) for d in review.deals)
+    return replace(review, players=(player,), deals=deals, summary={player: review.summary[player]})
+
+
 def show_performance(review: Review, console: Console, tr: Translator) -> None:
     """Print each reviewed player's performance (:func:`ginrummy.analysis.performance.performance`):
-    the accuracy score 0..100, the loss per decision, and "played like a player rated about N"
+    the score 0..100 (called "score", not "accuracy", which is the review's own share of
+    decisions within the noise), the loss per decision, and "played like a player rated about N"
     with its 95% interval."""
     for name, p in performance(review).items():
         if p.rating is None:
@@ -186,7 +198,7 @@ def show_performance(review: Review, console: Console, tr: Translator) -> None:
         console.print(
             Text(
                 tr._(
-                    "{player}: accuracy {score} of 100, {loss} points of win chance lost a decision "
+                    "{player}: score {score} of 100, {loss} points of win chance lost a decision "
                     "over {n} decisions; played like a player rated about {rating} ({low} to {high}).",
                     player=name,
                     score=_num(p.score, tr),

@@ -78,6 +78,7 @@ from .http.puzzle_routes import new_limiter, puzzle_routes
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
 from .http.tournament_routes import tournament_routes
+from .learning.table_scores import TableScores
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
 from .protocol.replay_frames import MAX_RECORD_BYTES
@@ -201,6 +202,7 @@ def create_app(
     metrics_allow: Sequence[str] = (),
     address_key: bytes | None = None,
     bots_rated_together: bool = False,
+    table_scores: bool = True,
 ) -> Starlette:
     """The ASGI app.
 
@@ -230,6 +232,9 @@ def create_app(
             made once and kept in the database.
         bots_rated_together: whether two bot accounts may play a rated match (docs/bot-api.md;
             ``gin serve --bots-rated-together``).
+        table_scores: review each deal that ends at a table in the background and send its
+            players' scores (``docs/protocol.md``, "The score"); ``False`` for tests whose
+            transcripts must not carry these timed messages.
 
     Every stored table is loaded at start-up and its pending computer moves resume.
     """
@@ -260,6 +265,8 @@ def create_app(
         daily=DailyRoom(store.engine, manager),  # the daily deal (docs/compete.md)
     )
     ctx.players.daily = ctx.daily  # a daily game's replay is shown by its own rule
+    if table_scores:  # the score after each deal, reviewed in the background (issue 32)
+        ctx.scores = TableScores(manager, reviews, store.engine)
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
     bots = BotService(ctx, bots_rated_together)
@@ -269,15 +276,15 @@ def create_app(
         exception_handlers={404: not_found, 405: wrong_method},
         middleware=_middleware(allowed_hosts),
     )
-    app.state.ctx = ctx
-    app.state.bots = bots
-    app.state.manager = manager
-    app.state.players = ctx.players
-    app.state.store = store
-    app.state.follower = ctx.follower
-    app.state.reviews = reviews
-    app.state.replay_reviews = ctx.replay_reviews
-    app.state.metrics = ctx.metrics
-    app.state.daily = ctx.daily
+    _expose(app, ctx, bots)
     install_log_redaction()
     return app
+
+
+def _expose(app: Starlette, ctx: AppContext, bots: Any) -> None:
+    """The services on ``app.state`` by name, for tests, benchmarks and embedders
+    (``app.state.manager``, ``.players``, ``.store``...): the handlers use ``ctx``."""
+    app.state.ctx = ctx
+    app.state.bots = bots
+    for name in ("manager", "players", "store", "follower", "reviews", "replay_reviews", "metrics", "daily"):
+        setattr(app.state, name, getattr(ctx, name))

@@ -34,6 +34,7 @@ from ..room.tables import TableManager
 from ..texts import W_
 from .accounts import Accounts, accounts_t, metadata, seat_accounts_t, typed_name_key
 from .fairplay import DEFAULT_PAIR_ALLOWANCE, FairPlay, completion, iso_time, refused_until
+from .performance import score_history
 from .queries import statements
 from .ratings import (
     display_rating,
@@ -367,7 +368,8 @@ class Players:
     def player(self, name: str) -> dict[str, Any] | None:
         """The player page's JSON (``GET /api/players/NAME``), or ``None`` for no such
         (or a deleted) player.  ``history`` is the rating after each rated match, oldest
-        first: ``[{"date", "rating"}]``."""
+        first: ``[{"date", "rating"}]``; ``performance`` his latest match scores, oldest first
+        (:func:`~ginrummy.web.community.performance.score_history`)."""
         with self.engine.connect() as conn:
             acc = conn.execute(_ACCOUNT, {"key": typed_name_key(name)}).first()
             if acc is None:
@@ -376,6 +378,7 @@ class Players:
             recent = conn.execute(_RECENT, {"account": acc.id}).all()
             history = conn.execute(_HISTORY, {"account": acc.id}).all()
             done = completion(conn, acc.id)
+            scores = score_history(conn, acc.id)
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:
@@ -415,6 +418,7 @@ class Players:
             "completion": done,
             "recent": out_recent,
             "history": [{"date": h.finished, "rating": display_rating(h.mu_after, h.sigma_after)} for h in history],
+            "performance": scores,
         }
 
     def me(self, account_id: int) -> dict[str, Any]:

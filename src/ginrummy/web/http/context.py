@@ -12,6 +12,7 @@ from ..community.puzzles import PuzzleRoom
 from ..contests.daily import DailyRoom
 from ..contests.tournaments import Tournaments
 from ..db.store import Store
+from ..learning.table_scores import TableScores
 from ..ops import Metrics
 from ..room.follower import Follower
 from ..room.review_service import ReviewService
@@ -41,6 +42,7 @@ class AppContext:
         puzzles: the puzzle room (``/api/puzzles``); puzzle_limit: its bound per address.
         daily: the daily deal (web/contests/daily.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
+        scores: the tables' performance scores, reviewed in the background (issue 32), else ``None``.
     """
 
     store: Store
@@ -59,3 +61,4 @@ class AppContext:
     puzzle_limit: RateLimiter
     daily: DailyRoom | None = None
     link_bases: dict[Any, str] = field(default_factory=dict)
+    scores: TableScores | None = None

@@ -4,12 +4,38 @@ protocol (``docs/protocol.md``), and the legal actions as an error message lists
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from ...actions import Action
 from ...cards import card_str
 
-__all__ = ["error_message", "hint_message", "legal_words"]
+__all__ = ["error_message", "hint_message", "legal_words", "score_message", "score_progress_message", "ScoreMsg"]
+
+
+class ScoreMsg(TypedDict):
+    """The outbound ``score`` message (issue 32; ``docs/protocol.md``, "The score"): the
+    performance of every player of the table for deal ``deal`` (``None``: the whole match), in
+    seat order; each entry is ``{"name", **Performance.to_dict()}``
+    (:class:`ginrummy.analysis.performance.Performance`)."""
+
+    type: str
+    deal: int | None
+    players: list[dict[str, Any]]
+
+
+def score_message(deal: int | None, players: list[dict[str, Any]]) -> ScoreMsg:
+    """``{"type": "score", "deal": N or null, "players": [{"name", "decisions",
+    "loss_per_decision", "score", "inaccuracies", "mistakes", "blunders", "rating"}]}``:
+    ``score`` 0..100 (higher is better), ``loss_per_decision`` in percentage points of the
+    chance to win, ``rating`` ``{"rating", "low", "high"}`` or ``null`` (no decision)."""
+    return {"type": "score", "deal": deal, "players": players}
+
+
+def score_progress_message(deal: int | None, done: int, total: int | None) -> dict[str, Any]:
+    """``{"type": "score_progress", "deal", "done", "total"}``: the table's background review
+    of deal ``deal`` (``None``: the match) has valued ``done`` of ``total`` decisions
+    (``total`` ``None`` until counted)."""
+    return {"type": "score_progress", "deal": deal, "done": done, "total": total}
 
 
 def hint_message(action: str, reason: str, level: str, seq: int, *, reply_to: Any = None) -> dict[str, Any]:

@@ -30,6 +30,7 @@ import functools
 import itertools
 import logging
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -53,6 +54,9 @@ log = logging.getLogger("ginrummy.web")
 WORKERS = 1
 """Worker processes for reviews: one, so a review never takes more than one core from the tables."""
 
+WORKER_NICE = 10
+"""Niceness added to the worker (``os.nice``): the tables' moves get the processor first (RESULTS.md)."""
+
 MAX_JOBS = 8
 """Reviews queued or running in the whole server at once; one more is refused (``server_busy``).
 They run one at a time, in the fair order of :mod:`ginrummy.web.review_budget`."""
@@ -72,6 +76,8 @@ class JobCancelled(Exception):
 def _init_worker(queue: Any, cancel: Any = None) -> None:
     global _QUEUE, _CANCEL
     _QUEUE, _CANCEL = queue, cancel
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)  # the tables' moves first: a review is never urgent (issue 32)
 
 
 def _work(job: int, text: str, player: str | None, deal: int | None, budget_ms: float, seed: int) -> Review:

@@ -134,6 +134,7 @@ class TableManager:
         self.leave_grace = DEFAULT_LEAVE_GRACE
         #: ``(table, player, how)`` -> the function recording a match ended by a resign or a leave
         self.on_end: Callable[[Table, int, str], Callable[[Any], None] | None] | None = None
+        self.on_changed: Callable[[Table], None] | None = None  # after each change sent (learning/table_scores.py)
         self.autoplay = AutoPlay(self)
         self.room = Room(self)
         self.opening = Opening(self)
@@ -479,6 +480,8 @@ class TableManager:
             table.flushed = None
         self.schedule_bot(table)
         self.schedule_clock(table)
+        if self.on_changed is not None:
+            self.on_changed(table)
         if table.public:
             self.lobby_changed()
 

@@ -1,4 +1,4 @@
-// A player page: GET /api/players/NAME: rating (with an SVG plot drawn here), statistics, recent matches.
+// A player page: GET /api/players/NAME: rating and match scores (SVG plots drawn here), statistics, recent matches.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -35,6 +35,32 @@ function plot(history) {
   s.append(svg("polyline", { class: "line", points: history.map((h, i) => `${x(i).toFixed(1)},${y(h.rating).toFixed(1)}`).join(" ") }));
   history.forEach((h, i) => s.append(svg("circle", { cx: x(i).toFixed(1), cy: y(h.rating).toFixed(1), r: 3, fill: "#0e6ba8" })));
   box.replaceChildren(s);
+}
+
+/** The score of each scored match (0-100, issue 32) as a line, oldest first: y from 0 to 100, each
+ *  point titled with its date, its score and "played like about N"; the latest said in words. */
+function scorePlot(scores) {
+  const box = $("score-plot");
+  if (!scores.length) { box.replaceChildren(el("p", { class: "hint" }, t("No scored match yet."))); return; }
+  const W = 600, H = 180, L = 48, R = 10, T = 10, B = 24;
+  const x = (i) => L + (scores.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (scores.length - 1));
+  const y = (v) => T + (100 - v) * (H - T - B) / 100;
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("Score per match"), id: "score-chart" });
+  s.append(svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }), svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
+  for (const v of [0, 50, 100]) s.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, fmtNumber(v)));
+  s.append(svg("text", { x: L, y: H - 6 }, scores[0].date.slice(0, 10)));
+  s.append(svg("text", { x: W - R, y: H - 6, "text-anchor": "end" }, scores[scores.length - 1].date.slice(0, 10)));
+  s.append(svg("polyline", { class: "line", points: scores.map((m, i) => `${x(i).toFixed(1)},${y(m.score).toFixed(1)}`).join(" ") }));
+  scores.forEach((m, i) => {
+    const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(m.score).toFixed(1), r: 3, fill: "#2e7d32", "data-score": m.score });
+    dot.append(svg("title", {}, `${m.date.slice(0, 10)}: ${t("{score} of 100", { score: fmtNumber(m.score) })}`));
+    s.append(dot);
+  });
+  const last = scores[scores.length - 1];
+  const words = t("Latest match: score {score} of 100; played like a player rated about {rating} ({low} to {high}).", {
+    score: fmtNumber(last.score), rating: last.rating ? fmtNumber(last.rating.rating) : "-",
+    low: last.rating ? fmtNumber(last.rating.low) : "-", high: last.rating ? fmtNumber(last.rating.high) : "-" });
+  box.replaceChildren(s, el("p", { class: "hint", id: "score-latest" }, words));
 }
 
 function stat(label, value, id) { return el("div", { id }, el("b", null, value), label); }
@@ -89,6 +115,7 @@ async function load() {
     rating: ratingEl("b", { id: "rating", title: p.provisional ? t("provisional rating") : null }, p.rating, false), after }),
     p.provisional ? el("span", { class: "hint" }, " " + t("(provisional)")) : "");
   plot(p.history);
+  scorePlot(p.performance || []);
   const pct = (a, b) => (b ? fmtNumber(Math.round(100 * a / b)) + "%" : "-");
   $("stats").replaceChildren(
     stat(t("matches"), fmtNumber(p.matches), "st-matches"), stat(t("matches won"), `${fmtNumber(p.wins)} (${pct(p.wins, p.matches)})`, "st-wins"),

@@ -92,6 +92,7 @@ function onMessage(msg) {
   }
   else if (window.GinRoom && GinRoom.onMessage(msg)) return;
   else if (window.GinReview && GinReview.onMessage(msg)) return;
+  else if (window.GinScore && GinScore.onMessage(msg)) return;  // the players' scores (table_score.js)
   else if (msg.type === "hint") {
     ui.hintAsked = false;
     ui.hintAhead = 0;

@@ -92,6 +92,7 @@ function showResult() {
     how.open = !onPhone();
     box.append(how);
   }
+  if (window.GinScore) GinScore.addPanel(box);  // each player's score of the deal and the match (table_score.js)
   const sheetBox = el("div");
   renderSheet(sheetBox, s.sheet);
   box.append(el("h3", null, tm("Score sheet")), sheetBox);

@@ -301,6 +301,8 @@ async def game_socket(ctx: AppContext, ws: WebSocket) -> None:
         else:
             await manager.changed(table)  # everyone sees the player connected
         await manager.catch_up(table.id)  # and then any step another server stored meanwhile
+        for msg in ctx.scores.known(table.id) if ctx.scores is not None else ():
+            await send(msg)  # the scores of the deals reviewed before he came (issue 32)
         await _read(s, table)
     except (WebSocketDisconnect, ConnectionError, RuntimeError):
         pass

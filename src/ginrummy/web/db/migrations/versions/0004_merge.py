@@ -3,7 +3,7 @@ its own 0003, the bot API's 0004): nothing changes in the schema; the database i
 
 Revision ID: 0004_merge
 Revises: 0003_puzzles, 0003_fair_play_leaving, 0003_moderation, 0003_daily,
-    0003_tournaments, 0004_bots
+    0003_tournaments, 0003_performance, 0004_bots
 Create Date: 2026-12-04
 """
 
@@ -16,6 +16,7 @@ down_revision = (
     "0003_moderation",
     "0003_daily",
     "0003_tournaments",
+    "0003_performance",
     "0004_bots",
 )
 branch_labels = None
