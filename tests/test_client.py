@@ -4,6 +4,7 @@ options (issue 35, the client side; the end-to-end run is tests/test_bot_e2e.py)
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -24,10 +25,18 @@ from ginrummy.views import view_of
 
 def _state(deal, seat, number=1, fair=None, deals=()):
     rules = deal.rules
-    return {"type": "state", "you": seat, "seat": seat, "seq": 1, "view": view_of(deal, seat).to_json(),
-            "table": {"rules": rules.to_dict(), "names": ["Ann", "Bob"]},
-            "sheet": {"totals": {"Ann": 5, "Bob": 0}}, "deal": {"number": number},
-            "deals": list(deals), "fair": fair}
+    return {
+        "type": "state",
+        "you": seat,
+        "seat": seat,
+        "seq": 1,
+        "view": view_of(deal, seat).to_json(),
+        "table": {"rules": rules.to_dict(), "names": ["Ann", "Bob"]},
+        "sheet": {"totals": {"Ann": 5, "Bob": 0}},
+        "deal": {"number": number},
+        "deals": list(deals),
+        "fair": fair,
+    }
 
 
 def _walk(rules, seed):
@@ -55,7 +64,9 @@ def test_view_from_state_is_the_servers_view(name):
                 assert v.scores == {"names": ["Ann", "Bob"], "totals": [5, 0], "deal_number": 1}
                 want = view_of(s, seat).to_json()
                 got = v.to_json(state["view"]["history"])
-                assert {k: x for k, x in got.items() if k != "result"} == {k: x for k, x in want.items() if k != "result"}
+                assert {k: x for k, x in got.items() if k != "result"} == {
+                    k: x for k, x in want.items() if k != "result"
+                }
 
 
 def test_no_view_before_the_first_deal():
@@ -86,16 +97,22 @@ def test_one_client_seed_per_deal_resent_unchanged_and_checked():
     walk.append(s)
     for st in walk:
         fair.observe(_state(st, 0))
-    reveal = {"number": 1, "revealed": True, "seed": server.hex(), "client_seeds": ["first", "zz"],
-              "commitment": commitment(server)}
+    reveal = {
+        "number": 1,
+        "revealed": True,
+        "seed": server.hex(),
+        "client_seeds": ["first", "zz"],
+        "commitment": commitment(server),
+    }
     [check] = fair.check_revealed({"deals": [reveal]})
     assert (check.deal, check.ok, check.problems) == (1, True, ())
     assert fair.observed[1].hand == sorted(card_str(c) for c in deck_from_seed(dseed)[:10])
     # a server that dealt from another client seed, or whose seed is not the commitment, is caught
     assert fair.check(1, server.hex(), ["other", "zz"]).ok is False
     bad = fair.check(1, bytes(32).hex(), ["first", "zz"])
-    assert bad.ok is False and bad.problems[0] == ("SHA-256 of the revealed seed is not the commitment seen "
-                                                   "before the seed was sent")
+    assert bad.ok is False and bad.problems[0] == (
+        "SHA-256 of the revealed seed is not the commitment seen before the seed was sent"
+    )
 
 
 def test_a_server_showing_another_seed_is_warned_about():
@@ -136,10 +153,25 @@ def test_backoff_doubles_up_to_30_seconds():
     assert [backoff(n) for n in (1, 2, 3, 4, 7, 8, 20)] == [0.5, 1.0, 2.0, 4.0, 30.0, 30.0, 30.0]
 
 
-def test_resign_is_not_in_the_protocol_yet():
+def test_resign_sends_the_resign_message_once_on_the_next_message():
+    """docs/protocol.md, "Leaving and resigning": ``{"type": "resign"}``, sent once."""
+    import asyncio
+
     client = SeatClient("http://127.0.0.1:1/table/a?seat=t", PlayerDecider(load_player("random")))
-    with pytest.raises(NotImplementedError, match="no resign message yet"):
-        client.resign()
+
+    class Ws:
+        sent: list = []
+
+        async def send(self, text):
+            self.sent.append(json.loads(text))
+
+    ws = Ws()
+    asyncio.run(client._handle(ws, {"type": "chat", "from": "Ann", "text": "hi"}))
+    assert ws.sent == []
+    client.resign()
+    asyncio.run(client._handle(ws, {"type": "chat", "from": "Ann", "text": "again"}))
+    asyncio.run(client._handle(ws, {"type": "chat", "from": "Ann", "text": "and again"}))
+    assert ws.sent == [{"type": "resign", "id": "resign"}]
 
 
 def test_load_player_by_level_or_class():
@@ -151,23 +183,42 @@ def test_load_player_by_level_or_class():
         load_player("grandmaster")
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["--seat", "http://x/table/a?seat=t", "--level", "novice", "--token", "T"],
-     "give --seat URL (a seat link) or --server URL with --token TOKEN (a bot account), not both"),
-    (["--level", "novice", "--token", "T"],
-     "--server URL and --token TOKEN go together (the token of a bot account on that server)"),
-    (["--level", "novice", "--token", "T", "--server", "ftp://x"], "--server is http(s)://HOST[:PORT], not 'ftp://x'"),
-    (["--level", "novice", "--token", "T", "--server", "http://x", "--accept", "maybe"],
-     "--accept is one of all, none, rated, casual, people, bots, not 'maybe'"),
-    (["--level", "novice", "--token", "T", "--server", "http://x", "--seek", "--challenge", "novice"],
-     "give at most one of --seek or --challenge NAME"),
-    (["--level", "novice"], "--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN), "
-     "or --server and --token"),
-    (["--seat", "http://x/table/a?seat=t"], "give one of --level LEVEL or --command PROGRAM"),
-    (["--seat", "http://x/lobby", "--level", "novice"],
-     "not a seat link (path '/lobby'); allowed: http(s)://HOST/table/ID?seat=TOKEN, "
-     "http(s)://HOST/table/ID?invite=CODE or ws(s)://HOST/ws/table/ID?seat=TOKEN"),
-])
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (
+            ["--seat", "http://x/table/a?seat=t", "--level", "novice", "--token", "T"],
+            "give --seat URL (a seat link) or --server URL with --token TOKEN (a bot account), not both",
+        ),
+        (
+            ["--level", "novice", "--token", "T"],
+            "--server URL and --token TOKEN go together (the token of a bot account on that server)",
+        ),
+        (
+            ["--level", "novice", "--token", "T", "--server", "ftp://x"],
+            "--server is http(s)://HOST[:PORT], not 'ftp://x'",
+        ),
+        (
+            ["--level", "novice", "--token", "T", "--server", "http://x", "--accept", "maybe"],
+            "--accept is one of all, none, rated, casual, people, bots, not 'maybe'",
+        ),
+        (
+            ["--level", "novice", "--token", "T", "--server", "http://x", "--seek", "--challenge", "novice"],
+            "give at most one of --seek or --challenge NAME",
+        ),
+        (
+            ["--level", "novice"],
+            "--seat URL is needed: the seat link of the table (http(s)://HOST/table/ID?seat=TOKEN), "
+            "or --server and --token",
+        ),
+        (["--seat", "http://x/table/a?seat=t"], "give one of --level LEVEL or --command PROGRAM"),
+        (
+            ["--seat", "http://x/lobby", "--level", "novice"],
+            "not a seat link (path '/lobby'); allowed: http(s)://HOST/table/ID?seat=TOKEN, "
+            "http(s)://HOST/table/ID?invite=CODE or ws(s)://HOST/ws/table/ID?seat=TOKEN",
+        ),
+    ],
+)
 def test_gin_bot_bad_options_exit_2_with_one_line(capsys, argv, needle):
     assert main(["bot", *argv]) == 2
     out = capsys.readouterr()

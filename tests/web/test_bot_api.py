@@ -67,6 +67,7 @@ ROUTES = [
     ("POST", "/api/bot/challenge/xyz/accept", None, "play"),
     ("POST", "/api/bot/challenge/xyz/decline", None, "play"),
     ("POST", "/api/bot/tables/abc/chat", {"text": "hi"}, "chat"),
+    ("POST", "/api/bot/tables/abc/resign", None, "play"),
 ]
 
 
@@ -171,6 +172,30 @@ def test_a_rated_challenge_to_a_computer_level_seats_the_bot_and_plays(app):
     assert app.state.players.is_rated(seat["table"])
     state = _seat_state(app, seat["link"])
     assert (state["type"], state["you"]) == ("state", 0)
+
+
+def test_a_bot_resigns_its_rated_match_through_the_api(app):
+    """POST /api/bot/tables/ID/resign: refused before the first deal (nothing changes), then the
+    bot loses the match, rated, recorded as resigned; a second resign is refused; another
+    table is not the bot's."""
+    owner = _owner_with_bot(app)
+    api = _api(app, _token(owner))
+    seat = api.post("/api/bot/challenge", json={"level": "novice", "rated": True}).json()
+    r = api.post(f"/api/bot/tables/{seat['table']}/resign")
+    assert (r.status_code, r.json()["code"]) == (403, "not_allowed"), r.text
+    with TestClient(app).websocket_connect(f"/ws/table/{seat['table']}?seat={seat['token']}") as ws:
+        next_message(ws, lambda m: m.get("type") == "state")
+        ws.send_json({"type": "client_seed", "deal": 1, "seed": "botseed", "id": "seed"})
+        next_message(ws, lambda m: m.get("reply_to") == "seed")
+        r = api.post(f"/api/bot/tables/{seat['table']}/resign")
+        assert r.status_code == 200 and r.json() == {"resigned": True}, r.text
+        state = next_message(ws, lambda m: m.get("type") == "state" and m["match"].get("ended") == "resigned")
+    assert state["match"]["finished"] is True and state["match"]["winner"] != "Botty"
+    r = api.post(f"/api/bot/tables/{seat['table']}/resign")
+    assert (r.status_code, r.json()["code"]) == (403, "not_allowed")
+    assert api.post("/api/bot/tables/nosuchtable/resign").status_code == 404
+    player = TestClient(app).get("/api/players/Botty").json()
+    assert player["completion"]["resigned"] == 1 and player["rated_matches"] == 1
 
 
 def test_a_person_challenges_a_bot_from_its_page_and_the_bot_accepts(app):

@@ -112,6 +112,7 @@ class SeatClient:
         self._chatted = False
         self._new_link: SeatLink | None = None
         self._done = False
+        self._resign_asked = self._resign_sent = False
 
     # -- sending -----------------------------------------------------------------------------
 
@@ -125,9 +126,10 @@ class SeatClient:
         await ws.send(json.dumps(msg, separators=(",", ":")))
 
     def resign(self) -> None:
-        """Not possible yet: the table protocol (docs/protocol.md) has no resign message; it
-        comes with the server's bot API (issue 35).  Raises ``NotImplementedError`` saying so."""
-        raise NotImplementedError("the table protocol has no resign message yet; it comes with the server's bot API")
+        """Resign the match: ``{"type": "resign"}`` is sent once, on the next message from the
+        server (docs/protocol.md, "Leaving and resigning"); the seat loses the match, rated at a
+        rated table.  Safe to call from the decider or another task; a rematch starts afresh."""
+        self._resign_asked = True
 
     # -- the connection ----------------------------------------------------------------------
 
@@ -186,6 +188,9 @@ class SeatClient:
 
     async def _handle(self, ws: Any, msg: dict[str, Any]) -> None:
         self._write({"in": msg})
+        if self._resign_asked and not self._resign_sent:
+            self._resign_sent = True
+            await self._send(ws, {"type": "resign", "id": "resign"})
         kind = msg.get("type")
         if kind == "state":
             await self._on_state(ws, msg)

@@ -311,6 +311,24 @@ async def chat(svc: BotService, request: Request) -> Response:
     return JSONResponse({"said": True})
 
 
+async def resign(svc: BotService, request: Request) -> Response:
+    """``POST /api/bot/tables/{id}/resign`` (scope ``play``): the bot resigns the match at its
+    seat there, as a person's ``{"type": "resign"}`` does (docs/protocol.md, "Leaving and
+    resigning"): it loses the match, rated at a rated table.  ``404 not_found`` where the bot
+    has no seat; ``403 not_allowed`` before the first deal, once the match is over, or at a
+    three-hand table (nothing changes)."""
+    try:
+        t = svc.authorize(request, "play")
+        table_id = request.path_params["table_id"]
+        mine = [p for p, a in svc.ctx.players.accounts.seats(table_id).items() if a == t.account.id]
+        if not mine:
+            raise WebError(ErrorCode.NOT_FOUND, W_("the bot has no seat at table {id}", id=table_id[:40]))
+        await svc.ctx.manager.resign(svc.ctx.manager.load(table_id), mine[0])
+    except GinRummyError as exc:
+        return _answer(request, exc)
+    return JSONResponse({"resigned": True})
+
+
 def bot_api_routes(svc: BotService) -> list[Route]:
     """The bot API's routes (module docstring)."""
     return [
@@ -322,4 +340,5 @@ def bot_api_routes(svc: BotService) -> list[Route]:
         Route("/api/bot/challenge/{challenge_id}/accept", partial(accept, svc), methods=["POST"]),
         Route("/api/bot/challenge/{challenge_id}/decline", partial(decline, svc), methods=["POST"]),
         Route("/api/bot/tables/{table_id}/chat", partial(chat, svc), methods=["POST"]),
+        Route("/api/bot/tables/{table_id}/resign", partial(resign, svc), methods=["POST"]),
     ]
