@@ -66,7 +66,7 @@ class Run:
         cmd = [sys.executable, "-m", "ginrummy", "serve", "--port", str(self.port), "--host", "127.0.0.1",
                "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}", "--tables-per-minute", "0",
                "--bot-delay", "0", "--log-level", "warning", "--review-budget-ms", str(a.review_budget_ms),
-               "--table-scores" if a.table_scores else "--no-table-scores"]
+               *([] if a.table_scores else ["--no-table-scores"])]
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
         self.log = tmp / "server.log"
         with open(self.log, "wb") as log:

@@ -292,12 +292,12 @@ _Metrics = Annotated[
         help="Serve Prometheus metrics at /metrics, to loopback clients and --metrics-allow (docs/deploy.md).",
     ),
 ]
-_TableScores = Annotated[
+_NoTableScores = Annotated[
     bool,
     typer.Option(
-        "--table-scores/--no-table-scores",
-        help="Review each deal that ends in the background and show every player's score at the table "
-        "(docs/protocol.md, 'The score'); on by default.",
+        "--no-table-scores",
+        help="Do not review each deal that ends to show every player's score at the table "
+        "(docs/protocol.md, 'The score'; on by default).",
     ),
 ]
 _MetricsAllow = Annotated[
@@ -373,7 +373,7 @@ def serve(
     max_connections: _MaxConnections = 2000,
     max_connections_per_address: _MaxConnectionsPerAddress = 100,
     bots_rated_together: _BotsRatedTogether = False,
-    table_scores: _TableScores = True,
+    no_table_scores: _NoTableScores = False,
 ) -> None:
     """Serve the web table: open http://HOST:PORT/ in a browser to play against the computer
     or a friend.  Every action is stored before it is acknowledged, so a restart resumes every
@@ -415,7 +415,7 @@ def serve(
             # the key of the sign-in addresses' hashes (docs/accounts.md, "Farming flags")
             address_key=os.environ["GIN_ADDRESS_KEY"].encode() if os.environ.get("GIN_ADDRESS_KEY") else None,
             bots_rated_together=bots_rated_together,
-            table_scores=table_scores,
+            table_scores=not no_table_scores,
         )
     except Exception as exc:  # a bad URL, a missing driver or an unreachable database
         _stop(log_format, database_error(url, exc))
