@@ -92,10 +92,12 @@ function showResult() {
     how.open = !onPhone();
     box.append(how);
   }
-  if (window.GinScore) GinScore.addPanel(box);  // each player's score of the deal and the match (table_score.js)
   const sheetBox = el("div");
   renderSheet(sheetBox, s.sheet);
   box.append(el("h3", null, tm("Score sheet")), sheetBox);
+  // each player's score of the deal and the match (table_score.js), after the sheet: on a phone
+  // the points and the sheet stay above the dialog's buttons (issue 34)
+  if (window.GinScore) GinScore.addPanel(box);
   box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
   const buttons = el("div", { class: "row result-buttons" });
   if (s.match.finished) {
