@@ -38,6 +38,7 @@ LOCALE_DIR = Path(ginrummy.__file__).parent / "locale"
 
 # names and commands shown as they are (the hash, the verifier), and words French shares with English
 ALLOWED = {
+    "score",  # French says "le score" (the performance score, issue 32) as English does
     "sha",
     "eaai",
     "openspiel",
