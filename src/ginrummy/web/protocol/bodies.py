@@ -309,6 +309,16 @@ _BODY_HELP: dict[type[_Body], Any] = {
 }
 
 
+def body_help(model: type[_Body]) -> Msg:
+    """What a body of ``model`` looks like, for an answer that refuses one: the example of
+    :data:`_BODY_HELP`, else the model's fields (every body has an answer: a body class added
+    without an example is refused in words, never with a ``KeyError``)."""
+    example = _BODY_HELP.get(model)
+    if example is not None:
+        return example()  # type: ignore[no-any-return]
+    return W_("send a JSON object with the fields {fields}", fields=", ".join(model.model_fields))
+
+
 def _problem(err: Mapping[str, Any]) -> Msg:
     """One pydantic error as a translatable phrase."""
     kind = err.get("type", "")
@@ -350,7 +360,7 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
     200 (characters or items)``)."""
     data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
     if not isinstance(data, dict):
-        raise WebError(ErrorCode.BAD_MESSAGE, W_("the body must be a JSON object: {help}", help=_BODY_HELP[model]()))
+        raise WebError(ErrorCode.BAD_MESSAGE, W_("the body must be a JSON object: {help}", help=body_help(model)))
     rules = data.get("rules")
     if isinstance(rules, dict):
         for k, v in rules.items():  # a whole number too large is out of range, not "not whole" (1e+23)
@@ -407,7 +417,7 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                 ErrorCode.BAD_MESSAGE, W_("seat {seat}: {field} {problem}", seat=seat, field=field, problem=problem)
             ) from None
         if loc[0] in ("names", "seats") and err.get("type") != "extra_forbidden":
-            raise WebError(ErrorCode.BAD_MESSAGE, _BODY_HELP[model]()) from None
+            raise WebError(ErrorCode.BAD_MESSAGE, body_help(model)) from None
         if where.split(".")[0] == "results":
             raise WebError(
                 ErrorCode.BAD_MESSAGE, W_("results must be a list (at most 500) of NAME:POINTS or draw")

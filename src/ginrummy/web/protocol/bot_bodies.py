@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import Field, StrictStr
+
+from .bodies import _Body  # one base for every body: parse_body reads them all alike
 
 __all__ = ["MakeBotBody", "TokenBody", "SeekBody", "ChallengeBody", "BotChatBody"]
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
 class MakeBotBody(_Body):
