@@ -244,6 +244,27 @@ def test_limits_and_refusals(tmp_path):
     store.close()
 
 
+def test_blocked_people_cannot_both_enter_one_tournament(tmp_path):
+    """A Swiss may pair any two entrants, and blocked people are never seated together
+    (docs/accounts.md): whoever enters second is refused, in either direction of the block;
+    an entrant who blocked nobody enters (the new-user trial of stop 39 saw them paired)."""
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    store, _manager, players, ts = _app(url, Clock())
+    ann, bob, cy = _people(players, 3)
+    tid = ts.create(ann, _settings())
+    players.accounts.moderation.relate(bob.id, "player0", "block")  # Bob blocks Ann
+    ts.join(tid, ann)
+    with pytest.raises(WebError) as e:
+        ts.join(tid, bob)
+    assert (e.value.code, str(e.value)) == (
+        "blocked",
+        "you cannot enter this tournament: you and an entrant blocked one another",
+    )
+    ts.join(tid, cy)
+    assert [p for p in ts.load(tid).players if p.startswith("a")] == [f"a{ann.id}", f"a{cy.id}"]
+    store.close()
+
+
 def test_a_withdrawn_player_forfeits_his_game_and_is_not_paired_again(tmp_path):
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     clock = Clock()

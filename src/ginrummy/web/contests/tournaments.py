@@ -144,8 +144,20 @@ class Tournaments:
 
     def join(self, tid: str, account: Account) -> None:
         """``account`` enters ``tid`` (before the start).  Raises :class:`WebError` or
-        :class:`~ginrummy.compete.errors.CompeteError` (closed, full, entered already)."""
-        self._change(tid, lambda t: t.join(f"a{account.id}"))
+        :class:`~ginrummy.compete.errors.CompeteError` (closed, full, entered already;
+        ``blocked`` when he and an entrant blocked one another: a Swiss may pair any two, and
+        blocked people are never seated together, docs/accounts.md)."""
+
+        def enter(t: Tournament) -> None:
+            entrants = {int(p[1:]) for p in t.players if p.startswith("a") and p[1:].isdigit()}
+            if self.players.accounts.moderation.blocked_among(account.id, entrants):
+                raise WebError(
+                    ErrorCode.BLOCKED,
+                    W_("you cannot enter this tournament: you and an entrant blocked one another"),
+                )
+            t.join(f"a{account.id}")
+
+        self._change(tid, enter)
 
     def withdraw(self, tid: str, account: Account) -> None:
         """``account`` leaves ``tid``: before the start he is no longer entered; while it runs
