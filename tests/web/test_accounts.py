@@ -304,6 +304,22 @@ def test_a_free_seat_of_a_rated_open_table_is_for_a_signed_in_person(client):
     assert client.app.state.players.accounts.seats(t["id"])[1] == bob
 
 
+def test_a_signed_in_person_takes_one_seat_at_an_unrated_open_table_too(client):
+    """The new-user trial of stop 39: at an unrated open table the host's "Sit here" in another
+    tab gave him both seats ("alice3" and "alice3 2"); one person, one seat, as at a rated table."""
+    _signup(client, "Ann")
+    r = client.post(
+        "/api/tables", json={"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}], "public": True}
+    )
+    assert r.status_code == 201, r.text
+    t = r.json()
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Ann"})
+    assert (r.status_code, r.json()["code"], r.json()["error"]) == (409, "seated", "you sit at this table already")
+    client.delete("/api/session")
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"seat": 1, "name": "Zoe"})  # a guest still may
+    assert r.status_code == 200, r.text
+
+
 def test_leaderboard_paging_is_checked(client):
     assert client.get("/api/leaderboard?limit=201").json()["error"] == "limit must be a whole number from 0 to 200"
     assert client.get("/api/leaderboard?offset=-1").status_code == 400

@@ -204,14 +204,17 @@ def rated_refusal(ctx: AppContext, account_id: int, tr: WebTranslator) -> Respon
 
 
 def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Response | None:
-    """At a rated table a seat is taken only by a signed-in person who has no seat there yet
-    and is not refused rated play (:func:`rated_refusal`) nor barred from it; at any table, not
+    """A signed-in person who has a seat at the table takes no other (at any table); at a rated
+    table a seat is taken only by a signed-in person who is not refused rated play (:func:`rated_refusal`) nor barred from it; at any table, not
     by a person who blocked one of the accounts seated there or whom one of them blocked (read
     from the database now)."""
     table_id = request.path_params["table_id"]
     account = current_account(request, ctx.players)
     mod = ctx.players.accounts.moderation
-    if account is not None and mod.blocked_among(account.id, set(ctx.players.accounts.seats(table_id).values())):
+    seated = set(ctx.players.accounts.seats(table_id).values())
+    if account is not None and account.id in seated:  # one person, one seat (at any table)
+        return error_response(W_("you sit at this table already"), tr, 409, "seated")
+    if account is not None and mod.blocked_among(account.id, seated):
         return error_response(
             W_("you cannot sit at this table: you and a player there blocked one another"), tr, 403, "blocked"
         )
@@ -223,8 +226,6 @@ def _seat_refused(ctx: AppContext, request: Request, tr: WebTranslator) -> Respo
             return error_response(barred, tr)
     if account is None:
         return error_response(W_("sign in to take a seat at a rated table"), tr, 403, "sign_in")
-    if account.id in ctx.players.accounts.seats(request.path_params["table_id"]).values():
-        return error_response(W_("you sit at this table already"), tr, 409, "seated")
     return rated_refusal(ctx, account.id, tr)
 
 
