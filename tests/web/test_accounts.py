@@ -36,7 +36,7 @@ def test_sign_up_signs_in_with_an_httponly_samesite_session_cookie(client):
         "rating": 1000,
         "provisional": True,
         "matches": 0,
-        "completion": {"matches": 0, "by_rules": 0, "resigned": 0, "forfeited": 0, "rate": None},
+        "completion": {"matches": 0, "by_rules": 0, "resigned": 0, "forfeited": 0, "opponent_gave_up": 0, "rate": None},
         "rated_refused_until": None,
         "can_chat": False,
         "moderator": False,

@@ -94,7 +94,15 @@ def test_the_loser_closes_his_browser_and_the_winner_claims_the_rated_win(server
     assert [c["name"] for c in changes] == ["Ann", "Bob"] and changes[0]["change"] > 0 > changes[1]["change"]
     assert not ann.is_visible("#resign")
     bob_page = httpx.get(server + "/api/players/Bob").json()
-    assert bob_page["completion"] == {"matches": 1, "by_rules": 0, "resigned": 0, "forfeited": 1, "rate": 0.0}
+    assert bob_page["completion"] == {
+        "matches": 1,
+        "by_rules": 0,
+        "resigned": 0,
+        "forfeited": 1,
+        "opponent_gave_up": 0,
+        "rate": 0.0,
+    }
+    assert httpx.get(server + "/api/players/Ann").json()["completion"]["opponent_gave_up"] == 1
     assert errors == []
 
 

@@ -120,6 +120,7 @@ def test_twenty_rated_matches_of_one_pair_move_the_ratings_only_the_allowance(cl
         "by_rules": 0,
         "resigned": 10,
         "forfeited": 0,
+        "opponent_gave_up": 10,  # the ten Bob resigned: the four counts add up to the matches
         "rate": 1.0,
     }
 
@@ -161,7 +162,14 @@ def test_three_forfeits_in_a_day_refuse_rated_play_until_the_oldest_is_a_day_old
     )
     me = client.get("/api/me").json()
     assert me["rated_refused_until"] == until
-    assert me["completion"] == {"matches": 3, "by_rules": 0, "resigned": 0, "forfeited": 3, "rate": 0.0}
+    assert me["completion"] == {
+        "matches": 3,
+        "by_rules": 0,
+        "resigned": 0,
+        "forfeited": 3,
+        "opponent_gave_up": 0,
+        "rate": 0.0,
+    }
     # nor may he take a seat at someone else's rated table; unrated play is open to him
     _as(client, ann)
     r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}], "rated": True})

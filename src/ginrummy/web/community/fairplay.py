@@ -62,10 +62,12 @@ def iso_time(t: float) -> str:
 
 
 def completion(conn: Connection, account_id: int) -> dict[str, Any]:
-    """``{"matches", "by_rules", "resigned", "forfeited", "rate"}`` of ``account_id``'s recorded
-    matches: how many in all, finished by the rules (those recorded before how a match ended
-    was kept count here too), resigned by him, forfeited by him (by leaving or on time), and
-    ``rate``: the share he did not forfeit (0.0 to 1.0, 3 decimals; ``None`` with no match)."""
+    """``{"matches", "by_rules", "resigned", "forfeited", "opponent_gave_up", "rate"}`` of
+    ``account_id``'s recorded matches: how many in all, finished by the rules (those recorded
+    before how a match ended was kept count here too), resigned by him, forfeited by him (by
+    leaving or on time), won because the opponent resigned or forfeited (so the four add up to
+    ``matches``), and ``rate``: the share he did not forfeit (0.0 to 1.0, 3 decimals; ``None``
+    with no match)."""
     rp = result_players_t
     mine_lost = and_(rp.c.account_id == account_id, rp.c.outcome == "loss")
     row = conn.execute(
@@ -74,14 +76,16 @@ def completion(conn: Connection, account_id: int) -> dict[str, Any]:
             func.sum(case((or_(rp.c.ended == "rules", rp.c.ended.is_(None)), 1), else_=0)),
             func.sum(case((and_(mine_lost, rp.c.ended == "resigned"), 1), else_=0)),
             func.sum(case((and_(mine_lost, rp.c.ended.in_(FORFEITED)), 1), else_=0)),
+            func.sum(case((and_(rp.c.outcome != "loss", rp.c.ended.in_(("resigned", *FORFEITED))), 1), else_=0)),
         ).where(rp.c.account_id == account_id)
     ).one()
-    matches, by_rules, resigned, forfeited = (int(x or 0) for x in row)
+    matches, by_rules, resigned, forfeited, gave_up = (int(x or 0) for x in row)
     return {
         "matches": matches,
         "by_rules": by_rules,
         "resigned": resigned,
         "forfeited": forfeited,
+        "opponent_gave_up": gave_up,
         "rate": round((matches - forfeited) / matches, 3) if matches else None,
     }
 

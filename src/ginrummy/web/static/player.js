@@ -128,7 +128,8 @@ async function load() {
     stat(t("completion rate"), p.completion.rate === null ? "-" : fmtNumber(Math.round(100 * p.completion.rate)) + "%", "st-completion"),
     stat(t("finished by the rules"), fmtNumber(p.completion.by_rules), "st-by-rules"),
     stat(t("resigned"), fmtNumber(p.completion.resigned), "st-resigned"),
-    stat(t("forfeited"), fmtNumber(p.completion.forfeited), "st-forfeited"));
+    stat(t("forfeited"), fmtNumber(p.completion.forfeited), "st-forfeited"),
+    stat(t("won when the opponent resigned or left"), fmtNumber(p.completion.opponent_gave_up || 0), "st-gave-up"));
   const body = $("recent").querySelector("tbody");
   body.replaceChildren(...p.recent.map(m => el("tr", null, el("td", null, m.date.slice(0, 10)), el("td", null, opponentLabel(m)),
     el("td", null, RESULT[m.result]()),
