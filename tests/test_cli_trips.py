@@ -121,3 +121,19 @@ def test_text_of_a_lone_deal_does_not_promise_a_game_to_100_and_counts_once():
     once = rules_text(RuleSet(stock_end="reshuffle", max_reshuffles=1), 10)
     assert "at most once; then the deal is a draw (R7.3)" in once and "1 times" not in once
     assert "counts twice (R9.3)" in rules_text(RuleSet(), 10, multiplier=2)
+
+
+def test_gin_bot_says_which_fair_deal_checks_could_not_be_made():
+    """A daily deal has no client seed of the bot's: its check could not be made, nothing failed
+    (the new-user trial read "0 of 1 deals passed" as a failure, and --server exited 1)."""
+    from types import SimpleNamespace as C
+
+    from ginrummy.cli.bot import _checks_text
+
+    assert _checks_text([C(ok=True), C(ok=True)]) == "fair-deal checks: 2 of 2 deals passed"
+    assert _checks_text([C(ok=None)]) == (
+        "fair-deal checks: 0 of 0 deals passed (1 could not be made: no client seed of this seat in them)"
+    )
+    assert _checks_text([C(ok=True), C(ok=False), C(ok=None)]) == (
+        "fair-deal checks: 1 of 2 deals passed (1 could not be made: no client seed of this seat in them), SOME FAILED"
+    )

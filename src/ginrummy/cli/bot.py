@@ -6,6 +6,7 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -170,11 +171,9 @@ def _play_seat(
         except LinkError as exc:
             print(f"gin bot: error: {exc}", file=sys.stderr)
             raise typer.Exit(1) from None
-    checked = sum(1 for c in outcome.checks if c.ok)
     print(
         f"match over: winner {outcome.winner}; {outcome.moves} moves sent, {outcome.refused} refused, "
-        f"{outcome.fallbacks} played by the fallback; fair-deal checks: {checked} of {len(outcome.checks)} deals passed"
-        + ("" if outcome.fair_ok else ", SOME FAILED")
+        f"{outcome.fallbacks} played by the fallback; {_checks_text(outcome.checks)}"
     )
     if not outcome.fair_ok:
         raise typer.Exit(1)
@@ -234,12 +233,23 @@ def _serve(
             out.close()
     outcomes = plan.outcomes
     won = sum(1 for o in outcomes if o.winner == name)
-    checked = sum(1 for o in outcomes for c in o.checks if c.ok)
-    total = sum(len(o.checks) for o in outcomes)
+    checks = [c for o in outcomes for c in o.checks]
     print(
         f"{len(outcomes)} games played as {name}: {won} won; "
         f"{sum(o.moves for o in outcomes)} moves sent, {sum(o.refused for o in outcomes)} refused, "
-        f"{sum(o.fallbacks for o in outcomes)} played by the fallback; fair-deal checks: {checked} of {total} deals passed"
+        f"{sum(o.fallbacks for o in outcomes)} played by the fallback; {_checks_text(checks)}"
     )
-    if checked != total:
+    if any(c.ok is False for c in checks):  # a check that could not be made is no failure
         raise typer.Exit(1)
+
+
+def _checks_text(checks: list[Any]) -> str:
+    """``fair-deal checks: P of N deals passed``, then how many could not be made (a deal dealt
+    with no client seed of this seat, such as the daily deal's, or joined after its start:
+    nothing to check, nothing failed) and ``, SOME FAILED`` when one failed."""
+    passed = sum(1 for c in checks if c.ok)
+    unmade = sum(1 for c in checks if c.ok is None)
+    text = f"fair-deal checks: {passed} of {len(checks) - unmade} deals passed"
+    if unmade:
+        text += f" ({unmade} could not be made: no client seed of this seat in them)"
+    return text + (", SOME FAILED" if any(c.ok is False for c in checks) else "")
