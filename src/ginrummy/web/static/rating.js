@@ -42,7 +42,10 @@ window.GinRating = {
     let box = document.getElementById("fair-play-bar");
     if (!box) {
       box = el("div", { id: "fair-play-bar", class: "row", role: "status", "aria-live": "polite" });
-      document.body.append(box);
+      // in the flow, above the players' panel: fixed over the page it covered the opponent's
+      // bar on a phone and the panel's heading on a wide screen (the new-user trial, stop 39)
+      const panel = document.getElementById("players-panel");
+      if (panel) panel.before(box); else document.body.append(box);
     }
     const m = state.match || {};
     const seated = state.you !== null && state.you !== undefined;
