@@ -315,7 +315,7 @@ def body_help(model: type[_Body]) -> Msg:
     without an example is refused in words, never with a ``KeyError``)."""
     example = _BODY_HELP.get(model)
     if example is not None:
-        return example()  # type: ignore[no-any-return]
+        return example()
     return W_("send a JSON object with the fields {fields}", fields=", ".join(model.model_fields))
 
 

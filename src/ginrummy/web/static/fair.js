@@ -562,6 +562,10 @@ const GinFair = (() => {
           : good.length === numbers.length ? nt("all {n} deals checked", "all {n} deals checked", good.length)
           : nt("{n} deal checked", "{n} deals checked", good.length))),
         ...good.map(k => resultLine(k, panel.shown.get(k))));
+      // the open state of the list being replaced, read now: its "toggle" event is queued and
+      // may not have run yet when a new state comes (a click just before it was lost)
+      const before = document.getElementById("fair-checked");
+      if (before) panel.detailsOpen = before.open;
       details.open = panel.detailsOpen;
       details.addEventListener("toggle", () => { panel.detailsOpen = details.open; });
       out.push(details);
