@@ -18,6 +18,8 @@ Routes:
   (:func:`ginrummy.web.texts.web_catalog`) as JSON, or as a script setting
   ``window.GIN_I18N`` (loaded by every page before its own scripts).
 * ``GET /daily`` and ``/api/daily/...``: the daily deal (:mod:`ginrummy.web.http.daily_routes`).
+* ``GET /api/turns`` and ``POST /api/turns/{id}/seat``: the turn-based tables' "your turn" list
+  (:mod:`ginrummy.web.http.turn_routes`).
 * ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
 
 Everything read from the network goes through :mod:`ginrummy.web.protocol.inbound` (one schema, sizes
@@ -78,6 +80,7 @@ from .http.puzzle_routes import new_limiter, puzzle_routes
 from .http.replay_review_routes import ReplayReviews, replay_review_routes
 from .http.tables import table_routes
 from .http.tournament_routes import tournament_routes
+from .http.turn_routes import turn_routes
 from .learning.table_scores import TableScores
 from .ops import Metrics, ops_routes
 from .protocol.inbound import MAX_BODY_BYTES
@@ -145,6 +148,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str], bots: BotService) -> 
         *moderation_routes(ctx),
         *daily_routes(ctx),
         *tournament_routes(ctx),
+        *turn_routes(ctx),
         *bot_api_routes(bots),  # the bot API (docs/bot-api.md)
         *bot_account_routes(bots),
         *replay_review_routes(

@@ -182,6 +182,7 @@ class StepKind(StrEnum):
     NEXT_DEAL = "next_deal"  # the next deal
     RESIGN = "resign"  # a player resigned the match (docs/protocol.md, "Leaving and resigning")
     LEFT = "left"  # a person away past the grace period forfeited the match (claimed, or by the server)
+    TIME = "time"  # a turn-based table's move not made in its days: its player forfeited the match
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from ..community.members import Players
 from ..community.puzzles import PuzzleRoom
 from ..contests.daily import DailyRoom
 from ..contests.tournaments import Tournaments
+from ..contests.turns import Turns
 from ..db.store import Store
 from ..learning.table_scores import TableScores
 from ..ops import Metrics
@@ -43,6 +44,8 @@ class AppContext:
         daily: the daily deal (web/contests/daily.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
         scores: the tables' performance scores, reviewed in the background (issue 32), else ``None``.
+        turns: the turn-based tables' "your turn" lists (web/contests/turns.py); made from
+            ``manager`` when not given.
     """
 
     store: Store
@@ -62,3 +65,8 @@ class AppContext:
     daily: DailyRoom | None = None
     link_bases: dict[Any, str] = field(default_factory=dict)
     scores: TableScores | None = None
+    turns: Turns = None  # type: ignore[assignment]  # set in __post_init__
+
+    def __post_init__(self) -> None:
+        if self.turns is None:
+            self.turns = Turns(self.manager)

@@ -84,6 +84,28 @@ def _rules_of(body: CreateTableBody) -> RuleSet:
     return RuleSet.from_dict({"preset": body.preset, **rules_in})
 
 
+def _clock_option(body: CreateTableBody) -> dict[str, int]:
+    """The stored clock of ``body.clock``: ``{"move", "bank"}`` (seconds), or ``{"days"}`` for a
+    turn-based table (two seats only).  Raises :class:`WebError` (``bad_message``) for a clock
+    with both ``move`` and ``days`` or neither, ``bad_request`` for days at three seats."""
+    c = body.clock
+    assert c is not None
+    if (c.move is None) == (c.days is None) or (c.days is not None and "bank" in c.model_fields_set):
+        raise WebError(
+            ErrorCode.BAD_MESSAGE,
+            W_(
+                "clock: give move (5 to 600 seconds a move) and bank (0 to 3600 seconds), or days "
+                "(1, 2 or 3 days a move: a turn-based table) alone"
+            ),
+        )
+    if c.days is not None:
+        if len(body.seats) != 2:
+            raise WebError(ErrorCode.BAD_REQUEST, W_("a turn-based table has two seats"))
+        return {"days": c.days}
+    assert c.move is not None
+    return {"move": c.move, "bank": c.bank}
+
+
 def _seat_links(table: Any, shown: dict[int, tuple[str, str]], base: str) -> list[dict[str, Any]]:
     out = []
     for i, name in enumerate(table.names):
@@ -123,7 +145,7 @@ async def create_table(ctx: AppContext, request: Request) -> Response:
         if body.public:
             options.update(public=True, spectator_chat=body.spectator_chat)
         if body.clock is not None:
-            options["clock"] = {"move": body.clock.move, "bank": body.clock.bank}
+            options["clock"] = _clock_option(body)
         elif body.rated and "clock" in body.model_fields_set:
             raise WebError(
                 ErrorCode.BAD_MESSAGE,

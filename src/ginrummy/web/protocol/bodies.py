@@ -73,10 +73,13 @@ class SeatBody(_Body):
 
 class ClockBody(_Body):
     """A table's clock (``ginrummy.web.room.clock``): ``move`` seconds for each move (5 to 600) and a
-    time ``bank`` in seconds for the match (0 to 3600)."""
+    time ``bank`` in seconds for the match (0 to 3600); or ``days`` a move (1, 2 or 3) alone: a
+    turn-based table (``docs/protocol.md``, "Turn-based tables").  One of ``move`` and ``days``
+    is given (checked where the table is made, which says so)."""
 
-    move: Annotated[StrictInt, Field(ge=5, le=600)]
+    move: Annotated[StrictInt, Field(ge=5, le=600)] | None = None
     bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 0
+    days: Annotated[StrictInt, Field(ge=1, le=3)] | None = None
 
 
 RATED_CLOCK = {"move": 20, "bank": 600}

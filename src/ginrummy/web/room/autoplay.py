@@ -117,8 +117,9 @@ class AutoPlay:
     async def check_clock(self, table: Table) -> bool:
         """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
         move with the ``novice`` level (seeded by the match seed and the step, so a restart
-        makes the same move) and count it; the third in a row forfeits the match.  Returns
-        whether a move was made."""
+        makes the same move) and count it; the third in a row forfeits the match.  At a
+        turn-based table (days a move) no move is made: the person forfeits the match at once
+        (a ``time`` step, :meth:`end_match`).  Returns whether a step was stored."""
         table = self.host.current(table)
         deadline = None if table.clock is None else table.clock.deadline()
         if deadline is None or self.host.now() < deadline or table.match is None:
@@ -126,6 +127,9 @@ class AutoPlay:
         assert table.clock is not None  # it has a deadline
         player = table.clock.turn
         assert player is not None
+        if table.clock.turn_based:
+            await self.end_match(table, player, "time")
+            return True
         rng = random.Random(decision_seed(table.row.seed, "timeout", player, table.seq))
         view = table.match.view(player)
         if not view.legal:  # pragma: no cover - the clock only runs for the player to act
@@ -252,8 +256,9 @@ class AutoPlay:
     # -- leaving and resigning ----------------------------------------------------------------
 
     def _leaves(self, table: Table) -> bool:
-        """Whether leaving ``table`` forfeits: a rated two-hand match in play."""
-        return table.rated and len(table.names) == 2 and table.match is not None and not table.over
+        """Whether leaving ``table`` forfeits: a rated two-hand match in play, not turn-based
+        (there a person comes and goes over days; his clock alone decides)."""
+        return table.rated and not table.turn_based and len(table.names) == 2 and table.match is not None and not table.over
 
     def leaving(self, table: Table) -> tuple[int, float] | None:
         """``(player, deadline)``: the person of ``table`` who is away while his opponent is
@@ -331,11 +336,12 @@ class AutoPlay:
         await self.end_match(table, player, "resigned")
 
     async def end_match(self, table: Table, player: int, how: str) -> None:
-        """End ``table``'s match with ``player`` losing it, ``how`` ``"resigned"`` or ``"left"``:
-        store the step (``resign`` / ``left``) with the hook's recording of the result in one
+        """End ``table``'s match with ``player`` losing it, ``how`` ``"resigned"``, ``"left"`` or
+        ``"time"`` (a turn-based table's days ran out): store the step (``resign`` / ``left`` /
+        ``time``) with the hook's recording of the result in one
         transaction, then tell every watcher.  Raises :class:`~ginrummy.web.errors.WebError` (``not_allowed``) when
         the match is not in play or not two-hand (nothing changes)."""
-        kind = StepKind.RESIGN if how == "resigned" else StepKind.LEFT
+        kind = {"resigned": StepKind.RESIGN, "time": StepKind.TIME}.get(how, StepKind.LEFT)
         async with self.host.lock(table):
             table = self.host.current(table)
             if len(table.names) != 2:

@@ -11,6 +11,12 @@ The clock is rebuilt from the stored steps' times (``gin_actions.created``), so 
 restart: a turn that ran out while the server was down is timed out when it comes back.
 Nothing here reads the clock itself: the times are given (seconds since the epoch), so the
 rules of the clock are tested with exact values.
+
+A **turn-based** table (``clock = {"days": D}``, D one of :data:`~ginrummy.compete.correspondence.DAYS`)
+gives each move D days (``move`` = D x :data:`DAY` seconds, no bank).  A move not made in its
+days is not made by the server: the player **forfeits the match at once** (``docs/compete.md``,
+"Turn-based play"; the server stores a ``time`` step, :mod:`~ginrummy.web.room.autoplay`), so
+:meth:`Clock.forfeits` is never true there.
 """
 
 from __future__ import annotations
@@ -19,7 +25,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-__all__ = ["Clock", "FORFEIT_AFTER", "parse_time"]
+__all__ = ["Clock", "DAY", "FORFEIT_AFTER", "parse_time"]
+
+DAY = 86400.0
+"""Seconds in a day of a turn-based table's clock."""
 
 FORFEIT_AFTER = 3
 """Moves made by the server in a row (timeouts) after which a player forfeits the match."""
@@ -46,6 +55,7 @@ class Clock:
         turn: the player whose clock runs, or ``None``.
         since: when that player's clock started (seconds since the epoch).
         forfeit: the player who forfeited the match, or ``None``.
+        days: days a move at a turn-based table (then ``move`` is that many :data:`DAY`), else 0.
     """
 
     move: float
@@ -56,13 +66,18 @@ class Clock:
     turn: int | None = None
     since: float = 0.0
     forfeit: int | None = None
+    days: int = 0
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Clock | None:
-        """The clock of a table's ``options["clock"]`` (``{"move": s, "bank": s}``), or ``None``."""
+        """The clock of a table's ``options["clock"]`` (``{"move": s, "bank": s}``, or ``{"days":
+        d}`` at a turn-based table: ``d`` x :data:`DAY` seconds a move, no bank), or ``None``."""
         c = options.get("clock")
         if not isinstance(c, dict):
             return None
+        if c.get("days"):
+            days = int(c["days"])
+            return cls(move=days * DAY, bank=0.0, days=days)
         return cls(move=float(c.get("move", 0)), bank=float(c.get("bank", 0)))
 
     def left(self, player: int) -> float:
@@ -78,9 +93,12 @@ class Clock:
     def forfeits(self, player: int, *, timed_out: bool, match_over: bool = False) -> bool:
         """Whether a move of ``player`` (made by the server when ``timed_out``) forfeits the
         match: his :data:`FORFEIT_AFTER`-th timeout in a row, unless the move ends the match by
-        the rules (``match_over``: a finished match is not forfeited).  Nothing changes."""
+        the rules (``match_over``: a finished match is not forfeited).  Never at a turn-based
+        table (:attr:`days`): the server makes no move there, the player forfeits by a ``time``
+        step.  Nothing changes."""
         return (
-            timed_out and not match_over and self.forfeit is None and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER
+            not self.days
+            and timed_out and not match_over and self.forfeit is None and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER
         )
 
     def moved(self, player: int, at: float, *, timed_out: bool, match_over: bool = False) -> None:
@@ -106,8 +124,9 @@ class Clock:
 
     def to_json(self, names: list[str], now: float) -> dict[str, Any]:
         """``{"move", "bank", "banks": {name: seconds}, "turn": name | None, "left": seconds of
-        the running clock, "timeouts": {name: n}, "forfeit": name | None}`` (seconds rounded to
-        tenths)."""
+        the running clock, "deadline": when it runs out (seconds since the epoch) | None,
+        "timeouts": {name: n}, "forfeit": name | None, "days": days a move (0: a live clock)}``
+        (seconds rounded to tenths)."""
         deadline = self.deadline()
         return {
             "move": self.move,
@@ -115,6 +134,13 @@ class Clock:
             "banks": {names[p]: round(self.left(p), 1) for p in range(len(names))},
             "turn": None if self.turn is None else names[self.turn],
             "left": None if deadline is None else round(max(0.0, deadline - now), 1),
+            "deadline": None if deadline is None else round(deadline, 1),
             "timeouts": {names[p]: n for p, n in self.timeouts.items()},
             "forfeit": None if self.forfeit is None else names[self.forfeit],
+            "days": self.days,
         }
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether this is a turn-based table's clock (days a move)."""
+        return self.days > 0

@@ -69,8 +69,9 @@ class Table:
     """Set by the players' ladder (:mod:`ginrummy.web.community.members`) for a rated table: sent in
     every started state as ``"rating"``."""
     ended: tuple[int, str] | None = None
-    """``(player, how)`` of a match ended by a player's stored ``resign`` or ``left`` step
-    (``how`` ``"resigned"`` or ``"left"``), else ``None``."""
+    """``(player, how)`` of a match ended by a player's stored ``resign``, ``left`` or ``time``
+    step (``how`` ``"resigned"``, ``"left"`` or ``"time"``: a turn-based table's move not made
+    in its days), else ``None``."""
     runtime: TableRuntime = field(default_factory=lambda: TableRuntime(), repr=False)
     """The connections, tasks, timers and caches of this table in this process."""
 
@@ -134,6 +135,12 @@ class Table:
             self.clock.moved(player, at, timed_out=kind == StepKind.TIMEOUT, match_over=m is not None and m.finished)
         to_act = None if m is None or self.over else m.player_to_act()
         self.clock.start(to_act if to_act is not None and not self.is_bot(to_act) else None, at)
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether the table is turn-based: its clock gives days a move (``options["clock"]
+        ["days"]``, :mod:`~ginrummy.web.room.clock`)."""
+        return self.clock is not None and self.clock.turn_based
 
     @property
     def public(self) -> bool:
@@ -455,9 +462,9 @@ class Table:
                 self.started_match().apply(s.player, parse_action(s.text))
             elif s.kind in (StepKind.DEAL, StepKind.NEXT_DEAL):
                 self.deal_next(s.kind)
-            elif s.kind in (StepKind.RESIGN, StepKind.LEFT):
+            elif s.kind in (StepKind.RESIGN, StepKind.LEFT, StepKind.TIME):
                 assert s.player is not None
-                self.ended = (s.player, "resigned" if s.kind == StepKind.RESIGN else "left")
+                self.ended = (s.player, _HOW[StepKind(s.kind)])
             elif s.kind == StepKind.CLIENT_SEED:
                 assert s.player is not None
                 self.pending_seeds[s.player] = json.loads(s.text)["seed"]
@@ -474,6 +481,9 @@ class Table:
         :func:`ginrummy.web.protocol.state.state_message`)."""
         return state_message(self, player)
 
+
+_HOW = {StepKind.RESIGN: "resigned", StepKind.LEFT: "left", StepKind.TIME: "time"}
+"""How a match ended (:data:`ENDED`) by each stored step that ends it without the rules."""
 
 _NOT_AN_ACTION = "not an action: {text!r}; actions: {actions}"
 """The key of :func:`ginrummy.actions.parse_action`'s "not an action" error."""
