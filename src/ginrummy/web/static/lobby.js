@@ -149,7 +149,8 @@ async function submit(ev) {
   SETTINGS.set("name", $("your-name").value.trim());
   const body = { preset: $("preset").value, rules: { ...rules }, seats, public: $("public").checked, rated: $("rated").checked,
                  spectator_chat: $("public").checked && $("spectator-chat").checked };
-  if ($("clock").value) {
+  if ($("clock").value.startsWith("d")) body.clock = { days: Number($("clock").value.slice(1)) };  // turn-based
+  else if ($("clock").value) {
     const [move, bank] = $("clock").value.split("/").map(Number);
     body.clock = { move, bank };
   }

@@ -67,6 +67,7 @@ const GinRoom = (() => {
     if (tick) { clearInterval(tick); tick = null; }
     const c = s.clock;
     if (!c) { box.textContent = ""; return; }
+    if (c.days) { renderDays(box, s, c); return; }
     const base = t("Clock: {move} s a move + a bank of {bank} s.", { move: c.move, bank: c.bank });
     if (c.forfeit) { box.textContent = base + " " + t("{name} ran out of time three times in a row and forfeits.", { name: c.forfeit }); return; }
     if (c.left === null || c.turn === null) { box.textContent = base; return; }
@@ -83,6 +84,18 @@ const GinRoom = (() => {
     };
     show();
     tick = setInterval(show, 500);
+  }
+
+  /** A turn-based table's clock: days a move, and until when the player to act may move. */
+  function renderDays(box, s, c) {
+    const base = nt("Turn-based: {n} day a move.", "Turn-based: {n} days a move.", c.days);
+    const m = s.match || {};
+    if (m.ended === "time" && m.forfeit) {
+      box.textContent = base + " " + t("{name} did not move in time and forfeited the match.", { name: m.forfeit });
+    } else if (c.turn && c.deadline) {
+      box.textContent = base + " " + t("{name} may move until {when}.", { name: c.turn, when: new Date(c.deadline * 1000).toLocaleString(LANG) });
+    } else box.textContent = base;
+    box.classList.remove("error-box");
   }
 
   function render(s) {

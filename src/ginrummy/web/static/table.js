@@ -8,6 +8,7 @@
 const TABLE_ID = location.pathname.split("/").filter(Boolean)[1];
 let TOKEN = new URLSearchParams(location.search).get("seat") || "";
 const INVITE = new URLSearchParams(location.search).get("invite") || "";
+const TURN = !TOKEN && new URLSearchParams(location.search).get("turn") === "1";  // from the "your turn" list
 const WATCH = !TOKEN && new URLSearchParams(location.search).get("watch") === "1";  // a spectator (public tables)
 
 const ui = {
@@ -628,10 +629,25 @@ async function claimInvite() {
   connect();
 }
 
+/** From the "your turn" list (?turn=1): the signed-in person's seat at this turn-based table, by
+ *  a new seat link (POST /api/turns/ID/seat); the page then holds that token. */
+async function openTurn() {
+  $("status").textContent = t("Taking your seat...");
+  let r, body;
+  try {
+    r = await fetch(`/api/turns/${TABLE_ID}/seat?lang=${LANG}`, { method: "POST", headers: { "Content-Type": "application/json" } });
+    body = await r.json();
+  } catch (e) { $("status").textContent = t("Not connected: reconnecting..."); return; }
+  if (!r.ok) { $("status").textContent = errorText(body, r.status); return; }
+  TOKEN = body.token;
+  history.replaceState(null, "", `/table/${TABLE_ID}?seat=${encodeURIComponent(TOKEN)}`);
+  connect();
+}
+
 function init() {
   mountTopbar("");
   document.body.classList.add("no-seat");
-  if (!TOKEN && !INVITE && !WATCH) {
+  if (!TOKEN && !INVITE && !WATCH && !TURN) {
     $("status").textContent = t("This page needs your seat link (it ends with ?seat=...).");
   }
   setSort(ui.sort);
@@ -667,6 +683,7 @@ function init() {
   document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
   if (TOKEN || WATCH) connect();
   else if (INVITE) claimInvite();
+  else if (TURN) openTurn();
 }
 
 init();
