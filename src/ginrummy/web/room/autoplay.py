@@ -258,7 +258,13 @@ class AutoPlay:
     def _leaves(self, table: Table) -> bool:
         """Whether leaving ``table`` forfeits: a rated two-hand match in play, not turn-based
         (there a person comes and goes over days; his clock alone decides)."""
-        return table.rated and not table.turn_based and len(table.names) == 2 and table.match is not None and not table.over
+        return (
+            table.rated
+            and not table.turn_based
+            and len(table.names) == 2
+            and table.match is not None
+            and not table.over
+        )
 
     def leaving(self, table: Table) -> tuple[int, float] | None:
         """``(player, deadline)``: the person of ``table`` who is away while his opponent is

@@ -98,7 +98,10 @@ class Clock:
         step.  Nothing changes."""
         return (
             not self.days
-            and timed_out and not match_over and self.forfeit is None and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER
+            and timed_out
+            and not match_over
+            and self.forfeit is None
+            and self.in_a_row.get(player, 0) + 1 >= FORFEIT_AFTER
         )
 
     def moved(self, player: int, at: float, *, timed_out: bool, match_over: bool = False) -> None:
