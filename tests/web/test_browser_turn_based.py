@@ -1,0 +1,125 @@
+"""Browser test of a turn-based table (issue 33, item 3; docs/protocol.md, "Turn-based tables"):
+Ann and Bob, signed in, play a table of one day a move in two sittings with a server restart
+between.  The lobby's "Your turn" list names the table for the person to move only; a lobby
+left open tells Ann when it becomes her turn (the page title and an in-page notice); after the
+restart the person to move opens the table from the list and finds it exactly where it was.
+Skipped without /usr/bin/chromium."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+
+import pytest
+
+from .test_browser import _page, _play_one_click, _wait_turn_or_end, browser  # noqa: F401  (fixture)
+from .test_restart import _free_port, _start
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's Chromium at /usr/bin/chromium"),
+]
+
+FAST_POLL = "window.GIN_TURNS_POLL_MS = 300;"  # the list is read every 30 s; a test need not wait
+
+
+def _sign_up(page, server: str, name: str) -> None:
+    page.goto(server + "/account")
+    page.fill("#up-name", name)
+    page.fill("#up-password", "correct horse")
+    page.click("#up-go")
+    page.wait_for_selector("#member:not([hidden])")
+
+
+def _entries(page) -> list[str]:
+    return page.locator("#turns-list li[data-table]").evaluate_all("els => els.map(e => e.dataset.table)")
+
+
+def _move(pages: dict, names: list[str]) -> None:
+    """The person to act makes one move; every page sees it."""
+    to_act = pages[names[0]].evaluate("ui.state.to_act")
+    page = pages[to_act]
+    _wait_turn_or_end(page)
+    seq = page.evaluate("ui.state.seq")
+    _play_one_click(page)
+    for p in pages.values():
+        p.wait_for_function(f"ui.state.seq > {seq}")
+
+
+def test_a_turn_based_table_in_two_sittings_with_a_restart_between(browser, tmp_path):  # noqa: F811
+    db = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+    port = _free_port()
+    server = f"http://127.0.0.1:{port}"
+    proc = _start(port, db)
+    try:
+        errors: list[str] = []
+        ann, bob = _page(browser, errors), _page(browser, errors)
+        for p in (ann, bob):
+            p.context.add_init_script(FAST_POLL)
+        _sign_up(ann, server, "Ann")
+        ann.goto(server + "/")
+        ann.wait_for_selector("#turns-panel:not([hidden])")
+        assert ann.inner_text("#turns-list") == "No table waits for you."
+        ann.select_option("#seat1-kind", "human")
+        ann.select_option("#clock", "d1")
+        ann.click("#open")
+        ann.wait_for_selector("#ready:not([hidden])")
+        invite = ann.inner_text("#links .link-text[data-name='Player 2']")
+        table_id = re.search(r"/table/([0-9a-f]+)\?invite=", invite).group(1)
+        ann.click("#go")
+        _sign_up(bob, server, "Bob")
+        bob.goto(invite)
+        bob.wait_for_url(re.compile(r".*\?seat=\S{16,}$"))
+        pages = {"Ann": ann, "Bob": bob}
+        for p in pages.values():
+            p.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started")
+        assert "1 day a move" in ann.inner_text("#clock")
+        # -- the first sitting: two moves
+        _move(pages, ["Ann", "Bob"])
+        _move(pages, ["Ann", "Bob"])
+        to_act = ann.evaluate("ui.state.to_act")
+        other = "Bob" if to_act == "Ann" else "Ann"
+        assert to_act in ann.inner_text("#clock") and "may move until" in ann.inner_text("#clock")
+        seq = ann.evaluate("ui.state.seq")
+        # each opens the lobby: the table waits for the person to move only
+        for p in pages.values():
+            p.goto(server + "/")
+            p.wait_for_selector("#turns-panel:not([hidden])")
+            p.wait_for_function("document.querySelector('#turns-list li')")
+        assert _entries(pages[to_act]) == [table_id] and _entries(pages[other]) == []
+        assert "Your move against " + other in pages[to_act].inner_text("#turns-list")
+        assert pages[to_act].title().startswith("(1) ") and not pages[other].title().startswith("(")
+        # -- the server restarts; the second sitting
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        proc = _start(port, db)
+        mover = pages[to_act]
+        mover.reload()
+        mover.wait_for_selector(f"#turns-list li[data-table='{table_id}'] a")
+        mover.click(f"#turns-list li[data-table='{table_id}'] a")
+        mover.wait_for_url(re.compile(rf"/table/{table_id}\?seat=\S{{16,}}$"))
+        mover.wait_for_function("typeof ui !== 'undefined' && ui.state && ui.state.started")
+        assert mover.evaluate("ui.state.seq") == seq and mover.evaluate("ui.state.to_act") == to_act
+        # the other person waits in the lobby: when the move is made, his page says it is his turn
+        waiting = pages[other]
+        waiting.reload()
+        waiting.wait_for_selector("#turns-panel:not([hidden])")
+        waiting.wait_for_function("document.querySelector('#turns-list li')")
+        assert _entries(waiting) == []
+        # his moves until the turn passes (a draw and a discard are two moves)
+        for _ in range(4):
+            if mover.evaluate("ui.state.view.phase") == "over" or mover.evaluate("ui.state.to_act") == other:
+                break
+            _wait_turn_or_end(mover)
+            seq = mover.evaluate("ui.state.seq")
+            _play_one_click(mover)
+            mover.wait_for_function(f"ui.state.seq > {seq}")
+        if mover.evaluate("ui.state.view.phase") != "over":
+            waiting.wait_for_selector("#turn-notice a")
+            assert f"your table against {to_act}" in waiting.inner_text("#turn-notice")
+            assert waiting.title().startswith("(1) ") and _entries(waiting) == [table_id]
+        assert errors == []
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
