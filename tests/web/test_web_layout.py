@@ -171,7 +171,16 @@ def test_step_kinds_are_stored_as_their_strings(tmp_path):
 
     from ginrummy.web.db.store import StepKind, actions_t
 
-    assert [str(k) for k in StepKind] == ["action", "timeout", "client_seed", "deal", "next_deal", "resign", "left"]
+    assert [str(k) for k in StepKind] == [
+        "action",
+        "timeout",
+        "client_seed",
+        "deal",
+        "next_deal",
+        "resign",
+        "left",
+        "time",
+    ]
 
     async def run() -> list[tuple[type, str]]:
         manager, table = _bots_table(tmp_path)

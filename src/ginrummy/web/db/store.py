@@ -22,7 +22,8 @@ Four tables:
     "seed": "..."}``; ``"deal"`` for dealing the first deal once every client seed is in;
     ``"next_deal"`` for the step to the next deal; ``"timeout"`` for an action the server made
     for a person whose clock ran out; ``"resign"`` for a player who resigned the match and
-    ``"left"`` for a person who forfeited it by leaving), ``text``, ``created`` (ISO 8601,
+    ``"left"`` for a person who forfeited it by leaving, ``"time"`` for one whose days ran out
+    at a turn-based table), ``text``, ``created`` (ISO 8601,
     UTC, milliseconds: the clocks are rebuilt from it).
 
 The match is rebuilt by :meth:`Store.load` from the seed by re-applying the rows in ``seq``
