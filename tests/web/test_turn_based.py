@@ -267,3 +267,29 @@ def test_your_turn_list_and_restarts_days_apart(tmp_path):
         assert _turns(ann) == [] and _turns(bob) == []
         state = t.state_for(1 - second)
         assert state["match"]["ended"] == "time" and state["match"]["forfeit"] == t.names[second]
+
+
+def test_an_open_turn_based_table_stays_in_the_lobby_for_its_days(tmp_path):
+    from ginrummy.web.room.lobby import LOBBY_IDLE_SECONDS, UNSTARTED_LOBBY_SECONDS
+
+    now = FakeTime(T0)
+    manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, now=now)
+    seats = [SeatSpec("human", "Ann"), SeatSpec("human", "")]
+    turn, _ = manager.create(preset("standard"), seats, options={"public": True, "clock": {"days": 2}})
+    live, _ = manager.create(preset("standard"), seats, options={"public": True, "clock": {"move": 20, "bank": 60}})
+    now.t = T0 + LOBBY_IDLE_SECONDS + 1  # nobody connected for 10 minutes
+    turn.row = type(turn.row)(**{**turn.row.__dict__, "created": _iso(T0)})
+    live.row = type(live.row)(**{**live.row.__dict__, "created": _iso(T0)})
+    listed = {e["id"]: e for e in manager.lobby()}
+    assert list(listed) == [turn.id] and listed[turn.id]["days"] == 2
+    assert listed[turn.id]["expires"] == "2025-06-17T15:06:40+00:00"  # made at T0, 2 days a move
+    now.t = T0 + UNSTARTED_LOBBY_SECONDS + 1  # past the live table's half hour: still listed
+    assert [e["id"] for e in manager.lobby()] == [turn.id]
+    now.t = T0 + 2 * DAY  # its days are over with no opponent: no longer listed
+    assert manager.lobby() == []
+
+
+def _iso(t: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")

@@ -134,7 +134,8 @@ class Room:
             "rated": getattr(table, "rating", None) is not None,  # set by the players' ladder
             "host": table.names[hosts[0]] if hosts else None,
             "created": table.row.created,
-            "expires": None if started or not created else _iso(created + UNSTARTED_LOBBY_SECONDS),
+            "expires": None if started or not created else _iso(created + table.lobby_seconds(UNSTARTED_LOBBY_SECONDS)),
+            "days": table.clock.days if table.clock is not None else 0,  # a turn-based table's days a move
         }
 
     def lobby(self) -> list[dict[str, Any]]:
@@ -156,21 +157,21 @@ class Room:
         return out[:MAX_LOBBY_TABLES]
 
     def expired(self, table: Any) -> bool:
-        """Whether ``table``'s match has not started and it was made
-        :data:`UNSTARTED_LOBBY_SECONDS` or more ago by :attr:`now` (then it is no longer listed)."""
-        created = parse_time(table.row.created)
-        return table.match is None and bool(created) and self.host.now() - created >= UNSTARTED_LOBBY_SECONDS
+        """Whether ``table``'s match has not started and it was made :data:`UNSTARTED_LOBBY_SECONDS`
+        (a turn-based table's days) or more ago by :attr:`now` (then it is no longer listed)."""
+        created, wait = parse_time(table.row.created), table.lobby_seconds(UNSTARTED_LOBBY_SECONDS)
+        return table.match is None and bool(created) and self.host.now() - created >= wait
 
     def attended(self, table: Any) -> bool:
         """Whether a person who took a seat at ``table`` is connected to this server, or its
         last step (or its creation, before any) is less than :data:`LOBBY_IDLE_SECONDS` old
-        by :attr:`now`.  An open table whose host went away leaves the lobby after that."""
+        by :attr:`now`, or it is turn-based.  An open table whose host went away leaves the lobby after that."""
 
         free = {s.player for s in table.seat_secrets if s.token_hash is None}
         if any(p != SPECTATOR and p not in free and not table.is_bot(p) for p, _ in table.watchers):
             return True
         last = table.last_write or parse_time(table.row.created)
-        return not last or self.host.now() - last < LOBBY_IDLE_SECONDS
+        return not last or table.turn_based or self.host.now() - last < LOBBY_IDLE_SECONDS
 
     def watch_lobby(self, send: Send) -> None:
         self.lobby_watchers.append(send)

@@ -142,6 +142,11 @@ class Table:
         ["days"]``, :mod:`~ginrummy.web.room.clock`)."""
         return self.clock is not None and self.clock.turn_based
 
+    def lobby_seconds(self, unstarted: float) -> float:
+        """Seconds an open table whose match has not started stays in the lobby: ``unstarted``,
+        or at a turn-based table its days a move (a stranger may come any day)."""
+        return self.clock.move if self.clock is not None and self.clock.turn_based else unstarted
+
     @property
     def public(self) -> bool:
         """Whether the table is listed in the lobby, its free seats open to anyone, its play

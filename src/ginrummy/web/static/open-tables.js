@@ -44,10 +44,11 @@
     const scoring = r.scoring === "hollywood" ? t("Hollywood to {n}", { n: r.target })
       : r.scoring === "game" ? t("game to {n}", { n: r.target }) : t("one deal");
     const rated = x.rated ? t("rated") : null;  // the result moves both players' ratings
+    const days = x.days ? nt("Turn-based: {n} day a move.", "Turn-based: {n} days a move.", x.days).replace(/\.$/, "") : null;
     // the preset's name, else the game's, capitalised as the presets' are; three-hand said so
     const game = PRESET_NAMES[r.name] || CHOICE_LABELS[r.variant] || r.variant;
     what.textContent = [game.charAt(0).toLocaleUpperCase(LANG) + game.slice(1), x.seats.length === 3 ? t("Three-hand gin") : null,
-      scoring, rated].filter(Boolean).join(" \u00b7 ");
+      scoring, rated, days].filter(Boolean).join(" \u00b7 ");
     return el("li", { "data-table": x.id }, what, ...seats,
       el("a", { class: "btn secondary", href: `/table/${x.id}?watch=1` }, t("Watch")),
       x.watchers ? el("span", { class: "hint" }, nt("{n} watching", "{n} watching", x.watchers)) : null,
