@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from ginrummy.rules import preset
 from ginrummy.web.app import create_app
+from ginrummy.web.community.ratings import result_players_t
 from ginrummy.web.db.store import Store, actions_t
 from ginrummy.web.room.clock import DAY, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
@@ -267,6 +268,11 @@ def test_your_turn_list_and_restarts_days_apart(tmp_path):
         assert _turns(ann) == [] and _turns(bob) == []
         state = t.state_for(1 - second)
         assert state["match"]["ended"] == "time" and state["match"]["forfeit"] == t.names[second]
+        # rated as a forfeit on time, in the transaction of the time step
+        with app.state.store.engine.connect() as conn:
+            rows = conn.execute(select(result_players_t).where(result_players_t.c.result_id == tid)).all()
+        assert {r.player: (r.outcome, r.ended) for r in rows} == {second: ("loss", "time"), 1 - second: ("win", "time")}
+        assert state["rating"]["rated"] is True and [c["name"] for c in state["rating"]["changes"]] == t.names
 
 
 def test_an_open_turn_based_table_stays_in_the_lobby_for_its_days(tmp_path):
