@@ -476,3 +476,43 @@ def test_bad_requests_are_refused_with_one_clear_error(client):
     r = client.post("/api/tournaments", json={**body, "levels": ["nobody"]})
     assert r.status_code == 400 and r.json()["error"].startswith("unknown computer level 'nobody'")
     assert client.get("/api/tournaments").json() == {"upcoming": [], "running": [], "finished": []}
+
+
+def test_a_turn_based_swiss_gives_days_a_move_and_forfeits_on_the_days(tmp_path):
+    from ginrummy.web.contests.turns import Turns
+    from ginrummy.web.room.clock import DAY
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    clock = Clock()
+    store, manager, players, ts = _app(url, clock)
+    seconds = [T0.timestamp()]
+    manager.now = lambda: seconds[0]
+    ann, bob = _people(players, 2)
+    with pytest.raises(WebError, match="an arena is played live: a turn-based tournament is a Swiss one"):
+        ts.create(ann, _settings(kind="arena", levels=[], clock_days=1))
+    tid = ts.create(ann, _settings(levels=[], clock_days=2, rounds=1))
+    ts.join(tid, ann)
+    ts.join(tid, bob)
+    clock.now = T0 + timedelta(minutes=10)
+
+    async def go() -> tuple[Any, ...]:
+        await ts.advance(tid)
+        table = manager.tables[table_id_of(tid, "1-1")]
+        assert table.options["clock"] == {"days": 2} and table.turn_based
+        assert ts.grace(ts.load(tid)) == 2 * DAY
+        await manager.client_seed(table, 0, 1, "a")
+        await manager.client_seed(table, 1, 1, "b")
+        table = manager.tables[table.id]
+        mover = table.match.player_to_act()
+        account = (ann, bob)[mover] if table.names[0] == ann.name else (bob, ann)[mover]
+        turns = Turns(manager).of(account.id, seconds[0])
+        seconds[0] += 2 * DAY  # he never moves
+        assert await manager.check_clock(table)
+        await ts.advance(tid)
+        return mover, turns, manager.tables[table.id].how_ended
+
+    mover, turns, how = asyncio.run(go())
+    assert [(e["table"], e["why"], e["left"]) for e in turns] == [(table_id_of(tid, "1-1"), "move", 2 * 86400)]
+    t = ts.load(tid)
+    assert how == "time" and t.games[0].result == ("forfeit_a", "forfeit_b")[mover] and t.state == "finished"
+    store.close()

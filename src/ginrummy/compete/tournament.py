@@ -47,6 +47,9 @@ class TournamentSettings(BaseModel):
     )
     clock_move: int = Field(default=20, ge=5, le=600, description="seconds a move")
     clock_bank: int = Field(default=120, ge=0, le=3600, description="seconds of time bank")
+    clock_days: int = Field(
+        default=0, ge=0, le=3, description="days a move: a turn-based tournament (0: the live clock)"
+    )
     levels: tuple[str, ...] = Field(default=(), max_length=8, description="computer levels allowed to enter")
     rated: bool = False
     max_players: int = Field(default=64, ge=2, le=256)

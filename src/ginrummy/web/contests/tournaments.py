@@ -38,7 +38,7 @@ from ..community.ratings import rateable
 from ..db.tournaments import TournamentRow, TournamentStore
 from ..errors import ErrorCode, WebError
 from ..levels import player_levels
-from ..room.clock import FORFEIT_AFTER, parse_time
+from ..room.clock import DAY, FORFEIT_AFTER, parse_time
 from ..room.seats import SeatSpec, secret_hash
 from ..room.table import Table as GameTable
 from ..room.tables import TableManager
@@ -108,7 +108,7 @@ class Tournaments:
     def create(self, account: Account, settings: TournamentSettings) -> str:
         """A new tournament (Swiss or arena) by ``account``, open for entries, with one computer
         entrant per level of ``settings.levels``; returns its id.  Raises :class:`WebError`
-        (``bad_request``): an unknown level, more than
+        (``bad_request``): an unknown level, a turn-based arena (``clock_days``), more than
         :data:`MAX_OPEN_PER_ACCOUNT` open or :data:`MAX_ENTRANTS` entrants (moderators have
         no limit), a start in the past."""
         levels = player_levels()
@@ -118,6 +118,8 @@ class Tournaments:
                     ErrorCode.BAD_REQUEST,
                     W_("unknown computer level {level!r}; levels: {levels}", level=level, levels=", ".join(levels)),
                 )
+        if settings.clock_days and settings.kind == "arena":
+            raise WebError(ErrorCode.BAD_REQUEST, W_("an arena is played live: a turn-based tournament is a Swiss one"))
         start = settings.start if settings.start.tzinfo else settings.start.replace(tzinfo=UTC)
         if start < self.clock().replace(microsecond=0):
             raise WebError(ErrorCode.BAD_REQUEST, W_("the start time has passed; choose a later one"))
@@ -243,7 +245,10 @@ class Tournaments:
     def grace(self, t: Tournament) -> float:
         """Seconds a table waits for a person's client seed (the first deal, or the next) before
         he is forfeited: as long as the live clock takes to forfeit one who left (his bank and
-        :data:`~ginrummy.web.room.clock.FORFEIT_AFTER` moves)."""
+        :data:`~ginrummy.web.room.clock.FORFEIT_AFTER` moves); in a turn-based tournament, its
+        days a move (the days clock forfeits at its first timeout)."""
+        if t.settings.clock_days:
+            return t.settings.clock_days * DAY
         return t.settings.clock_bank + FORFEIT_AFTER * t.settings.clock_move
 
     def _absent(self, t: Tournament, table: GameTable) -> list[int]:
@@ -329,7 +334,7 @@ class Tournaments:
         options = {
             "public": True,
             "spectator_chat": False,
-            "clock": {"move": s.clock_move, "bank": s.clock_bank},
+            "clock": {"days": s.clock_days} if s.clock_days else {"move": s.clock_move, "bank": s.clock_bank},
             "tournament": tid,
         }
         table, _shown = self.manager.create(

@@ -134,7 +134,8 @@ class CreateTournamentBody(_Body):
     """``POST /api/tournaments``: a tournament (docs/compete.md, "Tournaments in the room"):
     ``name``, ``kind`` (``swiss`` or ``arena``), ``start`` (ISO 8601; UTC when no offset),
     ``rounds`` (Swiss), ``minutes`` (an arena's length), ``scoring``
-    (``game``, ``hollywood``, ``deal``), the clock (``clock_move``, ``clock_bank`` seconds),
+    (``game``, ``hollywood``, ``deal``), the clock (``clock_move``, ``clock_bank`` seconds, or
+    ``clock_days`` 1 to 3 days a move: a turn-based Swiss tournament; 0, the default, live),
     the computer ``levels`` that enter, ``rated``, ``max_players``."""
 
     name: Annotated[StrictStr, Field(min_length=1, max_length=60)]
@@ -145,6 +146,7 @@ class CreateTournamentBody(_Body):
     scoring: Annotated[StrictStr, Field(max_length=20)] = "game"
     clock_move: Annotated[StrictInt, Field(ge=5, le=600)] = 20
     clock_bank: Annotated[StrictInt, Field(ge=0, le=3600)] = 120
+    clock_days: Annotated[StrictInt, Field(ge=0, le=3)] = 0
     levels: Annotated[list[Annotated[StrictStr, Field(max_length=40)]], Field(max_length=8)] = []
     rated: bool = False
     max_players: Annotated[StrictInt, Field(ge=2, le=256)] = 64

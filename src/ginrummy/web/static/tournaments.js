@@ -36,6 +36,7 @@ async function create(ev) {
     rounds: Number($("t-rounds").value),
     scoring: $("t-scoring").value,
     clock_move: Number($("t-clock").value),
+    clock_days: $("t-kind").value === "arena" ? 0 : Number($("t-days").value),  // a turn-based Swiss
     levels: [...document.querySelectorAll('input[name="level"]:checked')].map((i) => i.value),
     rated: $("t-rated").checked,
   };
@@ -51,6 +52,7 @@ $("t-kind").addEventListener("change", () => {
   const arena = $("t-kind").value === "arena";
   $("t-minutes-row").hidden = !arena;
   $("t-rounds-row").hidden = arena;
+  $("t-days-row").hidden = arena;  // an arena is played live
 });
 const soon = new Date(Date.now() + 10 * 60000);
 soon.setSeconds(0, 0);
