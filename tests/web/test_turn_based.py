@@ -9,6 +9,7 @@ import asyncio
 import warnings
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
@@ -19,9 +20,15 @@ from ginrummy.web.db.store import Store, actions_t
 from ginrummy.web.room.clock import DAY, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
-from .conftest import wait_until, with_csrf
+from .conftest import STORES, database_url, wait_until, with_csrf
 
 T0 = 1_750_000_000.0
+
+
+@pytest.fixture(params=STORES)
+def store_url(request, tmp_path):
+    """A fresh store of each kind (PostgreSQL skipped unless GIN_TEST_DATABASE_URL is set)."""
+    yield from database_url(request.param, tmp_path)
 
 
 class FakeTime:
@@ -69,8 +76,8 @@ def _turn_table(manager: TableManager, days: int = 1):
     return table
 
 
-def test_a_move_not_made_in_its_days_forfeits_the_match_at_once(tmp_path):
-    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+def test_a_move_not_made_in_its_days_forfeits_the_match_at_once(store_url):
+    url = store_url
     now = FakeTime(T0)
 
     async def run() -> tuple[Any, ...]:
@@ -192,8 +199,8 @@ def _seed(c: TestClient, table_id: str, token: str, seed: str) -> None:
         assert msg["type"] == "ack", msg
 
 
-def test_your_turn_list_and_restarts_days_apart(tmp_path):
-    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+def test_your_turn_list_and_restarts_days_apart(store_url):
+    url = store_url
     now = FakeTime(T0)
     # -- the first sitting: Ann opens a rated 1-day table, Bob claims his seat, both seed
     app = _app(url, now)
