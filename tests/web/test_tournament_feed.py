@@ -56,9 +56,7 @@ def test_a_game_that_ends_is_pushed_with_its_result_and_the_next_round(tmp_path)
     assert final["pairings"][0]["games"][0]["result"] in ("a", "b", "draw")
     assert final["final"] == final["standings"] and final["finished_at"] == clock.now.isoformat()
     assert final["me"] is None and entered[-1]["view"]["me"] == {"entered": False, "withdrawn": False, "table": None}
-    assert {k: v for k, v in entered[-1]["view"].items() if k != "me"} == {
-        k: v for k, v in final.items() if k != "me"
-    }
+    assert {k: v for k, v in entered[-1]["view"].items() if k != "me"} == {k: v for k, v in final.items() if k != "me"}
     assert final == {**ts.view(tid), "me": None}  # the push is the HTTP view
     store.close()
 

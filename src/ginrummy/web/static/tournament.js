@@ -30,14 +30,14 @@ function standingRows(rows, computers, arena) {
     el("td", { class: "num" }, fmtNumber(r.sonneborn_berger))));
 }
 
-function when(iso) { return iso ? new Date(iso).toLocaleString(LANG) : ""; }
+function when(iso) { return iso ? new Date(iso).toLocaleString(LANG, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "2-digit" }) : ""; }
 
 /** The line under the name: not started (its start), in progress (since when), finished (when). */
 function infoText(v, arena) {
   const minutes = fmtNumber(v.settings.minutes), round = fmtNumber(v.round), rounds = fmtNumber(v.rounds);
   if (v.state === "finished") {
     return arena ? t("Finished {time}; an arena of {minutes} minutes", { time: when(v.finished_at), minutes })
-      : t("Finished {time}; {rounds} rounds played", { time: when(v.finished_at), rounds: round });
+      : t("Finished {time}; rounds played: {rounds}", { time: when(v.finished_at), rounds: round });
   }
   if (v.state === "running") {
     return arena ? t("In progress; an arena of {minutes} minutes; ends {time}", { minutes, time: when(v.ends) })
@@ -48,11 +48,12 @@ function infoText(v, arena) {
     : t("{state}; round {round} of {rounds}; starts {start}", { state: STATES()[v.state], round, rounds, start });
 }
 
-/** The column headers of the standings and of the final table. */
+/** The column headers of the standings and of the final table (the tie-breaks abbreviated as
+ *  chess tables do, named in full on hover: five columns fit a 375 px phone in every language). */
 function headRow(arena) {
   const num = (text, title) => el("th", { class: "num", title: title || text }, text);
   return arena ? el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Points")), num(t("Games")), num(t("Wins")))
-    : el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Score")), num("Buchholz"), num("S-B", "Sonneborn-Berger"));
+    : el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Score")), num("BH", "Buchholz"), num("SB", "Sonneborn-Berger"));
 }
 
 function render(v) {
