@@ -57,6 +57,8 @@ def test_the_page_follows_the_tournament_live_to_its_final_table(finished, serve
     info = page.text_content("#t-info")
     assert info.startswith("Finished ") and info.endswith("; rounds played: 1") and "starts" not in info
     assert page.locator("#final tbody tr").count() == 2
+    page.goto(f"{server}/tournaments")
+    assert page.text_content(f"#finished li[data-id='{tid}'] .hint").startswith("finished ")
     assert errors == []
 
 

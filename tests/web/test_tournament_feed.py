@@ -58,6 +58,12 @@ def test_a_game_that_ends_is_pushed_with_its_result_and_the_next_round(tmp_path)
     assert final["me"] is None and entered[-1]["view"]["me"] == {"entered": False, "withdrawn": False, "table": None}
     assert {k: v for k, v in entered[-1]["view"].items() if k != "me"} == {k: v for k, v in final.items() if k != "me"}
     assert final == {**ts.view(tid), "me": None}  # the push is the HTTP view
+    (listed,) = ts.listing()["finished"]  # the list says when it ran, not only its planned start
+    assert (listed["id"], listed["started_at"], listed["finished_at"]) == (
+        tid,
+        final["started_at"],
+        final["finished_at"],
+    )
     store.close()
 
 

@@ -483,12 +483,15 @@ class Tournaments:
         return {"entered": me in t.players, "withdrawn": me in t.withdrawn, "table": table}
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
-        """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state"}]``
-        (the finished: the latest 50)."""
+        """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state",
+        "started_at", "finished_at"}]`` (the last two ``null`` until then; the finished: the
+        latest 50)."""
         out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
         for r in self.db.rows():
             key = "running" if r.state == "running" else "finished" if r.state == "finished" else "upcoming"
-            if key == "finished" and len(out[key]) >= 50:
-                continue
-            out[key].append({"id": r.id, "name": r.name, "start": r.start, "state": r.state})
+            if key != "finished" or len(out[key]) < 50:
+                out[key].append({"id": r.id, "name": r.name, "start": r.start, "state": r.state})
+        times = self.db.times([x["id"] for k in ("running", "finished") for x in out[k]])
+        for x in (x for k in out.values() for x in k):
+            x["started_at"], x["finished_at"] = (times.get(x["id"], {}).get(k) for k in ("started", "finished"))
         return out
