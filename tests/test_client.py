@@ -223,3 +223,21 @@ def test_gin_bot_bad_options_exit_2_with_one_line(capsys, argv, needle):
     assert main(["bot", *argv]) == 2
     out = capsys.readouterr()
     assert out.out == "" and out.err == f"gin: error: {needle}\n"
+
+
+def test_a_refused_seat_is_said_in_a_sentence():
+    """Not "the server refused the seat: not_found": which table, at which server, what to do."""
+    import asyncio
+
+    from ginrummy.client.session import ClientError
+
+    client = SeatClient("http://127.0.0.1:1/table/nosuch?seat=t", PlayerDecider(load_player("random")))
+    said = []
+    for code in ("not_found", "bad_token"):
+        with pytest.raises(ClientError) as info:
+            asyncio.run(client._handle(None, {"type": "error", "code": code, "message": "x"}))
+        said.append(str(info.value))
+    assert said == [
+        "there is no table nosuch at http://127.0.0.1:1: check the seat link (--seat)",
+        "the seat link's token is not a seat of table nosuch at http://127.0.0.1:1: ask for a new seat link",
+    ]

@@ -118,7 +118,7 @@ START = "2025-03-14T18:00:00+00:00"
 
 def test_swiss_tournament_life_and_replay_from_json():
     t = Tournament.create({"name": "Friday", "kind": "swiss", "start": START, "rounds": 9})
-    with pytest.raises(CompeteError, match="the tournament is created; this needs it registration"):
+    with pytest.raises(CompeteError, match="^the tournament is not open for entries yet$"):
         t.join("ann")
     t.open()
     for p in ("ann", "bob", "cy"):
@@ -239,3 +239,32 @@ def test_a_swiss_finishes_early_when_fewer_than_two_are_still_in():
 def test_a_round_may_be_scored_one_deal():
     t = Tournament.create({"name": "t", "kind": "swiss", "start": "2026-12-04T12:00:00+00:00", "scoring": "deal"})
     assert t.settings.scoring == "deal"
+
+
+def test_each_state_refuses_with_a_sentence_not_a_state_name():
+    """A refused step says what the tournament is, in words (not "is finished; this needs it
+    registration", a state's code name pasted into a sentence)."""
+
+    def refusal(step):
+        with pytest.raises(CompeteError) as info:
+            step()
+        return str(info.value)
+
+    t = Tournament.create({"name": "Friday", "kind": "swiss", "start": START, "rounds": 1})
+    said = [refusal(lambda: t.join("ann"))]
+    t.open()
+    said.append(refusal(t.pair))
+    t.join("ann"), t.join("bob"), t.start(START)
+    said.append(refusal(lambda: t.join("cy")))
+    t.pair()
+    for gid in t.in_play():
+        t.result(gid, "a", START)
+    t.finish(START)
+    said += [refusal(lambda: t.join("cy")), refusal(lambda: t.withdraw("ann"))]
+    assert said == [
+        "the tournament is not open for entries yet",
+        "the tournament is open for entries and has not started yet",
+        "the tournament has started: entries are closed",
+        "the tournament has finished: nothing more can change in it",
+        "the tournament has finished: nothing more can change in it",
+    ]

@@ -85,3 +85,32 @@ def test_admin_commands_on_an_upgraded_database(tmp_path):
     r = _gin("admin", "backup", str(tmp_path / "x"), "--database-url", "postgresql://u:pw@127.0.0.1:1/db")
     assert r.returncode == 2 and "use pg_dump" in r.stderr and "pw" not in r.stderr
     engine.dispose()
+
+
+def test_an_unknown_account_is_said_before_a_password_is_read(tmp_path):
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    r = _gin("admin", "reset-password", "Zed", "--database-url", url, stdin="short\n")
+    assert (r.returncode, r.stderr) == (
+        2,
+        "gin: error: no account is called 'Zed' (names are compared ignoring case; computer levels have no password)\n",
+    )
+
+
+def test_a_missing_or_closed_folder_is_one_clear_line(tmp_path):
+    """Not the OS's error about the migration's lock file (``x.sqlite3.migrate.lock``)."""
+    url = f"sqlite:///{tmp_path / 'missing' / 'x.sqlite3'}"
+    r = _gin("admin", "moderator", "Ann", "--database-url", url)
+    assert (r.returncode, r.stderr) == (
+        2,
+        f"gin: error: cannot open the database {url}: the folder {tmp_path / 'missing'} does not exist; make it first\n",
+    )
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o500)
+    url = f"sqlite:///{closed / 'x.sqlite3'}"
+    r = _gin("admin", "moderator", "Ann", "--database-url", url)
+    if r.stderr.startswith("gin: error: no account"):  # run as root: the folder is writable
+        return
+    assert (r.returncode, r.stderr) == (
+        2,
+        f"gin: error: cannot open the database {url}: this user may not write in the folder {closed}\n",
+    )

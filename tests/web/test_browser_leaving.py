@@ -88,6 +88,12 @@ def test_the_loser_closes_his_browser_and_the_winner_claims_the_rated_win(server
     took = time.monotonic() - started  # reported, not asserted (docs/protocol.md says the bound)
     print(f"rated win {took:.1f} s after Bob closed his browser (grace {GRACE} s)")
     assert ann.text_content("#ended-note") == "Bob left the table and forfeited the match."
+    # the Deals panel: the deal the forfeit stopped is not "in play" (it said so, stop 40)
+    deals = ann.locator("#deals li > span").all_inner_texts()
+    assert (
+        deals[-1]
+        == "dealer " + ann.evaluate("ui.state.deals.at(-1).dealer") + ": not played out: Bob forfeited the match"
+    )
     state = ann.evaluate("ui.state.match")
     assert (state["winner"], state["forfeit"], state["ended"]) == ("Ann", "Bob", "left")
     changes = ann.evaluate("ui.state.rating.changes")

@@ -106,7 +106,8 @@ def test_the_stored_seed_is_the_hmac_of_the_stored_secret(app_client):
         ("/api/daily/2026-12-04/9", {"level": "club"}, 400, "number: is out of range; allowed: at most 8"),
         ("/api/daily/2026-12-04/x1", {"level": "club"}, 400, "number: has the wrong type; allowed: a whole number"),
         ("/api/daily/2026-12-04/0", {"level": "club"}, 400, "number: is out of range; allowed: at least 1"),
-        ("/api/daily/2026-1x-04/1", {"level": "club"}, 400, "day: has characters that are not allowed"),
+        ("/api/daily/2026-1x-04/1", {"level": "club"}, 400, "day: is not a date; allowed: YYYY-MM-DD"),
+        ("/api/daily/today/1", {"level": "club"}, 400, "day: is not a date; allowed: YYYY-MM-DD"),
         ("/api/daily/2026-13-04/1", {"level": "club"}, 400, "day: is not a date; allowed: YYYY-MM-DD"),
         ("/api/daily/2026-02-30/1", {"level": "club"}, 400, "day: is not a date; allowed: YYYY-MM-DD"),
         (

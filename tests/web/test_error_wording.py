@@ -152,3 +152,28 @@ def test_a_text_that_is_no_action_before_or_between_deals_says_no_deal_is_in_pro
         == "ei siirto: 'zz'; yhtään jakoa ei ole käynnissä: jako on päättynyt; lähetä next_deal aloittaaksesi seuraavan jaon"
     )
     assert tobj.seq == seq + 2 and tobj.match.record.number == 1  # the two seeds only: no deal dealt, nothing else
+
+
+def test_a_value_that_misses_its_pattern_says_what_it_should_look_like():
+    """Not "has characters that are not allowed": a day, a time, a blank name say what is
+    allowed (the daily deal's day in the URL, a moderator's ``until``, the scorekeeper's names)."""
+    import pytest
+    from pydantic import ValidationError
+
+    from ginrummy.web.errors import WebError
+    from ginrummy.web.protocol.bodies import ModActionBody, SheetBody, _problem, parse_daily_path
+
+    with pytest.raises(WebError) as info:
+        parse_daily_path("04-12-2026")
+    assert str(info.value) == "day: is not a date; allowed: YYYY-MM-DD"
+    for model, data, words in (
+        (
+            ModActionBody,
+            {"action": "warn", "reason": "r", "until": "next week"},
+            "is not a time; allowed: an ISO 8601 time such as 2026-12-24T18:00Z",
+        ),
+        (SheetBody, {"names": ["Ann", "  "]}, "is blank; allowed: text with a character that is not a space"),
+    ):
+        with pytest.raises(ValidationError) as bad:
+            model.model_validate(data)
+        assert str(_problem(bad.value.errors()[0])) == words

@@ -223,3 +223,26 @@ def test_a_third_timeout_that_ends_the_match_by_the_rules_is_no_forfeit():
     c.moved(0, 511.0, timed_out=True, match_over=True)  # the server's move won the game (R11.1): it stands
     assert c.forfeit is None and c.timeouts[0] == FORFEIT_AFTER
     assert not c.forfeits(1, timed_out=True)  # the other player has no run of timeouts
+
+
+def test_the_deal_a_forfeit_stopped_says_whose_forfeit_not_in_play(tmp_path):
+    """The Deals panel read "in play" for the deal the forfeit stopped: the deal's entry names
+    the player who forfeited (and a state computed before the forfeit is not reused)."""
+    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+    now = FakeTime(3_000_000.0)
+
+    async def run() -> tuple:
+        store, manager, players, table = _setup(url, now, rated=False)
+        loser, t = await _to_the_last_timeout(manager, table)
+        before = manager.tables[t.id].state_for(0)["deals"][-1]
+        now.t += 30.01
+        assert await manager.check_clock(t)
+        after = manager.tables[t.id].state_for(1)["deals"]
+        await manager.stop()
+        store.close()
+        return loser, before, after
+
+    loser, before, after = asyncio.run(run())
+    assert (before["over"], before["forfeit"]) == (False, None)
+    assert (after[-1]["over"], after[-1]["forfeit"]) == (False, ["Ann", "Bob"][loser])
+    assert all(d["forfeit"] is None for d in after[:-1])

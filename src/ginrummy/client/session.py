@@ -159,14 +159,12 @@ class SeatClient:
                 except ConnectionClosed as exc:
                     code = exc.rcvd.code if exc.rcvd is not None else None
                     if code in FATAL_CLOSE_CODES:
-                        raise ClientError(
-                            f"the server closed the seat (code {code}): a wrong seat token or table"
-                        ) from None
+                        raise ClientError(self.refusal("not_found" if code == 4404 else "bad_token")) from None
                     log.warning("connection to table %s lost (code %s)", self.link.table, code)
                 except InvalidStatus as exc:
                     status = exc.response.status_code
                     if status in (403, 404):
-                        raise ClientError(f"the server refused the connection ({status})") from None
+                        raise ClientError(self.refusal("not_found" if status == 404 else "bad_token")) from None
                     log.warning("connection to table %s refused (%s)", self.link.table, status)
                 except (TimeoutError, OSError, InvalidHandshake) as exc:
                     log.warning("cannot connect to table %s: %s", self.link.table, type(exc).__name__)
@@ -275,10 +273,18 @@ class SeatClient:
         self.outcome.moves += 1
         await self._send(ws, {"type": "action", "action": action.text, "id": aid})
 
+    def refusal(self, code: str) -> str:
+        """The sentence saying why the server refused this seat: ``code`` ``"not_found"`` (no
+        such table) or ``"bad_token"`` (a token that is none of the table's seats)."""
+        table, server = self.link.table, self.link.base
+        if code == "not_found":
+            return f"there is no table {table} at {server}: check the seat link (--seat)"
+        return f"the seat link's token is not a seat of table {table} at {server}: ask for a new seat link"
+
     async def _on_error(self, ws: Any, msg: dict[str, Any]) -> None:
         code = msg.get("code")
         if code in ("bad_token", "not_found"):
-            raise ClientError(f"the server refused the seat: {code}")
+            raise ClientError(self.refusal(code))
         pending = self._pending
         if pending is not None and msg.get("reply_to") == pending["id"]:
             self._pending = None

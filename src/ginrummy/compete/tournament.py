@@ -55,6 +55,16 @@ class TournamentSettings(BaseModel):
     max_players: int = Field(default=64, ge=2, le=256)
 
 
+_NOT_NOW = {
+    "created": N_("the tournament is not open for entries yet"),
+    "registration": N_("the tournament is open for entries and has not started yet"),
+    "running": N_("the tournament has started: entries are closed"),
+    "finished": N_("the tournament has finished: nothing more can change in it"),
+}
+"""What the tournament is, by its state: the sentence that refuses a step it does not allow now
+(entering a finished one, pairing one not started)."""
+
+
 def _refuse(msg: Any) -> CompeteError:
     return CompeteError(msg)
 
@@ -123,10 +133,10 @@ class Tournament:
         return event
 
     def _need(self, *states: str) -> None:
+        """Refuse unless the tournament is in one of ``states``: one sentence per state it is in
+        (what it is, hence what cannot be done now), never a state's code name."""
         if self.state not in states:
-            raise _refuse(
-                N_("the tournament is {state}; this needs it {needed}", state=self.state, needed=" or ".join(states))
-            )
+            raise _refuse(_NOT_NOW[self.state])
 
     # -- registration ------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ in :mod:`ginrummy.web.ws`, the services they share in :class:`~ginrummy.web.http
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -94,6 +94,7 @@ from .texts import request_lang, web_translator
 from .uploads import UploadGate
 from .ws.game import game_socket
 from .ws.lobby import lobby_socket
+from .ws.tournament import tournament_socket
 
 __all__ = ["create_app", "link_base", "render_page", "STATIC_DIR", "HEAD_INCLUDE", "MAX_FRAME_BYTES"]
 
@@ -143,6 +144,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str], bots: BotService) -> 
         *table_routes(ctx),
         WebSocketRoute("/ws/table/{table_id}", partial(game_socket, ctx)),
         WebSocketRoute("/ws/lobby", partial(lobby_socket, ctx)),
+        WebSocketRoute("/ws/tournament/{tid}", partial(tournament_socket, ctx)),
         *player_routes(ctx),
         *puzzle_routes(ctx),
         *moderation_routes(ctx),
@@ -271,6 +273,7 @@ def create_app(
     ctx.players.daily = ctx.daily  # a daily game's replay is shown by its own rule
     if table_scores:  # the score after each deal, reviewed in the background (issue 32)
         ctx.scores = TableScores(manager, reviews, store.engine)
+    _on_changed(manager, ctx.tournaments.table_changed)  # a tournament's table over: its step now
     if ctx.metrics is not None:
         manager.committer.on_commit = ctx.metrics.committed
     bots = BotService(ctx, bots_rated_together)
@@ -283,6 +286,18 @@ def create_app(
     _expose(app, ctx, bots)
     install_log_redaction()
     return app
+
+
+def _on_changed(manager: TableManager, also: Callable[[Any], None]) -> None:
+    """Call ``also`` after each change of a table, after what ``manager.on_changed`` calls."""
+    first = manager.on_changed
+
+    def changed(table: Any) -> None:
+        if first is not None:
+            first(table)
+        also(table)
+
+    manager.on_changed = changed
 
 
 def _expose(app: Starlette, ctx: AppContext, bots: Any) -> None:

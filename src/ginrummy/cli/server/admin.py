@@ -88,12 +88,16 @@ def reset_password(
     database_url: str = typer.Option("", "--database-url", help=DATABASE_HELP),
 ) -> None:
     """Set an account's password (typed twice at a terminal, else the first line of standard
-    input) and sign it out everywhere."""
+    input) and sign it out everywhere.  The account is looked up first: an unknown name is
+    said before any password is asked for."""
     from argon2 import PasswordHasher
     from sqlalchemy import text
 
     from ...web.community.accounts import PASSWORD_MAX, PASSWORD_MIN
 
+    _, engine = _engine(database_url)
+    with engine.connect() as conn:
+        _account_id(conn, name)
     if sys.stdin.isatty():
         password = getpass.getpass("new password: ")
         if getpass.getpass("again: ") != password:
@@ -102,7 +106,6 @@ def reset_password(
         password = sys.stdin.readline().rstrip("\n")
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         fail(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters, not {len(password)}; nothing changed")
-    _, engine = _engine(database_url)
     with engine.begin() as conn:
         account = _account_id(conn, name)
         conn.execute(

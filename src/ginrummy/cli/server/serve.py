@@ -49,6 +49,12 @@ def database_error(url: str, exc: BaseException) -> str:
             f"cannot open the database {shown}: PostgreSQL needs the psycopg driver; "
             'install it with: pip install "ginrummy[postgres]"'
         )
+    if isinstance(exc, OSError) and exc.filename:  # the SQLite file's folder, or its lock file
+        folder = os.path.dirname(os.path.abspath(str(exc.filename)))
+        if isinstance(exc, FileNotFoundError):
+            return f"cannot open the database {shown}: the folder {folder} does not exist; make it first"
+        if isinstance(exc, PermissionError):
+            return f"cannot open the database {shown}: this user may not write in the folder {folder}"
     text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     text = text.replace(url, shown)
     try:

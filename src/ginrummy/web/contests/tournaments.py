@@ -43,6 +43,7 @@ from ..room.seats import SeatSpec, secret_hash
 from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
+from .feed import TournamentFeed
 
 __all__ = ["Tournaments", "MAX_OPEN_PER_ACCOUNT", "MAX_ENTRANTS", "PRESET_OF", "table_id_of"]
 
@@ -76,6 +77,9 @@ class Tournaments:
         self.db = TournamentStore(players.engine)
         self.interval = 1.0
         self._task: asyncio.Task[None] | None = None
+        self.feed = TournamentFeed(self.snapshot)
+        """The pages watching a tournament live (``WS /ws/tournament/ID``)."""
+        self._ending: set[str] = set()
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -181,6 +185,7 @@ class Tournaments:
                 params = {k: names.get(str(v), v) for k, v in exc.params.items()}
                 raise CompeteError(Msg(exc.key, params)) from None
             if self.db.append(tid, len(events) + 1, t.events[len(events) :], t.state):
+                self.feed.note(tid, len(t.events))
                 return
         raise WebError(ErrorCode.CONFLICT, W_("the tournament changed meanwhile; try again"))
 
@@ -307,6 +312,7 @@ class Tournaments:
             if new and not await asyncio.to_thread(self.db.append, tid, len(events) + 1, new, t.state):
                 continue  # another process stored its step first: read again
             stored = stored or bool(new)
+            self.feed.note(tid, len(t.events))  # a step here or another process's: pushed once
             await self._open_tables(tid, t)
             if not new:
                 return stored
@@ -369,6 +375,25 @@ class Tournaments:
         self.manager.opened(table)
         await self.manager.changed(table)
 
+    def table_changed(self, table: GameTable) -> None:
+        """After each change of a table: when a tournament's table is over, take its steps now
+        (its result, the next pairing) rather than at the next :meth:`tick`, so the page's live
+        feed shows it at once."""
+        tid = table.options.get("tournament")
+        if not table.over or not isinstance(tid, str) or tid in self._ending:
+            return
+        self._ending.add(tid)
+
+        async def step() -> None:
+            try:
+                await self.advance(tid)
+            except Exception:  # pragma: no cover - logged; the next tick tries again
+                log.exception("tournament %s: a step failed", tid)
+            finally:
+                self._ending.discard(tid)
+
+        asyncio.get_running_loop().create_task(step())
+
     async def tick(self) -> None:
         """:meth:`advance` every tournament not finished (a failure is logged, not raised)."""
         rows = await asyncio.to_thread(self.db.rows, ("registration", "running"))
@@ -399,8 +424,16 @@ class Tournaments:
     # -- views -------------------------------------------------------------------------------
 
     def view(self, tid: str) -> dict[str, Any]:
-        """The JSON of ``GET /api/tournaments/ID`` (docs/protocol.md, "Tournaments")."""
+        """The JSON of ``GET /api/tournaments/ID`` (docs/protocol.md, "Tournaments") but ``me``."""
+        return self._view(tid, self.load(tid))
+
+    def snapshot(self, tid: str) -> tuple[dict[str, Any], Callable[[int], dict[str, Any]]]:
+        """``(view, me)`` of ``tid`` read once: :meth:`view`, and ``me`` of an account id (the
+        live feed's push, :mod:`ginrummy.web.contests.feed`)."""
         t = self.load(tid)
+        return self._view(tid, t), lambda account_id: self._me(tid, t, f"a{account_id}")
+
+    def _view(self, tid: str, t: Tournament) -> dict[str, Any]:
         names = self.names(t.players)
         rounds: list[dict[str, Any]] = []
         for gid, g in zip(t.game_ids, t.games):
@@ -427,6 +460,8 @@ class Tournaments:
             "round": t.round,
             "rounds": t.rounds or t.settings.rounds,
             "ends": None if ends is None or t.settings.kind != "arena" else ends.isoformat(),
+            "started_at": t.started_at,
+            "finished_at": next((e["at"] for e in t.events if e["type"] == "finished"), None),
             "entrants": [
                 {"name": names.get(p, p), "computer": p.startswith("bot:"), "withdrawn": p in t.withdrawn}
                 for p in t.players
@@ -439,8 +474,9 @@ class Tournaments:
     def me(self, tid: str, account: Account) -> dict[str, Any]:
         """``{"entered", "withdrawn", "table"}`` of ``account`` in ``tid``: ``table`` the id of
         his table in play (his seat link from ``POST /api/tournaments/ID/seat``), else ``None``."""
-        t = self.load(tid)
-        me = f"a{account.id}"
+        return self._me(tid, self.load(tid), f"a{account.id}")
+
+    def _me(self, tid: str, t: Tournament, me: str) -> dict[str, Any]:
         table = next(
             (
                 table_id_of(tid, gid)
@@ -452,12 +488,15 @@ class Tournaments:
         return {"entered": me in t.players, "withdrawn": me in t.withdrawn, "table": table}
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
-        """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state"}]``
-        (the finished: the latest 50)."""
+        """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state",
+        "started_at", "finished_at"}]`` (the last two ``null`` until then; the finished: the
+        latest 50)."""
         out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
         for r in self.db.rows():
             key = "running" if r.state == "running" else "finished" if r.state == "finished" else "upcoming"
-            if key == "finished" and len(out[key]) >= 50:
-                continue
-            out[key].append({"id": r.id, "name": r.name, "start": r.start, "state": r.state})
+            if key != "finished" or len(out[key]) < 50:
+                out[key].append({"id": r.id, "name": r.name, "start": r.start, "state": r.state})
+        times = self.db.times([x["id"] for k in ("running", "finished") for x in out[k]])
+        for x in (x for k in out.values() for x in k):
+            x["started_at"], x["finished_at"] = (times.get(x["id"], {}).get(k) for k in ("started", "finished"))
         return out

@@ -140,6 +140,22 @@ class TournamentStore:
             ).all()
         return [TournamentRow(**r._mapping) for r in rs]
 
+    def times(self, ids: list[str]) -> dict[str, dict[str, str]]:
+        """``{tid: {"started": ISO time, "finished": ISO time}}`` of the tournaments ``ids``
+        that started or finished (one query; a kind not reached yet is absent)."""
+        if not ids:
+            return {}
+        out: dict[str, dict[str, str]] = {}
+        with self.engine.connect() as conn:
+            rs = conn.execute(
+                select(events_t.c.tournament_id, events_t.c.kind, events_t.c.event).where(
+                    events_t.c.tournament_id.in_(ids), events_t.c.kind.in_(("started", "finished"))
+                )
+            ).all()
+        for r in rs:
+            out.setdefault(r.tournament_id, {})[r.kind] = str(json.loads(r.event).get("at", ""))
+        return out
+
     def open_by(self, account_id: int) -> int:
         """How many tournaments not finished ``account_id`` created."""
         with self.engine.connect() as conn:

@@ -185,7 +185,9 @@ class PuzzleQuery(BaseModel):
 
 
 _Name = Annotated[StrictStr, Field(min_length=1, max_length=100)]
-_Time = Annotated[StrictStr, Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(Z|[+-]\d\d:\d\d)?$", max_length=40)]
+_DAY_PATTERN = r"^20[0-9]{2}-[01][0-9]-[0-3][0-9]$"
+_TIME_PATTERN = r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(Z|[+-]\d\d:\d\d)?$"
+_Time = Annotated[StrictStr, Field(pattern=_TIME_PATTERN, max_length=40)]
 
 
 class RelationBody(_Body):
@@ -245,7 +247,7 @@ class DailyPath(_Body):
     number ``number`` 1..8 (:data:`ginrummy.compete.daily.DAILY_DEALS`) and the ``level`` of a
     table (``club`` by default)."""
 
-    day: Annotated[StrictStr, Field(pattern=r"^20[0-9]{2}-[01][0-9]-[0-3][0-9]$")]
+    day: Annotated[StrictStr, Field(pattern=_DAY_PATTERN)]
     number: Annotated[StrictInt, Field(ge=1, le=8)] = 1
     level: Literal["novice", "club", "expert"] = "club"
 
@@ -324,6 +326,15 @@ def body_help(model: type[_Body]) -> Msg:
     return W_("send a JSON object with the fields {fields}", fields=", ".join(model.model_fields))
 
 
+_PATTERN_WORDS = {
+    _DAY_PATTERN: W_("is not a date; allowed: YYYY-MM-DD"),
+    _TIME_PATTERN: W_("is not a time; allowed: an ISO 8601 time such as 2026-12-24T18:00Z"),
+    r"\S": W_("is blank; allowed: text with a character that is not a space"),
+}
+"""What a value that does not match a field's pattern should look like, by the pattern (a
+pattern not here: "has characters that are not allowed")."""
+
+
 def _problem(err: Mapping[str, Any]) -> Msg:
     """One pydantic error as a translatable phrase."""
     kind = err.get("type", "")
@@ -343,7 +354,7 @@ def _problem(err: Mapping[str, Any]) -> Msg:
     if kind == "literal_error":
         return W_("is not allowed; allowed: {allowed}", allowed=str(ctx.get("expected", "?"))[:80])
     if kind == "string_pattern_mismatch":
-        return W_("has characters that are not allowed")
+        return _PATTERN_WORDS.get(str(ctx.get("pattern", "")), W_("has characters that are not allowed"))
     if kind.startswith("int_") or kind.startswith("float_"):
         return W_("has the wrong type; allowed: a whole number")
     if kind.startswith("string_"):

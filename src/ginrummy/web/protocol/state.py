@@ -59,6 +59,8 @@ def _deals(self: Table) -> list[dict[str, Any]]:
             "client_seeds": None if d.client_seeds is None else list(d.client_seeds),
             "over": r is not None,
             "revealed": shown,
+            # a deal the match's forfeit stopped (time, resigning, leaving): whose forfeit, not "in play"
+            "forfeit": None if r is not None or self.forfeit is None else self.names[self.forfeit],
         }
         if shown:
             entry["seed"] = d.seed.hex()
@@ -359,7 +361,7 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     msg["arrangement"] = arrangement
     msg["deal"], frags["deal"] = _part(self, "deal", (record, record.result, finished, names), lambda: _deal_part(self))
     msg["deals"], frags["deals"] = _part(
-        self, "deals", (finished, names, tuple((d, d.result) for d in deals)), lambda: _deals(self)
+        self, "deals", (finished, names, self.forfeit, tuple((d, d.result) for d in deals)), lambda: _deals(self)
     )
     msg["sheet"], frags["sheet"] = _part(self, "sheet", (m.sheet, names), lambda: m.sheet.to_dict(self.names))
     msg["match"] = match_state(self)

@@ -71,9 +71,20 @@ function localNames(msg) {
   return new Set(shown).size === shown.length ? names : {};
 }
 
+/** The lobby's "Your tables" keeps the names the table had when it was opened ("Player 2" for a
+ *  friend's seat): the table's names now replace them whenever this page learns them. */
+function rememberNames(table) {
+  const list = SETTINGS.get("tables", []);
+  const mine = list.find(x => x.id === table.id);
+  if (!mine || JSON.stringify(mine.names) === JSON.stringify(table.names)) return;
+  mine.names = table.names.slice();
+  SETTINGS.set("tables", list);
+}
+
 function onMessage(msg) {
   if (msg.type === "state") {
     ui.pending = false;
+    if (msg.table) rememberNames(msg.table);
     // the fair-deal panel sends this seat's client seed and checks each revealed deal (fair.js)
     if (window.GinFair) GinFair.onState(msg, send);
     if (window.GinRating) GinRating.onState(msg, send);  // rated tables, resign, leaving (rating.js)

@@ -65,7 +65,7 @@ function renderMoves() {
 }
 
 function outcomeText(d) {
-  if (!d.over) return t("in play");
+  if (!d.over) return d.forfeit ? t("not played out: {name} forfeited the match", { name: d.forfeit }) : t("in play");
   if (d.outcome === "draw") return t("draw ({rule})", { rule: d.reason });
   const how = { knock: pt("outcome", "knock"), undercut: pt("outcome", "undercut"), gin: pt("outcome", "gin"), big_gin: pt("outcome", "big gin") }[d.outcome];
   return t("{name} +{points} ({how})", { name: d.winner, points: d.points, how });

@@ -1,5 +1,6 @@
-// A tournament's page: GET /api/tournaments/ID every few seconds (live standings, the pairings
-// of each round with their tables to watch, the final table); enter, withdraw, go to your
+// A tournament's page: its view pushed over WS /ws/tournament/ID at each change (live standings,
+// the pairings of each round with their tables to watch, the final table), GET
+// /api/tournaments/ID every few seconds while the socket is closed; enter, withdraw, go to your
 // table (docs/protocol.md "Tournaments"). Names are text nodes only.
 "use strict";
 
@@ -7,6 +8,8 @@ const $ = (id) => document.getElementById(id);
 const TID = decodeURIComponent(location.pathname.split("/").pop());
 const STATES = () => ({ created: t("Not open yet"), registration: t("Open for entries"), running: t("In progress"), finished: t("Finished") });
 let timer = null;
+let live = null;  // the open socket of the live feed, or null (then the page polls)
+let finished = false;
 
 function entrantName(name, computer) { return computer ? t("Computer ({level})", { level: levelName(name) }) : name; }
 
@@ -27,18 +30,38 @@ function standingRows(rows, computers, arena) {
     el("td", { class: "num" }, fmtNumber(r.sonneborn_berger))));
 }
 
+function when(iso) { return iso ? new Date(iso).toLocaleString(LANG, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "2-digit" }) : ""; }
+
+/** The line under the name: not started (its start), in progress (since when), finished (when). */
+function infoText(v, arena) {
+  const minutes = fmtNumber(v.settings.minutes), round = fmtNumber(v.round), rounds = fmtNumber(v.rounds);
+  if (v.state === "finished") {
+    return arena ? t("Finished {time}; an arena of {minutes} minutes", { time: when(v.finished_at), minutes })
+      : t("Finished {time}; rounds played: {rounds}", { time: when(v.finished_at), rounds: round });
+  }
+  if (v.state === "running") {
+    return arena ? t("In progress; an arena of {minutes} minutes; ends {time}", { minutes, time: when(v.ends) })
+      : t("In progress; round {round} of {rounds}; started {time}", { round, rounds, time: when(v.started_at) });
+  }
+  const start = when(v.settings.start);
+  return arena ? t("{state}; an arena of {minutes} minutes; starts {start}", { state: STATES()[v.state], minutes, start })
+    : t("{state}; round {round} of {rounds}; starts {start}", { state: STATES()[v.state], round, rounds, start });
+}
+
+/** The column headers of the standings and of the final table (the tie-breaks abbreviated as
+ *  chess tables do, named in full on hover: five columns fit a 375 px phone in every language). */
+function headRow(arena) {
+  const num = (text, title) => el("th", { class: "num", title: title || text }, text);
+  return arena ? el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Points")), num(t("Games")), num(t("Wins")))
+    : el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Score")), num("BH", "Buchholz"), num("SB", "Sonneborn-Berger"));
+}
+
 function render(v) {
   const computers = new Set(v.entrants.filter((e) => e.computer).map((e) => e.name));
   $("t-name").textContent = v.settings.name;
   const arena = v.settings.kind === "arena";
-  const start = new Date(v.settings.start).toLocaleString(LANG);
-  $("t-info").textContent = arena
-    ? t("{state}; an arena of {minutes} minutes; starts {start}", { state: STATES()[v.state], minutes: fmtNumber(v.settings.minutes), start })
-    : t("{state}; round {round} of {rounds}; starts {start}", { state: STATES()[v.state], round: fmtNumber(v.round), rounds: fmtNumber(v.rounds), start });
-  if (arena) {
-    $("standings").querySelector("thead").replaceChildren(el("tr", null, el("th", { class: "num" }, "#"), el("th", null, t("Player")),
-      el("th", { class: "num" }, t("Points")), el("th", { class: "num" }, t("Games")), el("th", { class: "num" }, t("Wins"))));
-  }
+  $("t-info").textContent = infoText(v, arena);
+  for (const id of ["standings", "final"]) $(id).querySelector("thead").replaceChildren(headRow(arena));
   $("entrants").replaceChildren(...v.entrants.map((e) => el("li", null, entrantName(e.name, e.computer), e.withdrawn ? " " + t("(withdrawn)") : "")));
   $("standings").querySelector("tbody").replaceChildren(...standingRows(v.standings, computers, arena));
   $("final-panel").hidden = !v.final;
@@ -55,14 +78,42 @@ function render(v) {
   $("play").hidden = !me || !me.table;
 }
 
+function shown(v) {
+  render(v);
+  finished = v.state === "finished";
+  if (finished && live) live.close();
+}
+
 async function load() {
+  clearTimeout(timer);
   try {
     const r = await fetch("/api/tournaments/" + encodeURIComponent(TID));
     const v = await r.json();
     if (!r.ok) throw new Error(v.error);
-    render(v);
-    if (v.state !== "finished") timer = setTimeout(load, 3000);
+    shown(v);
   } catch (e) { $("error").textContent = e.message; }
+  if (!finished && !live) timer = setTimeout(load, 3000);  // polling: only while the socket is closed
+}
+
+let retry = 0;
+function connect() {
+  if (finished) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/tournament/${encodeURIComponent(TID)}?lang=${LANG}`);
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type !== "tournament") return;
+    live = ws; retry = 0; clearTimeout(timer);
+    $("error").textContent = "";
+    shown(msg.view);
+  };
+  ws.onclose = (ev) => {
+    if (live === ws) live = null;
+    if (finished) return;
+    load();  // polls until the socket is back
+    if (ev.code !== 4404 && ev.code !== 4429) { retry = Math.min(retry + 1, 6); setTimeout(connect, 1000 * 2 ** retry); }
+  };
 }
 
 async function step(what) {
@@ -70,8 +121,7 @@ async function step(what) {
   try {
     const r = await postJSON(`/api/tournaments/${encodeURIComponent(TID)}/${what}`, {});
     if (what === "seat") { location.href = r.link; return; }
-    clearTimeout(timer);
-    load();
+    if (!live) load();  // the socket pushes the change itself
   } catch (e) { $("error").textContent = e.message; }
 }
 
@@ -80,3 +130,4 @@ $("join").addEventListener("click", () => step("join"));
 $("withdraw").addEventListener("click", () => step("withdraw"));
 $("play").addEventListener("click", () => step("seat"));
 load();
+connect();

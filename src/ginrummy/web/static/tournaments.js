@@ -4,8 +4,12 @@
 
 const $ = (id) => document.getElementById(id);
 
+function fmtWhen(iso) { return new Date(iso).toLocaleString(LANG, { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "2-digit" }); }
+
+/** One tournament: when it starts, started, or finished (not its planned start once it ran). */
 function tournamentItem(x) {
-  const when = new Date(x.start).toLocaleString(LANG);
+  const when = x.finished_at ? t("finished {time}", { time: fmtWhen(x.finished_at) })
+    : x.started_at ? t("started {time}", { time: fmtWhen(x.started_at) }) : t("starts {time}", { time: fmtWhen(x.start) });
   return el("li", { "data-id": x.id }, el("a", { href: "/tournaments/" + encodeURIComponent(x.id) }, x.name),
     " ", el("span", { class: "hint" }, when));
 }
