@@ -144,14 +144,22 @@ def test_friend_challenge_swaps_seats_on_the_same_cards():
     seed = d.challenge_seed(b"k", "c1")
     assert seed == hmac.new(b"k", b"ginrummy/challenge/c1", hashlib.sha256).digest()
     assert d.challenge_games(2) == [(1, False), (1, True), (2, False), (2, True)]
-    m1 = d.challenge_match(seed, 1, False, "ann", "bob")
-    m2 = d.challenge_match(seed, 1, True, "ann", "bob")
-    assert m1.names == ("ann", "bob") and m2.names == ("bob", "ann")
-    # ann holds in m1 the cards bob holds in m2: same seat (player 0), same deck, same dealer
-    assert m1.deal.hand(0) == m2.deal.hand(0) and m1.deal.dealer == m2.deal.dealer
+    m1 = d.challenge_match(seed, 1, False, "ann", "club")
+    m2 = d.challenge_match(seed, 1, True, "bob", "club")
+    assert m1.names == ("ann", "club") and m2.names == ("club", "bob")
+    assert d.challenge_seat(False) == 0 and d.challenge_seat(True) == 1
+    # bob holds in m2 the cards the computer held against ann in m1, and the computer holds
+    # ann's: same hands by player index, same dealer, same stock
+    assert m1.deal.hand(1) == m2.deal.hand(1) and m1.deal.hand(0) == m2.deal.hand(0)
+    assert m1.deal.dealer == m2.deal.dealer and m1.deal.stock == m2.deal.stock
+    assert d.challenge_result(12, False) == 12 and d.challenge_result(12, True) == -12
+    # ann +25 on deal 1, bob (player 1 of the swapped game) -10 there: ann 35 ahead
     sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4})
-    assert sc.per_deal == (15, None) and sc.total == 15 and sc.winner is None
-    sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4, (2, True): 30})
-    assert sc.per_deal == (15, -34) and sc.total == -19 and sc.winner == "bob"
+    assert sc.a_results == (25, -4) and sc.b_results == (-10, None)
+    assert sc.per_deal == (35, None) and sc.total == 35 and sc.winner is None and not sc.complete
+    sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4, (2, True): -50})
+    assert sc.per_deal == (35, -54) and sc.total == -19 and sc.winner == "bob" and sc.complete
+    sc = d.challenge_score("ann", "bob", 1, {(1, False): 5, (1, True): -5})
+    assert sc.per_deal == (0,) and sc.complete and sc.winner is None
     with pytest.raises(CompeteError, match="a challenge has 1 to 8 deals, not 9"):
         d.challenge_games(9)
