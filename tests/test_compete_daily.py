@@ -69,8 +69,10 @@ def test_everyone_gets_the_same_cards_and_gin_verify_checks_the_record():
     text = dumps(a, date="2025-03-14")
     assert verify(text).ok and verify(text).complete
     assert d.check_record(text, s, 3) == []
-    assert d.check_record(text, s, 2) == ["seed-commitment is not that of daily deal 2",
-                                          "the match seed is not that of daily deal 2"]
+    assert d.check_record(text, s, 2) == [
+        "seed-commitment is not that of daily deal 2",
+        "the match seed is not that of daily deal 2",
+    ]
     assert d.result_of(text) == d.result_of(a)
 
 
@@ -113,28 +115,44 @@ def test_levels_are_separate_fields():
 
 
 def test_daily_table_ranks_with_ties_and_counts_missing_deals_as_zero():
-    es = [_e("ann", 1, 20), _e("bob", 1, 20), _e("cy", 1, -5),
-          _e("ann", 2, 0), _e("bob", 2, 10), _e("cy", 2, 10)]
+    es = [_e("ann", 1, 20), _e("bob", 1, 20), _e("cy", 1, -5), _e("ann", 2, 0), _e("bob", 2, 10), _e("cy", 2, 10)]
     rows = d.daily_table(es, DAY, "club")
     # deal 1: ann 75, bob 75, cy 0; deal 2: ann 0, bob 75, cy 75; over 8 deals
     assert [(r.rank, r.player, r.score, r.deals) for r in rows] == [
-        (1, "bob", Fraction(150, 8), 2), (2, "ann", Fraction(75, 8), 2), (2, "cy", Fraction(75, 8), 2)]
+        (1, "bob", Fraction(150, 8), 2),
+        (2, "ann", Fraction(75, 8), 2),
+        (2, "cy", Fraction(75, 8), 2),
+    ]
     assert rows[0].to_json() == {"rank": 1, "player": "bob", "score": 18.75, "deals": 2}
 
 
 def test_monthly_table_sums_daily_scores():
     other = date(2025, 3, 15)
-    es = [_e("ann", 1, 5), _e("bob", 1, 0), _e("ann", 1, 0, day=other), _e("bob", 1, 9, day=other),
-          _e("cy", 1, 50, day=other), _e("zed", 1, 99, day=date(2025, 4, 1))]
+    es = [
+        _e("ann", 1, 5),
+        _e("bob", 1, 0),
+        _e("ann", 1, 0, day=other),
+        _e("bob", 1, 9, day=other),
+        _e("cy", 1, 50, day=other),
+        _e("zed", 1, 99, day=date(2025, 4, 1)),
+    ]
     rows = d.monthly_table(es, 2025, 3, "club")
     # day 1: ann 100/8, bob 0; day 2: cy 100/8, bob 50/8, ann 0
     assert [(r.rank, r.player, r.score, r.deals) for r in rows] == [
-        (1, "ann", Fraction(100, 8), 2), (1, "cy", Fraction(100, 8), 1), (3, "bob", Fraction(50, 8), 2)]
+        (1, "ann", Fraction(100, 8), 2),
+        (1, "cy", Fraction(100, 8), 1),
+        (3, "bob", Fraction(50, 8), 2),
+    ]
 
 
 def test_how_others_played_best_and_median():
-    es = [_e("ann", 1, 20, finished="2"), _e("bob", 1, 31, finished="5"), _e("cy", 1, -5),
-          _e("di", 1, 31, finished="1"), _e("ed", 1, 3)]
+    es = [
+        _e("ann", 1, 20, finished="2"),
+        _e("bob", 1, 31, finished="5"),
+        _e("cy", 1, -5),
+        _e("di", 1, 31, finished="1"),
+        _e("ed", 1, 3),
+    ]
     best, median = d.how_others_played(es, DAY, 1, "club")
     assert (best.player, median.player) == ("di", "ann")  # 31 (earlier), 31, [20], 3, -5
     assert d.how_others_played(es, DAY, 2, "club") is None
@@ -157,6 +175,8 @@ def test_friend_challenge_swaps_seats_on_the_same_cards():
     sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4})
     assert sc.a_results == (25, -4) and sc.b_results == (-10, None)
     assert sc.per_deal == (35, None) and sc.total == 35 and sc.winner is None and not sc.complete
+    closed = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4}, closed=True)
+    assert closed.winner == "ann" and closed.total == 35 and not closed.complete
     sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4, (2, True): -50})
     assert sc.per_deal == (35, -54) and sc.total == -19 and sc.winner == "bob" and sc.complete
     sc = d.challenge_score("ann", "bob", 1, {(1, False): 5, (1, True): -5})

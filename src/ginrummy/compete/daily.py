@@ -396,10 +396,14 @@ class ChallengeScore:
     winner: str | None
 
 
-def challenge_score(a: str, b: str, deals: int, results: dict[tuple[int, bool], int]) -> ChallengeScore:
+def challenge_score(
+    a: str, b: str, deals: int, results: dict[tuple[int, bool], int], closed: bool = False
+) -> ChallengeScore:
     """Score a challenge of ``deals`` deals: ``results[(k, swapped)]`` is :func:`result_of`
     (player 0's points minus player 1's) of that game; ``a`` played the games not swapped.
-    Raises :class:`CompeteError` for a count out of range."""
+    ``closed``: the challenge ended before every game was played (it expired): the winner is
+    the one ahead on the deals both played.  Raises :class:`CompeteError` for a count out of
+    range."""
     games = challenge_games(deals)
     mine = {key: challenge_result(r, key[1]) for key, r in results.items()}
     ar = tuple(mine.get((k, False)) for k in range(1, deals + 1))
@@ -407,5 +411,5 @@ def challenge_score(a: str, b: str, deals: int, results: dict[tuple[int, bool], 
     per = tuple(None if x is None or y is None else x - y for x, y in zip(ar, br))
     total = sum(p for p in per if p is not None)
     complete = all(key in results for key in games)
-    winner = (a if total > 0 else b if total < 0 else None) if complete else None
+    winner = (a if total > 0 else b if total < 0 else None) if complete or closed else None
     return ChallengeScore(ar, br, per, total, complete, winner)

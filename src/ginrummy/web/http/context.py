@@ -10,6 +10,7 @@ from ..community.accounts import RateLimiter
 from ..community.members import Players
 from ..community.puzzles import PuzzleRoom
 from ..contests.daily import DailyRoom
+from ..contests.duels import DuelRoom
 from ..contests.tournaments import Tournaments
 from ..db.store import Store
 from ..learning.table_scores import TableScores
@@ -41,6 +42,7 @@ class AppContext:
         signups: the bound on sign-ups from one address (``POST /api/account``).
         puzzles: the puzzle room (``/api/puzzles``); puzzle_limit: its bound per address.
         daily: the daily deal (web/contests/daily.py).
+        duels: the friend challenges on the same deals (web/contests/duels.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
         scores: the tables' performance scores, reviewed in the background (issue 32), else ``None``.
     """
@@ -60,5 +62,6 @@ class AppContext:
     puzzles: PuzzleRoom
     puzzle_limit: RateLimiter
     daily: DailyRoom | None = None
+    duels: DuelRoom | None = None
     link_bases: dict[Any, str] = field(default_factory=dict)
     scores: TableScores | None = None

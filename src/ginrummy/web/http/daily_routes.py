@@ -40,7 +40,7 @@ from .common import error_response, link_base, page, read_json_body
 from .context import AppContext
 from .player_routes import current_account
 
-__all__ = ["daily_routes"]
+__all__ = ["daily_routes", "public_record"]
 
 _MONTH = re.compile(r"^(20[0-9]{2})-(0[1-9]|1[0-2])$")
 
@@ -159,13 +159,13 @@ async def others(ctx: AppContext, request: Request) -> Response:
         path = _day(request, number=True)
         out = await asyncio.to_thread(_room(ctx).others, account, date.fromisoformat(path.day), path.number)
         for key in ("best", "median"):
-            out[key]["record"] = await asyncio.to_thread(_record, ctx, out[key].pop("table"))
+            out[key]["record"] = await asyncio.to_thread(public_record, ctx, out[key].pop("table"))
     except GinRummyError as exc:
         return error_response(exc, tr)
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 
-def _record(ctx: AppContext, table_id: str) -> str:
+def public_record(ctx: AppContext, table_id: str) -> str:
     """The public record of a finished daily game (run in a worker thread)."""
     table = _room(ctx).game(table_id)
     assert table is not None and table.match is not None
@@ -183,7 +183,7 @@ async def records(ctx: AppContext, request: Request) -> Response:
         shown = await asyncio.to_thread(room.published, day)
         games = await asyncio.to_thread(room.records, day)
         for g in games:
-            g["record"] = await asyncio.to_thread(_record, ctx, g.pop("table"))
+            g["record"] = await asyncio.to_thread(public_record, ctx, g.pop("table"))
     except GinRummyError as exc:
         return error_response(exc, tr)
     return JSONResponse(

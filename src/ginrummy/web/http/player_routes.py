@@ -70,12 +70,14 @@ def _client(request: Request) -> str:
 async def replay_table(players: Players, manager: TableManager, request: Request, result_id: str) -> Any:
     """The table of the recorded match ``result_id`` (over: finished by the rules or forfeited
     on time) when ``request`` may replay it (a public match, or one its signed-in account
-    played; a daily deal's game: see :meth:`~ginrummy.web.contests.daily.DailyRoom.may_replay`),
+    played; a daily deal's game: see :meth:`~ginrummy.web.contests.daily.DailyRoom.may_replay`; a
+    friend challenge's: :meth:`~ginrummy.web.contests.duels.DuelRoom.may_replay`),
     else ``None``."""
     account = current_account(request, players)
     account_id = None if account is None else account.id
     daily = players.daily is not None and players.daily.may_replay(result_id, account_id)
-    if not daily and not players.result_public(result_id, account_id):
+    duel = not daily and players.duels is not None and players.duels.may_replay(result_id, account_id)
+    if not daily and not duel and not players.result_public(result_id, account_id):
         return None
     try:
         table = manager.load(result_id)
