@@ -14,19 +14,12 @@ import pytest
 
 from .test_browser import CHROMIUM, _page, browser, server  # noqa: F401
 from .test_browser_daily import _play_match
+from .test_browser_tournament import _sign_up
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's Chromium at /usr/bin/chromium"),
 ]
-
-
-def _sign_up(page, base: str, name: str) -> None:
-    page.goto(base + "/account")
-    page.fill("#up-name", name)
-    page.fill("#up-password", "correct horse")
-    page.click("#up-go")
-    page.wait_for_selector("#member:not([hidden])")
 
 
 def _play_deal(page, url: str) -> None:
@@ -40,9 +33,9 @@ def _play_deal(page, url: str) -> None:
 
 def test_ann_challenges_bob_both_play_the_same_deal_in_swapped_seats(server, browser):  # noqa: F811
     errors: list[str] = []
-    ann, bob = _page(browser, errors), _page(browser, errors)
-    _sign_up(bob, server, "Bob")
-    _sign_up(ann, server, "Ann")
+    bob, ann = _page(browser, errors), _page(browser, errors)
+    for page, name in ((bob, "Bob"), (ann, "Ann")):  # Bob first: Ann challenges an account that exists
+        _sign_up(page, server, name)
     ann.goto(server + "/daily")
     ann.click("#duels-link")
     ann.wait_for_url(re.compile(r"/duels$"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import update
@@ -21,44 +21,9 @@ from ginrummy.record import loads
 from ginrummy.web.community.accounts import accounts_t
 from ginrummy.web.contests.duels import DUEL_DAYS, MAX_OPEN_DUELS
 
-from .conftest import STORES, database_url, with_csrf
+from .conftest import with_csrf
+from .test_daily import NOON, _person, app_client, clock, db_url  # noqa: F401 (fixtures)
 from .test_ratings import play_out
-
-NOON = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture(params=STORES)
-def db_url(request, tmp_path):
-    yield from database_url(request.param, tmp_path)
-
-
-@pytest.fixture
-def clock():
-    return {"now": NOON}
-
-
-@pytest.fixture
-def app_client(db_url, clock):
-    import warnings
-
-    from starlette.testclient import TestClient
-
-    from ginrummy.web.app import create_app
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        app = create_app(db_url, bot_delay=0)
-        app.state.daily.now = lambda: clock["now"]
-        app.state.duels.now = lambda: clock["now"]
-        with TestClient(app) as c:
-            yield with_csrf(c)
-
-
-def _sign_up(c, name: str) -> None:
-    c.cookies.clear()
-    r = c.post("/api/account", json={"name": name, "password": "correct horse"})
-    assert r.status_code == 201, r.text
-    with_csrf(c)
 
 
 def _sign_in(c, name: str) -> None:
@@ -86,10 +51,10 @@ def _verify(tmp_path, bundle: dict) -> subprocess.CompletedProcess:
     )
 
 
-def test_both_play_seats_swapped_results_recomputed_and_verified(app_client, clock, tmp_path):
+def test_both_play_seats_swapped_results_recomputed_and_verified(app_client, clock, tmp_path):  # noqa: F811
     c = app_client
     for name in ("Bob", "Eve", "Ann"):
-        _sign_up(c, name)
+        _person(c, name)
     r = c.post("/api/duels", json={"to": "bob", "deals": 2, "level": "novice"})
     assert r.status_code == 201, r.text
     duel = r.json()
@@ -177,10 +142,10 @@ def test_both_play_seats_swapped_results_recomputed_and_verified(app_client, clo
     assert bad.stdout.splitlines()[0] == f"{d}: the seed does not match the commitment published before the day"
 
 
-def test_the_seats_are_swapped_on_the_same_cards(app_client):
+def test_the_seats_are_swapped_on_the_same_cards(app_client):  # noqa: F811
     c = app_client
-    _sign_up(c, "Bob")
-    _sign_up(c, "Ann")
+    _person(c, "Bob")
+    _person(c, "Ann")
     d = c.post("/api/duels", json={"to": "Bob", "deals": 1, "level": "club"}).json()["id"]
     a = c.post(f"/api/duels/{d}/1").json()
     _sign_in(c, "Bob")
@@ -198,10 +163,10 @@ def test_the_seats_are_swapped_on_the_same_cards(app_client):
     assert fresh_a.deal.dealer == fresh_b.deal.dealer
 
 
-def test_a_link_is_taken_by_the_first_who_accepts(app_client):
+def test_a_link_is_taken_by_the_first_who_accepts(app_client):  # noqa: F811
     c = app_client
     for name in ("Bob", "Cy", "Ann"):
-        _sign_up(c, name)
+        _person(c, name)
     d = c.post("/api/duels", json={"deals": 4}).json()
     assert d["to"] is None and d["deals"] == 4 and d["level"] == "club"
     r = c.post(f"/api/duels/{d['id']}/accept")
@@ -237,21 +202,21 @@ def test_a_link_is_taken_by_the_first_who_accepts(app_client):
         ({"to": "Bob", "seed": "00"}, 400, "seed: is not a field here; fields: deals, level, to"),
     ],
 )
-def test_bad_challenges_are_refused_with_what_is_allowed(app_client, body, status, words):
+def test_bad_challenges_are_refused_with_what_is_allowed(app_client, body, status, words):  # noqa: F811
     c = app_client
-    _sign_up(c, "Robo")
-    _sign_up(c, "Bob")
+    _person(c, "Robo")
+    _person(c, "Bob")
     with c.app.state.store.engine.begin() as conn:
         conn.execute(update(accounts_t).where(accounts_t.c.name == "Robo").values(kind="bot"))
-    _sign_up(c, "Ann")
+    _person(c, "Ann")
     r = c.post("/api/duels", json=body)
     assert r.status_code == status and r.json()["error"] == words
 
 
-def test_limits_expiry_answers_signed_out_and_csrf(app_client, clock):
+def test_limits_expiry_answers_signed_out_and_csrf(app_client, clock):  # noqa: F811
     c = app_client
-    _sign_up(c, "Bob")
-    _sign_up(c, "Ann")
+    _person(c, "Bob")
+    _person(c, "Ann")
     sent = [c.post("/api/duels", json={"to": "Bob"}) for _ in range(MAX_OPEN_DUELS + 1)]
     assert [r.status_code for r in sent] == [201] * MAX_OPEN_DUELS + [409]
     assert sent[-1].json()["error"] == "you are in 5 challenges not over already: finish one first (at most 5)"

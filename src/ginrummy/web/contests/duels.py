@@ -111,12 +111,12 @@ def _side(game: Any, result: int | None, shown: bool) -> dict[str, Any]:
 
 class DuelRoom:
     """Friend challenges over the daily deal's room ``daily`` (its store, tables and key).
-    ``now``: the clock (an aware UTC datetime; tests pass their own)."""
+    ``now``: the clock (an aware UTC datetime; by default the daily room's)."""
 
     def __init__(self, daily: DailyRoom, now: Callable[[], datetime] | None = None) -> None:
         self.daily = daily
         self.engine: Engine = daily.engine
-        self.now = now or daily.now
+        self.now = now or (lambda: self.daily.now())  # the daily room's clock, even one set later
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from ..protocol.bodies import DailyBody, parse_daily_path
 from ..texts import W_, request_lang, web_translator
 from .common import error_response, link_base, page, read_json_body
 from .context import AppContext
-from .player_routes import current_account
+from .player_routes import current_account, signed_in_account
 
 __all__ = ["daily_routes", "public_record"]
 
@@ -51,10 +51,7 @@ def _room(ctx: AppContext) -> DailyRoom:
 
 
 def _signed_in(ctx: AppContext, request: Request) -> Any:
-    account = current_account(request, ctx.players)
-    if account is None:
-        raise WebError(ErrorCode.NOT_SIGNED_IN, W_("sign in to play the daily deals"))
-    return account
+    return signed_in_account(request, ctx.players, W_("sign in to play the daily deals"))
 
 
 def _day(request: Request, number: bool = False, level: bool = False) -> Any:

@@ -31,13 +31,12 @@ from starlette.routing import Route
 from ...compete.daily import DAILY_LEVELS
 from ...errors import GinRummyError
 from ..contests.duels import MAX_OPEN_DUELS, DuelRoom
-from ..errors import ErrorCode, WebError
 from ..protocol.bodies import DuelBody, parse_daily_path
 from ..texts import W_, request_lang, web_translator
 from .common import error_response, link_base, page, read_json_body
 from .context import AppContext
 from .daily_routes import public_record
-from .player_routes import current_account
+from .player_routes import current_account, signed_in_account
 
 __all__ = ["duel_routes"]
 
@@ -50,10 +49,7 @@ def _room(ctx: AppContext) -> DuelRoom:
 
 
 def _signed_in(ctx: AppContext, request: Request) -> Any:
-    account = current_account(request, ctx.players)
-    if account is None:
-        raise WebError(ErrorCode.NOT_SIGNED_IN, W_("sign in to play friend challenges"))
-    return account
+    return signed_in_account(request, ctx.players, W_("sign in to play friend challenges"))
 
 
 def _with_link(request: Request, ctx: AppContext, view: dict[str, Any]) -> dict[str, Any]:

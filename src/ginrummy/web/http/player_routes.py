@@ -38,7 +38,7 @@ from ...i18n import translate_error
 from ...record import dumps
 from ..community.accounts import SESSION_COOKIE, Account, cleared_session_cookie, session_cookie
 from ..community.members import Players
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..protocol.inbound import AccountBody, DeleteAccountBody
 from ..protocol.replay_frames import replay_frames
 from ..review_budget import client_key
@@ -53,6 +53,15 @@ __all__ = ["player_routes", "current_account", "replay_text", "review_client", "
 def current_account(request: Request, players: Players) -> Account | None:
     """The signed-in account of ``request`` (its session cookie), or ``None``."""
     return players.accounts.account_of(request.cookies.get(SESSION_COOKIE))
+
+
+def signed_in_account(request: Request, players: Players, why: Any) -> Account:
+    """The signed-in account of ``request``; raises :class:`WebError` ``not_signed_in`` with
+    ``why`` (a message saying what signing in is for) when there is none."""
+    account = current_account(request, players)
+    if account is None:
+        raise WebError(ErrorCode.NOT_SIGNED_IN, why)
+    return account
 
 
 def review_client(players: Players, conn: Any) -> str:

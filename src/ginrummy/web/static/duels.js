@@ -8,13 +8,6 @@ const duelId = (location.pathname.match(/^\/duels\/([0-9a-f]{16})$/) || [])[1] |
 
 function fail(e) { $("error").textContent = e.message; }
 
-async function getJSON(url) {
-  const r = await fetch(url);
-  const body = await r.json();
-  if (!r.ok) throw new Error(body.error || t("server answered {status}", { status: String(r.status) }));
-  return body;
-}
-
 function signed(n) { return n === null ? "" : n > 0 ? "+" + fmtNumber(n) : fmtNumber(n); }
 
 function statusText(d) {
