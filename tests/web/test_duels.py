@@ -137,6 +137,10 @@ def test_both_play_seats_swapped_results_recomputed_and_verified(app_client, clo
     ok = _verify(tmp_path, bundle)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert ok.stdout.splitlines()[-1] == f"{d}: the seed matches its commitment; 4 games, every one dealt from it"
+    # a record said to be the other person's seat: the seats were not swapped as the file says
+    moved = dict(bundle, records=[dict(g, seat=1 - g["seat"]) if g["number"] == 1 else g for g in bundle["records"]])
+    r = _verify(tmp_path, moved)
+    assert r.returncode == 1 and "Ann is not player 1 of this record" in r.stdout
     bad = _verify(tmp_path, dict(bundle, seed=bytes(32).hex()))
     assert bad.returncode == 1
     assert bad.stdout.splitlines()[0] == f"{d}: the seed does not match the commitment published before the day"
@@ -251,3 +255,41 @@ def test_limits_expiry_answers_signed_out_and_csrf(app_client, clock):  # noqa: 
     r = c.post(f"/api/duels/{third}/accept")
     assert r.status_code == 403 and r.json()["error"] == "this challenge is over"
     assert c.get(f"/api/duels/{third}").json()["seed"] is not None
+
+
+def test_a_challenge_table_and_its_result_survive_a_restart(tmp_path):
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from ginrummy.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+
+    def app():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = create_app(url, bot_delay=0)
+        a.state.daily.now = lambda: NOON
+        return a
+
+    with TestClient(app()) as c:
+        with_csrf(c)
+        _person(c, "Bob")
+        _person(c, "Ann")
+        d = c.post("/api/duels", json={"to": "Bob", "deals": 2}).json()["id"]
+        done = _play(c, d, 1, seed=5)
+        half = c.post(f"/api/duels/{d}/2").json()
+        before = c.app.state.manager.tables[half["id"]]
+        dealt = (tuple(before.match.deal.stock), before.match.deal.upcard)  # the computer's moves change the hands
+        shown = c.get(f"/api/duels/{d}").json()
+    with TestClient(app()) as c:
+        with_csrf(c)
+        _sign_in(c, "Ann")
+        after = c.app.state.manager.load(half["id"])
+        assert after.match is not None and not after.fair  # dealt again from the challenge's seed
+        assert (tuple(after.match.deal.stock), after.match.deal.upcard) == dealt
+        assert c.get(f"/api/duels/{d}").json() == shown
+        assert c.app.state.manager.load(done["id"]).match.finished
+        r = c.post(f"/api/duels/{d}/2")
+        assert r.status_code == 409  # started before the restart: still one try
