@@ -176,7 +176,8 @@ def test_a_link_is_taken_by_the_first_who_accepts(app_client):  # noqa: F811
     r = c.post(f"/api/duels/{d['id']}/accept")
     assert r.status_code == 403 and r.json()["error"] == "you sent this challenge: you may only cancel it"
     c.cookies.clear()
-    assert c.get(f"/api/duels/{d['id']}").status_code == 404  # signed out
+    r = c.get(f"/api/duels/{d['id']}")  # signed out
+    assert r.status_code == 401 and r.json()["error"] == "sign in to play friend challenges"
     _sign_in(c, "Bob")
     seen = c.get(f"/api/duels/{d['id']}").json()
     assert seen["you"] is None and seen["from"] == "Ann"

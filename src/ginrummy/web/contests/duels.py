@@ -176,7 +176,8 @@ class DuelRoom:
         deal ``{"played", "score", "replay"}`` (the person's points minus the computer's; score
         and replay of the other person's game only once both played the deal, or it is over).
         Raises :class:`WebError` ``not_found`` for an unknown id, or one the account may not see
-        (not one of the two, before the end; a link not accepted is seen by the signed-in)."""
+        (not one of the two, before the end; a link not accepted is seen by the signed-in);
+        ``not_signed_in`` signed out before the end."""
         row = self._row(duel_id)
         games = self._games(row)
         counted = self._counted(row, games)
@@ -184,6 +185,8 @@ class DuelRoom:
         aid = None if account is None else account.id
         you = "from" if aid == row["from_id"] else "to" if aid is not None and aid == row["to_id"] else None
         link_open = row["status"] == "open" and row["to_id"] is None and aid is not None
+        if account is None and not over:
+            raise WebError(ErrorCode.NOT_SIGNED_IN, W_("sign in to play friend challenges"))
         if you is None and not over and not link_open:
             raise _no_such(duel_id)
         names = self._names(row["from_id"], row["to_id"])
