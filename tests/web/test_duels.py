@@ -294,3 +294,22 @@ def test_a_challenge_table_and_its_result_survive_a_restart(tmp_path):
         assert c.app.state.manager.load(done["id"]).match.finished
         r = c.post(f"/api/duels/{d}/2")
         assert r.status_code == 409  # started before the restart: still one try
+
+
+def test_the_other_cannot_watch_download_or_replay_a_game_in_play(app_client):  # noqa: F811
+    c = app_client
+    _person(c, "Bob")
+    _person(c, "Ann")
+    d = c.post("/api/duels", json={"to": "Bob", "deals": 1}).json()["id"]
+    a = c.post(f"/api/duels/{d}/1").json()  # Ann's table, in play
+    _sign_in(c, "Bob")
+    c.post(f"/api/duels/{d}/accept")
+    with c.websocket_connect(f"/ws/table/{a['id']}?watch=1") as ws:
+        msg = ws.receive_json()
+    assert msg["type"] == "error" and msg["code"] == "not_allowed"
+    assert msg["message"] == "only a public table can be watched"
+    assert c.get(f"/api/tables/{a['id']}/record").status_code == 403
+    assert c.get(f"/api/replays/{a['id']}").status_code == 404
+    assert c.post(f"/api/replays/{a['id']}/review").status_code == 404
+    assert a["id"] not in json.dumps(c.get(f"/api/duels/{d}").json())  # not even its id
+    assert a["id"] not in json.dumps(c.get("/api/lobby").json())
