@@ -69,8 +69,10 @@ def test_everyone_gets_the_same_cards_and_gin_verify_checks_the_record():
     text = dumps(a, date="2025-03-14")
     assert verify(text).ok and verify(text).complete
     assert d.check_record(text, s, 3) == []
-    assert d.check_record(text, s, 2) == ["seed-commitment is not that of daily deal 2",
-                                          "the match seed is not that of daily deal 2"]
+    assert d.check_record(text, s, 2) == [
+        "seed-commitment is not that of daily deal 2",
+        "the match seed is not that of daily deal 2",
+    ]
     assert d.result_of(text) == d.result_of(a)
 
 
@@ -113,28 +115,44 @@ def test_levels_are_separate_fields():
 
 
 def test_daily_table_ranks_with_ties_and_counts_missing_deals_as_zero():
-    es = [_e("ann", 1, 20), _e("bob", 1, 20), _e("cy", 1, -5),
-          _e("ann", 2, 0), _e("bob", 2, 10), _e("cy", 2, 10)]
+    es = [_e("ann", 1, 20), _e("bob", 1, 20), _e("cy", 1, -5), _e("ann", 2, 0), _e("bob", 2, 10), _e("cy", 2, 10)]
     rows = d.daily_table(es, DAY, "club")
     # deal 1: ann 75, bob 75, cy 0; deal 2: ann 0, bob 75, cy 75; over 8 deals
     assert [(r.rank, r.player, r.score, r.deals) for r in rows] == [
-        (1, "bob", Fraction(150, 8), 2), (2, "ann", Fraction(75, 8), 2), (2, "cy", Fraction(75, 8), 2)]
+        (1, "bob", Fraction(150, 8), 2),
+        (2, "ann", Fraction(75, 8), 2),
+        (2, "cy", Fraction(75, 8), 2),
+    ]
     assert rows[0].to_json() == {"rank": 1, "player": "bob", "score": 18.75, "deals": 2}
 
 
 def test_monthly_table_sums_daily_scores():
     other = date(2025, 3, 15)
-    es = [_e("ann", 1, 5), _e("bob", 1, 0), _e("ann", 1, 0, day=other), _e("bob", 1, 9, day=other),
-          _e("cy", 1, 50, day=other), _e("zed", 1, 99, day=date(2025, 4, 1))]
+    es = [
+        _e("ann", 1, 5),
+        _e("bob", 1, 0),
+        _e("ann", 1, 0, day=other),
+        _e("bob", 1, 9, day=other),
+        _e("cy", 1, 50, day=other),
+        _e("zed", 1, 99, day=date(2025, 4, 1)),
+    ]
     rows = d.monthly_table(es, 2025, 3, "club")
     # day 1: ann 100/8, bob 0; day 2: cy 100/8, bob 50/8, ann 0
     assert [(r.rank, r.player, r.score, r.deals) for r in rows] == [
-        (1, "ann", Fraction(100, 8), 2), (1, "cy", Fraction(100, 8), 1), (3, "bob", Fraction(50, 8), 2)]
+        (1, "ann", Fraction(100, 8), 2),
+        (1, "cy", Fraction(100, 8), 1),
+        (3, "bob", Fraction(50, 8), 2),
+    ]
 
 
 def test_how_others_played_best_and_median():
-    es = [_e("ann", 1, 20, finished="2"), _e("bob", 1, 31, finished="5"), _e("cy", 1, -5),
-          _e("di", 1, 31, finished="1"), _e("ed", 1, 3)]
+    es = [
+        _e("ann", 1, 20, finished="2"),
+        _e("bob", 1, 31, finished="5"),
+        _e("cy", 1, -5),
+        _e("di", 1, 31, finished="1"),
+        _e("ed", 1, 3),
+    ]
     best, median = d.how_others_played(es, DAY, 1, "club")
     assert (best.player, median.player) == ("di", "ann")  # 31 (earlier), 31, [20], 3, -5
     assert d.how_others_played(es, DAY, 2, "club") is None
@@ -144,14 +162,24 @@ def test_friend_challenge_swaps_seats_on_the_same_cards():
     seed = d.challenge_seed(b"k", "c1")
     assert seed == hmac.new(b"k", b"ginrummy/challenge/c1", hashlib.sha256).digest()
     assert d.challenge_games(2) == [(1, False), (1, True), (2, False), (2, True)]
-    m1 = d.challenge_match(seed, 1, False, "ann", "bob")
-    m2 = d.challenge_match(seed, 1, True, "ann", "bob")
-    assert m1.names == ("ann", "bob") and m2.names == ("bob", "ann")
-    # ann holds in m1 the cards bob holds in m2: same seat (player 0), same deck, same dealer
-    assert m1.deal.hand(0) == m2.deal.hand(0) and m1.deal.dealer == m2.deal.dealer
+    m1 = d.challenge_match(seed, 1, False, "ann", "club")
+    m2 = d.challenge_match(seed, 1, True, "bob", "club")
+    assert m1.names == ("ann", "club") and m2.names == ("club", "bob")
+    assert d.challenge_seat(False) == 0 and d.challenge_seat(True) == 1
+    # bob holds in m2 the cards the computer held against ann in m1, and the computer holds
+    # ann's: same hands by player index, same dealer, same stock
+    assert m1.deal.hand(1) == m2.deal.hand(1) and m1.deal.hand(0) == m2.deal.hand(0)
+    assert m1.deal.dealer == m2.deal.dealer and m1.deal.stock == m2.deal.stock
+    assert d.challenge_result(12, False) == 12 and d.challenge_result(12, True) == -12
+    # ann +25 on deal 1, bob (player 1 of the swapped game) -10 there: ann 35 ahead
     sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4})
-    assert sc.per_deal == (15, None) and sc.total == 15 and sc.winner is None
-    sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4, (2, True): 30})
-    assert sc.per_deal == (15, -34) and sc.total == -19 and sc.winner == "bob"
+    assert sc.a_results == (25, -4) and sc.b_results == (-10, None)
+    assert sc.per_deal == (35, None) and sc.total == 35 and sc.winner is None and not sc.complete
+    closed = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4}, closed=True)
+    assert closed.winner == "ann" and closed.total == 35 and not closed.complete
+    sc = d.challenge_score("ann", "bob", 2, {(1, False): 25, (1, True): 10, (2, False): -4, (2, True): -50})
+    assert sc.per_deal == (35, -54) and sc.total == -19 and sc.winner == "bob" and sc.complete
+    sc = d.challenge_score("ann", "bob", 1, {(1, False): 5, (1, True): -5})
+    assert sc.per_deal == (0,) and sc.complete and sc.winner is None
     with pytest.raises(CompeteError, match="a challenge has 1 to 8 deals, not 9"):
         d.challenge_games(9)

@@ -28,6 +28,7 @@ PAGES = {
     "/": "#seat1-level",
     "/leaderboard": "#board tbody tr",
     "/daily": "#deals tbody tr",
+    "/duels": "#level option",
     "/replay": "#file",
     "/fair": "#record-file",
 }

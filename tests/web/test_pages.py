@@ -19,6 +19,7 @@ PAGES = {
     "/account": "account.html",
     "/leaderboard": "leaderboard.html",
     "/daily": "daily.html",
+    "/duels": "duels.html",
     "/players/Ann": "player.html",
     "/replay": "replay.html",
     "/puzzles": "puzzles.html",

@@ -315,17 +315,22 @@ daily_app = typer.Typer(help="The daily deal's checks (docs/compete.md).", no_ar
 app.add_typer(daily_app, name="daily")
 
 
-def _daily_bundle(text: str) -> tuple[str, bytes, str, list[tuple[int, str, str]]]:
-    """``(day, seed, commitment, [(deal number, player, record text)])`` of a day's games as
-    ``GET /api/daily/DAY/records`` answers them; exits 2 naming what is wrong."""
+def _daily_bundle(text: str) -> tuple[str, bool, bytes, str, list[tuple[int, str, int | None, str]]]:
+    """``(label, duel, seed, commitment, [(deal number, player, seat, record text)])`` of a
+    day's games as ``GET /api/daily/DAY/records`` answers them (``label`` the day), or of a
+    friend challenge's as ``GET /api/duels/ID/records`` does (``"duel"``: its id; ``duel``
+    true; each game with the player's ``seat``); exits 2 naming what is wrong."""
     try:
         data = json.loads(text)
     except ValueError:
         fail("not a day's games: the file is not JSON (save GET /api/daily/DAY/records)")
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         fail('not a day\'s games: want {"day", "seed", "commitment", "records": [...]} (GET /api/daily/DAY/records)')
-    day, seed, promised = data.get("day"), data.get("seed"), data.get("commitment")
-    if not isinstance(day, str) or len(day) != 10:
+    duel = "duel" in data and "day" not in data
+    label, seed, promised = data.get("duel" if duel else "day"), data.get("seed"), data.get("commitment")
+    if duel and (not isinstance(label, str) or not 1 <= len(label) <= 40 or not label.isalnum()):
+        fail("duel: want the challenge's id (GET /api/duels/ID/records)")
+    if not duel and (not isinstance(label, str) or len(label) != 10):
         fail("day: want YYYY-MM-DD")
     for name, value in (("seed", seed), ("commitment", promised)):
         if not isinstance(value, str) or len(value) != 64 or any(ch not in "0123456789abcdef" for ch in value):
@@ -334,22 +339,41 @@ def _daily_bundle(text: str) -> tuple[str, bytes, str, list[tuple[int, str, str]
     for i, g in enumerate(data["records"], start=1):
         if not isinstance(g, dict) or type(g.get("number")) is not int or not isinstance(g.get("record"), str):
             fail(f"records[{i}]: want an object with a deal number and a record")
-        games.append((g["number"], str(g.get("player", "?"))[:80], g["record"]))
-    return day, bytes.fromhex(str(seed)), str(promised), games
+        seat = g.get("seat")
+        if duel and seat not in (0, 1):
+            fail(f"records[{i}]: want the player's seat, 0 or 1")
+        games.append((g["number"], str(g.get("player", "?"))[:80], seat if duel else None, g["record"]))
+    return str(label), duel, bytes.fromhex(str(seed)), str(promised), games
+
+
+def _seat_problems(text: str, player: str, seat: int | None) -> list[str]:
+    """A challenge game's record that does not seat ``player`` at ``seat``: one problem."""
+    if seat is None:
+        return []
+    from ..record import loads
+
+    names = loads(text).names
+    return [] if names[seat] == player else [f"{player} is not player {seat} of this record"]
 
 
 @daily_app.command("verify")
 def daily_verify_command(
-    file: str = typer.Argument(..., metavar="GAMES", help="A day's games (GET /api/daily/DAY/records); - reads stdin."),
+    file: str = typer.Argument(
+        ...,
+        metavar="GAMES",
+        help="A day's games (GET /api/daily/DAY/records) or a friend challenge's (GET /api/duels/ID/records); - reads stdin.",
+    ),
     promised: str = typer.Option(
         "",
         "--commitment",
         help="The day's commitment as published before the day (GET /api/daily); default: the file's.",
     ),
 ) -> None:
-    """Check a daily set from its revealed seed: the seed matches the commitment published
-    before the day, and every game is gin verify's OK, dealt from the seed's deal (same cards,
-    dealer and stock for every entrant), under the single preset, without client seeds.
+    """Check a daily set (or a friend challenge) from its revealed seed: the seed matches the
+    commitment published before the day (when the challenge was sent), and every game is gin
+    verify's OK, dealt from the seed's deal (same cards, dealer and stock for every entrant),
+    under the single preset, without client seeds; a challenge's game also seats its player
+    where the file says (0 for the challenger, 1 for the other: the seats swapped).
     Exits 0 when all holds, 1 naming each mismatch, 2 for a file that is not a day's games."""
     from ..compete.daily import check_record
     from ..match import commitment
@@ -357,20 +381,21 @@ def daily_verify_command(
     want = promised.strip().lower()
     if want and (len(want) != 64 or any(ch not in "0123456789abcdef" for ch in want)):
         fail("--commitment: want 64 hex digits (the day's commitment as GET /api/daily showed it)")
-    day, seed, published, games = _daily_bundle(read_text(file, "a day's games (JSON)"))
+    day, duel, seed, published, games = _daily_bundle(read_text(file, "a day's games (JSON)"))
     want = want or published
     if commitment(seed) != want:
         print(f"{day}: the seed does not match the commitment published before the day")
         raise typer.Exit(1)
     bad = 0
-    for number, player, text in games:
+    for number, player, seat, text in games:
         if not 1 <= number <= 8:
             problems = [f"no daily deal {number}: the deals are numbered 1 to 8"]
         else:
             problems = check_record(text, seed, number)
+            problems += [] if problems else _seat_problems(text, player, seat)
         bad += bool(problems)
         print(f"deal {number}, {player}: {'OK' if not problems else '; '.join(problems)}")
     if bad:
-        print(f"{day}: {bad} of {len(games)} games were not dealt from the day's seed")
+        print(f"{day}: {bad} of {len(games)} games were not dealt from the {'challenge' if duel else 'day'}'s seed")
         raise typer.Exit(1)
     print(f"{day}: the seed matches its commitment; {len(games)} games, every one dealt from it")

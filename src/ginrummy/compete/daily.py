@@ -61,7 +61,9 @@ __all__ = [
     "how_others_played",
     "challenge_seed",
     "challenge_games",
+    "challenge_seat",
     "challenge_match",
+    "challenge_result",
     "ChallengeScore",
     "challenge_score",
 ]
@@ -339,46 +341,75 @@ def challenge_seed(secret: bytes, challenge_id: str) -> bytes:
 
 
 def challenge_games(deals: int) -> list[tuple[int, bool]]:
-    """The games of a challenge of ``deals`` deals (1..:data:`DAILY_DEALS`), in playing
-    order: ``(deal number, swapped)``, each deal twice, the second time with the seats swapped."""
+    """The games of a challenge of ``deals`` deals (1..:data:`DAILY_DEALS`), in deal order:
+    ``(deal number, swapped)``, each deal twice: the challenger's game (``False``: he is
+    player 0, the computer player 1) and the other person's (``True``: the computer is player
+    0 with the challenger's cards, the person player 1 with the computer's cards of the
+    challenger's game).  Raises :class:`CompeteError` for a count out of range."""
     if type(deals) is not int or not 1 <= deals <= DAILY_DEALS:
         raise CompeteError(N_("a challenge has 1 to {most} deals, not {deals}", most=DAILY_DEALS, deals=deals))
     return [(k, s) for k in range(1, deals + 1) for s in (False, True)]
 
 
-def challenge_match(seed: bytes, number: int, swapped: bool, a: str, b: str) -> Match:
-    """The match of deal ``number`` of the challenge seeded ``seed`` between ``a`` (who sent
-    it) and ``b``: ``a`` is player 0 and ``b`` player 1, or the other way round when
-    ``swapped``, so that in the pair each holds the other's cards (same match seed, same
-    first dealer by player index, R3.1).  Rules :data:`DAILY_RULES`, no client seeds."""
-    names = [b, a] if swapped else [a, b]
+def challenge_seat(swapped: bool) -> int:
+    """The person's player index in a challenge game: 0 in the challenger's (``swapped``
+    false), 1 in the other person's (he holds what the computer held at the challenger's table)."""
+    return 1 if swapped else 0
+
+
+def challenge_match(seed: bytes, number: int, swapped: bool, person: str, level: str) -> Match:
+    """The match of deal ``number`` of the challenge seeded ``seed`` played by ``person``
+    against the computer ``level``: ``person`` is player 0 and the computer player 1, or the
+    other way round when ``swapped``.  Both games of a deal have the same match seed
+    (:func:`deal_seed_of_day`), so the same hands by player index, the same first dealer
+    (R3.1) and the same stock: each person holds the cards the computer held against the other.
+    Rules :data:`DAILY_RULES`, no client seeds.  Raises :class:`CompeteError` for a deal number
+    out of range."""
+    names = [level, person] if swapped else [person, level]
     return Match.new(DAILY_RULES, names, deal_seed_of_day(seed, number))
+
+
+def challenge_result(result: int, swapped: bool) -> int:
+    """The person's points minus the computer's in a challenge game whose :func:`result_of`
+    (player 0's points minus player 1's) is ``result``: the negative in a swapped game."""
+    return -result if swapped else result
 
 
 @dataclass(frozen=True)
 class ChallengeScore:
-    """A challenge's result for ``a`` against ``b``: ``per_deal[k-1]`` is a's points minus
-    b's over both games of deal k (``None`` until both are played), ``total`` their sum over
-    complete deals, ``winner`` the name ahead on ``total`` once every deal is complete (``None``
-    for a tie or while games remain)."""
+    """A challenge's result between ``a`` (the challenger) and ``b``.
 
+    Attributes:
+        a_results, b_results: per deal (index k-1), the person's points minus the computer's
+            (:func:`challenge_result`), ``None`` until he has played it.
+        per_deal: per deal, a's result minus b's, ``None`` until both have played it.
+        total: the sum of ``per_deal`` over deals both have played (positive: a is ahead).
+        complete: every game is played.
+        winner: the name ahead on ``total`` once complete (``None`` for a tie or before).
+    """
+
+    a_results: tuple[int | None, ...]
+    b_results: tuple[int | None, ...]
     per_deal: tuple[int | None, ...]
     total: int
+    complete: bool
     winner: str | None
 
 
-def challenge_score(a: str, b: str, deals: int, results: dict[tuple[int, bool], int]) -> ChallengeScore:
-    """Score a challenge: ``results[(k, swapped)]`` is player 0's points minus player 1's in
-    that game (:func:`result_of`); in a swapped game ``a`` is player 1, so his part is the
-    negative."""
+def challenge_score(
+    a: str, b: str, deals: int, results: dict[tuple[int, bool], int], closed: bool = False
+) -> ChallengeScore:
+    """Score a challenge of ``deals`` deals: ``results[(k, swapped)]`` is :func:`result_of`
+    (player 0's points minus player 1's) of that game; ``a`` played the games not swapped.
+    ``closed``: the challenge ended before every game was played (it expired): the winner is
+    the one ahead on the deals both played.  Raises :class:`CompeteError` for a count out of
+    range."""
     games = challenge_games(deals)
-    per: list[int | None] = []
-    for k in range(1, deals + 1):
-        if (k, False) in results and (k, True) in results:
-            per.append(results[(k, False)] - results[(k, True)])
-        else:
-            per.append(None)
+    mine = {key: challenge_result(r, key[1]) for key, r in results.items()}
+    ar = tuple(mine.get((k, False)) for k in range(1, deals + 1))
+    br = tuple(mine.get((k, True)) for k in range(1, deals + 1))
+    per = tuple(None if x is None or y is None else x - y for x, y in zip(ar, br))
     total = sum(p for p in per if p is not None)
-    done = all((k, s) in results for k, s in games)
-    winner = (a if total > 0 else b if total < 0 else None) if done else None
-    return ChallengeScore(tuple(per), total, winner)
+    complete = all(key in results for key in games)
+    winner = (a if total > 0 else b if total < 0 else None) if complete or closed else None
+    return ChallengeScore(ar, br, per, total, complete, winner)

@@ -20,6 +20,7 @@ Routes:
 * ``GET /daily`` and ``/api/daily/...``: the daily deal (:mod:`ginrummy.web.http.daily_routes`).
 * ``GET /api/turns`` and ``POST /api/turns/{id}/seat``: the turn-based tables' "your turn" list
   (:mod:`ginrummy.web.http.turn_routes`).
+* ``GET /duels`` and ``/api/duels/...``: friend challenges (:mod:`ginrummy.web.http.duel_routes`).
 * ``WS /ws/table/{id}?seat=TOKEN&lang=el``: the game protocol (``docs/protocol.md``).
 
 Everything read from the network goes through :mod:`ginrummy.web.protocol.inbound` (one schema, sizes
@@ -57,6 +58,7 @@ from .community.fairplay import DEFAULT_PAIR_ALLOWANCE
 from .community.members import Players
 from .community.puzzles import PuzzleRoom
 from .contests.daily import DailyRoom
+from .contests.duels import DuelRoom
 from .contests.tournaments import Tournaments
 from .db.store import Store, default_database_url
 from .http.bot_accounts import bot_account_routes
@@ -74,6 +76,7 @@ from .http.common import (
 )
 from .http.context import AppContext
 from .http.daily_routes import daily_routes
+from .http.duel_routes import duel_routes
 from .http.moderation_routes import moderation_routes
 from .http.player_routes import SIGNUP_WINDOW, SIGNUPS_PER_ADDRESS, player_routes, replay_text, review_client
 from .http.puzzle_routes import new_limiter, puzzle_routes
@@ -149,6 +152,7 @@ def _routes(ctx: AppContext, metrics_allow: Sequence[str], bots: BotService) -> 
         *puzzle_routes(ctx),
         *moderation_routes(ctx),
         *daily_routes(ctx),
+        *duel_routes(ctx),
         *tournament_routes(ctx),
         *turn_routes(ctx),
         *bot_api_routes(bots),  # the bot API (docs/bot-api.md)
@@ -270,7 +274,11 @@ def create_app(
         puzzle_limit=new_limiter(),
         daily=DailyRoom(store.engine, manager),  # the daily deal (docs/compete.md)
     )
+    daily = ctx.daily
+    assert daily is not None
+    ctx.duels = DuelRoom(daily)  # friend challenges on the same deals (docs/compete.md)
     ctx.players.daily = ctx.daily  # a daily game's replay is shown by its own rule
+    ctx.players.duels = ctx.duels  # and a challenge game's by its own
     if table_scores:  # the score after each deal, reviewed in the background (issue 32)
         ctx.scores = TableScores(manager, reviews, store.engine)
     _on_changed(manager, ctx.tournaments.table_changed)  # a tournament's table over: its step now
@@ -305,5 +313,5 @@ def _expose(app: Starlette, ctx: AppContext, bots: Any) -> None:
     (``app.state.manager``, ``.players``, ``.store``...): the handlers use ``ctx``."""
     app.state.ctx = ctx
     app.state.bots = bots
-    for name in ("manager", "players", "store", "follower", "reviews", "replay_reviews", "metrics", "daily"):
+    for name in ("manager", "players", "store", "follower", "reviews", "replay_reviews", "metrics", "daily", "duels"):
         setattr(app.state, name, getattr(ctx, name))

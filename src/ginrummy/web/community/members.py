@@ -89,6 +89,9 @@ class Players:
         #: the daily deal (:class:`~ginrummy.web.contests.daily.DailyRoom`), set by the app:
         #: its games are replayed by its own rule (:meth:`DailyRoom.may_replay`)
         self.daily: Any = None
+        #: the friend challenges (:class:`~ginrummy.web.contests.duels.DuelRoom`), set by the
+        #: app: their games are replayed by their own rule (:meth:`DuelRoom.may_replay`)
+        self.duels: Any = None
         if manager is not None:
             # the server's computer levels start from the reference ladder's ratings (issue 34:
             # from 1,000, a first loss to novice moved the ratings -73 / +138)

@@ -53,7 +53,7 @@ from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
 
-__all__ = ["DailyRoom", "DailyEntry", "daily_secrets_t", "daily_t", "daily_entries_t"]
+__all__ = ["DailyRoom", "DailyEntry", "open_deal", "daily_secrets_t", "daily_t", "daily_entries_t"]
 
 metadata = MetaData()
 
@@ -205,13 +205,8 @@ class DailyRoom:
                 W_("today you play against the level {level}, chosen with your first deal", level=mine[0].level),
             )
         seed = await asyncio.to_thread(self._known_day, day)
-        table, shown = await self.manager.create_async(
-            DAILY_RULES,
-            [SeatSpec(kind="human", name=account.name), SeatSpec(kind="bot", level=level)],
-            seed=deal_seed_of_day(seed, number),
-            lang=lang,
-            options={"daily": f"{day.isoformat()}/{number}"},
-            allowed_names=[account.name],
+        table, token = await open_deal(
+            self.manager, account, deal_seed_of_day(seed, number), 0, level, f"{day.isoformat()}/{number}", lang
         )
         try:
             await asyncio.to_thread(self._enter, account.id, day, number, level, table.id)
@@ -220,7 +215,7 @@ class DailyRoom:
                 ErrorCode.CONFLICT, W_("you have played daily deal {number} already: one try a deal", number=number)
             ) from None
         table.signed_in.add(0)
-        return table, shown[0][1]
+        return table, token
 
     def _enter(self, account_id: int, day: date, number: int, level: str, table_id: str) -> None:
         """Insert an entry; raises ``IntegrityError`` when it exists (the primary key)."""
@@ -252,7 +247,7 @@ class DailyRoom:
         for r in rows:
             score, finished = r["score"], r["finished"]
             if score is None:
-                score, finished = self._result(r["table_id"])
+                score, finished = self.result(r["table_id"])
                 if score is not None:
                     with self.engine.begin() as conn:
                         conn.execute(
@@ -274,7 +269,7 @@ class DailyRoom:
             )
         return out
 
-    def _result(self, table_id: str) -> tuple[int | None, str | None]:
+    def result(self, table_id: str) -> tuple[int | None, str | None]:
         """``(result, when its last step was stored)`` of the game at ``table_id`` when it is
         over, else ``(None, None)``: from the table this process runs, else replayed from the
         store (never added to the manager: this runs in worker threads)."""
@@ -287,9 +282,9 @@ class DailyRoom:
     def game(self, table_id: str) -> GameTable | None:
         """The table of a daily game: the one this process runs, else rebuilt from the store
         (apart from the manager); ``None`` when there is none."""
-        return self.manager.tables.get(table_id) or self._stored(table_id)
+        return self.manager.tables.get(table_id) or self.stored(table_id)
 
-    def _stored(self, table_id: str) -> GameTable | None:
+    def stored(self, table_id: str) -> GameTable | None:
         """The daily table ``table_id`` rebuilt from its stored steps, apart from the manager;
         ``None`` when it is not stored or does not replay."""
         try:
@@ -308,7 +303,7 @@ class DailyRoom:
         ``score``, nor from the tables in memory): ``{(player, number): result}``."""
         out = {}
         for e in self.entries(day=day):
-            t = self._stored(e.table_id)
+            t = self.stored(e.table_id)
             if t is not None and t.match is not None and t.match.finished:
                 out[(e.player, e.number)] = result_of(t.match)
         return out
@@ -366,7 +361,7 @@ class DailyRoom:
                     daily_entries_t.c.table_id == table_id
                 )
             ).first()
-        if row is None or row[2] is None and self._result(table_id)[0] is None:
+        if row is None or row[2] is None and self.result(table_id)[0] is None:
             return False
         day = date.fromisoformat(row[0])
         if may_reveal(day, self.now()):
@@ -390,6 +385,25 @@ class DailyRoom:
             for e in self.entries(day=day)
             if e.score is not None
         ]
+
+
+async def open_deal(
+    manager: TableManager, account: Account, seed: bytes, seat: int, level: str, label: str, lang: str = "en"
+) -> tuple[Any, str]:
+    """Open a table of one duplicate deal (the daily deal's, a friend challenge's): the match
+    seeded ``seed`` under :data:`DAILY_RULES`, dealt at once without client seeds (option
+    ``daily``: ``label``), ``account`` at player index ``seat`` (0 or 1) and the computer
+    ``level`` at the other: ``(table, the person's seat token)``."""
+    person, bot = SeatSpec(kind="human", name=account.name), SeatSpec(kind="bot", level=level)
+    table, shown = await manager.create_async(
+        DAILY_RULES,
+        [bot, person] if seat else [person, bot],
+        seed=seed,
+        lang=lang,
+        options={"daily": label},
+        allowed_names=[account.name],
+    )
+    return table, shown[seat][1]
 
 
 def _set_json(seed: bytes, day: date) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from ..community.accounts import RateLimiter
 from ..community.members import Players
 from ..community.puzzles import PuzzleRoom
 from ..contests.daily import DailyRoom
+from ..contests.duels import DuelRoom
 from ..contests.tournaments import Tournaments
 from ..contests.turns import Turns
 from ..db.store import Store
@@ -42,6 +43,7 @@ class AppContext:
         signups: the bound on sign-ups from one address (``POST /api/account``).
         puzzles: the puzzle room (``/api/puzzles``); puzzle_limit: its bound per address.
         daily: the daily deal (web/contests/daily.py).
+        duels: the friend challenges on the same deals (web/contests/duels.py).
         link_bases: each game connection's ``send`` -> the start of its links (a rematch's).
         scores: the tables' performance scores, reviewed in the background (issue 32), else ``None``.
         turns: the turn-based tables' "your turn" lists (web/contests/turns.py); made from
@@ -63,6 +65,7 @@ class AppContext:
     puzzles: PuzzleRoom
     puzzle_limit: RateLimiter
     daily: DailyRoom | None = None
+    duels: DuelRoom | None = None
     link_bases: dict[Any, str] = field(default_factory=dict)
     scores: TableScores | None = None
     turns: Turns = None  # type: ignore[assignment]  # set in __post_init__

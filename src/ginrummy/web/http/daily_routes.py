@@ -38,9 +38,9 @@ from ..protocol.bodies import DailyBody, parse_daily_path
 from ..texts import W_, request_lang, web_translator
 from .common import error_response, link_base, page, read_json_body
 from .context import AppContext
-from .player_routes import current_account
+from .player_routes import current_account, signed_in_account
 
-__all__ = ["daily_routes"]
+__all__ = ["daily_routes", "public_record"]
 
 _MONTH = re.compile(r"^(20[0-9]{2})-(0[1-9]|1[0-2])$")
 
@@ -51,10 +51,7 @@ def _room(ctx: AppContext) -> DailyRoom:
 
 
 def _signed_in(ctx: AppContext, request: Request) -> Any:
-    account = current_account(request, ctx.players)
-    if account is None:
-        raise WebError(ErrorCode.NOT_SIGNED_IN, W_("sign in to play the daily deals"))
-    return account
+    return signed_in_account(request, ctx.players, W_("sign in to play the daily deals"))
 
 
 def _day(request: Request, number: bool = False, level: bool = False) -> Any:
@@ -159,13 +156,13 @@ async def others(ctx: AppContext, request: Request) -> Response:
         path = _day(request, number=True)
         out = await asyncio.to_thread(_room(ctx).others, account, date.fromisoformat(path.day), path.number)
         for key in ("best", "median"):
-            out[key]["record"] = await asyncio.to_thread(_record, ctx, out[key].pop("table"))
+            out[key]["record"] = await asyncio.to_thread(public_record, ctx, out[key].pop("table"))
     except GinRummyError as exc:
         return error_response(exc, tr)
     return JSONResponse(out, headers={"Cache-Control": "no-store"})
 
 
-def _record(ctx: AppContext, table_id: str) -> str:
+def public_record(ctx: AppContext, table_id: str) -> str:
     """The public record of a finished daily game (run in a worker thread)."""
     table = _room(ctx).game(table_id)
     assert table is not None and table.match is not None
@@ -183,7 +180,7 @@ async def records(ctx: AppContext, request: Request) -> Response:
         shown = await asyncio.to_thread(room.published, day)
         games = await asyncio.to_thread(room.records, day)
         for g in games:
-            g["record"] = await asyncio.to_thread(_record, ctx, g.pop("table"))
+            g["record"] = await asyncio.to_thread(public_record, ctx, g.pop("table"))
     except GinRummyError as exc:
         return error_response(exc, tr)
     return JSONResponse(

@@ -38,7 +38,7 @@ from ...i18n import translate_error
 from ...record import dumps
 from ..community.accounts import SESSION_COOKIE, Account, cleared_session_cookie, session_cookie
 from ..community.members import Players
-from ..errors import WebError
+from ..errors import ErrorCode, WebError
 from ..protocol.inbound import AccountBody, DeleteAccountBody
 from ..protocol.replay_frames import replay_frames
 from ..review_budget import client_key
@@ -53,6 +53,15 @@ __all__ = ["player_routes", "current_account", "replay_text", "review_client", "
 def current_account(request: Request, players: Players) -> Account | None:
     """The signed-in account of ``request`` (its session cookie), or ``None``."""
     return players.accounts.account_of(request.cookies.get(SESSION_COOKIE))
+
+
+def signed_in_account(request: Request, players: Players, why: Any) -> Account:
+    """The signed-in account of ``request``; raises :class:`WebError` ``not_signed_in`` with
+    ``why`` (a message saying what signing in is for) when there is none."""
+    account = current_account(request, players)
+    if account is None:
+        raise WebError(ErrorCode.NOT_SIGNED_IN, why)
+    return account
 
 
 def review_client(players: Players, conn: Any) -> str:
@@ -70,12 +79,14 @@ def _client(request: Request) -> str:
 async def replay_table(players: Players, manager: TableManager, request: Request, result_id: str) -> Any:
     """The table of the recorded match ``result_id`` (over: finished by the rules or forfeited
     on time) when ``request`` may replay it (a public match, or one its signed-in account
-    played; a daily deal's game: see :meth:`~ginrummy.web.contests.daily.DailyRoom.may_replay`),
+    played; a daily deal's game: see :meth:`~ginrummy.web.contests.daily.DailyRoom.may_replay`; a
+    friend challenge's: :meth:`~ginrummy.web.contests.duels.DuelRoom.may_replay`),
     else ``None``."""
     account = current_account(request, players)
     account_id = None if account is None else account.id
     daily = players.daily is not None and players.daily.may_replay(result_id, account_id)
-    if not daily and not players.result_public(result_id, account_id):
+    duel = not daily and players.duels is not None and players.duels.may_replay(result_id, account_id)
+    if not daily and not duel and not players.result_public(result_id, account_id):
         return None
     try:
         table = manager.load(result_id)

@@ -33,6 +33,7 @@ __all__ = [
     "DailyBody",
     "DailyPath",
     "parse_daily_path",
+    "DuelBody",
     "ReviewQuery",
     "PuzzleQuery",
     "PuzzleAnswerBody",
@@ -240,6 +241,17 @@ class DailyBody(_Body):
     :data:`ginrummy.compete.daily.DAILY_LEVELS`; fixed for the day by the first deal played)."""
 
     level: Literal["novice", "club", "expert"]
+
+
+class DuelBody(_Body):
+    """``POST /api/duels``: a friend challenge on the same deals (docs/compete.md): ``to`` the
+    name of the person challenged (absent or null: a link, for whoever accepts it first),
+    ``deals`` 1..8 (:data:`ginrummy.compete.daily.DAILY_DEALS`), ``level`` the computer level
+    both play against (one of :data:`ginrummy.compete.daily.DAILY_LEVELS`)."""
+
+    to: Annotated[StrictStr, Field(min_length=1, max_length=40)] | None = None
+    deals: Annotated[StrictInt, Field(ge=1, le=8)] = 4
+    level: Literal["novice", "club", "expert"] = "club"
 
 
 class DailyPath(_Body):

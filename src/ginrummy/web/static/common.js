@@ -375,6 +375,14 @@ function errorText(body, status) {
   return (body && body.error) || t("server answered {status}", { status: String(status) });
 }
 
+/** GET url as JSON; throws an Error with the server's words (or its status) when not ok. */
+async function getJSON(url) {
+  const r = await fetch(url);
+  const body = await r.json();
+  if (!r.ok) throw new Error(body.error || t("server answered {status}", { status: String(r.status) }));
+  return body;
+}
+
 async function postJSON(url, data) {
   const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
   let body = null;

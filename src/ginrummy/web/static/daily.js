@@ -8,13 +8,6 @@ let monthly = false;
 
 function fail(e) { $("error").textContent = e.message; }
 
-async function getJSON(url) {
-  const r = await fetch(url);
-  const body = await r.json();
-  if (!r.ok) throw new Error(body.error || t("server answered {status}", { status: String(r.status) }));
-  return body;
-}
-
 function level() { return $("level").value || "club"; }
 
 async function play(number) {
