@@ -27,7 +27,6 @@ from typing import Any
 from sqlalchemy import insert, select, text
 from sqlalchemy.exc import IntegrityError
 
-from ...compete import swiss
 from ...compete.errors import CompeteError
 from ...compete.tournament import Tournament, TournamentSettings
 from ...errors import Msg
@@ -44,6 +43,7 @@ from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
 from .feed import TournamentFeed
+from .tournament_view import entrant_status, table_id_of, tournament_view
 
 __all__ = ["Tournaments", "MAX_OPEN_PER_ACCOUNT", "MAX_ENTRANTS", "PRESET_OF", "table_id_of"]
 
@@ -57,11 +57,6 @@ MAX_ENTRANTS = 64
 
 PRESET_OF = {"game": "standard", "hollywood": "hollywood", "deal": "single"}
 """The rule preset (R13) of each round scoring: one game to 100, Hollywood, one scored deal."""
-
-
-def table_id_of(tid: str, game: str) -> str:
-    """The table id of game ``game`` (``"R-B"``: round and board) of tournament ``tid``."""
-    return f"{tid}r{game.replace('-', 'b')}"
 
 
 def _now() -> datetime:
@@ -434,42 +429,7 @@ class Tournaments:
         return self._view(tid, t), lambda account_id: self._me(tid, t, f"a{account_id}")
 
     def _view(self, tid: str, t: Tournament) -> dict[str, Any]:
-        names = self.names(t.players)
-        rounds: list[dict[str, Any]] = []
-        for gid, g in zip(t.game_ids, t.games):
-            while len(rounds) < max(g.round, 1):  # an arena's games: one list, round 0
-                rounds.append({"round": len(rounds) + 1, "games": []})
-            rounds[max(g.round, 1) - 1]["games"].append(
-                {
-                    "id": gid,
-                    "a": names.get(g.a, g.a),
-                    "b": None if g.b is None else names.get(g.b, g.b),
-                    "result": g.result,
-                    "table": None if g.b is None else table_id_of(tid, gid),
-                }
-            )
-        rows: list[Any] = t.arena_table() if t.settings.kind == "arena" else swiss.standings(t.players, t.games)
-        table = [
-            {**r.to_json(), "player": names.get(r.player, r.player), "withdrawn": r.player in t.withdrawn} for r in rows
-        ]
-        ends = t.end_time()
-        return {
-            "id": tid,
-            "settings": t.settings.model_dump(mode="json"),
-            "state": t.state,
-            "round": t.round,
-            "rounds": t.rounds or t.settings.rounds,
-            "ends": None if ends is None or t.settings.kind != "arena" else ends.isoformat(),
-            "started_at": t.started_at,
-            "finished_at": next((e["at"] for e in t.events if e["type"] == "finished"), None),
-            "entrants": [
-                {"name": names.get(p, p), "computer": p.startswith("bot:"), "withdrawn": p in t.withdrawn}
-                for p in t.players
-            ],
-            "standings": table,
-            "pairings": rounds,
-            "final": table if t.state == "finished" else None,
-        }
+        return tournament_view(tid, t, self.names(t.players))
 
     def me(self, tid: str, account: Account) -> dict[str, Any]:
         """``{"entered", "withdrawn", "table"}`` of ``account`` in ``tid``: ``table`` the id of
@@ -477,15 +437,7 @@ class Tournaments:
         return self._me(tid, self.load(tid), f"a{account.id}")
 
     def _me(self, tid: str, t: Tournament, me: str) -> dict[str, Any]:
-        table = next(
-            (
-                table_id_of(tid, gid)
-                for gid in t.in_play()
-                if me in (t.games[t.game_ids.index(gid)].a, t.games[t.game_ids.index(gid)].b)
-            ),
-            None,
-        )
-        return {"entered": me in t.players, "withdrawn": me in t.withdrawn, "table": table}
+        return entrant_status(tid, t, me)
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
         """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state",
