@@ -309,7 +309,10 @@ def test_a_daily_table_and_its_result_survive_a_restart(tmp_path):
         r = c.post("/api/daily/2026-12-04/2", json={"level": "club"})
         half = r.json()
         before = c.app.state.manager.tables[half["id"]]
-        dealt = (tuple(before.match.deal.stock), before.match.deal.upcard)  # the deck; the computer's moves change the hands
+        dealt = (
+            tuple(before.match.deal.stock),
+            before.match.deal.upcard,
+        )  # the deck; the computer's moves change the hands
         rows = c.get("/api/daily/2026-12-04/table?level=club").json()["rows"]
     with TestClient(app()) as c:
         with_csrf(c)
@@ -381,3 +384,16 @@ def test_two_server_processes_make_one_seed_and_one_table(pg_url):
         for p in procs:
             os.killpg(p.pid, signal.SIGKILL)
             p.wait(10)
+
+
+def test_a_player_page_keeps_a_daily_result_off_until_the_day_is_over(app_client, clock):
+    """Who won a daily deal tells something of its cards: the player page's recent matches
+    leave the game out while others may still play the deal, and list it once the day is over."""
+    c = app_client
+    _person(c, "Ann")
+    t = _play(c, 1)
+    assert c.app.state.daily.secret(t["id"]) is True
+    assert [m["id"] for m in c.get("/api/players/Ann").json()["recent"]] == []
+    clock["now"] = datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
+    assert c.app.state.daily.secret(t["id"]) is False
+    assert [m["id"] for m in c.get("/api/players/Ann").json()["recent"]] == [t["id"]]

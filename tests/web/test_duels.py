@@ -313,3 +313,18 @@ def test_the_other_cannot_watch_download_or_replay_a_game_in_play(app_client):  
     assert c.post(f"/api/replays/{a['id']}/review").status_code == 404
     assert a["id"] not in json.dumps(c.get(f"/api/duels/{d}").json())  # not even its id
     assert a["id"] not in json.dumps(c.get("/api/lobby").json())
+
+
+def test_a_player_page_keeps_a_challenge_game_off_until_the_challenge_is_over(app_client):  # noqa: F811
+    """Bob must not learn from Ann's player page how her game of a deal went before he plays it."""
+    c = app_client
+    _person(c, "Bob")
+    _person(c, "Ann")
+    d = c.post("/api/duels", json={"to": "Bob", "deals": 1}).json()["id"]
+    a = _play(c, d, 1, seed=3)  # Ann has played the one deal
+    _sign_in(c, "Bob")
+    assert c.post(f"/api/duels/{d}/accept").status_code == 200
+    assert [m["id"] for m in c.get("/api/players/Ann").json()["recent"]] == []
+    b = _play(c, d, 1, seed=4)  # both played: the challenge is over
+    assert [m["id"] for m in c.get("/api/players/Ann").json()["recent"]] == [a["id"]]
+    assert [m["id"] for m in c.get("/api/players/Bob").json()["recent"]] == [b["id"]]

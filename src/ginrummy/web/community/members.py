@@ -385,6 +385,8 @@ class Players:
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
         for r in recent:
+            if self._secret(r.result_id):  # a daily deal's or a challenge's game still in play
+                continue
             if r.opponent_id is None:
                 opponent, kind = r.opponent_name, "guest"
             elif r.opp_deleted:
@@ -423,6 +425,12 @@ class Players:
             "history": [{"date": h.finished, "rating": display_rating(h.mu_after, h.sigma_after)} for h in history],
             "performance": scores,
         }
+
+    def _secret(self, result_id: str) -> bool:
+        """Whether the result of ``result_id`` is kept off the player pages: a game of a daily
+        deal whose day is not over, or of a friend challenge not over (the same deals are still
+        to be played by others)."""
+        return any(room is not None and room.secret(result_id) for room in (self.daily, self.duels))
 
     def me(self, account_id: int) -> dict[str, Any]:
         """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches,

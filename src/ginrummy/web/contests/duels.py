@@ -418,6 +418,16 @@ class DuelRoom:
 
     # -- after -------------------------------------------------------------------------------
 
+    def secret(self, table_id: str) -> bool:
+        """Whether ``table_id`` is a game of a challenge not over yet: its result is kept off
+        the player pages until then (who won a deal tells something of its cards)."""
+        with self.engine.connect() as conn:
+            g = conn.execute(select(duel_games_t.c.duel_id).where(duel_games_t.c.table_id == table_id)).first()
+        if g is None:
+            return False
+        row = self._row(g.duel_id)
+        return not self._over(row, self._counted(row, self._games(row)))
+
     def may_replay(self, table_id: str, account_id: int | None) -> bool:
         """Whether a challenge game may be replayed by ``account_id``: once the challenge is
         over, by anyone; before, by one of the two once both have played that deal."""
