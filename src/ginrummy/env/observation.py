@@ -276,8 +276,8 @@ def _flip(obs: Any, base: int, old: int, new: int) -> None:
 
 #: (k + 1) / 52, the ``pile_order`` value of the card k-th from the bottom of the pile
 _ORDER_VALUES = tuple((k + 1) / 52 for k in range(52))
-#: the events that change a seat's card planes in the common way (the others resync from the state)
-_PLANE_KINDS = frozenset(("discard", "knock", "gin", "draw_stock", "take_discard", "take_upcard"))
+#: the events that change no card plane (the draw, take and discard events are applied; the others
+#: resync from the state)
 _QUIET_KINDS = frozenset(("pass", "end", "big_gin"))
 
 
@@ -302,7 +302,6 @@ class SeatEncoder:
         "hand",
         "known",
         "pile",
-        "pmask",
         "odisc",
         "taken",
         "events",
@@ -313,7 +312,7 @@ class SeatEncoder:
         "stock_only",
         "must_knock",
         "opp",
-        "slow",
+        "totals",
         "layout",
         "lay",
     )
@@ -323,7 +322,6 @@ class SeatEncoder:
     hand: int
     known: int
     pile: list[int]
-    pmask: int
     odisc: int
     taken: int | None
     events: list | None
@@ -334,7 +332,7 @@ class SeatEncoder:
     stock_only: bool | None
     must_knock: bool | None
     opp: int | None
-    slow: tuple | None
+    totals: tuple[int, int] | None
     lay: tuple | None
 
     def __init__(self, seat: int, scale: int, size: int = OBS_SIZE, out: np.ndarray | None = None) -> None:
@@ -355,13 +353,13 @@ class SeatEncoder:
     def reset(self) -> None:
         """Forget everything (a new deal)."""
         self.obs[:] = 0.0
-        self.hand = self.known = self.pmask = self.odisc = 0
+        self.hand = self.known = self.odisc = 0
         self.pile = []
         self.taken: int | None = None
         self.events: list | None = None
         self.nlog = 0
         self.stock = self.phase = self.mine = self.stock_only = self.must_knock = self.opp = None
-        self.slow = self.lay = None
+        self.totals = self.lay = None
 
     def observe(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
         """The seat's observation now (a new array).  ``odisc``: mask of the opponent's discards
@@ -373,13 +371,62 @@ class SeatEncoder:
         it, or write it into a batch, before then)."""
         events, n = state.log_position()
         start = self.nlog
-        if events is not self.events or n < start or (n > start and not self._advance(events, start, n)):
+        if events is not self.events or n < start or totals != self.totals:
             return self._sync(state, odisc, totals)
         mv = self.mv
+        seat = self.seat
+        if n != start:  # apply the events since the last look (one line of code a value: the hot path)
+            hand = self.hand
+            known = self.known
+            pile = self.pile
+            for i in range(start, n):
+                e: Any = events[i]  # an Event (Any: its card, int | None, is set for the kinds below)
+                k = e.kind
+                if k == "discard" or k == "knock" or k == "gin":  # the card goes on the pile (R4.3, R5.1)
+                    c = e.card
+                    if pile:
+                        t = pile[-1]
+                        mv[_TOP + t] = 0.0
+                        mv[_DEAD + t] = 1.0
+                    pile.append(c)
+                    mv[_PILE + c] = mv[_TOP + c] = 1.0
+                    mv[_ORDER + c] = _ORDER_VALUES[len(pile) - 1]
+                    if e.seat == seat:
+                        hand &= ~(1 << c)
+                        mv[_HAND + c] = 0.0
+                    elif (known >> c) & 1:
+                        known &= ~(1 << c)
+                        mv[_KNOWN + c] = 0.0
+                elif k == "draw_stock":
+                    if e.seat == seat:  # the opponent's card is hidden from this seat: not read
+                        c = e.card
+                        hand |= 1 << c
+                        mv[_HAND + c] = 1.0
+                elif k == "take_discard" or k == "take_upcard":
+                    c = e.card
+                    pile.pop()
+                    mv[_PILE + c] = mv[_ORDER + c] = mv[_TOP + c] = 0.0
+                    if pile:
+                        t = pile[-1]
+                        mv[_TOP + t] = 1.0
+                        mv[_DEAD + t] = 0.0
+                    if e.seat == seat:
+                        hand |= 1 << c
+                        mv[_HAND + c] = 1.0
+                    else:
+                        known |= 1 << c
+                        mv[_KNOWN + c] = 1.0
+                elif k not in _QUIET_KINDS:  # a reshuffle or a layout move: resync from here
+                    self.hand = hand
+                    self.known = known
+                    self.nlog = i
+                    return self._sync(state, odisc, totals)
+            self.hand = hand
+            self.known = known
+            self.nlog = n
         if odisc != self.odisc:
             _flip(mv, _ODISC, self.odisc, odisc)
             self.odisc = odisc
-        seat = self.seat
         mine = state.to_act == seat
         taken = state.taken if mine else None
         if taken != self.taken:
@@ -389,8 +436,6 @@ class SeatEncoder:
                 mv[_TAKEN + taken] = 1.0
             self.taken = taken
         # the scalars that change within a deal, one by one (same log: the same deal, no reshuffle)
-        if totals != self.slow[3]:  # type: ignore[index]  # set by _sync, the first call of a log
-            return self._sync(state, odisc, totals)
         stock = len(state.stock) - state.drawn
         if stock != self.stock:
             mv[SCALAR_BASE] = stock / 31
@@ -418,66 +463,6 @@ class SeatEncoder:
             if lay != self.lay:
                 self._layout(lay)
         return self.obs
-
-    def _advance(self, events: list, start: int, n: int) -> bool:
-        """Apply ``events[start:n]`` to the card planes; ``False`` (having applied those before
-        it) at an event it leaves to :meth:`_sync` (a reshuffle, a layout move)."""
-        mv = self.mv
-        seat = self.seat
-        hand = self.hand
-        known = self.known
-        pile = self.pile
-        pmask = self.pmask
-        ok = True
-        for i in range(start, n):
-            e = events[i]
-            k = e.kind
-            if k not in _PLANE_KINDS:
-                if k in _QUIET_KINDS:
-                    continue
-                n = i
-                ok = False
-                break
-            c = e.card
-            bit = 1 << c
-            if k == "draw_stock":
-                if e.seat == seat:
-                    hand |= bit
-                    mv[_HAND + c] = 1.0
-            elif k == "take_discard" or k == "take_upcard":
-                pile.pop()
-                pmask &= ~bit
-                mv[_PILE + c] = mv[_ORDER + c] = mv[_TOP + c] = 0.0
-                if pile:
-                    t = pile[-1]
-                    mv[_TOP + t] = 1.0
-                    mv[_DEAD + t] = 0.0
-                if e.seat == seat:
-                    hand |= bit
-                    mv[_HAND + c] = 1.0
-                else:
-                    known |= bit
-                    mv[_KNOWN + c] = 1.0
-            else:  # a discard, a knock or a gin puts the card on the pile (R4.3, R5.1)
-                if pile:
-                    t = pile[-1]
-                    mv[_TOP + t] = 0.0
-                    mv[_DEAD + t] = 1.0
-                pile.append(c)
-                pmask |= bit
-                mv[_PILE + c] = mv[_TOP + c] = 1.0
-                mv[_ORDER + c] = _ORDER_VALUES[len(pile) - 1]
-                if e.seat == seat:
-                    hand &= ~bit
-                    mv[_HAND + c] = 0.0
-                elif known & bit:
-                    known &= ~bit
-                    mv[_KNOWN + c] = 0.0
-        self.hand = hand
-        self.known = known
-        self.pmask = pmask
-        self.nlog = n
-        return ok
 
     def _sync(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
         """Bring the buffer to ``state`` by comparing it with what the encoder holds (any state:
@@ -529,7 +514,7 @@ class SeatEncoder:
         mv[phase] = 1.0  # a layout phase's one-hot lies outside the scalars just written
         self.stock, self.phase, self.mine, self.opp = stock, phase, mine, opp
         self.stock_only, self.must_knock = state.stock_only, state.must_knock
-        self.slow = (state.dealer, state.knock_limit, state.multiplier, totals, state.reshuffles)
+        self.totals = totals
         if self.layout:
             lay = (state.laid, state.layoffs, state.knocker, state.layoffs_done)
             if lay != self.lay:
@@ -567,17 +552,14 @@ class SeatEncoder:
             k = min(n_old, n)
             while k and old[:k] != pile[:k]:
                 k -= 1
-        pmask = self.pmask
         for c in old[k:]:
-            pmask &= ~(1 << c)
             mv[_PILE + c] = mv[_ORDER + c] = mv[_DEAD + c] = 0.0
         for i in range(k, len(pile)):
             c = pile[i]
-            pmask |= 1 << c
             mv[_PILE + c] = 1.0
             mv[_ORDER + c] = _ORDER_VALUES[i]
             mv[_DEAD + c] = 1.0
-        if old and (pmask >> old[-1]) & 1:
+        if old and old[-1] in pile:
             mv[_TOP + old[-1]] = 0.0
             mv[_DEAD + old[-1]] = 1.0
         elif old:
@@ -585,5 +567,4 @@ class SeatEncoder:
         if pile:
             mv[_TOP + pile[-1]] = 1.0
             mv[_DEAD + pile[-1]] = 0.0
-        self.pmask = pmask
         self.pile = list(pile)
