@@ -106,18 +106,25 @@ def test_encoder_writes_into_the_given_row_and_refuses_a_bad_buffer():
         SeatEncoder(0, 100, OBS_SIZE, batch[:, 0])
 
 
-def test_vector_env_rows_are_single_envs_over_many_episodes():
-    """8 sub-environments over 400 steps (many autoresets): every row, reward, end and final
-    observation equals that of a GinRummySingle given the same seeds and codes."""
-    n = 8
-    vec = GinRummyVector(n, opponent="random")
+@pytest.mark.parametrize(
+    "rules,scope,n,steps,min_ends",
+    [
+        ("standard", "deal", 8, 400, 10),
+        ({"layout": "players"}, "deal", 3, 300, 5),  # the layout moves (R5.6), codes up to 397
+        ({"preset": "hollywood", "target": 15}, "match", 2, 500, 0),  # many deals an episode, totals
+    ],
+)
+def test_vector_env_rows_are_single_envs_over_many_episodes(rules, scope, n, steps, min_ends):
+    """Sub-environments over hundreds of steps (autoresets, new deals): every row, reward, end
+    and final observation equals that of a GinRummySingle given the same seeds and codes."""
+    vec = GinRummyVector(n, opponent="random", rules=rules, scope=scope)
     obs, _ = vec.reset(seed=500)
     seeder = random.Random(500)  # the vector env's generator of the seeds of later episodes
-    singles = [GinRummySingle(opponent="random") for _ in range(n)]
+    singles = [GinRummySingle(opponent="random", rules=rules, scope=scope) for _ in range(n)]
     last = [s.reset(seed=500 + i)[0] for i, s in enumerate(singles)]
     rng = random.Random(1)
     ends = 0
-    for _ in range(400):
+    for _ in range(steps):
         for i in range(n):
             assert np.array_equal(obs["observation"][i], last[i]["observation"])
             assert np.array_equal(obs["action_mask"][i], last[i]["action_mask"])
@@ -132,7 +139,7 @@ def test_vector_env_rows_are_single_envs_over_many_episodes():
                 assert np.array_equal(infos["final_obs"][i]["observation"], o["observation"])
                 o = s.reset(seed=seeder.getrandbits(63))[0]
             last[i] = o
-    assert ends > 10
+    assert ends >= min_ends
 
 
 def test_vector_env_bad_batch_changes_nothing():

@@ -2,9 +2,12 @@
 (``docs/env.md``).
 
 Each of ``num_envs`` sub-environments is :class:`~ginrummy.env.GinRummySingle`'s game (one
-seat against a computer level); ``step(actions)`` applies one code per sub-environment and plays
-the opponents, and writes every observation and mask into two batch arrays that are reused from
-step to step (no dict or array a sub-environment).  A finished sub-environment is reset in the
+seat against a computer level); ``step(actions)`` checks the codes, applies one per
+sub-environment and plays the opponents.  Each sub-environment's encoder
+(:class:`~ginrummy.env.observation.SeatEncoder`) updates its row of one batch array in place from
+the events of the step, and its mask's bytes go into a batch of bytes (no dict or array a
+sub-environment); the step ends with one copy of each batch into the two arrays it returns,
+the same two every step.  A finished sub-environment is reset in the
 same step (``AutoresetMode.SAME_STEP``): the returned row is the new episode's first
 observation, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the last one.
 """
@@ -141,8 +144,10 @@ class GinRummyVector(VectorEnv):
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
         """Apply ``actions[i]`` (a code 0..160) in sub-environment ``i`` and play its opponent;
         returns ``(observations, rewards, terminations, truncations, infos)`` (arrays of
-        ``num_envs``; the observation arrays are reused).  Raises what
-        :meth:`GinRummySingle.step` raises."""
+        ``num_envs``; the observation arrays are reused).  Raises ``ValueError`` for a batch that
+        is not ``num_envs`` integer codes 0..160 (0..397 under ``layout="players"``) and, under
+        ``illegal="raise"``, :class:`~ginrummy.errors.IllegalActionError` for an illegal code,
+        naming it; no sub-environment moves then."""
         codes = self._check_actions(actions)
         rewards = self._rewards
         terms = self._terms
