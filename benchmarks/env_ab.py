@@ -8,7 +8,14 @@ process time (CPU time of this process, less disturbed by other jobs than the wa
 the AEC env with the mask only, the AEC env reading the observation every step (both as in
 ``env_speed.py``), and ``GinRummyVector(32, opponent="random")`` driven by a batched numpy random
 policy (moves of both seats).  Run it for each tree, in turn, twice: figures move by about 5%
-from run to run under load.
+from run to run under load.  ``--only NAME`` (``mask``, ``observation`` or ``vector``) runs one
+loop once and prints its steps, for counting instructions, which other jobs do not disturb:
+
+    for n in 30 60; do OPENBLAS_NUM_THREADS=1 valgrind --tool=cachegrind --cache-sim=no \
+        --cachegrind-out-file=/dev/null python benchmarks/env_ab.py SRC --only observation --deals $n; done
+
+(instructions a step: the difference of the two "I refs" over the difference of the steps, so
+the start-up and the warm-up cancel).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("src", help="the source tree to import ginrummy from")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", choices=("mask", "observation", "vector"), help="run one loop once, print its steps")
     args = parser.parse_args(argv)
     sys.path.insert(0, args.src)
     import numpy as np
@@ -65,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         "AEC, observation read": lambda: aec(args.deals, True),
         "vector x32": lambda: vector(args.deals),
     }
+    if args.only:
+        steps = {"mask": lambda: aec(args.deals, False), "observation": lambda: aec(args.deals, True)}.get(
+            args.only, lambda: vector(args.deals)
+        )()
+        print("steps", steps)
+        return 0
     best: dict[str, float] = {}
     for _ in range(args.repeat):
         for name, fn in loops.items():
