@@ -423,6 +423,14 @@ class DealState:
             t = self._logt = tuple(self._log.events[: self._nlog])
         return t
 
+    def log_position(self) -> tuple[list[Event], int]:
+        """``(events, n)``: the event list this state shares with the states before and after it
+        (append-only, hidden cards included) and how many of its first entries are this state's
+        log.  Two states with the same list (``is``) and ``n <= m`` are an earlier and a later
+        state of one line of play: ``events[n:m]`` is what happened between them.  For
+        incremental readers (:class:`ginrummy.env.observation.SeatEncoder`); never change the list."""
+        return self._log.events, self._nlog
+
     def history(self, seat: int) -> tuple[Event, ...]:
         """The log as ``seat`` (0 or 1) sees it: :meth:`Event.seen_by` of every event.  Each
         event is filtered once per deal and seat, so reading it after every action is cheap."""

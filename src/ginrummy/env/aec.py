@@ -144,9 +144,12 @@ class _Observation(dict[str, Any]):
             dict.__setitem__(self, "observation", encoder.observe(state, odisc, totals))
 
     def __missing__(self, key: str) -> Any:
-        if key == "observation" and self._later is not None:
-            self._build()
-            return dict.__getitem__(self, key)
+        later = self._later
+        if key == "observation" and later is not None:  # _build, inlined (the hot path)
+            self._later = None
+            obs = later[0].observe_view(later[1], later[2], later[3]).copy()
+            dict.__setitem__(self, "observation", obs)
+            return obs
         raise KeyError(key)
 
     def get(self, key: str, default: Any = None) -> Any:

@@ -38,6 +38,7 @@ __all__ = [
     "deal_options",
     "parse_deck",
     "num_codes",
+    "code_of",
 ]
 
 SCOPES = ("deal", "game", "match")
@@ -65,9 +66,14 @@ def num_codes(rules: RuleSet) -> int:
     return NUM_LAYOUT_CODES if rules.layout == "players" else NUM_CODES
 
 
-def _code_of(a: Action) -> int:
+def code_of(a: Action) -> int:
+    """The code of action ``a`` (:attr:`Action.code`), found by identity for the engine's own
+    action objects (:data:`CODE_ACTIONS`, the objects its legal actions are made of)."""
     code = _CODE_OF_ID.get(id(a))
     return a.code if code is None else code
+
+
+_code_of = code_of
 
 
 def make_env_rules(rules: str | RuleSet | Mapping[str, Any] = "standard", scope: str = "deal") -> RuleSet:
@@ -237,6 +243,10 @@ class GameCore:
         #: what :meth:`step` returns while a deal goes on (one shared tuple: do not change it)
         self.no_rewards: tuple[float, ...] = (0.0,) * self.n
         self.scale = score_scale(self.rules)
+        #: one observation encoder per deal seat, kept from deal to deal (each follows any state)
+        self.encoders = (SeatEncoder(0, self.scale, self.obs_size), SeatEncoder(1, self.scale, self.obs_size))
+        #: the masks of the offer, the draw and the wall as bytes (:meth:`mask_bytes`), by phase and length
+        self._mask_bytes: dict[str, dict[int, bytes | bytearray]] = {p: {} for p in (*PHASES, *LAYOUT_PHASES)}
         self.match: Match | None = None
         #: the player to act, ``None`` when the episode is over (:attr:`to_act`)
         self.player: int | None = None
@@ -271,7 +281,6 @@ class GameCore:
     def _new_deal(self) -> None:
         m = self.match
         assert m is not None and m.deal.to_act is not None  # a deal just begun, by reset() or next_deal()
-        self.encoders = (SeatEncoder(0, self.scale, self.obs_size), SeatEncoder(1, self.scale, self.obs_size))
         self.odisc = [0, 0]  # by deal seat: cards that seat discarded this deal
         self.totals = m.sheet.totals
         self.actions = m.record.actions  # the deal record's action list (step appends to it)
@@ -504,6 +513,46 @@ class GameCore:
         for a in legal:
             out[ids[id(a)]] = 1
         return _frombuffer(out, _I8)
+
+    def mask_bytes(self) -> bytes | bytearray:
+        """The mask of the player to act as :attr:`num_codes` bytes of 0 or 1 (the episode must
+        not be over), for writing into a batch (:class:`~ginrummy.env.GinRummyVector`): what
+        :meth:`mask_to_act` holds, by the same quick paths, without making an array.  Shared
+        bytes on the offer, the draw and the wall: do not change them."""
+        assert self.match is not None  # the episode goes on: reset() made it
+        deal = self.match.deal
+        phase = deal.phase
+        if phase == DISCARD:
+            if not deal.legal_actions_known:
+                bits = deal.discards_only()
+                if bits is not None:
+                    t = _BITS13
+                    return _join(
+                        (
+                            _HEAD,
+                            t[bits & 8191],
+                            t[(bits >> 13) & 8191],
+                            t[(bits >> 26) & 8191],
+                            t[bits >> 39],
+                            self._tail,
+                        )
+                    )
+        elif phase not in LAYOUT_PHASES:  # the offer, the draw and the wall have a few fixed lists
+            legal = deal.legal_actions_shared()
+            by_length = self._mask_bytes[phase]
+            cached = by_length.get(len(legal))
+            if cached is None:
+                cached = by_length[len(legal)] = self._mask_of_legal(legal)
+            return cached
+        return self._mask_of_legal(deal.legal_actions_shared())
+
+    def _mask_of_legal(self, legal: Sequence[Action]) -> bytearray:
+        out = bytearray(self.num_codes)
+        ids = _CODE_OF_ID
+        for a in legal:
+            c = ids.get(id(a))
+            out[a.code if c is None else c] = 1
+        return out
 
     def legal_codes(self, player: int) -> list[int]:
         """The codes legal for ``player`` now, ascending (empty if he is not to act)."""

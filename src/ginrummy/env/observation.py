@@ -48,6 +48,7 @@ environments use on their hot path; the tests check that both agree on every ste
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -263,7 +264,9 @@ def encode_view(view: PlayerView) -> np.ndarray:
     return obs
 
 
-def _flip(obs: np.ndarray, base: int, old: int, new: int) -> None:
+def _flip(obs: Any, base: int, old: int, new: int) -> None:
+    """Set ``obs[base + c]`` to bit ``c`` of ``new`` for each card ``c`` where ``old`` differs
+    (``obs``: an array or a memoryview of one)."""
     d = old ^ new
     while d:
         low = d & -d
@@ -271,52 +274,92 @@ def _flip(obs: np.ndarray, base: int, old: int, new: int) -> None:
         d ^= low
 
 
+#: (k + 1) / 52, the ``pile_order`` value of the card k-th from the bottom of the pile
+_ORDER_VALUES = tuple((k + 1) / 52 for k in range(52))
+#: the events that change no card plane (the draw, take and discard events are applied; the others
+#: resync from the state)
+_QUIET_KINDS = frozenset(("pass", "end", "big_gin"))
+
+
 class SeatEncoder:
-    """The observation of one deal seat, kept up to date incrementally.
+    """The observation of one deal seat, kept up to date incrementally, in a reused buffer.
 
     :meth:`observe` returns what :func:`encode_view` gives for the seat's view of ``state``
-    (with the given totals and the seat's opponent discards), touching only the cards that moved
-    since the last call; :meth:`reset` starts a new deal.  It reads only what the seat's view
-    holds.
+    (with the given totals and the seat's opponent discards).  When ``state`` is a later state
+    of the same line of play as the one it last encoded (:meth:`DealState.log_position`), it
+    applies the events between them to its buffer (a draw, a take or a discard each change a
+    few values); otherwise (an earlier state, another deal, a reshuffle, the layout moves of
+    R5.6) it compares the state with what it holds and changes only the cards that differ.
+    The scalars are rewritten only when their inputs change.  It reads only what the seat's
+    view holds (a stock card drawn by the opponent is never read).
     """
 
     __slots__ = (
         "seat",
         "scale",
         "obs",
+        "mv",
         "hand",
         "known",
         "pile",
-        "pmask",
         "odisc",
         "taken",
-        "fast",
-        "slow",
+        "events",
+        "nlog",
+        "stock",
+        "phase",
+        "mine",
+        "stock_only",
+        "must_knock",
+        "opp",
+        "totals",
         "layout",
         "lay",
     )
+    #: the buffer seen as a memoryview of ``float32`` ("f"): one value written through it costs
+    #: less than through numpy (typed ``Any``: typeshed's memoryview takes ints only)
+    mv: Any
+    hand: int
+    known: int
+    pile: list[int]
+    odisc: int
+    taken: int | None
+    events: list | None
+    nlog: int
+    stock: int | None
+    phase: int | None
+    mine: bool | None
+    stock_only: bool | None
+    must_knock: bool | None
+    opp: int | None
+    totals: tuple[int, int] | None
+    lay: tuple | None
 
-    def __init__(self, seat: int, scale: int, size: int = OBS_SIZE) -> None:
+    def __init__(self, seat: int, scale: int, size: int = OBS_SIZE, out: np.ndarray | None = None) -> None:
         """``size``: :data:`OBS_SIZE`, or :data:`OBS_SIZE_LAYOUT` under ``layout="players"``
-        (see :func:`obs_size`)."""
+        (see :func:`obs_size`).  ``out``: a C-contiguous ``float32`` array of ``size`` values
+        to keep the observation in (a row of a batch, say), zeroed here; by default its own."""
         self.seat = seat
         self.scale = scale
         self.layout = size == OBS_SIZE_LAYOUT
-        self.lay: tuple | None = None
-        self.obs = np.zeros(size, dtype=np.float32)
-        self.hand = self.known = self.pmask = self.odisc = 0
-        self.pile: tuple[int, ...] = ()
-        self.taken: int | None = None
-        self.fast: tuple | None = None
-        self.slow: tuple | None = None
+        if out is None:
+            out = np.zeros(size, dtype=np.float32)
+        elif out.shape != (size,) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape ({size},)")
+        self.obs = out
+        self.mv = memoryview(out)  # type: ignore[arg-type]  # an ndarray is a buffer
+        self.reset()
 
     def reset(self) -> None:
         """Forget everything (a new deal)."""
         self.obs[:] = 0.0
-        self.hand = self.known = self.pmask = self.odisc = 0
-        self.pile = ()
-        self.taken = None
-        self.fast = self.slow = self.lay = None
+        self.hand = self.known = self.odisc = 0
+        self.pile = []
+        self.taken: int | None = None
+        self.events: list | None = None
+        self.nlog = 0
+        self.stock = self.phase = self.mine = self.stock_only = self.must_knock = self.opp = None
+        self.totals = self.lay = None
 
     def observe(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
         """The seat's observation now (a new array).  ``odisc``: mask of the opponent's discards
@@ -326,80 +369,163 @@ class SeatEncoder:
     def observe_view(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
         """As :meth:`observe`, but the encoder's own array (it changes at the next call: copy
         it, or write it into a batch, before then)."""
-        obs = self.obs
+        events, n = state.log_position()
+        start = self.nlog
+        if events is not self.events or n < start or totals != self.totals:
+            return self._sync(state, odisc, totals)
+        mv = self.mv
         seat = self.seat
-        hand = state.hands[seat]
-        if hand != self.hand:
-            _flip(obs, _HAND, self.hand, hand)
+        if n != start:  # apply the events since the last look (one line of code a value: the hot path)
+            hand = self.hand
+            known = self.known
+            pile = self.pile
+            for i in range(start, n):
+                e: Any = events[i]  # an Event (Any: its card, int | None, is set for the kinds below)
+                k = e.kind
+                if k == "discard" or k == "knock" or k == "gin":  # the card goes on the pile (R4.3, R5.1)
+                    c = e.card
+                    if pile:
+                        t = pile[-1]
+                        mv[_TOP + t] = 0.0
+                        mv[_DEAD + t] = 1.0
+                    pile.append(c)
+                    mv[_PILE + c] = mv[_TOP + c] = 1.0
+                    mv[_ORDER + c] = _ORDER_VALUES[len(pile) - 1]
+                    if e.seat == seat:
+                        hand &= ~(1 << c)
+                        mv[_HAND + c] = 0.0
+                    elif (known >> c) & 1:
+                        known &= ~(1 << c)
+                        mv[_KNOWN + c] = 0.0
+                elif k == "draw_stock":
+                    if e.seat == seat:  # the opponent's card is hidden from this seat: not read
+                        c = e.card
+                        hand |= 1 << c
+                        mv[_HAND + c] = 1.0
+                elif k == "take_discard" or k == "take_upcard":
+                    c = e.card
+                    pile.pop()
+                    mv[_PILE + c] = mv[_ORDER + c] = mv[_TOP + c] = 0.0
+                    if pile:
+                        t = pile[-1]
+                        mv[_TOP + t] = 1.0
+                        mv[_DEAD + t] = 0.0
+                    if e.seat == seat:
+                        hand |= 1 << c
+                        mv[_HAND + c] = 1.0
+                    else:
+                        known |= 1 << c
+                        mv[_KNOWN + c] = 1.0
+                elif k not in _QUIET_KINDS:  # a reshuffle or a layout move: resync from here
+                    self.hand = hand
+                    self.known = known
+                    self.nlog = i
+                    return self._sync(state, odisc, totals)
             self.hand = hand
-        known = state.seen[1 - seat]
-        if known != self.known:
-            _flip(obs, _KNOWN, self.known, known)
             self.known = known
+            self.nlog = n
         if odisc != self.odisc:
-            _flip(obs, _ODISC, self.odisc, odisc)
+            _flip(mv, _ODISC, self.odisc, odisc)
             self.odisc = odisc
         mine = state.to_act == seat
         taken = state.taken if mine else None
         if taken != self.taken:
             if self.taken is not None:
-                obs[_TAKEN + self.taken] = 0.0
+                mv[_TAKEN + self.taken] = 0.0
             if taken is not None:
-                obs[_TAKEN + taken] = 1.0
+                mv[_TAKEN + taken] = 1.0
             self.taken = taken
-        pile = state.pile
-        old = self.pile
-        if pile is not old:
-            self._pile(old, pile)
-        # scalars: those that change within a deal one by one, the others only when their inputs do
+        # the scalars that change within a deal, one by one (same log: the same deal, no reshuffle)
         stock = len(state.stock) - state.drawn
+        if stock != self.stock:
+            mv[SCALAR_BASE] = stock / 31
+            self.stock = stock
         phase = _PHASE_POS[state.phase]
+        if phase != self.phase:
+            mv[self.phase] = 0.0  # set by _sync, the first call of a log
+            mv[phase] = 1.0
+            self.phase = phase
+        if mine != self.mine:
+            mv[_MY_TURN] = 1.0 if mine else 0.0
+            self.mine = mine
+        if state.stock_only != self.stock_only:
+            self.stock_only = state.stock_only
+            mv[_STOCK_ONLY] = 1.0 if state.stock_only else 0.0
+        if state.must_knock != self.must_knock:
+            self.must_knock = state.must_knock
+            mv[_MUST_KNOCK] = 1.0 if state.must_knock else 0.0
         opp = state.hands[1 - seat].bit_count()
-        f = self.fast
-        if f is None or f[0] != stock:
-            obs[SCALAR_BASE] = stock / 31
-        if f is None or f[1] != phase:
-            if f is not None:
-                obs[f[1]] = 0.0
-            obs[phase] = 1.0
-        if f is None or f[2] != mine:
-            obs[_MY_TURN] = float(mine)
-        if f is None or f[3] != state.stock_only:
-            obs[_STOCK_ONLY] = float(state.stock_only)
-        if f is None or f[4] != state.must_knock:
-            obs[_MUST_KNOCK] = float(state.must_knock)
-        if f is None or f[5] != opp:
-            obs[_OPP_COUNT] = opp / 11
-        self.fast = (stock, phase, mine, state.stock_only, state.must_knock, opp)
-        slow = (state.dealer, state.knock_limit, state.multiplier, totals, state.reshuffles)
-        if slow != self.slow:
-            self.slow = slow
-            sc = _scalars(
-                state.phase,
-                mine,
-                state.dealer == seat,
-                stock,
-                state.knock_limit,
-                state.multiplier,
-                state.stock_only,
-                state.must_knock,
-                opp,
-                totals,
-                self.scale,
-                state.reshuffles,
-            )
-            obs[SCALAR_BASE:OBS_SIZE] = sc
-            obs[phase] = 1.0  # a layout phase's one-hot lies outside the scalars just written
+        if opp != self.opp:
+            mv[_OPP_COUNT] = opp / 11
+            self.opp = opp
         if self.layout:
             lay = (state.laid, state.layoffs, state.knocker, state.layoffs_done)
             if lay != self.lay:
                 self._layout(lay)
+        return self.obs
+
+    def _sync(self, state: DealState, odisc: int, totals: tuple[int, int]) -> np.ndarray:
+        """Bring the buffer to ``state`` by comparing it with what the encoder holds (any state:
+        earlier, later, another deal); then the events of later states of its line apply."""
+        obs = self.obs
+        mv = self.mv
+        seat = self.seat
+        hand = state.hands[seat]
+        if hand != self.hand:
+            _flip(mv, _HAND, self.hand, hand)
+            self.hand = hand
+        known = state.seen[1 - seat]
+        if known != self.known:
+            _flip(mv, _KNOWN, self.known, known)
+            self.known = known
+        if odisc != self.odisc:
+            _flip(mv, _ODISC, self.odisc, odisc)
+            self.odisc = odisc
+        mine = state.to_act == seat
+        taken = state.taken if mine else None
+        if taken != self.taken:
+            if self.taken is not None:
+                mv[_TAKEN + self.taken] = 0.0
+            if taken is not None:
+                mv[_TAKEN + taken] = 1.0
+            self.taken = taken
+        if list(state.pile) != self.pile:
+            self._pile(tuple(self.pile), state.pile)
+        stock = len(state.stock) - state.drawn
+        phase = _PHASE_POS[state.phase]
+        opp = state.hands[1 - seat].bit_count()
+        if self.phase is not None:
+            mv[self.phase] = 0.0
+        sc = _scalars(
+            state.phase,
+            mine,
+            state.dealer == seat,
+            stock,
+            state.knock_limit,
+            state.multiplier,
+            state.stock_only,
+            state.must_knock,
+            opp,
+            totals,
+            self.scale,
+            state.reshuffles,
+        )
+        obs[SCALAR_BASE:OBS_SIZE] = sc
+        mv[phase] = 1.0  # a layout phase's one-hot lies outside the scalars just written
+        self.stock, self.phase, self.mine, self.opp = stock, phase, mine, opp
+        self.stock_only, self.must_knock = state.stock_only, state.must_knock
+        self.totals = totals
+        if self.layout:
+            lay = (state.laid, state.layoffs, state.knocker, state.layoffs_done)
+            if lay != self.lay:
+                self._layout(lay)
+        self.events, self.nlog = state.log_position()
         return obs
 
     def _layout(self, lay: tuple) -> None:
         """Write the layout extension (``layout="players"``, R5.6) from ``(laid, layoffs,
         knocker, layoffs_done)`` of the deal state."""
-        obs = self.obs
+        mv = self.mv
         seat = self.seat
         laid, layoffs, knocker, done = lay
         old = self.lay or (((), ()), (), None, False)
@@ -409,13 +535,13 @@ class SeatEncoder:
             (_LAID_OFF, _layoffs_mask(old[1]), _layoffs_mask(layoffs)),
         ):
             if o != n:
-                _flip(obs, base, o, n)
-        obs[_I_KNOCKED] = float(knocker == seat)
-        obs[_LAYOFFS_DONE] = float(done)
+                _flip(mv, base, o, n)
+        mv[_I_KNOCKED] = float(knocker == seat)
+        mv[_LAYOFFS_DONE] = float(done)
         self.lay = lay
 
     def _pile(self, old: tuple[int, ...], pile: tuple[int, ...]) -> None:
-        obs = self.obs
+        mv = self.mv
         n_old = len(old)
         n = len(pile)
         if n == n_old + 1 and pile[:-1] == old:  # a discard: the common case
@@ -426,23 +552,19 @@ class SeatEncoder:
             k = min(n_old, n)
             while k and old[:k] != pile[:k]:
                 k -= 1
-        pmask = self.pmask
         for c in old[k:]:
-            pmask &= ~(1 << c)
-            obs[_PILE + c] = obs[_ORDER + c] = obs[_DEAD + c] = 0.0
+            mv[_PILE + c] = mv[_ORDER + c] = mv[_DEAD + c] = 0.0
         for i in range(k, len(pile)):
             c = pile[i]
-            pmask |= 1 << c
-            obs[_PILE + c] = 1.0
-            obs[_ORDER + c] = (i + 1) / 52
-            obs[_DEAD + c] = 1.0
-        if old and (pmask >> old[-1]) & 1:
-            obs[_TOP + old[-1]] = 0.0
-            obs[_DEAD + old[-1]] = 1.0
+            mv[_PILE + c] = 1.0
+            mv[_ORDER + c] = _ORDER_VALUES[i]
+            mv[_DEAD + c] = 1.0
+        if old and old[-1] in pile:
+            mv[_TOP + old[-1]] = 0.0
+            mv[_DEAD + old[-1]] = 1.0
         elif old:
-            obs[_TOP + old[-1]] = 0.0
+            mv[_TOP + old[-1]] = 0.0
         if pile:
-            obs[_TOP + pile[-1]] = 1.0
-            obs[_DEAD + pile[-1]] = 0.0
-        self.pmask = pmask
-        self.pile = pile
+            mv[_TOP + pile[-1]] = 1.0
+            mv[_DEAD + pile[-1]] = 0.0
+        self.pile = list(pile)

@@ -18,7 +18,7 @@ from ..players.layout import choose_move
 from ..players.simple import RandomPlayer
 from ..rules import RuleSet
 from .aec import _LazyDict, action_space, frame, observation_space
-from .core import MAX_CYCLES, GameCore, deal_options, derive_seed, seed_bytes
+from .core import MAX_CYCLES, GameCore, code_of, deal_options, derive_seed, seed_bytes
 from .text import check_observation_mode, json_info, text_obs, text_observation_space
 
 __all__ = ["GinRummySingle"]
@@ -133,11 +133,13 @@ class GinRummySingle(gym.Env):
         if type(opponent) is RandomPlayer:
             # Speed: the random level needs no view; it draws from the same list (the engine's
             # legal actions, in the view's order) with the same generator, so the play is the same
+            # (the engine's shared list, not a copy: the same choices; codes by identity, not .code)
             choice = opponent.rng.choice
             match = core.match  # the same Match the whole episode (reset() made it)
             assert match is not None
+            step = core.step
             while not core.done and core.player != seat:
-                total += core.step(choice(match.deal.legal_actions()).code)[seat]
+                total += step(code_of(choice(match.deal.legal_actions_shared())))[seat]
             return total
         while (p := core.to_act) is not None and p != seat:  # None: the episode is over
             view = core.view(p)

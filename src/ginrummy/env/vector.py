@@ -2,9 +2,12 @@
 (``docs/env.md``).
 
 Each of ``num_envs`` sub-environments is :class:`~ginrummy.env.GinRummySingle`'s game (one
-seat against a computer level); ``step(actions)`` applies one code per sub-environment and plays
-the opponents, and writes every observation and mask into two batch arrays that are reused from
-step to step (no dict or array a sub-environment).  A finished sub-environment is reset in the
+seat against a computer level); ``step(actions)`` checks the codes, applies one per
+sub-environment and plays the opponents.  Each sub-environment's encoder
+(:class:`~ginrummy.env.observation.SeatEncoder`) updates its row of one batch array in place from
+the events of the step, and its mask's bytes go into a batch of bytes (no dict or array a
+sub-environment); the step ends with one copy of each batch into the two arrays it returns,
+the same two every step.  A finished sub-environment is reset in the
 same step (``AutoresetMode.SAME_STEP``): the returned row is the new episode's first
 observation, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the last one.
 """
@@ -20,9 +23,10 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..errors import RuleSetError
+from ..errors import IllegalActionError, RuleSetError
 from ..rules import RuleSet
 from .core import MAX_CYCLES
+from .observation import SeatEncoder
 from .single import GinRummySingle
 
 __all__ = ["GinRummyVector"]
@@ -71,21 +75,46 @@ class GinRummyVector(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
         core = self.envs[0].core  # the spaces' sizes: observation (obs_size,), Discrete(num_codes)
-        self._obs = np.zeros((num_envs, core.obs_size), dtype=np.float32)
-        self._mask = np.zeros((num_envs, core.num_codes), dtype=np.int8)
-        self._out = {"observation": self._obs, "action_mask": self._mask}
+        size, codes = core.obs_size, core.num_codes
+        # the batch the encoders and masks are written into in place, row i for sub-environment i;
+        # step() copies it into the two arrays it returns (so a caller writing into those cannot
+        # upset the incremental encoders)
+        self._state = np.zeros((num_envs, size), dtype=np.float32)
+        self._encoders = [SeatEncoder(seat, core.scale, size, self._state[i]) for i in range(num_envs)]
+        self._codes = codes
+        self._mask_buf = bytearray(num_envs * codes)
+        self._mask_state = np.frombuffer(self._mask_buf, dtype=np.int8).reshape(num_envs, codes)
+        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._mask = np.zeros((num_envs, codes), dtype=np.int8)
+        self._out: dict[str, np.ndarray] = {"observation": self._obs, "action_mask": self._mask}
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._terms = np.zeros(num_envs, dtype=np.bool_)
         self._truncs = np.zeros(num_envs, dtype=np.bool_)
         self._seeder: random.Random | None = None
 
     def _write(self, i: int) -> None:
-        core = self.envs[i].core
-        seat = self.envs[i].seat
-        encoder, other, totals = core.obs_base[seat]
+        """Write sub-environment ``i``'s observation and mask into row ``i`` of the batch."""
+        env = self.envs[i]
+        core = env.core
+        seat = env.seat
+        _, other, totals = core.obs_base[seat]
+        encoder = self._encoders[i]
+        if encoder.seat != 1 - other:  # the agent's deal seat (the same every deal, two-hand)
+            encoder.seat = 1 - other
+            encoder.reset()
         assert core.match is not None  # started by reset()
-        self._obs[i] = encoder.observe_view(core.match.deal, core.odisc[other], totals)
-        self._mask[i] = core.mask(seat)
+        encoder.observe_view(core.match.deal, core.odisc[other], totals)
+        c = self._codes
+        if core.player == seat and not core.done:
+            self._mask_buf[i * c : i * c + c] = core.mask_bytes()
+        else:
+            self._mask_buf[i * c : i * c + c] = bytes(c)
+
+    def _publish(self) -> dict[str, np.ndarray]:
+        """Copy the batch into the arrays handed out (the same two arrays every step)."""
+        np.copyto(self._obs, self._state)
+        np.copyto(self._mask, self._mask_state)
+        return self._out
 
     def _reset_one(self, i: int, seed: int | None, options: dict | None) -> None:
         self.envs[i].start(seed, options)
@@ -110,28 +139,42 @@ class GinRummyVector(VectorEnv):
             self._seeder = None
         for i, s in enumerate(seeds):
             self._reset_one(i, s, options)
-        return self._out, {}
+        return self._publish(), {}
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
         """Apply ``actions[i]`` (a code 0..160) in sub-environment ``i`` and play its opponent;
         returns ``(observations, rewards, terminations, truncations, infos)`` (arrays of
-        ``num_envs``; the observation arrays are reused).  Raises what
-        :meth:`GinRummySingle.step` raises."""
-        if len(actions) != self.num_envs:
-            raise ValueError(f"step takes {self.num_envs} actions, not {len(actions)}")
+        ``num_envs``; the observation arrays are reused).  Raises ``ValueError`` for a batch that
+        is not ``num_envs`` integer codes 0..160 (0..397 under ``layout="players"``) and, under
+        ``illegal="raise"``, :class:`~ginrummy.errors.IllegalActionError` for an illegal code,
+        naming it; no sub-environment moves then."""
+        codes = self._check_actions(actions)
         rewards = self._rewards
         terms = self._terms
         truncs = self._truncs
         infos: dict[str, Any] = {}
         final = None
+        terms[:] = False
+        truncs[:] = False
+        encoders = self._encoders
+        buf = self._mask_buf
+        c = self._codes
         for i, env in enumerate(self.envs):
             core = env.core
             seat = env.seat
-            r = core.step(int(actions[i]))[seat]
+            r = core.step(codes[i])[seat]
             if not core.done and core.player != seat:
                 r += env._play_opponent()
             rewards[i] = r
-            if core.done:
+            if not core.done:  # row i: what _write does, inlined (the hot path)
+                _, other, totals = core.obs_base[seat]
+                encoder = encoders[i]
+                if encoder.seat == 1 - other:
+                    encoder.observe_view(core.match.deal, core.odisc[other], totals)  # type: ignore[union-attr]
+                    buf[i * c : i * c + c] = core.mask_bytes()  # the agent is to act: the opponent has played
+                else:
+                    self._write(i)
+            else:
                 terms[i] = not core.truncated
                 truncs[i] = core.truncated
                 if final is None:
@@ -140,12 +183,42 @@ class GinRummyVector(VectorEnv):
                 final[i] = {"observation": core.observe(seat), "action_mask": core.mask(seat)}
                 infos["_final_obs"][i] = True
                 self._reset_one(i, self._next_seed(), None)
-            else:
-                terms[i] = truncs[i] = False
-                self._write(i)
         if final is not None:
             infos["final_obs"] = final
-        return self._out, rewards.copy(), terms.copy(), truncs.copy(), infos
+        return self._publish(), rewards.copy(), terms.copy(), truncs.copy(), infos
+
+    def _check_actions(self, actions: Sequence[int] | np.ndarray) -> list[int]:
+        """The actions as a list of ints, checked before any sub-environment moves (so a bad
+        batch changes nothing): ``num_envs`` integer codes in range, and under ``illegal="raise"``
+        each legal.  Raises ``ValueError`` (:class:`~ginrummy.errors.IllegalActionError` for an
+        illegal code) naming the first bad one."""
+        n = self.num_envs
+        try:
+            a = np.asarray(actions)
+        except (TypeError, ValueError):
+            a = np.asarray(None)
+        if a.shape != (n,):
+            got = len(actions) if hasattr(actions, "__len__") else repr(actions)
+            raise ValueError(f"step takes {n} actions, not {got}")
+        top = self._codes - 1
+        if a.dtype.kind not in "iu" or a.min() < 0 or a.max() > top:
+            items = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
+            bad = next((x for x in items if not isinstance(x, (int, np.integer)) or not 0 <= x <= top), items[0])
+            raise ValueError(f"an action is an int code 0..{top}, not {bad!r}")
+        codes: list[int] = a.tolist()
+        if self.envs[0].core.illegal == "raise":
+            legal = self._mask_state[np.arange(n), a]
+            if not legal.all():
+                i = int(np.argmin(legal))
+                names = self.envs[i].core.code_actions
+                ok = np.flatnonzero(self._mask_state[i]).tolist()
+                raise IllegalActionError(
+                    f"action code {codes[i]} ({names[codes[i]].text}) is not legal in sub-environment {i} "
+                    f"now; legal codes: {ok}",
+                    names[codes[i]].text,
+                    [names[c].text for c in ok],
+                )
+        return codes
 
     def _next_seed(self) -> int:
         if self._seeder is None:
