@@ -25,6 +25,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from ...compete.correspondence import late
 from ...errors import IllegalActionError
 from ...players import make_player
 from ..db.store import StepKind
@@ -115,14 +116,15 @@ class AutoPlay:
         return _by_text(view, text)
 
     async def check_clock(self, table: Table) -> bool:
-        """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
-        move with the ``novice`` level (seeded by the match seed and the step, so a restart
-        makes the same move) and count it; the third in a row forfeits the match.  At a
-        turn-based table (days a move) no move is made: the person forfeits the match at once
-        (a ``time`` step, :meth:`end_match`).  Returns whether a step was stored."""
+        """When the running clock of ``table`` has run out (by :attr:`now`: past its deadline,
+        :func:`~ginrummy.compete.correspondence.late`; a move made at the deadline itself is in
+        time), make the person's move with the ``novice`` level (seeded by the match seed and
+        the step, so a restart makes the same move) and count it; the third in a row forfeits
+        the match.  At a turn-based table (days a move) no move is made: the person forfeits the
+        match at once (a ``time`` step, :meth:`end_match`).  Returns whether a step was stored."""
         table = self.host.current(table)
         deadline = None if table.clock is None else table.clock.deadline()
-        if deadline is None or self.host.now() < deadline or table.match is None:
+        if deadline is None or not late(deadline, self.host.now()) or table.match is None:
             return False
         assert table.clock is not None  # it has a deadline
         player = table.clock.turn
