@@ -113,3 +113,27 @@ def test_a_move_at_the_deadline_itself_is_in_time_by_one_rule_everywhere(tmp_pat
         return out
 
     assert asyncio.run(run()) == [(0.0, False), (0.001, True), (0.0, False), (0.001, True)]
+
+
+# -- the state's clock reads the manager's clock ----------------------------------------------
+
+
+def test_the_states_clock_left_reads_the_managers_clock(tmp_path):
+    url = f"sqlite:///{tmp_path / 'gin.sqlite3'}"
+    now = FakeTime(T0)
+
+    async def run() -> tuple[Any, ...]:
+        manager = TableManager(Store(url), bot_delay=0, now=now)
+        t = await _dealt(manager, {"days": 2})
+        mover = t.match.player_to_act()
+        now.t = T0 + 10.0
+        made = t.state_for(mover)["clock"]
+        await manager.stop()
+        # a table the manager loads from the store reads its clock too
+        again = TableManager(Store(url), bot_delay=0, now=now)
+        now.t = T0 + DAY
+        loaded = again.load(t.id).state_for(1 - mover)["clock"]
+        await again.stop()
+        return made["left"], made["deadline"], loaded["left"], loaded["turn"] == t.names[mover]
+
+    assert asyncio.run(run()) == (2 * DAY - 10.0, T0 + 2 * DAY, DAY, True)

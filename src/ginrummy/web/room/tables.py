@@ -52,7 +52,7 @@ from .lobby import Room
 from .names import computer_seat_name, is_computer_name, typed_name_key
 from .opening import Opening
 from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, advise, player_levels, same_secret, secret_hash
-from .table import Table, Watcher
+from .table import Table, TableRuntime, Watcher
 from .thinking import ThinkingPool
 
 log = logging.getLogger("ginrummy.web")
@@ -208,7 +208,7 @@ class TableManager:
             options = self.store.options(table_id)
             seeded = secrets_ and "daily" not in options  # a daily table is dealt with no client seeds
             match = None if seeded else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer"))
-            table = Table(row, match, seat_secrets=secrets_, options=options)
+            table = Table(row, match, seat_secrets=secrets_, options=options, runtime=TableRuntime(now=self.now))
             table.replay(steps)
         except (WebError, SQLAlchemyError):
             raise  # unknown, or the database is away: nothing wrong with the table
