@@ -22,8 +22,9 @@ from sqlalchemy import select
 
 from ginrummy.compete.correspondence import late, timed_out
 from ginrummy.rules import preset
+from ginrummy.web.contests.turns import turn_entry
 from ginrummy.web.db.store import Store, actions_t
-from ginrummy.web.room.clock import DAY
+from ginrummy.web.room.clock import DAY, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
 from .conftest import STORES, database_url
@@ -137,3 +138,140 @@ def test_the_states_clock_left_reads_the_managers_clock(tmp_path):
         return made["left"], made["deadline"], loaded["left"], loaded["turn"] == t.names[mover]
 
     assert asyncio.run(run()) == (2 * DAY - 10.0, T0 + 2 * DAY, DAY, True)
+
+
+# -- between deals ------------------------------------------------------------------------------
+
+
+def test_clock_between_deals_runs_for_whom_the_next_deal_waits():
+    c = Clock.from_options({"clock": {"days": 1}})
+    assert c is not None
+    c.start(0, 100.0)
+    c.between_deals([0, 1], [0, 1], 0, 100.0)  # 0 ended the deal: 1's seed is asked first
+    assert (c.turn, c.since) == (1, 100.0)
+    c.between_deals([1], [0, 1], 0, 150.0)  # 0's seed: 1's days run on, not restarted
+    assert (c.turn, c.since) == (1, 100.0)
+    c.between_deals([], [0, 1], 1, 200.0)  # 1's seed, the last: he owes the next_deal
+    assert (c.turn, c.since) == (1, 200.0)
+    c.start(None, 300.0)
+    c.between_deals([0], [0], 1, 300.0)  # a computer (1) ended the deal: the person's seed
+    assert (c.turn, c.since) == (0, 300.0)
+    live = Clock(move=20, bank=30)
+    live.start(1, 0.0)
+    live.charge(1, 25.0)  # a client seed 5 s over the move
+    live.charge(0, 25.0)  # not his clock: nothing
+    assert (live.left(1), live.left(0)) == (25.0, 30.0)
+
+
+def test_a_turn_based_table_between_deals_forfeits_the_person_who_stalls(store_url):
+    now = FakeTime(T0)
+
+    async def run() -> tuple[Any, ...]:
+        manager = TableManager(Store(store_url), bot_delay=0, now=now)
+        t = await _dealt(manager, {"days": 1})
+        last = await _play_out_the_deal(manager, t, now)
+        other = 1 - last
+        t = manager.tables[t.id]
+        ended_at = now.t
+        # both seeds are missing: the days of the one who did not end the deal run
+        assert (t.clock.turn, t.clock.deadline()) == (other, ended_at + DAY)
+        assert turn_entry(t, other, now.t)["why"] == "seed"
+        assert turn_entry(t, other, now.t)["left"] == 86400
+        now.t += 60
+        await manager.client_seed(t, last, 2, "last2")  # his page sends it at once
+        t = manager.tables[t.id]
+        assert (t.clock.turn, t.clock.since) == (other, ended_at)  # not restarted
+        assert turn_entry(t, last, now.t) is None and turn_entry(t, other, now.t)["left"] == 86400 - 60
+        # rebuilt exactly from the stored steps after a restart
+        again = TableManager(Store(store_url), bot_delay=0, now=now)
+        loaded = again.load(t.id)
+        assert (loaded.clock.turn, loaded.clock.since) == (other, ended_at)
+        await again.stop()
+        now.t = ended_at + DAY  # at the deadline itself: still in time
+        assert not await manager.check_clock(t)
+        now.t = ended_at + DAY + 1
+        assert await manager.check_clock(t)
+        t = manager.tables[t.id]
+        state = t.state_for(last)
+        kinds = _kinds(manager, t.id)
+        await manager.stop()
+        return other, t.ended, state["match"], state["clock"]["turn"], kinds[-3:]
+
+    other, ended, match, turn, kinds = asyncio.run(run())
+    names = ["Ann", "Bob"]
+    assert ended == (other, "time") and turn is None
+    assert match == {"finished": True, "winner": names[1 - other], "forfeit": names[other], "ended": "time"}
+    assert kinds == ["action", "client_seed", "time"]
+
+
+def test_once_every_seed_is_in_the_last_sender_owes_the_next_deal(tmp_path):
+    now = FakeTime(T0)
+
+    async def run() -> tuple[Any, ...]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, now=now)
+        t = await _dealt(manager, {"days": 2})
+        last = await _play_out_the_deal(manager, t, now)
+        other = 1 - last
+        await manager.client_seed(t, last, 2, "last2")
+        now.t += 3600
+        await manager.client_seed(t, other, 2, "other2")
+        t = manager.tables[t.id]
+        owes = (t.clock.turn, t.clock.deadline(), now.t + 2 * DAY)
+        entries = [(e["why"], e["left"]) for e in (turn_entry(t, p, now.t) for p in (other, last))]
+        now.t += 60
+        await manager.next_deal(t, last)  # the other may start it as well
+        t = manager.tables[t.id]
+        dealt = (t.clock.turn, t.clock.since) == (t.match.player_to_act(), now.t)
+        await manager.stop()
+        return other, owes, entries, dealt
+
+    other, owes, entries, dealt = asyncio.run(run())
+    assert owes == (other, owes[2], owes[2])
+    assert entries == [("next_deal", 2 * 86400), ("next_deal", None)]
+    assert dealt
+
+
+def test_a_live_clock_runs_between_deals_and_running_out_there_forfeits(tmp_path):
+    now = FakeTime(T0)
+
+    async def run() -> tuple[Any, ...]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, now=now)
+        t = await _dealt(manager, {"move": 20, "bank": 30})
+        last = await _play_out_the_deal(manager, t, now)
+        other = 1 - last
+        t = manager.tables[t.id]
+        ended_at = now.t
+        assert (t.clock.turn, t.clock.deadline()) == (other, ended_at + 50.0)
+        await manager.client_seed(t, last, 2, "last2")
+        now.t = ended_at + 50.0
+        assert not await manager.check_clock(t)
+        now.t = ended_at + 50.001
+        assert await manager.check_clock(t)
+        t = manager.tables[t.id]
+        out = (t.ended, t.how_ended, _kinds(manager, t.id)[-1], dict(t.clock.timeouts))
+        await manager.stop()
+        return other, out
+
+    other, (ended, how, kind, timeouts) = asyncio.run(run())
+    assert (ended, how, kind, timeouts) == ((other, "time"), "time", "time", {})
+
+
+def test_a_live_seed_sent_late_is_charged_to_the_bank(tmp_path):
+    now = FakeTime(T0)
+
+    async def run() -> tuple[float, float, int | None]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, now=now)
+        t = await _dealt(manager, {"move": 20, "bank": 30})
+        last = await _play_out_the_deal(manager, t, now)
+        other = 1 - last
+        t = manager.tables[t.id]
+        bank = t.clock.left(other)
+        now.t += 25.0  # 5 s over his move
+        await manager.client_seed(t, other, 2, "other2")
+        t = manager.tables[t.id]
+        out = (bank, t.clock.left(other), t.clock.turn == last)
+        await manager.stop()
+        return out
+
+    bank, after, passed = asyncio.run(run())
+    assert (bank, after, passed) == (30.0, 25.0, True)

@@ -120,8 +120,10 @@ class AutoPlay:
         :func:`~ginrummy.compete.correspondence.late`; a move made at the deadline itself is in
         time), make the person's move with the ``novice`` level (seeded by the match seed and
         the step, so a restart makes the same move) and count it; the third in a row forfeits
-        the match.  At a turn-based table (days a move) no move is made: the person forfeits the
-        match at once (a ``time`` step, :meth:`end_match`).  Returns whether a step was stored."""
+        the match.  At a turn-based table (days a move), and between deals at any table (the
+        next deal waited for his client seed or his ``next_deal``: no move can be made for
+        him), no move is made: the person forfeits the match at once (a ``time`` step,
+        :meth:`end_match`).  Returns whether a step was stored."""
         table = self.host.current(table)
         deadline = None if table.clock is None else table.clock.deadline()
         if deadline is None or not late(deadline, self.host.now()) or table.match is None:
@@ -129,7 +131,7 @@ class AutoPlay:
         assert table.clock is not None  # it has a deadline
         player = table.clock.turn
         assert player is not None
-        if table.clock.turn_based:
+        if table.clock.turn_based or table.match.player_to_act() is None:
             await self.end_match(table, player, "time")
             return True
         rng = random.Random(decision_seed(table.row.seed, "timeout", player, table.seq))
