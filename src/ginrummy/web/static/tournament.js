@@ -35,6 +35,10 @@ function render(v) {
   $("t-info").textContent = arena
     ? t("{state}; an arena of {minutes} minutes; starts {start}", { state: STATES()[v.state], minutes: fmtNumber(v.settings.minutes), start })
     : t("{state}; round {round} of {rounds}; starts {start}", { state: STATES()[v.state], round: fmtNumber(v.round), rounds: fmtNumber(v.rounds), start });
+  // a turn-based Swiss: its tables give days a move (settings.clock_days; 0: played live)
+  const days = v.settings.clock_days || 0;
+  $("t-days").hidden = !days;
+  $("t-days").textContent = days ? nt("Turn-based: {n} day a move.", "Turn-based: {n} days a move.", days) : "";
   if (arena) {
     $("standings").querySelector("thead").replaceChildren(el("tr", null, el("th", { class: "num" }, "#"), el("th", null, t("Player")),
       el("th", { class: "num" }, t("Points")), el("th", { class: "num" }, t("Games")), el("th", { class: "num" }, t("Wins"))));
