@@ -21,9 +21,11 @@ import pytest
 from sqlalchemy import select
 
 from ginrummy.compete.correspondence import late, timed_out
+from ginrummy.errors import NotYourTurnError
 from ginrummy.rules import preset
 from ginrummy.web.contests.turns import turn_entry
 from ginrummy.web.db.store import Store, actions_t
+from ginrummy.web.errors import WebError
 from ginrummy.web.room.clock import DAY, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
@@ -275,3 +277,58 @@ def test_a_live_seed_sent_late_is_charged_to_the_bank(tmp_path):
 
     bank, after, passed = asyncio.run(run())
     assert (bank, after, passed) == (30.0, 25.0, True)
+
+
+# -- a step after the deadline, before the timer did its work ---------------------------------
+
+
+def test_a_step_after_its_deadline_is_judged_after_the_clocks_step(tmp_path):
+    now = FakeTime(T0)
+
+    async def run() -> tuple[Any, ...]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, now=now)
+        t = await _dealt(manager, {"days": 1})
+        mover = t.match.player_to_act()
+        now.t = T0 + DAY  # at the deadline itself: taken
+        seq = await manager.act(t, mover, t.match.view(mover).legal[0].text)
+        t = manager.tables[t.id]
+        second = t.match.player_to_act()
+        now.t = T0 + 2 * DAY + 0.001  # just past the second deadline, no timer has fired
+        with pytest.raises(NotYourTurnError, match="the match is over"):
+            await manager.act(t, second, t.match.view(second).legal[0].text)
+        t = manager.tables[t.id]
+        out = (seq, t.ended == (second, "time"), _kinds(manager, t.id)[3:])
+        await manager.stop()
+        return out
+
+    assert asyncio.run(run()) == (4, True, ["action", "time"])
+
+
+def test_a_seed_after_its_deadline_or_after_the_match_is_not_taken(tmp_path):
+    now = FakeTime(T0)
+
+    async def run() -> tuple[Any, ...]:
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'gin.sqlite3'}"), bot_delay=0, now=now)
+        # a live table: the seed comes after the seconds and the bank of its sender
+        t = await _dealt(manager, {"move": 20, "bank": 30})
+        last = await _play_out_the_deal(manager, t, now)
+        other, ended_at = 1 - last, now.t
+        now.t = ended_at + 50.001
+        with pytest.raises(WebError) as late_seed:
+            await manager.client_seed(t, other, 2, "other2")
+        t = manager.tables[t.id]
+        live = (late_seed.value.code, t.ended == (other, "time"), _kinds(manager, t.id)[-2:])
+        # a resigned match: the next deal waits for nobody, a seed is refused, nothing stored
+        u = await _dealt(manager, {"move": 20, "bank": 30})
+        last = await _play_out_the_deal(manager, u, now)
+        await manager.resign(u, last)
+        u = manager.tables[u.id]
+        with pytest.raises(WebError) as after:
+            await manager.client_seed(u, 1 - last, 2, "x")
+        resigned = (u.waiting_for, u.state_for(last)["fair"]["pending"], after.value.code, _kinds(manager, u.id)[-1])
+        await manager.stop()
+        return live, resigned
+
+    live, resigned = asyncio.run(run())
+    assert live == ("not_allowed", True, ["action", "time"])
+    assert resigned == ([], None, "not_allowed", "resign")

@@ -182,11 +182,11 @@ class Table:
     @property
     def next_deal_number(self) -> int | None:
         """The number of the deal that may be dealt next: 1 before the first deal, K+1 when
-        deal K is over and the match goes on, else ``None``."""
+        deal K is over and the match goes on (neither finished nor forfeited), else ``None``."""
         m = self.match
         if m is None:
             return 1
-        if m.deal.is_over and not m.finished:
+        if m.deal.is_over and not self.over:
             return m.record.number + 1
         return None
 
