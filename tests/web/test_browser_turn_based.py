@@ -130,8 +130,9 @@ def test_between_deals_the_clock_line_says_whom_the_next_deal_waits_for(server, 
     client seed, then the next_deal he owes): the clock line says so, until when."""
     errors: list[str] = []
     page = _page(browser, errors)
+    page.context.add_init_script(FAST_POLL)
+    _sign_up(page, server, "Anna")  # her seat is her account's: the lobby's Your turn list names it
     page.goto(server + "/")
-    page.fill("#your-name", "Ann")
     page.select_option("#seat1-level", "novice")
     if not page.is_visible("#clock"):
         page.click("#advanced summary")
@@ -146,8 +147,16 @@ def test_between_deals_the_clock_line_says_whom_the_next_deal_waits_for(server, 
         page.wait_for_function(f"ui.state.seq > {seq} || ui.pending === false")
     if page.evaluate("ui.state.match.finished"):
         pytest.skip("the first deal ended the match (a rare deal)")
-    page.wait_for_function("ui.state.clock.turn === 'Ann' && ui.state.clock.deadline !== null")
+    page.wait_for_function("ui.state.clock.turn === 'Anna' && ui.state.clock.deadline !== null")
     when = page.evaluate("new Date(ui.state.clock.deadline * 1000).toLocaleString(LANG)")
     text = page.text_content("#clock")
-    assert text == f"Turn-based: 1 day a move. The next deal waits for Ann until {when}.", text
+    assert text == f"Turn-based: 1 day a move. The next deal waits for Anna until {when}.", text
+    # her seed went in as the page saw the deal over: she owes the next deal, her day runs
+    page.wait_for_function("ui.state.fair.pending && ui.state.fair.pending.yours !== null")
+    opponent = page.evaluate("ui.state.table.names[1 - ui.state.you]")
+    page.goto(server + "/")
+    page.wait_for_selector("#turns-list li[data-table] a")
+    assert page.text_content("#turns-list li[data-table] a") == (
+        f"The deal against {opponent} is over: start the next deal (23 hours left)"
+    )
     assert errors == []
