@@ -13,6 +13,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from ginrummy.i18n import LANGUAGES
+from ginrummy.web.texts import web_translator
+
 from .test_browser import _page, _play_one_click, browser, server  # noqa: F401  (fixtures)
 
 pytestmark = [
@@ -110,4 +113,33 @@ def test_a_swiss_of_two_people_and_two_computers_from_sign_up_to_the_final_table
     # every game has a result and a table to watch
     assert ann.locator("#rounds li .result").all_inner_texts().count("in play") == 0
     assert ann.locator("#rounds li a[href*='?watch=1']").count() == 4
+    assert errors == []
+
+
+def test_a_turn_based_swiss_says_its_days_a_move_on_its_page_in_every_language(server, browser):  # noqa: F811
+    """Issue 33, item 3: a tournament's own page says that it is turn-based (days a move), in
+    each language; a live one says nothing of days."""
+    errors: list[str] = []
+    ann = _page(browser, errors)
+    _sign_up(ann, server, "Dora")
+    ids = {}
+    for days in ("2", "0"):
+        ann.goto(server + "/tournaments")
+        ann.wait_for_selector("#t-levels input[value='novice']")
+        ann.fill("#t-name", f"Days {days}")
+        ann.fill("#t-start", (datetime.now() + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%S"))
+        ann.select_option("#t-days", days)
+        ann.click("#t-create")
+        ann.wait_for_url(re.compile(r".*/tournaments/[0-9a-f]{10}$"))
+        ids[days] = ann.url.rsplit("/", 1)[1]
+        ann.wait_for_function("document.getElementById('t-info').textContent !== ''")
+    assert ann.is_hidden("#t-days") and ann.text_content("#t-days") == ""  # the live one
+    for lang in LANGUAGES:
+        page = _page(browser, errors, locale=lang)
+        page.goto(f"{server}/tournaments/{ids['2']}")
+        page.wait_for_selector("#t-days:not([hidden])")
+        assert page.evaluate("document.documentElement.lang") == lang
+        want = web_translator(lang).n_("Turn-based: {n} day a move.", "Turn-based: {n} days a move.", 2)
+        assert page.text_content("#t-days") == want, lang
+        page.context.close()
     assert errors == []

@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from .test_browser import _page, _play_one_click, _wait_turn_or_end, browser  # noqa: F401  (fixture)
+from .test_browser import _page, _play_one_click, _wait_turn_or_end, browser, server  # noqa: F401  (fixtures)
 from .test_restart import _free_port, _start
 
 pytestmark = [
@@ -123,3 +123,40 @@ def test_a_turn_based_table_in_two_sittings_with_a_restart_between(browser, tmp_
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
+
+
+def test_between_deals_the_clock_line_says_whom_the_next_deal_waits_for(server, browser):  # noqa: F811
+    """Between deals a turn-based table's days run for the person the next deal waits for (his
+    client seed, then the next_deal he owes): the clock line says so, until when."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.add_init_script(FAST_POLL)
+    _sign_up(page, server, "Anna")  # her seat is her account's: the lobby's Your turn list names it
+    page.goto(server + "/")
+    page.select_option("#seat1-level", "novice")
+    if not page.is_visible("#clock"):
+        page.click("#advanced summary")
+    page.select_option("#clock", "d1")
+    page.click("#open")
+    page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
+    for _ in range(400):  # a bound on the moves, not a time
+        if _wait_turn_or_end(page) == "over":
+            break
+        seq = page.evaluate("ui.state.seq")
+        _play_one_click(page)
+        page.wait_for_function(f"ui.state.seq > {seq} || ui.pending === false")
+    if page.evaluate("ui.state.match.finished"):
+        pytest.skip("the first deal ended the match (a rare deal)")
+    page.wait_for_function("ui.state.clock.turn === 'Anna' && ui.state.clock.deadline !== null")
+    when = page.evaluate("new Date(ui.state.clock.deadline * 1000).toLocaleString(LANG)")
+    text = page.text_content("#clock")
+    assert text == f"Turn-based: 1 day a move. The next deal waits for Anna until {when}.", text
+    # her seed went in as the page saw the deal over: she owes the next deal, her day runs
+    page.wait_for_function("ui.state.fair.pending && ui.state.fair.pending.yours !== null")
+    opponent = page.evaluate("ui.state.table.names[1 - ui.state.you]")
+    page.goto(server + "/")
+    page.wait_for_selector("#turns-list li[data-table] a")
+    assert page.text_content("#turns-list li[data-table] a") == (
+        f"The deal against {opponent} is over: start the next deal (23 hours left)"
+    )
+    assert errors == []

@@ -76,7 +76,7 @@ def test_a_move_not_made_in_time_is_made_by_novice_and_three_forfeit(tmp_path):
         # the other player moves in time; then the first times out twice more (no bank left)
         while t.forfeit is None:
             p = t.clock.turn
-            if p is None:  # the deal is over (a timeout's novice move may knock; R7 draws): the next deal
+            if t.match.player_to_act() is None:  # the deal is over (a novice move may knock; R7 draws): the next deal
                 n = t.next_deal_number
                 await manager.client_seed(t, 0, n, f"a{n}")
                 await manager.client_seed(t, 1, n, f"b{n}")

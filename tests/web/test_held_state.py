@@ -130,7 +130,7 @@ def _play_through(client, t: dict, limit: int = 200) -> None:
 def test_the_computers_answer_is_stored_with_the_move_and_is_the_move_it_makes_alone(client):
     """With holding on, a person's move and the computer's immediate answer (its draw and its
     discard) are worked out before anything is stored and go into one transaction
-    (``TableManager._answer``, ``GroupCommitter.append_steps``).  Every computer move stored is
+    (``AutoPlay.answer``, ``GroupCommitter.append_steps``).  Every computer move stored is
     the one ``bot_choice`` makes from the stored steps before it (seeded by the step), so the
     look-ahead changes nothing but the number of commits: replayed from the store, each of the
     computer's moves is chosen again, the same."""

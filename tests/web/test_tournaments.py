@@ -506,7 +506,7 @@ def test_a_turn_based_swiss_gives_days_a_move_and_forfeits_on_the_days(tmp_path)
         mover = table.match.player_to_act()
         account = (ann, bob)[mover] if table.names[0] == ann.name else (bob, ann)[mover]
         turns = Turns(manager).of(account.id, seconds[0])
-        seconds[0] += 2 * DAY  # he never moves
+        seconds[0] += 2 * DAY + 1  # he never moves: a second past his deadline (a move at it is in time)
         assert await manager.check_clock(table)
         await ts.advance(tid)
         return mover, turns, manager.tables[table.id].how_ended

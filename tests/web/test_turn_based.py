@@ -90,7 +90,9 @@ def test_a_move_not_made_in_its_days_forfeits_the_match_at_once(store_url):
         assert t.clock.turn == mover and t.clock.deadline() == T0 + DAY
         now.t = T0 + DAY - 1  # a second before the deadline: nothing happens
         assert not await manager.check_clock(t)
-        now.t = T0 + DAY
+        now.t = T0 + DAY  # at the deadline itself a move is still in time (correspondence.late)
+        assert not await manager.check_clock(t)
+        now.t = T0 + DAY + 0.001
         assert await manager.check_clock(t)
         t = manager.tables[t.id]
         state = t.state_for(1 - mover)

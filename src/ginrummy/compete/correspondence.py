@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import N_
 from .errors import CompeteError
 
-__all__ = ["DAYS", "REMINDERS", "check_days", "deadline", "reminders_due", "timed_out", "Turn", "your_turn"]
+__all__ = ["DAYS", "REMINDERS", "check_days", "deadline", "late", "reminders_due", "timed_out", "Turn", "your_turn"]
+
+_When = TypeVar("_When", datetime, float)
 
 DAYS = (1, 2, 3)
 """The days a move a turn-based table may give."""
@@ -55,10 +57,19 @@ def deadline(turn_began: datetime, days: int) -> datetime:
     return _aware(turn_began) + timedelta(days=check_days(days))
 
 
+def late(due: _When, now: _When) -> bool:
+    """Whether a move due by ``due`` is out of time at ``now``: only once ``now`` is past
+    ``due``; a move made at the deadline itself is in time.  The one rule of every clock: the
+    days of a turn-based table here (aware ``datetime`` values) and the web room's clocks, live
+    and days alike (seconds since the epoch, :mod:`ginrummy.web.room.autoplay`), so the
+    server forfeits a player exactly when this says his move would be late."""
+    return now > due
+
+
 def timed_out(turn_began: datetime, days: int, now: datetime) -> bool:
-    """Whether the player to move has forfeited at ``now``: his deadline has passed (a move
-    made at the deadline itself is in time)."""
-    return _aware(now) > deadline(turn_began, days)
+    """Whether the player to move has forfeited at ``now``: his deadline has passed (:func:`late`:
+    a move made at the deadline itself is in time)."""
+    return late(deadline(turn_began, days), _aware(now))
 
 
 def reminders_due(turn_began: datetime, days: int, now: datetime, sent: Iterable[datetime] = ()) -> list[datetime]:
@@ -66,7 +77,7 @@ def reminders_due(turn_began: datetime, days: int, now: datetime, sent: Iterable
     :data:`REMINDERS` before the deadline that falls after ``turn_began`` and at or before
     ``now`` (none once the deadline has passed: the match is forfeited then)."""
     end = deadline(turn_began, days)
-    if _aware(now) > end:
+    if late(end, _aware(now)):
         return []
     done = set(sent)
     times = sorted(end - r for r in REMINDERS)

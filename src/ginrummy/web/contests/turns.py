@@ -27,8 +27,9 @@ from ..texts import W_
 __all__ = ["TURN_WHY", "due", "turn_entry", "Turns"]
 
 TURN_WHY = ("move", "seed", "next_deal")
-"""Why a table waits for a person: his move in the deal (his days run), his client seed for the
-next deal (sent by his page when he opens it), or the next deal (any seat may start it)."""
+"""Why a table waits for a person: his move in the deal, his client seed for the next deal (sent
+by his page when he opens it), or the next deal (any seat may start it; the days run for the
+person who sent the last seed)."""
 
 
 def due(table: Table, player: int) -> str | None:
@@ -54,11 +55,13 @@ def turn_entry(table: Table, player: int, now: float) -> dict[str, Any] | None:
     when the table does not wait for him (:func:`due`): ``{"table": id, "you": name,
     "opponent": name, "days": days a move, "why": one of TURN_WHY, "deadline": ISO 8601 UTC |
     null, "left": whole seconds | null, "rated": bool, "link": "/table/ID?turn=1"}``;
-    ``deadline`` and ``left`` only while his days run (``why`` ``"move"``)."""
+    ``deadline`` and ``left`` only while his days run: his move, and between deals his client
+    seed or the ``next_deal`` he owes (:meth:`~ginrummy.web.room.clock.Clock.between_deals`;
+    a ``next_deal`` the other owes is listed without them)."""
     why = due(table, player)
     if why is None or table.clock is None:
         return None
-    deadline = table.clock.deadline() if why == "move" else None
+    deadline = table.clock.deadline() if table.clock.turn == player else None
     others = [n for i, n in enumerate(table.names) if i != player]
     return {
         "table": table.id,

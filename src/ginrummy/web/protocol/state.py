@@ -9,7 +9,6 @@ match seed once the match is over.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -181,7 +180,7 @@ def match_state(self: Table) -> dict[str, Any]:
 def _room(self: Table, player: int) -> dict[str, Any]:
     """The card-room part of every state: spectators, chat, rematch (``docs/protocol.md``)."""
     done = self.over
-    now = time.time()
+    now = self.runtime.now()
     due = None if done else self.leave_due
     return {
         "clock": None if self.clock is None else self.clock.to_json(self.names, now),

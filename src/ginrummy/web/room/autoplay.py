@@ -23,8 +23,9 @@ import asyncio
 import logging
 import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ...compete.correspondence import late
 from ...errors import IllegalActionError
 from ...players import make_player
 from ..db.store import StepKind
@@ -35,6 +36,7 @@ from .thinking import CHEAP_LEVELS, FALLBACK_LEVEL, decision_seed, move_deadline
 
 if TYPE_CHECKING:
     from ...actions import Action
+    from ...deal import DealState
     from ...views import PlayerView
     from .host import TableHost
     from .table import Table
@@ -115,19 +117,22 @@ class AutoPlay:
         return _by_text(view, text)
 
     async def check_clock(self, table: Table) -> bool:
-        """When the running clock of ``table`` has run out (by :attr:`now`), make the person's
-        move with the ``novice`` level (seeded by the match seed and the step, so a restart
-        makes the same move) and count it; the third in a row forfeits the match.  At a
-        turn-based table (days a move) no move is made: the person forfeits the match at once
-        (a ``time`` step, :meth:`end_match`).  Returns whether a step was stored."""
+        """When the running clock of ``table`` has run out (by :attr:`now`: past its deadline,
+        :func:`~ginrummy.compete.correspondence.late`; a move made at the deadline itself is in
+        time), make the person's move with the ``novice`` level (seeded by the match seed and
+        the step, so a restart makes the same move) and count it; the third in a row forfeits
+        the match.  At a turn-based table (days a move), and between deals at any table (the
+        next deal waited for his client seed or his ``next_deal``: no move can be made for
+        him), no move is made: the person forfeits the match at once (a ``time`` step,
+        :meth:`end_match`).  Returns whether a step was stored."""
         table = self.host.current(table)
         deadline = None if table.clock is None else table.clock.deadline()
-        if deadline is None or self.host.now() < deadline or table.match is None:
+        if deadline is None or not late(deadline, self.host.now()) or table.match is None:
             return False
         assert table.clock is not None  # it has a deadline
         player = table.clock.turn
         assert player is not None
-        if table.clock.turn_based:
+        if table.clock.turn_based or table.match.player_to_act() is None:
             await self.end_match(table, player, "time")
             return True
         rng = random.Random(decision_seed(table.row.seed, "timeout", player, table.seq))
@@ -137,6 +142,44 @@ class AutoPlay:
         action = make_player("novice", rng).choose(view, view.legal)
         await self.host.act(table, player, action.text, kind=StepKind.TIMEOUT)
         return True
+
+    async def answer(self, table: Table, deal: DealState) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
+        """The computer's immediate answer to a person's move, worked out before the move is
+        stored, so that the move and the answer go into one transaction: with no bot delay
+        and holding on (the host's ``held_steps``), the moves of the computer seat to act in
+        ``deal`` (the state after the person's move), each ``(player, action, (state, new
+        state, events))``, at most ``held_steps - 1`` of them, up to a person's turn.  The
+        moves are those the computer would make after the stored steps (:func:`bot_choice`,
+        seeded by the step; decided in the thinking pool, :meth:`think_move`), so nothing
+        differs from making them one by one.  A move that would end the deal (a knock, a gin,
+        the end of the stock, R5-R7) is left out: it is made after the stored steps like any
+        other, since the end of a match has work of its own in its transaction (the manager's ``on_finish``)."""
+        if self.host.bot_delay != 0 or self.host.held_steps < 2:
+            return []
+        m = table.started_match()
+        out: list[tuple[int, Action, tuple[DealState, DealState, Any]]] = []
+        while len(out) < self.host.held_steps - 1 and deal.to_act is not None:
+            p = m.seat_players[deal.to_act]
+            if not table.is_bot(p):
+                break
+            action = await self.think_move(table, p, table.seq + 1 + len(out), m.view(p, deal))
+            if action.kind in ("knock", "gin", "big_gin"):
+                break
+            new, events = deal.apply(deal.to_act, action)
+            if new.result is not None:
+                break
+            out.append((p, action, (deal, new, events)))
+            deal = new
+        return out
+
+    async def overdue(self, table: Table) -> Table:
+        """``table`` once a clock of it that has run out (by :attr:`now`, past its deadline) has
+        had its step (:meth:`check_clock`): a person's step that comes after his deadline but
+        before the timer did its work finds it done (the match forfeited, or his move made for
+        him) and is judged on that, so no step is taken late.  Called first by the manager's
+        ``act``, ``client_seed`` and ``next_deal``."""
+        await self.check_clock(table)
+        return self.host.current(table)
 
     def schedule_clock(self, table: Table) -> None:
         """(Re)arm the timer that times out the running clock of ``table``."""

@@ -17,6 +17,12 @@ gives each move D days (``move`` = D x :data:`DAY` seconds, no bank).  A move no
 days is not made by the server: the player **forfeits the match at once** (``docs/compete.md``,
 "Turn-based play"; the server stores a ``time`` step, :mod:`~ginrummy.web.room.autoplay`), so
 :meth:`Clock.forfeits` is never true there.
+
+**Between deals** a two-hand table's clock runs too (:meth:`Clock.between_deals`): the next deal
+waits for each person's client seed and a ``next_deal``, and the person who owes the next of
+those has his move's time (D days, or M seconds and his bank); when it runs out he forfeits the
+match at once (a ``time`` step), as no move can be made for him there (a client seed chosen by
+the server would let it pick the deck).
 """
 
 from __future__ import annotations
@@ -109,9 +115,7 @@ class Clock:
         timeout (and a forfeit after :data:`FORFEIT_AFTER` in a row, see :meth:`forfeits`)
         when the server moved for him, else clear his run of timeouts.  ``match_over``: the
         move ended the match by the rules (R11.1, R12.5), which then stands."""
-        if self.turn == player:
-            over = max(0.0, at - self.since - self.move)
-            self.banks[player] = max(0.0, self.left(player) - over)
+        self.charge(player, at)
         forfeits = self.forfeits(player, timed_out=timed_out, match_over=match_over)
         if timed_out:
             self.in_a_row[player] = self.in_a_row.get(player, 0) + 1
@@ -120,6 +124,32 @@ class Clock:
                 self.forfeit = player
         else:
             self.in_a_row[player] = 0
+
+    def charge(self, player: int, at: float) -> None:
+        """``player`` made a step at ``at``: if his clock ran, the time over ``move`` comes out of
+        his bank (never below 0)."""
+        if self.turn == player:
+            over = max(0.0, at - self.since - self.move)
+            self.banks[player] = max(0.0, self.left(player) - over)
+
+    def between_deals(self, waiting: list[int], people: list[int], by: int | None, at: float) -> None:
+        """Run the clock between deals (R11: the match goes on) after a step of ``by`` (``None``:
+        the server's) at ``at``: the next deal waits for the client seeds of ``waiting``, then
+        for a ``next_deal`` of any of ``people``, and one of them owes it.  While seeds are
+        missing, the clock of a person in ``waiting`` runs: the one whose clock runs already
+        keeps it (another's seed does not restart it), else one who did not make the step (the
+        deal's last mover has just moved), else the first.  Once every seed is in, the clock
+        of the person who sent the last one runs (he owes the ``next_deal``), else of the first
+        person.  When it runs out he forfeits the match
+        (:meth:`~ginrummy.web.room.autoplay.AutoPlay.check_clock`).  Nothing is charged here
+        (the step's own charge is :meth:`moved` or :meth:`charge`)."""
+        if waiting:
+            if self.turn in waiting and self.turn != by:
+                return
+            others = [p for p in waiting if p != by]
+            self.start((others or waiting)[0], at)
+        else:
+            self.start(by if by in people else (people[0] if people else None), at)
 
     def start(self, player: int | None, at: float) -> None:
         """The clock of ``player`` (a person to act, or ``None``: nobody's clock runs) starts at ``at``."""

@@ -28,6 +28,7 @@ class TableHost(Protocol):
     committer: GroupCommitter
     thinking: ThinkingPool
     bot_delay: float | None
+    held_steps: int
     now: Callable[[], float]
     account_name_taken: Callable[[str], bool] | None
     leave_grace: float

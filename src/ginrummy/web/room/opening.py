@@ -198,7 +198,8 @@ class Opening:
         return table, shown
 
     def opened(self, table: Table) -> None:
-        """A new table is stored: keep it, and tell the lobby."""
+        """A new table is stored: keep it (its states read the manager's clock), and tell the lobby."""
+        table.runtime.now = self.host.now
         self.host.tables[table.id] = table
         if table.public:
             self.host.lobby_changed()

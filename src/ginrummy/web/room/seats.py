@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,3 +127,6 @@ class TableRuntime:
     leave_timer: asyncio.TimerHandle | None = None
     leave_due: tuple[int, float] | None = None
     """``(player, deadline)`` of the person away whose countdown runs, as the states show it."""
+    now: Callable[[], float] = field(default=time.time, repr=False)
+    """The clock of the states' ``clock.left`` and ``leaving`` (seconds since the epoch): the
+    manager's own (``TableManager.now``, faked in tests), set when it keeps the table."""

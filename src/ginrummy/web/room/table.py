@@ -126,14 +126,20 @@ class Table:
 
     def after_step(self, kind: str, player: int | None, at: float) -> None:
         """Run the clocks after a stored step at time ``at`` (seconds since the epoch): charge
-        the mover (a ``timeout`` step is a move the server made for him), then start the clock
-        of the person to act, if any."""
+        the mover (a ``timeout`` step is a move the server made for him; a client seed charges
+        its sender), then start the clock of the person to act, if any; between the deals of a
+        two-hand match, of the person the next deal waits for (:meth:`Clock.between_deals`)."""
         if self.clock is None:
             return
         m = self.match
         if kind in (StepKind.ACTION, StepKind.TIMEOUT) and player is not None:
             self.clock.moved(player, at, timed_out=kind == StepKind.TIMEOUT, match_over=m is not None and m.finished)
+        elif kind == StepKind.CLIENT_SEED and player is not None:
+            self.clock.charge(player, at)
         to_act = None if m is None or self.over else m.player_to_act()
+        if to_act is None and m is not None and not self.over and len(self.names) == 2:
+            self.clock.between_deals(self.waiting_for, self.humans, player, at)
+            return
         self.clock.start(to_act if to_act is not None and not self.is_bot(to_act) else None, at)
 
     @property
@@ -176,11 +182,11 @@ class Table:
     @property
     def next_deal_number(self) -> int | None:
         """The number of the deal that may be dealt next: 1 before the first deal, K+1 when
-        deal K is over and the match goes on, else ``None``."""
+        deal K is over and the match goes on (neither finished nor forfeited), else ``None``."""
         m = self.match
         if m is None:
             return 1
-        if m.deal.is_over and not m.finished:
+        if m.deal.is_over and not self.over:
             return m.record.number + 1
         return None
 

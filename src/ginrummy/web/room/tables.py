@@ -37,7 +37,6 @@ from typing import Any, NoReturn
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...actions import Action
-from ...deal import DealState
 from ...errors import IllegalActionError, NotYourTurnError, RuleSetError
 from ...match import Match
 from ...rules import RuleSet
@@ -52,7 +51,7 @@ from .lobby import Room
 from .names import computer_seat_name, is_computer_name, typed_name_key
 from .opening import Opening
 from .seats import MAX_NAME_CHARS, SPECTATOR, SeatSpec, advise, player_levels, same_secret, secret_hash
-from .table import Table, Watcher
+from .table import Table, TableRuntime, Watcher
 from .thinking import ThinkingPool
 
 log = logging.getLogger("ginrummy.web")
@@ -208,7 +207,7 @@ class TableManager:
             options = self.store.options(table_id)
             seeded = secrets_ and "daily" not in options  # a daily table is dealt with no client seeds
             match = None if seeded else Match.new(rules, row.names, row.seed, first_dealer=options.get("first_dealer"))
-            table = Table(row, match, seat_secrets=secrets_, options=options)
+            table = Table(row, match, seat_secrets=secrets_, options=options, runtime=TableRuntime(now=self.now))
             table.replay(steps)
         except (WebError, SQLAlchemyError):
             raise  # unknown, or the database is away: nothing wrong with the table
@@ -306,7 +305,9 @@ class TableManager:
         processes, the other person's seed can take the step first (``conflict``, the table
         reloaded).  The seed is then tried once more on the fresh table, where it is usually
         still wanted (R3.2: the shuffle of the next deal takes each person's seed); if it is
-        not, the ``conflict`` is raised (the player is sent the fresh state)."""
+        not, the ``conflict`` is raised (the player is sent the fresh state).  A clock that has
+        run out has its step first (:meth:`AutoPlay.overdue`): a seed after its deadline is not taken."""
+        table = await self.autoplay.overdue(table)
         try:
             await self._client_seed(table, player, deal, seed)
         except WebError as exc:
@@ -349,7 +350,10 @@ class TableManager:
         :class:`IllegalActionError`/:class:`NotYourTurnError` (nothing changes).  A refused
         action is tried once more after :meth:`catch_up` found steps from another process.
         ``kind`` ``"timeout"``: the server moves for a person whose clock ran out
-        (:mod:`~ginrummy.web.room.clock`)."""
+        (:mod:`~ginrummy.web.room.clock`).  A clock that has run out has its step first
+        (:meth:`AutoPlay.overdue`): a move after its deadline is not taken."""
+        if kind == StepKind.ACTION:
+            table = await self.autoplay.overdue(table)
         try:
             return await self._act(table, player, text, kind)
         except (IllegalActionError, NotYourTurnError):
@@ -365,7 +369,7 @@ class TableManager:
             trial, table.trial = table.trial, None
             checked = (trial[0], trial[2], trial[3]) if trial is not None and trial[1] is action else None
             person = kind == StepKind.ACTION and not table.is_bot(player)
-            answer = await self._answer(table, checked[1]) if person and checked is not None else []
+            answer = await self.autoplay.answer(table, checked[1]) if person and checked is not None else []
             await self._write(
                 table, player, kind, action.text, also, more=[(p, StepKind.ACTION.value, a.text) for p, a, _ in answer]
             )
@@ -378,40 +382,11 @@ class TableManager:
         await self.changed(table, after_person=person)
         return own
 
-    async def _answer(
-        self, table: Table, deal: DealState
-    ) -> list[tuple[int, Action, tuple[DealState, DealState, Any]]]:
-        """The computer's immediate answer to a person's move, worked out before the move is
-        stored, so that the move and the answer go into one transaction: with no bot delay
-        and holding on (:attr:`held_steps`), the moves of the computer seat to act in
-        ``deal`` (the state after the person's move), each ``(player, action, (state, new
-        state, events))``, at most ``held_steps - 1`` of them, up to a person's turn.  The
-        moves are those the computer would make after the stored steps (:func:`bot_choice`,
-        seeded by the step; decided in the thinking pool, :meth:`think_move`), so nothing
-        differs from making them one by one.  A move that would end the deal (a knock, a gin,
-        the end of the stock, R5-R7) is left out: it is made after the stored steps like any
-        other, since the end of a match has work of its own in its transaction (:attr:`on_finish`)."""
-        if self.bot_delay != 0 or self.held_steps < 2:
-            return []
-        m = table.started_match()
-        out: list[tuple[int, Action, tuple[DealState, DealState, Any]]] = []
-        while len(out) < self.held_steps - 1 and deal.to_act is not None:
-            p = m.seat_players[deal.to_act]
-            if not table.is_bot(p):
-                break
-            action = await self.think_move(table, p, table.seq + 1 + len(out), m.view(p, deal))
-            if action.kind in ("knock", "gin", "big_gin"):
-                break
-            new, events = deal.apply(deal.to_act, action)
-            if new.result is not None:
-                break
-            out.append((p, action, (deal, new, events)))
-            deal = new
-        return out
-
     async def next_deal(self, table: Table, player: int | None) -> None:
         """Start the next deal (any seat may ask once the deal is over); tried once more after
-        :meth:`catch_up` found steps from another process."""
+        :meth:`catch_up` found steps from another process.  A clock that has run out has its
+        step first (:meth:`AutoPlay.overdue`: the person who owed it forfeits)."""
+        table = await self.autoplay.overdue(table)
         try:
             await self._next_deal(table, player)
         except IllegalActionError:

@@ -70,6 +70,9 @@ const GinRoom = (() => {
     if (c.days) { renderDays(box, s, c); return; }
     const base = t("Clock: {move} s a move + a bank of {bank} s.", { move: c.move, bank: c.bank });
     if (c.forfeit) { box.textContent = base + " " + t("{name} ran out of time three times in a row and forfeits.", { name: c.forfeit }); return; }
+    // a live clock that ran out between deals (the next deal waited for his seed or next_deal) forfeits at once
+    const m = s.match || {};
+    if (m.ended === "time" && m.forfeit) { box.textContent = base + " " + t("{name} ran out of time between deals and forfeits.", { name: m.forfeit }); return; }
     if (c.left === null || c.turn === null) { box.textContent = base; return; }
     const start = Date.now();
     const bank = c.banks[c.turn] || 0;
@@ -93,7 +96,11 @@ const GinRoom = (() => {
     if (m.ended === "time" && m.forfeit) {
       box.textContent = base + " " + t("{name} did not move in time and forfeited the match.", { name: m.forfeit });
     } else if (c.turn && c.deadline) {
-      box.textContent = base + " " + t("{name} may move until {when}.", { name: c.turn, when: new Date(c.deadline * 1000).toLocaleString(LANG) });
+      const when = new Date(c.deadline * 1000).toLocaleString(LANG);
+      // between deals the days run for the person the next deal waits for (his seed, or the next_deal he owes)
+      box.textContent = base + " " + (s.view && s.view.phase === "over"
+        ? t("The next deal waits for {name} until {when}.", { name: c.turn, when })
+        : t("{name} may move until {when}.", { name: c.turn, when }));
     } else box.textContent = base;
     box.classList.remove("error-box");
   }

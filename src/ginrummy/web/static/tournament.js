@@ -62,6 +62,10 @@ function render(v) {
   const arena = v.settings.kind === "arena";
   $("t-info").textContent = infoText(v, arena);
   for (const id of ["standings", "final"]) $(id).querySelector("thead").replaceChildren(headRow(arena));
+  // a turn-based Swiss: its tables give days a move (settings.clock_days; 0: played live)
+  const days = v.settings.clock_days || 0;
+  $("t-days").hidden = !days;
+  $("t-days").textContent = days ? nt("Turn-based: {n} day a move.", "Turn-based: {n} days a move.", days) : "";
   $("entrants").replaceChildren(...v.entrants.map((e) => el("li", null, entrantName(e.name, e.computer), e.withdrawn ? " " + t("(withdrawn)") : "")));
   $("standings").querySelector("tbody").replaceChildren(...standingRows(v.standings, computers, arena));
   $("final-panel").hidden = !v.final;

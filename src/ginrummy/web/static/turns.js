@@ -19,8 +19,12 @@
   /** What the table waits for, in words. */
   function describe(e) {
     if (e.why === "move") return t("Your move against {name}: {left}", { name: e.opponent, left: leftText(e.left) });
-    if (e.why === "seed") return t("Your table against {name} waits for you to open it (the next deal)", { name: e.opponent });
-    return t("The deal against {name} is over: start the next deal", { name: e.opponent });
+    // between deals the days run for the person the next deal waits for: then left is a number
+    const left = e.left === null ? null : leftText(e.left);
+    if (e.why === "seed") return left === null ? t("Your table against {name} waits for you to open it (the next deal)", { name: e.opponent })
+      : t("Your table against {name} waits for you to open it (the next deal): {left}", { name: e.opponent, left });
+    return left === null ? t("The deal against {name} is over: start the next deal", { name: e.opponent })
+      : t("The deal against {name} is over: start the next deal ({left})", { name: e.opponent, left });
   }
 
   function here(e) { return typeof TABLE_ID !== "undefined" && TABLE_ID === e.table; }
