@@ -272,6 +272,10 @@ def test_parse_reply_forms_and_errors():
     assert parse_reply("I'd knock the QC here.", legal).text == "knock QC"
     assert parse_reply("move: discard kd", legal).text == "discard KD"
     assert parse_reply("knock QC melds AS 2S 3S / 4H 4D 4C / 7C 8C 9C", legal).melds is not None
+    # "meld" words choose a move only in the layout phases (R5.6); here they describe the hand
+    assert parse_reply("I'd knock QC since I meld AS 2S 3S and 4H 4D 4C", legal).text == "knock QC"
+    with pytest.raises(IllegalActionError, match="'meld AS 2S 3S': meld AS 2S 3S is not legal now"):
+        parse_reply("meld AS 2S 3S", legal)
     with pytest.raises(IllegalActionError, match=r"^no legal move in the answer '1. knock QC': move 1 is discard 4C, "
                                                  r"not knock QC; legal moves: 1. discard 4C; 2. discard 7C; "):
         parse_reply("1. knock QC", legal)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .actions import PASS, Action, ActionKind, layout_action, meld, parse_action
+from .actions import LAYOUT_KINDS, PASS, Action, ActionKind, layout_action, meld, parse_action
 from .cards import FULL_DECK, card_str, cards_of, mask_of, mask_value, parse_card
 from .deal import DealResult, Event
 from .errors import IllegalActionError
@@ -366,9 +366,13 @@ def _card_mask(text: str) -> int:
 def _mentions(text: str, reply: str, legal: list[Action]) -> list[Action]:
     """The moves named in ``text`` (lower case), in order, each once.  A layoff that names the
     meld it goes on (``lay off 5H on 2H 3H 4H``) must make a meld with it (R2, R5.4); else
-    raises the error of ``reply``."""
+    raises the error of ``reply``.  Melds and layoffs are read only when one is legal (the
+    layout phases of R5.6): elsewhere ``meld AS 2S 3S`` in an answer describes a hand."""
     out: list[Action] = []
+    layout = any(a.kind in LAYOUT_KINDS for a in legal)
     for m in _MOVE_RE.finditer(text):
+        if (m.group(8) or m.group(9)) and not layout:
+            continue
         if m.group(6):
             a = parse_action(f"{m.group(6)} {m.group(7).replace(' ', '')}")
         elif m.group(8):
@@ -457,7 +461,8 @@ def parse_reply(reply: str, legal: Sequence[Action | int]) -> Action:
 
     A knock that names its melds (R5.2) is returned with them when the knock is legal.
 
-    The layout decisions of ``layout="players"`` (R5.6) are named in words too: ``meld`` and
+    The layout decisions of ``layout="players"`` (R5.6) are named in words too (in step 4 only
+    while a meld or a layoff is legal: elsewhere such words describe a hand): ``meld`` and
     the meld's cards in any order, apart by spaces, commas or ``and`` (``meld 9C, 8C and 7C``);
     ``lay off 5H`` (or ``layoff``, ``lay_off``), which may name the meld it goes on (``lay off 5H
     on 2H 3H 4H``, ``onto the meld ...``): those cards with the card must make one meld (R2),
