@@ -184,9 +184,10 @@ def test_observer_dict_flags_and_make_observation():
     assert obs.string_from(st, 1) == st.observation_string(1)
     with pytest.raises(ValueError, match="takes no observation parameters"):
         game.make_py_observer(None, {"x": 1})
-    with pytest.raises(ValueError, match="one player's own view only"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
-                                                         private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    for public, private in ((True, pyspiel.PrivateInfoType.ALL_PLAYERS), (True, pyspiel.PrivateInfoType.NONE),
+                            (False, pyspiel.PrivateInfoType.SINGLE_PLAYER)):  # not offered: None, as OpenSpiel says
+        assert make_observation(game, pyspiel.IIGObservationType(public_info=public, perfect_recall=False,
+                                                                 private_info=private)) is None
     assert game.observation_tensor_size() == 593
     assert pyspiel.load_game(spiel_game.SHORT_NAME, {"preset": "standard"}).observation_tensor_size() == 433
 
@@ -252,3 +253,21 @@ def test_openspiel_rl_environment_plays_on_the_tensor():
         steps += 1
     assert ts.last() and env.get_state.is_terminal()
     assert ts.rewards == env.get_state.returns()
+
+
+def test_openspiel_api_test_on_a_partial_tree():
+    """OpenSpiel's own API checks on 400 sampled states (``integration_tests/api_test.py``,
+    ``EnforceAPIOnPartialTreeBase``): the observation and information state functions at every
+    state and their errors for a bad player, sequence lengths, the private and public observers."""
+    import io
+    import unittest
+
+    api_test = pytest.importorskip("open_spiel.integration_tests.api_test")
+
+    class Case(api_test.EnforceAPIOnPartialTreeBase):
+        game_name = spiel_game.SHORT_NAME
+        game = pyspiel.load_game(spiel_game.SHORT_NAME)
+
+    result = unittest.TextTestRunner(verbosity=0, stream=io.StringIO()).run(
+        unittest.defaultTestLoader.loadTestsFromTestCase(Case))
+    assert result.testsRun == 5 and result.errors == [] and result.failures == [], result.errors + result.failures
