@@ -119,9 +119,7 @@ class GinRummyGame(pyspiel.Game):
         """The state before the first card is dealt."""
         return GinRummyState(self)
 
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: Any = None
-    ) -> _Observer | _InfoStateObserver | None:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | _InfoStateObserver | None:
         """An observer of the players' own views (pyspiel's PyObserver interface).
 
         ``iig_obs_type``: a ``pyspiel.IIGObservationType``; ``None`` or ``perfect_recall=False``
