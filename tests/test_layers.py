@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("__main__",),),
     (("cli",),),
     (("web",),),
-    (("analysis",), ("interop",), ("env",), ("compete",), ("client",)),
+    (("analysis",), ("interop",), ("compete",), ("client",)),
+    (("env",),),  # below interop: the pyspiel game observes through the env's encoder (issue 36)
     (("players",), ("i18n",)),
     (ENGINE,),
 )

@@ -525,3 +525,25 @@ def test_playout_helpers_exact():
     # 4C then 5C extend the run, 7C completes the set (R5.4): 59 left
     assert defender_deadwood(defender, melds) == 59
     assert defender_layout(defender, melds).deadwood_value == 59
+
+
+@pytest.mark.parametrize("level", ["random", "novice", "club", "expert-fixed", "master-fixed", "ismcts"])
+def test_every_level_passes_at_the_forced_pass_of_the_wall(level):
+    """R7.2 with ``wall_forced_pass`` (OpenSpiel's rules): when no knock is possible the wall
+    offers pass alone; every level passes (the novice raised ``KeyError: 'take_discard'``)."""
+    from ginrummy.actions import PASS, discard, layout_action
+    from ginrummy.deal import OVER, WALL, deck_from_seed
+
+    rules = RuleSet().replace(stock_end="wall", discard_taken_card=True, wall_forced_pass=True)
+    s = new_deal(rules, 1, deck_from_seed(b"wall-1"))
+    s, _ = s.apply(0, PASS)
+    s, _ = s.apply(1, PASS)
+    while s.phase not in (OVER, WALL):
+        seat = s.to_act
+        s, ev = s.apply(seat, layout_action(0))
+        s, _ = s.apply(seat, discard(ev[0].card))
+    v = view_of(s, s.to_act)
+    assert v.phase == WALL and v.legal == (PASS,)
+    assert make_player(level, random.Random(1)).choose(v, v.legal) == PASS
+    if level == "novice":
+        assert make_player(level, random.Random(1)).hint(v, v.legal) == (PASS, "the only legal move")

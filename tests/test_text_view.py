@@ -16,9 +16,12 @@ import re
 import pytest
 
 from ginrummy.actions import DRAW_STOCK, Action, discard
+from ginrummy.cards import card_str, cards_of
 from ginrummy.errors import IllegalActionError
 from ginrummy.match import Match
+from ginrummy.melds import is_meld
 from ginrummy.players import make_player
+from ginrummy.players.layout import choose_move
 from ginrummy.rules import make_rules, preset
 from ginrummy.text_view import parse_reply, rules_text, text_observation
 from ginrummy.views import view_of
@@ -60,13 +63,45 @@ def _illegal_move(view) -> Action:
     return next(discard(c) for c in range(52) if discard(c) not in legal)
 
 
-def _roundtrip(deals: int, seed: int) -> dict[str, int]:
+def _layoff_target(view, card: int) -> int:
+    """The knocker's meld (with the cards laid off on it so far) that ``card`` extends, or 0."""
+    for m in view.laid[view.knocker]:
+        group, grew = m, True
+        while grew:
+            grew = False
+            for c in view.layoffs:
+                if not (group >> c) & 1 and is_meld(group | (1 << c)):
+                    group |= 1 << c
+                    grew = True
+        if is_meld(group | (1 << card)):
+            return group
+    return 0
+
+
+def _layout_replies(view, chosen: Action) -> list[str]:
+    """The answers of the layout decisions' grammar (R5.6) that choose ``chosen``."""
+    if chosen.kind == "meld":
+        cards = [card_str(c) for c in cards_of(chosen.melds[0])][::-1]
+        return [f"meld {', '.join(cards)}", f"I lay down the meld {' '.join(cards[:-1])} and {cards[-1]}."]
+    if chosen.kind == "layoff":
+        out = [f"lay off {card_str(chosen.card)}", f"I'll lay_off the {card_str(chosen.card).lower()}"]
+        onto = _layoff_target(view, chosen.card)
+        if onto:
+            out.append(f"I will lay off {card_str(chosen.card)} on {' '.join(card_str(c) for c in cards_of(onto))}.")
+        return out
+    if chosen.kind == "pass" and view.phase in ("layout", "layoff"):
+        return ["done", "Done."]
+    return []
+
+
+def _roundtrip(deals: int, seed: int, rule_sets=None) -> dict[str, int]:
     """Play ``deals`` random deals, checking every step; return how many steps had each phase."""
     rng = random.Random(seed)
     novice = make_player("novice", random.Random(seed))  # plays to knock and gin, so every phase comes
     phases: dict[str, int] = {}
+    rule_sets = rule_sets or RULES
     for n in range(deals):
-        rules = RULES[n % len(RULES)]
+        rules = rule_sets[n % len(rule_sets)]
         m = Match.new(rules, ["ann", "bob"], f"text-{seed}-{n}".encode())
         while not m.deal.is_over:
             p = m.player_to_act()
@@ -81,11 +116,13 @@ def _roundtrip(deals: int, seed: int) -> dict[str, int]:
             if rng.random() < 0.2:
                 i = rng.randrange(len(v.legal)) + 1
             else:
-                i = v.legal.index(novice.choose(v, v.legal)) + 1
+                i = v.legal.index(choose_move(novice, v, v.legal)) + 1
             chosen = v.legal[i - 1]
+            if v.phase in ("layout", "layoff"):
+                phases[f"{v.phase}_{chosen.kind}"] = phases.get(f"{v.phase}_{chosen.kind}", 0) + 1
             for reply in (str(i), f"{i}. {chosen.text}", chosen.text.upper(), f"{i}. {lines[i - 1]}",
                           f"Let me think.\nMy deadwood is high.\nAnswer: {i}", f"I will {chosen.text} now.",
-                          f"  **{chosen.text}**  "):
+                          f"  **{chosen.text}**  ", *_layout_replies(v, chosen)):
                 assert parse_reply(reply, v.legal) is chosen, reply
             assert parse_reply(str(i), [a.code for a in v.legal]) == chosen
             for bad in (str(len(v.legal) + 1), _illegal_move(v).text, "I don't know", ""):
@@ -109,6 +146,63 @@ def test_roundtrip_of_every_phase_of_200_random_deals():
     for phase in ("upcard_offer", "draw", "discard", "wall", "must_knock", "over", "end_knock", "end_gin",
                   "end_draw", "end_undercut"):
         assert phases.get(phase, 0) > 0, (phase, phases)
+
+
+#: the layout decisions' rule sets (R5.6): standard; OpenSpiel's; Oklahoma; Straight (gin only)
+LAYOUT_RULES = (
+    make_rules("standard", {"layout": "players"}),
+    make_rules("standard", {"layout": "players", "stock_end": "wall", "discard_taken_card": True,
+                            "wall_forced_pass": True, "tie": "nothing"}),
+    make_rules("oklahoma", {"layout": "players"}),
+    make_rules("straight", {"layout": "players"}),
+)
+
+
+def test_roundtrip_of_every_phase_of_200_random_deals_under_layout_players():
+    """Issue 36: under ``layout="players"`` the knocker's melds, the defender's layoffs and melds
+    and each part's ``pass`` are read back from their numbers, their texts and the layout
+    grammar (``meld 9C, 8C, 7C``, ``lay off 5H on 2H 3H 4H``, ``done``) in 200 random deals."""
+    phases = _roundtrip(200, 36, LAYOUT_RULES)
+    for phase in ("upcard_offer", "draw", "discard", "wall", "over", "end_knock", "end_gin", "end_undercut",
+                  "layout_meld", "layout_pass", "layoff_layoff", "layoff_meld", "layoff_pass"):
+        assert phases.get(phase, 0) > 0, (phase, phases)
+
+
+def test_parse_reply_of_the_layout_decisions():
+    """R5.6: the knocker's layout (``meld``, ``done``), then the defender's layoffs (``lay off``
+    with or without the meld it goes on); one clear error for a meld or a layoff not legal, and
+    for a layoff onto cards it makes no meld with."""
+    rules = make_rules("standard", {"layout": "players"})
+    s = act(deal("AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "TD JD QD KD 4C 6S 7S 8S AH 3S", "QH", "2S", rules=rules),
+            "pass", "pass", "draw stock", "knock KS")
+    legal = view_of(s, 0).legal
+    assert parse_reply("meld 3C 2C AC", legal).text == "meld AC 2C 3C"
+    assert parse_reply("I lay down the meld 7h, 8h and 9h.", legal).text == "meld 7H 8H 9H"
+    with pytest.raises(IllegalActionError, match="'meld 2C 3C 4C': meld 2C 3C 4C is not legal now; legal moves: 1. "):
+        parse_reply("meld 2C 3C 4C", legal)
+    with pytest.raises(IllegalActionError, match="'done': pass is not legal now; legal moves: 1. meld "):
+        parse_reply("done", legal)
+    for m in ("AC 2C 3C", "4D 5D 6D", "7H 8H 9H"):
+        s = act(s, "meld " + m)
+    assert parse_reply("Done.", view_of(s, 0).legal).text == "pass"
+    s = act(s, "pass")
+    legal = view_of(s, 1).legal
+    assert [a.text for a in legal] == ["pass", "layoff 4C"]
+    assert parse_reply("lay off 4C", legal).text == "layoff 4C"
+    assert parse_reply("I will lay off the 4c onto AC 2C 3C now", legal).text == "layoff 4C"
+    assert parse_reply("2. lay off 4C on the meld AC 2C 3C", legal).text == "layoff 4C"
+    with pytest.raises(IllegalActionError, match="move 1 is pass, not layoff 4C"):
+        parse_reply("1. lay off 4C", legal)
+    with pytest.raises(IllegalActionError, match="4C does not lay off on 7H 8H 9H: together they are no meld; "
+                                                 "legal moves: 1. pass; 2. layoff 4C$"):
+        parse_reply("lay off 4C on 7H 8H 9H", legal)
+    with pytest.raises(IllegalActionError, match="4C does not lay off on 4C 5C 6C: together they are no meld"):
+        parse_reply("I lay off 4C on 4C 5C 6C", [a.code for a in legal])  # codes too: the same error
+    assert parse_reply("Let me see.\nAnswer: done", legal).text == "pass"
+    with pytest.raises(IllegalActionError, match="'lay off 6S': layoff 6S is not legal now"):
+        parse_reply("lay off 6S", legal)
+    with pytest.raises(IllegalActionError, match="it names several moves: layoff 4C, pass"):
+        parse_reply("lay off 4C or pass", legal)
 
 
 def test_text_cites_no_hidden_card():
@@ -178,6 +272,10 @@ def test_parse_reply_forms_and_errors():
     assert parse_reply("I'd knock the QC here.", legal).text == "knock QC"
     assert parse_reply("move: discard kd", legal).text == "discard KD"
     assert parse_reply("knock QC melds AS 2S 3S / 4H 4D 4C / 7C 8C 9C", legal).melds is not None
+    # "meld" words choose a move only in the layout phases (R5.6); here they describe the hand
+    assert parse_reply("I'd knock QC since I meld AS 2S 3S and 4H 4D 4C", legal).text == "knock QC"
+    with pytest.raises(IllegalActionError, match="'meld AS 2S 3S': meld AS 2S 3S is not legal now"):
+        parse_reply("meld AS 2S 3S", legal)
     with pytest.raises(IllegalActionError, match=r"^no legal move in the answer '1. knock QC': move 1 is discard 4C, "
                                                  r"not knock QC; legal moves: 1. discard 4C; 2. discard 7C; "):
         parse_reply("1. knock QC", legal)

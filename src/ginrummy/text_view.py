@@ -16,7 +16,9 @@ arrangement proposed by R5.2, which the knock's line shows.  Under ``layout="pla
 OpenSpiel's rules) the layout is a sequence of decisions: the knocker lays his melds one by one
 and passes, the defender lays off cards one by one, passes, lays his melds and passes; the text
 then shows the melds laid by each side and the cards laid off, and the numbered moves are the
-``meld``, ``layoff`` and ``pass`` moves with the deadwood each leaves (answer with the number).
+``meld``, ``layoff`` and ``pass`` moves with the deadwood each leaves; :func:`parse_reply` reads
+their numbers, their texts and the layout's words (``meld 9C, 8C and 7C``, ``lay off 5H on 2H
+3H 4H``, ``done``).
 
 >>> from ginrummy.deal import new_deal
 >>> from ginrummy.rules import preset
@@ -33,11 +35,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .actions import Action, ActionKind, layout_action, parse_action
-from .cards import FULL_DECK, card_str, cards_of, mask_of, mask_value
+from .actions import LAYOUT_KINDS, PASS, Action, ActionKind, layout_action, meld, parse_action
+from .cards import FULL_DECK, card_str, cards_of, mask_of, mask_value, parse_card
 from .deal import DealResult, Event
 from .errors import IllegalActionError
-from .melds import Arrangement, best_arrangement, deadwood, deadwood_after_discards, knock_arrangement
+from .melds import Arrangement, best_arrangement, deadwood, deadwood_after_discards, is_meld, knock_arrangement
 from .rules import RuleSet
 from .views import PlayerView
 
@@ -341,21 +343,48 @@ def text_observation(view: PlayerView) -> str:
 # -- reading an answer --------------------------------------------------------------------------
 
 _CARD = r"(?:10|[a2-9tjqk])\s?[cdhs]"
+_CARDS = rf"{_CARD}(?:\s*,?\s*(?:and\s+)?{_CARD})*"  # cards apart by spaces, commas or "and"
 _MOVE_RE = re.compile(
     r"(?<![a-z0-9])(?:(big[ _]gin)|(take[ _]upcard)|(draw[ _]stock)|(take[ _]discard)|(pass)"
-    rf"|(discard|knock|gin)\s+(?:the\s+)?({_CARD}))(?![a-z0-9])"
+    rf"|(discard|knock|gin)\s+(?:the\s+)?({_CARD})"
+    rf"|meld\s+(?:the\s+)?({_CARDS})"
+    rf"|lay[ _]?off\s+(?:the\s+)?({_CARD})(?:\s+on(?:to)?\s+(?:the\s+)?(?:meld\s+)?({_CARDS}))?)(?![a-z0-9])"
 )
+_CARD_RE = re.compile(_CARD)
 _NUMBER_RE = re.compile(r"(?<![\w.])#?(\d{1,4})(?![\w])")
 _LEAD_RE = re.compile(r"^\s*(?:move|answer|choice|option|action)?\s*[:#]?\s*\(?(\d{1,4})\s*[.):\-]?\s*(.*)$", re.DOTALL)
 _MARK_RE = re.compile(r"(?:answer|move|choice|action|option)\s*(?:is)?\s*[:=]\s*(.+)")
+#: whole answers that mean ``pass`` (the end of a part of the layout, R5.6)
+_DONE = frozenset(("done", "i'm done", "i am done"))
 
 
-def _mentions(text: str) -> list[Action]:
-    """The moves named in ``text`` (lower case), in order, each once."""
+def _card_mask(text: str) -> int:
+    """The cards named in ``text`` (lower case, as :data:`_CARDS` matched them), as a mask."""
+    return mask_of(parse_card(c.replace(" ", "")) for c in _CARD_RE.findall(text))
+
+
+def _mentions(text: str, reply: str, legal: list[Action]) -> list[Action]:
+    """The moves named in ``text`` (lower case), in order, each once.  A layoff that names the
+    meld it goes on (``lay off 5H on 2H 3H 4H``) must make a meld with it (R2, R5.4); else
+    raises the error of ``reply``.  Melds and layoffs are read only when one is legal (the
+    layout phases of R5.6): elsewhere ``meld AS 2S 3S`` in an answer describes a hand."""
     out: list[Action] = []
+    layout = any(a.kind in LAYOUT_KINDS for a in legal)
     for m in _MOVE_RE.finditer(text):
+        if (m.group(8) or m.group(9)) and not layout:
+            continue
         if m.group(6):
             a = parse_action(f"{m.group(6)} {m.group(7).replace(' ', '')}")
+        elif m.group(8):
+            a = meld(_card_mask(m.group(8)))
+        elif m.group(9):
+            a = parse_action(f"layoff {m.group(9).replace(' ', '')}")
+            onto = _card_mask(m.group(10)) if m.group(10) else 0
+            assert a.card is not None
+            if onto and ((onto >> a.card) & 1 or not is_meld(onto | (1 << a.card))):
+                raise _error(
+                    reply, legal, f"{card_str(a.card)} does not lay off on {_cards(onto)}: together they are no meld"
+                )
         else:
             a = parse_action(next(g for g in m.groups()[:5] if g))
         if a not in out:
@@ -377,12 +406,14 @@ def _whole(text: str, legal: list[Action], reply: str) -> Action | None:
             raise _error(reply, legal, f"there is no move {number}")
         chosen = legal[number - 1]
         if rest:
-            named = _mentions(rest)
+            named = _mentions(rest, reply, legal)
             if named and all(_base(n) != _base(chosen) for n in named):
                 raise _error(reply, legal, f"move {number} is {chosen.text}, not {named[0].text}")
             if not named and _NUMBER_RE.search(rest):
                 raise _error(reply, legal, "it gives several numbers")
         return chosen
+    if t in _DONE:
+        return _legal_one(PASS, reply, legal)
     try:
         a = parse_action(t)
     except IllegalActionError:
@@ -419,8 +450,10 @@ def parse_reply(reply: str, legal: Sequence[Action | int]) -> Action:
     in this order, ignoring case:
 
     1. the whole answer: a number ``3`` (also ``#3``, ``3.``, ``(3)``), a move's text (``discard
-       7H``, ``knock 10h``, the short forms of :func:`~ginrummy.actions.parse_action`), or the
-       number with the text (``3. discard 7H``: both must name the same move);
+       7H``, ``knock 10h``, ``meld 7C 8C 9C``, ``layoff 5H``, the short forms of
+       :func:`~ginrummy.actions.parse_action`), ``done`` (``pass``: the end of a part of the
+       layout, R5.6), or the number with the text (``3. discard 7H``: both must name the same
+       move);
     2. else its last non-empty line, read the same way;
     3. else the last ``answer: ...`` (or ``move:``, ``choice:``, ``action:``) in it;
     4. else the one legal move it names in its words (``I will discard the 7H now``);
@@ -428,9 +461,17 @@ def parse_reply(reply: str, legal: Sequence[Action | int]) -> Action:
 
     A knock that names its melds (R5.2) is returned with them when the knock is legal.
 
+    The layout decisions of ``layout="players"`` (R5.6) are named in words too (in step 4 only
+    while a meld or a layoff is legal: elsewhere such words describe a hand): ``meld`` and
+    the meld's cards in any order, apart by spaces, commas or ``and`` (``meld 9C, 8C and 7C``);
+    ``lay off 5H`` (or ``layoff``, ``lay_off``), which may name the meld it goes on (``lay off 5H
+    on 2H 3H 4H``, ``onto the meld ...``): those cards with the card must make one meld (R2),
+    else the answer is refused (where the card goes is the engine's to decide, R5.4).
+
     Raises :class:`IllegalActionError` (a ``ValueError``) naming the answer and every legal move
     with its number when the answer chooses no legal move, names a move that is not legal, is
-    ambiguous (two different moves), or is longer than :data:`MAX_REPLY_CHARS`; ``legal`` empty
+    ambiguous (two different moves), lays a card off on cards it makes no meld with, or is
+    longer than :data:`MAX_REPLY_CHARS`; ``legal`` empty
     (not this seat's turn) raises too.
     """
     moves = [layout_action(a) if isinstance(a, int) else a for a in legal]
@@ -452,12 +493,12 @@ def parse_reply(reply: str, legal: Sequence[Action | int]) -> Action:
     if marks:
         found = _whole(marks[-1], moves, reply)
         if found is None:
-            named = _mentions(marks[-1])
+            named = _mentions(marks[-1], reply, moves)
             if len(named) == 1:
                 return _legal_one(named[0], reply, moves)
         else:
             return found
-    named = _mentions(low)
+    named = _mentions(low, reply, moves)
     if len(named) == 1:
         return _legal_one(named[0], reply, moves)
     if len(named) > 1:

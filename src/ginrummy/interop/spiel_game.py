@@ -14,8 +14,20 @@ codes (:mod:`ginrummy.actions`): 0..160, and 161..397 for the layout decisions (
 ten, the upcard; card ids 0..51 are ours, R1.4), then each stock card as it is drawn, uniformly
 from the cards left in the stock.  Returns are the deal's points (R6, R9.3), the winner's
 positive.  One deal is the game (``scoring`` is not used); three-hand gin (R10) is not offered.
-The observation string is the player's own view: hand, discard pile, stock size, phase, the
-melds laid and the cards laid off.
+Observations (OpenSpiel's ``observation_tensor``, ``observation_string``, ``make_observation``;
+:meth:`GinRummyGame.make_py_observer`): the tensor is the research environments' observation
+(:func:`ginrummy.env.observation.encode_view` of the player's :class:`~ginrummy.views.PlayerView`,
+the same encoder, not a copy): 433 ``float32`` values, or 593 under ``layout="players"`` (the
+``openspiel`` preset), laid out in ``docs/env.md``; its ``dict`` names the card planes (each
+shaped ``(4, 13)``: suit ``C D H S`` by rank ace..king) and the scalars.  While chance is still
+dealing the 21 first cards, only the ``hand`` plane is set (the player's cards dealt so far);
+once the deal is over the totals scalars hold the deal's points, as in the env's one-deal episode.
+It is made from the player's view alone, so it never holds a card the player cannot see.
+The string is the player's own view too: hand, discard pile, stock size, phase, the melds laid
+and the cards laid off.  With ``perfect_recall=True`` (``information_state_string``) the
+observer gives a string only, the player's whole history as it saw it (its own cards in the
+order dealt, the upcard, every move, its own stock draws, the opponent's as ``?``); there is no
+information state tensor (a perfect-recall tensor would have to hold the whole history).
 """
 
 from __future__ import annotations
@@ -23,13 +35,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from ..actions import NUM_LAYOUT_CODES, layout_action
 from ..cards import card_str, cards_str
 from ..deal import DRAW, OVER, DealState, new_deal
+from ..env.observation import LAYOUT_PLANES, LAYOUT_SCALARS, PLANES, SCALARS, encode_view, obs_size
 from ..rules import RuleSet, make_rules, parse_overrides
 from ..scoring import max_deal_score
+from ..views import view_of
 from .openspiel import OPENSPIEL_RULES
 
 __all__ = ["GinRummyGame", "GinRummyState", "register", "rules_of", "SHORT_NAME"]
@@ -50,10 +65,10 @@ _TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=2,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
-    provides_observation_tensor=False,
+    provides_observation_tensor=True,
     parameter_specification={"preset": "openspiel", "overrides": ""},
 )
 
@@ -104,9 +119,26 @@ class GinRummyGame(pyspiel.Game):
         """The state before the first card is dealt."""
         return GinRummyState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """The observer of the players' own views (a string; no tensor)."""
-        return _Observer()
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer | _InfoStateObserver | None:
+        """An observer of the players' own views (pyspiel's PyObserver interface).
+
+        ``iig_obs_type``: a ``pyspiel.IIGObservationType``; ``None`` or ``perfect_recall=False``
+        gives the observation (the env's tensor, ``dict`` and the view as a string, see the
+        module), ``perfect_recall=True`` the information state (a string only).  The player's
+        own view is the one offered: ``public_info=True`` with ``private_info`` the single
+        player's; for another kind (public information only, private cards only, every player's
+        cards) the answer is ``None``, OpenSpiel's "not supported" (``make_observation``'s
+        convention, which its API tests rely on).  Raises ``ValueError`` for observation
+        parameters (none are taken)."""
+        if params:
+            raise ValueError(f"python_ginrummy takes no observation parameters; got {dict(params)!r}")
+        if iig_obs_type is not None:
+            single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            if not (iig_obs_type.public_info and single):
+                return None
+            if iig_obs_type.perfect_recall:
+                return _InfoStateObserver()
+        return _Observer(self.rules)
 
 
 class GinRummyState(pyspiel.State):
@@ -118,6 +150,9 @@ class GinRummyState(pyspiel.State):
         self.dealt: list[int] = []
         self.deal: DealState | None = None
         self.drawing = False  # a stock draw waits for chance to deal its card
+        #: every action so far as ``(who, action, chance)``: for a chance card, who sees it (0 or 1
+        #: that player only, -1 both: the upcard); for a move, the player (every move is public)
+        self.seen: list[tuple[int, int, bool]] = []
 
     def current_player(self) -> int:
         """The player to act, chance, or terminal."""
@@ -143,6 +178,17 @@ class GinRummyState(pyspiel.State):
         return [(c, p) for c in left]
 
     def _apply_action(self, action: int) -> None:
+        who = self.current_player()
+        if who == pyspiel.PlayerId.CHANCE:  # who sees the card: -1 both, 0 or 1 that player only
+            if self.deal is None:
+                n = len(self.dealt)
+                who = -1 if n == 20 else n // 10
+            else:
+                assert self.deal.to_act is not None
+                who = self.deal.to_act
+            self.seen.append((who, action, True))
+        else:
+            self.seen.append((who, action, False))
         if self.deal is None:
             self.dealt.append(action)
             if len(self.dealt) == 21:
@@ -191,17 +237,53 @@ class GinRummyState(pyspiel.State):
         )
 
 
+#: the shape of a card plane in the observer's ``dict``: suit (C D H S) by rank (ace..king), R1
+_PLANE_SHAPE: tuple[int, ...] = (4, 13)
+
+
+def _pieces(size: int) -> list[tuple[str, int, tuple[int, ...]]]:
+    """(name, size, shape) of each part of an observation of ``size`` values, in order."""
+    out: list[tuple[str, int, tuple[int, ...]]] = [(name, 52, _PLANE_SHAPE) for name in PLANES]
+    out.append(("scalars", len(SCALARS), (len(SCALARS),)))
+    if size > 52 * len(PLANES) + len(SCALARS):
+        out += [(name, 52, _PLANE_SHAPE) for name in LAYOUT_PLANES]
+        out.append(("layout_scalars", len(LAYOUT_SCALARS), (len(LAYOUT_SCALARS),)))
+    return out
+
+
 class _Observer:
-    """A player's own view as a string (pyspiel's PyObserver interface; no tensor)."""
+    """A player's own view: the research environments' observation as ``tensor`` (and its parts
+    as ``dict``, views of the same memory) and as a string (pyspiel's PyObserver interface)."""
 
-    def __init__(self) -> None:
-        import numpy as np
-
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+    def __init__(self, rules: RuleSet) -> None:
+        size = obs_size(rules)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, n, shape in _pieces(size):
+            self.dict[name] = self.tensor[at : at + n].reshape(shape)
+            at += n
+        assert at == size
 
     def set_from(self, state: GinRummyState, player: int) -> None:
-        """Nothing to set: the observation is a string only."""
+        """Write ``player``'s observation of ``state`` into ``tensor`` (in place): the env's
+        :func:`~ginrummy.env.observation.encode_view` of the player's view; before the deal is
+        dealt, the player's cards dealt so far in the ``hand`` plane and nothing else.  Once the
+        deal is over the two totals scalars hold its points (the winner's), as the score sheet of
+        the env's one-deal episode does (a game is one deal here)."""
+        d = state.deal
+        if d is None:
+            self.tensor.fill(0.0)
+            for c in state.dealt[player * 10 : (player + 1) * 10]:
+                self.tensor[c] = 1.0
+            return
+        scores = None
+        res = d.result
+        if res is not None and res.winner is not None:  # the deal's points on the sheet, as the env's
+            totals = [0, 0]
+            totals[res.winner] = res.points
+            scores = {"totals": totals, "seat_players": [0, 1]}
+        self.tensor[:] = encode_view(view_of(d, player, scores=scores))
 
     def string_from(self, state: GinRummyState, player: int) -> str:
         """The player's hand, the discard pile, the stock size, the phase and what is laid."""
@@ -215,6 +297,31 @@ class _Observer:
             f"pile {' '.join(card_str(c) for c in d.pile)} stock {d.stock_size} "
             f"laid {laid} layoffs {' '.join(card_str(c) for c in d.layoffs)}"
         )
+
+
+class _InfoStateObserver:
+    """A player's information state (perfect recall) as a string; no tensor."""
+
+    def __init__(self) -> None:
+        self.tensor = None
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: GinRummyState, player: int) -> None:
+        """Nothing to set: the information state is a string only."""
+
+    def string_from(self, state: GinRummyState, player: int) -> str:
+        """``player``'s whole history as it saw it, one item a move, oldest first: ``deal 7C``
+        (a card dealt to it, or the upcard), ``deal ?`` (one dealt to the opponent), ``pN code``
+        (a move by player N, our action code), ``draw 7C`` (its own stock draw) or ``draw ?``
+        (the opponent's)."""
+        out = [f"p{player}"]
+        for i, (who, action, chance) in enumerate(state.seen):
+            if not chance:
+                out.append(f"p{who} {action}")
+                continue
+            word = "deal" if i < 21 else "draw"  # the first 21 actions deal the hands and the upcard
+            out.append(f"{word} {card_str(action) if who in (-1, player) else '?'}")
+        return ", ".join(out)
 
 
 def register() -> None:

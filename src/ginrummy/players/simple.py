@@ -74,6 +74,8 @@ class NovicePlayer:
                     return kinds["take_upcard"], N_("{card} makes a meld with the hand", card=card_str(want))
                 return kinds["pass"], N_("the upcard makes no meld with the hand")
             if view.phase == "wall":
+                if "take_discard" not in kinds:  # the forced pass of wall_forced_pass (R7.2)
+                    return legal[0], N_("the only legal move")
                 return kinds["take_discard"], N_("taking the discard allows a knock")
             if want is not None and "take_discard" in kinds:
                 return kinds["take_discard"], N_("{card} makes a meld with the hand", card=card_str(want))
