@@ -20,7 +20,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import Column, and_, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -186,33 +186,32 @@ class Moderation:
             ).first()
         return row is not None
 
-    def kept_from(self, sender: int) -> set[int]:
-        """The accounts that must not see ``sender``'s chat: those who blocked or muted him,
-        and those he blocked."""
+    def _kept_apart(self, account: int, *, block_side: Column[Any], any_side: Column[Any]) -> set[int]:
+        """The accounts at the other end of ``account``'s relations (``gin_relations``) that
+        keep chat apart: the rows where ``account`` stands in the ``any_side`` column (a block
+        or a mute) and the blocks where he stands in the ``block_side`` column. The two
+        directions: :meth:`kept_from` (the sender is a target, or an owner of a block) and
+        :meth:`hidden_for` (the viewer is an owner, or a target of a block)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(relations_t.c.owner_id, relations_t.c.target_id).where(
+                select(block_side, any_side).where(
                     or_(
-                        relations_t.c.target_id == sender,
-                        and_(relations_t.c.owner_id == sender, relations_t.c.kind == "block"),
+                        any_side == account,
+                        and_(block_side == account, relations_t.c.kind == "block"),
                     )
                 )
             ).all()
-        return {int(r.owner_id) if int(r.target_id) == sender else int(r.target_id) for r in rows}
+        return {int(block) if int(any_) == account else int(any_) for block, any_ in rows}
+
+    def kept_from(self, sender: int) -> set[int]:
+        """The accounts that must not see ``sender``'s chat: those who blocked or muted him,
+        and those he blocked."""
+        return self._kept_apart(sender, block_side=relations_t.c.owner_id, any_side=relations_t.c.target_id)
 
     def hidden_for(self, viewer: int) -> set[int]:
         """The accounts whose chat ``viewer`` must not see: those he blocked or muted, and
         those who blocked him."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(relations_t.c.owner_id, relations_t.c.target_id).where(
-                    or_(
-                        relations_t.c.owner_id == viewer,
-                        and_(relations_t.c.target_id == viewer, relations_t.c.kind == "block"),
-                    )
-                )
-            ).all()
-        return {int(r.target_id) if int(r.owner_id) == viewer else int(r.owner_id) for r in rows}
+        return self._kept_apart(viewer, block_side=relations_t.c.target_id, any_side=relations_t.c.owner_id)
 
     # -- sanctions ----------------------------------------------------------------------------
 
