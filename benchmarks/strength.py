@@ -46,7 +46,6 @@ expert, whose time budget makes its play depend on the machine's speed).
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import platform
 import random
@@ -445,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 budget = args.budget_ms
                 if budget is None:
-                    budget = inspect.signature(ExpertPlayer).parameters["budget_ms"].default
+                    budget = ExpertPlayer.default_budget_ms
             t0 = time.perf_counter()
             returns: list[float] = []
             task = OpenSpielTask(args.openspiel_level, args.budget_ms, args.cpu_clock)

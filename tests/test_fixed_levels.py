@@ -66,8 +66,18 @@ def test_never_reads_the_clock() -> None:
 
 
 def test_gin_simulate_takes_the_fixed_level(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["simulate", "--players", "expert-fixed,random", "--games", "1", "--seed", "2", "--set",
-            "scoring=deal", "--json"]
+    argv = [
+        "simulate",
+        "--players",
+        "expert-fixed,random",
+        "--games",
+        "1",
+        "--seed",
+        "2",
+        "--set",
+        "scoring=deal",
+        "--json",
+    ]
     runs = []
     for _ in range(2):
         assert main(argv) == 0

@@ -41,6 +41,7 @@ deals (no pruning, no clock); neither changes how the expert plays.
 
 from __future__ import annotations
 
+import enum
 import math
 import random
 import time
@@ -67,6 +68,7 @@ __all__ = [
     "FixedExpertPlayer",
     "FixedMasterPlayer",
     "FIXED_SAMPLES",
+    "DEFAULT",
     "action_words",
     "game_win_table",
 ]
@@ -214,6 +216,21 @@ def _paired_se(a: list[float], b: list[float]) -> float:
     return math.sqrt(sum((d - mu) ** 2 for d in diffs) / (n - 1) / n)
 
 
+class _Default(enum.Enum):
+    """The default of an :class:`ExpertPlayer` option whose value is the level's own (a class
+    attribute), so that a subclass changes a default by one class attribute."""
+
+    DEFAULT = "the level's own"
+
+    def __repr__(self) -> str:
+        return "DEFAULT"
+
+
+#: ``budget_ms`` and ``max_discards``'s default: the level's own (``ExpertPlayer.default_budget_ms``,
+#: ``ExpertPlayer.default_max_discards`` and the subclasses' own).
+DEFAULT = _Default.DEFAULT
+
+
 @register("expert")
 class ExpertPlayer:
     """Determinized Monte Carlo with Bayesian opponent modelling (see the module docstring).
@@ -221,11 +238,13 @@ class ExpertPlayer:
     Args:
         rng: the source of all random choices.
         budget_ms: time budget per decision in milliseconds (``None``: no clock, use
-            ``samples`` only).
-        samples: the most sampled deals per decision (default 400 with a time budget, 64
-            without).
+            ``samples`` only); by default the level's ``default_budget_ms`` (150 for the expert).
+        samples: the most sampled deals per decision (by default the level's
+            ``clocked_samples`` with a time budget, 400 for the expert, and its
+            ``unclocked_samples`` without, 64).
         min_samples: samples before stopping early or dropping a candidate.
-        max_discards: how many discards (best by deadwood and danger) are examined.
+        max_discards: how many discards (best by deadwood and danger) are examined; by default
+            the level's ``default_max_discards`` (5 for the expert).
         z: standard errors of the paired difference that make a choice "clear" (stop early).
         override_z: standard errors by which a candidate must beat the ``club`` player's choice
             (the default) to be chosen instead of it.
@@ -250,14 +269,19 @@ class ExpertPlayer:
     """
 
     name = "expert"
+    #: the level's defaults (a subclass, e.g. :class:`MasterPlayer`, sets its own here)
+    default_budget_ms: float | None = 150.0
+    default_max_discards = 5
+    clocked_samples = 400
+    unclocked_samples = 64
 
     def __init__(
         self,
         rng: random.Random,
-        budget_ms: float | None = 150.0,
+        budget_ms: float | None | _Default = DEFAULT,
         samples: int | None = None,
         min_samples: int = 24,
-        max_discards: int = 5,
+        max_discards: int | _Default = DEFAULT,
         z: float = 2.5,
         override_z: float = 1.5,
         clock: Callable[[], float] = time.perf_counter,
@@ -265,6 +289,10 @@ class ExpertPlayer:
         playout: str = "classic",
         eager_knock: bool = False,
     ) -> None:
+        if budget_ms is DEFAULT:
+            budget_ms = self.default_budget_ms
+        if max_discards is DEFAULT:
+            max_discards = self.default_max_discards
         if playout not in POLICIES:
             raise ValueError(f"playout must be one of {', '.join(POLICIES)}, not {playout!r}")
         if budget_ms is not None and not budget_ms > 0:
@@ -273,7 +301,11 @@ class ExpertPlayer:
             raise ValueError(f"samples must be an int >= 1 or None, not {samples!r}")
         self.rng = rng
         self.budget_ms = budget_ms
-        self.samples = samples if samples is not None else (400 if budget_ms is not None else 64)
+        self.samples = (
+            samples
+            if samples is not None
+            else (self.clocked_samples if budget_ms is not None else self.unclocked_samples)
+        )
         self.min_samples = min_samples
         self.max_discards = max_discards
         self.z = z
@@ -648,42 +680,15 @@ class MasterPlayer(ExpertPlayer):
     arguments and errors as :class:`ExpertPlayer`."""
 
     name = "master"
-
-    def __init__(
-        self,
-        rng: random.Random,
-        budget_ms: float | None = 1000.0,
-        samples: int | None = None,
-        min_samples: int = 24,
-        max_discards: int = 6,
-        z: float = 2.5,
-        override_z: float = 1.5,
-        clock: Callable[[], float] = time.perf_counter,
-        opponent_model: str = "rules",
-        playout: str = "classic",
-        eager_knock: bool = False,
-    ) -> None:
-        if samples is None and budget_ms is not None:
-            samples = 2000
-        super().__init__(
-            rng,
-            budget_ms,
-            samples,
-            min_samples,
-            max_discards,
-            z,
-            override_z,
-            clock,
-            opponent_model,
-            playout,
-            eager_knock,
-        )
+    default_budget_ms: float | None = 1000.0
+    default_max_discards = 6
+    clocked_samples = 2000
 
 
 #: The sampled deals a decision of the fixed-sample levels: the most the clocked levels sample
 #: (400 for the expert, 2,000 for the master), so the fixed level plays as the clocked one
 #: would on a machine fast enough never to stop at its budget.
-FIXED_SAMPLES = {"expert-fixed": 400, "master-fixed": 2000}
+FIXED_SAMPLES = {"expert-fixed": ExpertPlayer.clocked_samples, "master-fixed": MasterPlayer.clocked_samples}
 
 
 @register("expert-fixed")
@@ -698,11 +703,8 @@ class FixedExpertPlayer(ExpertPlayer):
 
     name = "expert-fixed"
     lobby = False
-
-    def __init__(
-        self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None, **kwargs: object
-    ) -> None:
-        super().__init__(rng, budget_ms, FIXED_SAMPLES["expert-fixed"] if samples is None else samples, **kwargs)  # type: ignore[arg-type]
+    default_budget_ms = None
+    unclocked_samples = FIXED_SAMPLES["expert-fixed"]
 
 
 @register("master-fixed")
@@ -715,8 +717,5 @@ class FixedMasterPlayer(MasterPlayer):
 
     name = "master-fixed"
     lobby = False
-
-    def __init__(
-        self, rng: random.Random, budget_ms: float | None = None, samples: int | None = None, **kwargs: object
-    ) -> None:
-        super().__init__(rng, budget_ms, FIXED_SAMPLES["master-fixed"] if samples is None else samples, **kwargs)  # type: ignore[arg-type]
+    default_budget_ms = None
+    unclocked_samples = FIXED_SAMPLES["master-fixed"]
