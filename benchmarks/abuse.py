@@ -52,7 +52,6 @@ import json
 import os
 import random
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -68,6 +67,7 @@ import httpx  # noqa: E402
 import websockets  # noqa: E402
 
 from load import free_port, pick  # noqa: E402
+from serving import start_server, stop_server  # noqa: E402
 from storefill import fill_table, rules_of  # noqa: E402
 
 KINDS = ["idle", "create_master", "bots_public", "hint_expert", "review_big", "replay_upload", "signup",
@@ -153,32 +153,11 @@ class Run:
         self.rec_table = fill_table(store, ["human", "bot:novice"], rules_of("standard", target=1000),
                                     max_steps=25000, rng=random.Random(7))
         store.close()
-        cmd = [sys.executable, "-m", "ginrummy", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--database-url", f"sqlite:///{self.tmp / 'gin.sqlite3'}", "--log-level", "warning"]
-        env = {**os.environ, "PYTHONPATH": str(Path(self.args.src).resolve())}
-        self.log = self.tmp / "server.log"
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"abuse.py: the server exited at start: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.base}/readyz", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise SystemExit("abuse.py: the server did not start in 90 s")
+        self.proc, self.log = start_server("abuse.py", self.port, self.tmp, src=self.args.src, ready="/readyz",
+                                           seconds=90)
 
     def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(20)
+        stop_server(self.proc, grace=20)
 
     async def sample(self) -> None:
         assert self.proc is not None

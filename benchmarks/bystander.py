@@ -30,7 +30,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import websockets  # noqa: E402
 
 from load import free_port, pick  # noqa: E402
+from serving import start_server, stop_server  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -80,34 +80,12 @@ class Run:
 
     def start_server(self, tmp: Path) -> None:
         a = self.args
-        cmd = [sys.executable, "-m", "ginrummy", "serve", "--port", str(self.port), "--host", "127.0.0.1",
-               "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}", "--tables-per-minute", "0",
-               "--bot-delay", "0", "--log-level", "warning"]
-        if a.workers:
-            cmd += ["--workers", str(a.workers)]
-        env = {**os.environ, "PYTHONPATH": str(Path(a.src).resolve())}
-        self.log = tmp / "server.log"
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"bystander.py: the server exited at start; see {self.log}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/options", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("bystander.py: the server did not start in 60 s")
+        workers = ["--workers", str(a.workers)] if a.workers else []
+        self.proc, self.log = start_server(
+            "bystander.py", self.port, tmp, "--tables-per-minute", "0", "--bot-delay", "0", *workers, src=a.src)
 
     def stop_server(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(15)
+        stop_server(self.proc)
 
     def cpu_rss(self) -> tuple[float, int]:
         assert self.proc is not None

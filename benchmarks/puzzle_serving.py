@@ -19,17 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
+from serving import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,31 +41,11 @@ def _port() -> int:
 
 
 def _start(port: int, tmp: Path) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "ginrummy", "serve", "--port", str(port), "--host", "127.0.0.1",
-           "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}", "--log-level", "warning"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    log = open(tmp / "server.log", "wb")  # noqa: SIM115 - open while the server runs
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited at start; see {tmp / 'server.log'}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/puzzles", timeout=2)
-            return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise SystemExit("the server did not start in 60 s")
+    return start_server("puzzle_serving.py", port, tmp, ready="/api/puzzles")[0]
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(15)
+    stop_server(proc)
 
 
 def _stats(xs: list[float]) -> dict[str, float]:

@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import websockets  # noqa: E402
 from bystander import summary  # noqa: E402
 from load import free_port, pick  # noqa: E402
+from serving import start_server, stop_server  # noqa: E402
 
 
 class Run:
@@ -63,29 +64,12 @@ class Run:
 
     def start_server(self, tmp: Path) -> None:
         a = self.args
-        cmd = [sys.executable, "-m", "ginrummy", "serve", "--port", str(self.port), "--host", "127.0.0.1",
-               "--database-url", f"sqlite:///{tmp / 'gin.sqlite3'}", "--tables-per-minute", "0",
-               "--bot-delay", "0", "--log-level", "warning", "--review-budget-ms", str(a.review_budget_ms),
-               *([] if a.table_scores else ["--no-table-scores"])]
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        self.log = tmp / "server.log"
-        with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"score_ready.py: the server exited at start; see {self.log}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/options", timeout=2):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("score_ready.py: the server did not start in 60 s")
+        self.proc, self.log = start_server(
+            "score_ready.py", self.port, tmp, "--tables-per-minute", "0", "--bot-delay", "0",
+            "--review-budget-ms", str(a.review_budget_ms), *([] if a.table_scores else ["--no-table-scores"]))
 
     def stop_server(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(15)
+        stop_server(self.proc, grace=0)
 
     async def post_table(self, target: int = 100) -> tuple[str, str]:
         def post() -> dict[str, Any]:
