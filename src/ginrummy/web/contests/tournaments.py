@@ -63,6 +63,12 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _starts(start: str) -> datetime:
+    """A stored start time (ISO) as an aware time (UTC when it names no zone)."""
+    t = datetime.fromisoformat(start)
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
 class Tournaments:
     """The room's tournaments over ``players``' engine and ``manager``'s tables; ``clock`` gives
     the time (UTC; tests pass their own)."""
@@ -292,16 +298,20 @@ class Tournaments:
         else:
             t.finish(at)
 
-    async def advance(self, tid: str) -> bool:
+    async def advance(self, tid: str, read: tuple[list[dict[str, Any]], Tournament] | None = None) -> bool:
         """Take the steps of ``tid`` due now, store them, and open the tables of the games in
-        play that have none; ``True`` when an event was stored here.  Bounded: a few tries
-        when another process appends meanwhile."""
+        play that have none; ``True`` when an event was stored here.  ``read``: its events and
+        the tournament rebuilt from them, when the caller read them (:meth:`tick`).  Bounded: a
+        few tries when another process appends meanwhile."""
         stored = False
         for _ in range(5):
-            events = await asyncio.to_thread(self.db.events, tid)
-            if not events:
-                return stored
-            t = Tournament.replay(events)
+            if read is None:
+                events = await asyncio.to_thread(self.db.events, tid)
+                if not events:
+                    return stored
+                t = Tournament.replay(events)
+            else:
+                (events, t), read = read, None
             self._next(tid, t)
             new = t.events[len(events) :]
             if new and not await asyncio.to_thread(self.db.append, tid, len(events) + 1, new, t.state):
@@ -390,13 +400,23 @@ class Tournaments:
         asyncio.get_running_loop().create_task(step())
 
     async def tick(self) -> None:
-        """:meth:`advance` every tournament not finished (a failure is logged, not raised)."""
-        rows = await asyncio.to_thread(self.db.rows, ("registration", "running"))
-        for row in rows:
+        """:meth:`advance` every tournament that may have a step due (a failure is logged, not
+        raised): all running ones and those open for entries whose start time has come, read
+        and rebuilt in one worker thread (:meth:`_due`)."""
+        for tid, events, t in await asyncio.to_thread(self._due, self.clock()):
             try:
-                await self.advance(row.id)
+                await self.advance(tid, (events, t))
             except Exception:  # pragma: no cover - logged; the next tick tries again
-                log.exception("tournament %s: a step failed", row.id)
+                log.exception("tournament %s: a step failed", tid)
+
+    def _due(self, now: datetime) -> list[tuple[str, list[dict[str, Any]], Tournament]]:
+        """(worker thread) ``(id, events, tournament)`` of each tournament running, or open for
+        entries with its start at or before ``now``: every one of them, however many (an open
+        one that starts later has nothing due and is not read); their events in one query."""
+        rows = self.db.rows(("registration", "running"), limit=None)
+        ids = [r.id for r in rows if r.state == "running" or _starts(r.start) <= now]
+        events = self.db.events_of(ids)
+        return [(tid, events[tid], Tournament.replay(events[tid])) for tid in ids if tid in events]
 
     def start(self) -> None:
         """Run :meth:`tick` every :attr:`interval` seconds (with the app)."""

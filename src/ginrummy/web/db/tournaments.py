@@ -129,16 +129,33 @@ class TournamentStore:
             r = conn.execute(select(tournaments_t).where(tournaments_t.c.id == tid)).first()
         return None if r is None else TournamentRow(**r._mapping)
 
-    def rows(self, states: tuple[str, ...] = OPEN_STATES + ("finished",), limit: int = 200) -> list[TournamentRow]:
-        """The tournaments in ``states``, by start time (the latest ``limit``)."""
+    def rows(
+        self, states: tuple[str, ...] = OPEN_STATES + ("finished",), limit: int | None = 200
+    ) -> list[TournamentRow]:
+        """The tournaments in ``states``, by start time (the latest ``limit``; ``None``: all)."""
+        query = (
+            select(tournaments_t)
+            .where(tournaments_t.c.state.in_(states))
+            .order_by(tournaments_t.c.start.desc(), tournaments_t.c.id)
+        )
         with self.engine.connect() as conn:
-            rs = conn.execute(
-                select(tournaments_t)
-                .where(tournaments_t.c.state.in_(states))
-                .order_by(tournaments_t.c.start.desc(), tournaments_t.c.id)
-                .limit(limit)
-            ).all()
+            rs = conn.execute(query if limit is None else query.limit(limit)).all()
         return [TournamentRow(**r._mapping) for r in rs]
+
+    def events_of(self, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """``{tid: its events in order}`` of the tournaments ``ids`` (absent: no events), read in
+        one query for every 500 ids."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.engine.connect() as conn:
+            for i in range(0, len(ids), 500):
+                rows = conn.execute(
+                    select(events_t.c.tournament_id, events_t.c.event)
+                    .where(events_t.c.tournament_id.in_(ids[i : i + 500]))
+                    .order_by(events_t.c.tournament_id, events_t.c.seq)
+                ).all()
+                for r in rows:
+                    out.setdefault(r.tournament_id, []).append(json.loads(r.event))
+        return out
 
     def times(self, ids: list[str]) -> dict[str, dict[str, str]]:
         """``{tid: {"started": ISO time, "finished": ISO time}}`` of the tournaments ``ids``
