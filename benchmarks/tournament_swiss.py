@@ -39,7 +39,8 @@ from ginrummy.compete import swiss  # noqa: E402
 from ginrummy.compete.tournament import TournamentSettings  # noqa: E402
 from ginrummy.web.community.accounts import Accounts  # noqa: E402
 from ginrummy.web.community.members import Players  # noqa: E402
-from ginrummy.web.contests.tournaments import Tournaments, table_id_of  # noqa: E402
+from ginrummy.web.contests.tournament_view import games_from_tables  # noqa: E402
+from ginrummy.web.contests.tournaments import Tournaments  # noqa: E402
 from ginrummy.web.db.store import Store, actions_t  # noqa: E402
 from ginrummy.web.db.tournaments import events_t  # noqa: E402
 from ginrummy.web.room.tables import TableManager  # noqa: E402
@@ -141,18 +142,7 @@ def _check(url: str, tid: str) -> dict:
     store, manager, ts = _app(url)
     t = ts.load(tid)
     pairs = [frozenset((g.a, g.b)) for g in t.games if g.b is not None]
-    games = []
-    for gid, g in zip(t.game_ids, t.games):
-        if g.b is None:
-            games.append(g)
-            continue
-        table = manager.load(table_id_of(tid, gid))
-        if table.forfeit is not None:
-            res = "forfeit_a" if table.forfeit == 0 else "forfeit_b"
-        else:
-            w = table.match.winner
-            res = "a" if w == 0 else "b" if w == 1 else "draw"
-        games.append(swiss.Game(g.round, g.a, g.b, res))
+    games = games_from_tables(tid, t, manager.load)
     with store.engine.connect() as conn:
         times = [
             (r.kind, r.round, r.created)

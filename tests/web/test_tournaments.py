@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from ginrummy.compete import swiss
 from ginrummy.compete.tournament import Tournament, TournamentSettings
 from ginrummy.web.community.members import Players
+from ginrummy.web.contests.tournament_view import games_from_tables
 from ginrummy.web.contests.tournaments import Tournaments, table_id_of
 from ginrummy.web.db.store import Store
 from ginrummy.web.db.tournaments import events_t
@@ -91,19 +92,8 @@ def _recomputed(store_url: str, tid: str, t: Tournament) -> list[swiss.Standing]
     """The standings from the stored games alone: each table rebuilt from its steps by a fresh
     manager, its winner (or the forfeit) read from the match."""
     manager = TableManager(Store(store_url), bot_delay=0)
-    games = []
-    for gid, g in zip(t.game_ids, t.games):
-        if g.b is None:
-            games.append(g)
-            continue
-        table = manager.load(table_id_of(tid, gid))
-        assert table.over
-        if table.forfeit is not None:
-            res = "forfeit_a" if table.forfeit == 0 else "forfeit_b"
-        else:
-            w = table.match.winner
-            res = "a" if w == 0 else "b" if w == 1 else "draw"
-        games.append(swiss.Game(g.round, g.a, g.b, res))
+    games = games_from_tables(tid, t, manager.load)
+    assert all(g.result is not None for g in games if g.b is not None)  # every table over
     manager.store.close()
     return swiss.standings(t.players, games)
 

@@ -4,17 +4,49 @@ read once (pure: no store, no clock)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...compete import swiss
 from ...compete.tournament import Tournament
+from ..room.table import Table as GameTable
 
-__all__ = ["tournament_view", "entrant_status", "table_id_of"]
+__all__ = ["tournament_view", "entrant_status", "table_id_of", "table_result", "games_from_tables"]
 
 
 def table_id_of(tid: str, game: str) -> str:
     """The table id of game ``game`` (``"R-B"``: round and board) of tournament ``tid``."""
     return f"{tid}r{game.replace('-', 'b')}"
+
+
+def table_result(table: GameTable) -> str | None:
+    """The result (:data:`ginrummy.compete.swiss.RESULTS`) of the game played at ``table``, its
+    seat 0 the game's ``a``: ``"forfeit_a"`` or ``"forfeit_b"`` when a seat forfeited on time,
+    else ``"a"``, ``"b"`` or ``"draw"`` by the match's winner; ``None`` while it is not over."""
+    if not table.over:
+        return None
+    if table.forfeit is not None:
+        return "forfeit_a" if table.forfeit == 0 else "forfeit_b"
+    assert table.match is not None
+    w = table.match.winner
+    return "a" if w == 0 else "b" if w == 1 else "draw"
+
+
+def games_from_tables(tid: str, t: Tournament, load: Callable[[str], GameTable | None]) -> list[swiss.Game]:
+    """The games of ``t`` with each result said again by its table (``load`` of its id, e.g. a
+    fresh :meth:`TableManager.load <ginrummy.web.room.tables.TableManager.load>`: the table
+    rebuilt from its stored steps; ``None`` or a table not over: no result), a bye as it is:
+    ``swiss.standings(t.players, games)`` is then the standings recomputed from the games
+    played alone, the audit of the tournament's own (tests/web/test_tournaments.py,
+    benchmarks/tournament_swiss.py)."""
+    games = []
+    for gid, g in zip(t.game_ids, t.games):
+        if g.b is None:
+            games.append(g)
+            continue
+        table = load(table_id_of(tid, gid))
+        games.append(swiss.Game(g.round, g.a, g.b, None if table is None else table_result(table)))
+    return games
 
 
 def tournament_view(tid: str, t: Tournament, names: dict[str, str]) -> dict[str, Any]:

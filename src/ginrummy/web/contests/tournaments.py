@@ -43,7 +43,7 @@ from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
 from .feed import TournamentFeed
-from .tournament_view import entrant_status, table_id_of, tournament_view
+from .tournament_view import entrant_status, table_id_of, table_result, tournament_view
 
 __all__ = ["Tournaments", "MAX_OPEN_PER_ACCOUNT", "MAX_ENTRANTS", "PRESET_OF", "table_id_of"]
 
@@ -238,15 +238,13 @@ class Tournaments:
                         if (g.a, g.b)[p] in t.active():
                             t.withdraw((g.a, g.b)[p])
                 continue
+            result = table_result(table)
+            assert result is not None
+            t.result(gid, result, at)
             if table.forfeit is not None:
-                t.result(gid, "forfeit_a" if table.forfeit == 0 else "forfeit_b", at)
                 gone = g.a if table.forfeit == 0 else g.b
                 if gone in t.active():
                     t.withdraw(gone)  # left his table: withdrawn, as his clock forfeited the game
-                continue
-            assert table.match is not None
-            w = table.match.winner
-            t.result(gid, "a" if w == 0 else "b" if w == 1 else "draw", at)
 
     def grace(self, t: Tournament) -> float:
         """Seconds a table waits for a person's client seed (the first deal, or the next) before
