@@ -66,7 +66,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
-from load import free_port, pick  # noqa: E402
+from load import free_port  # noqa: E402
+from scripted import answer_to, next_message  # noqa: E402
 from serving import start_server, stop_server  # noqa: E402
 from storefill import fill_table, rules_of  # noqa: E402
 
@@ -215,31 +216,21 @@ class Run:
                 state = msg
             if state.get("match", {}).get("finished"):
                 return
-            pending = (state.get("fair") or {}).get("pending")
-            if pending is not None and pending["yours"] is None:
-                out: dict[str, Any] = {"type": "client_seed", "deal": pending["deal"], "seed": f"b{rng.getrandbits(64):x}"}
-            elif state.get("your_turn"):
-                action = pick(state["view"]["legal_actions"], rng)
-                if hint:
-                    await self.hint_gate.get()  # one hint a second, across the tables
-                    n += 1
-                    await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
-                    while not self.stop:
-                        reply = json.loads(await ws.recv())
-                        if reply.get("reply_to") == f"h{n}" and reply.get("type") in ("hint", "error"):
-                            break
-                        if reply.get("type") == "state":
-                            state = reply
+            out = next_message(state, rng, "b")
+            if out is None:
+                state = None
+                continue
+            if hint and out["type"] == "action":
+                await self.hint_gate.get()  # one hint a second, across the tables
+                n += 1
+                await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
+                reply, newer = await answer_to(ws, f"h{n}", ("hint", "error"), lambda: not self.stop)
+                state = newer or state
+                if reply is not None:
                     key = "hint" if reply.get("type") == "hint" else f"hint {reply.get('code')}"
                     self.answers[key] = self.answers.get(key, 0) + 1
                     if reply.get("type") == "hint" and reply.get("action") in state["view"]["legal_actions"]:
-                        action = reply["action"]
-                out = {"type": "action", "action": action}
-            elif state.get("can_next_deal"):
-                out = {"type": "next_deal"}
-            else:
-                state = None
-                continue
+                        out["action"] = reply["action"]
             state = None
             n += 1
             out["id"] = n
@@ -247,12 +238,7 @@ class Run:
                 await asyncio.sleep(pace)
             sent = time.monotonic()
             await ws.send(json.dumps(out))
-            while not self.stop:
-                reply = json.loads(await ws.recv())
-                if reply.get("reply_to") == n and reply.get("type") in ("ack", "error"):
-                    break
-                if reply.get("type") == "state":
-                    state = reply
+            _reply, state = await answer_to(ws, n, ("ack", "error"), lambda: not self.stop)
             if timed and out["type"] == "action":
                 self.warm += 1
                 if self.measuring:

@@ -44,7 +44,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import websockets  # noqa: E402
 
-from load import free_port, pick  # noqa: E402
+from load import free_port  # noqa: E402
+from scripted import answer_to, next_message  # noqa: E402
 from serving import start_server, stop_server  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -134,32 +135,21 @@ class Run:
                 state = msg
             if state.get("match", {}).get("finished"):
                 return
-            pending = (state.get("fair") or {}).get("pending")
-            if pending is not None and pending["yours"] is None:
-                out: dict[str, Any] = {"type": "client_seed", "deal": pending["deal"], "seed": f"b{rng.getrandbits(64):x}"}
-            elif state.get("your_turn"):
-                action = pick(state["view"]["legal_actions"], rng)
-                if hint:
-                    n += 1
-                    sent = time.monotonic()
-                    await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
-                    while not self.stop:
-                        reply = json.loads(await ws.recv())
-                        if reply.get("reply_to") == f"h{n}" and reply.get("type") in ("hint", "error"):
-                            break
-                        if reply.get("type") == "state":
-                            state = reply
-                    if reply.get("type") == "hint":
-                        if self.inside(time.monotonic()):
-                            self.hints.append(time.monotonic() - sent)
-                        if reply["action"] in state["view"]["legal_actions"]:
-                            action = reply["action"]
-                out = {"type": "action", "action": action}
-            elif state.get("can_next_deal"):
-                out = {"type": "next_deal"}
-            else:
+            out = next_message(state, rng, "b")
+            if out is None:
                 state = None
                 continue
+            if hint and out["type"] == "action":
+                n += 1
+                sent = time.monotonic()
+                await ws.send(json.dumps({"type": "hint", "id": f"h{n}"}))
+                reply, newer = await answer_to(ws, f"h{n}", ("hint", "error"), lambda: not self.stop)
+                state = newer or state
+                if reply is not None and reply.get("type") == "hint":
+                    if self.inside(time.monotonic()):
+                        self.hints.append(time.monotonic() - sent)
+                    if reply["action"] in state["view"]["legal_actions"]:
+                        out["action"] = reply["action"]
             state = None
             n += 1
             out["id"] = n
@@ -167,12 +157,7 @@ class Run:
                 await asyncio.sleep(pace)
             sent = time.monotonic()
             await ws.send(json.dumps(out))
-            while not self.stop:  # the ack (or an error) of this move
-                reply = json.loads(await ws.recv())
-                if reply.get("reply_to") == n and reply.get("type") in ("ack", "error"):
-                    break
-                if reply.get("type") == "state":
-                    state = reply
+            _reply, state = await answer_to(ws, n, ("ack", "error"), lambda: not self.stop)  # the ack (or an error)
             now = time.monotonic()
             if self.inside(now):
                 if bystander:

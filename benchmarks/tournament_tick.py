@@ -53,7 +53,8 @@ from ginrummy.web.community.members import Players  # noqa: E402
 from ginrummy.web.contests.tournaments import Tournaments  # noqa: E402
 from ginrummy.web.db.store import Store  # noqa: E402
 from ginrummy.web.room.tables import TableManager  # noqa: E402
-from load import free_port, pick  # noqa: E402
+from load import free_port  # noqa: E402
+from scripted import answer_to, next_message  # noqa: E402
 from serving import start_server, stop_server  # noqa: E402
 
 
@@ -174,27 +175,16 @@ async def _table(port: int, rng: random.Random, pace: float, acks: list[float], 
                     state = msg if msg.get("type") == "state" else None
                 if state.get("match", {}).get("finished"):
                     break
-                pending = (state.get("fair") or {}).get("pending")
-                if pending is not None and pending["yours"] is None:
-                    out: dict[str, Any] = {"type": "client_seed", "deal": pending["deal"], "seed": f"s{rng.getrandbits(64):x}"}
-                elif state.get("your_turn"):
-                    out = {"type": "action", "action": pick(state["view"]["legal_actions"], rng)}
-                elif state.get("can_next_deal"):
-                    out = {"type": "next_deal"}
-                else:
-                    state = None
+                out = next_message(state, rng)
+                state = None
+                if out is None:
                     continue
-                state, n = None, n + 1
+                n += 1
                 out["id"] = n
                 await asyncio.sleep(pace * rng.uniform(0.5, 1.5))
                 sent = time.monotonic()
                 await ws.send(json.dumps(out))
-                while True:
-                    reply = json.loads(await ws.recv())
-                    if reply.get("reply_to") == n and reply.get("type") in ("ack", "error"):
-                        break
-                    if reply.get("type") == "state":
-                        state = reply
+                _reply, state = await answer_to(ws, n, ("ack", "error"))
                 if out["type"] == "action":
                     acks.append(time.monotonic() - sent)
 
