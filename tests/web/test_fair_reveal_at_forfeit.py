@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 
+from ginrummy.web.db.store import Store
 from ginrummy.web.protocol.state import SPECTATOR
 from ginrummy.web.room.tables import TableManager
-from ginrummy.web.db.store import Store
 
-from .test_forfeit import _to_the_last_timeout
 from .test_forfeit import _setup as _clocked
+from .test_forfeit import _to_the_last_timeout
 from .test_leaving import GRACE, SEED, FakeTime, _dealt, _noop, _other_noop
 
 
