@@ -107,6 +107,11 @@ def test_the_competition_pages_speak_the_language_and_fit_at_1280_and_375_px(ser
             page.set_viewport_size({"width": width, "height": 860})
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= width, (key, width, wide)
+            # and no table scrolls inside its panel (the tie-breaks' headings did at 375 px)
+            inner = page.evaluate(
+                "[...document.querySelectorAll('table.board')].map(t => t.scrollWidth - t.clientWidth)"
+            )
+            assert set(inner) <= {0}, (key, width, inner)
             if shots is not None:
                 page.screenshot(path=str(shots / f"compete-{key}-{lang}-{width}.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 860})
