@@ -105,6 +105,8 @@ def test_the_competition_pages_speak_the_language_and_fit_at_1280_and_375_px(ser
             found[key] = _english(page, lang, local)
         for width in (1280, 375):
             page.set_viewport_size({"width": width, "height": 860})
+            if shots is not None:
+                page.screenshot(path=str(shots / f"compete-{key}-{lang}-{width}.png"), full_page=True)
             wide = page.evaluate("document.documentElement.scrollWidth")
             assert wide <= width, (key, width, wide)
             # and no table scrolls inside its panel (the tie-breaks' headings did at 375 px)
@@ -112,8 +114,6 @@ def test_the_competition_pages_speak_the_language_and_fit_at_1280_and_375_px(ser
                 "[...document.querySelectorAll('table.board')].map(t => t.scrollWidth - t.clientWidth)"
             )
             assert set(inner) <= {0}, (key, width, inner)
-            if shots is not None:
-                page.screenshot(path=str(shots / f"compete-{key}-{lang}-{width}.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 860})
     page.context.close()
     assert found == ({} if lang == "en" else dict.fromkeys(pages, []))
