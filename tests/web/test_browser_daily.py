@@ -1,7 +1,7 @@
 """Browser test of the daily deal (issue 33, docs/compete.md): a person signs up, opens /daily
-from the top bar, chooses a level, plays the day's deals 1 and 2 by clicking, sees how others
-played a deal he finished, and finds himself in the day's and the month's standings.  Skipped
-without /usr/bin/chromium."""
+from the top bar, chooses a level, plays the day's whole set (deals 1 to 8) by clicking, sees
+how others played a deal he finished, and finds himself in the day's and the month's standings.
+Skipped without /usr/bin/chromium."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _play_match(page) -> None:
     raise AssertionError("the daily match did not end in 10 deals")
 
 
-def test_two_daily_deals_then_how_others_played_and_the_standings(server, browser):  # noqa: F811
+def test_the_whole_daily_set_then_how_others_played_and_the_standings(server, browser):  # noqa: F811
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(server + "/account")
@@ -52,7 +52,7 @@ def test_two_daily_deals_then_how_others_played_and_the_standings(server, browse
     assert re.fullmatch(r"[0-9a-f]{64}", page.inner_text("#tomorrow"))
     assert page.locator("#deals tbody tr").count() == 8
     page.select_option("#level", "novice")
-    for number in (1, 2):
+    for number in range(1, 9):
         page.click(f"#deals [data-deal='{number}']")
         page.wait_for_url(re.compile(r"/table/[0-9a-f]+\?seat="))
         page.wait_for_selector("#commitment")
@@ -70,17 +70,18 @@ def test_two_daily_deals_then_how_others_played_and_the_standings(server, browse
         page.wait_for_selector(f"#deals [data-others='{number}']")
     assert page.is_disabled("#level") and page.input_value("#level") == "novice"
     results = page.locator("#deals tbody tr .result").all_inner_texts()
-    assert all(re.fullmatch(r"[+-]?\d+", r) for r in results[:2]) and results[2:] == [""] * 6
+    assert len(results) == 8 and all(re.fullmatch(r"[+-]?\d+", r) for r in results)
+    assert page.locator("#deals [data-deal]").count() == 0  # nothing left to play today
     page.click("#deals [data-others='1']")
     page.wait_for_selector("#others:not([hidden]) pre.record")
     assert "Dora" in page.inner_text("#others-body")  # alone on the deal: best and median are his
     assert page.locator("#others-body a[href^='/replay/']").count() == 2
     page.wait_for_selector("#standings tbody tr[data-name='Dora']")
     row = page.locator("#standings tbody tr[data-name='Dora'] td").all_inner_texts()
-    assert row[0] == "1" and row[1] == "Dora" and row[2] == "12.5" and row[3] == "2"  # alone: 50% x 2 / 8
+    assert row[0] == "1" and row[1] == "Dora" and row[2] == "50" and row[3] == "8"  # alone: 50% x 8 / 8
     page.click("#show-month")
     page.wait_for_function("document.querySelector('#standings tbody tr[data-name=\"Dora\"] td:nth-child(4)')")
-    assert page.locator("#standings tbody tr[data-name='Dora'] td").all_inner_texts()[3] == "2"
+    assert page.locator("#standings tbody tr[data-name='Dora'] td").all_inner_texts()[3] == "8"
     assert errors == []
 
 

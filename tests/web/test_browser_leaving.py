@@ -8,6 +8,7 @@ from the fair-play bar (with its confirm)."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import tempfile
@@ -128,6 +129,13 @@ def test_a_player_resigns_from_the_fair_play_bar(server, browser):  # noqa: F811
     assert dialogs == ["Resign this match? You lose it, and at a rated table your rating moves as for a loss."]
     assert ann.text_content("#ended-note") == "Ann resigned the match."
     assert ann.evaluate("ui.state.match.ended") == "resigned"
+    # the match is over: its seed is revealed, and the fair-deal panel checks it against the
+    # table's first commitment (before, only a match finished by the rules revealed it)
+    assert re.fullmatch(r"[0-9a-f]{64}", ann.evaluate("ui.state.fair.match_seed") or "")
+    ann.wait_for_selector(
+        '.ok:has-text("SHA-256 of the match seed is the table\'s seed commitment.")', state="attached"
+    )
+    assert ann.text_content("#fair-match-seed") == ann.evaluate("ui.state.fair.match_seed")
     assert errors == []
 
 

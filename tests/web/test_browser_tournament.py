@@ -1,8 +1,9 @@
-"""A small Swiss tournament in Chromium (issue 33), from sign-up to the final table: Ann and
-Bob sign up in two browser contexts, Ann creates a tournament on /tournaments (two rounds of
-one deal each, the computers random and novice entering), both enter on its page, and each
-round they go to their tables from the page and play by clicking until every game of the
-round has its result; the page then shows the final table (the standings of 4)."""
+"""A Swiss tournament in Chromium (issue 33, item 4), from sign-up to the final table: Ann, Bob,
+Cy and Di sign up in four browser contexts, Ann creates a tournament on /tournaments (two rounds
+of one deal each, the computers random and novice entering), all four enter on its page, and
+each round they go to their tables from the page and play by clicking until every game of the
+round has its result; the page then shows the final table (the standings of 6), no pairing
+repeated."""
 
 from __future__ import annotations
 
@@ -72,16 +73,18 @@ def _play_round(pages: dict, server: str, tid: str, round_no: int) -> None:
     raise AssertionError(f"round {round_no} did not end")
 
 
-def test_a_swiss_of_two_people_and_two_computers_from_sign_up_to_the_final_table(server, browser):  # noqa: F811
+def test_a_swiss_of_four_people_and_two_computers_from_sign_up_to_the_final_table(server, browser):  # noqa: F811
     errors: list[str] = []
-    ann, bob = _page(browser, errors), _page(browser, errors)
-    _sign_up(ann, server, "Ann")
-    _sign_up(bob, server, "Bob")
+    people = ("Ann", "Bob", "Cy", "Di")
+    pages = {name: _page(browser, errors) for name in people}
+    for name, page in pages.items():  # each signs up in a browser of his own
+        _sign_up(page, server, name)
+    ann = pages["Ann"]
     ann.goto(server + "/tournaments")
     ann.wait_for_selector("#t-levels input[value='novice']")
     assert ann.is_hidden("#sign-in-hint")
     ann.fill("#t-name", "Friday <b>Swiss</b>")
-    start = datetime.now() + timedelta(seconds=25)  # the browser's local time, as the form's field
+    start = datetime.now() + timedelta(seconds=20)  # the browser's local time, as the form's field
     ann.fill("#t-start", start.strftime("%Y-%m-%dT%H:%M:%S"))
     ann.fill("#t-rounds", "2")
     ann.select_option("#t-scoring", "deal")
@@ -93,26 +96,31 @@ def test_a_swiss_of_two_people_and_two_computers_from_sign_up_to_the_final_table
     ann.wait_for_selector("#join:not([hidden])")
     assert ann.text_content("#t-name") == "Friday <b>Swiss</b>"  # text, never markup
     ann.click("#join")
-    bob.goto(f"{server}/tournaments/{tid}")
-    bob.click("#join")
-    bob.wait_for_function("document.querySelectorAll('#entrants li').length === 4")
+    for name in people[1:]:
+        pages[name].goto(f"{server}/tournaments/{tid}")
+        pages[name].click("#join")
+        pages[name].wait_for_selector("#withdraw:not([hidden])")
+    ann.reload()
+    ann.wait_for_function("document.querySelectorAll('#entrants li').length === 6")
     # the lobby lists it
-    bob.goto(server + "/")
-    bob.wait_for_selector(f"#lobby-tournaments li[data-id='{tid}']")
-    pages = {"Ann": ann, "Bob": bob}
+    pages["Bob"].goto(server + "/")
+    pages["Bob"].wait_for_selector(f"#lobby-tournaments li[data-id='{tid}']")
     _play_round(pages, server, tid, 1)
     _play_round(pages, server, tid, 2)
     ann.goto(f"{server}/tournaments/{tid}")
     ann.wait_for_selector("#final-panel:not([hidden])")
     rows = ann.locator("#final tbody tr")
-    assert rows.count() == 4
+    assert rows.count() == 6
     names = sorted(ann.locator("#final tbody tr").evaluate_all("rs => rs.map(r => r.dataset.player)"))
-    assert names == ["Ann", "Bob", "novice", "random"]
+    assert names == ["Ann", "Bob", "Cy", "Di", "novice", "random"]
     scores = ann.locator("#final tbody tr td:nth-child(3)").all_inner_texts()
-    assert sum(float(s) for s in scores) == 4.0  # two rounds of two games, a point each
-    # every game has a result and a table to watch
+    assert sum(float(s) for s in scores) == 6.0  # two rounds of three games, a point each
+    # every game has a result and a table to watch, and no pairing repeats (Swiss)
     assert ann.locator("#rounds li .result").all_inner_texts().count("in play") == 0
-    assert ann.locator("#rounds li a[href*='?watch=1']").count() == 4
+    assert ann.locator("#rounds li a[href*='?watch=1']").count() == 6
+    view = ann.evaluate(f"async () => await getJSON('/api/tournaments/{tid}')")
+    pairs = [frozenset((g["a"], g["b"])) for r in view["pairings"] for g in r["games"]]
+    assert len(pairs) == 6 and len(set(pairs)) == 6
     assert errors == []
 
 

@@ -231,6 +231,7 @@ def test_your_turn_list_and_restarts_days_apart(store_url):
                 "table": tid,
                 "you": t.names[first],
                 "opponent": t.names[1 - first],
+                "opponents": [{"name": t.names[1 - first], "kind": "human", "level": None}],
                 "days": 1,
                 "why": "move",
                 "deadline": "2025-06-16T15:06:40+00:00",
@@ -308,3 +309,21 @@ def _iso(t: float) -> str:
     from datetime import UTC, datetime
 
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds")
+
+
+def test_your_turn_entry_says_the_opponents_seat_so_a_page_can_name_a_computer_in_its_language(tmp_path):
+    """Issue 33, item 4: a name the table made ("Computer (novice)", in the opener's language)
+    was shown as it was stored on the "your turn" list of a page in another language; the entry
+    now gives the seat's kind and level as a state's ``table.seats`` does (turns.js then names it
+    with localSeatName)."""
+    app = _app(f"sqlite:///{tmp_path / 'g.db'}", FakeTime(T0))
+    with TestClient(app):
+        dora = _person(app, "Dora", True)
+        seats = [{"kind": "human"}, {"kind": "bot", "level": "novice"}]
+        r = dora.post("/api/tables", json={"seats": seats, "clock": {"days": 1}})
+        assert r.status_code == 201, r.text
+        [entry] = _turns(dora)
+    assert (entry["opponent"], entry["opponents"]) == (
+        "Computer (novice)",
+        [{"name": "Computer (novice)", "kind": "computer", "level": "novice"}],
+    )

@@ -19,6 +19,7 @@ from sqlalchemy import select
 
 from ..community.schema import seat_accounts_t
 from ..errors import ErrorCode, WebError
+from ..levels import is_bot_kind, seat_level
 from ..room.seats import secret_hash
 from ..room.table import Table
 from ..room.tables import TableManager
@@ -50,10 +51,22 @@ def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
 
 
+def _seat(table: Table, player: int) -> dict[str, Any]:
+    """``{"name", "kind": "human" | "computer", "level"}`` of ``player``'s seat, as a state's
+    ``table.seats`` gives it: a page shows a name the table made ("Computer (novice)") in its
+    reader's language from it."""
+    kind = table.row.seats[player]
+    return {
+        "name": table.names[player],
+        "kind": "human" if kind == "human" else "computer",
+        "level": seat_level(kind) if is_bot_kind(kind) else None,
+    }
+
+
 def turn_entry(table: Table, player: int, now: float) -> dict[str, Any] | None:
     """The "your turn" entry of ``player`` at the turn-based ``table`` at ``now``, or ``None``
     when the table does not wait for him (:func:`due`): ``{"table": id, "you": name,
-    "opponent": name, "days": days a move, "why": one of TURN_WHY, "deadline": ISO 8601 UTC |
+    "opponent": name, "opponents": [{"name", "kind", "level"}], "days": days a move, "why": one of TURN_WHY, "deadline": ISO 8601 UTC |
     null, "left": whole seconds | null, "rated": bool, "link": "/table/ID?turn=1"}``;
     ``deadline`` and ``left`` only while his days run: his move, and between deals his client
     seed or the ``next_deal`` he owes (:meth:`~ginrummy.web.room.clock.Clock.between_deals`;
@@ -62,11 +75,12 @@ def turn_entry(table: Table, player: int, now: float) -> dict[str, Any] | None:
     if why is None or table.clock is None:
         return None
     deadline = table.clock.deadline() if table.clock.turn == player else None
-    others = [n for i, n in enumerate(table.names) if i != player]
+    others = [i for i in range(len(table.names)) if i != player]
     return {
         "table": table.id,
         "you": table.names[player],
-        "opponent": ", ".join(others),
+        "opponent": ", ".join(table.names[i] for i in others),
+        "opponents": [_seat(table, i) for i in others],
         "days": table.clock.days,
         "why": why,
         "deadline": None if deadline is None else _iso(deadline),

@@ -42,7 +42,7 @@ def _deals(self: Table) -> list[dict[str, Any]]:
         return out
     for i, d in enumerate(m.deals):
         r = d.result
-        shown = revealable(m, d)
+        shown = _revealed(self, d)
         # a deal that is over never changes but for its reveal (a drawn deal at the match's end)
         cached = self.over_deals.get(i)
         if cached is not None and cached[0] is d and cached[1]["revealed"] == shown:
@@ -82,14 +82,26 @@ def _deals(self: Table) -> list[dict[str, Any]]:
 _commitment = lru_cache(maxsize=1024)(commitment)
 
 
+def _revealed(self: Table, d: Any) -> bool:
+    """Whether deal record ``d`` of the table's match shows its seed: when
+    :func:`ginrummy.record.revealable` says so, and every deal that is over once the match has
+    ended by a forfeit (time, resigning, leaving) too, as at the end by the rules: the match seed
+    is revealed then (:func:`_fair`), from which its seed follows anyway."""
+    m = self.match
+    assert m is not None
+    return revealable(m, d) or (self.forfeit is not None and d.result is not None)
+
+
 def _fair(self: Table, player: int) -> dict[str, Any]:
     """The ``fair`` part of a state: the match seed's commitment (and the seed once the
-    match is over) and the deal waiting for client seeds."""
-    m = self.match
-    finished = m is not None and m.finished
+    match is over, however it ended: by the rules, or by a forfeit on time, by resigning or by
+    leaving, even before the first deal) and the deal waiting for client seeds.  Revealing it
+    then tells nothing of a deal not yet dealt: the table deals no more, and every other table
+    has a seed of its own (a rematch too); a daily deal's or a friend challenge's seed, shared by
+    design, is revealed to whoever finishes it anyway (``docs/compete.md``)."""
     out: dict[str, Any] = {
         "commitment": _commitment(self.row.seed),
-        "match_seed": self.row.seed.hex() if finished else None,
+        "match_seed": self.row.seed.hex() if self.over else None,
         "pending": None,
     }
     nxt = self.next_deal_number
@@ -292,7 +304,7 @@ def _deal_part(self: Table) -> dict[str, Any]:
     return {
         "number": record.number,
         "commitment": record.commitment,
-        "seed": record.seed.hex() if revealable(m, record) else None,
+        "seed": record.seed.hex() if _revealed(self, record) else None,
         "dealer": self.names[m.seat_players[m.deal.dealer]],
     }
 
@@ -358,7 +370,9 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     )
     msg["view"] = v
     msg["arrangement"] = arrangement
-    msg["deal"], frags["deal"] = _part(self, "deal", (record, record.result, finished, names), lambda: _deal_part(self))
+    msg["deal"], frags["deal"] = _part(
+        self, "deal", (record, record.result, finished, self.forfeit, names), lambda: _deal_part(self)
+    )
     msg["deals"], frags["deals"] = _part(
         self, "deals", (finished, names, self.forfeit, tuple((d, d.result) for d in deals)), lambda: _deals(self)
     )

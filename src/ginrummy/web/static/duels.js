@@ -29,9 +29,11 @@ async function loadList() {
   $("level").value = "club";
   $("sign-in-first").hidden = info.signed_in;
   $("send").disabled = !info.signed_in;
+  // the challenge's name is its link: a fourth column ("Open") did not fit a 375 px phone in
+  // German or Greek (the link scrolled out of sight in the table's box)
   $("list").querySelector("tbody").replaceChildren(...info.duels.map((d) => el("tr", { "data-id": d.id },
-    el("td", null, t("{a} against {b}", { a: d.from, b: d.to || "?" })), el("td", null, statusText(d)),
-    el("td", { class: "num" }, signed(d.total)), el("td", null, el("a", { href: "/duels/" + d.id }, t("Open"))))));
+    el("td", null, el("a", { href: "/duels/" + d.id }, t("{a} against {b}", { a: d.from, b: d.to || "?" }))),
+    el("td", null, statusText(d)), el("td", { class: "num" }, signed(d.total)))));
 }
 
 async function play(number) {

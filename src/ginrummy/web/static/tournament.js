@@ -49,11 +49,13 @@ function infoText(v, arena) {
 }
 
 /** The column headers of the standings and of the final table (the tie-breaks abbreviated as
- *  chess tables do, named in full on hover: five columns fit a 375 px phone in every language). */
+ *  chess tables do, in the reader's language, named in full on hover: five columns fit a 375 px
+ *  phone in every language). */
 function headRow(arena) {
   const num = (text, title) => el("th", { class: "num", title: title || text }, text);
   return arena ? el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Points")), num(t("Games")), num(t("Wins")))
-    : el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Score")), num("BH", "Buchholz"), num("SB", "Sonneborn-Berger"));
+    : el("tr", null, num("#", t("Rank")), el("th", null, t("Player")), num(t("Score")), num(pt("tie-break", "BH"), t("Buchholz")),
+      num(pt("tie-break", "SB"), t("Sonneborn-Berger")));
 }
 
 function render(v) {

@@ -16,8 +16,15 @@
     return nt("{n} minute left", "{n} minutes left", Math.max(1, Math.floor(seconds / 60)));
   }
 
+  /** The opponent's name in this page's language: a name the table made ("Computer (novice)")
+   *  is shown in the reader's language (localSeatName, common.js), a person's as he wrote it. */
+  function opponentName(e) {
+    return (e.opponents || []).map(s => localSeatName(s, false)).join(", ") || e.opponent;
+  }
+
   /** What the table waits for, in words. */
   function describe(e) {
+    e = { ...e, opponent: opponentName(e) };
     if (e.why === "move") return t("Your move against {name}: {left}", { name: e.opponent, left: leftText(e.left) });
     // between deals the days run for the person the next deal waits for: then left is a number
     const left = e.left === null ? null : leftText(e.left);
@@ -48,7 +55,7 @@
       document.body.prepend(box);
     }
     const e = fresh[0];
-    box.replaceChildren(el("span", null, t("It is your turn at your table against {name}.", { name: e.opponent }) + " "),
+    box.replaceChildren(el("span", null, t("It is your turn at your table against {name}.", { name: opponentName(e) }) + " "),
       el("a", { href: e.link }, t("Open the table")),
       el("button", { class: "linkish", type: "button", onclick: () => { box.remove(); } }, t("Close")));
     if ("Notification" in window && Notification.permission === "granted") {
