@@ -1,7 +1,7 @@
 """Restate a puzzle file's margins by the re-check's lower bounds (issue 32, ``gin puzzles
 verify``): each puzzle goes through :func:`ginrummy.analysis.puzzles.restated` (its own re-check
 seed, so exact from the file alone), and the ones in which another move trails by less than 3
-points once 3 standard errors are taken off its lead (``RECHECK_Z``) are dropped.  The result is what
+points once ``RECHECK_Z`` (5) standard errors are taken off its lead are dropped.  The result is what
 ``scripts/build_puzzles.py`` writes now that the mining's re-check tests the lower bounds too,
 puzzle for puzzle, without mining again.
 

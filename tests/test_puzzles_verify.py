@@ -91,5 +91,5 @@ def test_a_shipped_margin_is_cleared_by_the_recheck_lower_bounds():
 def test_the_puzzles_that_failed_verify_are_restated_or_dropped():
     by_id = {p.id: p for p in SET}
     assert all(by_id[pid].margin < old for pid, old in FAILED_BEFORE.items() if pid in by_id)
-    assert sum(pid in by_id for pid in FAILED_BEFORE) == 6
+    assert sum(pid in by_id for pid in FAILED_BEFORE) == 2  # RECHECK_Z = 5 dropped four more
     assert len(SET) >= 500

@@ -93,9 +93,11 @@ SCREEN_SAMPLES = 16
 RECHECK_FACTOR = 4
 #: Standard errors of its paired lead that the re-check takes off each move's lead before it
 #: compares it with the margin (the mining check takes off NOISE_Z = 2): a fresh check of the
-#: same size differs from the re-check by about sqrt(2) standard errors, so 2 left 1 in 13 of
-#: the borderline leads under their margin (``gin puzzles verify``, benchmarks/RESULTS.md).
-RECHECK_Z = 3.0
+#: same size differs from the re-check by about sqrt(2) standard errors, so a lead whose lower
+#: bound sits at the margin falls under it in Phi(-Z / sqrt(2)) of fresh checks: 8% at 2, 1.7%
+#: at 3, 0.2% at 4, 0.02% at 5 (``gin puzzles verify``: 1 of 615 at 4, 0 of 506 at 5 with four
+#: sets of fresh seeds; benchmarks/RESULTS.md).
+RECHECK_Z = 5.0
 #: OpenSkill ``(mu, sigma)`` of a new person or puzzle (the ladder's: 25, 25/3).
 INITIAL_RATING = (25.0, 25.0 / 3.0)
 
