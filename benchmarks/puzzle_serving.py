@@ -12,6 +12,14 @@ stopped at the end.
 
     PYTHONPATH=src python benchmarks/puzzle_serving.py --puzzles 150
 
+By time instead of by count: ``--seconds 600`` has the two people solve **at the same time**
+(two threads, one address: 4 requests a second at ``--interval 1``, under its 300 a minute) for
+600 s each, a puzzle every ``--interval`` seconds (1.0: 600 puzzles, fewer than the 706 shipped,
+so the signed-in person never runs out of unanswered puzzles), and prints also the largest wait
+of each minute (does it grow as the account's answers pile up?):
+
+    PYTHONPATH=src python benchmarks/puzzle_serving.py --seconds 600 --interval 1
+
 Prints, per person and request kind: count, median, p99 and largest wait in ms.
 """
 
@@ -24,7 +32,9 @@ import statistics
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 from serving import start_server, stop_server
@@ -54,8 +64,9 @@ def _stats(xs: list[float]) -> dict[str, float]:
             "p99_ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 1), "max_ms": round(ms[-1], 1)}
 
 
-def session(base: str, n: int, deadline: float, sign_up: bool, interval: float) -> dict[str, dict[str, float]]:
+def session(base: str, n: int, deadline: float, sign_up: bool, interval: float) -> dict[str, Any]:
     waits: dict[str, list[float]] = {"next": [], "answer": []}
+    per_minute: dict[int, float] = {}  # minute of the run: largest wait (next or answer), ms
     with httpx.Client(base_url=base, timeout=30) as c:
         c.get("/api/me")
         c.headers["X-CSRF-Token"] = c.cookies["gin_csrf"]
@@ -71,15 +82,21 @@ def session(base: str, n: int, deadline: float, sign_up: bool, interval: float) 
             t0 = time.perf_counter()
             r = c.get("/api/puzzles/next", params={} if after is None else {"after": after})
             waits["next"].append(time.perf_counter() - t0)
+            minute = int((time.monotonic() - start) // 60)
+            per_minute[minute] = max(per_minute.get(minute, 0.0), round(waits["next"][-1] * 1000, 1))
             assert r.status_code == 200, r.text
             p = r.json()["puzzle"]
             move = p["legal_actions"][1 if i % 3 == 0 else 0]
             t0 = time.perf_counter()
             r = c.post(f"/api/puzzles/{p['id']}/answer", json={"move": move})
             waits["answer"].append(time.perf_counter() - t0)
+            per_minute[minute] = max(per_minute[minute], round(waits["answer"][-1] * 1000, 1))
             assert r.status_code == 200, r.text
             after = p["id"]
-    return {k: _stats(v) for k, v in waits.items()}
+    out: dict[str, Any] = {k: _stats(v) for k, v in waits.items()}
+    out["seconds"] = round(time.monotonic() - start, 1)
+    out["max_ms_by_minute"] = [per_minute[m] for m in sorted(per_minute)]
+    return out
 
 
 def main() -> None:
@@ -87,15 +104,26 @@ def main() -> None:
     ap.add_argument("--puzzles", type=int, default=150)
     ap.add_argument("--interval", type=float, default=0.42)
     ap.add_argument("--max-seconds", type=float, default=600.0)
+    ap.add_argument("--seconds", type=float, default=0.0,
+                    help="run by time: both people at once for this many seconds each (0: by --puzzles)")
     args = ap.parse_args()
     port = _port()
     with tempfile.TemporaryDirectory() as d:
         proc = _start(port, Path(d))
         try:
-            deadline = time.monotonic() + args.max_seconds
             base = f"http://127.0.0.1:{port}"
-            out = {"guest": session(base, args.puzzles, deadline, False, args.interval),
-                   "signed_in": session(base, args.puzzles, deadline, True, args.interval)}
+            if args.seconds:
+                deadline = time.monotonic() + args.seconds
+                n = int(args.seconds / args.interval) + 1
+                with ThreadPoolExecutor(2) as pool:
+                    guest = pool.submit(session, base, n, deadline, False, args.interval)
+                    signed = pool.submit(session, base, n, deadline, True, args.interval)
+                    out = {"guest": guest.result(), "signed_in": signed.result()}
+            else:
+                deadline = time.monotonic() + args.max_seconds
+                out = {"guest": session(base, args.puzzles, deadline, False, args.interval),
+                       "signed_in": session(base, args.puzzles, deadline, True, args.interval)}
+            out["load_average"] = list(os.getloadavg())
         finally:
             _stop(proc)
     print(json.dumps(out, indent=1))

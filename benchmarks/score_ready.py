@@ -8,6 +8,8 @@ Run from the repository root:
     python benchmarks/score_ready.py --others 0            # the score alone
     python benchmarks/score_ready.py --no-table-scores     # the same load, nothing scored
     python benchmarks/score_ready.py --json
+    # sustained load: 20 tables for 300 s and more, the measured match starting after 240 s
+    python benchmarks/score_ready.py --others 20 --matches 1 --measure-after 240 --min-seconds 330 --max-seconds 600
 
 What it does, on 127.0.0.1 only, with a server of its own (``gin serve --bot-delay 0`` on a temp
 SQLite file, at ``--review-budget-ms``, default the server's 100; stopped at the end):
@@ -20,7 +22,12 @@ SQLite file, at ``--review-budget-ms``, default the server's 100; stopped at the
   or more (standard rules to ``--target`` 150, so that most matches are long enough; a shorter
   one is thrown away and not counted).  For each: the seconds from the ack of the move
   that ends the match to the ``score`` message of the match (``"deal": null``), its deals and
-  decisions.
+  decisions, and the sampled deals a decision its score was made on (``samples``: fewer than 50
+  when the server scored it at a smaller budget because deals were waiting).  With
+  ``--measure-after S`` the measured table starts only after ``S`` seconds of the other tables'
+  load, so its match ends late in a sustained run;
+* the other tables' ``score`` messages of deals are counted by their ``samples`` (how often the
+  server had to score at a smaller budget), and the load average is printed at the start and end.
 
 The run is bounded: ``--max-seconds`` (default 600) in all; the server is killed at the end.
 """
@@ -60,13 +67,16 @@ class Run:
         self.ready: list[dict[str, Any]] = []
         self.thrown = 0
         self.errors: dict[str, int] = {}
+        self.other_samples: dict[int, int] = {}  # samples of the other tables' deal scores: count
         self.proc: subprocess.Popen[bytes] | None = None
+        self.started = time.monotonic()
 
     def start_server(self, tmp: Path) -> None:
         a = self.args
         self.proc, self.log = start_server(
             "score_ready.py", self.port, tmp, "--tables-per-minute", "0", "--bot-delay", "0",
-            "--review-budget-ms", str(a.review_budget_ms), *([] if a.table_scores else ["--no-table-scores"]))
+            "--review-budget-ms", str(a.review_budget_ms), *([] if a.table_scores else ["--no-table-scores"]),
+            src=a.server_src or ROOT / "src")
 
     def stop_server(self) -> None:
         stop_server(self.proc, grace=0)
@@ -105,6 +115,7 @@ class Run:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
                 except TimeoutError:
                     continue
+                self.note(msg, acks)
                 if msg.get("type") != "state":
                     continue
                 state = msg
@@ -130,6 +141,7 @@ class Run:
             await ws.send(json.dumps(out))
             while not self.stop:
                 reply = json.loads(await ws.recv())
+                self.note(reply, acks)
                 if reply.get("reply_to") == n and reply.get("type") in ("ack", "error"):
                     break
                 if reply.get("type") == "state":
@@ -139,10 +151,17 @@ class Run:
             last["_acked"] = time.monotonic()
         return last
 
+    def note(self, msg: dict[str, Any], acks: list[float] | None) -> None:
+        """Count an other table's deal score by its sampled deals a decision."""
+        if acks is not None and msg.get("type") == "score" and msg.get("deal") is not None and msg["players"]:
+            s = min(p.get("samples", 50) for p in msg["players"])
+            self.other_samples[s] = self.other_samples.get(s, 0) + 1
+
     async def measured(self) -> None:
         """Matches at one table after another; the time from the match's end to its score."""
         a = self.args
         rng = random.Random(7)
+        await asyncio.sleep(a.measure_after)
         while not self.stop and len(self.ready) < a.matches:
             tid, token = await self.post_table(a.target)
             async with websockets.connect(f"ws://127.0.0.1:{self.port}/ws/table/{tid}?seat={token}",
@@ -165,6 +184,8 @@ class Run:
                             "deals": deals,
                             "decisions": sum(p["decisions"] for p in msg["players"]),
                             "ready_s": round(time.monotonic() - ended, 2),
+                            "ended_at_s": round(ended - self.started, 1),
+                            "samples": min(p.get("samples", 50) for p in msg["players"]),
                         })
                         break
 
@@ -173,7 +194,8 @@ class Run:
         others = [asyncio.create_task(self.other(random.Random(i))) for i in range(a.others)]
         await asyncio.sleep(a.warmup)
         self.acks.clear()
-        started = time.monotonic()
+        started = self.started = time.monotonic()
+        load_start = [round(x, 2) for x in os.getloadavg()]
         try:
             await asyncio.wait_for(self.measured(), a.max_seconds - a.warmup)
         except TimeoutError:
@@ -189,6 +211,8 @@ class Run:
                 "review_budget_ms": a.review_budget_ms, "measured_s": round(time.monotonic() - started, 1),
                 "others_ack": summary(acks), "measured_pace_s": a.measured_pace, "matches": self.ready,
                 "thrown_short_matches": self.thrown,
+                "other_deal_scores_by_samples": dict(sorted(self.other_samples.items())),
+                "load_average_start_end": [load_start, [round(x, 2) for x in os.getloadavg()]],
                 "errors": self.errors}
 
 
@@ -205,8 +229,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--review-budget-ms", type=float, default=100.0)
     p.add_argument("--no-table-scores", dest="table_scores", action="store_false")
     p.add_argument("--warmup", type=float, default=10.0)
+    p.add_argument("--measure-after", type=float, default=0.0,
+                   help="the measured table starts after this many seconds of load (after the warmup)")
     p.add_argument("--min-seconds", type=float, default=60.0, help="the other tables' acks are measured at least this long")
     p.add_argument("--max-seconds", type=float, default=600.0, help="the whole run's bound")
+    p.add_argument("--server-src", default="",
+                   help="the server's sources (default this tree's src/; e.g. an older commit's, `git archive`d)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
     run = Run(a)

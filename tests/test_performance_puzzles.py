@@ -67,7 +67,7 @@ def test_performance_of_a_review():
     assert ann["rating"] == rating_estimate(3.0, 2).to_dict()
     assert perf["Bob"].inaccuracies == 1 and perf["Bob"].mistakes == 0
     assert perf["Cy"].to_dict() == {"decisions": 0, "loss_per_decision": 0.0, "score": 100.0, "inaccuracies": 0,
-                                    "mistakes": 0, "blunders": 0, "rating": None}
+                                    "mistakes": 0, "blunders": 0, "rating": None, "samples": 50}
 
 
 def test_a_view_survives_its_json_in_every_position_of_a_match():

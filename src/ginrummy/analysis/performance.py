@@ -18,9 +18,13 @@ best move, in percentage points of the chance to win), per player:
 
 The rating fit is :data:`CALIBRATION`, made by ``benchmarks/calibration.py`` (the levels on
 duplicate matches, reviewed at :data:`CALIBRATION_BUDGET_MS`, rated with the ladder's OpenSkill
-code).  A review at another budget has a little less (larger budget) or more (smaller) sampling
-noise in its losses, so its estimate is a little off; the interval covers a match-sized sample.
-Pure: no I/O, clock or randomness.
+code).  A review on fewer sampled deals a decision than the calibration's
+(:data:`CALIBRATION_SAMPLES`; the web table scores deals on fewer when its review worker is
+behind, ``docs/design-notes.md``) finds more loss (the best of a few noisy values looks better
+than the move played more often), so its rating is corrected by the measured bias and its
+interval widened by the measured extra noise (:data:`BUDGET_NOISE`, :func:`rating_estimate`).
+A review on more sampled deals keeps the calibration's interval.  Pure: no I/O, clock or
+randomness.
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ class _Reviewed(Protocol):
 __all__ = [
     "CALIBRATION",
     "CALIBRATION_BUDGET_MS",
+    "CALIBRATION_SAMPLES",
+    "BUDGET_NOISE",
     "Performance",
     "RatingEstimate",
     "decision_score",
@@ -56,6 +62,20 @@ __all__ = [
 
 #: The review budget (ms a decision) the calibration was made at (``benchmarks/calibration.py``).
 CALIBRATION_BUDGET_MS = 100.0
+
+#: The sampled deals a decision at :data:`CALIBRATION_BUDGET_MS` (``review.samples_for(100)``).
+CALIBRATION_SAMPLES = 50
+
+#: What fewer sampled deals a decision (``s`` < :data:`CALIBRATION_SAMPLES`) do to the rating, in
+#: the ladder's points, measured by ``benchmarks/score_budget.py`` on 24 matches, 48 players
+#: (benchmarks/RESULTS.md, "Score at the web table"): the rating is lower by
+#: ``bias * (1/sqrt(s) - 1/sqrt(50))`` on average (sampling noise makes the best move found look
+#: better than the one played: more loss; measured 60 points at 25 sampled deals, 132 at 16), and
+#: it varies around that with an extra standard deviation of ``sd * sqrt(1/s - 1/50)`` over a
+#: match of ``CALIBRATION["decisions"]`` decisions (measured 47 at 25, 81 at 16, beyond the
+#: noise of a review at 50).  Both constants are least-squares fits through zero of those two
+#: budgets; :func:`rating_estimate` adds the bias back and widens the interval by the noise.
+BUDGET_NOISE: dict[str, float] = {"bias": 1174.0, "sd": 384.0}
 
 #: ``rating = a + b * ln(loss_per_decision + c)``; ``residual_sd`` is the spread of the ladder rating
 #: around the fit over one match of ``decisions`` decisions (``benchmarks/calibration.json``).
@@ -84,45 +104,60 @@ def decision_score(loss: float) -> float:
 @dataclass(frozen=True)
 class RatingEstimate:
     """ "Played like a player rated about ``rating``" (the ladder's display scale), with the 95%
-    interval ``low``..``high`` for ``decisions`` decisions."""
+    interval ``low``..``high`` for ``decisions`` decisions valued on ``samples`` sampled deals
+    each (the fewest; from :data:`CALIBRATION_SAMPLES` on: the calibration's interval)."""
 
     rating: int
     low: int
     high: int
     decisions: int
+    samples: int = CALIBRATION_SAMPLES
 
     def to_dict(self) -> dict[str, Any]:
         """``{"rating", "low", "high"}`` (ints)."""
         return {"rating": self.rating, "low": self.low, "high": self.high}
 
 
-def rating_estimate(loss_per_decision: float, decisions: int | None = None) -> RatingEstimate:
+def rating_estimate(
+    loss_per_decision: float, decisions: int | None = None, samples: int | None = None
+) -> RatingEstimate:
     """The rating on the ladder's scale of a player who loses ``loss_per_decision`` percentage
     points of the chance to win a decision (a review's ``mean_loss``), by :data:`CALIBRATION`;
     the interval is 1.96 residual standard deviations of the fit for a match of
     ``CALIBRATION["decisions"]`` decisions, scaled by ``sqrt(that / decisions)`` for ``decisions``
-    decisions (default: a match's), so a longer sample gets a narrower interval; everything is
-    clamped to the fitted range.  Raises ``ValueError`` for a negative or non-finite loss or a
-    ``decisions`` below 1."""
+    decisions (default: a match's), so a longer sample gets a narrower interval.  ``samples``:
+    the fewest sampled deals a decision of the review (default and at least
+    :data:`CALIBRATION_SAMPLES`: the calibration's); fewer raise the rating by the measured bias
+    and add the measured extra noise to the interval (:data:`BUDGET_NOISE`), so a quicker
+    review says that it is less precise.  Everything is clamped to the fitted range.  Raises
+    ``ValueError`` for a negative or non-finite loss, a ``decisions`` or a ``samples`` below 1."""
     decision_score(loss_per_decision)  # checks the loss
     cal = CALIBRATION
     n = int(cal["decisions"]) if decisions is None else decisions
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"decisions is an int >= 1, not {decisions!r}")
-    centre = cal["a"] + cal["b"] * math.log(loss_per_decision + cal["c"])
-    half = 1.96 * cal["residual_sd"] * math.sqrt(cal["decisions"] / n)
+    given = CALIBRATION_SAMPLES if samples is None else samples
+    if isinstance(given, bool) or not isinstance(given, int) or given < 1:
+        raise ValueError(f"samples is an int >= 1, not {samples!r}")
+    s = min(given, CALIBRATION_SAMPLES)
+    bias = BUDGET_NOISE["bias"] * (1 / math.sqrt(s) - 1 / math.sqrt(CALIBRATION_SAMPLES))
+    extra_sd = BUDGET_NOISE["sd"] * math.sqrt(1 / s - 1 / CALIBRATION_SAMPLES)
+    centre = cal["a"] + cal["b"] * math.log(loss_per_decision + cal["c"]) + bias
+    half = 1.96 * math.hypot(cal["residual_sd"], extra_sd) * math.sqrt(cal["decisions"] / n)
 
     def clamp(x: float) -> int:
         return round(max(cal["low"], min(cal["high"], x)))
 
-    return RatingEstimate(clamp(centre), clamp(centre - half), clamp(centre + half), n)
+    return RatingEstimate(clamp(centre), clamp(centre - half), clamp(centre + half), n, given)
 
 
 @dataclass(frozen=True)
 class Performance:
     """One player's performance in a review: ``decisions``, ``loss_per_decision`` (percentage
     points of the chance to win), ``score`` (0..100, :func:`decision_score`
-    averaged), the mark counts and the ``rating`` estimate (``None`` without a decision)."""
+    averaged), the mark counts, the ``rating`` estimate (``None`` without a decision) and
+    ``samples``, the fewest sampled deals any of the decisions was valued on (the precision;
+    :data:`CALIBRATION_SAMPLES` without a decision)."""
 
     player: str
     decisions: int
@@ -132,6 +167,7 @@ class Performance:
     mistakes: int
     blunders: int
     rating: RatingEstimate | None
+    samples: int = CALIBRATION_SAMPLES
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``docs/review.md`` ("performance")."""
@@ -143,13 +179,16 @@ class Performance:
             "mistakes": self.mistakes,
             "blunders": self.blunders,
             "rating": None if self.rating is None else self.rating.to_dict(),
+            "samples": self.samples,
         }
 
 
 def performance(review: _Reviewed) -> dict[str, Performance]:
     """Each reviewed player's :class:`Performance` over every decision of ``review`` (a
     :class:`~ginrummy.analysis.review.Review` of a deal or a match), in the review's player order.  A player without a decision gets score 100, loss 0
-    and no rating."""
+    and no rating.  The rating's precision is that of the player's fewest sampled deals a
+    decision (``Decision.samples``: a match put together from deals reviewed at different
+    budgets is as precise as its least precise deal)."""
     out = {}
     for name in review.players:
         ds = [x for d in review.deals for x in d.decisions if x.player == name]
@@ -157,6 +196,7 @@ def performance(review: _Reviewed) -> dict[str, Performance]:
         marks = [x.mark for x in ds]
         loss = sum(x.loss for x in ds) / n if n else 0.0
         score = sum(decision_score(x.loss) for x in ds) / n if n else 100.0
+        samples = min((x.samples for x in ds), default=CALIBRATION_SAMPLES)
         out[name] = Performance(
             name,
             n,
@@ -165,6 +205,7 @@ def performance(review: _Reviewed) -> dict[str, Performance]:
             marks.count("inaccuracy"),
             marks.count("mistake"),
             marks.count("blunder"),
-            rating_estimate(loss, n) if n else None,
+            rating_estimate(loss, n, samples) if n else None,
+            samples,
         )
     return out

@@ -21,6 +21,11 @@ any monotonic clock), so they are tested without a server:
   and the service's ``max_jobs`` in all (``server_busy`` past them).
 * **Abandoned jobs.**  A replay review that no one has polled for :data:`IDLE_SECONDS` is
   cancelled, queued or running (:meth:`ReviewBudget.idle`); its worker is freed.
+* **The table's score under load.**  The background score of a deal at the table
+  (:mod:`ginrummy.web.learning.table_scores`) is reviewed at :func:`score_budget_ms` of the
+  backlog: the full budget while few deals wait, less as more wait, so the worker keeps up with
+  20 busy tables (``docs/design-notes.md``, "The score under load"); the score says so (its
+  ``samples``, a wider interval: :func:`ginrummy.analysis.performance.rating_estimate`).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from collections import OrderedDict, deque
 from collections.abc import Hashable
 from typing import Any
 
+from ..analysis.review import MIN_SAMPLES, SAMPLES_PER_MS
 from ..errors import Msg
 from .errors import WebError
 from .texts import W_
@@ -43,6 +49,8 @@ __all__ = [
     "WINDOW_SECONDS",
     "MAX_QUEUED_PER_CLIENT",
     "IDLE_SECONDS",
+    "SCORE_BUDGET_STEPS",
+    "score_budget_ms",
 ]
 
 MAX_REQUEST_MS = 120_000.0
@@ -62,6 +70,11 @@ MAX_QUEUED_PER_CLIENT = 2
 
 IDLE_SECONDS = 30.0
 """A replay review not polled for this long is cancelled (the page polls every 0.4 s)."""
+
+SCORE_BUDGET_STEPS: tuple[tuple[int, float], ...] = ((2, 1.0), (6, 0.5))
+"""``(most, share)``: a table score whose backlog (:func:`score_budget_ms`) is at most ``most``
+deals is reviewed at ``share`` of the server's budget a decision; past the last step, at the
+floor (the budget of the fewest sampled deals, ``MIN_SAMPLES``)."""
 
 MAX_CLIENTS = 100_000
 """Clients whose spending is remembered; past it the oldest are forgotten (bounded memory)."""
@@ -265,6 +278,26 @@ class ReviewBudget:
         for job in out:
             del self._polled[job]
         return out
+
+
+def score_budget_ms(base_ms: float, backlog: int) -> float:
+    """The budget a decision (ms) of the table score of a deal, given the server's ``base_ms``
+    (``--review-budget-ms``) and ``backlog``, the deals to be scored before it or with it (those
+    being reviewed, itself included, and those waiting that go first or with it): by
+    :data:`SCORE_BUDGET_STEPS`, ``base_ms`` for a backlog of at most 2, half of it up to 6,
+    else the floor ``MIN_SAMPLES / SAMPLES_PER_MS`` (32 ms: 16 sampled deals, the fewest a
+    review gives a decision, so no smaller budget is quicker); never more than ``base_ms``.  At
+    100 ms: 100, 50, 32.  Raises ``ValueError`` for a ``base_ms`` not > 0 or a negative
+    ``backlog``."""
+    if isinstance(base_ms, bool) or not isinstance(base_ms, (int, float)) or not math.isfinite(base_ms) or base_ms <= 0:
+        raise ValueError(f"base_ms is a number > 0, not {base_ms!r}")
+    if isinstance(backlog, bool) or not isinstance(backlog, int) or backlog < 0:
+        raise ValueError(f"backlog is an int >= 0, not {backlog!r}")
+    floor = min(float(base_ms), MIN_SAMPLES / SAMPLES_PER_MS)
+    for most, share in SCORE_BUDGET_STEPS:
+        if backlog <= most:
+            return max(floor, float(base_ms) * share)
+    return floor
 
 
 def _num(x: float) -> Any:

@@ -6,7 +6,12 @@ When a deal ends, :class:`TableScores` reviews it in the background: every playe
 the players' own reviews, so the tables' moves are never slowed: the review has one process of
 its own, and at most :data:`SLOTS` table scores are queued at once so that they never fill the
 queue the players' reviews need; a deal of a match that is over takes the next slot before the
-deals of matches going on, :class:`_Slots`).  Every watcher of the table (players and spectators) gets
+deals of matches going on, and a table nobody watches goes last, :class:`_Slots`).  Each deal
+is reviewed at :func:`~ginrummy.web.review_budget.score_budget_ms` of its backlog (the deals
+being reviewed and waiting before it or with it): the server's budget a decision while few
+wait, less (down to 16 sampled deals a decision) as more do, so that the worker keeps up with
+a room of busy tables; the score then says so (each player's ``samples`` and a wider
+interval, ``docs/design-notes.md``, "The score under load").  Every watcher of the table (players and spectators) gets
 ``score_progress`` while it runs and then ``score`` with each player's
 :class:`~ginrummy.analysis.performance.Performance` of the deal.  When the match is over, the
 deal reviews are put together into the match's score (``"deal": null``): it is ready as soon
@@ -36,7 +41,7 @@ from ...analysis.review import count_decisions
 from ...record import dumps
 from ..community.performance import store_scores
 from ..protocol.outbound import score_message, score_progress_message
-from ..review_budget import BudgetError
+from ..review_budget import BudgetError, score_budget_ms
 from ..room.review_service import ReviewService
 from ..room.tables import Table, TableManager
 
@@ -71,9 +76,11 @@ class _Slots:
     """At most ``n`` holders at once; when one is freed, the waiter whose ``rank()`` is lowest
     goes next (then the first come).  The rank is asked at that moment, not when the waiter
     came: a table whose match has ended since (rank 0, its players wait for the match's score)
-    passes the deals of matches going on (rank 1), even the ones it queued before its end."""
+    passes the deals of matches going on (rank 1), even the ones it queued before its end, and
+    both pass the tables nobody watches (rank 2)."""
 
     def __init__(self, n: int) -> None:
+        self.n = n
         self.free = n
         self._waiting: list[tuple[int, Callable[[], int], asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -91,6 +98,11 @@ class _Slots:
             if fut.done() and not fut.cancelled():
                 self.release()  # it was handed a slot as it was cancelled: pass it on
             raise
+
+    def ahead(self, rank: int) -> int:
+        """The holders and the waiters whose rank is now at most ``rank``: the backlog of a job
+        of that rank (:func:`~ginrummy.web.review_budget.score_budget_ms`)."""
+        return self.n - self.free + sum(1 for _, r, fut in self._waiting if not fut.done() and r() <= rank)
 
     def release(self) -> None:
         """Hand the slot to the first waiter by rank, else free it."""
@@ -189,17 +201,24 @@ class TableScores:
             return None
         await self._slots.acquire(lambda: self._rank(table_id))
         try:
-            return await self._review_in_slot(table_id, deal)
+            budget = score_budget_ms(self.reviews.budget_ms, self._slots.ahead(self._rank(table_id)))
+            return await self._review_in_slot(table_id, deal, budget)
         finally:
             self._slots.release()
 
     def _rank(self, table_id: str) -> int:
-        """0 for a table whose match is over (or gone), else 1 (:class:`_Slots`)."""
+        """0 for a table that is gone (nothing to do) or whose match is over and someone watches,
+        2 for a table nobody watches (no player's nor spectator's connection: nobody will see its
+        score soon), else 1: a match going on (:class:`_Slots`)."""
         table = self.manager.tables.get(table_id)
-        return 0 if table is None or table.over else 1
+        if table is None:
+            return 0
+        if not table.watchers:
+            return 2
+        return 0 if table.over else 1
 
-    async def _review_in_slot(self, table_id: str, deal: int) -> Any:
-        """:meth:`_review` once a slot is held."""
+    async def _review_in_slot(self, table_id: str, deal: int, budget_ms: float) -> Any:
+        """:meth:`_review` once a slot is held, at ``budget_ms`` a decision."""
         table = self.manager.tables.get(table_id)
         if table is None or table.match is None:
             return None
@@ -222,7 +241,7 @@ class TableScores:
                 review = await self.reviews.run(
                     text,
                     deal=deal,
-                    budget_ms=self.reviews.budget_ms,
+                    budget_ms=budget_ms,
                     seed=self.reviews.seed,
                     progress=progress,
                     client=f"table:{table_id}",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from ...actions import Action
+from ...analysis.performance import CALIBRATION_SAMPLES
 from ...cards import card_str
 
 __all__ = ["error_message", "hint_message", "legal_words", "score_message", "score_progress_message", "ScoreMsg"]
@@ -20,15 +21,19 @@ class ScoreMsg(TypedDict):
 
     type: str
     deal: int | None
+    full_samples: int
     players: list[dict[str, Any]]
 
 
 def score_message(deal: int | None, players: list[dict[str, Any]]) -> ScoreMsg:
-    """``{"type": "score", "deal": N or null, "players": [{"name", "decisions",
-    "loss_per_decision", "score", "inaccuracies", "mistakes", "blunders", "rating"}]}``:
-    ``score`` 0..100 (higher is better), ``loss_per_decision`` in percentage points of the
-    chance to win, ``rating`` ``{"rating", "low", "high"}`` or ``null`` (no decision)."""
-    return {"type": "score", "deal": deal, "players": players}
+    """``{"type": "score", "deal": N or null, "full_samples": 50, "players": [{"name",
+    "decisions", "loss_per_decision", "score", "inaccuracies", "mistakes", "blunders", "rating",
+    "samples"}]}``: ``score`` 0..100 (higher is better), ``loss_per_decision`` in percentage
+    points of the chance to win, ``rating`` ``{"rating", "low", "high"}`` or ``null`` (no
+    decision), ``samples`` the fewest sampled deals a decision it was reviewed on; fewer than
+    ``full_samples`` (the calibration's, :data:`~ginrummy.analysis.performance.CALIBRATION_SAMPLES`)
+    when the server was busy, with a wider interval."""
+    return {"type": "score", "deal": deal, "full_samples": CALIBRATION_SAMPLES, "players": players}
 
 
 def score_progress_message(deal: int | None, done: int, total: int | None) -> dict[str, Any]:

@@ -2,7 +2,9 @@
 // the server reviews every player's moves in the background and sends score_progress, then score
 // (deal N, and the match's score, deal null, when it is over).  The result dialog shows them: the
 // score 0-100 (100: every move the expert's), the inaccuracies, mistakes and blunders, and "played
-// like a player rated about N" with its interval.  Loaded before table.js; uses its ui state.
+// like a player rated about N" with its interval, and a note when the server scored it on fewer
+// sampled deals a move than its full precision (when it is busy: a wider interval).  Loaded before
+// table.js; uses its ui state.
 "use strict";
 
 const GinScore = (() => {
@@ -22,8 +24,15 @@ const GinScore = (() => {
   }
 
   function table(msg, caption) {
-    return el("table", { class: "board score-table", "data-deal": msg.deal === null ? "match" : String(msg.deal) },
-      el("caption", null, caption), el("tbody", null, ...msg.players.map(row)));
+    const out = [el("table", { class: "board score-table", "data-deal": msg.deal === null ? "match" : String(msg.deal) },
+      el("caption", null, caption), el("tbody", null, ...msg.players.map(row)))];
+    const fewest = Math.min(...msg.players.map((p) => p.samples || msg.full_samples));
+    if (msg.full_samples && fewest < msg.full_samples) {
+      out.push(el("p", { class: "hint score-quick" }, t(
+        "Scored quickly, on {samples} sampled deals a move instead of {full}: the rating's interval is wider.",
+        { samples: fmtNumber(fewest), full: fmtNumber(msg.full_samples) })));
+    }
+    return out;
   }
 
   /** The dialog's score section for the deal on screen (and the match once it is over). */
@@ -33,8 +42,8 @@ const GinScore = (() => {
     const s = ui.state, deal = s.deal && s.deal.number;
     const parts = [el("h3", null, t("How each player played"))];
     const over = s.match && s.match.finished;
-    if (over && scores.match) parts.push(table(scores.match, t("The match")));
-    if (scores[deal]) parts.push(table(scores[deal], t("Deal {number}", { number: deal })));
+    if (over && scores.match) parts.push(...table(scores.match, t("The match")));
+    if (scores[deal]) parts.push(...table(scores[deal], t("Deal {number}", { number: deal })));
     else {
       const pr = progress[deal];
       parts.push(el("p", { class: "hint", id: "score-progress", role: "status" }, pr && pr.total
