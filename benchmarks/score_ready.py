@@ -39,7 +39,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
