@@ -119,7 +119,7 @@ async def _turn_based_across(ann: httpx.Client, bob: httpx.Client, ports: list[i
         assert [e["why"] for e in mover_client.get("/api/turns").json()["turns"]] == ["move"]
         assert other_client.get("/api/turns").json()["turns"] == []
         mine = await _next_state(mover, dealt["seq"] - 1) if mover is wb else dealt
-        action = mine["view"]["legal_actions"][0]  # the upcard offer (R3.4): take it or pass
+        action = mine["view"]["legal_actions"][0]  # the upcard offer (R4.2): take it or pass
         await mover.send(json.dumps({"type": "action", "action": action, "id": "m"}))
         after = await _next_state(other, dealt["seq"])  # seen over the other process's socket
         assert after["seq"] == dealt["seq"] + 1
