@@ -241,7 +241,7 @@ def test_your_turn_list_and_restarts_days_apart(store_url):
             }
         ]
         assert _turns(other[0]) == []
-        now.t += 3600  # an hour later he moves; the turn passes (the upcard is offered, R3.4)
+        now.t += 3600  # an hour later he moves; the turn passes (the upcard is offered, R4.2)
         seq = _move(mover[0], app, tid, mover[1])
         t = app.state.manager.tables[tid]
         second = t.match.player_to_act()
