@@ -30,22 +30,13 @@ from ginrummy.web.room.clock import DAY, Clock
 from ginrummy.web.room.tables import SeatSpec, TableManager
 
 from .conftest import STORES, database_url
-
-T0 = 1_750_000_000.0
+from .test_turn_based import T0, FakeTime
 
 
 @pytest.fixture(params=STORES)
 def store_url(request, tmp_path):
     """A fresh store of each kind (PostgreSQL skipped unless GIN_TEST_DATABASE_URL is set)."""
     yield from database_url(request.param, tmp_path)
-
-
-class FakeTime:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 def _table(manager: TableManager, clock: dict[str, int]):
