@@ -328,3 +328,19 @@ def test_a_player_page_keeps_a_challenge_game_off_until_the_challenge_is_over(ap
     b = _play(c, d, 1, seed=4)  # both played: the challenge is over
     assert [m["id"] for m in c.get("/api/players/Ann").json()["recent"]] == [a["id"]]
     assert [m["id"] for m in c.get("/api/players/Bob").json()["recent"]] == [b["id"]]
+
+
+def test_an_answer_takes_no_body_and_a_broken_one_changes_nothing(app_client):  # noqa: F811
+    c = app_client
+    _person(c, "Bob")
+    _person(c, "Ann")
+    d = c.post("/api/duels", json={"to": "Bob", "deals": 1}).json()["id"]
+    _sign_in(c, "Bob")
+    r = c.post(f"/api/duels/{d}/accept", content=b'{"x": ', headers={"Content-Type": "application/json"})
+    assert (r.status_code, r.json()["code"]) == (400, "bad_json")
+    r = c.post(f"/api/duels/{d}/accept", content=b"hello", headers={"Content-Type": "text/plain"})
+    assert (r.status_code, r.json()["code"]) == (415, "unsupported_media_type")
+    r = c.post(f"/api/duels/{d}/1", json={"level": "expert"})
+    assert (r.status_code, r.json()["code"]) == (400, "bad_message")
+    assert c.get(f"/api/duels/{d}").json()["status"] == "open"
+    assert c.post(f"/api/duels/{d}/accept", json={}).status_code == 200

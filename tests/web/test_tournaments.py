@@ -310,6 +310,17 @@ def test_the_api_from_creation_to_a_seat_and_a_withdrawal(db_url):
         r = ann.post("/api/tournaments", json=body)
         assert r.status_code == 201
         tid = r.json()["id"]
+        # a request that takes no body refuses a broken one, and changes nothing (the new-user trial)
+        json_type = {"Content-Type": "application/json"}
+        r = ann.post(f"/api/tournaments/{tid}/join", content=b'{"x": ', headers=json_type)
+        assert (r.status_code, r.json()["code"]) == (400, "bad_json")
+        r = ann.post(f"/api/tournaments/{tid}/join", content=b"hello", headers={"Content-Type": "text/plain"})
+        assert (r.status_code, r.json()["code"]) == (415, "unsupported_media_type")
+        r = ann.post(f"/api/tournaments/{tid}/join", json={"x": 1})
+        assert (r.status_code, r.json()["code"]) == (400, "bad_message") and "x" in r.json()["error"]
+        assert ann.get(f"/api/tournaments/{tid}").json()["me"]["entered"] is False
+        assert ann.post(f"/api/tournaments/{tid}/join", json={}).json() == {"ok": True}
+        assert ann.post(f"/api/tournaments/{tid}/withdraw").json() == {"ok": True}
         assert ann.post(f"/api/tournaments/{tid}/join").json() == {"ok": True}
         assert bob.post(f"/api/tournaments/{tid}/join").json() == {"ok": True}
         r = bob.post(f"/api/tournaments/{tid}/join")

@@ -17,6 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from ...i18n import translate_error
 from ..errors import ErrorCode, WebError
+from ..protocol.bodies import EmptyBody
 from ..protocol.inbound import MAX_BODY_BYTES, parse_body
 from ..protocol.replay_frames import MAX_RECORD_BYTES
 from ..security import read_body
@@ -131,6 +132,32 @@ async def read_json_body(request: Request, model: Any) -> Any:
         return parse_body(raw, model)
     except WebError as exc:
         if exc.code == "bad_json" and exc.key in _SOCKET_WORDING:  # said of a WebSocket message
+            raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
+        raise
+
+
+async def read_no_body(request: Request) -> None:
+    """Check that a request that takes no body sent none, or ``{}`` as JSON: anything else is
+    refused before the request changes anything (:class:`WebError` ``too_large``,
+    ``unsupported_media_type``, ``bad_json`` or ``bad_message`` naming the field, as
+    :func:`read_json_body`)."""
+    try:
+        raw = await read_body(request.stream(), MAX_BODY_BYTES)
+    except ClientDisconnect:
+        raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
+    if raw is None:
+        raise WebError(ErrorCode.TOO_LARGE, too_large(MAX_BODY_BYTES))
+    if not raw.strip():
+        return
+    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
+        raise WebError(
+            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+            W_("send this request's body as JSON, with the header Content-Type: application/json"),
+        )
+    try:
+        parse_body(raw, EmptyBody)
+    except WebError as exc:
+        if exc.code == "bad_json" and exc.key in _SOCKET_WORDING:
             raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
         raise
 

@@ -33,7 +33,7 @@ from ...errors import GinRummyError
 from ..contests.duels import MAX_OPEN_DUELS, DuelRoom
 from ..protocol.bodies import DuelBody, parse_daily_path
 from ..texts import W_, request_lang, web_translator
-from .common import error_response, link_base, page, read_json_body
+from .common import error_response, link_base, page, read_json_body, read_no_body
 from .context import AppContext
 from .daily_routes import public_record
 from .player_routes import current_account, signed_in_account
@@ -103,6 +103,7 @@ async def answer(ctx: AppContext, what: str, request: Request) -> Response:
     tr = web_translator(request_lang(request))
     try:
         account = _signed_in(ctx, request)
+        await read_no_body(request)
         view = await asyncio.to_thread(_room(ctx).answer, account, request.path_params["duel_id"], what)
     except GinRummyError as exc:
         return error_response(exc, tr)
@@ -114,6 +115,7 @@ async def play(ctx: AppContext, request: Request) -> Response:
     tr = web_translator(request_lang(request))
     try:
         account = _signed_in(ctx, request)
+        await read_no_body(request)
         number = parse_daily_path("2000-01-01", request.path_params["number"]).number
         table, token, seat = await _room(ctx).start(account, request.path_params["duel_id"], number, lang=tr.lang)
         ctx.players.table_opened(table, (seat, account.id), False)

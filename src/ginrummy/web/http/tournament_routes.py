@@ -18,7 +18,7 @@ from ..community.accounts import Account
 from ..errors import ErrorCode, WebError
 from ..protocol.bodies import CreateTournamentBody
 from ..texts import W_, request_lang, web_translator
-from .common import error_response, link_base, page, read_json_body
+from .common import error_response, link_base, page, read_json_body, read_no_body
 from .context import AppContext
 from .player_routes import current_account
 
@@ -84,6 +84,7 @@ async def _step(ctx: AppContext, request: Request, what: str) -> Response:
     tid = request.path_params["tid"]
     try:
         account = _signed_in(ctx, request)
+        await read_no_body(request)
         if what == "join":
             ctx.tournaments.join(tid, account)
         elif what == "withdraw":

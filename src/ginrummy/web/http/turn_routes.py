@@ -14,7 +14,7 @@ from starlette.routing import Route
 from ...errors import GinRummyError
 from ..errors import ErrorCode, WebError
 from ..texts import W_, request_lang, web_translator
-from .common import error_response, link_base
+from .common import error_response, link_base, read_no_body
 from .context import AppContext
 from .player_routes import current_account
 
@@ -41,6 +41,7 @@ async def seat(ctx: AppContext, request: Request) -> Response:
         account = current_account(request, ctx.players)
         if account is None:
             raise WebError(ErrorCode.NOT_SIGNED_IN, W_("sign in to open your turn-based tables"))
+        await read_no_body(request)
         table, token = ctx.turns.seat(request.path_params["table_id"], account.id)
     except GinRummyError as exc:
         return error_response(exc, tr)

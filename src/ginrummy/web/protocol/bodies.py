@@ -18,6 +18,7 @@ from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
 
 __all__ = [
     "CreateTableBody",
+    "EmptyBody",
     "SeatBody",
     "SheetBody",
     "ClaimBody",
@@ -61,6 +62,11 @@ RuleValue = (
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class EmptyBody(_Body):
+    """The body of a request that takes none (join, withdraw, a seat link, an answer to a
+    challenge): nothing, or ``{}``; any field is refused by name."""
 
 
 class SeatBody(_Body):

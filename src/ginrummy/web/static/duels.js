@@ -72,8 +72,8 @@ async function loadDuel() {
   $("new-panel").hidden = true;
   $("duel").hidden = false;
   $("title").textContent = d.to ? t("{a} against {b}", { a: d.from, b: d.to }) : t("{name}'s challenge", { name: d.from });
-  $("about").textContent = t("{deals} deals against the computer level {level}; {status}", {
-    deals: String(d.deals), level: levelName(d.level), status: statusText(d) });
+  $("about").textContent = nt("{n} deal against the computer level {level}; {status}", "{n} deals against the computer level {level}; {status}",
+    d.deals, { level: levelName(d.level), status: statusText(d) });
   $("commitment").textContent = d.commitment;
   $("seed-line").hidden = !d.seed;
   $("seed").textContent = d.seed || "";
