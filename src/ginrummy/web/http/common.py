@@ -110,24 +110,32 @@ message; a request body says "request body is not valid JSON" instead (the other
 key given twice, name what is wrong and stand as they are)."""
 
 
-async def read_json_body(request: Request, model: Any) -> Any:
-    """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.protocol.inbound.parse_body`),
-    read with a cap.  Raises :class:`WebError` (``unsupported_media_type``, answered 415,
-    unless the request says ``Content-Type: application/json``: a cross-site form can send a
-    JSON-looking ``text/plain`` body, never that type without the server's leave; ``too_large``
-    or ``bad_message``/``bad_json``; ``bad_json`` too when the client hangs up before its body
-    ends: no one hears the answer)."""
+def _need_json_type(request: Request) -> None:
+    """Raises :class:`WebError` ``unsupported_media_type`` (415) unless the request says
+    ``Content-Type: application/json``: a cross-site form can send a JSON-looking
+    ``text/plain`` body, never that type without the server's leave."""
     if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
         raise WebError(
             ErrorCode.UNSUPPORTED_MEDIA_TYPE,
             W_("send this request's body as JSON, with the header Content-Type: application/json"),
         )
+
+
+async def _raw_body(request: Request) -> bytes:
+    """The request's body, read with a cap: :class:`WebError` ``too_large`` beyond it, and
+    ``bad_json`` when the client hangs up before its body ends (no one hears the answer)."""
     try:
         raw = await read_body(request.stream(), MAX_BODY_BYTES)
     except ClientDisconnect:
         raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
     if raw is None:
         raise WebError(ErrorCode.TOO_LARGE, too_large(MAX_BODY_BYTES))
+    return raw
+
+
+def _parse_request_body(raw: bytes, model: Any) -> Any:
+    """:func:`~ginrummy.web.protocol.inbound.parse_body`, its WebSocket wording of bad JSON
+    said of a request body."""
     try:
         return parse_body(raw, model)
     except WebError as exc:
@@ -136,30 +144,26 @@ async def read_json_body(request: Request, model: Any) -> Any:
         raise
 
 
+async def read_json_body(request: Request, model: Any) -> Any:
+    """The request's JSON body validated as ``model`` (:func:`~ginrummy.web.protocol.inbound.parse_body`),
+    read with a cap.  Raises :class:`WebError` (``unsupported_media_type``, answered 415,
+    unless the request says ``Content-Type: application/json``: a cross-site form can send a
+    JSON-looking ``text/plain`` body, never that type without the server's leave; ``too_large``
+    or ``bad_message``/``bad_json``; ``bad_json`` too when the client hangs up before its body
+    ends: no one hears the answer)."""
+    _need_json_type(request)
+    return _parse_request_body(await _raw_body(request), model)
+
+
 async def read_no_body(request: Request) -> None:
     """Check that a request that takes no body sent none, or ``{}`` as JSON: anything else is
     refused before the request changes anything (:class:`WebError` ``too_large``,
     ``unsupported_media_type``, ``bad_json`` or ``bad_message`` naming the field, as
     :func:`read_json_body`)."""
-    try:
-        raw = await read_body(request.stream(), MAX_BODY_BYTES)
-    except ClientDisconnect:
-        raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
-    if raw is None:
-        raise WebError(ErrorCode.TOO_LARGE, too_large(MAX_BODY_BYTES))
-    if not raw.strip():
-        return
-    if request.headers.get("content-type", "").split(";", 1)[0].strip().lower() != "application/json":
-        raise WebError(
-            ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-            W_("send this request's body as JSON, with the header Content-Type: application/json"),
-        )
-    try:
-        parse_body(raw, EmptyBody)
-    except WebError as exc:
-        if exc.code == "bad_json" and exc.key in _SOCKET_WORDING:
-            raise WebError(ErrorCode.BAD_JSON, W_("request body is not valid JSON")) from None
-        raise
+    raw = await _raw_body(request)
+    if raw.strip():
+        _need_json_type(request)
+        _parse_request_body(raw, EmptyBody)
 
 
 STATUS_CODES = {
