@@ -111,9 +111,10 @@ def test_the_score_after_a_match_and_the_profile_chart(server, browser):  # noqa
     assert page.locator("#score-panel table[data-deal='1'] tr").count() == 2  # both players, the computer too
     # --review-budget-ms 8 is 16 sampled deals a decision, fewer than the calibration's 50: each
     # table says so (the deal's and the match's), and the interval kept is the widened one
-    assert page.locator("#score-panel .score-quick").all_text_contents() == [
-        "Scored quickly, on 16 sampled deals a move instead of 50: the rating's interval is wider."
-    ] * 2
+    assert (
+        page.locator("#score-panel .score-quick").all_text_contents()
+        == ["Scored quickly, on 16 sampled deals a move instead of 50: the rating's interval is wider."] * 2
+    )
     if os.environ.get("GIN_SCREENSHOTS"):
         page.screenshot(path=str(Path(os.environ["GIN_SCREENSHOTS"]) / "score-match-end.png"))
     # the player page: the chart of the score per match, beside the rating

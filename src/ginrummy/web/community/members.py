@@ -384,8 +384,9 @@ class Players:
             scores = score_history(conn, acc.id)
         matches, wins, deals, deals_won, knocks, gins, um, us, points, kd = (int(x or 0) for x in sums)
         out_recent = []
+        hidden = self._secret([r.result_id for r in recent])  # daily deals' and challenges' games in play
         for r in recent:
-            if self._secret(r.result_id):  # a daily deal's or a challenge's game still in play
+            if r.result_id in hidden:
                 continue
             if r.opponent_id is None:
                 opponent, kind = r.opponent_name, "guest"
@@ -426,11 +427,11 @@ class Players:
             "performance": scores,
         }
 
-    def _secret(self, result_id: str) -> bool:
-        """Whether the result of ``result_id`` is kept off the player pages: a game of a daily
-        deal whose day is not over, or of a friend challenge not over (the same deals are still
-        to be played by others)."""
-        return any(room is not None and room.secret(result_id) for room in (self.daily, self.duels))
+    def _secret(self, result_ids: list[str]) -> set[str]:
+        """Those of ``result_ids`` whose results are kept off the player pages: games of a
+        daily deal whose day is not over, or of a friend challenge not over (the same deals are
+        still to be played by others)."""
+        return set().union(*(room.secret(result_ids) for room in (self.daily, self.duels) if room is not None))
 
     def me(self, account_id: int) -> dict[str, Any]:
         """``GET /api/me`` of a signed-in account: name, kind, rating, provisional, matches,

@@ -352,12 +352,20 @@ class DailyRoom:
             "entrants": sum(1 for e in done if e.number == number and e.level == mine.level),
         }
 
-    def secret(self, table_id: str) -> bool:
-        """Whether ``table_id`` is a daily table of a day not over yet: its result is kept off
-        the player pages until then (who won a deal tells something of its cards)."""
+    def secret(self, table_ids: list[str]) -> set[str]:
+        """Those of ``table_ids`` that are daily tables of a day not over yet, read in one query:
+        their results are kept off the player pages until then (who won a deal tells something
+        of its cards)."""
+        if not table_ids:
+            return set()
         with self.engine.connect() as conn:
-            row = conn.execute(select(daily_entries_t.c.day).where(daily_entries_t.c.table_id == table_id)).first()
-        return row is not None and not may_reveal(date.fromisoformat(row[0]), self.now())
+            rows = conn.execute(
+                select(daily_entries_t.c.table_id, daily_entries_t.c.day).where(
+                    daily_entries_t.c.table_id.in_(table_ids)
+                )
+            ).all()
+        now = self.now()
+        return {r.table_id for r in rows if not may_reveal(date.fromisoformat(r.day), now)}
 
     def may_replay(self, table_id: str, account_id: int | None) -> bool:
         """Whether a daily table's game may be replayed by ``account_id``: once its day is

@@ -418,15 +418,22 @@ class DuelRoom:
 
     # -- after -------------------------------------------------------------------------------
 
-    def secret(self, table_id: str) -> bool:
-        """Whether ``table_id`` is a game of a challenge not over yet: its result is kept off
-        the player pages until then (who won a deal tells something of its cards)."""
+    def secret(self, table_ids: list[str]) -> set[str]:
+        """Those of ``table_ids`` that are games of a challenge not over yet (one query for the
+        games, then each challenge once): their results are kept off the player pages until
+        then (who won a deal tells something of its cards)."""
+        if not table_ids:
+            return set()
         with self.engine.connect() as conn:
-            g = conn.execute(select(duel_games_t.c.duel_id).where(duel_games_t.c.table_id == table_id)).first()
-        if g is None:
-            return False
-        row = self._row(g.duel_id)
-        return not self._over(row, self._counted(row, self._games(row)))
+            games = conn.execute(
+                select(duel_games_t.c.table_id, duel_games_t.c.duel_id).where(duel_games_t.c.table_id.in_(table_ids))
+            ).all()
+        open_duels = set()
+        for duel_id in {g.duel_id for g in games}:
+            row = self._row(duel_id)
+            if not self._over(row, self._counted(row, self._games(row))):
+                open_duels.add(duel_id)
+        return {g.table_id for g in games if g.duel_id in open_duels}
 
     def may_replay(self, table_id: str, account_id: int | None) -> bool:
         """Whether a challenge game may be replayed by ``account_id``: once the challenge is
