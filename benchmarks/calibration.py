@@ -13,6 +13,8 @@ a match to ``--data`` and skips the matches it already has):
     nice -n 15 python benchmarks/calibration.py play --pairs 4 --data benchmarks/calibration-data.jsonl
         plays --pairs duplicate pairs (2 matches each) of every pair of --levels (default
         random,novice,club,expert), games to 100 (standard preset), and reviews each match.
+        ``--shard K/N`` plays only the pairs p with p % N == K: N processes (one a core) side by
+        side append to the same data file without playing a match twice.
     python benchmarks/calibration.py fit --data benchmarks/calibration-data.jsonl \\
             --out benchmarks/calibration.json --svg docs/performance-calibration.svg
         rates the levels (ladder code), fits rating = a + b * ln(loss + c) by least squares on
@@ -55,7 +57,10 @@ def play(args: argparse.Namespace) -> None:
                 have.add(json.loads(line)["match"])
     index = 0
     t_start = time.monotonic()
+    shard, shards = _shard(args.shard)
     for p in range(args.pairs):
+        if p % shards != shard:
+            continue
         for a, b in itertools.combinations(levels, 2):
             for swapped in (False, True):
                 key = f"{a}-{b}/{p}/{int(swapped)}"
@@ -85,6 +90,18 @@ def play(args: argparse.Namespace) -> None:
                     f.write(json.dumps(row) + "\n")
                 print(key, row["seconds"], {n: round(v["loss"] / max(1, v["decisions"]), 2)
                                             for n, v in row["players"].items()}, flush=True)
+
+
+def _shard(text: str) -> tuple[int, int]:
+    """``"K/N"`` -> (K, N): this process plays the pairs p with p % N == K (so N processes
+    appending to one data file never play the same match); raises SystemExit for a bad value."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise SystemExit(f"--shard is K/N with 0 <= K < N, not {text!r}") from None
+    if not 0 <= k < n:
+        raise SystemExit(f"--shard is K/N with 0 <= K < N, not {text!r}")
+    return k, n
 
 
 def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
@@ -220,6 +237,7 @@ def main() -> None:
     p.add_argument("--budget-ms", type=float, default=BUDGET_MS)
     p.add_argument("--data", default="benchmarks/calibration-data.jsonl")
     p.add_argument("--max-seconds", type=float, default=0.0, help="stop starting matches after this long (0: no limit)")
+    p.add_argument("--shard", default="0/1", help="K/N: play only the pairs p with p %% N == K (N processes side by side)")
     f = sub.add_parser("fit")
     f.add_argument("--data", default="benchmarks/calibration-data.jsonl")
     f.add_argument("--out", default="benchmarks/calibration.json")
