@@ -327,3 +327,37 @@ def test_your_turn_entry_says_the_opponents_seat_so_a_page_can_name_a_computer_i
         "Computer (novice)",
         [{"name": "Computer (novice)", "kind": "computer", "level": "novice"}],
     )
+
+
+def test_the_your_turn_list_loads_tables_on_the_event_loop_only(tmp_path):
+    """``GET /api/turns`` may load a table into the manager (one another process made): that
+    must happen on the event loop, never in a worker thread, where it could put back an older
+    copy of a table the loop has just moved on (the list read everything in a thread before)."""
+    app = _app(f"sqlite:///{tmp_path / 'g.db'}", FakeTime(T0))
+    with TestClient(app):
+        ann, bob = _person(app, "Ann", True), _person(app, "Bob", True)
+        r = ann.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "human"}], "clock": {"days": 1}})
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        code = r.json()["seats"][1]["invite"].split("invite=")[1]
+        assert bob.post(f"/api/tables/{tid}/claim", json={"invite": code}).status_code == 200
+        _check_loads(app, ann, bob)
+
+
+def _check_loads(app: Any, ann: TestClient, bob: TestClient) -> None:
+    manager = app.state.manager
+    loads: list[bool] = []
+    plain = manager.load
+
+    def load(table_id: str) -> Any:
+        try:
+            asyncio.get_running_loop()
+            loads.append(True)
+        except RuntimeError:  # no running loop: a worker thread
+            loads.append(False)
+        return plain(table_id)
+
+    manager.load = load
+    entries = _turns(ann) + _turns(bob)
+    assert loads == [True, True]
+    assert sorted(e["why"] for e in entries) == ["seed", "seed"]

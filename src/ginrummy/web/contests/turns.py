@@ -112,12 +112,20 @@ class Turns:
         except WebError:  # gone, or cannot be resumed (logged by the manager)
             return None
 
-    def of(self, account_id: int, now: float) -> list[dict[str, Any]]:
+    def seats_of(self, account_id: int) -> list[tuple[str, int]]:
+        """``(table id, player)`` of every seat of ``account_id`` (one query: the part of
+        :meth:`of` a worker thread may run)."""
+        return self._seats(account_id)
+
+    def of(self, account_id: int, now: float, seats: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]:
         """The "your turn" list of ``account_id`` at ``now``: a :func:`turn_entry` for each
         turn-based table that waits for him, those whose days run first (nearest deadline
-        first), then by table id."""
+        first), then by table id.  ``seats``: his seats read before (:meth:`seats_of`, in a
+        worker thread); this part runs on the event loop, as it may load a table into the
+        manager (a load from a thread could put back an older copy of a table the loop has
+        just moved on)."""
         out = []
-        for table_id, player in self._seats(account_id):
+        for table_id, player in self._seats(account_id) if seats is None else seats:
             table = self._table(table_id)
             if table is None or not table.turn_based or player >= len(table.names):
                 continue

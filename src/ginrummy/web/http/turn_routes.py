@@ -28,7 +28,8 @@ async def turns(ctx: AppContext, request: Request) -> Response:
     account = current_account(request, ctx.players)
     if account is None:
         return JSONResponse({"signed_in": False, "turns": []}, headers={"Cache-Control": "no-store"})
-    out = await asyncio.to_thread(ctx.turns.of, account.id, ctx.manager.now())
+    seats = await asyncio.to_thread(ctx.turns.seats_of, account.id)
+    out = ctx.turns.of(account.id, ctx.manager.now(), seats)  # on the loop: it may load a table
     return JSONResponse({"signed_in": True, "turns": out}, headers={"Cache-Control": "no-store"})
 
 
