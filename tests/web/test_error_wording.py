@@ -5,6 +5,13 @@ now (as the terminal table does, R4-R5), not every action form.  Nothing changes
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from ginrummy.web.errors import WebError
+from ginrummy.web.protocol.bodies import CreateTournamentBody, parse_body, parse_daily_path
+
 from .conftest import new_table, next_message
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -15,7 +22,7 @@ def test_a_seats_schema_error_counts_seats_from_1(client):
     for seats, error in (
         ([{"kind": 5}, HUMANS[1]], "seat 1: kind has the wrong type; allowed: text"),
         ([HUMANS[0], {"kind": "human", "name": 7}], "seat 2: name has the wrong type; allowed: text"),
-        ([HUMANS[0], {"kind": "bot", "level": "x" * 41}], "seat 2: level is longer than 40 (characters or items)"),
+        ([HUMANS[0], {"kind": "bot", "level": "x" * 41}], "seat 2: level is too long; allowed: at most 40 characters"),
         (
             [HUMANS[0], {"kind": "human", "colour": "red"}],
             "seat 2: colour is not a field here; fields: kind, level, name",
@@ -177,3 +184,33 @@ def test_a_value_that_misses_its_pattern_says_what_it_should_look_like():
         with pytest.raises(ValidationError) as bad:
             model.model_validate(data)
         assert str(_problem(bad.value.errors()[0])) == words
+
+
+def test_a_too_short_or_too_long_value_says_characters_for_text_and_items_for_a_list(client):
+    """A text's limit is in characters and a list's in items: the error says which, and what is
+    allowed (it said "(characters or items)" for both)."""
+    before = len(client.app.state.manager.tables)
+    r = client.post("/api/tables", json={"seats": [HUMANS[0], {"kind": "human", "name": "x" * 201}]})
+    assert (r.status_code, r.json()) == (
+        400,
+        {"error": "seat 2: name is too long; allowed: at most 200 characters", "code": "bad_message"},
+    )
+    assert len(client.app.state.manager.tables) == before
+    start = "2026-12-24T20:00:00+00:00"
+    for body, error in (
+        ({"name": "Club night", "start": "soon"}, "start: is too short; allowed: at least 10 characters"),
+        ({"name": "", "start": start}, "name: is empty; allowed: a text of at least one character"),
+        ({"name": "Club night", "start": start, "levels": ["novice"] * 9}, "levels: has too many items; allowed: at most 8"),
+    ):
+        with pytest.raises(WebError) as err:
+            parse_body(json.dumps(body).encode(), CreateTournamentBody)
+        assert str(err.value) == error
+
+
+def test_a_negative_deal_number_in_a_path_is_out_of_range_not_of_the_wrong_type():
+    with pytest.raises(WebError) as err:
+        parse_daily_path("2000-01-01", "-1")
+    assert str(err.value) == "number: is out of range; allowed: at least 1"
+    with pytest.raises(WebError) as err:
+        parse_daily_path("2000-01-01", "x1")
+    assert str(err.value) == "number: has the wrong type; allowed: a whole number"

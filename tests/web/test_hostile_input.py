@@ -364,8 +364,8 @@ TWO = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "novice"}]
 @pytest.mark.parametrize(
     "body, error",
     [
-        ({"rules": {"stock_end": "x" * 100}, "seats": TWO}, "rules.stock_end: is longer than 40 (characters or items)"),
-        ({"rules": {"k" * 100: 1}, "seats": TWO}, "rules (a field name): is longer than 40 (characters or items)"),
+        ({"rules": {"stock_end": "x" * 100}, "seats": TWO}, "rules.stock_end: is too long; allowed: at most 40 characters"),
+        ({"rules": {"k" * 100: 1}, "seats": TWO}, "rules (a field name): is too long; allowed: at most 40 characters"),
         (
             {"rules": {"target": 10**23}, "seats": TWO},
             "rules.target: is out of range; allowed: at most 999999999999999999",

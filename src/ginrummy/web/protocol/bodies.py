@@ -301,7 +301,7 @@ def parse_query(items: Sequence[tuple[str, str]], model: type[_Q] | None = None)
                 W_(
                     "{field}: {problem}",
                     field=k[:40],
-                    problem=W_("is longer than {limit} (characters or items)", limit=20),
+                    problem=W_("is too long; allowed: at most {limit} characters", limit=20),
                 ),
             )
     schema: Any = ReviewQuery if model is None else model
@@ -361,10 +361,16 @@ def _problem(err: Mapping[str, Any]) -> Msg:
         return W_("is missing")
     if kind == "extra_forbidden":
         return W_("is not a field here")
-    if kind in ("string_too_long", "too_long"):
-        return W_("is longer than {limit} (characters or items)", limit=ctx.get("max_length", "?"))
-    if kind in ("string_too_short", "too_short"):
-        return W_("is shorter than {limit} (characters or items)", limit=ctx.get("min_length", "?"))
+    if kind == "string_too_long":
+        return W_("is too long; allowed: at most {limit} characters", limit=ctx.get("max_length", "?"))
+    if kind == "too_long":
+        return W_("has too many items; allowed: at most {limit}", limit=ctx.get("max_length", "?"))
+    if kind == "string_too_short" and ctx.get("min_length") == 1:
+        return W_("is empty; allowed: a text of at least one character")
+    if kind == "string_too_short":
+        return W_("is too short; allowed: at least {limit} characters", limit=ctx.get("min_length", "?"))
+    if kind == "too_short":
+        return W_("has too few items; allowed: at least {limit}", limit=ctx.get("min_length", "?"))
     if kind in ("less_than_equal", "less_than"):
         return W_("is out of range; allowed: at most {limit}", limit=ctx.get("le", ctx.get("lt", "?")))
     if kind in ("greater_than_equal", "greater_than"):
@@ -390,8 +396,8 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
     """Decode and validate a JSON request body (at most :data:`MAX_BODY_BYTES` bytes and
     :data:`MAX_BODY_DEPTH` levels) as ``model``.  Raises :class:`WebError` saying which
     field was wrong and how (for example ``rules.target: has the wrong type...``; a seat's field
-    names the seat counting from 1, as every seat error does: ``seat 1: name is longer than
-    200 (characters or items)``)."""
+    names the seat counting from 1, as every seat error does: ``seat 1: name is too long;
+    allowed: at most 200 characters``)."""
     data = read_json(raw or b"null", limit=MAX_BODY_BYTES, max_depth=MAX_BODY_DEPTH)
     if not isinstance(data, dict):
         raise WebError(ErrorCode.BAD_MESSAGE, W_("the body must be a JSON object: {help}", help=body_help(model)))
@@ -475,6 +481,15 @@ def parse_daily_path(day: str, number: str | None = None, level: str | None = No
     :class:`WebError` (``bad_message``) naming the part that is wrong and what is allowed."""
     data: dict[str, Any] = {"day": str(day)[:40]}
     if number is not None:
+        if number.startswith("-") and number[1:].isascii() and number[1:].isdigit():  # -1: a number, below 1
+            raise WebError(
+                ErrorCode.BAD_MESSAGE,
+                W_(
+                    "{field}: {problem}",
+                    field="number",
+                    problem=W_("is out of range; allowed: at least {limit}", limit=1),
+                ),
+            )
         if not (number.isascii() and number.isdigit()) or len(number) > 3:
             raise WebError(
                 ErrorCode.BAD_MESSAGE,
