@@ -1,0 +1,160 @@
+"""The batched deal engine (``ginrummy.env.batch``, issue 36 item 3) is exact: every move it
+applies is replayed through the scalar engine (``GameCore``) and the masks, both seats'
+observations, the ends of the deals and their results are equal on every step; a wrong
+deadwood bound is caught by the same comparison."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ginrummy.cards import cards_of  # noqa: E402
+from ginrummy.deal import DISCARD, new_deal  # noqa: E402
+from ginrummy.env.batch import BatchDeals, batch_rules_ok, lower_bound, pick  # noqa: E402
+from ginrummy.env.core import GameCore, seed_bytes  # noqa: E402
+from ginrummy.melds import deadwood_after_discards  # noqa: E402
+from ginrummy.rules import preset  # noqa: E402
+
+
+def _deck_of(core: GameCore) -> tuple[list[int], int]:
+    """The deck (new_deal order) and dealer of the core's first deal state."""
+    assert core.match is not None
+    d = core.match.deal
+    nd, dl = d.hands[1 - d.dealer], d.hands[d.dealer]
+    return cards_of(nd) + cards_of(dl) + [d.pile[0]] + list(d.stock), d.dealer
+
+
+def _totals(eng: BatchDeals, i: int, seat: int) -> np.ndarray:
+    """(seat's, opponent's) total after the deal: its points to its winner (R11, one deal)."""
+    w, p = int(eng.winner[i]), int(eng.points[i])
+    return np.array([[p if w == seat else 0, p if w == 1 - seat else 0]])
+
+
+def _best_discard(hand: int, taken: int) -> int:
+    """The discard leaving the least deadwood (not the card just taken, R4.3)."""
+    d = deadwood_after_discards(hand, [c for c in cards_of(hand) if c != taken])
+    return min(d, key=lambda c: (d[c], c))
+
+
+def drive(n: int, steps: int, seed: int, bound: Callable | None = None, end: float = 0.0) -> tuple[Counter, BatchDeals]:
+    """Random legal play (with ``end``: a gin taken whenever legal, a knock with chance ``end``
+    and the discard leaving the least deadwood with chance 0.8, so that the rare ends are met) of ``n`` deals for ``steps`` batch moves through the batched engine and
+    ``n`` scalar ``GameCore`` s side by side; assert on every step that the masks, both seats'
+    observations (the last one of each deal too), the ends and the results are equal.  Returns
+    the count of each outcome and the engine."""
+    rng = np.random.default_rng(seed)
+    cores = [GameCore() for _ in range(n)]
+    eng = BatchDeals(n, cores[0].rules) if bound is None else BatchDeals(n, cores[0].rules, bound)
+    seeds = iter(range(seed * 1_000_000, seed * 1_000_000 + 10**6))
+    outcomes: Counter = Counter()
+
+    def start(i: int) -> None:
+        cores[i].reset(seed_bytes(next(seeds)))
+        eng.deal(i, *_deck_of(cores[i]))
+
+    for i in range(n):
+        start(i)
+    rows = np.arange(n)
+    obs = np.zeros((n, 433), dtype=np.float32)
+    for _ in range(steps):
+        masks = eng.masks(rows)
+        for i in range(n):
+            assert np.array_equal(masks[i], cores[i].mask_to_act()), i
+        for seat in (0, 1):
+            eng.observe(seat, rows, obs)
+            for i in range(n):
+                assert np.array_equal(obs[i], cores[i].observe(seat)), (i, seat)
+        codes = pick(masks, (rng.random(n) * masks.sum(axis=1)).astype(np.int64))
+        if end:
+            top = 160 - np.argmax(masks[:, ::-1], axis=1)  # the highest legal code: gin, else knock
+            ends = (top >= 109) | ((top >= 57) & (rng.random(n) < end))
+            codes = np.where(ends, top, codes)
+            for i in np.flatnonzero(~ends & (eng.phase == 2) & (rng.random(n) < 0.8)).tolist():
+                codes[i] = 5 + _best_discard(int(eng.hands[i, eng.to_act[i]]), int(eng.taken[i]))
+        ended = set(eng.apply(rows, codes).tolist())
+        for i in range(n):
+            core = cores[i]
+            core.step(int(codes[i]))
+            assert core.done == (i in ended), i
+            if core.done:
+                assert core.match is not None
+                res = core.match.deal.result
+                assert res is not None
+                assert (int(eng.winner[i]), int(eng.points[i])) == (
+                    -1 if res.winner is None else res.winner,
+                    res.points,
+                )
+                outcomes[str(res.outcome)] += 1
+                for seat in (0, 1):
+                    one = np.zeros((1, 433), dtype=np.float32)
+                    eng.observe(seat, rows[i : i + 1], one, _totals(eng, i, seat))
+                    assert np.array_equal(one[0], core.observe(seat)), (i, seat, "last")
+                    assert not eng.masks(rows[i : i + 1]).any()
+                start(i)
+    return outcomes, eng
+
+
+def test_batched_engine_equals_the_scalar_engine_on_every_step():
+    """64 deals x 3,000 moves of random legal play (about 1,600 deals): masks, observations,
+    ends and results equal the scalar engine's at every step; every outcome is met (knock,
+    gin, undercut, the draw of R7.1), and the scalar fallback was used (hands with a set)."""
+    outcomes, eng = drive(64, 3000, 2, end=0.2)
+    assert set(outcomes) == {"knock", "gin", "undercut", "draw"}, outcomes
+    assert min(outcomes.values()) >= 10, outcomes
+    assert eng.fallbacks > 0
+
+
+def test_a_zero_bound_sends_every_hand_with_a_set_to_the_scalar_engine_and_stays_equal():
+    _, exact = drive(16, 600, 3)
+    _, zero = drive(16, 600, 3, bound=lambda h: np.zeros(len(h), dtype=np.int64))
+    assert zero.fallbacks > 5 * exact.fallbacks
+
+
+def test_a_wrong_bound_is_caught():
+    """A bound above the true deadwood (the real one + 11) skips knocks the scalar engine allows:
+    the equality test fails on the mask."""
+    with pytest.raises(AssertionError):
+        drive(64, 1500, 1, bound=lambda h: lower_bound(h) + 11)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(range(52)), st.integers(0, 10), st.booleans())
+def test_discard_turn_mask_of_any_hand(deck, taken_at, take):
+    """For any 11-card hand (the first 11 cards of a shuffled deck) and card just taken from the
+    pile (or none): the discard turn's mask equals the scalar engine's (R4.3, R5.1, R6.1)."""
+    rules = preset("standard")
+    deck = list(deck)
+    hand = cards_of(sum(1 << c for c in deck[:11]))
+    taken = deck[taken_at] if take else None
+    # the scalar state: the non-dealer (seat 1) holds the 11 cards after drawing
+    s = new_deal(rules, 0, deck[1:11] + deck[11:21] + deck[21:22] + [deck[0]] + deck[22:])
+    s, _ = s.apply(1, s.legal_actions()[1])  # pass
+    s, _ = s.apply(0, s.legal_actions()[1])  # pass
+    s, _ = s.apply(1, s.legal_actions()[0])  # draws deck[0]
+    assert s.phase == DISCARD and sorted(cards_of(s.hands[1])) == sorted(hand)
+    want = np.zeros(161, dtype=np.int8)
+    object.__setattr__(s, "taken", taken)
+    s._legal = None
+    for a in s.legal_actions():
+        want[a.code] = 1
+    eng = BatchDeals(1, rules)
+    eng.deal(0, deck[1:11] + deck[11:21] + deck[21:22] + [deck[0]] + deck[22:], 0)
+    eng.hands[0, 1] = s.hands[1]
+    eng.phase[0] = 2
+    eng.to_act[0] = 1
+    eng.taken[0] = -1 if taken is None else taken
+    assert np.array_equal(eng.masks(np.arange(1))[0], want)
+
+
+def test_rules_the_batched_engine_plays():
+    assert batch_rules_ok(preset("standard")) is None
+    assert batch_rules_ok(preset("oklahoma")) == "variant='standard' (not 'oklahoma')"
+    assert batch_rules_ok(preset("standard").replace(stock_end="wall")) == "stock_end='draw_at_two' (not 'wall')"
