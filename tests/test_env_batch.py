@@ -238,3 +238,50 @@ def test_vector_env_never_returns_an_episode_the_opponent_ended_before_the_agent
     codes = obs["action_mask"].argmax(axis=1)
     obs, *_ = vec.step(codes)
     assert obs["action_mask"].sum(axis=1).min() > 0
+
+
+def test_vector_env_batch_backend_refuses_a_bad_batch_and_what_it_does_not_play():
+    """A bad batch (an illegal code under "raise", a code out of range, the wrong length) raises
+    naming it and moves no sub-environment; a configuration the batched engine does not play
+    is refused naming what it needs; an unknown backend names the allowed ones."""
+    from ginrummy.env import GinRummyVector
+    from ginrummy.errors import IllegalActionError, RuleSetError
+
+    vec = GinRummyVector(3, illegal="raise", backend="batch")
+    obs, _ = vec.reset(seed=11)
+    before = {k: v.copy() for k, v in vec._batch.eng.__dict__.items() if isinstance(v, np.ndarray)}
+    codes = obs["action_mask"].argmax(axis=1)
+    illegal = codes.copy()
+    illegal[2] = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    with pytest.raises(IllegalActionError, match="not legal in sub-environment 2"):
+        vec.step(illegal)
+    with pytest.raises(ValueError, match="an action is an int code 0..160, not 161"):
+        vec.step([codes[0], codes[1], 161])
+    with pytest.raises(ValueError, match="step takes 3 actions, not 2"):
+        vec.step(codes[:2])
+    for k, v in before.items():
+        assert np.array_equal(getattr(vec._batch.eng, k), v), k
+    assert vec.moves == vec._batch.moves
+    vec.step(codes)  # the legal batch still steps
+    with pytest.raises(RuleSetError, match=r"it needs opponent='random' \(not 'novice'\)"):
+        GinRummyVector(2, opponent="novice", backend="batch")
+    with pytest.raises(RuleSetError, match=r"it needs scope='deal' \(not 'game'\)"):
+        GinRummyVector(2, scope="game", backend="batch")
+    with pytest.raises(RuleSetError, match=r"it needs stock_end='draw_at_two' \(not 'wall'\)"):
+        GinRummyVector(2, rules={"stock_end": "wall"}, backend="batch")
+    with pytest.raises(RuleSetError, match=r"backend='numpy' is not allowed; allowed: 'scalar', 'batch'"):
+        GinRummyVector(2, backend="numpy")
+
+
+def test_vector_env_batch_backend_deal_options_as_the_scalar_one():
+    """``reset(options={"deck", "dealer"})`` gives every sub-environment that deal on both
+    backends (the same observations and masks), and a bad option raises before anything changes."""
+    from ginrummy.env import GinRummyVector
+
+    deck = list(range(52))[::-1]
+    a = GinRummyVector(2, backend="scalar").reset(seed=3, options={"deck": deck, "dealer": 1})
+    b = GinRummyVector(2, backend="batch").reset(seed=3, options={"deck": deck, "dealer": 1})
+    _same(a[0], b[0])
+    assert a[0]["observation"][0, 51] == 1.0  # seat 0 does not deal: the non-dealer's hand deck[0:10]
+    with pytest.raises(ValueError, match="options\\['dealer'\\] is player 0 or 1, not 2"):
+        GinRummyVector(2, backend="batch").reset(seed=3, options={"dealer": 2})

@@ -10,6 +10,10 @@ sub-environment); the step ends with one copy of each batch into the two arrays 
 the same two every step.  A finished sub-environment is reset in the
 same step (``AutoresetMode.SAME_STEP``): the returned row is the new episode's first
 observation, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the last one.
+
+``backend="batch"`` plays the same episodes with every deal in the batched numpy engine
+(:mod:`ginrummy.env.batch`, :mod:`ginrummy.env.vector_batch`): one array operation a move for
+the whole batch, for ``opponent="random"``, ``scope="deal"`` and the standard two-hand rules.
 """
 
 from __future__ import annotations
