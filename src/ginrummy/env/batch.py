@@ -426,4 +426,4 @@ def pick(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
     """The ``k[j]``-th legal code (counting from 0, ascending) of each row of ``masks``
     (``int8``, shape ``(M, 161)``): a choice from the engine's list of legal actions, which is
     in code order (discards, knocks, gins, each by card)."""
-    return np.argmax(np.cumsum(masks, axis=1) > k[:, None], axis=1)
+    return np.argmax(np.cumsum(masks, axis=1, dtype=np.int16) > k[:, None], axis=1)
