@@ -219,6 +219,7 @@ def test_vector_env_batch_backend_illegal_codes_and_step_limit():
     assert vector_pair(16, 400, 8, bad=0.1) > 0
     assert vector_pair(16, 300, 9, bad=0.05, illegal="end") > 0
     assert vector_pair(16, 300, 10, bad=0.3, max_cycles=40) > 0
+    assert vector_pair(16, 100, 12, max_cycles=2) > 0  # the opponent's first move can use it up
 
 
 @pytest.mark.parametrize("backend", ["scalar", "batch"])

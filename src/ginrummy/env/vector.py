@@ -296,10 +296,10 @@ class GinRummyVector(VectorEnv):
         """:meth:`_revive` on the batch backend (the same seeds in the same order)."""
         runner = self._batch
         assert runner is not None
-        dead = rows[runner.eng.to_act[rows] != runner.seat]
+        dead = rows[runner.dead[rows]]
         while len(dead):
             runner.reset_rows(dead.tolist(), [self._next_seed() for _ in dead], None, write=False)
-            dead = dead[runner.eng.to_act[dead] != runner.seat]
+            dead = dead[runner.dead[dead]]
 
     def _publish_batch(self) -> dict[str, np.ndarray]:
         runner = self._batch

@@ -72,6 +72,9 @@ class BatchRunner:
         self.scale = self.eng.scale
         self.rngs: list[random.Random] = [random.Random(0)] * n
         self.left = np.full(n, -1, dtype=np.int64)
+        #: the episodes that ended (by the rules or ``max_cycles``) in the opponent's moves
+        #: before the agent's first one (set by :meth:`reset_rows`)
+        self.dead = np.zeros(n, dtype=np.bool_)
         self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self.mask = np.zeros((n, 161), dtype=np.int8)
         #: moves applied (both seats, all sub-environments), a count for benchmarks
@@ -90,7 +93,9 @@ class BatchRunner:
             self.rngs[i] = rng
             self.left[i] = self.max_cycles
         r = np.asarray(rows, dtype=np.intp)
-        self._opponent(r, np.zeros(self.n), np.zeros(self.n, dtype=np.bool_), np.zeros(self.n, dtype=np.bool_))
+        done = np.zeros(self.n, dtype=np.bool_)
+        self._opponent(r, np.zeros(self.n), done, np.zeros(self.n, dtype=np.bool_))
+        self.dead[r] = done[r]
         if write:
             self.write(r)
 
