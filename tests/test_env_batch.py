@@ -177,10 +177,11 @@ def _same(a, b) -> None:
             assert np.array_equal(a[k], b[k]), k
 
 
-def vector_pair(n: int, steps: int, seed: int, bad: float = 0.0, **kw) -> int:
+def vector_pair(n: int, steps: int, seed: int, bad: float = 0.0, end: float = 0.0, **kw) -> int:
     """``GinRummyVector`` on both backends, the same seed and the same codes (random legal ones,
-    an out-of-mask one with chance ``bad``); every return value equal at every step.  Returns
-    the episodes ended."""
+    a knock or gin when legal with chance ``end`` and then the discard leaving the least
+    deadwood with chance 0.8, an out-of-mask one with chance ``bad``);
+    every return value equal at every step.  Returns the episodes ended."""
     from ginrummy.env import GinRummyVector
 
     rng = np.random.default_rng(seed)
@@ -192,6 +193,15 @@ def vector_pair(n: int, steps: int, seed: int, bad: float = 0.0, **kw) -> int:
     for _ in range(steps):
         mask = a[0]["action_mask"]
         codes = pick(mask, (rng.random(n) * mask.sum(axis=1)).astype(np.int64))
+        top = 160 - np.argmax(mask[:, ::-1], axis=1)
+        ends = (top >= 57) & (rng.random(n) < end)
+        codes = np.where(ends, top, codes)
+        if end:  # else the discard leaving the least deadwood with chance 0.8 (the agent knocks more)
+            obs = a[0]["observation"]
+            for i in np.flatnonzero(~ends & (mask[:, 5:57].any(axis=1)) & (rng.random(n) < 0.8)).tolist():
+                hand = int(sum(1 << c for c in np.flatnonzero(obs[i, :52])))
+                taken = np.flatnonzero(obs[i, 364:416])
+                codes[i] = 5 + _best_discard(hand, int(taken[0]) if len(taken) else -1)
         wrong = rng.random(n) < bad
         codes[wrong] = rng.integers(0, 161, int(wrong.sum()))
         a, b = scalar.step(codes), batch.step(codes)
@@ -208,9 +218,22 @@ def test_vector_env_batch_backend_equals_the_scalar_backend():
     """64 sub-environments x 1,500 steps: observations, masks, rewards, terminations, final
     observations and the moves played are the same on both backends (the random opponent makes
     the same choices); seat 1 and the other rewards too."""
-    assert vector_pair(64, 1500, 5) > 500
+    assert vector_pair(64, 1500, 5, end=0.3) > 500
     assert vector_pair(16, 300, 6, seat=1, reward="win") > 50
     assert vector_pair(16, 300, 7, reward="scaled") > 50
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"scoring": "deal"},  # one deal is the game: its bonuses are in the last observation's totals
+        {"scoring": "hollywood"},
+        {"knock_limit": 5, "undercut_bonus": 10, "gin_bonus": 20, "target": 25},
+        {"knock_limit": 0},  # a knock must be gin
+    ],
+)
+def test_vector_env_batch_backend_other_standard_options(rules):
+    assert vector_pair(32, 400, 3, end=0.5, rules=rules) > 100
 
 
 def test_vector_env_batch_backend_illegal_codes_and_step_limit():

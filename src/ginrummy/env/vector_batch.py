@@ -23,6 +23,7 @@ import numpy as np
 from ..deal import deck_from_seed
 from ..match import deal_seed
 from ..rules import RuleSet
+from ..scoring import ScoreSheet
 from .batch import OVER, BatchDeals, pick
 from .core import deal_options, derive_seed, seed_bytes
 from .observation import OBS_SIZE
@@ -80,6 +81,8 @@ class BatchRunner:
         #: moves applied (both seats, all sub-environments), a count for benchmarks
         self.moves = 0
         self._all = np.arange(n)
+        #: (winner seat or -1, points) -> the totals of a score sheet after that one deal
+        self._sheet_totals: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int], options: dict | None, write: bool = True) -> None:
         """Start a new episode in each sub-environment of ``rows`` (seed ``seeds[j]``, deal
@@ -196,11 +199,18 @@ class BatchRunner:
         return rewards, done & ~truncs, truncs, final
 
     def _totals(self, rows: np.ndarray) -> np.ndarray:
-        """(the agent's, the opponent's) match totals of the episodes of ``rows``: the points of
-        a deal that ended to its winner (R11), else 0 (a draw, an illegal code under
-        ``"end"``, the step limit)."""
+        """(the agent's, the opponent's) match totals of the episodes of ``rows``: for a deal that
+        ended by the rules, those of a new :class:`~ginrummy.scoring.ScoreSheet` with its result
+        added (R11, R12: a bonus when one deal ends the game, as the scalar path's match
+        writes it); else 0 (an illegal code under ``"end"``, the step limit)."""
         eng = self.eng
-        w = eng.winner[rows]
-        scored = eng.phase[rows] == OVER
-        p = np.where(scored, eng.points[rows], 0)
-        return np.stack([np.where(w == self.seat, p, 0), np.where(w == 1 - self.seat, p, 0)], axis=1)
+        out = np.zeros((len(rows), 2), dtype=np.int64)
+        for j, i in enumerate(rows.tolist()):
+            if eng.phase[i] == OVER:
+                w, p = int(eng.winner[i]), int(eng.points[i])
+                key = (w, p)
+                t = self._sheet_totals.get(key)
+                if t is None:
+                    t = self._sheet_totals[key] = ScoreSheet(self.eng.rules, 2).add(None if w < 0 else w, p).totals
+                out[j] = (t[self.seat], t[1 - self.seat])
+        return out
