@@ -293,8 +293,21 @@ def test_vector_env_batch_backend_refuses_a_bad_batch_and_what_it_does_not_play(
         GinRummyVector(2, scope="game", backend="batch")
     with pytest.raises(RuleSetError, match=r"it needs stock_end='draw_at_two' \(not 'wall'\)"):
         GinRummyVector(2, rules={"stock_end": "wall"}, backend="batch")
-    with pytest.raises(RuleSetError, match=r"backend='numpy' is not allowed; allowed: 'scalar', 'batch'"):
+    with pytest.raises(RuleSetError, match=r"backend='numpy' is not allowed; allowed: 'auto', 'scalar', 'batch'"):
         GinRummyVector(2, backend="numpy")
+
+
+def test_vector_env_auto_backend():
+    """The default ``backend="auto"`` takes the batched engine from 64 sub-environments on when
+    it plays the configuration, else the scalar path."""
+    from ginrummy.env import GinRummyVector
+
+    assert GinRummyVector(64).backend == "batch" and GinRummyVector(64).envs == []
+    assert GinRummyVector(63).backend == "scalar" and len(GinRummyVector(63).envs) == 63
+    assert GinRummyVector(64, opponent="novice").backend == "scalar"
+    assert GinRummyVector(64, scope="game").backend == "scalar"
+    assert GinRummyVector(64, rules="oklahoma").backend == "scalar"
+    assert GinRummyVector(64, backend="scalar").backend == "scalar"
 
 
 def test_vector_env_batch_backend_deal_options_as_the_scalar_one():
