@@ -16,6 +16,7 @@ pytest.importorskip("gymnasium")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from ginrummy import actions as A  # noqa: E402
 from ginrummy.cards import cards_of  # noqa: E402
 from ginrummy.deal import DISCARD, new_deal  # noqa: E402
 from ginrummy.env.batch import BatchDeals, batch_rules_ok, lower_bound, pick  # noqa: E402
@@ -125,24 +126,38 @@ def test_a_wrong_bound_is_caught():
         drive(64, 1500, 1, bound=lambda h: lower_bound(h) + 11)
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.permutations(range(52)), st.integers(0, 10), st.booleans())
-def test_discard_turn_mask_of_any_hand(deck, taken_at, take):
-    """For any 11-card hand (the first 11 cards of a shuffled deck) and card just taken from the
-    pile (or none): the discard turn's mask equals the scalar engine's (R4.3, R5.1, R6.1)."""
+_MELDS = [A.meld_mask(i) for i in range(A.NUM_MELD_IDS)]  # the sets and the runs of 3 to 5 cards
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.permutations(range(52)),
+    st.lists(st.integers(0, len(_MELDS) - 1), max_size=3),
+    st.integers(0, 10),
+    st.booleans(),
+)
+def test_discard_turn_mask_of_any_hand(deck, melds, taken_at, take):
+    """For any 11-card hand (up to three melds, overlapping or not, filled up from a shuffled
+    deck: near knocks and gins as often as far from them) and card just taken from the pile (or
+    none): the discard turn's mask equals the scalar engine's (R4.3, R5.1, R6.1)."""
     rules = preset("standard")
-    deck = list(deck)
-    hand = cards_of(sum(1 << c for c in deck[:11]))
+    chosen: list[int] = []
+    for m in melds:
+        for c in cards_of(_MELDS[m]):
+            if c not in chosen and len(chosen) < 11:
+                chosen.append(c)
+    deck = chosen + [c for c in deck if c not in chosen]
+    hand = sorted(deck[:11])
     taken = deck[taken_at] if take else None
-    # the scalar state: the non-dealer (seat 1) holds the 11 cards after drawing
+    # the scalar state: the non-dealer (seat 1) holds the 11 cards after drawing deck[0]
     s = new_deal(rules, 0, deck[1:11] + deck[11:21] + deck[21:22] + [deck[0]] + deck[22:])
     s, _ = s.apply(1, s.legal_actions()[1])  # pass
     s, _ = s.apply(0, s.legal_actions()[1])  # pass
     s, _ = s.apply(1, s.legal_actions()[0])  # draws deck[0]
-    assert s.phase == DISCARD and sorted(cards_of(s.hands[1])) == sorted(hand)
-    want = np.zeros(161, dtype=np.int8)
-    object.__setattr__(s, "taken", taken)
+    assert s.phase == DISCARD and cards_of(s.hands[1]) == hand
+    s.taken = taken
     s._legal = None
+    want = np.zeros(161, dtype=np.int8)
     for a in s.legal_actions():
         want[a.code] = 1
     eng = BatchDeals(1, rules)
