@@ -10,6 +10,11 @@ sub-environment); the step ends with one copy of each batch into the two arrays 
 the same two every step.  A finished sub-environment is reset in the
 same step (``AutoresetMode.SAME_STEP``): the returned row is the new episode's first
 observation, and ``infos["final_obs"]`` / ``infos["_final_obs"]`` hold the last one.
+
+``backend="batch"`` plays the same episodes with every deal in the batched numpy engine
+(:mod:`ginrummy.env.batch`, :mod:`ginrummy.env.vector_batch`): one array operation a move for
+the whole batch, for ``opponent="random"``, ``scope="deal"`` and the standard two-hand rules;
+the default ``backend="auto"`` takes it from :data:`AUTO_BATCH_MIN` sub-environments on.
 """
 
 from __future__ import annotations
@@ -25,9 +30,17 @@ from gymnasium.vector.utils import batch_space
 
 from ..errors import IllegalActionError, RuleSetError
 from ..rules import RuleSet
+from .batch import batch_rules_ok
 from .core import MAX_CYCLES
 from .observation import SeatEncoder
 from .single import GinRummySingle
+from .vector_batch import BatchRunner
+
+#: the backends of :class:`GinRummyVector`
+BACKENDS = ("auto", "scalar", "batch")
+#: the fewest sub-environments for which ``backend="auto"`` takes the batched engine (below it
+#: the scalar path is about as quick: at 32 the two are equal, at 64 the batch 1.5x)
+AUTO_BATCH_MIN = 64
 
 __all__ = ["GinRummyVector"]
 
@@ -40,6 +53,18 @@ class GinRummyVector(VectorEnv):
         opponent, seat, rules, scope, reward, illegal, illegal_penalty, max_cycles: as for
             :class:`~ginrummy.env.GinRummySingle` (the same for every sub-environment; a
             ``Player`` object is shared by all of them).
+        backend: ``"scalar"`` (one :class:`GinRummySingle` a sub-environment, in :attr:`envs`),
+            ``"batch"`` (every deal in one batched NumPy engine, :mod:`ginrummy.env.batch`, one
+            array operation a move; :attr:`envs` is empty) or ``"auto"`` (default: ``"batch"``
+            when it can play the configuration and ``num_envs`` is at least
+            :data:`AUTO_BATCH_MIN`, else ``"scalar"``; :attr:`backend` says which).  The batch
+            backend plays exactly the scalar one's episodes (the same decks, dealers, random
+            opponent's choices, observations, masks, rewards and ends for the same seeds:
+            ``tests/test_env_batch.py``) and is for the standard two-hand rules only
+            (:func:`~ginrummy.env.batch.batch_rules_ok`: ``layout="engine"``,
+            ``stock_end="draw_at_two"``, no big gin), ``scope="deal"``, ``opponent="random"``;
+            ``"batch"`` with anything else raises :class:`~ginrummy.errors.RuleSetError`
+            naming what it needs.
 
     Observations: ``{"observation": float32[num_envs, 433], "action_mask": int8[num_envs, 161]}``,
     the same two arrays at every step (copy them to keep them).  ``reset(seed=k)`` seeds
@@ -61,20 +86,42 @@ class GinRummyVector(VectorEnv):
         illegal: str = "penalty",
         illegal_penalty: float = 1.0,
         max_cycles: int | None = MAX_CYCLES,
+        backend: str = "auto",
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise RuleSetError(f"num_envs must be an int >= 1, not {num_envs!r}")
+        if backend not in BACKENDS:
+            raise RuleSetError(f"backend={backend!r} is not allowed; allowed: {', '.join(map(repr, BACKENDS))}")
         self.num_envs = num_envs
-        self.envs = [
-            GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty, max_cycles=max_cycles)
-            for _ in range(num_envs)
-        ]
-        self.single_observation_space = self.envs[0].observation_space
-        self.single_action_space = self.envs[0].action_space
+        first = GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty, max_cycles=max_cycles)
+        self._batch: BatchRunner | None = None
+        refusal = _batch_refusal(first, opponent, scope)
+        if backend == "auto":
+            backend = "batch" if refusal is None and num_envs >= AUTO_BATCH_MIN else "scalar"
+        if backend == "batch":
+            if refusal is not None:
+                raise RuleSetError(
+                    'backend="batch" plays opponent="random", scope="deal" and the standard two-hand rules '
+                    f'(layout="engine", stock_end="draw_at_two", no big gin); it needs {refusal}: use backend="scalar"'
+                )
+            c = first.core
+            self._batch = BatchRunner(num_envs, seat, c.rules, c.reward, c.illegal, c.illegal_penalty, c.max_cycles)
+            self.envs: list[GinRummySingle] = []
+        else:
+            self.envs = [first] + [
+                GinRummySingle(opponent, seat, rules, scope, reward, illegal, illegal_penalty, max_cycles=max_cycles)
+                for _ in range(num_envs - 1)
+            ]
+        #: the backend in use: ``"scalar"`` or ``"batch"``
+        self.backend = backend
+        self._illegal = first.core.illegal
+        self._names = first.core.code_actions
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.render_mode = None
-        core = self.envs[0].core  # the spaces' sizes: observation (obs_size,), Discrete(num_codes)
+        core = first.core  # the spaces' sizes: observation (obs_size,), Discrete(num_codes)
         size, codes = core.obs_size, core.num_codes
         # the batch the encoders and masks are written into in place, row i for sub-environment i;
         # step() copies it into the two arrays it returns (so a caller writing into those cannot
@@ -137,9 +184,26 @@ class GinRummyVector(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset(seed=...) takes one int or {self.num_envs} seeds, not {len(seeds)}")
             self._seeder = None
+        if self._batch is not None:
+            self._batch.reset_rows(range(self.num_envs), seeds, options, write=False)
+            self._revive_batch(np.arange(self.num_envs))
+            self._batch.write()
+            return self._publish_batch(), {}
         for i, s in enumerate(seeds):
             self._reset_one(i, s, options)
+        self._revive(range(self.num_envs))
         return self._publish(), {}
+
+    def _revive(self, rows: Sequence[int]) -> None:
+        """Start the next episode (seed from the seeder, no options) in each sub-environment of
+        ``rows`` whose new episode the opponent ended before the agent's first move (a knock on
+        his first turn: the agent has no decision in it), in row order, until none is left:
+        a returned row is always one where the agent is to act."""
+        dead = [i for i in rows if self.envs[i].core.done]
+        while dead:
+            for i in dead:
+                self._reset_one(i, self._next_seed(), None)
+            dead = [i for i in dead if self.envs[i].core.done]
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
         """Apply ``actions[i]`` (a code 0..160) in sub-environment ``i`` and play its opponent;
@@ -149,6 +213,8 @@ class GinRummyVector(VectorEnv):
         ``illegal="raise"``, :class:`~ginrummy.errors.IllegalActionError` for an illegal code,
         naming it; no sub-environment moves then."""
         codes = self._check_actions(actions)
+        if self._batch is not None:
+            return self._step_batch(np.asarray(codes, dtype=np.int64))
         rewards = self._rewards
         terms = self._terms
         truncs = self._truncs
@@ -185,6 +251,7 @@ class GinRummyVector(VectorEnv):
                 self._reset_one(i, self._next_seed(), None)
         if final is not None:
             infos["final_obs"] = final
+            self._revive(np.flatnonzero(infos["_final_obs"]).tolist())
         return self._publish(), rewards.copy(), terms.copy(), truncs.copy(), infos
 
     def _check_actions(self, actions: Sequence[int] | np.ndarray) -> list[int]:
@@ -206,12 +273,13 @@ class GinRummyVector(VectorEnv):
             bad = next((x for x in items if not isinstance(x, (int, np.integer)) or not 0 <= x <= top), items[0])
             raise ValueError(f"an action is an int code 0..{top}, not {bad!r}")
         codes: list[int] = a.tolist()
-        if self.envs[0].core.illegal == "raise":
-            legal = self._mask_state[np.arange(n), a]
+        if self._illegal == "raise":
+            masks = self._mask_state if self._batch is None else self._batch.mask
+            legal = masks[np.arange(n), a]
             if not legal.all():
                 i = int(np.argmin(legal))
-                names = self.envs[i].core.code_actions
-                ok = np.flatnonzero(self._mask_state[i]).tolist()
+                names = self._names
+                ok = np.flatnonzero(masks[i]).tolist()
                 raise IllegalActionError(
                     f"action code {codes[i]} ({names[codes[i]].text}) is not legal in sub-environment {i} "
                     f"now; legal codes: {ok}",
@@ -219,6 +287,50 @@ class GinRummyVector(VectorEnv):
                     [names[c].text for c in ok],
                 )
         return codes
+
+    def _step_batch(self, codes: np.ndarray) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """:meth:`step` on the batch backend: the same results, one array operation a move."""
+        runner = self._batch
+        assert runner is not None
+        rewards, terms, truncs, final = runner.step(codes)
+        infos: dict[str, Any] = {}
+        if final is not None:
+            rows = final["rows"].tolist()
+            out = np.empty(self.num_envs, dtype=object)
+            flags = np.zeros(self.num_envs, dtype=np.bool_)
+            zero = np.zeros(self._codes, dtype=np.int8)
+            for j, i in enumerate(rows):
+                out[i] = {"observation": final["obs"][j], "action_mask": zero.copy()}
+                flags[i] = True
+            infos["final_obs"] = out
+            infos["_final_obs"] = flags
+            runner.reset_rows(rows, [self._next_seed() for _ in rows], None, write=False)
+            self._revive_batch(final["rows"])
+        runner.write()
+        return self._publish_batch(), rewards, terms, truncs, infos
+
+    def _revive_batch(self, rows: np.ndarray) -> None:
+        """:meth:`_revive` on the batch backend (the same seeds in the same order)."""
+        runner = self._batch
+        assert runner is not None
+        dead = rows[runner.dead[rows]]
+        while len(dead):
+            runner.reset_rows(dead.tolist(), [self._next_seed() for _ in dead], None, write=False)
+            dead = dead[runner.dead[dead]]
+
+    def _publish_batch(self) -> dict[str, np.ndarray]:
+        runner = self._batch
+        assert runner is not None
+        np.copyto(self._obs, runner.obs)
+        np.copyto(self._mask, runner.mask)
+        return self._out
+
+    @property
+    def moves(self) -> int:
+        """Moves applied so far, both seats', in all sub-environments (a count for benchmarks)."""
+        if self._batch is not None:
+            return self._batch.moves
+        return sum(e.core.moves for e in self.envs)
 
     def _next_seed(self) -> int:
         if self._seeder is None:
@@ -231,3 +343,13 @@ class GinRummyVector(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
+
+
+def _batch_refusal(first: GinRummySingle, opponent: Any, scope: str) -> str | None:
+    """``None`` when the batch backend plays the configuration of ``first`` (its ``opponent``
+    and ``scope`` as given), else what it needs (a text naming the option and its value)."""
+    if not (isinstance(opponent, str) and opponent == "random"):
+        return f"opponent='random' (not {opponent!r})"
+    if scope != "deal":
+        return f"scope='deal' (not {scope!r})"
+    return batch_rules_ok(first.core.rules)
