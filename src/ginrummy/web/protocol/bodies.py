@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -14,6 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 from ...errors import Msg
 from ..errors import ErrorCode, WebError
 from ..texts import W_
+from .problems import DAY_PATTERN as _DAY_PATTERN
+from .problems import TIME_PATTERN as _TIME_PATTERN
+from .problems import problem as _problem
 from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
 
 __all__ = [
@@ -192,8 +195,6 @@ class PuzzleQuery(BaseModel):
 
 
 _Name = Annotated[StrictStr, Field(min_length=1, max_length=100)]
-_DAY_PATTERN = r"^20[0-9]{2}-[01][0-9]-[0-3][0-9]$"
-_TIME_PATTERN = r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?(Z|[+-]\d\d:\d\d)?$"
 _Time = Annotated[StrictStr, Field(pattern=_TIME_PATTERN, max_length=40)]
 
 
@@ -342,54 +343,6 @@ def body_help(model: type[_Body]) -> Msg:
     if example is not None:
         return example()
     return W_("send a JSON object with the fields {fields}", fields=", ".join(model.model_fields))
-
-
-_PATTERN_WORDS = {
-    _DAY_PATTERN: W_("is not a date; allowed: YYYY-MM-DD"),
-    _TIME_PATTERN: W_("is not a time; allowed: an ISO 8601 time such as 2026-12-24T18:00Z"),
-    r"\S": W_("is blank; allowed: text with a character that is not a space"),
-}
-"""What a value that does not match a field's pattern should look like, by the pattern (a
-pattern not here: "has characters that are not allowed")."""
-
-
-def _problem(err: Mapping[str, Any]) -> Msg:
-    """One pydantic error as a translatable phrase."""
-    kind = err.get("type", "")
-    ctx = err.get("ctx") or {}
-    if kind == "missing":
-        return W_("is missing")
-    if kind == "extra_forbidden":
-        return W_("is not a field here")
-    if kind == "string_too_long":
-        return W_("is too long; allowed: at most {limit} characters", limit=ctx.get("max_length", "?"))
-    if kind == "too_long":
-        return W_("has too many items; allowed: at most {limit}", limit=ctx.get("max_length", "?"))
-    if kind == "string_too_short" and ctx.get("min_length") == 1:
-        return W_("is empty; allowed: a text of at least one character")
-    if kind == "string_too_short":
-        return W_("is too short; allowed: at least {limit} characters", limit=ctx.get("min_length", "?"))
-    if kind == "too_short":
-        return W_("has too few items; allowed: at least {limit}", limit=ctx.get("min_length", "?"))
-    if kind in ("less_than_equal", "less_than"):
-        return W_("is out of range; allowed: at most {limit}", limit=ctx.get("le", ctx.get("lt", "?")))
-    if kind in ("greater_than_equal", "greater_than"):
-        return W_("is out of range; allowed: at least {limit}", limit=ctx.get("ge", ctx.get("gt", "?")))
-    if kind == "literal_error":
-        return W_("is not allowed; allowed: {allowed}", allowed=str(ctx.get("expected", "?"))[:80])
-    if kind == "string_pattern_mismatch":
-        return _PATTERN_WORDS.get(str(ctx.get("pattern", "")), W_("has characters that are not allowed"))
-    if kind.startswith("int_") or kind.startswith("float_"):
-        return W_("has the wrong type; allowed: a whole number")
-    if kind.startswith("string_"):
-        return W_("has the wrong type; allowed: text")
-    if kind.startswith("bool_"):
-        return W_("has the wrong type; allowed: true or false")
-    if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return W_("has the wrong type; allowed: an object")
-    if kind == "list_type":
-        return W_("has the wrong type; allowed: a list")
-    return W_("has the wrong type")
 
 
 def parse_body(raw: bytes, model: type[_B]) -> _B:
