@@ -269,7 +269,7 @@ def test_vector_env_never_returns_an_episode_the_opponent_ended_before_the_agent
     from ginrummy.env import GinRummySingle, GinRummyVector
 
     single = GinRummySingle()
-    single.reset(seed=4850)
+    single.start(4850)
     assert single.core.done  # the case itself
     vec = GinRummyVector(2, backend=backend)
     obs, _ = vec.reset(seed=4849)  # row 1: seed 4850
@@ -277,6 +277,27 @@ def test_vector_env_never_returns_an_episode_the_opponent_ended_before_the_agent
     codes = obs["action_mask"].argmax(axis=1)
     obs, *_ = vec.step(codes)
     assert obs["action_mask"].sum(axis=1).min() > 0
+
+
+def test_gymnasium_env_never_returns_an_episode_the_opponent_ended_before_the_agent_moved():
+    """``GinRummySingle.reset(seed=4850)`` returned an episode already over (no legal code; a
+    step raised "the episode is over").  It now deals the next from its seeder, the same deal
+    at every reset with that seed, and a step works."""
+    from ginrummy.env import GinRummySingle
+
+    a, b = GinRummySingle(), GinRummySingle()
+    obs, _ = a.reset(seed=4850)
+    again, _ = b.reset(seed=4850)
+    assert not a.core.done and obs["action_mask"].sum() > 0
+    assert (obs["observation"] == again["observation"]).all() and (obs["action_mask"] == again["action_mask"]).all()
+    assert a.step(int(obs["action_mask"].argmax()))[0]["observation"].shape == (433,)
+    for seed in (7055, 13112):  # the two other seeds below 20,000 where the opponent ends the deal at once
+        obs, _ = a.reset(seed=seed)
+        assert not a.core.done and obs["action_mask"].sum() > 0
+    # the step limit spent in the opponent's opening moves: the same (seat 0 deals at seed 0)
+    c = GinRummySingle(max_cycles=1)
+    obs, _ = c.reset(seed=0)
+    assert not c.core.done and obs["action_mask"].sum() > 0
 
 
 def test_vector_env_batch_backend_refuses_a_bad_batch_and_what_it_does_not_play():

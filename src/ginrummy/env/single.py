@@ -104,8 +104,17 @@ class GinRummySingle(gym.Env):
         """Start an episode; ``seed`` (int) makes it exactly reproducible (opponent included when it
         was given by level).  ``options``: ``{"deck": ..., "dealer": 0 or 1}`` as for
         :meth:`GinRummyAEC.reset` (``dealer`` is a player index: the agent is ``seat``).
-        Returns ``(observation, info)``; raises ``ValueError`` naming a bad option."""
+        Returns ``(observation, info)``; raises ``ValueError`` naming a bad option.
+
+        An episode that ends before the agent's first decision (the opponent knocks or goes gin
+        on his first turn: about one seed in 4,000 against ``random``; or ``max_cycles`` runs
+        out in the opponent's opening moves) is no episode of the agent's: the next is started
+        from the seeder, which ``seed`` seeded (options are not carried over: a given deck gives
+        that deal once), as :class:`~ginrummy.env.GinRummyVector` does, so the returned
+        observation always has a legal code and a seeded reset still replays exactly."""
         self.start(seed, options)
+        while self.core.done:
+            self.start(None, None)
         return self._obs(), self._info()
 
     def start(self, seed: int | None = None, options: dict | None = None) -> None:
