@@ -155,30 +155,47 @@ def fit(args: argparse.Namespace) -> None:
                       "ordinal": round(ordinal(float(ratings[lv].mu), float(ratings[lv].sigma)), 2),
                       "decisions": int(per_level[lv][1]), "loss_per_decision": round(loss, 3),
                       "score": round(per_level[lv][2] / per_level[lv][1], 1), "predicted": round(pred),
-                      "interval": [round(pred - 1.96 * sd), round(pred + 1.96 * sd)]})
+                      "interval": [round(pred - 1.96 * sd), round(pred + 1.96 * sd)],
+                      # the ladder rating's own 95% interval on the display scale (40 points a unit of mu)
+                      "ladder_interval": [round(shown[lv] - 40 * 1.96 * float(ratings[lv].sigma)),
+                                          round(shown[lv] + 40 * 1.96 * float(ratings[lv].sigma))]})
+    for t in table:
+        t["inside"] = t["ladder_interval"][0] <= t["predicted"] <= t["ladder_interval"][1]
+    by_ladder = [t["level"] for t in sorted(table, key=lambda t: t["rating"])]
+    by_loss = [t["level"] for t in sorted(table, key=lambda t: t["predicted"])]
     out = {"model": "rating = a + b * ln(loss_per_decision + c)", "a": round(a, 2), "b": round(b, 2), "c": c,
            "residual_sd": round(sd, 1), "decisions_per_match": round(dec, 1), "budget_ms": rows[0]["budget_ms"],
            "matches": len(rows), "levels": table,
+           "goal": {"order_by_ladder": by_ladder, "order_by_prediction": by_loss,
+                    "same_order": by_ladder == by_loss, "all_inside": all(t["inside"] for t in table)},
            "observations": [{"level": lv, "loss_per_decision": round(x, 4), "decisions": n} for lv, x, n in obs]}
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(f"fit over {len(rows)} matches: rating = {a:.1f} + {b:.1f} ln(loss + {c}); residual sd {sd:.0f} "
           f"(a match of {dec:.0f} decisions)")
-    print("| level | ladder rating (mu, sigma) | decisions | loss / decision | score | predicted (95%) |")
-    print("|---|---|---|---|---|---|")
+    print("| level | ladder rating (mu, sigma) | its 95% | decisions | loss / decision | score | predicted (95%) | "
+          "predicted inside the ladder's 95% |")
+    print("|---|---|---|---|---|---|---|---|")
     for t in table:
-        print(f"| {t['level']} | {t['rating']} ({t['mu']}, {t['sigma']}) | {t['decisions']} | "
-              f"{t['loss_per_decision']} | {t['score']} | {t['predicted']} ({t['interval'][0]}..{t['interval'][1]}) |")
+        lo, hi = t["ladder_interval"]
+        print(f"| {t['level']} | {t['rating']} ({t['mu']}, {t['sigma']}) | {lo}..{hi} | {t['decisions']} | "
+              f"{t['loss_per_decision']} | {t['score']} | {t['predicted']} ({t['interval'][0]}..{t['interval'][1]}) | "
+              f"{'yes' if t['inside'] else 'no'} |")
+    print(f"order by the ladder: {', '.join(by_ladder)}; by the prediction: {', '.join(by_loss)} "
+          f"({'the same' if by_ladder == by_loss else 'NOT the same'}); every prediction inside its level's ladder "
+          f"interval: {'yes' if all(t['inside'] for t in table) else 'NO'}")
     if args.svg:
         Path(args.svg).write_text(svg(out))
 
 
 def svg(out: dict) -> str:
     """The calibration curve as a hand-written SVG: the per-match observations (dots, by level),
-    each level's mean (a ring at its ladder rating) and the fitted curve with its 95% band."""
+    each level's mean (a ring at its ladder rating, a bar over the ladder rating's 95% interval)
+    and the fitted curve with its 95% band."""
     w, h, m = 640, 400, 60
     obs = out["observations"]
     xmax = max(4.0, max(o["loss_per_decision"] for o in obs) * 1.05)
     ys = [t["rating"] for t in out["levels"]] + [t["predicted"] for t in out["levels"]]
+    ys += [v for t in out["levels"] for v in t.get("ladder_interval", ())]
     ymin, ymax = min(ys) - 150, max(ys) + 150
 
     def px(x: float) -> float:
@@ -220,6 +237,11 @@ def svg(out: dict) -> str:
                      f'r="2" fill="{colours.get(o["level"], "gray")}" fill-opacity="0.6"/>')
     for i, t in enumerate(out["levels"]):
         col = colours.get(t["level"], "gray")
+        if "ladder_interval" in t:  # the ladder rating's 95% interval: a bar through the ring
+            lo, hi = t["ladder_interval"]
+            x = px(t["loss_per_decision"])
+            parts.append(f'<line x1="{x:.1f}" y1="{py(lo):.1f}" x2="{x:.1f}" y2="{py(hi):.1f}" stroke="{col}" '
+                         'stroke-width="1.5"/>')
         parts.append(f'<circle cx="{px(t["loss_per_decision"]):.1f}" cy="{py(t["rating"]):.1f}" r="6" fill="none" '
                      f'stroke="{col}" stroke-width="2"/>')
         parts.append(f'<text x="{w - m - 100}" y="{m + 16 * i}" fill="{col}">{t["level"]}: {t["rating"]}</text>')
