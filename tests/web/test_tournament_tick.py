@@ -36,6 +36,13 @@ def test_a_tick_starts_a_due_tournament_among_more_than_two_hundred_open(tmp_pat
     assert ts.load(early).state == "running"
     assert ts.db.row(early).state == "running"
     assert sum(1 for r in ts.db.rows(("registration",), limit=None)) == 200
+    # the lobby's list still shows the running one (its single read of the latest 200 by start
+    # time gave only the 200 announced for the next day), and the upcoming soonest first
+    listed = ts.listing()
+    assert [x["id"] for x in listed["running"]] == [early]
+    assert len(listed["upcoming"]) == 200 and listed["finished"] == []
+    starts = [x["start"] for x in listed["upcoming"]]
+    assert starts == sorted(starts)
     store.close()
 
 

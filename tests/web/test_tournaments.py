@@ -20,7 +20,7 @@ from ginrummy.web.contests.tournaments import Tournaments, table_id_of
 from ginrummy.web.db.store import Store
 from ginrummy.web.db.tournaments import events_t
 from ginrummy.web.errors import WebError
-from ginrummy.web.room.tables import TableManager
+from ginrummy.web.room.tables import SeatSpec, TableManager
 
 from .conftest import STORES, database_url
 
@@ -516,4 +516,27 @@ def test_a_turn_based_swiss_gives_days_a_move_and_forfeits_on_the_days(tmp_path)
     assert [(e["table"], e["why"], e["left"]) for e in turns] == [(table_id_of(tid, "1-1"), "move", 2 * 86400)]
     t = ts.load(tid)
     assert how == "time" and t.games[0].result == ("forfeit_a", "forfeit_b")[mover] and t.state == "finished"
+    store.close()
+
+
+def test_a_seat_link_asked_for_while_the_table_is_being_stored_stays_valid(tmp_path):
+    """A tournament's game table is stored in a worker thread and only then kept by the manager.
+    A seat link asked for in between (the page asks as soon as the round is paired) loaded a
+    copy from the store and put its new token there; keeping the table made before replaced
+    that copy, and the link said "this link's seat token is not valid" (seen now and then in
+    test_the_api_from_creation_to_a_seat_and_a_withdrawal)."""
+    from ginrummy.rules import preset
+    from ginrummy.web.room.seats import secret_hash
+
+    store, manager, _players, _ts = _app(f"sqlite:///{tmp_path / 'gin.sqlite3'}", Clock())
+    seats = [SeatSpec(kind="human", name="Ann"), SeatSpec(kind="bot", level="random")]
+    table, _shown = manager.create(preset("single"), seats, seat_all=True, stored_later=True)
+    store.create_table(table.row, table.seat_secrets, table.options)  # the worker thread's write
+    copy = manager.load(table.id)  # the seat request, before the manager keeps the table
+    assert copy is not table
+    assert store.reseat(table.id, 0, secret_hash("the new link"))
+    copy.seat_secrets = store.seat_secrets(table.id)
+    manager.opened(table)  # the thread is done
+    held = manager.tables[table.id]
+    assert held is table and held.player_of("the new link") == 0
     store.close()

@@ -459,13 +459,20 @@ class Tournaments:
 
     def listing(self) -> dict[str, list[dict[str, Any]]]:
         """``{"upcoming", "running", "finished"}``: each ``[{"id", "name", "start", "state",
-        "started_at", "finished_at"}]`` (the last two ``null`` until then; the finished: the
-        latest 50)."""
-        out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
-        for r in self.db.rows():
-            key = "running" if r.state == "running" else "finished" if r.state == "finished" else "upcoming"
-            if key != "finished" or len(out[key]) < 50:
-                out[key].append({"id": r.id, "name": r.name, "start": r.start, "state": r.state})
+        "started_at", "finished_at"}]`` (the last two ``null`` until then): the 200 upcoming
+        that start first (soonest first), the 200 running that started last, the latest 50
+        finished; each list read on its own (one list read for all once let 200 tournaments
+        announced for later hide the running ones)."""
+        db = self.db
+        parts = {
+            "upcoming": db.rows(("created", "registration"), limit=200, soonest=True),
+            "running": db.rows(("running",), limit=200),
+            "finished": db.rows(("finished",), limit=50),
+        }
+        out: dict[str, list[dict[str, Any]]] = {
+            k: [{"id": r.id, "name": r.name, "start": r.start, "state": r.state} for r in rows]
+            for k, rows in parts.items()
+        }
         times = self.db.times([x["id"] for k in ("running", "finished") for x in out[k]])
         for x in (x for k in out.values() for x in k):
             x["started_at"], x["finished_at"] = (times.get(x["id"], {}).get(k) for k in ("started", "finished"))

@@ -130,13 +130,15 @@ class TournamentStore:
         return None if r is None else TournamentRow(**r._mapping)
 
     def rows(
-        self, states: tuple[str, ...] = OPEN_STATES + ("finished",), limit: int | None = 200
+        self, states: tuple[str, ...] = OPEN_STATES + ("finished",), limit: int | None = 200, soonest: bool = False
     ) -> list[TournamentRow]:
-        """The tournaments in ``states``, by start time (the latest ``limit``; ``None``: all)."""
+        """The tournaments in ``states``, by start time: the latest ``limit`` first (``None``: all),
+        or with ``soonest`` the ``limit`` that start first."""
+        start = tournaments_t.c.start
         query = (
             select(tournaments_t)
             .where(tournaments_t.c.state.in_(states))
-            .order_by(tournaments_t.c.start.desc(), tournaments_t.c.id)
+            .order_by(start.asc() if soonest else start.desc(), tournaments_t.c.id)
         )
         with self.engine.connect() as conn:
             rs = conn.execute(query if limit is None else query.limit(limit)).all()

@@ -198,8 +198,18 @@ class Opening:
         return table, shown
 
     def opened(self, table: Table) -> None:
-        """A new table is stored: keep it (its states read the manager's clock), and tell the lobby."""
+        """A new table is stored: keep it (its states read the manager's clock), and tell the lobby.
+
+        A request may have loaded the table from the store while it was being written (a
+        tournament's seat link asked for as soon as the round was paired): that copy's new
+        seat tokens are in the store, so they are read again, and its connections carried
+        over; the copy made here is kept (a step the other copy stored is caught up as any
+        other process's step is)."""
         table.runtime.now = self.host.now
+        held = self.host.tables.get(table.id)
+        if held is not None and held is not table:
+            table.seat_secrets = self.host.store.seat_secrets(table.id)
+            table.watchers = held.watchers + table.watchers
         self.host.tables[table.id] = table
         if table.public:
             self.host.lobby_changed()
