@@ -17,9 +17,11 @@ a match to ``--data`` and skips the matches it already has):
         side append to the same data file without playing a match twice.
     python benchmarks/calibration.py fit --data benchmarks/calibration-data.jsonl \\
             --out benchmarks/calibration.json --svg docs/performance-calibration.svg
-        rates the levels (ladder code), fits rating = a + b * ln(loss + c) by least squares on
-        the per-match observations, prints the table of benchmarks/RESULTS.md and writes the
-        fit and the plot.
+        rates the levels (ladder code), fits rating = a + b * ln(loss + c) by least squares
+        through the levels' mean losses (weighted by their decisions; the per-match points give
+        the residual spread of one match), prints the table of benchmarks/RESULTS.md with each
+        level's ladder interval and whether its prediction falls inside, and writes the fit and
+        the plot.
 
 The full-size version is ``--pairs 25`` with ``--levels random,novice,club,expert,master``
 (hours on one core: a master match takes minutes); see benchmarks/RESULTS.md.
@@ -104,11 +106,13 @@ def _shard(text: str) -> tuple[int, int]:
     return k, n
 
 
-def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+def _fit(xs: list[float], ys: list[float], ws: list[float] | None = None) -> tuple[float, float]:
+    """Weighted least squares ``y = a + b x``: ``(a, b)``."""
+    w = [1.0] * len(xs) if ws is None else ws
+    n = sum(w)
+    mx, my = sum(wi * x for wi, x in zip(w, xs)) / n, sum(wi * y for wi, y in zip(w, ys)) / n
+    sxx = sum(wi * (x - mx) ** 2 for wi, x in zip(w, xs))
+    b = sum(wi * (x - mx) * (y - my) for wi, x, y in zip(w, xs, ys)) / sxx
     return my - b * mx, b
 
 
@@ -142,7 +146,14 @@ def fit(args: argparse.Namespace) -> None:
     c = 0.5
     xs = [math.log(loss + c) for _, loss, _ in obs]
     ys = [float(shown[lv]) for lv, _, _ in obs]
-    a, b = _fit(xs, ys)
+    # the curve maps a level's mean loss to its rating: fitted through the levels' means, each
+    # weighted by its decisions (a least-squares line through the per-match points is flattened
+    # by their noise in loss -- regression dilution -- and pulls every level toward the middle);
+    # the per-match spread around that curve gives one match's interval
+    pa, pb = _fit(xs, ys)
+    means = {lv: per_level[lv][0] / per_level[lv][1] for lv in levels}
+    a, b = _fit([math.log(means[lv] + c) for lv in levels], [float(shown[lv]) for lv in levels],
+                [per_level[lv][1] for lv in levels])
     resid = [y - (a + b * x) for x, y in zip(xs, ys)]
     dec = sum(n for _, _, n in obs) / len(obs)
     sd = math.sqrt(sum(e * e for e in resid) / max(1, len(resid) - 2))
@@ -170,8 +181,10 @@ def fit(args: argparse.Namespace) -> None:
                     "same_order": by_ladder == by_loss, "all_inside": all(t["inside"] for t in table)},
            "observations": [{"level": lv, "loss_per_decision": round(x, 4), "decisions": n} for lv, x, n in obs]}
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
-    print(f"fit over {len(rows)} matches: rating = {a:.1f} + {b:.1f} ln(loss + {c}); residual sd {sd:.0f} "
-          f"(a match of {dec:.0f} decisions)")
+    print(f"fit over {len(rows)} matches: rating = {a:.1f} + {b:.1f} ln(loss + {c}) through the levels' means; "
+          f"residual sd of one match {sd:.0f} (a match of {dec:.0f} decisions)")
+    print(f"(a line through the per-match points instead: rating = {pa:.1f} + {pb:.1f} ln(loss + {c}), predicting "
+          + ", ".join(f"{lv} {pa + pb * math.log(means[lv] + c):.0f}" for lv in levels) + ")")
     print("| level | ladder rating (mu, sigma) | its 95% | decisions | loss / decision | score | predicted (95%) | "
           "predicted inside the ladder's 95% |")
     print("|---|---|---|---|---|---|---|---|")
