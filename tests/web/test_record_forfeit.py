@@ -149,3 +149,53 @@ def test_the_replay_of_a_forfeited_record_says_how_it_ended(tmp_path):
     assert (got["finished"], got["winner"], got["forfeit"], got["ended"]) == (True, "Ann", "Bob", "left")
     d = got["deals"][0]
     assert (d["sealed"], d["result"], len(d["frames"])) == (False, None, 3)
+
+
+def test_the_bots_fair_deal_check_covers_the_deal_a_resignation_stopped(tmp_path):
+    """``gin bot``'s check (client/fair.py): once the match seed is revealed at a forfeit, it is
+    checked against the first commitment and the stopped deal's cards against its deal seed."""
+    import asyncio
+
+    from ginrummy.client.fair import FairDeals
+    from ginrummy.rules import preset
+    from ginrummy.web.db.store import Store
+    from ginrummy.web.room.tables import SeatSpec, TableManager
+
+    async def run() -> tuple:
+        store = Store(f"sqlite:///{tmp_path / 'b.db'}")
+        manager = TableManager(store, bot_delay=0, now=FakeTime(T0))
+        t, _ = manager.create(
+            preset("standard"),
+            [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")],
+            seed=bytes(range(32)),
+            seat_all=True,
+        )
+        fair = FairDeals(new_seed=lambda: "annseed", clock=lambda: 0.0)
+        msg = fair.seed_message(t.state_for(0))
+        assert msg is not None
+        await manager.client_seed(t, 0, 1, msg["seed"])
+        await manager.client_seed(t, 1, 1, "bobseed")
+        for _ in range(4):
+            t = manager.tables[t.id]
+            fair.observe(t.state_for(0))
+            p = t.match.player_to_act()
+            await manager.act(t, p, t.match.view(p).legal[0].text)
+        t = manager.tables[t.id]
+        fair.observe(t.state_for(0))
+        playing = t.state_for(0)
+        before = fair.check_revealed(playing)
+        await manager.resign(t, 1)
+        after = fair.check_revealed(manager.tables[t.id].state_for(0))
+        # a forged match seed is caught
+        forged = FairDeals()
+        forged.check_revealed(playing)
+        state = manager.tables[t.id].state_for(0)
+        bad = forged.check_revealed({**state, "fair": {**state["fair"], "match_seed": "00" * 32}})
+        await manager.stop()
+        store.close()
+        return before, after, fair.observed[1].hand is not None, bad
+
+    before, after, saw_hand, bad = asyncio.run(run())
+    assert before == [] and saw_hand
+    assert [(c.deal, c.ok, c.problems) for c in after] == [(1, True, ())]
+    assert [(c.deal, c.ok) for c in bad] == [(0, False)]
