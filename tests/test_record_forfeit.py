@@ -227,3 +227,19 @@ def test_dumps_refuses_a_bad_forfeit(forfeit, error):
     with pytest.raises(RecordError) as exc:
         dumps(_played(1), forfeit=forfeit)
     assert str(exc.value) == error
+
+
+def test_gin_replay_says_how_a_forfeited_match_ended(tmp_path, capsys):
+    path = tmp_path / "m.gin"
+    path.write_text(dumps(_played(3), forfeit=(1, "resigned")), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Ann vs Bob; rules standard; 1 deal",
+        "deal 1: dealer Ann; not played out (the forfeit stopped it)",
+        "match over: forfeit, Bob resigned; winner Ann; totals Ann 0, Bob 0",
+    ]
+    assert main(["replay", str(path), "--json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert (data["finished"], data["winner"], data["forfeit"]) == (True, "Ann", {"player": "Bob", "how": "resigned"})
