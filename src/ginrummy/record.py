@@ -21,12 +21,17 @@ replay and verify (DESIGN "The game record", "Fair shuffling").  The format is s
     score 12 0
     deal-seed <hex>
     ...
+    forfeit player 1 how resigned                 (a match ended by a forfeit, not by R11)
     finished winner 0
     seed <the match seed, hex>
 
 Three kinds of record:
 
 * a **finished match**: every deal, every deal seed and, last, the match seed are revealed;
+* a **forfeited match** (:func:`dumps` with ``forfeit=(player, how)``: a player resigned, left
+  or lost on time before the match ended by the rules, R11): over as a finished match is, so
+  every deal is revealed with the match seed, the deal the forfeit stopped with its deck and
+  its actions up to the stop (no result); a ``forfeit`` line says who and how;
 * a **match in progress** (:func:`dumps` of a match not finished): the deal seeds of the
   finished deals are revealed, the seed of the current deal and the match seed are not.  It
   still holds the deck of the current deal, so it is the table's private storage, not
@@ -61,6 +66,8 @@ from .scoring import ScoreSheet
 
 __all__ = [
     "FORMAT_VERSION",
+    "FORFEIT_HOW",
+    "forfeit_winner",
     "GameRecord",
     "RecordedDeal",
     "RecordedAction",
@@ -76,6 +83,10 @@ __all__ = [
 ]
 
 FORMAT_VERSION = 1
+FORFEIT_HOW = ("resigned", "left", "time")
+"""How a match can end by a forfeit (the ``forfeit`` line): a player resigned, left the table
+(and the other claimed the win), or lost on time."""
+_FORFEIT_FORM = "'forfeit player P how resigned|left|time' (P a player of the players line)"
 _DRAW_KINDS = ("draw_stock", "take_discard", "take_upcard")
 
 
@@ -153,7 +164,9 @@ class GameRecord:
 
     ``seed_commitment`` is ``None`` for a single deal from a deal script; ``seed`` is the
     revealed match seed or ``None``; ``roles``/``role_draws`` are the three-hand role draw
-    (R10.1); ``finished`` is ``(line, winner index or None)`` from the ``finished`` line.
+    (R10.1); ``finished`` is ``(line, winner index or None)`` from the ``finished`` line;
+    ``forfeit`` is ``(line, player index, how)`` from the ``forfeit`` line of a match that
+    ended by a forfeit (``how`` one of :data:`FORFEIT_HOW`), else ``None``.
     """
 
     version: int
@@ -169,6 +182,7 @@ class GameRecord:
     finished: tuple[int, int | None] | None = None
     header_lines: dict[str, int] = field(default_factory=dict)
     first_dealer: int | None = None
+    forfeit: tuple[int, int, str] | None = None
 
     @property
     def is_script(self) -> bool:
@@ -276,15 +290,45 @@ def revealable(match: Match, rec: DealRecord) -> bool:
     return match.finished or rec.result.outcome != "draw"
 
 
-def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str:
+def forfeit_winner(players: int, player: int) -> int | None:
+    """The winner of a match of ``players`` players (2 or 3) that ``player`` forfeited: the
+    other player of a two-hand match; none of a three-hand one (two players are left and the
+    match did not end by the rules, R11, so neither has won it)."""
+    return 1 - player if players == 2 else None
+
+
+def _check_forfeit(match: Match, forfeit: tuple[int, str]) -> tuple[int, str]:
+    """``forfeit`` as ``(player, how)`` if it can end ``match``, else :class:`RecordError`."""
+    try:
+        player, how = forfeit
+    except (TypeError, ValueError):
+        raise RecordError(f"forfeit must be (player, how), not {forfeit!r}") from None
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < len(match.names):
+        raise RecordError(f"the forfeit's player must be 0..{len(match.names) - 1}, not {player!r}")
+    if how not in FORFEIT_HOW:
+        raise RecordError(f"the forfeit's how must be one of {', '.join(FORFEIT_HOW)}, not {how!r}")
+    if match.finished:
+        raise RecordError("the match is over by the rules (R11): it cannot end by a forfeit")
+    return player, how
+
+
+def dumps(
+    match: Match, *, date: str | None = None, public: bool = False, forfeit: tuple[int, str] | None = None
+) -> str:
     """The record (text, lines ending in ``\\n``) of ``match``, finished or in progress.
 
     A finished match reveals every deal seed and the match seed.  A match in progress reveals
     the seeds of its finished deals only; the current deal's deck is written (the record is
     the table's private storage).  With ``public=True`` (what a player may download at any
     point) every deal that is not :func:`revealable` is written ``sealed``: its deal line,
-    client seeds, result and score only.  ``date`` is any one line of text (the engine has no
-    clock).  Raises :class:`RecordError` for a bad date.
+    client seeds, result and score only.  ``forfeit=(player, how)`` (``how`` one of
+    :data:`FORFEIT_HOW`) says the match, not finished by the rules (R11), ended by that
+    player's forfeit: it is over, so it is written as a finished match is, public or not (no
+    deal sealed, the match seed revealed), the deal the forfeit stopped with its deck and its
+    actions so far, then ``forfeit player P how H`` and ``finished winner`` the other player
+    (:func:`forfeit_winner`).  ``date`` is any one line of text (the engine has no clock).
+    Raises :class:`RecordError` for a bad date, or a forfeit that names no player, says an
+    unknown how, or comes with a match finished by the rules.
 
     >>> from ginrummy.match import Match
     >>> from ginrummy.rules import preset
@@ -294,6 +338,7 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
     >>> loads(text).names
     ('Ann', 'Bob')
     """
+    ended = None if forfeit is None else _check_forfeit(match, forfeit)
     lines = _header(match.rules, match.names, date)
     lines.append(f"seed-commitment {commitment(match.seed)}")
     if match.first_dealer_given is not None:  # a rematch: the first dealer by R11.2, not R3.1
@@ -310,7 +355,7 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
         )
         if rec.client_seeds is not None:
             lines.append("client-seeds " + json.dumps(list(rec.client_seeds)))
-        if public and not revealable(match, rec):
+        if public and ended is None and not revealable(match, rec):
             lines.append("sealed")
             if rec.result is not None:  # a drawn deal: no points, the totals stay
                 lines.append(f"result draw reason {rec.result.reason or '-'}")
@@ -326,8 +371,12 @@ def dumps(match: Match, *, date: str | None = None, public: bool = False) -> str
             sheet = sheet.add(winner, state.result.points)
             lines.append("score " + " ".join(str(t) for t in sheet.totals))
             lines.append(f"deal-seed {rec.seed.hex()}")
-    if match.finished:
-        lines.append(f"finished winner {'none' if match.winner is None else match.winner}")
+    winner = match.winner
+    if ended is not None:  # over by a forfeit: who and how, then as a finished match
+        lines.append(f"forfeit player {ended[0]} how {ended[1]}")
+        winner = forfeit_winner(len(match.names), ended[0])
+    if match.finished or ended is not None:
+        lines.append(f"finished winner {'none' if winner is None else winner}")
         lines.append(f"seed {match.seed.hex()}")
     return "\n".join(lines) + "\n"
 
@@ -555,13 +604,42 @@ def _deal_line(no: int, args: str, s: str, rec: GameRecord) -> RecordedDeal:
     )
 
 
+def _forfeit_line(no: int, args: str, rec: GameRecord) -> None:
+    """Read a ``forfeit player P how H`` line into ``rec``: once, in a match record, before
+    its ``finished`` and ``seed`` lines, P a player of the record, H one of :data:`FORFEIT_HOW`."""
+    parts = args.split()
+    if len(parts) != 4 or parts[0] != "player" or parts[2] != "how" or parts[3] not in FORFEIT_HOW:
+        raise _err(no, f"a forfeit line reads {_FORFEIT_FORM}, not {_clip('forfeit ' + args)!r}")
+    top = len(rec.names) - 1
+    if not (parts[1].isdigit() and parts[1].isascii() and int(parts[1]) <= top):
+        raise _err(no, f"forfeit player {_clip(parts[1])!r} is not a player of this record: players are 0..{top}")
+    if rec.is_script:
+        raise _err(no, "a deal-script record has no forfeit line: it is a single deal, not a match")
+    if rec.forfeit is not None:
+        raise _err(no, f"a second forfeit line (the first is line {rec.forfeit[0]})")
+    if rec.finished is not None or rec.seed is not None:
+        raise _err(no, f"a forfeit line comes before the finished and seed lines: {_FORFEIT_FORM}")
+    rec.forfeit = (no, int(parts[1]), parts[3])
+
+
 def _match_end_line(no: int, word: str, args: str, rec: GameRecord) -> None:
-    """Read a ``finished`` or ``seed`` line (after the last deal) into ``rec``."""
-    if word == "finished":
+    """Read a ``forfeit``, ``finished`` or ``seed`` line (after the last deal) into ``rec``."""
+    if word == "forfeit":
+        _forfeit_line(no, args, rec)
+    elif word == "finished":
         parts = args.split()
         if len(parts) != 2 or parts[0] != "winner":
             raise _err(no, "a finished line reads 'finished winner N' (or 'finished winner none')")
         rec.finished = (no, None if parts[1] == "none" else _int(no, parts[1], "winner", 0, 2))
+        if rec.forfeit is not None:
+            want = forfeit_winner(len(rec.names), rec.forfeit[1])
+            if rec.finished[1] != want:
+                raise _err(
+                    no,
+                    f"player {rec.forfeit[1]} forfeited (line {rec.forfeit[0]}), so the finished line reads "
+                    f"'finished winner {'none' if want is None else want}'"
+                    + (" (the other player)" if want is not None else " (a three-hand match has no winner then)"),
+                )
     else:
         rec.seed = bytes.fromhex(_hex(no, args, "seed"))
         rec.seed_line = no
@@ -677,7 +755,7 @@ def loads(text: str) -> GameRecord:
         if word == "deal":
             deal = _deal_line(no, args, s, rec)
             rec.deals.append(deal)
-        elif word in ("finished", "seed"):
+        elif word in ("forfeit", "finished", "seed"):
             _match_end_line(no, word, args, rec)
             deal = None
         elif deal is None:
@@ -948,7 +1026,11 @@ def _replay_deal(m: Match, rec: GameRecord, d: RecordedDeal, seeded: bool, check
             raise _err(last, f"deal {d.number} is over after this line ({res.outcome}) but has no result line")
         if d.score is not None:
             raise _err(d.score_line, f"deal {d.number}: a score line without a result")
-        checks.append(f"deal {d.number}: {_lines_replayed(len(d.events))} (deal in progress)")
+        stopped = rec.forfeit is not None and d is rec.deals[-1]
+        checks.append(
+            f"deal {d.number}: {_lines_replayed(len(d.events))} "
+            + ("(the forfeit stopped it: no result)" if stopped else "(deal in progress)")
+        )
         return
     if res is None:
         legal = ", ".join(a.text for a in m.deal.legal_actions())
@@ -1017,7 +1099,9 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
             except GinRummyError as exc:
                 raise _err(d.line, f"deal {d.number} cannot start: {exc}") from None
         _replay_deal(m, rec, d, seeded, checks)
-    if not rec.is_script:
+    if rec.forfeit is not None:
+        _check_forfeit_end(m, rec, checks)
+    elif not rec.is_script:
         if rec.finished is not None:
             line, winner = rec.finished
             if not m.finished or m.winner != winner:
@@ -1032,6 +1116,31 @@ def _replay(rec: GameRecord, seed: bytes | None, checks: list[str]) -> Match:
     if isinstance(m, _RecordMatch):
         m._sealed = True
     return m
+
+
+def _check_forfeit_end(m: Match, rec: GameRecord, checks: list[str]) -> None:
+    """Check the ``forfeit`` line of ``rec`` against ``m``, the match replayed to its last line:
+    a forfeit ends only a match not over by the rules (R11; its ``finished`` line names
+    :func:`forfeit_winner`, checked by :func:`loads`).  Raises :class:`RecordError`."""
+    assert rec.forfeit is not None
+    line, player, how = rec.forfeit
+    if m.finished:
+        raise _err(
+            line,
+            "the match is over by the rules (R11) after the last deal, so it did not end by a forfeit; "
+            "a forfeit line follows only a match stopped before its end",
+        )
+    winner = forfeit_winner(len(rec.names), player)
+    d = rec.deals[-1]
+    stopped = f"deal {d.number} stopped after its last action line" if d.result is None else "between deals"
+    checks.append(
+        f"the match ended by a forfeit: {rec.names[player]} {_HOW_TEXT[how]} ({stopped}); "
+        + (f"winner {rec.names[winner]}" if winner is not None else "no winner (three-hand)")
+        + "; the record cannot show why a player forfeited, only that the match was not over by the rules"
+    )
+
+
+_HOW_TEXT = {"resigned": "resigned", "left": "left the table", "time": "lost on time"}
 
 
 def replay(record_or_text: GameRecord | str, *, seed: bytes | None = None) -> Match:
@@ -1130,16 +1239,18 @@ def _stops(rec: GameRecord, text: str) -> tuple[int, str | None]:
     d = rec.deals[-1] if rec.deals else None
     if d is None:
         return last, "before its first deal"
-    if d.result is None:
+    if d.result is None and rec.forfeit is None:
         if d.sealed:
             return last, f"in deal {d.number}, which is sealed: the deal was in progress (match in progress)"
         return last, f"in deal {d.number} after its actions: no result line (the deal is in progress)"
     if rec.is_script:
         return last, None
-    if d.score is None:
+    if d.result is not None and d.score is None:
         return last, f"in deal {d.number} after its result: no score line"
-    if not d.sealed and d.deal_seed is None:
+    if d.result is not None and not d.sealed and d.deal_seed is None:
         return last, f"in deal {d.number} after its score: no deal-seed line"
+    if rec.finished is None and rec.forfeit is not None:
+        return last, "after the forfeit line: no finished line"
     if rec.finished is None:
         return last, f"after deal {d.number}: the match is not finished (no finished line)"
     if rec.seed is None:

@@ -177,7 +177,11 @@ def test_a_rated_match_lost_on_time_moves_both_ratings_like_openskill_once(tmp_p
         replay = c.get(f"/api/replays/{got['id']}").json()  # rated, so public
         board = {e["name"]: (e["mu"], e["sigma"], e["matches"]) for e in c.get("/api/leaderboard").json()}
     assert (replay["finished"], replay["winner"], replay["forfeit"]) == (True, names[1 - loser], names[loser])
-    assert len(replay["deals"]) == len(t.match.deals) and replay["deals"][-1]["sealed"]  # the deal in play
+    assert replay["ended"] == "time"
+    # the deal the forfeit stopped is revealed up to the stop (the match seed is, docs/record-format.md)
+    stopped = replay["deals"][-1]
+    assert len(replay["deals"]) == len(t.match.deals) and not stopped["sealed"] and stopped["result"] is None
+    assert len(stopped["frames"]) == len(t.match.deals[-1].actions) + 1
     assert board == {
         "Ann": (round(ann.mu, 4), round(ann.sigma, 4), 1),
         "Bob": (round(bob.mu, 4), round(bob.sigma, 4), 1),

@@ -42,7 +42,7 @@ from ..deal import DealState, new_deal
 from ..errors import IllegalActionError, RecordError
 from ..i18n import translator
 from ..match import Match
-from ..record import dumps_deal
+from ..record import dumps_deal, forfeit_winner, loads
 from ..record import loads as load_record
 from ..record import replay as replay_record
 from ..record import verify as verify_record
@@ -150,7 +150,14 @@ def state_json(state: DealState) -> dict[str, Any]:
     }
 
 
-def _match_summary(m: Match) -> dict[str, Any]:
+_HOW = {"resigned": "resigned", "left": "left the table", "time": "lost on time"}
+"""How a forfeit line's ``how`` reads in ``gin replay``'s summary."""
+
+
+def _match_summary(m: Match, forfeit: tuple[int, int, str] | None = None) -> dict[str, Any]:
+    """The JSON summary of replayed match ``m``; ``forfeit`` the record's ``(line, player, how)``
+    when the match ended by a forfeit (then it is finished, the winner by
+    :func:`ginrummy.record.forfeit_winner`, and ``"forfeit"`` says who and how)."""
     names = list(m.names)
     deals = []
     for d in m.deals:
@@ -169,12 +176,17 @@ def _match_summary(m: Match) -> dict[str, Any]:
         "rules": m.rules.to_dict(),
         "deals": deals,
         "sheet": m.sheet.to_dict(names),
-        "finished": m.finished,
-        "winner": None if m.winner is None else names[m.winner],
+        "finished": m.finished or forfeit is not None,
+        "winner": None if (w := _winner(m, forfeit)) is None else names[w],
+        "forfeit": None if forfeit is None else {"player": names[forfeit[1]], "how": forfeit[2]},
     }
 
 
-def _print_summary(m: Match) -> None:
+def _winner(m: Match, forfeit: tuple[int, int, str] | None) -> int | None:
+    return m.winner if forfeit is None else forfeit_winner(len(m.names), forfeit[1])
+
+
+def _print_summary(m: Match, forfeit: tuple[int, int, str] | None = None) -> None:
     # No verb follows a name (a player may be named You: "You deals" would be wrong), so the
     # lines say "dealer NAME", "knock by NAME", "N points to NAME", "winner NAME".
     tr = translator("en")
@@ -185,8 +197,10 @@ def _print_summary(m: Match) -> None:
         res = d.result
         head = f"deal {d.number}: dealer {names[d.seat_players[d.dealer]]}"
         if res is None:
+            to_act = names[d.seat_players[m.deal.to_act]] if m.deal.to_act is not None else "-"
             print(
-                f"{head}; in progress, {names[d.seat_players[m.deal.to_act]] if m.deal.to_act is not None else '-'} to act"
+                f"{head}; "
+                + ("not played out (the forfeit stopped it)" if forfeit else f"in progress, {to_act} to act")
             )
             continue
         if res.winner is None:
@@ -200,10 +214,12 @@ def _print_summary(m: Match) -> None:
             else:
                 what = f"{res.outcome.replace('_', ' ')} by {knocker}; {points}"
         print(f"{head}; {what}; {_totals_text(names, totals, points_only)}")
-    if m.finished:
+    if m.finished or forfeit is not None:
+        champion = _winner(m, forfeit)
         print(
             "match over: "
-            + (f"winner {names[m.winner]}" if m.winner is not None else "no winner")
+            + ("" if forfeit is None else f"forfeit, {names[forfeit[1]]} {_HOW[forfeit[2]]}; ")
+            + (f"winner {names[champion]}" if champion is not None else "no winner")
             + "; "
             + _totals_text(names, m.sheet.totals, _game_points(m.sheet))
         )
@@ -272,11 +288,12 @@ def replay_command(
     if record:
         fail("--record applies to deal scripts; this input is already a game record")
     with bad_input():
-        m = replay_record(text)
+        rec = loads(text)
+        m = replay_record(rec)
     if as_json:
-        emit_json(_match_summary(m))
+        emit_json(_match_summary(m, rec.forfeit))
     else:
-        _print_summary(m)
+        _print_summary(m, rec.forfeit)
 
 
 @app.command("verify")

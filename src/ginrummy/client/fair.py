@@ -8,7 +8,11 @@ first sent.  While the deal is on, what this seat saw is kept (its ten dealt car
 each card it drew from the stock and the stock size before the draw, the pile at each
 reshuffle, R7.3); once the server reveals the deal seed, the deck is recomputed with the
 engine's own functions (:func:`ginrummy.match.deck_seed`, :func:`ginrummy.deal.deck_from_seed`,
-:func:`ginrummy.deal.seeded_shuffle`) and every card checked.
+:func:`ginrummy.deal.seeded_shuffle`) and every card checked.  Once the match is over (by the
+rules, or by a forfeit: resigned, left, on time) the server reveals the match seed
+(``fair.match_seed``): it is checked against the table's seed commitment first seen, and
+every deal not checked yet, the one a forfeit stopped included, is checked with its deal seed
+SHA-256(match seed || "/deal/" || k) (``docs/record-format.md``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 
 from ..cards import card_str, parse_card
 from ..deal import deck_from_seed, seeded_shuffle
-from ..match import commitment, deck_seed
+from ..match import commitment, deal_seed, deck_seed
 
 __all__ = ["FairDeals", "Observed", "DealCheck", "RESEND_SECONDS", "STOCK_AT_START"]
 
@@ -70,6 +74,9 @@ class FairDeals:
         self.sent_at: dict[int, float] = {}
         self.checks: dict[int, DealCheck] = {}
         self.warnings: list[str] = []
+        self.match_commitment: str | None = None
+        """The table's seed commitment (``fair.commitment``) as first seen."""
+        self.match_seed_checked = False
 
     def _obs(self, k: int) -> Observed:
         return self.observed.setdefault(k, Observed())
@@ -156,13 +163,50 @@ class FairDeals:
 
     def check_revealed(self, state: dict[str, Any]) -> list[DealCheck]:
         """Check each deal of ``state["deals"]`` that is revealed (its ``seed`` sent) and not
-        checked yet; returns the new checks (also kept in :attr:`checks`)."""
+        checked yet, and, once ``fair.match_seed`` is revealed, the match seed and every deal
+        (:meth:`check_match_seed`); returns the new checks (also kept in :attr:`checks`)."""
+        fair = state.get("fair") or {}
+        if self.match_commitment is None and fair.get("commitment"):
+            self.match_commitment = str(fair["commitment"]).lower()
         out = []
         for d in state.get("deals") or []:
             k = d.get("number")
             if not d.get("revealed") or not d.get("seed") or k in self.checks:
                 continue
             c = self.check(k, d["seed"], d.get("client_seeds"), d.get("commitment"))
+            self.checks[k] = c
+            out.append(c)
+        if fair.get("match_seed") and not self.match_seed_checked:
+            self.match_seed_checked = True
+            out += self.check_match_seed(str(fair["match_seed"]), state.get("deals") or [])
+        return out
+
+    def check_match_seed(self, seed_hex: str, deals: list[dict[str, Any]]) -> list[DealCheck]:
+        """Check the revealed match seed ``seed_hex`` against :attr:`match_commitment`, then each
+        of ``deals`` (``state["deals"]``) with its deal seed SHA-256(match seed || "/deal/" || k):
+        a revealed deal seed must be that one; a deal not checked yet (the one a forfeit stopped,
+        whose seed the server does not send on its own) is checked as :meth:`check` does.  A
+        failure of the match seed itself is a check of deal 0.  Returns the new checks."""
+        try:
+            seed = bytes.fromhex(seed_hex)
+        except ValueError:
+            seed = b""
+        if not seed or (self.match_commitment is not None and commitment(seed) != self.match_commitment):
+            c = DealCheck(0, False, ("the revealed match seed is not the one the table's seed commitment was made of",))
+            self.checks[0] = c
+            return [c]
+        out = []
+        for d in deals:
+            k = d.get("number")
+            if not isinstance(k, int) or k < 1:
+                continue
+            derived = deal_seed(seed, k).hex()
+            if d.get("seed") and str(d["seed"]).lower() != derived:
+                c = DealCheck(k, False, ('the revealed deal seed is not SHA-256(match seed || "/deal/" || k)',))
+            elif k in self.checks:
+                continue
+            else:
+                c = self.check(k, derived, d.get("client_seeds"), d.get("commitment"))
             self.checks[k] = c
             out.append(c)
         return out

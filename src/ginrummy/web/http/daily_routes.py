@@ -31,10 +31,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ...errors import GinRummyError
-from ...record import dumps
 from ..contests.daily import DailyRoom
 from ..errors import ErrorCode, WebError
 from ..protocol.bodies import DailyBody, parse_daily_path
+from ..protocol.replay_frames import public_record as table_record
 from ..texts import W_, request_lang, web_translator
 from .common import error_response, link_base, page, read_json_body
 from .context import AppContext
@@ -166,7 +166,7 @@ def public_record(ctx: AppContext, table_id: str) -> str:
     """The public record of a finished daily game (run in a worker thread)."""
     table = _room(ctx).game(table_id)
     assert table is not None and table.match is not None
-    return dumps(table.match, date=table.row.created[:10], public=True)
+    return table_record(table)
 
 
 async def records(ctx: AppContext, request: Request) -> Response:

@@ -23,11 +23,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ...record import dumps
 from ..community.accounts import Account
 from ..errors import ErrorCode, WebError
 from ..protocol.bodies import ModActionBody, RelationBody, ReportBody
 from ..protocol.chat_guard import LOBBY
+from ..protocol.replay_frames import public_record
 from ..room.seats import SPECTATOR
 from ..texts import W_, WebTranslator, request_lang, web_translator
 from .common import error_response, page, read_json_body
@@ -133,7 +133,7 @@ async def evidence(ctx: AppContext, request: Request) -> Response:
         table = ctx.manager.load(request.path_params["table_id"])
     except WebError as exc:
         return error_response(exc, tr)
-    text = None if table.match is None else dumps(table.match, date=table.row.created[:10], public=True)
+    text = None if table.match is None else public_record(table)
     return JSONResponse(
         {"id": table.id, "names": list(table.names), "over": table.over, "record": text, "chat": list(table.chat)},
         headers=NO_STORE,

@@ -13,7 +13,8 @@
 * ``GET /api/leaderboard?limit=&offset=`` and ``GET /api/players/NAME``
   (:meth:`~ginrummy.web.community.members.Players.leaderboard`, :meth:`~ginrummy.web.community.members.Players.player`).
 * ``GET /api/replays/ID``: the replay of a recorded finished (or forfeited) match (public, or
-  one you played), with ``"forfeit"``: the name of who forfeited on time, or ``null``;
+  one you played), with ``"forfeit"``: the name of who forfeited (``"ended"``: resigned, left,
+  time), or ``null``;
   ``POST /api/replays``: the replay of an uploaded record (text body, at most
   :data:`~ginrummy.web.protocol.replay_frames.MAX_RECORD_BYTES`).
 * Pages: ``/account``, ``/leaderboard``, ``/players/NAME``, ``/replay`` (upload) and
@@ -35,12 +36,11 @@ from starlette.routing import Route
 
 from ...errors import GinRummyError
 from ...i18n import translate_error
-from ...record import dumps
 from ..community.accounts import SESSION_COOKIE, Account, cleared_session_cookie, session_cookie
 from ..community.members import Players
 from ..errors import ErrorCode, WebError
 from ..protocol.inbound import AccountBody, DeleteAccountBody
-from ..protocol.replay_frames import replay_frames
+from ..protocol.replay_frames import public_record, replay_frames
 from ..review_budget import client_key
 from ..room.tables import TableManager
 from ..texts import W_, request_lang, web_translator
@@ -99,7 +99,7 @@ async def replay_table(players: Players, manager: TableManager, request: Request
 
 def replay_record(table: Any) -> str:
     """The public record (text) of ``table``, a table :func:`replay_table` returned."""
-    return dumps(table.match, date=table.row.created[:10], public=True)
+    return public_record(table)
 
 
 async def replay_text(players: Players, manager: TableManager, request: Request, result_id: str) -> str | None:
@@ -249,11 +249,9 @@ async def replay_of(ctx: AppContext, request: Request) -> Response:
     if table is None:
         return error_response(W_("no finished match {id} that you may replay", id=rid[:60]), tr, 404, "not_found")
     text = await asyncio.to_thread(replay_record, table)  # a finished match: it no longer changes
+    # a forfeited match's record says who forfeited and how (its forfeit line), and its winner
     out = await asyncio.to_thread(replay_frames, text)
-    forfeit = table.forfeit
-    if forfeit is not None:  # over on time: the deal in play stays sealed, the other player won
-        out = {**out, "finished": True, "winner": table.names[1 - forfeit]}
-    return JSONResponse({"id": rid, **out, "forfeit": None if forfeit is None else table.names[forfeit]})
+    return JSONResponse({"id": rid, **out})
 
 
 async def replay_upload(ctx: AppContext, request: Request) -> Response:

@@ -15,7 +15,6 @@ from starlette.routing import Route
 
 from ...errors import GinRummyError
 from ...match import commitment
-from ...record import dumps
 from ...rules import BOUNDS, CHOICES, FIELD_RULES, PRESETS, RuleSet
 from ...scoring import ScoreSheet, parse_results
 from ..community.fairplay import FORFEITS_LIMIT, iso_time
@@ -24,6 +23,7 @@ from ..errors import ErrorCode, WebError
 from ..protocol.bodies import RATED_CLOCK
 from ..protocol.chat_guard import LOBBY
 from ..protocol.inbound import ClaimBody, CreateTableBody, SheetBody, SitBody
+from ..protocol.replay_frames import public_record
 from ..room.tables import SeatSpec, player_levels
 from ..texts import W_, WebTranslator, request_lang, web_catalog, web_translator
 from .common import error_response, link_base, read_json_body, render_page
@@ -361,11 +361,12 @@ async def record(ctx: AppContext, request: Request) -> Response:
         return error_response(exc, tr)
     if table.match is None:
         return error_response(W_("the record can be downloaded once the first deal is dealt"), tr, 409)
-    # public: a deal whose cards the rules still hide is sealed (docs/record-format.md)
+    # public: a deal whose cards the rules still hide is sealed, a forfeited match is over
+    # (its forfeit line and match seed; docs/record-format.md)
     if table.over:  # a finished match no longer changes: its record is written off the event loop
-        text = await asyncio.to_thread(dumps, table.match, date=table.row.created[:10], public=True)
+        text = await asyncio.to_thread(public_record, table)
     else:  # a live match changes on the loop: its record is written there, between steps
-        text = dumps(table.match, date=table.row.created[:10], public=True)
+        text = public_record(table)
     return Response(
         text,
         media_type="text/plain; charset=utf-8",

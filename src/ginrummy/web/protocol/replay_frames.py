@@ -6,12 +6,15 @@ record or a file someone uploads), checks it completely with :func:`ginrummy.rec
 (a record that does not add up is refused, naming the line), and rebuilds every deal whose
 cards it reveals with :func:`ginrummy.record.deal_states` (the recorded actions; reshuffles
 as at the table).  A sealed deal (its cards still secret: a drawn deal of a match in
-progress, or the deal in progress of a public record taken during play or of a match forfeited
-on time) is listed without frames.
+progress, or the deal in progress of a public record taken during play) is listed without
+frames.  A match ended by a forfeit (the record's ``forfeit`` line) is finished, its winner
+the record's, and says who forfeited and how; the deal the forfeit stopped has its frames up to
+the stop and no result.
 
 Its JSON (``GET /api/replays/ID``, ``POST /api/replays``)::
 
-    {"names": [a, b], "rules": {...R14...}, "winner": name | null, "totals": [n, n],
+    {"names": [a, b], "rules": {...R14...}, "finished": bool, "winner": name | null, "totals": [n, n],
+     "forfeit": name of who forfeited | null, "ended": "rules" | "resigned" | "left" | "time" | null,
      "deals": [{"number", "dealer": name, "players": [name at seat 0, at seat 1], "sealed": bool,
                 "frames": [{"action": text | null, "by": name | null, "hands": [[card...], [card...]],
                             "deadwood": [n, n], "pile": [card...  bottom first], "stock": n,
@@ -29,12 +32,23 @@ from typing import Any
 from ...cards import card_str, cards_of
 from ...deal import DealState
 from ...melds import deadwood
-from ...record import deal_states, loads, replay
+from ...record import deal_states, dumps, loads, replay
 
-__all__ = ["replay_frames", "MAX_RECORD_BYTES"]
+__all__ = ["replay_frames", "public_record", "MAX_RECORD_BYTES"]
 
 MAX_RECORD_BYTES = 512 * 1024
 """The largest record accepted for a replay upload, in bytes."""
+
+
+def public_record(table: Any) -> str:
+    """The public record (text, ``docs/record-format.md``) of a web table with a match: what a
+    player downloads, a replay shows and a moderator reads.  A match ended by a forfeit
+    (``table.forfeit``, ``table.how_ended``: resigned, left, time) is written as over, with its
+    ``forfeit`` line and the match seed (as ``state.fair.match_seed`` reveals it); otherwise
+    every deal the rules still hide is sealed (:func:`ginrummy.record.dumps`, ``public=True``)."""
+    m = table.match
+    forfeit = None if table.forfeit is None or m.finished else (table.forfeit, table.how_ended)
+    return dumps(m, date=table.row.created[:10], public=True, forfeit=forfeit)
 
 
 def _frame(s: DealState, names: list[str], action: str | None, by: str | None) -> dict[str, Any]:
@@ -90,6 +104,9 @@ def replay_frames(text: str) -> dict[str, Any]:
         deals.append(entry)
     finished = match is not None and match.finished
     winner = match.winner if match is not None and finished else None
+    ended = "rules" if finished else None
+    if rec.forfeit is not None and rec.finished is not None:  # over by a forfeit (checked by replay)
+        finished, winner, ended = True, rec.finished[1], rec.forfeit[2]
     totals = [0] * len(names) if match is None else list(match.sheet.totals)
     return {
         "names": names,
@@ -98,4 +115,6 @@ def replay_frames(text: str) -> dict[str, Any]:
         "winner": None if winner is None else names[winner],
         "totals": totals,
         "deals": deals,
+        "forfeit": None if rec.forfeit is None else names[rec.forfeit[1]],
+        "ended": ended,
     }

@@ -1,4 +1,4 @@
-// The replay viewer: GET /api/replays/ID (a finished match) or POST /api/replays (an uploaded record),
+// The replay viewer: GET /api/replays/ID (a finished or forfeited match) or POST /api/replays (an uploaded record),
 // then deal by deal and move by move (forward, back, jump) with both hands open. Arrow keys step too.
 // The expert's review of the replay (its marks, the expert's moves, the plot) is replay-review.js's.
 "use strict";
@@ -75,6 +75,9 @@ function renderFrame() {
     if (d.score) parts.push(el("p", { class: "hint" }, t("Score after the deal: {scores}", {
       scores: view.data.names.map((n, i) => `${n} ${fmtNumber(d.score[i])}`).join(", ") })));
     $("result").replaceChildren(...parts);
+  } else if (last && view.data.forfeit && view.deal === view.data.deals.length - 1) {
+    // the deal a forfeit stopped (record-format.md, "Forfeited match"): shown up to the stop
+    $("result").replaceChildren(el("p", { id: "result-text" }, t("This deal was not played out: the match ended here by the forfeit.")));
   } else $("result").replaceChildren();
 }
 
@@ -86,7 +89,11 @@ function show(data, source) {
   let result = t("not finished");
   if (data.finished && data.winner) result = t("{name} won the match", { name: data.winner });
   else if (data.finished) result = t("no winner");
-  const forfeit = data.forfeit ? t("{name} ran out of time three times in a row and forfeits.", { name: data.forfeit }) : null;
+  // how a match ended by a forfeit (the record's forfeit line): resigned, left, on time
+  let forfeit = null;
+  if (data.forfeit && data.ended === "resigned") forfeit = t("{name} resigned the match.", { name: data.forfeit });
+  else if (data.forfeit && data.ended === "left") forfeit = t("{name} left the table and forfeits the match.", { name: data.forfeit });
+  else if (data.forfeit) forfeit = t("{name} lost the match on time.", { name: data.forfeit });
   $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""), result }),
     ...(forfeit ? [" ", forfeit] : []));
   $("deal").replaceChildren(...data.deals.map((d, i) => el("option", { value: String(i) }, t("Deal {n}", { n: d.number }))));
