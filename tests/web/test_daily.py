@@ -397,3 +397,36 @@ def test_a_player_page_keeps_a_daily_result_off_until_the_day_is_over(app_client
     clock["now"] = datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
     assert c.app.state.daily.secret([t["id"]]) == set()
     assert [m["id"] for m in c.get("/api/players/Ann").json()["recent"]] == [t["id"]]
+
+
+def test_a_daily_games_seeds_and_record_wait_for_the_end_of_its_day(app_client, clock):
+    """A finished daily game showed its match seed (hence the whole deck: the stock's order,
+    the computer's hand) to the player at once, and its record could be downloaded: a second
+    account of his would then play the day's deal knowing every card.  Both wait for the end of
+    the day now, however the game ended."""
+    c = app_client
+    c.app.state.manager.now = lambda: clock["now"].timestamp()
+    _person(c, "Ann")
+    t = _play(c, 1)
+    table = c.app.state.manager.tables[t["id"]]
+    assert table.over
+    state = table.state_for(0)
+    assert state["fair"]["match_seed"] is None
+    seed = table.row.seed.hex()
+    assert seed not in json.dumps(state)
+    r = c.get(f"/api/tables/{t['id']}/record", params={"seat": t["token"]})
+    assert (r.status_code, r.json()["code"]) == (403, "not_allowed")
+    assert "once its day is over" in r.json()["error"]
+    # a game resigned at once: the same
+    r = c.post(f"/api/daily/{DAY.isoformat()}/2", json={"level": "club"})
+    quick = r.json()
+    with c.websocket_connect(f"/ws/table/{quick['id']}?seat={quick['token']}") as ws:
+        ws.send_json({"type": "resign", "id": "r"})
+        assert next_message(ws, lambda m: m.get("reply_to") == "r")["type"] == "ack"
+    resigned = c.app.state.manager.tables[quick["id"]]
+    assert resigned.over and resigned.state_for(0)["fair"]["match_seed"] is None
+    # the day is over: the seed and the record are shown
+    clock["now"] = datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
+    assert table.state_for(0)["fair"]["match_seed"] == seed
+    r = c.get(f"/api/tables/{t['id']}/record", params={"seat": t["token"]})
+    assert r.status_code == 200 and f"seed {seed}" in r.text

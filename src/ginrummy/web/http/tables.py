@@ -24,6 +24,7 @@ from ..protocol.bodies import RATED_CLOCK
 from ..protocol.chat_guard import LOBBY
 from ..protocol.inbound import ClaimBody, CreateTableBody, SheetBody, SitBody
 from ..protocol.replay_frames import public_record
+from ..protocol.state import daily_sealed
 from ..room.tables import SeatSpec, player_levels
 from ..texts import W_, WebTranslator, request_lang, web_catalog, web_translator
 from .common import error_response, link_base, read_json_body, render_page
@@ -361,6 +362,13 @@ async def record(ctx: AppContext, request: Request) -> Response:
         return error_response(exc, tr)
     if table.match is None:
         return error_response(W_("the record can be downloaded once the first deal is dealt"), tr, 409)
+    if daily_sealed(table):  # its deck would help the next account to play the day's deal
+        return error_response(
+            W_("the record of a daily deal can be downloaded once its day is over (at midnight UTC)"),
+            tr,
+            403,
+            code="not_allowed",
+        )
     # public: a deal whose cards the rules still hide is sealed, a forfeited match is over
     # (its forfeit line and match seed; docs/record-format.md)
     if table.over:  # a finished match no longer changes: its record is written off the event loop

@@ -10,6 +10,7 @@ match seed once the match is over.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +18,7 @@ from orjson import dumps as _orjson_dumps
 
 from ...cards import CARD_STRS as _CARD_STRS
 from ...cards import card_str, cards_of
+from ...compete.daily import reveal_at
 from ...match import commitment, deal_seed
 from ...melds import best_arrangement, deadwood_after_discards
 from ...record import revealable
@@ -32,7 +34,7 @@ the room, so it names the table's type without importing it)."""
 SPECTATOR = -1
 """The player number of a spectator (he sees only what is public; ``"you": null`` on the wire)."""
 
-__all__ = ["SPECTATOR", "state_message", "match_state", "StateMessage", "dumps"]
+__all__ = ["SPECTATOR", "state_message", "match_state", "StateMessage", "dumps", "daily_sealed"]
 
 
 def _deals(self: Table) -> list[dict[str, Any]]:
@@ -82,6 +84,23 @@ def _deals(self: Table) -> list[dict[str, Any]]:
 _commitment = lru_cache(maxsize=1024)(commitment)
 
 
+def daily_sealed(table: Any) -> bool:
+    """Whether ``table`` is a game of a daily deal whose day is not over (by the table's clock,
+    ``table.runtime.now``): its seeds stay hidden until then, however its game ended, as the
+    day's own seed does (``docs/compete.md``): every entrant of the day plays the same deal, so
+    its deck -- the stock's order and the computer's hand, which a seed tells -- would help the
+    next account that plays it.  A label that is no ``YYYY-MM-DD/N`` (a friend challenge's
+    ``duel/...``) is not sealed here."""
+    label = table.options.get("daily")
+    if not isinstance(label, str) or label.startswith("duel/"):
+        return False
+    try:
+        day = date.fromisoformat(label.split("/", 1)[0])
+    except ValueError:
+        return True  # a daily table whose day cannot be read: keep its seeds
+    return bool(table.runtime.now() < reveal_at(day).timestamp())
+
+
 def _revealed(self: Table, d: Any) -> bool:
     """Whether deal record ``d`` of the table's match shows its seed: when
     :func:`ginrummy.record.revealable` says so, and every deal that is over once the match has
@@ -89,6 +108,8 @@ def _revealed(self: Table, d: Any) -> bool:
     is revealed then (:func:`_fair`), from which its seed follows anyway."""
     m = self.match
     assert m is not None
+    if daily_sealed(self):
+        return False
     return revealable(m, d) or (self.forfeit is not None and d.result is not None)
 
 
@@ -97,11 +118,11 @@ def _fair(self: Table, player: int) -> dict[str, Any]:
     match is over, however it ended: by the rules, or by a forfeit on time, by resigning or by
     leaving, even before the first deal) and the deal waiting for client seeds.  Revealing it
     then tells nothing of a deal not yet dealt: the table deals no more, and every other table
-    has a seed of its own (a rematch too); a daily deal's or a friend challenge's seed, shared by
-    design, is revealed to whoever finishes it anyway (``docs/compete.md``)."""
+    has a seed of its own (a rematch too).  A daily deal's seeds wait for the end of its day
+    (:func:`daily_sealed`); a friend challenge's deal seed is revealed to whoever finishes it."""
     out: dict[str, Any] = {
         "commitment": _commitment(self.row.seed),
-        "match_seed": self.row.seed.hex() if self.over else None,
+        "match_seed": self.row.seed.hex() if self.over and not daily_sealed(self) else None,
         "pending": None,
     }
     nxt = self.next_deal_number
