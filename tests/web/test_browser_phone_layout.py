@@ -27,21 +27,23 @@ pytestmark = [
 PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
 LANGS = ["en", "el", "fi", "mt", "fr", "es", "de"]
 
-# in one evaluation (a state arriving meanwhile would draw the table again): the opponent holds
-# two cards taken from the pile (two not in the hand), the page at its top; for each control
+# in one evaluation (a state arriving meanwhile would draw the table again), the tallest table of a
+# discard turn: the opponent holds two cards taken from the pile (two not in the hand) and deals,
+# the status line is the gin one; the page at its top; for each control
 # shown (the move buttons, the hand's tools), its box and whether it is what is at its centre
 LAYOUT = """() => {
   const hand = new Set(ui.state.view.hand);
   ui.state.view.opponent_seen = ['9H', '9D', '9C', '9S', 'KH', 'KD'].filter(c => !hand.has(c)).slice(0, 2);
   // and the longest status line of a discard turn: "You can go gin (G)! Or pick a card to discard."
   if (!ui.state.view.legal_actions.some(a => a.startsWith('gin '))) ui.state.view.legal_actions.push('gin ' + ui.state.view.hand[0]);
+  ui.state.deal.dealer = oppName();  // the opponent's bar with all its badges: the computer's level, dealer
   render();
   window.scrollTo(0, 0);
   const controls = [...document.querySelectorAll('#actions .btn, .hand-tools button')].filter(b => b.offsetParent !== null);
   const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].map(Math.round); };
   const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);
     return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; };
-  const seg = document.querySelector('.hand-tools .seg');
+  const seg = document.querySelector('.hand-tools .seg'), bar = document.getElementById('actions').getBoundingClientRect();
   return {
     seen: document.querySelectorAll('#opp-seen .card').length,
     selected: document.querySelectorAll('#hand .card.selected').length,
@@ -56,6 +58,8 @@ LAYOUT = """() => {
     segCut: seg.scrollWidth - seg.clientWidth,
     arrows: box(document.getElementById('move-left'))[1] === box(document.getElementById('move-right'))[1],
     shown: controls.map(b => b.dataset.act || b.dataset.sort || b.id),
+    under: [...document.querySelectorAll('#hand .card, .hand-tools > :not([hidden])')].filter(e => e.offsetParent !== null)
+      .map(e => e.getBoundingClientRect()).filter(r => r.height > 0 && r.bottom > bar.top + 0.5 && r.top < bar.bottom).length,
     spare: Math.round(innerHeight - document.getElementById('actions').getBoundingClientRect().bottom),
   };
 }"""
@@ -76,7 +80,7 @@ def test_at_a_discard_turn_every_control_is_on_the_phone_screen_and_uncovered(se
     assert {"discard", "knock", "gin", "hint-btn", "melds", "suit", "rank", "custom", "move-left", "move-right", "help-btn"} <= set(
         got["shown"]
     ), got
-    assert got["off"] == [] and got["covered"] == [], got
+    assert got["off"] == [] and got["covered"] == [] and got["under"] == 0, got
     # the four ways to arrange the hand: one row, one line each, none cut off; the arrows side by side
     assert got["segRows"] == 1 and got["segLines"] == [1, 1, 1, 1] and got["segCut"] <= 0, got
     assert got["arrows"] is True, got
