@@ -26,6 +26,21 @@ pytestmark = [
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
 LANGS = ["en", "el", "fi", "mt", "fr", "es", "de"]
+SEATS = [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}]
+# the move buttons of a discard turn and the hand's tools (each by its data-act, data-sort or id)
+CONTROLS = {
+    "discard",
+    "knock",
+    "gin",
+    "hint-btn",
+    "melds",
+    "suit",
+    "rank",
+    "custom",
+    "move-left",
+    "move-right",
+    "help-btn",
+}
 
 # in one evaluation (a state arriving meanwhile would draw the table again), the tallest table of a
 # discard turn: the opponent holds two cards taken from the pile (two not in the hand) and deals,
@@ -69,7 +84,7 @@ LAYOUT = """() => {
 def test_at_a_discard_turn_every_control_is_on_the_phone_screen_and_uncovered(server, browser, lang):  # noqa: F811
     errors: list[str] = []
     page = _page(browser, errors, locale=lang, **PHONE)
-    _open(page, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}], lang=lang)["seats"][0]["link"])
+    _open(page, _table(server, SEATS, lang=lang)["seats"][0]["link"])
     _to_discard_phase(page)
     assert page.evaluate("document.documentElement.lang") == lang
     card = page.evaluate("ui.state.view.legal_actions.find(a => a.startsWith('discard ')).slice(8)")
@@ -77,9 +92,7 @@ def test_at_a_discard_turn_every_control_is_on_the_phone_screen_and_uncovered(se
     page.wait_for_selector(f"#hand .card.selected[data-card='{card}']")
     got = page.evaluate(LAYOUT)
     assert got["seen"] == 2 and got["selected"] == 1 and got["width"] <= 375, got
-    assert {"discard", "knock", "gin", "hint-btn", "melds", "suit", "rank", "custom", "move-left", "move-right", "help-btn"} <= set(
-        got["shown"]
-    ), got
+    assert CONTROLS <= set(got["shown"]), got
     assert got["off"] == [] and got["covered"] == [] and got["under"] == 0, got
     # the four ways to arrange the hand: one row, one line each, none cut off; the arrows side by side
     assert got["segRows"] == 1 and got["segLines"] == [1, 1, 1, 1] and got["segCut"] <= 0, got

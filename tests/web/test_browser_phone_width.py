@@ -144,7 +144,8 @@ def test_a_double_tap_begun_on_another_card_picks_the_card_and_discards_nothing(
 
     errors: list[str] = []
     page = _page(browser, errors, **PHONE)  # the question off: a double click discards at once
-    _open(page, _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])["seats"][0]["link"])
+    tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
+    _open(page, tab["seats"][0]["link"])
     _to_discard_phase(page)
     first, second = page.evaluate("""() => { const legal = new Set(ui.state.view.legal_actions);
       const cards = [...document.querySelectorAll('#hand .card')].map(e => e.dataset.card);
