@@ -68,6 +68,8 @@ LAYOUT = """() => {
     covered: controls.filter(b => { const r = b.getBoundingClientRect();
       const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !(hit && b.contains(hit)); })
       .map(b => b.textContent),
+    moveRows: new Set(controls.filter(b => b.closest('#actions')).map(b => box(b)[1])).size,
+    moveLines: controls.filter(b => b.closest('#actions')).map(b => lines(b.firstChild)),
     segRows: new Set([...seg.children].map(b => box(b)[1])).size,
     segLines: [...seg.children].map(lines),
     segCut: seg.scrollWidth - seg.clientWidth,
@@ -94,6 +96,8 @@ def test_at_a_discard_turn_every_control_is_on_the_phone_screen_and_uncovered(se
     assert got["seen"] == 2 and got["selected"] == 1 and got["width"] <= 375, got
     assert CONTROLS <= set(got["shown"]), got
     assert got["off"] == [] and got["covered"] == [] and got["under"] == 0, got
+    # the move buttons: one row, "Discard A♣" and every other label one line
+    assert got["moveRows"] == 1 and set(got["moveLines"]) == {1}, got
     # the four ways to arrange the hand: one row, one line each, none cut off; the arrows side by side
     assert got["segRows"] == 1 and got["segLines"] == [1, 1, 1, 1] and got["segCut"] <= 0, got
     assert got["arrows"] is True, got
