@@ -34,6 +34,25 @@ PAGES = {
 }
 
 
+# where the page's title goes on to a new line: (the letter before, the letter after) of each
+TITLE_BREAKS = """() => { const h = document.querySelector('h1'); if (!h) return [];
+  const walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT), breaks = [];
+  let prev = null, last = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+      // the last box: a letter after a soft hyphen that broke the line has the hyphen's box too
+      const rects = r.getClientRects();
+      if (!rects.length) { last = node.data[i]; continue; }
+      const top = Math.round(rects[rects.length - 1].top);
+      if (prev !== null && top > prev) breaks.push([last, node.data[i]]);
+      prev = top; last = node.data[i];
+    }
+  }
+  return breaks;
+}"""
+
+
 @pytest.mark.parametrize("lang", ["en", "el", "fi", "mt", "fr", "es", "de"])
 @pytest.mark.parametrize("path", list(PAGES))
 def test_a_page_is_no_wider_than_a_375px_phone(server, browser, path, lang):  # noqa: F811
@@ -45,6 +64,9 @@ def test_a_page_is_no_wider_than_a_375px_phone(server, browser, path, lang):  # 
     assert page.evaluate("document.documentElement.lang") == lang
     assert page.evaluate("window.innerWidth") == 375
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # the title breaks between words or at a soft hyphen only (this Chromium has no hyphenation
+    # dictionary: "Freundesherausforder / ungen" on /duels in German, its translation now has one)
+    assert all(a in " \u00ad" or b == " " for a, b in page.evaluate(TITLE_BREAKS)), page.evaluate(TITLE_BREAKS)
     if path == "/":
         # three players: two seat rows, each with its kind, level and name
         page.check("input[name='players'][value='3']")
@@ -105,6 +127,39 @@ def test_on_a_phone_the_settings_button_turns_the_discard_question_off(server, b
     page.wait_for_function(f"!ui.state.view.hand.includes('{card}')")  # at once, no question
     assert page.is_hidden("#confirm")
     page.wait_for_function(READY)
+    page.context.close()
+    assert errors == []
+
+
+def test_a_double_tap_begun_on_another_card_picks_the_card_and_discards_nothing(server, browser):  # noqa: F811
+    """Chrome counts two taps close in time and place as a double tap whatever they are on, and
+    fires the second one's click with detail 2 and a dblclick on what it hit.  The settings test
+    above failed now and then so: "Close" tapped, the computer's move made, the card tapped
+    230 ms later (click detail 2, logged in the page), the card discarded at once (the question
+    off) and the Discard button gone.  A card's double click discards only when both its clicks
+    were on that card (table.js renderHand); here the second tap of such a pair, on the card
+    next to the one picked, picks it and sends nothing.  The events are the page's own (Chrome's
+    timing of a double tap is not a test's to rely on)."""
+    from .test_browser_newuser import _open, _table, _to_discard_phase
+
+    errors: list[str] = []
+    page = _page(browser, errors, **PHONE)  # the question off: a double click discards at once
+    tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
+    _open(page, tab["seats"][0]["link"])
+    _to_discard_phase(page)
+    first, second = page.evaluate("""() => { const legal = new Set(ui.state.view.legal_actions);
+      const cards = [...document.querySelectorAll('#hand .card')].map(e => e.dataset.card);
+      const i = cards.findIndex((c, k) => k > 0 && legal.has('discard ' + c) && legal.has('discard ' + cards[k - 1]));
+      return [cards[i - 1], cards[i]]; }""")
+    page.tap(f"#hand .card[data-card='{first}']")
+    assert page.evaluate("ui.selected") == first
+    got = page.evaluate(f"""() => {{ const card = document.querySelector("#hand .card[data-card='{second}']");
+      for (const type of ['click', 'dblclick']) card.dispatchEvent(new MouseEvent(type, {{ detail: 2, bubbles: true }}));
+      return [ui.selected, ui.pending, ui.state.view.hand.length]; }}""")
+    assert got == [second, False, 11]
+    page.tap("#actions [data-act='discard']")  # the Discard button discards the picked card
+    page.wait_for_function(f"!ui.state.view.hand.includes('{second}')")
+    assert first in page.evaluate("ui.state.view.hand")
     page.context.close()
     assert errors == []
 

@@ -14,6 +14,7 @@ const WATCH = !TOKEN && new URLSearchParams(location.search).get("watch") === "1
 const ui = {
   state: null,          // the last "state" message
   selected: null,       // the picked card code
+  firstClick: null,     // the card code the last single click (event.detail 1) was on, or null
   cursor: 0,            // keyboard cursor position in the hand
   sort: SETTINGS.get("sort", "melds"),
   order: [],            // the player's own order (sort "custom")
@@ -405,6 +406,9 @@ function renderHand() {
     if (i < 11) e.append(el("span", { class: "keynum" }, i < 9 ? String(i + 1) : i === 9 ? "0" : "-"));
     e.addEventListener("click", () => { pick(c, i); });
     e.addEventListener("dblclick", () => {
+      // both clicks on this card: on a phone two quick taps near each other are a double tap
+      // (Chrome: within ~300 ms and ~100 px), a tap on Close or on the next card then this one too
+      if (ui.firstClick !== c) return;
       ui.selected = c;
       if (isLegal(`discard ${c}`)) confirmThen(`discard ${c}`); else { renderHand(); renderButtons(); sayWhyNot("discard"); }
     });
@@ -691,6 +695,12 @@ function init() {
   confirmControls();
   $("confirm").addEventListener("click", (ev) => { if (ev.target === $("confirm")) answerConfirm(false); });
   document.addEventListener("keydown", onKey);
+  // where a double click began (a card's dblclick discards only when its first click was on it)
+  document.addEventListener("click", (ev) => {
+    if (ev.detail > 1) return;
+    const card = ev.target instanceof Element ? ev.target.closest("#hand .card") : null;
+    ui.firstClick = card ? card.dataset.card : null;
+  }, true);
   document.addEventListener("mousedown", () => document.body.classList.remove("kbd"));
   if (TOKEN || WATCH) connect();
   else if (INVITE) claimInvite();
