@@ -36,6 +36,7 @@ __all__ = [
     "Match",
     "DealRecord",
     "deal_seed",
+    "first_dealer_of",
     "deck_seed",
     "start_deal",
     "check_client_seeds",
@@ -48,6 +49,16 @@ CLIENT_SEED_MAX_CHARS = 64
 """The longest client seed, in characters (ASCII letters, digits, ``_`` and ``-``)."""
 
 _CLIENT_SEED_RE = re.compile(rf"[0-9A-Za-z_-]{{0,{CLIENT_SEED_MAX_CHARS}}}")
+
+
+def first_dealer_of(seed: bytes) -> int:
+    """The first dealer (player 0 or 1) of a two-hand match seeded with ``seed`` when none is
+    given: ``SHA-256(seed || "/first-dealer")[0] mod 2`` (R3.1: chosen at random, from the seed).
+
+    >>> first_dealer_of(bytes(32)) in (0, 1)
+    True
+    """
+    return hashlib.sha256(bytes(seed) + b"/first-dealer").digest()[0] % 2
 
 
 def deal_seed(seed: bytes, number: int) -> bytes:
@@ -219,7 +230,7 @@ class Match:
         else:
             first_players = (0, 1)
             if first_dealer is None:  # R3.1: chosen at random (from the seed)
-                first_dealer = hashlib.sha256(self.seed + b"/first-dealer").digest()[0] % 2
+                first_dealer = first_dealer_of(self.seed)
         self.deal: DealState = self._start(1, first_players, first_dealer, client_seeds)
 
     @classmethod

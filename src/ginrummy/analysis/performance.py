@@ -89,6 +89,7 @@ CALIBRATION: dict[str, float] = {
     "decisions": 85.0,
     "low": 0.0,
     "high": 3000.0,
+    "floor": 0.0,
 }
 
 
@@ -129,7 +130,10 @@ def rating_estimate(
     the fewest sampled deals a decision of the review (default and at least
     :data:`CALIBRATION_SAMPLES`: the calibration's); fewer raise the rating by the measured bias
     and add the measured extra noise to the interval (:data:`BUDGET_NOISE`), so a quicker
-    review says that it is less precise.  Everything is clamped to the fitted range.  Raises
+    review says that it is less precise.  The centre is at least ``CALIBRATION["floor"]``, the
+    weakest play calibrated (the random level's predicted rating: below it the curve would
+    extrapolate, and a match worse than random play said "rated about 0" before), and at most
+    ``high``; the interval is taken around that centre and kept within ``low``..``high``.  Raises
     ``ValueError`` for a negative or non-finite loss, a ``decisions`` or a ``samples`` below 1."""
     decision_score(loss_per_decision)  # checks the loss
     cal = CALIBRATION
@@ -148,6 +152,7 @@ def rating_estimate(
     def clamp(x: float) -> int:
         return round(max(cal["low"], min(cal["high"], x)))
 
+    centre = max(cal["floor"], min(cal["high"], centre))
     return RatingEstimate(clamp(centre), clamp(centre - half), clamp(centre + half), n, given)
 
 

@@ -13,7 +13,6 @@ mode and ``max_cycles`` of the scalar path.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..deal import deck_from_seed
-from ..match import deal_seed
+from ..match import deal_seed, first_dealer_of
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
 from .batch import OVER, BatchDeals, pick
@@ -40,7 +39,7 @@ def first_deal(seed: int, deck: Sequence[int] | None, dealer: int | None) -> tup
     :func:`~ginrummy.env.core.derive_seed` of it and ``"opponent"``."""
     match_seed = seed_bytes(seed)
     if dealer is None:
-        dealer = hashlib.sha256(match_seed + b"/first-dealer").digest()[0] % 2
+        dealer = first_dealer_of(match_seed)
     if deck is None:
         deck = deck_from_seed(deal_seed(match_seed, 1))
     return list(deck), dealer, random.Random(derive_seed(match_seed, "opponent"))
