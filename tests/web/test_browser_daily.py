@@ -73,9 +73,12 @@ def test_the_whole_daily_set_then_how_others_played_and_the_standings(server, br
     assert len(results) == 8 and all(re.fullmatch(r"[+-]?\d+", r) for r in results)
     assert page.locator("#deals [data-deal]").count() == 0  # nothing left to play today
     page.click("#deals [data-others='1']")
-    page.wait_for_selector("#others:not([hidden]) pre.record")
+    page.wait_for_selector("#others:not([hidden]) .daily-other")
     assert "Dora" in page.inner_text("#others-body")  # alone on the deal: best and median are his
-    assert page.locator("#others-body a[href^='/replay/']").count() == 2
+    # the games themselves (replays, records) wait for the end of the day: they show the cards
+    assert page.locator("#others-body a[href^='/replay/']").count() == 0
+    assert page.locator("#others-body pre.record").count() == 0
+    assert "once the day is over" in page.inner_text("#others-body")
     page.wait_for_selector("#standings tbody tr[data-name='Dora']")
     row = page.locator("#standings tbody tr[data-name='Dora'] td").all_inner_texts()
     assert row[0] == "1" and row[1] == "Dora" and row[2] == "50" and row[3] == "8"  # alone: 50% x 8 / 8

@@ -168,20 +168,28 @@ def test_a_day_of_three_people_ranks_by_matchpoints_equal_to_the_stored_games(ap
     month = c.get("/api/daily/month/2026-12/table?level=club").json()["rows"]
     assert [(r["player"], r["score"]) for r in month] == [(r["player"], r["score"]) for r in want]
     assert c.get("/api/daily/2026-12-04/table?level=novice").json()["rows"] == []
-    # how others played deal 1: best and median of the three, with their records
+    # how others played deal 1: best and median of the three, their results only while the day
+    # goes on (their games would show the deal's cards: the stock's order, the computer's hand)
     others = c.get("/api/daily/2026-12-04/1/others").json()  # Cy is signed in
     ranked = sorted(((-s, p) for (p, k), s in recomputed.items() if k == 1))
     assert others["entrants"] == 3 and others["best"]["score"] == -ranked[0][0]
     assert others["median"]["score"] == -ranked[1][0]
-    assert result_of(others["best"]["record"]) == others["best"]["score"]
-    # replays: Cy (finished deal 1) may; a guest may not until the day is over
-    rid = others["best"]["replay"].rsplit("/", 1)[1]
-    assert c.get(f"/api/replays/{rid}").status_code == 200
+    assert (others["best"]["record"], others["best"]["replay"]) == (None, None)
+    # replays: nobody, Cy (who finished deal 1) neither, until the day is over; then anyone
+    rid = tables["Ann"][0]["id"]
+    assert c.get(f"/api/replays/{rid}").status_code == 404
     c.cookies.clear()
     assert c.get(f"/api/replays/{rid}").status_code == 404
     assert c.get("/api/daily/2026-12-04/records").status_code == 403
     clock["now"] = datetime(2026, 12, 5, 0, 1, tzinfo=UTC)
     assert c.get(f"/api/replays/{rid}").status_code == 200
+    with_csrf(c)
+    r = c.post("/api/session", json={"name": "Cy", "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    with_csrf(c)
+    others = c.get("/api/daily/2026-12-04/1/others").json()  # the day is over: the games too
+    assert result_of(others["best"]["record"]) == others["best"]["score"]
+    assert others["best"]["replay"].startswith("/replay/")
     bundle = c.get("/api/daily/2026-12-04/records").json()
     assert len(bundle["records"]) == 6 and bundle["seed"] == seed.hex()
     for g in bundle["records"]:

@@ -328,8 +328,8 @@ class DailyRoom:
 
     def others(self, account: Account, day: date, number: int) -> dict[str, Any]:
         """How others played deal ``number`` of ``day`` (against ``account``'s level): the
-        ``best`` and ``median`` results (player, score, replay link; ``None`` when nobody
-        finished it).  Raises :class:`WebError` ``not_allowed`` until ``account`` has finished
+        ``best`` and ``median`` results (player, score; the replay link and the table only once
+        the day is over, as :meth:`may_replay`).  Raises :class:`WebError` ``not_allowed`` until ``account`` has finished
         that deal himself."""
         entries = self.entries(day=day)
         mine = next((e for e in entries if e.account_id == account.id and e.number == number), None)
@@ -342,8 +342,11 @@ class DailyRoom:
         pair = how_others_played(done, day, number, mine.level)
         assert pair is not None  # his own result is in
 
-        def shown(e: Entry) -> dict[str, Any]:
-            return {"player": e.player, "score": e.score, "replay": f"/replay/{e.record}", "table": e.record}
+        revealed = may_reveal(day, self.now())
+
+        def shown(e: Entry) -> dict[str, Any]:  # the game itself once the day is over (may_replay)
+            link = f"/replay/{e.record}" if revealed else None
+            return {"player": e.player, "score": e.score, "replay": link, "table": e.record if revealed else None}
 
         return {
             "level": mine.level,
@@ -367,24 +370,22 @@ class DailyRoom:
         now = self.now()
         return {r.table_id for r in rows if not may_reveal(date.fromisoformat(r.day), now)}
 
-    def may_replay(self, table_id: str, account_id: int | None) -> bool:
-        """Whether a daily table's game may be replayed by ``account_id``: once its day is
-        over, by anyone; before, only by a person who has finished that deal."""
+    def may_replay(self, table_id: str, account_id: int | None) -> bool | None:
+        """Whether ``table_id``'s game may be replayed (by anyone, ``account_id`` included)
+        when it is a daily table: once its day is over and the game too; ``None`` when it is no
+        daily table (the replay's other rules decide).  Before the end of the day no daily game
+        is replayed, the player's own neither: its first frame shows the computer's hand and its
+        draws the stock's order, which a second account would then play against knowing them
+        (a game resigned at once showed them)."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(daily_entries_t.c.day, daily_entries_t.c.number, daily_entries_t.c.score).where(
-                    daily_entries_t.c.table_id == table_id
-                )
+                select(daily_entries_t.c.day, daily_entries_t.c.score).where(daily_entries_t.c.table_id == table_id)
             ).first()
-        if row is None or row[2] is None and self.result(table_id)[0] is None:
+        if row is None:
+            return None
+        if row[1] is None and self.result(table_id)[0] is None:
             return False
-        day = date.fromisoformat(row[0])
-        if may_reveal(day, self.now()):
-            return True
-        if account_id is None:
-            return False
-        own = [e for e in self.entries(day=day) if e.account_id == account_id and e.number == row[1]]
-        return bool(own) and own[0].score is not None
+        return may_reveal(date.fromisoformat(row[0]), self.now())
 
     def records(self, day: date) -> list[dict[str, Any]]:
         """Once ``day`` is over, every finished game of it: ``{"number", "level", "player",

@@ -149,14 +149,16 @@ async def month_table(ctx: AppContext, request: Request) -> Response:
 
 async def others(ctx: AppContext, request: Request) -> Response:
     """``GET /api/daily/{day}/{number}/others``: ``{"level", "entrants", "best", "median"}``,
-    each ``{"player", "score", "replay", "record"}`` (the public record: the moves)."""
+    each ``{"player", "score", "replay", "record"}`` (the public record: the moves; ``replay``
+    and ``record`` ``null`` until the day is over)."""
     tr = web_translator(request_lang(request))
     try:
         account = _signed_in(ctx, request)
         path = _day(request, number=True)
         out = await asyncio.to_thread(_room(ctx).others, account, date.fromisoformat(path.day), path.number)
-        for key in ("best", "median"):
-            out[key]["record"] = await asyncio.to_thread(public_record, ctx, out[key].pop("table"))
+        for key in ("best", "median"):  # the record once the day is over (DailyRoom.others)
+            table = out[key].pop("table")
+            out[key]["record"] = None if table is None else await asyncio.to_thread(public_record, ctx, table)
     except GinRummyError as exc:
         return error_response(exc, tr)
     return JSONResponse(out, headers={"Cache-Control": "no-store"})

@@ -84,7 +84,9 @@ async def replay_table(players: Players, manager: TableManager, request: Request
     else ``None``."""
     account = current_account(request, players)
     account_id = None if account is None else account.id
-    daily = players.daily is not None and players.daily.may_replay(result_id, account_id)
+    daily = None if players.daily is None else players.daily.may_replay(result_id, account_id)
+    if daily is False:  # a daily game before the end of its day: not even its own player's
+        return None
     duel = not daily and players.duels is not None and players.duels.may_replay(result_id, account_id)
     if not daily and not duel and not players.result_public(result_id, account_id):
         return None

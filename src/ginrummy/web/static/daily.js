@@ -25,10 +25,13 @@ function resultText(score) { return score > 0 ? "+" + fmtNumber(score) : fmtNumb
 async function showOthers(number) {
   try {
     const r = await getJSON(`/api/daily/${info.today.day}/${number}/others`);
+    // the games themselves (replay, record) only once the day is over: before, they would show
+    // the deal's cards to whoever has not played it yet
     const part = (label, e) => el("div", { class: "daily-other" },
       el("h3", null, label + ": " + e.player + " " + resultText(e.score)),
-      el("p", null, el("a", { href: e.replay }, t("Replay"))),
-      el("pre", { class: "record" }, e.record));
+      e.replay ? el("p", null, el("a", { href: e.replay }, t("Replay")))
+        : el("p", { class: "hint" }, t("The games of this deal can be replayed once the day is over (at midnight UTC).")),
+      e.record ? el("pre", { class: "record" }, e.record) : "");
     $("others-body").replaceChildren(el("p", { class: "hint" }, t("Deal {number}", { number: String(number) })),
       part(t("Best result"), r.best), part(t("Median result"), r.median));
     $("others").hidden = false;
