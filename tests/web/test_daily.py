@@ -420,6 +420,7 @@ def test_a_daily_games_seeds_and_record_wait_for_the_end_of_its_day(app_client, 
     assert table.over
     state = table.state_for(0)
     assert state["fair"]["match_seed"] is None
+    assert state["record_available"] is False  # the page offers no download that would be refused
     seed = table.row.seed.hex()
     assert seed not in json.dumps(state)
     r = c.get(f"/api/tables/{t['id']}/record", params={"seat": t["token"]})
@@ -436,5 +437,6 @@ def test_a_daily_games_seeds_and_record_wait_for_the_end_of_its_day(app_client, 
     # the day is over: the seed and the record are shown
     clock["now"] = datetime(2026, 12, 5, 0, 0, tzinfo=UTC)
     assert table.state_for(0)["fair"]["match_seed"] == seed
+    assert table.state_for(0)["record_available"] is True
     r = c.get(f"/api/tables/{t['id']}/record", params={"seat": t["token"]})
     assert r.status_code == 200 and f"seed {seed}" in r.text

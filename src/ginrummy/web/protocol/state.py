@@ -404,7 +404,7 @@ def state_message(self: Table, player: int) -> dict[str, Any]:
     msg["can_suggest"] = is_adviser and not over
     msg["can_hint"] = player != SPECTATOR and self.can_hint(player)
     msg["hint_level"] = self.hint_level
-    msg["record_available"] = player != SPECTATOR
+    msg["record_available"] = player != SPECTATOR and not daily_sealed(self)  # a daily game's: after its day
     msg["fair"] = _fair(self, player)
     msg["rating"] = self.rating
     msg.update(_room(self, player))

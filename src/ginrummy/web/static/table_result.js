@@ -120,7 +120,9 @@ function showResult() {
     }
     // the record is a seat's to download (a spectator has no seat token to ask with), and how to
     // watch the match again from it is said: a guest's match is not kept on the server (docs/accounts.md)
-    if (s.you !== null) {
+    // (not a daily game's before the end of its day: record_available false, its cards would help
+    // the next account to play the deal; docs/compete.md)
+    if (s.you !== null && s.record_available) {
       buttons.append(el("a", { class: matchReplayable(s) ? "btn secondary" : "btn", href: `/api/tables/${TABLE_ID}/record?seat=${encodeURIComponent(TOKEN)}` }, t("Download the record")));
       if (!matchReplayable(s)) {
         box.append(el("p", { class: "hint", id: "replay-hint" }, ...tEl("To watch the match again, move by move, open the downloaded record on the {replay} page.",
