@@ -36,6 +36,8 @@ def test_the_replay_of_a_forfeited_match_says_how_it_ended(server, browser):  # 
     title = page.text_content("#title")
     assert "Ann won the match" in title and "Bob left the table and forfeits the match." in title, title
     assert "ran out of time" not in title
+    # the forfeit is a sentence of its own, on its own line (it ran on after "won the match")
+    assert page.text_content("#forfeit-line") == "Bob left the table and forfeits the match."
     page.click("#last")
     assert page.text_content("#where").startswith("deal 1 of 1, move 3 of 3")
     assert page.text_content("#result-text") == "This deal was not played out: the match ended here by the forfeit."

@@ -200,6 +200,7 @@ def test_a_too_short_or_too_long_value_says_characters_for_text_and_items_for_a_
     for body, error in (
         ({"name": "Club night", "start": "soon"}, "start: is too short; allowed: at least 10 characters"),
         ({"name": "", "start": start}, "name: is empty; allowed: a text of at least one character"),
+        ({"name": "   ", "start": start}, "name: is blank; allowed: text with a character that is not a space"),
         ({"name": "Club night", "start": start, "levels": ["novice"] * 9}, "levels: has too many items; allowed: at most 8"),
     ):
         with pytest.raises(WebError) as err:

@@ -148,7 +148,7 @@ class CreateTournamentBody(_Body):
     ``clock_days`` 1 to 3 days a move: a turn-based Swiss tournament; 0, the default, live),
     the computer ``levels`` that enter, ``rated``, ``max_players``."""
 
-    name: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=60, pattern=r"\S")]
     kind: Annotated[StrictStr, Field(max_length=10)] = "swiss"
     start: Annotated[StrictStr, Field(min_length=10, max_length=40)]
     rounds: Annotated[StrictInt, Field(ge=1, le=15)] = 5

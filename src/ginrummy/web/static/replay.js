@@ -95,7 +95,7 @@ function show(data, source) {
   else if (data.forfeit && data.ended === "left") forfeit = t("{name} left the table and forfeits the match.", { name: data.forfeit });
   else if (data.forfeit) forfeit = t("{name} lost the match on time.", { name: data.forfeit });
   $("title").replaceChildren(...tEl("{a} against {b}: {result}", { a: el("b", null, data.names[0]), b: el("b", null, data.names[1] || ""), result }),
-    ...(forfeit ? [" ", forfeit] : []));
+    ...(forfeit ? [el("br"), el("span", { class: "hint", id: "forfeit-line" }, forfeit)] : []));  // a sentence of its own line
   $("deal").replaceChildren(...data.deals.map((d, i) => el("option", { value: String(i) }, t("Deal {n}", { n: d.number }))));
   ReplayReview.reset(data, source);
   go(0, 0);
