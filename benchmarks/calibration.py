@@ -18,7 +18,8 @@ a match to ``--data`` and skips the matches it already has):
     python benchmarks/calibration.py fit --data benchmarks/calibration-data.jsonl \\
             --out benchmarks/calibration.json --svg docs/performance-calibration.svg
         rates the levels (ladder code), fits rating = a + b * ln(loss + c) by least squares
-        through the levels' mean losses (weighted by their decisions; the per-match points give
+        through the levels' mean losses (weighted by their decisions; c on a grid up to
+        --c-max, default 2; the per-match points give
         the residual spread of one match), prints the table of benchmarks/RESULTS.md with each
         level's ladder interval and whether its prediction falls inside, and writes the fit and
         the plot.
@@ -143,17 +144,25 @@ def fit(args: argparse.Namespace) -> None:
                 per_level[lv][0] += p["loss"]
                 per_level[lv][1] += p["decisions"]
                 per_level[lv][2] += p["score_sum"]
-    c = 0.5
-    xs = [math.log(loss + c) for _, loss, _ in obs]
-    ys = [float(shown[lv]) for lv, _, _ in obs]
     # the curve maps a level's mean loss to its rating: fitted through the levels' means, each
     # weighted by its decisions (a least-squares line through the per-match points is flattened
     # by their noise in loss -- regression dilution -- and pulls every level toward the middle);
-    # the per-match spread around that curve gives one match's interval
-    pa, pb = _fit(xs, ys)
+    # the per-match spread around that curve gives one match's interval.  c too is chosen by
+    # least squares, on a grid of 0.05 up to --c-max: the fit keeps improving as c grows and the
+    # curve straightens (a line is its limit), so the bound is the choice of how far it may
     means = {lv: per_level[lv][0] / per_level[lv][1] for lv in levels}
-    a, b = _fit([math.log(means[lv] + c) for lv in levels], [float(shown[lv]) for lv in levels],
-                [per_level[lv][1] for lv in levels])
+    weights = [per_level[lv][1] for lv in levels]
+    level_y = [float(shown[lv]) for lv in levels]
+
+    def sse(cc: float) -> float:
+        xa, xb = _fit([math.log(means[lv] + cc) for lv in levels], level_y, weights)
+        return sum(w * (y - xa - xb * math.log(means[lv] + cc)) ** 2 for w, y, lv in zip(weights, level_y, levels))
+
+    c = min((round(0.05 * k, 2) for k in range(1, int(round(args.c_max / 0.05)) + 1)), key=sse)
+    xs = [math.log(loss + c) for _, loss, _ in obs]
+    ys = [float(shown[lv]) for lv, _, _ in obs]
+    pa, pb = _fit(xs, ys)
+    a, b = _fit([math.log(means[lv] + c) for lv in levels], level_y, weights)
     resid = [y - (a + b * x) for x, y in zip(xs, ys)]
     dec = sum(n for _, _, n in obs) / len(obs)
     sd = math.sqrt(sum(e * e for e in resid) / max(1, len(resid) - 2))
@@ -245,7 +254,9 @@ def svg(out: dict) -> str:
                  '(percentage points of the chance to win)</text>')
     parts.append(f'<text x="16" y="{h / 2}" text-anchor="middle" transform="rotate(-90 16 {h / 2})">'
                  'ladder rating</text>')
-    for o in obs:
+    for o in obs:  # each match's loss on the curve (those whose point falls outside the plot are left out)
+        if not ymin <= a + b * math.log(o["loss_per_decision"] + c) <= ymax:
+            continue
         parts.append(f'<circle cx="{px(o["loss_per_decision"]):.1f}" cy="{py(a + b * math.log(o["loss_per_decision"] + c)):.1f}" '
                      f'r="2" fill="{colours.get(o["level"], "gray")}" fill-opacity="0.6"/>')
     for i, t in enumerate(out["levels"]):
@@ -277,6 +288,8 @@ def main() -> None:
     f.add_argument("--data", default="benchmarks/calibration-data.jsonl")
     f.add_argument("--out", default="benchmarks/calibration.json")
     f.add_argument("--svg", default="docs/performance-calibration.svg")
+    f.add_argument("--c-max", type=float, default=2.0, help="the largest c of rating = a + b ln(loss + c) tried "
+                   "(least squares on a grid of 0.05; default 2: about the largest mean loss a level has)")
     args = ap.parse_args()
     play(args) if args.cmd == "play" else fit(args)
 

@@ -22,17 +22,17 @@ from ginrummy.errors import N_
 
 def test_the_calibration_samples_are_those_of_its_budget():
     assert samples_for(CALIBRATION_BUDGET_MS) == CALIBRATION_SAMPLES == 50
-    assert BUDGET_NOISE == {"bias": 1174.0, "sd": 384.0}
+    assert BUDGET_NOISE == {"bias": 4106.0, "sd": 1386.0}
 
 
 @pytest.mark.parametrize(
     "samples,want",
     [
-        (None, RatingEstimate(1014, 751, 1276, 85, 50)),
-        (50, RatingEstimate(1014, 751, 1276, 85, 50)),
-        (200, RatingEstimate(1014, 751, 1276, 85, 200)),  # more sampled deals: the fit's interval, no narrower
-        (25, RatingEstimate(1083, 799, 1366, 85, 25)),  # +69 (the bias), half-width 284 instead of 262
-        (16, RatingEstimate(1141, 836, 1446, 85, 16)),  # +127, half-width 305
+        (None, RatingEstimate(1083, 401, 1764, 85, 50)),
+        (50, RatingEstimate(1083, 401, 1764, 85, 50)),
+        (200, RatingEstimate(1083, 401, 1764, 85, 200)),  # more sampled deals: the fit's interval, no narrower
+        (25, RatingEstimate(1323, 543, 2103, 85, 25)),  # +240 (the bias), half-width 780 instead of 681
+        (16, RatingEstimate(1528, 650, 2406, 85, 16)),  # +446, half-width 878
     ],
 )
 def test_fewer_sampled_deals_correct_the_rating_and_widen_its_interval(samples, want):
@@ -40,8 +40,8 @@ def test_fewer_sampled_deals_correct_the_rating_and_widen_its_interval(samples, 
 
 
 def test_the_widening_scales_with_the_decisions_too():
-    assert rating_estimate(1.0, 20, 16).to_dict() == {"rating": 1141, "low": 512, "high": 1770}
-    assert rating_estimate(1.0, 20).to_dict() == {"rating": 1014, "low": 472, "high": 1555}
+    assert rating_estimate(1.0, 20, 16).to_dict() == {"rating": 1528, "low": 0, "high": 3000}
+    assert rating_estimate(1.0, 20).to_dict() == {"rating": 1083, "low": 0, "high": 2488}
 
 
 @pytest.mark.parametrize("samples", [0, -3, 1.5, True, "16"])
@@ -64,6 +64,19 @@ def test_a_match_is_as_precise_as_its_least_precise_deal():
     perf = performance(Review(("Ann", "Bob"), "win_chance", deals, {}, 50, 100.0, 0))
     assert perf["Ann"].samples == 16 and perf["Ann"].rating == rating_estimate(1.0, 2, 16)
     assert perf["Ann"].to_dict()["samples"] == 16
-    assert perf["Ann"].to_dict()["rating"] == {"rating": 1141, "low": 0, "high": 3000}
+    assert perf["Ann"].to_dict()["rating"] == {"rating": 1528, "low": 0, "high": 3000}
     whole = performance(Review(("Ann", "Bob"), "win_chance", deals[:1], {}, 50, 100.0, 0))
     assert whole["Bob"].samples == 50 and whole["Bob"].rating == rating_estimate(0.5, 1, 50)
+
+
+def test_a_match_played_worse_than_the_random_level_shows_the_random_levels_rating():
+    """Below the weakest play calibrated the curve would extrapolate (it said "rated about 0 (0
+    to 580)"): the centre stops at ``CALIBRATION["floor"]``, the random level's predicted rating,
+    and the interval is taken around it."""
+    from ginrummy.analysis.performance import CALIBRATION
+
+    assert CALIBRATION["floor"] == 284.0
+    assert rating_estimate(1.635).rating == 284  # the random level's own mean loss
+    assert rating_estimate(3.0).to_dict() == {"rating": 284, "low": 0, "high": 974}
+    assert rating_estimate(50.0) == rating_estimate(3.0)
+    assert rating_estimate(1.0).rating == 1083 > 284

@@ -68,28 +68,34 @@ CALIBRATION_SAMPLES = 50
 
 #: What fewer sampled deals a decision (``s`` < :data:`CALIBRATION_SAMPLES`) do to the rating, in
 #: the ladder's points, measured by ``benchmarks/score_budget.py`` on 24 matches, 48 players
-#: (benchmarks/RESULTS.md, "Score at the web table"): the rating is lower by
-#: ``bias * (1/sqrt(s) - 1/sqrt(50))`` on average (sampling noise makes the best move found look
-#: better than the one played: more loss; measured 60 points at 25 sampled deals, 132 at 16), and
-#: it varies around that with an extra standard deviation of ``sd * sqrt(1/s - 1/50)`` over a
-#: match of ``CALIBRATION["decisions"]`` decisions (measured 47 at 25, 81 at 16, beyond the
-#: noise of a review at 50).  Both constants are least-squares fits through zero of those two
-#: budgets; :func:`rating_estimate` adds the bias back and widens the interval by the noise.
-BUDGET_NOISE: dict[str, float] = {"bias": 1174.0, "sd": 384.0}
+#: (benchmarks/RESULTS.md, "Score at the web table"), on the curve of :data:`CALIBRATION`: the
+#: rating is lower by ``bias * (1/sqrt(s) - 1/sqrt(50))`` on average (sampling noise makes the
+#: best move found look better than the one played: more loss; measured 204 points at 25 sampled
+#: deals, 465 at 16), and it varies around that with an extra standard deviation of
+#: ``sd * sqrt(1/s - 1/50)`` over a match of ``CALIBRATION["decisions"]`` decisions (measured 177
+#: at 25, 299 at 16, beyond the noise of a review at 50).  Both constants are least-squares fits
+#: through zero of those two budgets; :func:`rating_estimate` adds the bias back and widens the
+#: interval by the noise.  (Measured again on 2026-12-05 for the calibration of 500 matches, whose
+#: curve is about three times steeper than the first one's: 1174 and 384 before.)
+BUDGET_NOISE: dict[str, float] = {"bias": 4106.0, "sd": 1386.0}
 
 #: ``rating = a + b * ln(loss_per_decision + c)``; ``residual_sd`` is the spread of the ladder rating
-#: around the fit over one match of ``decisions`` decisions (``benchmarks/calibration.json``).
-#: PROVISIONAL: fitted on 10 duplicate matches only (random, novice, club, expert; the run of this
-#: session), whose ladder ratings do not yet order novice, club and expert: rerun the full size.
+#: around the fit over one match of ``decisions`` decisions (``benchmarks/calibration.json``):
+#: 500 duplicate matches (25 pairs of every two of random, novice, club, expert and master, games
+#: to 100, reviewed at 100 ms a decision), the levels rated by the ladder's OpenSkill code; the
+#: curve through the levels' mean losses (c by least squares up to 2), which predicts every
+#: level's rating inside its ladder interval and in the ladder's order (benchmarks/RESULTS.md,
+#: "Performance score calibration").  ``floor``: the random level's predicted rating, the weakest
+#: play calibrated (:func:`rating_estimate`).
 CALIBRATION: dict[str, float] = {
-    "a": 1233.0,
-    "b": -540.5,
-    "c": 0.5,
-    "residual_sd": 134.0,
-    "decisions": 85.0,
+    "a": 5651.59,
+    "b": -4158.92,
+    "c": 2.0,
+    "residual_sd": 352.0,
+    "decisions": 83.0,
     "low": 0.0,
     "high": 3000.0,
-    "floor": 0.0,
+    "floor": 284.0,
 }
 
 
