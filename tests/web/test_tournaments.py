@@ -335,7 +335,13 @@ def test_the_api_from_creation_to_a_seat_and_a_withdrawal(db_url):
         wait_until(lambda: ann.get(f"/api/tournaments/{tid}").json()["round"] == 1, "round 1 paired")
         me = ann.get(f"/api/tournaments/{tid}").json()["me"]
         assert me["table"] is not None
-        r = ann.post(f"/api/tournaments/{tid}/seat")
+        # the round is paired before its tables are stored: a seat asked for in between is told
+        # to try again (409), then given
+        seat: list = []
+        wait_until(lambda: seat.append(ann.post(f"/api/tournaments/{tid}/seat")) or seat[-1].status_code != 409,
+                   "the table opened")
+        r = seat[-1]
+        assert all(x.json()["error"] == "your table is being opened; try again in a moment" for x in seat[:-1])
         assert r.status_code == 200 and r.json()["table"] == me["table"]
         link = r.json()["link"]
         token = link.split("seat=")[1]

@@ -192,14 +192,16 @@ class Tournaments:
 
     def seat(self, tid: str, account: Account) -> tuple[str, str]:
         """``(table id, new seat token)`` of ``account``'s game in play in ``tid`` (the token
-        replaces any earlier one).  Raises :class:`WebError` (``not_found``) when he has none."""
+        replaces any earlier one).  Raises :class:`WebError` (``not_found``) when he has none,
+        ``conflict`` when his game is paired but its table not stored yet (a moment after the
+        round is paired)."""
         t = self.load(tid)
         me = f"a{account.id}"
         for gid, g in zip(t.game_ids, t.games):
             if g.result is None and g.b is not None and me in (g.a, g.b):
                 table = self._table(table_id_of(tid, gid))
-                if table is None:
-                    break
+                if table is None:  # paired, its table still being stored: a moment
+                    raise WebError(ErrorCode.CONFLICT, W_("your table is being opened; try again in a moment"))
                 token = secrets.token_urlsafe(18)
                 player = 0 if g.a == me else 1
                 self.manager.store.reseat(table.id, player, secret_hash(token))
