@@ -42,7 +42,7 @@ from ..deal import DealState, new_deal
 from ..errors import IllegalActionError, RecordError
 from ..i18n import translator
 from ..match import Match
-from ..record import dumps_deal, forfeit_winner, loads
+from ..record import dumps_deal, forfeit_winner
 from ..record import loads as load_record
 from ..record import replay as replay_record
 from ..record import verify as verify_record
@@ -288,7 +288,7 @@ def replay_command(
     if record:
         fail("--record applies to deal scripts; this input is already a game record")
     with bad_input():
-        rec = loads(text)
+        rec = load_record(text)
         m = replay_record(rec)
     if as_json:
         emit_json(_match_summary(m, rec.forfeit))
@@ -367,9 +367,7 @@ def _seat_problems(text: str, player: str, seat: int | None) -> list[str]:
     """A challenge game's record that does not seat ``player`` at ``seat``: one problem."""
     if seat is None:
         return []
-    from ..record import loads
-
-    names = loads(text).names
+    names = load_record(text).names
     return [] if names[seat] == player else [f"{player} is not player {seat} of this record"]
 
 
