@@ -99,7 +99,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     by which a move must beat the club move to be chosen); ``expert@ms280`` the expert with a
     budget of 280 ms a decision (``--budget-ms`` then leaves it as it is) and ``expert@s750`` with at
     most 750 sampled deals a decision (400 by default); ``expert@eager`` the expert whose
-    default move is the knock when one is legal (``eager_knock``).  Raises ``ValueError`` for an
+    default move is the knock when one is legal (``eager_knock``); ``sage@nosearch`` the sage's
+    network alone, no sampled deals.  Raises ``ValueError`` for an
     unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
@@ -113,6 +114,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["opponent_model"] = opt
             elif opt in POLICIES and hasattr(player, "playout"):
                 kwargs["playout"] = opt
+            elif opt == "nosearch" and hasattr(player, "search"):
+                kwargs["search"] = False
             elif opt == "eager" and hasattr(player, "eager_knock"):
                 kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):

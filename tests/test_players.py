@@ -14,6 +14,7 @@ import pytest
 
 from ginrummy.actions import Action, parse_action
 from ginrummy.analysis.simulate import simulate
+from ginrummy.cards import card_str
 from ginrummy.deal import new_deal
 from ginrummy.match import Match
 from ginrummy.players import make_player
@@ -47,6 +48,10 @@ def fast_player(level: str, seed: int):
         from ginrummy.players.expert import ExpertPlayer
 
         return ExpertPlayer(random.Random(seed), budget_ms=None, samples=12)
+    if level == "sage":
+        from ginrummy.players.sage import SagePlayer
+
+        return SagePlayer(random.Random(seed), budget_ms=None, samples=12)
     if level == "ismcts":
         from ginrummy.players.ismcts import ISMCTSPlayer
 
@@ -547,3 +552,76 @@ def test_every_level_passes_at_the_forced_pass_of_the_wall(level):
     assert make_player(level, random.Random(1)).choose(v, v.legal) == PASS
     if level == "novice":
         assert make_player(level, random.Random(1)).hint(v, v.legal) == (PASS, "the only legal move")
+
+
+def test_sage_features_and_scores_read_only_the_view():
+    # one row of FEATURES a candidate; the club flag on the club move alone; a take's row
+    # says whether the card melds; the shipped network scores every row
+    from ginrummy.players.club import ClubPlayer
+    from ginrummy.players.inference import read_view
+    from ginrummy.players.sage import FEATURES, load_model, move_features, move_scores
+
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    v = view_of(s, 0)
+    club = ClubPlayer(random.Random(0), "rules")
+    k = read_view(v)
+    rows = move_features(v, k, club.weights(k), v.legal, club.choose(v, v.legal))
+    i = FEATURES.index
+    assert [r[i("is_club")] for r in rows] == [1.0 if a == club.choose(v, v.legal) else 0.0 for a in v.legal]
+    take = [r for a, r in zip(v.legal, rows) if a.kind == "take_upcard"][0]
+    assert take[i("melds")] == 0.0 and take[i("is_take")] == 1.0 and take[i("value")] == 0.7  # 7H melds with nothing
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    k = read_view(v)
+    rows = move_features(v, k, club.weights(k), v.legal, club.choose(v, v.legal))
+    assert len(rows) == len(v.legal) and {len(r) for r in rows} == {len(FEATURES)}
+    # the discard of TH (value 10) leaves the least deadwood (JS QS KS is a run): regret 0; KS 30 more
+    ks = [r for a, r in zip(v.legal, rows) if a.kind == "discard" and card_str(a.card) == "TH"][0]
+    assert ks[i("dw_regret")] == 0.0 and ks[i("value")] == 1.0 and ks[i("dw")] == 25 / 30
+    kspade = [r for a, r in zip(v.legal, rows) if a.kind == "discard" and card_str(a.card) == "KS"][0]
+    assert kspade[i("dw_regret")] == 3.0
+    assert tuple(load_model()["features"]) == FEATURES
+    scores = move_scores(rows)
+    assert len(scores) == len(rows) and len(set(scores)) > 1
+
+
+def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeypatch):
+    # the default move is the network's best, not the club move: with the search unable to
+    # override (override_z huge) the sage plays whatever the network scores highest
+    from ginrummy.players import sage
+    from ginrummy.players.sage import SagePlayer
+
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    club_move = make_player("club", random.Random(0)).choose(v, v.legal)
+    probe = SagePlayer(random.Random(1), budget_ms=None, samples=16)
+    cands = probe._candidates(v, sage.read_view(v), list(v.legal))
+    target = [a for a in cands if a.kind == "discard" and a != club_move][-1]
+    seen = {}
+    real = sage.move_features
+
+    def spy(view, k, w, moves, club):
+        seen["moves"] = list(moves)
+        return real(view, k, w, moves, club)
+
+    monkeypatch.setattr(sage, "move_features", spy)
+    monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [float(m == target) for m in seen["moves"]])
+    assert SagePlayer(random.Random(1), budget_ms=None, samples=16, override_z=1e9).choose(v, v.legal) == target
+    assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == target
+    assert club_move in seen["moves"]  # the club move is always scored
+    # all scores equal: ties go to the club move
+    monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [0.0] * len(rows))
+    assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == club_move
+
+
+@pytest.mark.parametrize("name", ["standard", "eaai", "oklahoma", "hollywood", "single"])
+def test_sage_plays_legal_moves_under_every_preset(name):
+    from ginrummy.players.sage import SagePlayer
+
+    p = make_player("sage", random.Random(0))
+    assert isinstance(p, SagePlayer) and p.name == "sage" and p.budget_ms == 150.0 and p.search
+    rules = _short(PRESETS[name]).replace(target=15) if PRESETS[name].scoring != "deal" else PRESETS[name]
+    assert _play_match(rules, ["sage", "club"], b"sage-" + name.encode()).finished
+    if rules.scoring != "hollywood":
+        assert _play_match(rules.replace(players=3), ["sage", "novice", "club"], b"three-sage").finished

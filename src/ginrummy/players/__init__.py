@@ -9,6 +9,6 @@ from .base import PLAYER_LEVELS, Player, make_player, register
 
 # The levels of this package register themselves on import (in this order: the order of
 # PLAYER_LEVELS); the levels above it are entry points (base.load_levels).
-from . import simple, club, expert, ismcts  # noqa: E402, F401  isort: skip
+from . import simple, club, expert, ismcts, sage  # noqa: E402, F401  isort: skip
 
 __all__ = ["Player", "PLAYER_LEVELS", "make_player", "register", "random"]

@@ -418,6 +418,16 @@ class ExpertPlayer:
 
     # -- candidates --------------------------------------------------------------------------
 
+    def _default(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> Action:
+        """The default move (step 5): the ``club`` player's, or with ``eager_knock`` the best
+        knock when one is legal."""
+        default = self._club.choose(view, legal)
+        if self.eager_knock and default.kind == "discard":
+            knocks = [a for a in legal if a.kind == "knock"]
+            if knocks:  # the knock the candidates hold (_candidates)
+                default = _best_knock(k.hand, knocks)
+        return default
+
     def _candidates(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> list[Action]:
         if view.phase != "discard":
             return legal
@@ -459,11 +469,7 @@ class ExpertPlayer:
         deals in the same order)."""
         legal = list(legal)
         k = read_view(view)
-        default = self._club.choose(view, legal)
-        if self.eager_knock and default.kind == "discard":
-            knocks = [a for a in legal if a.kind == "knock"]
-            if knocks:  # the knock the candidates hold (_candidates)
-                default = _best_knock(k.hand, knocks)
+        default = self._default(view, k, legal)
         cands = self._candidates(view, k, legal)
         if default not in cands:
             cands.insert(0, default)
