@@ -621,6 +621,10 @@ def test_sage_plays_legal_moves_under_every_preset(name):
 
     p = make_player("sage", random.Random(0))
     assert isinstance(p, SagePlayer) and p.name == "sage" and p.budget_ms == 150.0 and p.search
+    from ginrummy.i18n import level_name, translator
+
+    assert [level_name("sage", translator(x)) for x in ("en", "el", "fi", "mt", "fr", "es", "de")] == \
+        ["Sage", "Σοφός", "Viisas", "Għaref", "Sage", "Sabio", "Weiser"]
     rules = _short(PRESETS[name]).replace(target=15) if PRESETS[name].scoring != "deal" else PRESETS[name]
     assert _play_match(rules, ["sage", "club"], b"sage-" + name.encode()).finished
     if rules.scoring != "hollywood":
