@@ -100,7 +100,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     budget of 280 ms a decision (``--budget-ms`` then leaves it as it is) and ``expert@s750`` with at
     most 750 sampled deals a decision (400 by default); ``expert@eager`` the expert whose
     default move is the knock when one is legal (``eager_knock``); ``sage@nosearch`` the sage's
-    network alone, no sampled deals.  Raises ``ValueError`` for an
+    network alone, no sampled deals, and ``sage@clubknock`` the sage with the club player's
+    knock decision as its default.  Raises ``ValueError`` for an
     unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
@@ -116,6 +117,10 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["playout"] = opt
             elif opt == "nosearch" and hasattr(player, "search"):
                 kwargs["search"] = False
+            elif opt == "clubknock" and hasattr(player, "club_knock"):
+                kwargs["club_knock"] = True
+            elif opt == "knockonly" and hasattr(player, "knock_only"):
+                kwargs["knock_only"] = True
             elif opt == "eager" and hasattr(player, "eager_knock"):
                 kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):

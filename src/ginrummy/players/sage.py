@@ -208,7 +208,9 @@ class SagePlayer(ExpertPlayer):
     (the one another candidate must beat by ``override_z`` standard errors) is the best move by
     the learned scores of :func:`move_scores` over the expert's candidates and the ``club``
     player's move, not the ``club`` player's move.  ``search=False``: the best-scored move
-    alone, no sampling (the ablation of ``benchmarks/RESULTS.md``).  Other arguments and errors
+    alone, no sampling (the ablation of ``benchmarks/RESULTS.md``).  ``club_knock=True``: whether
+    to knock (R5.1) is the ``club`` player's default, the network choosing only among the draws
+    and the discards.  Other arguments and errors
     as :class:`ExpertPlayer`; the default budget is the expert's (150 ms a decision)."""
 
     name = "sage"
@@ -219,10 +221,14 @@ class SagePlayer(ExpertPlayer):
         rng: random.Random,
         budget_ms: float | None | _Default = DEFAULT,
         search: bool = True,
+        club_knock: bool = False,
+        knock_only: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(rng, budget_ms, **kwargs)
         self.search = search
+        self.club_knock = club_knock
+        self.knock_only = knock_only
 
     def _candidates(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> list[Action]:
         """The expert's candidates and the ``club`` player's move (first when it is not one of
@@ -234,8 +240,14 @@ class SagePlayer(ExpertPlayer):
     def _default(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> Action:
         club = self._club.choose(view, legal)
         moves = [a for a in self._candidates(view, k, legal) if a.kind not in ("gin", "big_gin")]
+        if self.knock_only and not any(a.kind == "knock" for a in moves):
+            return club  # no knock to weigh: the club player's draw or discard
+        if self.club_knock and any(a.kind == "knock" for a in moves):
+            if club.kind == "knock":
+                return club  # the club player's knock decision stands (R5.1)
+            moves = [a for a in moves if a.kind != "knock"]
         if len(moves) <= 1:
-            return club
+            return club if not moves else moves[0]
         w = self._club.weights(k)
         scores = move_scores(move_features(view, k, w, moves, club))
         return moves[max(range(len(moves)), key=lambda i: (scores[i], moves[i] == club, -i))]
