@@ -100,8 +100,11 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     budget of 280 ms a decision (``--budget-ms`` then leaves it as it is) and ``expert@s750`` with at
     most 750 sampled deals a decision (400 by default); ``expert@eager`` the expert whose
     default move is the knock when one is legal (``eager_knock``); ``sage@nosearch`` the sage's
-    network alone, no sampled deals, and ``sage@clubknock`` the sage with the club player's
-    knock decision as its default.  Raises ``ValueError`` for an
+    default move alone, no sampled deals (``sage@searchknock``: searching only the decisions
+    where a knock is legal, ``sage@searchdraw`` those and the draws); ``sage@all`` and ``sage@moves`` the sage whose
+    network decides every default move, or the draws and discards only (``knock``, the default:
+    whether to knock).  Measured before these names: ``sage@knockonly`` is ``sage``,
+    ``sage@clubknock`` is ``sage@moves``, and ``sage`` was ``sage@all``.  Raises ``ValueError`` for an
     unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
@@ -116,11 +119,11 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
             elif opt in POLICIES and hasattr(player, "playout"):
                 kwargs["playout"] = opt
             elif opt == "nosearch" and hasattr(player, "search"):
-                kwargs["search"] = False
-            elif opt == "clubknock" and hasattr(player, "club_knock"):
-                kwargs["club_knock"] = True
-            elif opt == "knockonly" and hasattr(player, "knock_only"):
-                kwargs["knock_only"] = True
+                kwargs["search"] = "none"
+            elif opt in ("searchknock", "searchdraw") and hasattr(player, "search"):
+                kwargs["search"] = "knock" if opt == "searchknock" else "draw+knock"
+            elif opt in ("knock", "all", "moves") and hasattr(player, "network"):
+                kwargs["network"] = opt
             elif opt == "eager" and hasattr(player, "eager_knock"):
                 kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):

@@ -585,20 +585,10 @@ def test_sage_features_and_scores_read_only_the_view():
     assert len(scores) == len(rows) and len(set(scores)) > 1
 
 
-def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeypatch):
-    # the default move is the network's best, not the club move: with the search unable to
-    # override (override_z huge) the sage plays whatever the network scores highest
-    from ginrummy.players import sage
-    from ginrummy.players.sage import SagePlayer
-
-    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
-    s = act(s, "pass", "pass", "draw stock")
-    v = view_of(s, 0)
-    club_move = make_player("club", random.Random(0)).choose(v, v.legal)
-    probe = SagePlayer(random.Random(1), budget_ms=None, samples=16)
-    cands = probe._candidates(v, sage.read_view(v), list(v.legal))
-    target = [a for a in cands if a.kind == "discard" and a != club_move][-1]
-    seen = {}
+def _scored(monkeypatch, sage, favour):
+    """Make the sage's network score 1 for the moves ``favour(move)`` says and 0 for the rest;
+    returns the dict in which the scored moves are kept."""
+    seen: dict[str, list] = {}
     real = sage.move_features
 
     def spy(view, k, w, moves, club):
@@ -606,13 +596,71 @@ def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeyp
         return real(view, k, w, moves, club)
 
     monkeypatch.setattr(sage, "move_features", spy)
-    monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [float(m == target) for m in seen["moves"]])
-    assert SagePlayer(random.Random(1), budget_ms=None, samples=16, override_z=1e9).choose(v, v.legal) == target
-    assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == target
+    monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [float(favour(m)) for m in seen["moves"]])
+    return seen
+
+
+def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeypatch):
+    # network="all": the default move is the network's best, not the club move: with the search
+    # unable to override (override_z huge) the sage plays whatever the network scores highest;
+    # network="knock" (the level's default): no knock is legal here, so the club move
+    from ginrummy.players import sage
+    from ginrummy.players.sage import SagePlayer
+
+    s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    assert not any(a.kind == "knock" for a in v.legal)
+    club_move = make_player("club", random.Random(0)).choose(v, v.legal)
+    probe = SagePlayer(random.Random(1), budget_ms=None, samples=16)
+    cands = probe._candidates(v, sage.read_view(v), list(v.legal))
+    target = [a for a in cands if a.kind == "discard" and a != club_move][-1]
+    seen = _scored(monkeypatch, sage, lambda m: m == target)
+    assert SagePlayer(random.Random(1), budget_ms=None, samples=16, override_z=1e9, network="all").choose(
+        v, v.legal) == target
+    assert SagePlayer(random.Random(1), search=False, network="all").choose(v, v.legal) == target
     assert club_move in seen["moves"]  # the club move is always scored
+    assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == club_move
+    assert SagePlayer(random.Random(1), search=False, network="moves").choose(v, v.legal) == target
+    # search="knock": no knock is legal here, so no sampled deal is played
+    from ginrummy.players.expert import ExpertPlayer
+
+    monkeypatch.setattr(ExpertPlayer, "_analyse", lambda *a: pytest.fail("searched"))
+    assert SagePlayer(random.Random(1), search="knock", network="all").choose(v, v.legal) == target
+    assert SagePlayer(random.Random(1), search="draw+knock", network="all").choose(v, v.legal) == target
+    offer = view_of(deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD"), 0)
+    assert offer.phase == "upcard_offer"
+    SagePlayer(random.Random(1), search="knock", network="all").choose(offer, offer.legal)
+    with pytest.raises(pytest.fail.Exception):  # the draws are searched
+        SagePlayer(random.Random(1), search="draw+knock", network="all").choose(offer, offer.legal)
     # all scores equal: ties go to the club move
     monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [0.0] * len(rows))
-    assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == club_move
+    assert SagePlayer(random.Random(1), search=False, network="all").choose(v, v.legal) == club_move
+    with pytest.raises(ValueError, match="network must be one of knock, all, moves"):
+        SagePlayer(random.Random(1), network="deal")
+    with pytest.raises(ValueError, match="search must be one of all, none, knock, draw\\+knock"):
+        SagePlayer(random.Random(1), search="discards")
+
+
+def test_sage_decides_whether_to_knock_by_its_network(monkeypatch):
+    # R5.1: three runs and 2S after discarding KS: a knock is legal; network="knock": the network's choice
+    # between the knock and the discards is the default; network="moves": the club player's
+    # knock decision stands
+    from ginrummy.players import sage
+    from ginrummy.players.sage import SagePlayer
+
+    s = deal("AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "QD", "2S 8D QH")
+    s = act(s, "pass", "pass", "draw stock")
+    v = view_of(s, 0)
+    knock = [a for a in v.legal if a.kind == "knock" and card_str(a.card) == "KS"]
+    assert knock, "a knock discarding KS leaves 2 deadwood (R5.1)"
+    club_move = make_player("club", random.Random(0)).choose(v, v.legal)
+    _scored(monkeypatch, sage, lambda m: m.kind != "knock" and card_str(m.card) == "KS")
+    no_knock = SagePlayer(random.Random(1), search=False).choose(v, v.legal)
+    assert no_knock.kind == "discard" and card_str(no_knock.card) == "KS"
+    assert SagePlayer(random.Random(1), search=False, network="moves").choose(v, v.legal) == club_move
+    _scored(monkeypatch, sage, lambda m: m.kind == "knock")
+    assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == knock[0]
 
 
 @pytest.mark.parametrize("name", ["standard", "eaai", "oklahoma", "hollywood", "single"])

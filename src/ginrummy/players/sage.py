@@ -44,7 +44,7 @@ from .club import score_context
 from .expert import DEFAULT, ExpertPlayer, _Default
 from .inference import Knowledge, danger, melds_with, read_view
 
-__all__ = ["FEATURES", "MODEL_FILE", "SagePlayer", "load_model", "move_features", "move_scores"]
+__all__ = ["FEATURES", "MODEL_FILE", "NETWORK_ROLES", "SEARCHED", "SagePlayer", "load_model", "move_features", "move_scores"]
 
 #: The shipped weights (package data).
 MODEL_FILE = "sage_model.json"
@@ -202,16 +202,37 @@ def move_scores(rows: Sequence[Sequence[float]], model: dict[str, Any] | None = 
     return out
 
 
+#: What the network decides (:class:`SagePlayer`'s ``network``): ``"knock"`` whether to knock,
+#: ``"all"`` every decision's default, ``"moves"`` the draws and discards only.
+NETWORK_ROLES = ("knock", "all", "moves")
+#: Which decisions the search may change (:class:`SagePlayer`'s ``search``).
+SEARCHED = ("all", "none", "knock", "draw+knock")
+
+
 @register("sage")
 class SagePlayer(ExpertPlayer):
     """The ``sage`` level: :class:`~ginrummy.players.expert.ExpertPlayer` whose default move
-    (the one another candidate must beat by ``override_z`` standard errors) is the best move by
-    the learned scores of :func:`move_scores` over the expert's candidates and the ``club``
-    player's move, not the ``club`` player's move.  ``search=False``: the best-scored move
-    alone, no sampling (the ablation of ``benchmarks/RESULTS.md``).  ``club_knock=True``: whether
-    to knock (R5.1) is the ``club`` player's default, the network choosing only among the draws
-    and the discards.  Other arguments and errors
-    as :class:`ExpertPlayer`; the default budget is the expert's (150 ms a decision)."""
+    (the one another candidate must beat by ``override_z`` standard errors of the search) comes
+    from the learned scores of :func:`move_scores` where the network decides, the ``club``
+    player's move elsewhere.
+
+    Args:
+        rng, budget_ms and the other keyword arguments: as :class:`ExpertPlayer` (the default
+            budget is the expert's, 150 ms a decision).
+        network: what the network decides (:data:`NETWORK_ROLES`): ``"knock"`` (default) whether
+            to knock when a knock is legal (R5.1): its best-scored move among the best knock and
+            the discards, the ``club`` player's draws and discards otherwise; ``"all"`` every
+            default move (among the expert's candidates and the ``club`` move); ``"moves"`` the
+            draws and discards, the ``club`` player deciding whether to knock.  Measured in
+            ``benchmarks/RESULTS.md`` ("The sage"): the network's knock decisions are where its
+            gain over the ``club`` player lies; its draws and discards lose to the club's.
+        search: which decisions the expert's search may change (:data:`SEARCHED`): ``"all"``
+            (default), ``"none"`` (the default move alone, no sampled deals: about half a
+            millisecond a decision, the ``club`` player with the network's decisions),
+            ``"knock"`` (only decisions where a knock is legal, R5.1) or ``"draw+knock"`` (those
+            and the draws, R4.1, R4.2).  ``True`` and ``False`` mean ``"all"`` and ``"none"``.
+
+    Raises ``ValueError`` for an unknown ``network`` or ``search`` and as :class:`ExpertPlayer` does."""
 
     name = "sage"
     lobby = False
@@ -220,15 +241,19 @@ class SagePlayer(ExpertPlayer):
         self,
         rng: random.Random,
         budget_ms: float | None | _Default = DEFAULT,
-        search: bool = True,
-        club_knock: bool = False,
-        knock_only: bool = False,
+        search: bool | str = "all",
+        network: str = "knock",
         **kwargs: Any,
     ) -> None:
+        if network not in NETWORK_ROLES:
+            raise ValueError(f"network must be one of {', '.join(NETWORK_ROLES)}, not {network!r}")
+        if search is True or search is False:
+            search = "all" if search else "none"
+        if search not in SEARCHED:
+            raise ValueError(f"search must be one of {', '.join(SEARCHED)}, not {search!r}")
         super().__init__(rng, budget_ms, **kwargs)
         self.search = search
-        self.club_knock = club_knock
-        self.knock_only = knock_only
+        self.network = network
 
     def _candidates(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> list[Action]:
         """The expert's candidates and the ``club`` player's move (first when it is not one of
@@ -240,14 +265,15 @@ class SagePlayer(ExpertPlayer):
     def _default(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> Action:
         club = self._club.choose(view, legal)
         moves = [a for a in self._candidates(view, k, legal) if a.kind not in ("gin", "big_gin")]
-        if self.knock_only and not any(a.kind == "knock" for a in moves):
+        knocks = any(a.kind == "knock" for a in moves)
+        if self.network == "knock" and not knocks:
             return club  # no knock to weigh: the club player's draw or discard
-        if self.club_knock and any(a.kind == "knock" for a in moves):
+        if self.network == "moves" and knocks:
             if club.kind == "knock":
                 return club  # the club player's knock decision stands (R5.1)
             moves = [a for a in moves if a.kind != "knock"]
         if len(moves) <= 1:
-            return club if not moves else moves[0]
+            return moves[0] if moves else club
         w = self._club.weights(k)
         scores = move_scores(move_features(view, k, w, moves, club))
         return moves[max(range(len(moves)), key=lambda i: (scores[i], moves[i] == club, -i))]
@@ -255,8 +281,14 @@ class SagePlayer(ExpertPlayer):
     def _analyse(
         self, view: PlayerView, legal: Sequence[Action]
     ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
-        if self.search:
-            return super()._analyse(view, legal)
         legal = list(legal)
+        if self.search == "all" or (
+            self.search != "none"
+            and (
+                any(a.kind == "knock" for a in legal)
+                or (self.search == "draw+knock" and view.phase in ("upcard_offer", "draw", "wall"))
+            )
+        ):
+            return super()._analyse(view, legal)
         a = self._default(view, read_view(view), legal)
         return [(a, 0.0, 0)], {a: []}
