@@ -17,6 +17,18 @@ club move unless another beats it by 1.5 standard errors).  One JSON line a game
 interrupted run keeps its games; shards by ``--start``): for each decision the candidates'
 :data:`~ginrummy.players.sage.FEATURES` rows, their mean values and the club move's index.
 
+The knock experiment (``benchmarks/RESULTS.md``, "The sage"):
+
+    python scripts/train_sage.py knock-data --games 3000 [--start 0] [--seed 41] --out KNOCK.jsonl
+    python scripts/train_sage.py knock-eval KNOCK.jsonl ... [--ridge 1.0]
+
+``knock-data`` plays games between two fast sages (no search) in which one decision a player
+and deal where a knock is legal is played by a coin (the network's best knock or its best
+discard), and records the deal's outcome as the expert values it.  ``knock-eval`` values knock
+policies on those decisions (the mean outcome where the coin played the policy's way: the coin
+makes it a fair estimate), and fits a model of the knock's advantage on the outcomes
+(:func:`knock_terms`), judged on held-out games.
+
 ``train`` fits the network (one hidden layer of ``tanh`` units) by Adam on the centred values
 (each decision's values less their mean, times 10: a listwise regression, so that only the
 differences between one decision's moves count), holding out every tenth game.  It prints the
@@ -41,7 +53,7 @@ from ginrummy.analysis.simulate import match_seed, player_seed  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
 from ginrummy.players.expert import ExpertPlayer  # noqa: E402
 from ginrummy.players.inference import read_view  # noqa: E402
-from ginrummy.players.sage import FEATURES, move_features  # noqa: E402
+from ginrummy.players.sage import FEATURES, move_features, move_scores  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
 
 OVERRIDE_Z = 1.5
@@ -253,6 +265,146 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
+    """Game ``index`` of two fast sages (no search; the network decides whether to knock) in
+    which, for each player in each deal, one decision where a knock is legal (R5.1) is played at
+    random: each such decision is the one with chance ``explore`` until one has been.  Its line:
+    for each randomized decision the rows of the best knock and of the best other move
+    (:data:`~ginrummy.players.sage.FEATURES`), which was played and the deal's outcome valued as
+    the expert values it (the chance of winning the game from the new score, R9, R11)."""
+    from ginrummy.players.sage import SagePlayer
+
+    mseed = match_seed(seed, index)
+    match = Match.new(preset("eaai"), ["a", "b"], mseed)
+    players = [SagePlayer(random.Random(player_seed(mseed, j)), search="none") for j in range(2)]
+    coin = random.Random(player_seed(mseed, 7))
+    out = []
+    while not match.finished:
+        if match.deal.is_over:
+            match.next_deal()
+            continue
+        pending: list[dict] = []
+        done = [False, False]
+        while not match.deal.is_over:
+            who = match.player_to_act()
+            view = match.view(who)
+            legal = list(view.legal)
+            p = players[who]
+            move = p.choose(view, legal)
+            knocks = [a for a in legal if a.kind == "knock"]
+            if knocks and move.kind in ("knock", "discard") and not done[who] and coin.random() < explore:
+                k = read_view(view)
+                cands = [a for a in p._candidates(view, k, legal) if a.kind in ("knock", "discard")]
+                club = p._club.choose(view, legal)
+                rows = move_features(view, k, p._club.weights(k), cands, club)
+                from ginrummy.players.sage import move_scores
+
+                sc = move_scores(rows)
+                ki = max((i for i, a in enumerate(cands) if a.kind == "knock"), key=lambda i: sc[i], default=None)
+                ni = max((i for i, a in enumerate(cands) if a.kind == "discard"), key=lambda i: sc[i], default=None)
+                if ki is not None and ni is not None:
+                    knock = coin.random() < 0.5
+                    move = cands[ki] if knock else cands[ni]
+                    done[who] = True
+                    pending.append({"who": who, "util": p._utility(view), "k": rows[ki], "n": rows[ni],
+                                    "knocked": knock})
+            match.apply(who, move)
+        rec = match.deals[-1]
+        r = rec.result
+        for d in pending:
+            if r is None or r.winner is None:
+                u = d["util"](None, 0)
+            else:
+                u = d["util"](0 if rec.seat_players[r.winner] == d["who"] else 1, r.points)
+            out.append({"k": [round(x, 5) for x in d["k"]], "n": [round(x, 5) for x in d["n"]],
+                        "knocked": d["knocked"], "u": round(u, 6)})
+    return {"seed": seed, "game": index, "decisions": out}
+
+
+def cmd_knock_data(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    out = Path(args.out)
+    n = 0
+    with Progress() as bar, out.open("a") as fh:
+        task = bar.add_task("games", total=args.games)
+        for g in range(args.start, args.start + args.games):
+            r = knock_game(g, args.seed)
+            n += len(r["decisions"])
+            fh.write(json.dumps(r, separators=(",", ":")) + "\n")
+            fh.flush()
+            bar.update(task, advance=1, description=f"{n} knock decisions")
+    return 0
+
+
+def knock_terms(k: list[float], n: list[float]) -> list[float]:
+    """The terms of the knock model for one decision where a knock is legal (R5.1), from the
+    :func:`move_features` rows of the best knock ``k`` and of the best other move ``n``: a
+    constant, the knock's deadwood, the stage, the score, the other move's deadwood, saving and
+    danger, whether the knock is the ``club`` player's move, and the products of the first seven
+    (``knock-eval`` fits the knock's advantage in the chance of winning the game on them)."""
+    i = FEATURES.index
+    base = [
+        k[i("dw")],
+        k[i("stock")],
+        k[i("turns")],
+        k[i("known")],
+        k[i("mine")],
+        k[i("theirs")],
+        n[i("dw")],
+        n[i("saving")],
+        n[i("danger")],
+        k[i("is_club")],
+    ]
+    prods = [base[a] * base[b] for a in range(6) for b in range(a, 7)]
+    return [1.0, *base, *prods]
+
+
+def cmd_knock_eval(args: argparse.Namespace) -> int:
+    """The value of knock policies on the randomized decisions of ``knock-data`` (see the module
+    docstring): fit the knock model (ridge regression of the outcome on :func:`knock_terms` and
+    their products with the move played) on the training games, then for each policy the mean
+    outcome of the held-out decisions where the coin played the policy's choice."""
+    import numpy as np
+
+    rows, us, kn, held, net, club = [], [], [], [], [], []
+    i_club = FEATURES.index("is_club")
+    for p in args.data:
+        for line in Path(p).read_text().splitlines():
+            r = json.loads(line)
+            for d in r["decisions"]:
+                rows.append(knock_terms(d["k"], d["n"]))
+                us.append(d["u"])
+                kn.append(d["knocked"])
+                held.append(r["game"] % 10 == 0)
+                sk, sn = move_scores([d["k"], d["n"]])
+                net.append(sk > sn)
+                club.append(d["k"][i_club] == 1.0)
+    x = np.array(rows)
+    u = np.array(us)
+    kk = np.array(kn)
+    h = np.array(held)
+    design = np.hstack([x, x * kk[:, None]])
+    a = design[~h]
+    coef = np.linalg.solve(a.T @ a + args.ridge * np.eye(a.shape[1]), a.T @ u[~h])
+    fitted = x @ coef[x.shape[1]:] > 0
+    print(f"knock decisions {len(u)} ({int((~h).sum())} training games' decisions, {int(h.sum())} held out); "
+          f"knocked {kk.mean():.3f}")
+    print("| knock policy | knocks in | decisions played its way | mean outcome (chance of winning the game), 95% |")
+    print("|---|---|---|---|")
+    pols = {"always knock": np.ones(len(u), bool), "the club player's knock point": np.array(club),
+            "the network (sage)": np.array(net), "the knock model fitted on outcomes": fitted,
+            "never (not at this decision)": np.zeros(len(u), bool)}
+    for name, choice in pols.items():
+        # the fitted model is judged on the held-out games only; the others were not fitted here
+        scope = h if name.startswith("the knock model") else np.ones(len(u), bool)
+        agree = scope & (choice == kk)
+        se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
+        print(f"| {name}{' (held-out games)' if scope is h else ''} | {choice[scope].mean():.1%} | "
+              f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
+    return 0
+
+
 def svg_curve(curve: list[dict], club: float, rand: float) -> str:
     """The training curve as SVG text: held-out regret by epoch (the network's, against the club
     move's and a random candidate's), and the training and held-out loss."""
@@ -311,8 +463,17 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--out", default=str(ROOT / "src" / "ginrummy" / "players" / "sage_model.json"))
     t.add_argument("--curve", default="", help="write the curve as JSON here")
     t.add_argument("--svg", default="", help="draw the curve (SVG) here")
+    kd = sub.add_parser("knock-data", help="play fast sages with randomized knock decisions")
+    kd.add_argument("--games", type=int, required=True)
+    kd.add_argument("--start", type=int, default=0)
+    kd.add_argument("--seed", type=int, default=41)
+    kd.add_argument("--out", required=True)
+    kt = sub.add_parser("knock-eval", help="value knock policies on the randomized decisions")
+    kt.add_argument("data", nargs="+")
+    kt.add_argument("--ridge", type=float, default=1.0)
     args = ap.parse_args(argv)
-    return cmd_data(args) if args.cmd == "data" else cmd_train(args)
+    return {"data": cmd_data, "train": cmd_train, "knock-data": cmd_knock_data,
+            "knock-eval": cmd_knock_eval}[args.cmd](args)
 
 
 if __name__ == "__main__":

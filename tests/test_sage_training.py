@@ -51,3 +51,29 @@ def test_data_and_training_are_reproducible_from_the_seed(tmp_path):
     assert "<svg" in (tmp_path / "c.svg").read_text()
     scores = move_scores(a["decisions"][0]["f"], model)
     assert len(scores) == len(a["decisions"][0]["f"])
+
+
+def test_knock_data_is_reproducible_and_the_knock_policies_are_valued(tmp_path, capsys):
+    # the fast sages' games with one knock decision a player and deal played at random: the
+    # same seed gives the same lines; knock-eval values each policy on the decisions the coin
+    # played its way (always knock: every decision where the coin knocked)
+    from ginrummy.players.sage import FEATURES
+
+    ts = _script()
+    lines = [ts.knock_game(g, 9) for g in range(6)]
+    assert lines[0] == ts.knock_game(0, 9)
+    decisions = [d for r in lines for d in r["decisions"]]
+    assert decisions, "six games give knock decisions"
+    for d in decisions:
+        assert len(d["k"]) == len(d["n"]) == len(FEATURES) and isinstance(d["knocked"], bool)
+        assert d["k"][FEATURES.index("is_knock")] == 1.0 and d["n"][FEATURES.index("is_discard")] == 1.0
+        assert -0.01 <= d["u"] <= 1.01
+    assert len(ts.knock_terms(decisions[0]["k"], decisions[0]["n"])) == 1 + 10 + 27
+    data = tmp_path / "k.jsonl"
+    data.write_text("".join(json.dumps(r | {"game": g}) + "\n" for g, r in zip((0, 1, 2, 3, 10, 11), lines)))
+    capsys.readouterr()
+    assert ts.main(["knock-eval", str(data)]) == 0
+    out = capsys.readouterr().out
+    knocked = [d["u"] for d in decisions if d["knocked"]]
+    assert f"| always knock | 100.0% | {len(knocked)} | {sum(knocked) / len(knocked):.4f}" in out
+    assert "| never (not at this decision) | 0.0% |" in out and "the network (sage)" in out

@@ -44,7 +44,16 @@ from .club import score_context
 from .expert import DEFAULT, ExpertPlayer, _Default
 from .inference import Knowledge, danger, melds_with, read_view
 
-__all__ = ["FEATURES", "MODEL_FILE", "NETWORK_ROLES", "SEARCHED", "SagePlayer", "load_model", "move_features", "move_scores"]
+__all__ = [
+    "FEATURES",
+    "MODEL_FILE",
+    "NETWORK_ROLES",
+    "SEARCHED",
+    "SagePlayer",
+    "load_model",
+    "move_features",
+    "move_scores",
+]
 
 #: The shipped weights (package data).
 MODEL_FILE = "sage_model.json"
