@@ -585,6 +585,10 @@ def test_sage_features_and_scores_read_only_the_view():
     assert len(scores) == len(rows) and len(set(scores)) > 1
 
 
+#: a game score in a view (``PlayerView.scores``): the sage's network decides only in games to a target
+GAME_SCORE = {"totals": [20, 35], "seat_players": [0, 1]}
+
+
 def _scored(monkeypatch, sage, favour):
     """Make the sage's network score 1 for the moves ``favour(move)`` says and 0 for the rest;
     returns the dict in which the scored moves are kept."""
@@ -609,7 +613,7 @@ def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeyp
 
     s = deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD")
     s = act(s, "pass", "pass", "draw stock")
-    v = view_of(s, 0)
+    v = view_of(s, 0, scores=GAME_SCORE)
     assert not any(a.kind == "knock" for a in v.legal)
     club_move = make_player("club", random.Random(0)).choose(v, v.legal)
     probe = SagePlayer(random.Random(1), budget_ms=None, samples=16)
@@ -628,11 +632,15 @@ def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeyp
     monkeypatch.setattr(ExpertPlayer, "_analyse", lambda *a: pytest.fail("searched"))
     assert SagePlayer(random.Random(1), search="knock", network="all").choose(v, v.legal) == target
     assert SagePlayer(random.Random(1), search="draw+knock", network="all").choose(v, v.legal) == target
-    offer = view_of(deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD"), 0)
+    offer = view_of(deal("AC 2C 3C 5D 6D 9H TH JS QS KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "7H", "5S 8D QD"), 0,
+                    scores=GAME_SCORE)
     assert offer.phase == "upcard_offer"
     SagePlayer(random.Random(1), search="knock", network="all").choose(offer, offer.legal)
     with pytest.raises(pytest.fail.Exception):  # the draws are searched
         SagePlayer(random.Random(1), search="draw+knock", network="all").choose(offer, offer.legal)
+    # a view with no game score (one deal is the game, R11.1): the club move, as the expert
+    bare = view_of(s, 0)
+    assert SagePlayer(random.Random(1), search=False, network="all").choose(bare, bare.legal) == club_move
     # all scores equal: ties go to the club move
     monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [0.0] * len(rows))
     assert SagePlayer(random.Random(1), search=False, network="all").choose(v, v.legal) == club_move
@@ -651,7 +659,7 @@ def test_sage_decides_whether_to_knock_by_its_network(monkeypatch):
 
     s = deal("AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "QD", "2S 8D QH")
     s = act(s, "pass", "pass", "draw stock")
-    v = view_of(s, 0)
+    v = view_of(s, 0, scores=GAME_SCORE)
     knock = [a for a in v.legal if a.kind == "knock" and card_str(a.card) == "KS"]
     assert knock, "a knock discarding KS leaves 2 deadwood (R5.1)"
     club_move = make_player("club", random.Random(0)).choose(v, v.legal)

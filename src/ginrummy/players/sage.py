@@ -223,7 +223,8 @@ class SagePlayer(ExpertPlayer):
     """The ``sage`` level: :class:`~ginrummy.players.expert.ExpertPlayer` whose default move
     (the one another candidate must beat by ``override_z`` standard errors of the search) comes
     from the learned scores of :func:`move_scores` where the network decides, the ``club``
-    player's move elsewhere.
+    player's move elsewhere.  The network was trained on games to 100 (R11.1): in a view with no
+    game score (one deal is the game, Hollywood, a view without scores) the sage is the expert.
 
     Args:
         rng, budget_ms and the other keyword arguments: as :class:`ExpertPlayer` (the default
@@ -273,6 +274,10 @@ class SagePlayer(ExpertPlayer):
 
     def _default(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> Action:
         club = self._club.choose(view, legal)
+        if score_context(view) is None:
+            # trained on games to a target (R11.1): a single deal, Hollywood or a view without
+            # the score keeps the club player's default, as the expert does
+            return club
         moves = [a for a in self._candidates(view, k, legal) if a.kind not in ("gin", "big_gin")]
         knocks = any(a.kind == "knock" for a in moves)
         if self.network == "knock" and not knocks:
