@@ -82,13 +82,13 @@ def test_levels_and_their_order_unchanged():
     """The level names and their order (make_player's error message, the web table's list) are
     those of main before the move of the bridge to ginrummy.interop (an entry point since)."""
     load_levels()
-    # the fixed-sample levels (issue 36) follow the master; rlcard-rule (an entry point too) may
+    # the fixed-sample levels (issue 36) follow the master, the sages (issue 37) the ismcts; rlcard-rule (an entry point too) may
     # be registered earlier by an import of its module, so it is left out of the order
     assert [x for x in PLAYER_LEVELS if x != "rlcard-rule"] == ["random", "novice", "club", "expert", "master",
-                                                                "expert-fixed", "master-fixed", "ismcts",
-                                                                "openspiel-simple"]
+                                                                "expert-fixed", "master-fixed", "ismcts", "sage",
+                                                                "sage-fast", "openspiel-simple"]
     assert type(make_player("openspiel-simple", 1)).__module__ == "ginrummy.interop.openspiel_simple"
     with pytest.raises(ValueError) as e:
         make_player("nope")
     assert str(e.value).startswith("unknown player 'nope'; players: random, novice, club, expert, master, expert-fixed, "
-                                   "master-fixed, ismcts, ")
+                                   "master-fixed, ismcts, sage, sage-fast, ")

@@ -532,7 +532,7 @@ def test_playout_helpers_exact():
     assert defender_layout(defender, melds).deadwood_value == 59
 
 
-@pytest.mark.parametrize("level", ["random", "novice", "club", "expert-fixed", "master-fixed", "ismcts"])
+@pytest.mark.parametrize("level", ["random", "novice", "club", "expert-fixed", "master-fixed", "ismcts", "sage-fast"])
 def test_every_level_passes_at_the_forced_pass_of_the_wall(level):
     """R7.2 with ``wall_forced_pass`` (OpenSpiel's rules): when no knock is possible the wall
     offers pass alone; every level passes (the novice raised ``KeyError: 'take_discard'``)."""
@@ -685,3 +685,20 @@ def test_sage_plays_legal_moves_under_every_preset(name):
     assert _play_match(rules, ["sage", "club"], b"sage-" + name.encode()).finished
     if rules.scoring != "hollywood":
         assert _play_match(rules.replace(players=3), ["sage", "novice", "club"], b"three-sage").finished
+
+
+def test_sage_fast_level_is_the_sage_without_search_and_repeats_from_a_seed():
+    from ginrummy.i18n import level_name, translator
+    from ginrummy.players.sage import FastSagePlayer
+    from ginrummy.web.levels import player_levels
+
+    p = make_player("sage-fast", random.Random(0))
+    assert isinstance(p, FastSagePlayer) and p.search == "none" and p.budget_ms is None and p.network == "knock"
+    rules = PRESETS["eaai"]
+    a = _play_match(rules, ["sage-fast", "club"], b"sage-fast")
+    b = _play_match(rules, ["sage-fast", "club"], b"sage-fast")
+    assert a.finished and [d.actions for d in a.deals] == [d.actions for d in b.deals]
+    assert "sage" not in player_levels() and "sage-fast" not in player_levels()  # not in the lobby
+    assert [level_name("sage-fast", translator(x)) for x in ("en", "el", "fi", "mt", "fr", "es", "de")] == [
+        "Sage (no search)", "Σοφός (χωρίς αναζήτηση)", "Viisas (ilman hakua)", "Għaref (mingħajr tfittxija)",
+        "Sage (sans recherche)", "Sabio (sin búsqueda)", "Weiser (ohne Suche)"]

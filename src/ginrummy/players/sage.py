@@ -49,6 +49,7 @@ __all__ = [
     "MODEL_FILE",
     "NETWORK_ROLES",
     "SEARCHED",
+    "FastSagePlayer",
     "SagePlayer",
     "load_model",
     "move_features",
@@ -306,3 +307,17 @@ class SagePlayer(ExpertPlayer):
             return super()._analyse(view, legal)
         a = self._default(view, read_view(view), legal)
         return [(a, 0.0, 0)], {a: []}
+
+
+@register("sage-fast")
+class FastSagePlayer(SagePlayer):
+    """The ``sage-fast`` level: the sage without its search (``search="none"``): the ``club``
+    player's draws and discards with the network's knock decisions (R5.1), about 0.3 ms a
+    decision and no clock, so the same seed gives the same game on any machine.  Same arguments
+    and errors as :class:`SagePlayer`.  Not offered in the web lobby (``lobby = False``)."""
+
+    name = "sage-fast"
+
+    def __init__(self, rng: random.Random, budget_ms: float | None | _Default = None, **kwargs: Any) -> None:
+        kwargs.setdefault("search", "none")
+        super().__init__(rng, budget_ms, **kwargs)
