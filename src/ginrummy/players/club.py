@@ -36,7 +36,15 @@ from .inference import Knowledge, card_weights, danger, melds_with, read_view
 #: The opponent models a player can use: the learned one (the club player's default) and the hand-made rules (the expert's).
 OPPONENT_MODELS = ("learned", "rules")
 
-__all__ = ["ClubPlayer", "danger", "knock_point", "score_context", "OPPONENT_MODELS"]
+__all__ = [
+    "ClubPlayer",
+    "danger",
+    "expected_draw_gain",
+    "knock_point",
+    "score_context",
+    "stock_chances",
+    "OPPONENT_MODELS",
+]
 
 #: Deadwood points charged per unit of danger (chance the opponent melds the discard).
 DANGER_WEIGHT = 6.0
@@ -79,8 +87,18 @@ def _one_decimal(x: float) -> float:
     return round(x, 1) + 0.0
 
 
-def _expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]) -> float:
-    """Expected deadwood saved by drawing one stock card into the 10-card hand ``h``."""
+def stock_chances(k: Knowledge, w: Sequence[float]) -> tuple[list[int], list[float]]:
+    """The unknown cards and the chance that each is the next stock card: in proportion to the
+    chance that the opponent does not hold it (``w``, the chance he holds each card)."""
+    cards = cards_of(k.unknown)
+    raw = [max(0.0, 1.0 - w[c]) for c in cards]
+    total = sum(raw) or 1.0
+    return cards, [x / total for x in raw]
+
+
+def expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]) -> float:
+    """Expected deadwood saved by drawing one stock card into the 10-card hand ``h`` (``dw``
+    deadwood now), the stock's cards and their chances from :func:`stock_chances`."""
     total = 0.0
     for x, p in zip(stock_cards, sw):
         gain = dw - best_discard_deadwood(h | (1 << x))
@@ -153,10 +171,7 @@ class ClubPlayer:
     # -- drawing -------------------------------------------------------------------------
 
     def _stock_model(self, k: Knowledge, w: list[float]) -> tuple[list[int], list[float]]:
-        cards = cards_of(k.unknown)
-        raw = [max(0.0, 1.0 - w[c]) for c in cards]
-        total = sum(raw) or 1.0
-        return cards, [x / total for x in raw]
+        return stock_chances(k, w)
 
     def _draw(self, view: PlayerView, k: Knowledge, w: list[float], kinds: dict[str, Action]) -> tuple[Action, str]:
         top = view.top_discard
@@ -229,7 +244,7 @@ class ClubPlayer:
             if dws[c] > best_dw + 12:
                 continue
             h = hand & ~(1 << c)
-            pot = _expected_draw_gain(h, dws[c], cards, sw)
+            pot = expected_draw_gain(h, dws[c], cards, sw)
             dan = self.meld_chance(c, w)
             score = dws[c] - POTENTIAL_WEIGHT * turns_left * pot + DANGER_WEIGHT * dan * (0.5 + CARD_VALUES[c] / 20)
             scored.append((score, -CARD_VALUES[c], c, pot, dan))

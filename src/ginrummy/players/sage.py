@@ -40,7 +40,7 @@ from ..cards import CARD_VALUES, cards_of
 from ..melds import best_discard_deadwood, deadwood
 from ..views import PlayerView
 from .base import register
-from .club import score_context
+from .club import expected_draw_gain, score_context, stock_chances
 from .expert import DEFAULT, ExpertPlayer, _Default
 from .inference import Knowledge, danger, melds_with, read_view
 
@@ -88,25 +88,6 @@ FEATURES = (
 )
 
 
-def _stock_model(k: Knowledge, w: Sequence[float]) -> tuple[list[int], list[float]]:
-    """The unknown cards and the chance that each is the next stock card (the ``club`` player's
-    model: in proportion to the chance the opponent does not hold it)."""
-    cards = cards_of(k.unknown)
-    raw = [max(0.0, 1.0 - w[c]) for c in cards]
-    total = sum(raw) or 1.0
-    return cards, [x / total for x in raw]
-
-
-def _saving(h: int, dw: int, cards: list[int], sw: list[float]) -> float:
-    """Expected deadwood saved by drawing one stock card into the 10-card hand ``h``."""
-    total = 0.0
-    for x, p in zip(cards, sw):
-        gain = dw - best_discard_deadwood(h | (1 << x))
-        if gain > 0:
-            total += p * gain
-    return total
-
-
 _RANK_MATES = tuple(sum(1 << (t * 13 + c % 13) for t in range(4) if t != c // 13) for c in range(52))
 _NEAR = tuple(sum(1 << (c // 13 * 13 + r) for r in (c % 13 - 1, c % 13 + 1) if 0 <= r < 13) for c in range(52))
 _NEAR2 = tuple(sum(1 << (c // 13 * 13 + r) for r in (c % 13 - 2, c % 13 + 2) if 0 <= r < 13) for c in range(52))
@@ -143,7 +124,7 @@ def move_features(
         (view.knock_limit or 0) / 10,
     ]
     hand = k.hand
-    cards, sw = _stock_model(k, w)
+    cards, sw = stock_chances(k, w)
     seen_opp = k.opp_passed | k.opp_discarded
     rows: list[list[float]] = []
     throws = [a.card for a in moves if a.kind in ("discard", "knock") and a.card is not None]
@@ -163,7 +144,7 @@ def move_features(
             dan = danger(card, w)
             f[14] = dan
             f[15] = dan * CARD_VALUES[card] / 10
-            f[16] = _saving(h, dw, cards, sw) / 10
+            f[16] = expected_draw_gain(h, dw, cards, sw) / 10
             f[17] = ((_RANK_MATES[card] | _NEAR[card] | _NEAR2[card]) & h).bit_count() / 3
         elif kind in ("take_upcard", "take_discard") and card is not None:
             f[8] = 1.0
