@@ -3,7 +3,7 @@
 Two steps, run from the repository root:
 
     python scripts/train_sage.py data --games 200 [--start 0] [--seed 37] [--samples 64] --out DATA.jsonl
-    python scripts/train_sage.py train DATA.jsonl ... [--seed 37] [--hidden 24] [--epochs 40]
+    python scripts/train_sage.py train DATA.jsonl ... [--seed 37] [--hidden 24] [--epochs 30]
                                  [--out src/ginrummy/players/sage_model.json] [--curve CURVE.json]
                                  [--svg docs/sage-training.svg]
 
@@ -134,6 +134,26 @@ def cmd_data(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lines(path: str, keys: tuple[str, ...]):
+    """The JSON lines of a data file, each checked for ``keys`` in its decisions; a line that
+    is not one ends the run with one sentence naming the file, the line and what it lacks."""
+    for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+        try:
+            r = json.loads(line)
+            missing = [k for d in r["decisions"] for k in keys if k not in d]
+            r["seed"], r["game"]  # noqa: B018
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"{path}: line {n} is not a line of this step's data ({type(e).__name__}: {e})") from None
+        if missing:
+            raise SystemExit(f"{path}: line {n} lacks {sorted(set(missing))} (a file of the other data step?)")
+        for d in r["decisions"]:
+            rows = d["f"] if "f" in keys else [d["k"], d["n"]]
+            if any(len(row) != len(FEATURES) for row in rows):
+                raise SystemExit(f"{path}: line {n} has rows of other than {len(FEATURES)} features "
+                                 "(data made for another FEATURES list?)")
+        yield r
+
+
 def load(paths: list[str]):
     """Rows, targets, decision ids, club flags and held-out flags of the data files."""
     import numpy as np
@@ -142,8 +162,7 @@ def load(paths: list[str]):
     d = 0
     games: dict[tuple[int, int], int] = {}
     for p in paths:
-        for line in Path(p).read_text().splitlines():
-            r = json.loads(line)
+        for r in _lines(p, ("u", "f", "club")):
             if (r["seed"], r["game"]) in games:
                 continue  # a game in two files counts once
             games[(r["seed"], r["game"])] = r["samples"]
@@ -189,6 +208,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     import numpy as np
 
     x, t, g, held, club, data = load(args.data)
+    if not held.any() or held.all():
+        raise SystemExit("train needs games of both kinds: held out (every tenth game: 0, 10, 20, ...) and not; "
+                         f"these files have {data['games']} games, {'all' if held.all() else 'none'} held out")
     rng = np.random.default_rng(args.seed)
     tr, va = ~held, held
     mean = x[tr].mean(axis=0)
@@ -370,8 +392,7 @@ def cmd_knock_eval(args: argparse.Namespace) -> int:
     rows, us, kn, held, net, club = [], [], [], [], [], []
     i_club = FEATURES.index("is_club")
     for p in args.data:
-        for line in Path(p).read_text().splitlines():
-            r = json.loads(line)
+        for r in _lines(p, ("k", "n", "knocked", "u")):
             for d in r["decisions"]:
                 rows.append(knock_terms(d["k"], d["n"]))
                 us.append(d["u"])
@@ -380,6 +401,9 @@ def cmd_knock_eval(args: argparse.Namespace) -> int:
                 sk, sn = move_scores([d["k"], d["n"]])
                 net.append(sk > sn)
                 club.append(d["k"][i_club] == 1.0)
+    if not held or all(held) or not any(held):
+        raise SystemExit("knock-eval needs knock decisions in held-out games (every tenth game: 0, 10, 20, ...) "
+                         "and in the others")
     x = np.array(rows)
     u = np.array(us)
     kk = np.array(kn)
@@ -443,33 +467,54 @@ def svg_curve(curve: list[dict], club: float, rand: float) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _positive(text: str) -> int:
+    """An argparse type: an int of 1 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is less than 1")
+    return n
+
+
+def _data_file(text: str) -> str:
+    """An argparse type: a data file that exists and holds at least one line."""
+    p = Path(text)
+    if not p.is_file():
+        raise argparse.ArgumentTypeError(f"{text}: not a file")
+    if not p.read_text().strip():
+        raise argparse.ArgumentTypeError(f"{text}: the file is empty (make it with the data or knock-data step)")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("data", help="play and label games")
-    d.add_argument("--games", type=int, required=True)
+    d.add_argument("--games", type=_positive, required=True)
     d.add_argument("--start", type=int, default=0)
     d.add_argument("--seed", type=int, default=37)
-    d.add_argument("--samples", type=int, default=64)
+    d.add_argument("--samples", type=_positive, default=64)
     d.add_argument("--out", required=True)
     t = sub.add_parser("train", help="fit the network")
-    t.add_argument("data", nargs="+")
+    t.add_argument("data", nargs="+", type=_data_file)
     t.add_argument("--seed", type=int, default=37)
-    t.add_argument("--hidden", type=int, default=24)
-    t.add_argument("--epochs", type=int, default=40)
-    t.add_argument("--batch", type=int, default=256)
+    t.add_argument("--hidden", type=_positive, default=24)
+    t.add_argument("--epochs", type=_positive, default=30)
+    t.add_argument("--batch", type=_positive, default=256)
     t.add_argument("--lr", type=float, default=3e-3)
     t.add_argument("--l2", type=float, default=1e-4)
     t.add_argument("--out", default=str(ROOT / "src" / "ginrummy" / "players" / "sage_model.json"))
     t.add_argument("--curve", default="", help="write the curve as JSON here")
     t.add_argument("--svg", default="", help="draw the curve (SVG) here")
     kd = sub.add_parser("knock-data", help="play fast sages with randomized knock decisions")
-    kd.add_argument("--games", type=int, required=True)
+    kd.add_argument("--games", type=_positive, required=True)
     kd.add_argument("--start", type=int, default=0)
     kd.add_argument("--seed", type=int, default=41)
     kd.add_argument("--out", required=True)
     kt = sub.add_parser("knock-eval", help="value knock policies on the randomized decisions")
-    kt.add_argument("data", nargs="+")
+    kt.add_argument("data", nargs="+", type=_data_file)
     kt.add_argument("--ridge", type=float, default=1.0)
     args = ap.parse_args(argv)
     return {"data": cmd_data, "train": cmd_train, "knock-data": cmd_knock_data,

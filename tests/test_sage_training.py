@@ -77,3 +77,32 @@ def test_knock_data_is_reproducible_and_the_knock_policies_are_valued(tmp_path, 
     knocked = [d["u"] for d in decisions if d["knocked"]]
     assert f"| always knock | 100.0% | {len(knocked)} | {sum(knocked) / len(knocked):.4f}" in out
     assert "| never (not at this decision) | 0.0% |" in out and "the network (sage)" in out
+
+
+def test_bad_input_is_one_clear_error(tmp_path, capsys):
+    ts = _script()
+    with pytest.raises(SystemExit):
+        ts.main(["data", "--games", "0", "--out", str(tmp_path / "x")])
+    assert "argument --games: 0 is less than 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        ts.main(["train", str(tmp_path / "none.jsonl")])
+    assert "none.jsonl: not a file" in capsys.readouterr().err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(SystemExit):
+        ts.main(["knock-eval", str(empty)])
+    assert "the file is empty" in capsys.readouterr().err
+    from ginrummy.players.sage import FEATURES
+
+    short = tmp_path / "short.jsonl"
+    short.write_text(json.dumps({"seed": 1, "game": 0, "decisions": [{"k": [], "n": [], "knocked": True, "u": 0.5}]}))
+    with pytest.raises(SystemExit, match=f"line 1 has rows of other than {len(FEATURES)} features"):
+        ts.main(["knock-eval", str(short)])
+    other = tmp_path / "knock.jsonl"
+    row = [0.0] * len(FEATURES)
+    other.write_text(json.dumps({"seed": 1, "game": 0, "decisions": [{"k": row, "n": row, "knocked": True, "u": 0.5}]}))
+    with pytest.raises(SystemExit, match=r"line 1 lacks \['club', 'f'\] \(a file of the other data step\?\)"):
+        ts.main(["train", str(other)])
+    with pytest.raises(SystemExit, match="knock-eval needs knock decisions in held-out games"):
+        ts.main(["knock-eval", str(other)])
+    assert not (tmp_path / "x").exists()
