@@ -33,6 +33,17 @@ def test_a_seats_schema_error_counts_seats_from_1(client):
     # and the engine's seat errors, as before
     r = client.post("/api/tables", json={"seats": [HUMANS[0], {"kind": "bot", "level": "nope"}]})
     assert r.json()["error"].startswith("seat 2: unknown computer level 'nope'; levels: ")
+    # a research level that exists but is not offered at the web table (README: sage) says so
+    for level in ("sage", "sage-fast", "expert-fixed"):
+        r = client.post("/api/tables", json={"seats": [HUMANS[0], {"kind": "bot", "level": level}]})
+        assert r.status_code == 400 and r.json()["error"].startswith(
+            f"seat 2: the computer level '{level}' is not offered at the web table; "
+            "levels: random, novice, club, expert, master, ismcts"  # then openspiel-simple when installed
+        )
+        assert "sage" not in r.json()["error"].split("levels: ")[1]
+    r = client.post("/api/tables", json={"seats": [HUMANS[0], {"kind": "bot", "level": "sage"}]},
+                    headers={"Accept-Language": "fi"})
+    assert r.json()["error"].startswith("paikka 2: tietokoneen tasoa 'sage' ei tarjota verkkopöydässä; tasot: ")
     assert len(client.app.state.manager.tables) == before
 
 

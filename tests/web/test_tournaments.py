@@ -482,6 +482,9 @@ def test_bad_requests_are_refused_with_one_clear_error(client):
         assert client.post(f"/api/tournaments/{tid}/join").status_code == 404
     r = client.post("/api/tournaments", json={**body, "levels": ["nobody"]})
     assert r.status_code == 400 and r.json()["error"].startswith("unknown computer level 'nobody'")
+    r = client.post("/api/tournaments", json={**body, "levels": ["sage-fast"]})
+    assert r.status_code == 400 and r.json()["error"].startswith(
+        "the computer level 'sage-fast' is not offered at the web table; levels: random, novice,")
     assert client.get("/api/tournaments").json() == {"upcoming": [], "running": [], "finished": []}
 
 

@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from ...compete.errors import CompeteError
 from ...compete.tournament import Tournament, TournamentSettings
 from ...errors import Msg
+from ...players.base import PLAYER_LEVELS
 from ...rules import RuleSet
 from ..community.accounts import Account, accounts_t, seat_accounts_t
 from ..community.members import Players, rated_tables_t
@@ -121,7 +122,15 @@ class Tournaments:
             if level not in levels:
                 raise WebError(
                     ErrorCode.BAD_REQUEST,
-                    W_("unknown computer level {level!r}; levels: {levels}", level=level, levels=", ".join(levels)),
+                    W_(
+                        "the computer level {level!r} is not offered at the web table; levels: {levels}",
+                        level=level,
+                        levels=", ".join(levels),
+                    )
+                    if level in PLAYER_LEVELS
+                    else W_(
+                        "unknown computer level {level!r}; levels: {levels}", level=level, levels=", ".join(levels)
+                    ),
                 )
         if settings.clock_days and settings.kind == "arena":
             raise WebError(ErrorCode.BAD_REQUEST, W_("an arena is played live: a turn-based tournament is a Swiss one"))

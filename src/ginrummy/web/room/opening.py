@@ -14,6 +14,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...match import Match
+from ...players.base import PLAYER_LEVELS
 from ...rules import RuleSet
 from ..db.store import SeatSecret, Store, TableRow
 from ..errors import ErrorCode, WebError
@@ -140,14 +141,16 @@ class Opening:
                 ),
             )
         if s.kind == "bot" and s.level not in levels:
+            args = {"seat": str(i + 1), "level": s.level, "levels": ", ".join(levels)}
             raise WebError(
                 ErrorCode.BAD_REQUEST,
+                # a research level (README: sage, expert-fixed, ...) exists but is not offered here
                 W_(
-                    "seat {seat}: unknown computer level {level!r}; levels: {levels}",
-                    seat=str(i + 1),
-                    level=s.level,
-                    levels=", ".join(levels),
-                ),
+                    "seat {seat}: the computer level {level!r} is not offered at the web table; levels: {levels}",
+                    **args,
+                )
+                if s.level in PLAYER_LEVELS
+                else W_("seat {seat}: unknown computer level {level!r}; levels: {levels}", **args),
             )
         name = " ".join(strip_invisible(plain_text(str(s.name or ""))).split())[:MAX_NAME_CHARS]
         if s.kind == "human" and is_computer_name(name):
