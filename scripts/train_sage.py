@@ -4,7 +4,7 @@ Two steps, run from the repository root:
 
     python scripts/train_sage.py data --games 200 [--start 0] [--seed 37] [--samples 64] --out DATA.jsonl
     python scripts/train_sage.py train DATA.jsonl ... [--seed 37] [--hidden 24] [--epochs 30]
-                                 [--out src/ginrummy/players/sage_model.json] [--curve CURVE.json]
+                                 --out src/ginrummy/players/sage_model.json [--curve CURVE.json]
                                  [--svg docs/sage-training.svg]
 
 ``data`` plays games to 100 under the ``eaai`` preset (R13) between two copies of the expert's
@@ -120,6 +120,8 @@ def cmd_data(args: argparse.Namespace) -> int:
             if r["seed"] == args.seed:
                 done.add(r["game"])
     todo = [g for g in range(args.start, args.start + args.games) if g not in done]
+    if len(todo) < args.games:
+        print(f"{args.games - len(todo)} of these games are in {out} already (seed {args.seed}): not played again")
     t0 = time.perf_counter()
     n = 0
     with Progress() as bar, out.open("a") as fh:
@@ -156,7 +158,7 @@ def _lines(path: str, keys: tuple[str, ...]):
 
 def load(paths: list[str]):
     """Rows, targets, decision ids, club flags and held-out flags of the data files."""
-    import numpy as np
+    np = _numpy()
 
     xs, ts, gs, held, club = [], [], [], [], []
     d = 0
@@ -181,7 +183,7 @@ def load(paths: list[str]):
 
 
 def _centre(y, g, n):
-    import numpy as np
+    np = _numpy()
 
     s = np.bincount(g, weights=y, minlength=n)
     c = np.bincount(g, minlength=n)
@@ -190,7 +192,7 @@ def _centre(y, g, n):
 
 def _regret(score, t, g, n):
     """Mean over decisions of (best target - target of the highest-scored row)."""
-    import numpy as np
+    np = _numpy()
 
     order = np.lexsort((-score, g))
     first = np.ones(len(g), dtype=bool)
@@ -204,13 +206,25 @@ def _regret(score, t, g, n):
     return float(np.mean((best - got)[present])) / 10.0
 
 
+def _numpy():
+    """NumPy, or one clear error: the base install has none (the research extra brings it)."""
+    try:
+        import numpy
+    except ImportError:
+        raise SystemExit("train and knock-eval need NumPy: pip install numpy (or the research extra: "
+                         "pip install -e '.[research]')") from None
+    return numpy
+
+
 def cmd_train(args: argparse.Namespace) -> int:
-    import numpy as np
+    np = _numpy()
 
     x, t, g, held, club, data = load(args.data)
     if not held.any() or held.all():
+        n = data["games"]
         raise SystemExit("train needs games of both kinds: held out (every tenth game: 0, 10, 20, ...) and not; "
-                         f"these files have {data['games']} games, {'all' if held.all() else 'none'} held out")
+                         f"these files have {n} game{'s' if n != 1 else ''}, {'all' if held.all() else 'none'} "
+                         "held out (make at least games 0 and 1: data --games 2)")
     rng = np.random.default_rng(args.seed)
     tr, va = ~held, held
     mean = x[tr].mean(axis=0)
@@ -387,7 +401,7 @@ def cmd_knock_eval(args: argparse.Namespace) -> int:
     docstring): fit the knock model (ridge regression of the outcome on :func:`knock_terms` and
     their products with the move played) on the training games, then for each policy the mean
     outcome of the held-out decisions where the coin played the policy's choice."""
-    import numpy as np
+    np = _numpy()
 
     rows, us, kn, held, net, club = [], [], [], [], [], []
     i_club = FEATURES.index("is_club")
@@ -442,7 +456,7 @@ def svg_curve(curve: list[dict], club: float, rand: float) -> str:
         out = [f'<rect x="{x0}" y="{pad}" width="{w}" height="{h}" fill="none" stroke="#888"/>',
                f'<text x="{x0}" y="{pad - 28}">{title}</text>',
                f'<text x="{x0 + w / 2 - 20}" y="{pad + h + 32}">epoch</text>',
-               f'<text x="{x0 - 42}" y="{pad - 8}">{ylabel}</text>']
+               f'<text x="{x0 - 44}" y="{pad - 14}">{ylabel}</text>']
         for t in (0.0, 0.5, 1.0):
             out.append(f'<text x="{x0 - 44}" y="{pad + (1 - t) * h + 4:.0f}">{top * t:.3f}</text>')
         out.append(f'<text x="{x0}" y="{pad + h + 15}">1</text><text x="{x0 + w - 10}" y="{pad + h + 15}">{n}</text>')
@@ -455,8 +469,10 @@ def svg_curve(curve: list[dict], club: float, rand: float) -> str:
             out.append(f'<text x="{x0 + 24}" y="{pad + h + 49 + 16 * i}">{name}</text>')
         return out
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * w + 3 * pad + 20}" height="{h + 2 * pad + 80}" '
-             'font-family="sans-serif" font-size="12">']
+    width, height = 2 * w + 3 * pad + 20, h + pad + 95
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             'font-family="sans-serif" font-size="12">',
+             f'<rect width="{width}" height="{height}" fill="#fff"/>']
     parts += panel(pad + 10, "Held-out regret (chance of winning the game lost a decision)",
                    {"network": [r["held_regret"] for r in curve], "club move": [club] * n,
                     "random candidate": [rand] * n}, "regret")
@@ -488,34 +504,68 @@ def _data_file(text: str) -> str:
     return text
 
 
+def _out_file(text: str) -> str:
+    """An argparse type: a file to write, in a folder that exists."""
+    parent = Path(text).resolve().parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: the folder {parent} does not exist")
+    if Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
+    return text
+
+
+def _not_negative(text: str) -> int:
+    """An argparse type: an int of 0 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{n} is below 0")
+    return n
+
+
+def _rate(text: str) -> float:
+    """An argparse type: a float above 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not x > 0 or x == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not above 0")
+    return x
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("data", help="play and label games")
-    d.add_argument("--games", type=_positive, required=True)
-    d.add_argument("--start", type=int, default=0)
-    d.add_argument("--seed", type=int, default=37)
-    d.add_argument("--samples", type=_positive, default=64)
-    d.add_argument("--out", required=True)
-    t = sub.add_parser("train", help="fit the network")
-    t.add_argument("data", nargs="+", type=_data_file)
-    t.add_argument("--seed", type=int, default=37)
-    t.add_argument("--hidden", type=_positive, default=24)
-    t.add_argument("--epochs", type=_positive, default=30)
-    t.add_argument("--batch", type=_positive, default=256)
-    t.add_argument("--lr", type=float, default=3e-3)
-    t.add_argument("--l2", type=float, default=1e-4)
-    t.add_argument("--out", default=str(ROOT / "src" / "ginrummy" / "players" / "sage_model.json"))
-    t.add_argument("--curve", default="", help="write the curve as JSON here")
-    t.add_argument("--svg", default="", help="draw the curve (SVG) here")
-    kd = sub.add_parser("knock-data", help="play fast sages with randomized knock decisions")
-    kd.add_argument("--games", type=_positive, required=True)
-    kd.add_argument("--start", type=int, default=0)
-    kd.add_argument("--seed", type=int, default=41)
-    kd.add_argument("--out", required=True)
-    kt = sub.add_parser("knock-eval", help="value knock policies on the randomized decisions")
-    kt.add_argument("data", nargs="+", type=_data_file)
-    kt.add_argument("--ridge", type=float, default=1.0)
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+    d = sub.add_parser("data", help="play and label games", formatter_class=fmt)
+    d.add_argument("--games", type=_positive, required=True, help="how many games")
+    d.add_argument("--start", type=_not_negative, default=0, help="the first game's number")
+    d.add_argument("--seed", type=int, default=37, help="the games' seed (match_seed(seed, game))")
+    d.add_argument("--samples", type=_positive, default=64, help="sampled deals a candidate move is played on")
+    d.add_argument("--out", type=_out_file, required=True, help="the JSON-lines file to append to")
+    t = sub.add_parser("train", help="fit the network", formatter_class=fmt)
+    t.add_argument("data", nargs="+", type=_data_file, help="files of the data step")
+    t.add_argument("--seed", type=int, default=37, help="the seed of the weights and the batches")
+    t.add_argument("--hidden", type=_positive, default=24, help="hidden tanh units")
+    t.add_argument("--epochs", type=_positive, default=30, help="passes over the training decisions")
+    t.add_argument("--batch", type=_positive, default=256, help="decisions a step")
+    t.add_argument("--lr", type=_rate, default=3e-3, help="Adam's step size")
+    t.add_argument("--l2", type=float, default=1e-4, help="weight decay of the first layer")
+    t.add_argument("--out", type=_out_file, required=True,
+                   help="the model file to write (the shipped one: src/ginrummy/players/sage_model.json)")
+    t.add_argument("--curve", type=_out_file, default=None, help="write the curve as JSON here")
+    t.add_argument("--svg", type=_out_file, default=None, help="draw the curve (SVG) here")
+    kd = sub.add_parser("knock-data", help="play fast sages with randomized knock decisions", formatter_class=fmt)
+    kd.add_argument("--games", type=_positive, required=True, help="how many games")
+    kd.add_argument("--start", type=_not_negative, default=0, help="the first game's number")
+    kd.add_argument("--seed", type=int, default=41, help="the games' seed")
+    kd.add_argument("--out", type=_out_file, required=True, help="the JSON-lines file to append to")
+    kt = sub.add_parser("knock-eval", help="value knock policies on the randomized decisions", formatter_class=fmt)
+    kt.add_argument("data", nargs="+", type=_data_file, help="files of the knock-data step")
+    kt.add_argument("--ridge", type=float, default=1.0, help="ridge penalty of the fitted knock model")
     args = ap.parse_args(argv)
     return {"data": cmd_data, "train": cmd_train, "knock-data": cmd_knock_data,
             "knock-eval": cmd_knock_eval}[args.cmd](args)

@@ -700,5 +700,5 @@ def test_sage_fast_level_is_the_sage_without_search_and_repeats_from_a_seed():
     assert a.finished and [d.actions for d in a.deals] == [d.actions for d in b.deals]
     assert "sage" not in player_levels() and "sage-fast" not in player_levels()  # not in the lobby
     assert [level_name("sage-fast", translator(x)) for x in ("en", "el", "fi", "mt", "fr", "es", "de")] == [
-        "Sage (no search)", "Σοφός (χωρίς αναζήτηση)", "Viisas (ilman hakua)", "Għaref (mingħajr tfittxija)",
-        "Sage (sans recherche)", "Sabio (sin búsqueda)", "Weiser (ohne Suche)"]
+        "Fast sage", "Γρήγορος σοφός", "Nopea viisas", "Għaref mgħaġġel", "Sage rapide", "Sabio rápido",
+        "Schneller Weiser"]

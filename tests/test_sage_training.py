@@ -85,7 +85,7 @@ def test_bad_input_is_one_clear_error(tmp_path, capsys):
         ts.main(["data", "--games", "0", "--out", str(tmp_path / "x")])
     assert "argument --games: 0 is less than 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        ts.main(["train", str(tmp_path / "none.jsonl")])
+        ts.main(["train", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "m.json")])
     assert "none.jsonl: not a file" in capsys.readouterr().err
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
@@ -102,7 +102,14 @@ def test_bad_input_is_one_clear_error(tmp_path, capsys):
     row = [0.0] * len(FEATURES)
     other.write_text(json.dumps({"seed": 1, "game": 0, "decisions": [{"k": row, "n": row, "knocked": True, "u": 0.5}]}))
     with pytest.raises(SystemExit, match=r"line 1 lacks \['club', 'f'\] \(a file of the other data step\?\)"):
-        ts.main(["train", str(other)])
+        ts.main(["train", str(other), "--out", str(tmp_path / "m.json")])
     with pytest.raises(SystemExit, match="knock-eval needs knock decisions in held-out games"):
         ts.main(["knock-eval", str(other)])
-    assert not (tmp_path / "x").exists()
+    with pytest.raises(SystemExit):
+        ts.main(["train", str(other), "--out", str(tmp_path / "no" / "m.json")])
+    err = capsys.readouterr().err
+    assert "argument --out:" in err and f"the folder {tmp_path / 'no'} does not exist" in err
+    with pytest.raises(SystemExit):
+        ts.main(["train", str(other), "--out", str(tmp_path / "m.json"), "--lr", "-1"])
+    assert "argument --lr: -1 is not above 0" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists() and not (tmp_path / "m.json").exists()

@@ -910,7 +910,7 @@ def play(
     opponent: str = typer.Option(
         "novice",
         "--opponent",
-        help="Computer player level: random, novice, club or expert (weakest to strongest), or master (the expert thinking up to 1 s a move; measured, no stronger than the expert).",
+        help="Computer player level: random, novice, club or expert (weakest to strongest), or master (the expert thinking up to 1 s a move; measured, no stronger than the expert); also ismcts, sage and sage-fast (research levels, README).",
     ),
     seed: int | None = typer.Option(
         None, "--seed", help="Seed of the match (int); default a random one, printed so the match can be replayed."

@@ -105,7 +105,7 @@ def simulate_command(
     players: str = typer.Option(
         "novice,novice",
         "--players",
-        help="Two or three computer levels separated by commas (random, novice, club, expert, master; expert-fixed and master-fixed never read the clock, so a seed gives the same games on any machine); three play three-hand gin (R10).",
+        help="Two or three computer levels separated by commas (random, novice, club, expert, master, ismcts, sage; expert-fixed, master-fixed and sage-fast never read the clock, so a seed gives the same games on any machine); three play three-hand gin (R10).",
     ),
     games: int = typer.Option(100, "--games", help="Number of whole games (matches) to play."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole simulation: the same seed gives the same results."),

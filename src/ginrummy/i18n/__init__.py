@@ -355,7 +355,7 @@ def level_name(level: str, tr: Translator | None = None) -> str:
         "master": tr.p_("level", "Master"),
         "ismcts": tr.p_("level", "Information-set search"),
         "sage": tr.p_("level", "Sage"),
-        "sage-fast": tr.p_("level", "Sage (no search)"),
+        "sage-fast": tr.p_("level", "Fast sage"),
         "openspiel-simple": tr.p_("level", "OpenSpiel simple bot"),
         "expert-fixed": tr.p_("level", "Expert (fixed samples)"),
         "master-fixed": tr.p_("level", "Master (fixed samples)"),

@@ -5,11 +5,13 @@ candidate beats it by ``override_z`` standard errors of its sampled deals (its s
 a few hundred sampled deals a decision most decisions end on the club move.  The sage keeps
 the search and changes the default: a small network, trained on the search's own estimates
 (the value of every candidate on many sampled deals, in many positions of expert games),
-scores each candidate move from features of the view, and its best-scored move is the
-default that the search must clearly beat.  The network pools the search's noisy estimates
-over many positions: the first step of expert iteration (Anthony, Tian and Barber, "Thinking
-Fast and Slow with Deep Learning and Tree Search", NeurIPS 2017), with the search's values as
-targets (as in Silver et al.'s value targets) rather than its visit counts.
+scores each candidate move from features of the view, and where the network decides its
+best-scored move is the default that the search must clearly beat.  The network pools the
+search's noisy estimates over many positions: the first step of expert iteration (Anthony,
+Tian and Barber, "Thinking Fast and Slow with Deep Learning and Tree Search", NeurIPS 2017),
+with the search's values as targets rather than its choices.  Measured
+(``benchmarks/RESULTS.md``, "The sage"), the network's gain over the club player's rules is
+all in the knock (R5.1), so by default it decides only whether to knock.
 
 * :func:`move_features`: for each candidate move a fixed list of :data:`FEATURES` (numbers from
   the view alone: deadwood before and after, the card's value, the chance the opponent melds
@@ -17,12 +19,14 @@ targets (as in Silver et al.'s value targets) rather than its visit counts.
   ``club`` player's move).
 * :func:`move_scores`: the network (one hidden layer of ``tanh`` units, pure Python), one
   score a move; scores compare moves of one decision only (they are trained centred).
-* :class:`SagePlayer`: the ``sage`` level.  With ``search=False`` it plays the network's best
-  move alone (no sampled deals: about a millisecond a decision).
+* :class:`SagePlayer`: the ``sage`` level (150 ms a decision, as the expert);
+  :class:`FastSagePlayer`, the ``sage-fast`` level: no search, about 0.3 ms a decision.
 
-The weights are ``sage_model.json`` next to this module, rebuilt exactly by
-``scripts/train_sage.py`` from its seed and its data games (``benchmarks/RESULTS.md``, "The sage").  Deterministic given the view:
-no randomness, no clock, only the view's knowledge.
+The ``club`` player inside is the expert's (the hand-made opponent model,
+``opponent_model="rules"``; the ``club`` level uses the learned one: on 300 duplicate pairs of
+games the two are even, 50.2%).  The weights are ``sage_model.json`` next to this module,
+rebuilt exactly by ``scripts/train_sage.py`` from its seed and its data games.  Deterministic
+given the view: no randomness, no clock, only the view's knowledge.
 """
 
 from __future__ import annotations
@@ -219,8 +223,8 @@ class SagePlayer(ExpertPlayer):
             ``benchmarks/RESULTS.md`` ("The sage"): the network's knock decisions are where its
             gain over the ``club`` player lies; its draws and discards lose to the club's.
         search: which decisions the expert's search may change (:data:`SEARCHED`): ``"all"``
-            (default), ``"none"`` (the default move alone, no sampled deals: about half a
-            millisecond a decision, the ``club`` player with the network's decisions),
+            (default), ``"none"`` (the default move alone, no sampled deals: about 0.3 ms a
+            decision, the ``club`` player with the network's decisions),
             ``"knock"`` (only decisions where a knock is legal, R5.1) or ``"draw+knock"`` (those
             and the draws, R4.1, R4.2).  ``True`` and ``False`` mean ``"all"`` and ``"none"``.
 
