@@ -667,8 +667,16 @@ def test_sage_decides_whether_to_knock_by_its_network(monkeypatch):
     no_knock = SagePlayer(random.Random(1), search=False).choose(v, v.legal)
     assert no_knock.kind == "discard" and card_str(no_knock.card) == "KS"
     assert SagePlayer(random.Random(1), search=False, network="moves").choose(v, v.legal) == club_move
+    # the hint of an unsearched decision says whose choice it is (not "0 sampled deals")
+    move, why = SagePlayer(random.Random(1), search=False).hint(v, v.legal)
+    assert move == no_knock and club_move.kind == "knock"
+    assert why == "discard KS: the learned knock decision (R5.1); the club player's rules would knock, discarding KS"
+    from ginrummy.i18n import translate_error, translator
+
+    assert translate_error(why, translator("de")).startswith("KS abwerfen: die gelernte Klopfentscheidung (R5.1)")
     _scored(monkeypatch, sage, lambda m: m.kind == "knock")
     assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == knock[0]
+    assert SagePlayer(random.Random(1), search=False).hint(v, v.legal) == make_player("club", 0).hint(v, v.legal)
 
 
 @pytest.mark.parametrize("name", ["standard", "eaai", "oklahoma", "hollywood", "single"])

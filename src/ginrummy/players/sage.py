@@ -41,11 +41,12 @@ from typing import Any
 
 from ..actions import Action
 from ..cards import CARD_VALUES, cards_of
+from ..errors import N_
 from ..melds import best_discard_deadwood, deadwood
 from ..views import PlayerView
 from .base import register
 from .club import expected_draw_gain, score_context, stock_chances
-from .expert import DEFAULT, ExpertPlayer, _Default
+from .expert import DEFAULT, ExpertPlayer, _Default, action_words
 from .inference import Knowledge, danger, melds_with, read_view
 
 __all__ = [
@@ -278,17 +279,38 @@ class SagePlayer(ExpertPlayer):
         scores = move_scores(move_features(view, k, w, moves, club))
         return moves[max(range(len(moves)), key=lambda i: (scores[i], moves[i] == club, -i))]
 
-    def _analyse(
-        self, view: PlayerView, legal: Sequence[Action]
-    ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
-        legal = list(legal)
-        if self.search == "all" or (
+    def _searched(self, view: PlayerView, legal: Sequence[Action]) -> bool:
+        """Whether the search may change this decision (``search``)."""
+        return self.search == "all" or (
             self.search != "none"
             and (
                 any(a.kind == "knock" for a in legal)
                 or (self.search == "draw+knock" and view.phase in ("upcard_offer", "draw", "wall"))
             )
-        ):
+        )
+
+    def hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The sage's move and why (a :class:`~ginrummy.errors.Msg`): the expert's reason when
+        the search decides, the ``club`` player's when its move stands, else that the learned
+        knock decision (R5.1) chose it over the club player's move."""
+        legal = list(legal)
+        if len(legal) == 1 or any(a.kind in ("gin", "big_gin") for a in legal) or self._searched(view, legal):
+            return super().hint(view, legal)
+        a = self._default(view, read_view(view), legal)
+        club, why = self._club.hint(view, legal)
+        if a == club:
+            return club, why
+        return a, N_(
+            "{move}: the learned knock decision (R5.1); the club player's rules would {other}",
+            move=action_words(a),
+            other=action_words(club),
+        )
+
+    def _analyse(
+        self, view: PlayerView, legal: Sequence[Action]
+    ) -> tuple[list[tuple[Action, float, int]], dict[Action, list[float]]]:
+        legal = list(legal)
+        if self._searched(view, legal):
             return super()._analyse(view, legal)
         a = self._default(view, read_view(view), legal)
         return [(a, 0.0, 0)], {a: []}
