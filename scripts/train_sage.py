@@ -483,15 +483,23 @@ def svg_curve(curve: list[dict], club: float, rand: float) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _positive(text: str) -> int:
-    """An argparse type: an int of 1 or more."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{n} is less than 1")
-    return n
+def _at_least(low: int):
+    """An argparse type: a whole number of ``low`` or more."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < low:
+            raise argparse.ArgumentTypeError(f"{n} is less than {low}")
+        return n
+
+    return parse
+
+
+_positive = _at_least(1)
+_not_negative = _at_least(0)
 
 
 def _data_file(text: str) -> str:
@@ -512,17 +520,6 @@ def _out_file(text: str) -> str:
     if Path(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file")
     return text
-
-
-def _not_negative(text: str) -> int:
-    """An argparse type: an int of 0 or more."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"{n} is below 0")
-    return n
 
 
 def _rate(text: str) -> float:
