@@ -30,7 +30,6 @@ from sqlalchemy.exc import IntegrityError
 from ...compete.errors import CompeteError
 from ...compete.tournament import Tournament, TournamentSettings
 from ...errors import Msg
-from ...players.base import PLAYER_LEVELS
 from ...rules import RuleSet
 from ..community.accounts import Account, accounts_t, seat_accounts_t
 from ..community.members import Players, rated_tables_t
@@ -39,7 +38,7 @@ from ..db.tournaments import TournamentRow, TournamentStore
 from ..errors import ErrorCode, WebError
 from ..levels import player_levels
 from ..room.clock import DAY, FORFEIT_AFTER, parse_time
-from ..room.seats import SeatSpec, secret_hash
+from ..room.seats import SeatSpec, level_refusal, secret_hash
 from ..room.table import Table as GameTable
 from ..room.tables import TableManager
 from ..texts import W_
@@ -120,18 +119,7 @@ class Tournaments:
         levels = player_levels()
         for level in settings.levels:
             if level not in levels:
-                raise WebError(
-                    ErrorCode.BAD_REQUEST,
-                    W_(
-                        "the computer level {level!r} is not offered at the web table; levels: {levels}",
-                        level=level,
-                        levels=", ".join(levels),
-                    )
-                    if level in PLAYER_LEVELS
-                    else W_(
-                        "unknown computer level {level!r}; levels: {levels}", level=level, levels=", ".join(levels)
-                    ),
-                )
+                raise WebError(ErrorCode.BAD_REQUEST, level_refusal(level, levels))
         if settings.clock_days and settings.kind == "arena":
             raise WebError(ErrorCode.BAD_REQUEST, W_("an arena is played live: a turn-based tournament is a Swiss one"))
         start = settings.start if settings.start.tzinfo else settings.start.replace(tzinfo=UTC)

@@ -14,7 +14,6 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from ...match import Match
-from ...players.base import PLAYER_LEVELS
 from ...rules import RuleSet
 from ..db.store import SeatSecret, Store, TableRow
 from ..errors import ErrorCode, WebError
@@ -22,7 +21,7 @@ from ..levels import SeatKind, bot_kind
 from ..protocol.inbound import plain_text
 from ..texts import W_, web_translator
 from .names import computer_seat_name, is_computer_name, is_reserved_name, strip_invisible
-from .seats import MAX_NAME_CHARS, SeatSpec, player_levels, secret_hash
+from .seats import MAX_NAME_CHARS, SeatSpec, level_refusal, player_levels, secret_hash
 from .table import Table
 
 if TYPE_CHECKING:
@@ -141,17 +140,7 @@ class Opening:
                 ),
             )
         if s.kind == "bot" and s.level not in levels:
-            args = {"seat": str(i + 1), "level": s.level, "levels": ", ".join(levels)}
-            raise WebError(
-                ErrorCode.BAD_REQUEST,
-                # a research level (README: sage, expert-fixed, ...) exists but is not offered here
-                W_(
-                    "seat {seat}: the computer level {level!r} is not offered at the web table; levels: {levels}",
-                    **args,
-                )
-                if s.level in PLAYER_LEVELS
-                else W_("seat {seat}: unknown computer level {level!r}; levels: {levels}", **args),
-            )
+            raise WebError(ErrorCode.BAD_REQUEST, level_refusal(s.level, levels, i + 1))
         name = " ".join(strip_invisible(plain_text(str(s.name or ""))).split())[:MAX_NAME_CHARS]
         if s.kind == "human" and is_computer_name(name):
             raise WebError(

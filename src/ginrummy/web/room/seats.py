@@ -19,9 +19,11 @@ from typing import Any
 from ...actions import Action
 from ...errors import Msg
 from ...players import make_player
+from ...players.base import PLAYER_LEVELS
 from ...views import PlayerView
 from ..levels import player_levels
 from ..protocol.state import SPECTATOR
+from ..texts import W_
 
 __all__ = [
     "TableRuntime",
@@ -30,6 +32,7 @@ __all__ = [
     "MAX_NAME_CHARS",
     "SeatSpec",
     "player_levels",
+    "level_refusal",
     "advise",
     "secret_hash",
     "same_secret",
@@ -38,6 +41,25 @@ __all__ = [
 """The player index of a spectator's connection (a public table's watcher, who has no seat)."""
 
 MAX_NAME_CHARS = 24
+
+
+def level_refusal(level: str, levels: list[str], seat: int | None = None) -> Msg:
+    """Why a computer ``level`` not in ``levels`` (the web table's, :func:`player_levels`) is
+    refused, with the levels offered: a level that exists but is not offered here (a research
+    level, README: ``sage``, ``expert-fixed``) says so, any other is unknown; ``seat`` (counted
+    from 1) prefixes the seat that asked for it."""
+    args = {"level": level, "levels": ", ".join(levels)}
+    if seat is None:
+        if level in PLAYER_LEVELS:
+            return W_("the computer level {level!r} is not offered at the web table; levels: {levels}", **args)
+        return W_("unknown computer level {level!r}; levels: {levels}", **args)
+    if level in PLAYER_LEVELS:
+        return W_(
+            "seat {seat}: the computer level {level!r} is not offered at the web table; levels: {levels}",
+            seat=str(seat),
+            **args,
+        )
+    return W_("seat {seat}: unknown computer level {level!r}; levels: {levels}", seat=str(seat), **args)
 
 
 def secret_hash(secret: str) -> str:
