@@ -109,7 +109,10 @@ def label_game(index: int, seed: int, samples: int) -> dict:
     return {"seed": seed, "game": index, "samples": samples, "deals": len(match.deals), "decisions": decisions}
 
 
-def cmd_data(args: argparse.Namespace) -> int:
+def _write_games(args: argparse.Namespace, play, what: str) -> int:
+    """Play games ``args.start ..`` (``args.games`` of them) by ``play(game, seed)`` and append
+    each game's line to ``args.out``, skipping the games of this seed already there (a rerun adds
+    none twice), with a progress bar counting ``what``."""
     from rich.progress import Progress
 
     out = Path(args.out)
@@ -127,13 +130,18 @@ def cmd_data(args: argparse.Namespace) -> int:
     with Progress() as bar, out.open("a") as fh:
         task = bar.add_task(f"games {args.start}..{args.start + args.games - 1}", total=len(todo))
         for g in todo:
-            r = label_game(g, args.seed, args.samples)
+            r = play(g, args.seed)
             n += len(r["decisions"])
             fh.write(json.dumps(r, separators=(",", ":")) + "\n")
             fh.flush()
-            bar.update(task, advance=1, description=f"{n} decisions")
-    print(f"{len(todo)} games, {n} decisions, {time.perf_counter() - t0:.0f} s")
+            bar.update(task, advance=1, description=f"{n} {what}")
+    print(f"{len(todo)} games, {n} {what}, {time.perf_counter() - t0:.0f} s")
+    print(f"wrote {args.out}")
     return 0
+
+
+def cmd_data(args: argparse.Namespace) -> int:
+    return _write_games(args, lambda g, seed: label_game(g, seed, args.samples), "decisions")
 
 
 def _lines(path: str, keys: tuple[str, ...]):
@@ -333,8 +341,6 @@ def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
                 cands = [a for a in p._candidates(view, k, legal) if a.kind in ("knock", "discard")]
                 club = p._club.choose(view, legal)
                 rows = move_features(view, k, p._club.weights(k), cands, club)
-                from ginrummy.players.sage import move_scores
-
                 sc = move_scores(rows)
                 ki = max((i for i, a in enumerate(cands) if a.kind == "knock"), key=lambda i: sc[i], default=None)
                 ni = max((i for i, a in enumerate(cands) if a.kind == "discard"), key=lambda i: sc[i], default=None)
@@ -358,19 +364,7 @@ def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
 
 
 def cmd_knock_data(args: argparse.Namespace) -> int:
-    from rich.progress import Progress
-
-    out = Path(args.out)
-    n = 0
-    with Progress() as bar, out.open("a") as fh:
-        task = bar.add_task("games", total=args.games)
-        for g in range(args.start, args.start + args.games):
-            r = knock_game(g, args.seed)
-            n += len(r["decisions"])
-            fh.write(json.dumps(r, separators=(",", ":")) + "\n")
-            fh.flush()
-            bar.update(task, advance=1, description=f"{n} knock decisions")
-    return 0
+    return _write_games(args, knock_game, "knock decisions")
 
 
 def knock_terms(k: list[float], n: list[float]) -> list[float]:

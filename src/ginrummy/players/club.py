@@ -39,6 +39,7 @@ OPPONENT_MODELS = ("learned", "rules")
 __all__ = [
     "ClubPlayer",
     "danger",
+    "draw_deadwoods",
     "expected_draw_gain",
     "knock_point",
     "score_context",
@@ -94,6 +95,19 @@ def stock_chances(k: Knowledge, w: Sequence[float]) -> tuple[list[int], list[flo
     raw = [max(0.0, 1.0 - w[c]) for c in cards]
     total = sum(raw) or 1.0
     return cards, [x / total for x in raw]
+
+
+def draw_deadwoods(view: PlayerView, k: Knowledge, w: Sequence[float], top: int) -> tuple[int, float]:
+    """``(take, stock)``: the deadwood (points) our hand keeps after taking ``top`` (the upcard
+    or top discard, R4.1, R4.2) and its best discard (not ``top`` itself unless the rules allow
+    it), and the deadwood expected after a stock draw and its best discard (the stock by
+    :func:`stock_chances`)."""
+    h = k.hand
+    h11 = h | (1 << top)
+    forbid = top if not view.rules.discard_taken_card else None
+    take = min(deadwood(h11 & ~(1 << c)) for c in cards_of(h11) if c != forbid)
+    cards, sw = stock_chances(k, w)
+    return take, sum(p * best_discard_deadwood(h | (1 << x)) for x, p in zip(cards, sw))
 
 
 def expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]) -> float:
@@ -170,9 +184,6 @@ class ClubPlayer:
 
     # -- drawing -------------------------------------------------------------------------
 
-    def _stock_model(self, k: Knowledge, w: list[float]) -> tuple[list[int], list[float]]:
-        return stock_chances(k, w)
-
     def _draw(self, view: PlayerView, k: Knowledge, w: list[float], kinds: dict[str, Action]) -> tuple[Action, str]:
         top = view.top_discard
         take = kinds.get("take_upcard") or kinds.get("take_discard")
@@ -180,13 +191,8 @@ class ClubPlayer:
         assert other is not None, "the upcard offer allows pass, the draw draw_stock (R4.1, R4.2)"
         if take is None or top is None:
             return other, N_("draw from the stock")
-        h = k.hand
-        h11 = h | (1 << top)
-        forbid = top if not view.rules.discard_taken_card else None
-        take_dw = min(deadwood(h11 & ~(1 << c)) for c in cards_of(h11) if c != forbid)
-        cards, sw = self._stock_model(k, w)
-        stock_dw = sum(p * best_discard_deadwood(h | (1 << x)) for x, p in zip(cards, sw))
-        meld = melds_with(top, h)
+        take_dw, stock_dw = draw_deadwoods(view, k, w, top)
+        meld = melds_with(top, k.hand)
         margin = 0.0 if meld else TAKE_MARGIN
         if take_dw + margin < stock_dw:
             if meld:
@@ -237,7 +243,7 @@ class ClubPlayer:
                 "knock discarding {card}: a card taken at the wall must knock (R7.2)", card=card_str(c)
             )
         best_dw = min(dws[c] for c in discards)
-        cards, sw = self._stock_model(k, w)
+        cards, sw = stock_chances(k, w)
         turns_left = max(1.0, min(4.0, k.stock_size / 6))
         scored = []
         for c in discards:

@@ -40,12 +40,12 @@ from importlib import resources
 from typing import Any
 
 from ..actions import Action
-from ..cards import CARD_VALUES, cards_of
+from ..cards import CARD_VALUES
 from ..errors import N_
-from ..melds import best_discard_deadwood, deadwood
+from ..melds import deadwood
 from ..views import PlayerView
 from .base import register
-from .club import expected_draw_gain, score_context, stock_chances
+from .club import draw_deadwoods, expected_draw_gain, score_context, stock_chances
 from .expert import DEFAULT, ExpertPlayer, _Default, action_words
 from .inference import Knowledge, danger, melds_with, read_view
 
@@ -153,12 +153,11 @@ def move_features(
             f[17] = ((_RANK_MATES[card] | _NEAR[card] | _NEAR2[card]) & h).bit_count() / 3
         elif kind in ("take_upcard", "take_discard") and card is not None:
             f[8] = 1.0
-            h11 = hand | (1 << card)
-            forbid = card if not view.rules.discard_taken_card else -1
-            f[11] = min(deadwood(h11 & ~(1 << c)) for c in cards_of(h11) if c != forbid) / 30
+            take_dw, stock_dw = draw_deadwoods(view, k, w, card)
+            f[11] = take_dw / 30
             f[17] = ((_RANK_MATES[card] | _NEAR[card] | _NEAR2[card]) & hand).bit_count() / 3
             f[21] = 1.0 if melds_with(card, hand) else 0.0
-            f[22] = sum(p * best_discard_deadwood(hand | (1 << x)) for x, p in zip(cards, sw)) / 30
+            f[22] = stock_dw / 30
         else:
             f[9] = 1.0
             f[11] = deadwood(hand) / 30 if hand.bit_count() == 10 else 0.0
@@ -252,15 +251,25 @@ class SagePlayer(ExpertPlayer):
         self.search = search
         self.network = network
 
+    def _club_hint(self, view: PlayerView, legal: Sequence[Action]) -> tuple[Action, str]:
+        """The ``club`` player's move and reason for ``view``, kept for the decision: the default,
+        the candidates and the hint all ask for it (the club player draws nothing from its
+        ``rng``, so asking once gives the same move)."""
+        key = (view, tuple(legal))
+        cached = getattr(self, "_club_cached", None)
+        if cached is None or cached[0][0] is not view or cached[0][1] != key[1]:
+            cached = self._club_cached = (key, self._club.hint(view, legal))
+        return cached[1]
+
     def _candidates(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> list[Action]:
         """The expert's candidates and the ``club`` player's move (first when it is not one of
         them), as the training data had them."""
         moves = super()._candidates(view, k, legal)
-        club = self._club.choose(view, legal)
+        club = self._club_hint(view, legal)[0]
         return moves if club in moves else [club, *moves]
 
     def _default(self, view: PlayerView, k: Knowledge, legal: list[Action]) -> Action:
-        club = self._club.choose(view, legal)
+        club = self._club_hint(view, legal)[0]
         if score_context(view) is None:
             # trained on games to a target (R11.1): a single deal, Hollywood or a view without
             # the score keeps the club player's default, as the expert does
@@ -297,7 +306,7 @@ class SagePlayer(ExpertPlayer):
         if len(legal) == 1 or any(a.kind in ("gin", "big_gin") for a in legal) or self._searched(view, legal):
             return super().hint(view, legal)
         a = self._default(view, read_view(view), legal)
-        club, why = self._club.hint(view, legal)
+        club, why = self._club_hint(view, legal)
         if a == club:
             return club, why
         return a, N_(
