@@ -8,8 +8,22 @@ import importlib
 
 import pytest
 
-#: The engine modules whose docstrings carry runnable examples.
-DOCTEST_MODULES = ("cards", "rules", "actions", "melds", "showdown", "deal", "scoring", "record", "text_view")
+#: The engine modules whose docstrings carry runnable examples, and the other modules with examples.
+DOCTEST_MODULES = (
+    "cards",
+    "rules",
+    "actions",
+    "melds",
+    "showdown",
+    "deal",
+    "scoring",
+    "record",
+    "text_view",
+    "match",
+    "players.base",
+    "players.expert",
+    "players.sage",
+)
 
 
 @pytest.mark.parametrize("name", DOCTEST_MODULES)

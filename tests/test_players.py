@@ -710,3 +710,85 @@ def test_sage_fast_level_is_the_sage_without_search_and_repeats_from_a_seed():
     assert [level_name("sage-fast", translator(x)) for x in ("en", "el", "fi", "mt", "fr", "es", "de")] == [
         "Fast sage", "Γρήγορος σοφός", "Nopea viisas", "Għaref mgħaġġel", "Sage rapide", "Sabio rápido",
         "Schneller Weiser"]
+
+
+def _pile_takes(n: int):
+    """A deal of the eaai preset after ``n`` draws in a row from the discard pile (each taker
+    throws his first legal discard), and the seat now to draw."""
+    d = new_deal(PRESETS["eaai"], 0, list(range(52)))
+    def first(kind: str):
+        return next(a for a in view_of(d, d.to_act).legal if a.kind == kind)
+
+    d, _ = d.apply(1, first("pass"))
+    d, _ = d.apply(0, first("pass"))
+    d, _ = d.apply(1, first("draw_stock"))
+    d, _ = d.apply(1, first("discard"))
+    for _ in range(n):
+        seat = d.to_act
+        d, _ = d.apply(seat, first("take_discard"))
+        d, _ = d.apply(seat, first("discard"))
+    return d, d.to_act
+
+
+@pytest.mark.parametrize("level", ["club", "expert", "sage", "sage-fast"])
+def test_computer_players_draw_from_the_stock_after_eight_pile_takes_in_a_row(level):
+    """R4.4: nobody must knock, so two players taking each other's discards could go on for
+    ever; after PILE_RUN_LIMIT takes of the pile in a row the computer draws from the stock."""
+    from ginrummy.i18n import translate_error, translator
+    from ginrummy.players.base import PILE_RUN_LIMIT, pile_run, stock_draw_due
+    from ginrummy.players.club import STOCK_DRAW_REASON
+
+    assert PILE_RUN_LIMIT == 8
+    d, seat = _pile_takes(8)
+    view = view_of(d, seat)
+    assert pile_run(view) == 8 and view.stock_size == 30
+    legal = list(view.legal)
+    assert {a.kind for a in legal} == {"take_discard", "draw_stock"}
+    p = make_player(level, random.Random(0))
+    move, why = p.hint(view, legal)
+    assert move.kind == "draw_stock" and stock_draw_due(view, legal) == move and why == STOCK_DRAW_REASON
+    assert translate_error(why, translator("en")) == (
+        "the discard pile was taken 8 times in a row: draw from the stock, so that the deal goes on (R4.4)"
+    )
+    d7, seat7 = _pile_takes(7)
+    assert pile_run(view_of(d7, seat7)) == 7 and stock_draw_due(view_of(d7, seat7), view_of(d7, seat7).legal) is None
+    d, _ = d.apply(seat, move)
+    assert pile_run(view_of(d, seat)) == 0
+
+
+def test_two_sages_that_pass_the_twos_back_and_forth_still_finish_the_game():
+    """The game found by a benchmark (seed 51, pair 174, the sage-fast with the next draw's
+    saving weighted 0.7 against the sage-fast): in its eighth deal, five cards from the end of
+    the stock, both seats took each other's discarded two and threw another two, for ever; now
+    the eighth take in a row is a stock draw and the game ends."""
+    from ginrummy.analysis.duplicate import duplicate_order
+    from ginrummy.analysis.simulate import match_seed, player_seed
+
+    rules = PRESETS["eaai"]
+    levels = ("sage-fast", "sage-fast")
+    seed = match_seed(51, 174)
+    order = duplicate_order(rules, levels, 174, seed, True)
+    players = {}
+    for j in range(2):
+        p = make_player(levels[j], random.Random(player_seed(seed, order[j])))
+        if j == 0:
+            p._club.potential_weight = 0.7
+        players[order[j]] = p
+    match = Match.new(rules, ["a", "b"], seed)
+    moves = 0
+    while not match.finished and moves < 5000:
+        if match.deal.is_over:
+            match.next_deal()
+            continue
+        who = match.player_to_act()
+        view = match.view(who)
+        match.apply(who, players[who].choose(view, view.legal))
+        moves += 1
+    assert match.finished and moves == 408 and len(match.deals) == 11
+    most = 0
+    for record in match.deals:
+        run = 0
+        for _, a in record.actions:
+            run = run + 1 if a.kind in ("take_discard", "take_upcard") else 0 if a.kind == "draw_stock" else run
+            most = max(most, run)
+    assert most == 8

@@ -11,7 +11,18 @@ from ..actions import Action
 from ..errors import GinRummyError
 from ..views import PlayerView
 
-__all__ = ["Player", "PLAYER_LEVELS", "LEVELS_GROUP", "make_player", "register", "load_levels", "UnknownPlayerError"]
+__all__ = [
+    "Player",
+    "PILE_RUN_LIMIT",
+    "PLAYER_LEVELS",
+    "LEVELS_GROUP",
+    "make_player",
+    "pile_run",
+    "register",
+    "load_levels",
+    "stock_draw_due",
+    "UnknownPlayerError",
+]
 
 
 @runtime_checkable
@@ -27,6 +38,49 @@ class Player(Protocol):
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The action to take: one of ``legal``."""
         ...
+
+
+#: Draws from the discard pile in a row (either seat, R4.1) after which the computer players
+#: draw from the stock.  Nobody must knock (R4.4) and, without ``max_pile_takes`` (R7.5), two
+#: players who each take the card the other throws can pass the same cards back and forth for
+#: ever while the stock stays as it is; drawing from the stock after this many takes shortens
+#: the stock, so every deal between computer players ends.  Eight takes in a row (four each)
+#: are rare in play (``benchmarks/RESULTS.md``, "The sage").
+PILE_RUN_LIMIT = 8
+
+
+def pile_run(view: PlayerView) -> int:
+    """The draws in a row that took the discard pile's top card or the upcard (``take_discard``,
+    ``take_upcard``, R4.1, R4.2), either seat's, since the deal's last draw from the stock or
+    reshuffle (R7.3): a count of events of ``view.history``, 0 or more.
+
+    >>> from ginrummy.deal import new_deal
+    >>> from ginrummy.rules import preset
+    >>> from ginrummy.views import view_of
+    >>> d = new_deal(preset("eaai"), 0, list(range(52)))
+    >>> pile_run(view_of(d, 1))
+    0
+    >>> d, _ = d.apply(1, next(a for a in view_of(d, 1).legal if a.kind == "take_upcard"))
+    >>> pile_run(view_of(d, 1))
+    1
+    """
+    n = 0
+    for e in reversed(view.history):
+        if e.kind in ("take_discard", "take_upcard"):
+            n += 1
+        elif e.kind in ("draw_stock", "reshuffle"):
+            break
+    return n
+
+
+def stock_draw_due(view: PlayerView, legal: Sequence[Action]) -> Action | None:
+    """The stock draw (``draw_stock``, R4.1) of ``legal`` when :data:`PILE_RUN_LIMIT` draws in a
+    row have taken the discard pile (:func:`pile_run`), else ``None``: the computer players then
+    draw from the stock whatever the pile offers, so that a deal between them cannot go on for
+    ever (R4.4)."""
+    if view.phase != "draw" or pile_run(view) < PILE_RUN_LIMIT:
+        return None
+    return next((a for a in legal if a.kind == "draw_stock"), None)
 
 
 PLAYER_LEVELS: dict[str, Callable[[random.Random], Player]] = {}

@@ -30,7 +30,7 @@ from ..cards import CARD_VALUES, card_str, cards_of
 from ..errors import N_, Msg
 from ..melds import best_discard_deadwood, deadwood
 from ..views import PlayerView
-from .base import register
+from .base import PILE_RUN_LIMIT, register, stock_draw_due
 from .inference import Knowledge, card_weights, danger, melds_with, read_view
 
 #: The opponent models a player can use: the learned one (the club player's default) and the hand-made rules (the expert's).
@@ -45,6 +45,7 @@ __all__ = [
     "score_context",
     "stock_chances",
     "OPPONENT_MODELS",
+    "STOCK_DRAW_REASON",
 ]
 
 #: Deadwood points charged per unit of danger (chance the opponent melds the discard).
@@ -53,6 +54,14 @@ DANGER_WEIGHT = 6.0
 POTENTIAL_WEIGHT = 0.4
 #: Extra points a take must gain when the taken card makes no meld.
 TAKE_MARGIN = 2.0
+
+
+#: Why a computer player draws from the stock after :data:`~ginrummy.players.base.PILE_RUN_LIMIT`
+#: takes of the discard pile in a row (R4.4).
+STOCK_DRAW_REASON = N_(
+    "the discard pile was taken {n} times in a row: draw from the stock, so that the deal goes on (R4.4)",
+    n=PILE_RUN_LIMIT,
+)
 
 
 def knock_point(limit: int, stock_size: int, my_turns: int) -> int:
@@ -129,6 +138,10 @@ class ClubPlayer:
     ``ValueError`` for another."""
 
     name = "club"
+    #: the weights of the rules (an experiment changes them on one instance)
+    danger_weight = DANGER_WEIGHT
+    potential_weight = POTENTIAL_WEIGHT
+    take_margin = TAKE_MARGIN
 
     def __init__(self, rng: random.Random, opponent_model: str = "learned") -> None:
         if opponent_model not in OPPONENT_MODELS:
@@ -174,6 +187,9 @@ class ClubPlayer:
             return kinds["big_gin"], N_("all eleven cards are melded: big gin (R6.5)")
         if len(legal) == 1:
             return legal[0], N_("the only legal move")
+        stock = stock_draw_due(view, legal)
+        if stock is not None:
+            return stock, STOCK_DRAW_REASON
         k = read_view(view)
         w = self.weights(k)
         if view.phase == "wall":
@@ -193,7 +209,7 @@ class ClubPlayer:
             return other, N_("draw from the stock")
         take_dw, stock_dw = draw_deadwoods(view, k, w, top)
         meld = melds_with(top, k.hand)
-        margin = 0.0 if meld else TAKE_MARGIN
+        margin = 0.0 if meld else self.take_margin
         if take_dw + margin < stock_dw:
             if meld:
                 return take, N_(
@@ -252,7 +268,11 @@ class ClubPlayer:
             h = hand & ~(1 << c)
             pot = expected_draw_gain(h, dws[c], cards, sw)
             dan = self.meld_chance(c, w)
-            score = dws[c] - POTENTIAL_WEIGHT * turns_left * pot + DANGER_WEIGHT * dan * (0.5 + CARD_VALUES[c] / 20)
+            score = (
+                dws[c]
+                - self.potential_weight * turns_left * pot
+                + self.danger_weight * dan * (0.5 + CARD_VALUES[c] / 20)
+            )
             scored.append((score, -CARD_VALUES[c], c, pot, dan))
         scored.sort()
         s, _, c, pot, dan = scored[0]

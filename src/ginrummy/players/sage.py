@@ -107,11 +107,12 @@ def move_features(
     ``club`` player's move.  Reads nothing hidden.
 
     >>> import random
-    >>> from ginrummy.deal import DealState
+    >>> from ginrummy.deal import new_deal
     >>> from ginrummy.players.club import ClubPlayer
     >>> from ginrummy.rules import preset
-    >>> d = DealState.new(preset("eaai"), random.Random(3))
-    >>> v = d.view(d.to_act)
+    >>> from ginrummy.views import view_of
+    >>> d = new_deal(preset("eaai"), 0, random.Random(3).sample(range(52), 52))
+    >>> v = view_of(d, d.to_act)
     >>> club = ClubPlayer(random.Random(0), "rules")
     >>> k = read_view(v)
     >>> rows = move_features(v, k, club.weights(k), v.legal, club.choose(v, v.legal))
