@@ -15,6 +15,9 @@ async function show() {
   const me = await (await fetch("/api/me")).json();
   $("guest").hidden = !!me.signed_in;
   $("member").hidden = !me.signed_in;
+  // the top bar's link says who is signed in as soon as the page does, before the lists below load
+  const link = $("account-link");
+  if (link) link.textContent = me.signed_in ? me.name : t("Sign in");
   if (me.signed_in) {
     const rating = el("b", { id: "my-rating" }, fmtNumber(me.rating) + (me.provisional ? "?" : ""));
     const after = nt("after {n} rated match", "after {n} rated matches", me.matches);
@@ -24,12 +27,7 @@ async function show() {
     $("moderation-link").hidden = !me.moderator;
     showNotices(me.notices || []);
     await showRelations();
-    const link = $("account-link");
-    if (link) link.textContent = me.name;
     await showBots();
-  } else {
-    const link = $("account-link");
-    if (link) link.textContent = t("Sign in");
   }
 }
 
