@@ -104,14 +104,17 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     where a knock is legal, ``sage@searchdraw`` those and the draws); ``sage@all`` and ``sage@moves`` the sage whose
     network decides every default move, or the draws and discards only (``knock``, the default:
     whether to knock).  Measured before these names: ``sage@knockonly`` is ``sage``,
-    ``sage@clubknock`` is ``sage@moves``, and ``sage`` was ``sage@all``.  Raises ``ValueError`` for an
-    unknown suffix."""
+    ``sage@clubknock`` is ``sage@moves``, and ``sage`` was ``sage@all``.  ``@dw<x>``, ``@pw<x>`` and
+    ``@tm<x>`` set the club rules' danger weight, next-draw weight and take margin
+    (:data:`CLUB_WEIGHTS`) of the club player, or of the club player inside an expert or sage
+    (``sage-fast@pw0.6``).  Raises ``ValueError`` for an unknown suffix."""
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
 
     base, *options = level.split("@")
     player = make_player(base, rng)
     kwargs: dict[str, object] = {}
+    weights: dict[str, float] = {}
     if options:
         for opt in options:
             if opt in OPPONENT_MODELS:
@@ -120,9 +123,9 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["playout"] = opt
             elif opt == "nosearch" and hasattr(player, "search"):
                 kwargs["search"] = "none"
-            elif opt in ("searchknock", "searchdraw") and hasattr(player, "search"):
-                kwargs["search"] = "knock" if opt == "searchknock" else "draw+knock"
-            elif opt in ("knock", "all", "moves") and hasattr(player, "network"):
+            elif opt in ("searchknock", "searchdraw", "searchmoves") and hasattr(player, "search"):
+                kwargs["search"] = {"searchknock": "knock", "searchdraw": "draw+knock", "searchmoves": "moves"}[opt]
+            elif opt in ("knock", "all", "moves", "whether") and hasattr(player, "network"):
                 kwargs["network"] = opt
             elif opt == "eager" and hasattr(player, "eager_knock"):
                 kwargs["eager_knock"] = True
@@ -132,17 +135,28 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["budget_ms"] = float(opt[2:])
             elif opt.startswith("s") and hasattr(player, "samples") and opt[1:].isdigit() and int(opt[1:]) >= 1:
                 kwargs["samples"] = int(opt[1:])
+            elif opt[:2] in CLUB_WEIGHTS and _is_float(opt[2:]):
+                weights[CLUB_WEIGHTS[opt[:2]]] = float(opt[2:])
             else:
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
                                  f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}, and for "
                                  f"the expert and master eager, oz<standard errors>, ms<milliseconds>, s<samples>")
-        player = type(player)(rng, **kwargs)
+        if kwargs:
+            player = type(player)(rng, **kwargs)
+    club = getattr(player, "_club", player)
+    for attr, x in weights.items():
+        setattr(club, attr, x)
     if hasattr(player, "budget_ms") and player.budget_ms is not None:
         if budget_ms is not None and "budget_ms" not in kwargs:
             player.budget_ms = budget_ms
         if cpu_clock:
             player.clock = time.process_time
     return player
+
+
+#: ``@dw<x>``, ``@pw<x>``, ``@tm<x>``: the club rules' weights (its own or the club player inside
+#: an expert or sage): danger, the next draw's saving, the take margin (:mod:`ginrummy.players.club`).
+CLUB_WEIGHTS = {"dw": "danger_weight", "pw": "potential_weight", "tm": "take_margin"}
 
 
 def _is_float(text: str) -> bool:

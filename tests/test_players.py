@@ -644,9 +644,9 @@ def test_sage_plays_the_networks_move_unless_the_search_clearly_beats_it(monkeyp
     # all scores equal: ties go to the club move
     monkeypatch.setattr(sage, "move_scores", lambda rows, model=None: [0.0] * len(rows))
     assert SagePlayer(random.Random(1), search=False, network="all").choose(v, v.legal) == club_move
-    with pytest.raises(ValueError, match="network must be one of knock, all, moves"):
+    with pytest.raises(ValueError, match="network must be one of knock, all, moves, whether"):
         SagePlayer(random.Random(1), network="deal")
-    with pytest.raises(ValueError, match="search must be one of all, none, knock, draw\\+knock"):
+    with pytest.raises(ValueError, match="search must be one of all, none, knock, draw\\+knock, moves"):
         SagePlayer(random.Random(1), search="discards")
 
 
@@ -674,8 +674,21 @@ def test_sage_decides_whether_to_knock_by_its_network(monkeypatch):
     from ginrummy.i18n import translate_error, translator
 
     assert translate_error(why, translator("de")).startswith("KS abwerfen: die gelernte Klopfentscheidung (R5.1)")
+    # network="whether": the network says not to knock, the club player's rules say which discard
+    rules_club = ClubPlayer(random.Random(0), "rules")
+    k = read_view(v)
+    discards = [a for a in v.legal if a.kind == "discard"]
+    club_discard = rules_club._discard(v, k, rules_club.weights(k), discards)[0]
+    assert club_discard.kind == "discard" and club_discard in discards
+    assert SagePlayer(random.Random(1), search=False, network="whether").choose(v, v.legal) == club_discard
+    # search="moves": a decision where a knock is legal is the network's; a draw is searched
+    p = SagePlayer(random.Random(1), search="moves")
+    assert not p._searched(v, v.legal) and p.choose(v, v.legal) == no_knock
+    draw = view_of(act(deal("AC 2C 3C 4D 5D 6D 7H 8H 9H KS", "7C 7D 4S 6S 8S 9C 9D 2H 3H KC", "QD"), "pass", "pass"), 0)
+    assert p._searched(draw, draw.legal)
     _scored(monkeypatch, sage, lambda m: m.kind == "knock")
     assert SagePlayer(random.Random(1), search=False).choose(v, v.legal) == knock[0]
+    assert SagePlayer(random.Random(1), search=False, network="whether").choose(v, v.legal) == club_move
     assert SagePlayer(random.Random(1), search=False).hint(v, v.legal) == make_player("club", 0).hint(v, v.legal)
 
 

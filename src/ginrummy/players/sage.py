@@ -199,10 +199,11 @@ def move_scores(rows: Sequence[Sequence[float]], model: dict[str, Any] | None = 
 
 
 #: What the network decides (:class:`SagePlayer`'s ``network``): ``"knock"`` whether to knock,
-#: ``"all"`` every decision's default, ``"moves"`` the draws and discards only.
-NETWORK_ROLES = ("knock", "all", "moves")
+#: ``"all"`` every decision's default, ``"moves"`` the draws and discards only, ``"whether"``
+#: only whether to knock (the card from the club player's rules).
+NETWORK_ROLES = ("knock", "all", "moves", "whether")
 #: Which decisions the search may change (:class:`SagePlayer`'s ``search``).
-SEARCHED = ("all", "none", "knock", "draw+knock")
+SEARCHED = ("all", "none", "knock", "draw+knock", "moves")
 
 
 @register("sage")
@@ -220,14 +221,18 @@ class SagePlayer(ExpertPlayer):
             to knock when a knock is legal (R5.1): its best-scored move among the best knock and
             the discards, the ``club`` player's draws and discards otherwise; ``"all"`` every
             default move (among the expert's candidates and the ``club`` move); ``"moves"`` the
-            draws and discards, the ``club`` player deciding whether to knock.  Measured in
+            draws and discards, the ``club`` player deciding whether to knock; ``"whether"``
+            whether to knock and nothing else (the card to knock or discard with is the ``club``
+            player's).  Measured in
             ``benchmarks/RESULTS.md`` ("The sage"): the network's knock decisions are where its
             gain over the ``club`` player lies; its draws and discards lose to the club's.
         search: which decisions the expert's search may change (:data:`SEARCHED`): ``"all"``
             (default), ``"none"`` (the default move alone, no sampled deals: about 0.3 ms a
             decision, the ``club`` player with the network's decisions),
-            ``"knock"`` (only decisions where a knock is legal, R5.1) or ``"draw+knock"`` (those
-            and the draws, R4.1, R4.2).  ``True`` and ``False`` mean ``"all"`` and ``"none"``.
+            ``"knock"`` (only decisions where a knock is legal, R5.1), ``"draw+knock"`` (those
+            and the draws, R4.1, R4.2) or ``"moves"`` (every decision but those where a knock is
+            legal: the network's knock decision stands).  ``True`` and ``False`` mean ``"all"``
+            and ``"none"``.
 
     Raises ``ValueError`` for an unknown ``network`` or ``search`` and as :class:`ExpertPlayer` does."""
 
@@ -277,7 +282,7 @@ class SagePlayer(ExpertPlayer):
             return club
         moves = [a for a in self._candidates(view, k, legal) if a.kind not in ("gin", "big_gin")]
         knocks = any(a.kind == "knock" for a in moves)
-        if self.network == "knock" and not knocks:
+        if self.network in ("knock", "whether") and not knocks:
             return club  # no knock to weigh: the club player's draw or discard
         if self.network == "moves" and knocks:
             if club.kind == "knock":
@@ -287,10 +292,20 @@ class SagePlayer(ExpertPlayer):
             return moves[0] if moves else club
         w = self._club.weights(k)
         scores = move_scores(move_features(view, k, w, moves, club))
-        return moves[max(range(len(moves)), key=lambda i: (scores[i], moves[i] == club, -i))]
+        best = moves[max(range(len(moves)), key=lambda i: (scores[i], moves[i] == club, -i))]
+        if self.network == "whether" and (best.kind == "knock") != (club.kind == "knock"):
+            # the network says whether to knock; the club player says which card
+            if best.kind == "knock":
+                return best
+            return self._club._discard(view, k, w, [a for a in legal if a.kind == "discard"])[0]
+        if self.network == "whether":
+            return club
+        return best
 
     def _searched(self, view: PlayerView, legal: Sequence[Action]) -> bool:
         """Whether the search may change this decision (``search``)."""
+        if self.search == "moves":
+            return not any(a.kind == "knock" for a in legal)
         return self.search == "all" or (
             self.search != "none"
             and (
