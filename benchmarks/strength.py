@@ -219,17 +219,11 @@ def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float |
         names[order[j]] = name
     match = Match.new(rules, names, mseed)
     times: list[list[float]] = [[], []]
-    players = {}
+    players: list = [None, None]
     for j in range(2):
         pl = build(levels[j], random.Random(player_seed(mseed, order[j])), budget_ms, cpu_clock)
         players[order[j]] = Timed(pl, times[j])
-    while not match.finished:
-        if match.deal.is_over:
-            match.next_deal()
-            continue
-        who = match.player_to_act()
-        view = match.view(who)
-        match.apply(who, players[who].choose(view, view.legal))
+    match.play_out(players)
     won, deals_won, points = [0, 0], [0, 0], [0, 0]
     if match.winner is not None:
         won[order.index(match.winner)] += 1

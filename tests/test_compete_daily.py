@@ -20,14 +20,7 @@ DAY = date(2025, 3, 14)
 
 
 def _play(m, levels, seed=0):
-    ps = [make_player(lv, random.Random(seed + i)) for i, lv in enumerate(levels)]
-    while not m.finished:
-        if m.deal.is_over:
-            m.next_deal()
-            continue
-        p = m.player_to_act()
-        v = m.view(p)
-        m.apply(p, ps[p].choose(v, v.legal))
+    m.play_out([make_player(lv, random.Random(seed + i)) for i, lv in enumerate(levels)])
     return m
 
 

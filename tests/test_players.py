@@ -323,14 +323,7 @@ def _play_match(rules: RuleSet, levels: list[str], seed: bytes) -> Match:
     """A whole match of ``levels`` (2 or 3) with clock-free players; Match.apply raises on
     any illegal action."""
     match = Match.new(rules, [f"{lv}{i}" for i, lv in enumerate(levels)], seed)
-    players = [fast_player(lv, i) for i, lv in enumerate(levels)]
-    while not match.finished:
-        if match.deal.is_over:
-            match.next_deal()
-            continue
-        p = match.player_to_act()
-        v = match.view(p)
-        match.apply(p, players[p].choose(v, v.legal))
+    match.play_out([fast_player(lv, i) for i, lv in enumerate(levels)])
     return match
 
 
@@ -781,22 +774,14 @@ def test_two_sages_that_pass_the_twos_back_and_forth_still_finish_the_game():
     levels = ("sage-fast", "sage-fast")
     seed = match_seed(51, 174)
     order = duplicate_order(rules, levels, 174, seed, True)
-    players = {}
+    players: list = [None, None]
     for j in range(2):
         p = make_player(levels[j], random.Random(player_seed(seed, order[j])))
         if j == 0:
             p._club.potential_weight = 0.7
         players[order[j]] = p
     match = Match.new(rules, ["a", "b"], seed)
-    moves = 0
-    while not match.finished and moves < 5000:
-        if match.deal.is_over:
-            match.next_deal()
-            continue
-        who = match.player_to_act()
-        view = match.view(who)
-        match.apply(who, players[who].choose(view, view.legal))
-        moves += 1
+    moves = match.play_out(players, max_actions=5000)
     assert match.finished and moves == 408 and len(match.deals) == 11
     most = 0
     for record in match.deals:

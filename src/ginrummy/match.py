@@ -23,6 +23,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from .actions import Action
 from .cards import rank_of
@@ -33,6 +34,7 @@ from .scoring import ScoreSheet
 from .views import PlayerView, view_of
 
 __all__ = [
+    "Chooser",
     "Match",
     "DealRecord",
     "deal_seed",
@@ -49,6 +51,15 @@ CLIENT_SEED_MAX_CHARS = 64
 """The longest client seed, in characters (ASCII letters, digits, ``_`` and ``-``)."""
 
 _CLIENT_SEED_RE = re.compile(rf"[0-9A-Za-z_-]{{0,{CLIENT_SEED_MAX_CHARS}}}")
+
+
+class Chooser(Protocol):
+    """Anything that picks an action from a view, as a computer player does
+    (:class:`ginrummy.players.Player`): :meth:`Match.play_out` asks it."""
+
+    def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """One of ``legal``, from ``view`` alone."""
+        ...
 
 
 def first_dealer_of(seed: bytes) -> int:
@@ -418,3 +429,34 @@ class Match:
         assert dealer is not None and sp == (0, 1)
         self.deal = self._start(number, sp, dealer, client_seeds)
         return self.deal
+
+    def play_out(self, players: Sequence[Chooser], max_actions: int | None = None) -> int:
+        """Play the match to its end: each deal's actions chosen by ``players[p].choose(view,
+        legal)`` for the player ``p`` to act (one object per player, 2 or 3, indexed like
+        :attr:`names`; each sees only :meth:`view`), each deal started by :meth:`next_deal`
+        once the last is over.  Stops early after ``max_actions`` actions (``None``: no limit).
+        Returns the number of actions applied.  Raises what :meth:`apply` raises for an action
+        that is not legal (the match is left as it was before that action).
+
+        >>> from ginrummy.players import make_player
+        >>> from ginrummy.rules import preset
+        >>> m = Match.new(preset("eaai").replace(target=10), ["a", "b"], b"seed")
+        >>> m.play_out([make_player("novice", 1), make_player("novice", 2)], max_actions=5)
+        5
+        >>> m.finished
+        False
+        >>> n = m.play_out([make_player("novice", 1), make_player("novice", 2)])
+        >>> m.finished and n > 0
+        True
+        """
+        n = 0
+        while not self.finished and (max_actions is None or n < max_actions):
+            if self.deal.is_over:
+                self.next_deal()
+                continue
+            p = self.player_to_act()
+            assert p is not None
+            view = self.view(p)
+            self.apply(p, players[p].choose(view, view.legal))
+            n += 1
+        return n

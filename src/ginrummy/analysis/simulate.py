@@ -168,15 +168,7 @@ def play_game(rules: RuleSet, levels: Sequence[str], index: int, seed: int) -> G
         seat[order[j]] = levels[j]
         names[order[j]] = name
     match = Match.new(rules, names, mseed)
-    players = [make_player(seat[p], random.Random(player_seed(mseed, p))) for p in range(n)]
-    while not match.finished:
-        if match.deal.is_over:
-            match.next_deal()
-            continue
-        p = match.player_to_act()
-        assert p is not None
-        view = match.view(p)
-        match.apply(p, players[p].choose(view, view.legal))
+    match.play_out([make_player(seat[p], random.Random(player_seed(mseed, p))) for p in range(n)])
     w = match.winner
     winner = None if w is None else order.index(w)
     return GameOutcome(index, match, tuple(seat), order, winner)
