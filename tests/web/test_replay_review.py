@@ -62,7 +62,7 @@ def test_an_uploaded_record_is_reviewed_move_by_move_and_kept(client):
         "take discard",
         "blunder",
     )
-    assert blunder["reason"].startswith("take discard is better by ")
+    assert blunder["reason"].startswith("take the discard is better by ")
     hs = result["deals"][0]["hindsight"]
     assert hs["sealed"] is False and hs["text"].startswith("Hindsight (all hands shown, not part of the review): ")
     assert result["summary"]["Bob"]["blunders"] == expected["summary"]["Bob"]["blunders"] >= 1

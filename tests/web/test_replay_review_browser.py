@@ -58,7 +58,7 @@ def test_the_replay_shows_the_blunders_mark_the_experts_move_and_the_plot(server
     assert page.text_content("#review-mark") == "?? blunder"
     assert page.text_content("#review-played") == "draw from the stock"
     assert page.text_content("#review-best") == "take the top discard"
-    assert re.search(r"take discard is better by \d+(\.\d)? points of win chance", page.text_content("#review-move"))
+    assert re.search(r"take the discard is better by \d+(\.\d)? points of win chance", page.text_content("#review-move"))
     # the plot: one point per decision, at its move; the current one and its mark shown
     dots = page.locator("#review-svg circle.dot")
     assert dots.count() == len(decisions) == 47

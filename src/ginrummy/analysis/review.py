@@ -39,7 +39,7 @@ from ..actions import Action
 from ..deal import DealState
 from ..errors import N_, Msg, RecordError
 from ..match import Match
-from ..players.expert import ExpertPlayer, game_win_table
+from ..players.expert import ExpertPlayer, action_words, game_win_table
 from ..record import GameRecord, RecordedDeal, deal_states, dumps, loads, replay
 from ..rules import RuleSet
 from ..scoring import ScoreSheet
@@ -391,19 +391,19 @@ def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, se
     mark = _mark(loss, noise, thresholds)
     unit = N_("points of win chance")
     if i_best == i_played:
-        reason = N_("{action} is the best move found", action=pt.action.text)
+        reason = N_("{action} is the best move found", action=action_words(pt.action))
     elif mark is None and loss <= noise:
         reason = N_(
             "{action} is as good as {best} within the noise (±{noise} {unit})",
-            action=pt.action.text,
-            best=actions[i_best].text,
+            action=action_words(pt.action),
+            best=action_words(actions[i_best]),
             noise=round(noise, 1) + 0.0,
             unit=unit,
         )
     elif mark is None:
         reason = N_(
             "{best} is better by {loss} {unit}, below the inaccuracy threshold {limit}",
-            best=actions[i_best].text,
+            best=action_words(actions[i_best]),
             loss=round(loss, 1) + 0.0,
             unit=unit,
             limit=thresholds[0],
@@ -411,7 +411,7 @@ def _evaluate(pt: _Point, names: Sequence[str], rules: RuleSet, samples: int, se
     else:
         reason = N_(
             "{best} is better by {loss} {unit} (noise ±{noise})",
-            best=actions[i_best].text,
+            best=action_words(actions[i_best]),
             loss=round(loss, 1) + 0.0,
             unit=unit,
             noise=round(noise, 1) + 0.0,
