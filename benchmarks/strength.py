@@ -135,12 +135,14 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["budget_ms"] = float(opt[2:])
             elif opt.startswith("s") and hasattr(player, "samples") and opt[1:].isdigit() and int(opt[1:]) >= 1:
                 kwargs["samples"] = int(opt[1:])
-            elif opt[:2] in CLUB_WEIGHTS and _is_float(opt[2:]):
+            elif opt[:2] in CLUB_WEIGHTS and _is_float(opt[2:]) and hasattr(getattr(player, "_club", player), "take_margin"):
                 weights[CLUB_WEIGHTS[opt[:2]]] = float(opt[2:])
             else:
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
                                  f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}, and for "
-                                 f"the expert and master eager, oz<standard errors>, ms<milliseconds>, s<samples>")
+                                 f"the expert and master eager, oz<standard errors>, ms<milliseconds>, s<samples>; "
+                                 f"for the sage nosearch, searchknock, searchdraw, searchmoves, knock, all, moves, "
+                                 f"whether; for the club player and those with one inside dw<x>, pw<x>, tm<x>")
         if kwargs:
             player = type(player)(rng, **kwargs)
     club = getattr(player, "_club", player)

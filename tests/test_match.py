@@ -390,3 +390,38 @@ def test_view_of_a_later_state_of_the_deal_is_the_view_after_applying() -> None:
     m.apply(p, action)
     assert ahead == m.view(other)
     assert ahead.legal == m.view(other).legal and ahead.legal
+
+
+def test_play_out_plays_to_the_end_or_for_so_many_actions_and_refuses_bad_arguments():
+    import random
+
+    from ginrummy.errors import IllegalActionError
+    from ginrummy.players import make_player
+
+    rules = PRESETS["eaai"].replace(target=25)
+    m = Match.new(rules, ["a", "b"], b"play-out")
+    players = [make_player("novice", random.Random(1)), make_player("club", random.Random(2))]
+    for bad, text in [([players[0]], "one chooser a player: 2, not 1"), (players * 2, "2, not 4"), ([], "2, not 0")]:
+        with pytest.raises(ValueError, match=text):
+            m.play_out(bad)
+    for bad_max in (-1, "3", 2.0, True):
+        with pytest.raises(ValueError, match="max_actions must be None or an int >= 0"):
+            m.play_out(players, max_actions=bad_max)
+    assert m.deals[0].actions == []  # nothing was played
+    assert m.play_out(players, max_actions=3) == 3 and len(m.deals[0].actions) == 3
+    assert m.play_out(players, max_actions=0) == 0
+    rest = m.play_out(players)
+    assert m.finished and rest > 0 and m.play_out(players) == 0
+    # the same seed and players' seeds give the same match, played in one go
+    m2 = Match.new(rules, ["a", "b"], b"play-out")
+    n2 = m2.play_out([make_player("novice", random.Random(1)), make_player("club", random.Random(2))])
+    assert n2 == 3 + rest and [d.actions for d in m2.deals] == [d.actions for d in m.deals]
+
+    class Illegal:
+        def choose(self, view, legal):
+            return Action("knock", 0)
+
+    m3 = Match.new(rules, ["a", "b"], b"play-out")
+    with pytest.raises(IllegalActionError):
+        m3.play_out([Illegal(), Illegal()])
+    assert m3.deals[0].actions == []

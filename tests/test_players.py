@@ -7,6 +7,7 @@ make is legal under every preset, two- and three-hand (R10, R13).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -737,27 +738,34 @@ def _pile_takes(n: int):
 
 
 @pytest.mark.parametrize("level", ["club", "expert", "sage", "sage-fast"])
-def test_computer_players_draw_from_the_stock_after_eight_pile_takes_in_a_row(level):
+def test_computer_players_draw_from_the_stock_after_twelve_pile_takes_in_a_row(level):
     """R4.4: nobody must knock, so two players taking each other's discards could go on for
     ever; after PILE_RUN_LIMIT takes of the pile in a row the computer draws from the stock."""
     from ginrummy.i18n import translate_error, translator
     from ginrummy.players.base import PILE_RUN_LIMIT, pile_run, stock_draw_due
     from ginrummy.players.club import STOCK_DRAW_REASON
 
-    assert PILE_RUN_LIMIT == 8
-    d, seat = _pile_takes(8)
+    assert PILE_RUN_LIMIT == 12
+    d, seat = _pile_takes(12)
     view = view_of(d, seat)
-    assert pile_run(view) == 8 and view.stock_size == 30
+    assert pile_run(view) == 12 and view.stock_size == 30
     legal = list(view.legal)
     assert {a.kind for a in legal} == {"take_discard", "draw_stock"}
     p = make_player(level, random.Random(0))
     move, why = p.hint(view, legal)
     assert move.kind == "draw_stock" and stock_draw_due(view, legal) == move and why == STOCK_DRAW_REASON
     assert translate_error(why, translator("en")) == (
-        "the discard pile was taken 8 times in a row: draw from the stock, so that the deal goes on (R4.4)"
+        "12 draws in a row have taken the discard pile: draw from the stock, so that the deal can come to an "
+        "end (nobody must knock, R4.4)"
     )
-    d7, seat7 = _pile_takes(7)
-    assert pile_run(view_of(d7, seat7)) == 7 and stock_draw_due(view_of(d7, seat7), view_of(d7, seat7).legal) is None
+    assert translate_error(why, translator("de")).startswith("12 Züge hintereinander")
+    d11, seat11 = _pile_takes(11)
+    assert pile_run(view_of(d11, seat11)) == 11 and stock_draw_due(view_of(d11, seat11), view_of(d11, seat11).legal) is None
+    # a take that goes gin (R6.1) is never refused: gin ends the deal
+    gin_hand = m("AC 2C 3C 4D 5D 6D 7H 8H 9H KS")
+    gin_view = dataclasses.replace(view, hand=gin_hand, pile=(*view.pile[:-1], c("10H")))
+    assert stock_draw_due(gin_view, legal) is None
+    assert stock_draw_due(dataclasses.replace(view, hand=gin_hand, pile=(*view.pile[:-1], c("QS"))), legal) == move
     d, _ = d.apply(seat, move)
     assert pile_run(view_of(d, seat)) == 0
 
@@ -766,7 +774,7 @@ def test_two_sages_that_pass_the_twos_back_and_forth_still_finish_the_game():
     """The game found by a benchmark (seed 51, pair 174, the sage-fast with the next draw's
     saving weighted 0.7 against the sage-fast): in its eighth deal, five cards from the end of
     the stock, both seats took each other's discarded two and threw another two, for ever; now
-    the eighth take in a row is a stock draw and the game ends."""
+    the thirteenth draw in a row is from the stock and the game ends."""
     from ginrummy.analysis.duplicate import duplicate_order
     from ginrummy.analysis.simulate import match_seed, player_seed
 
@@ -782,11 +790,11 @@ def test_two_sages_that_pass_the_twos_back_and_forth_still_finish_the_game():
         players[order[j]] = p
     match = Match.new(rules, ["a", "b"], seed)
     moves = match.play_out(players, max_actions=5000)
-    assert match.finished and moves == 408 and len(match.deals) == 11
+    assert match.finished and moves == 402 and len(match.deals) == 11
     most = 0
     for record in match.deals:
         run = 0
         for _, a in record.actions:
             run = run + 1 if a.kind in ("take_discard", "take_upcard") else 0 if a.kind == "draw_stock" else run
             most = max(most, run)
-    assert most == 8
+    assert most == 12

@@ -435,8 +435,10 @@ class Match:
         legal)`` for the player ``p`` to act (one object per player, 2 or 3, indexed like
         :attr:`names`; each sees only :meth:`view`), each deal started by :meth:`next_deal`
         once the last is over.  Stops early after ``max_actions`` actions (``None``: no limit).
-        Returns the number of actions applied.  Raises what :meth:`apply` raises for an action
-        that is not legal (the match is left as it was before that action).
+        Returns the number of actions applied.  Raises ``ValueError``, before any action, when
+        ``players`` does not hold one chooser a player or ``max_actions`` is not ``None`` or an
+        int >= 0; and what :meth:`apply` raises for an action that is not legal (the match is
+        left as it was before that action).
 
         >>> from ginrummy.players import make_player
         >>> from ginrummy.rules import preset
@@ -449,6 +451,10 @@ class Match:
         >>> m.finished and n > 0
         True
         """
+        if len(players) != len(self.names):
+            raise ValueError(f"play_out needs one chooser a player: {len(self.names)}, not {len(players)}")
+        if max_actions is not None and (type(max_actions) is not int or max_actions < 0):
+            raise ValueError(f"max_actions must be None or an int >= 0, not {max_actions!r}")
         n = 0
         while not self.finished and (max_actions is None or n < max_actions):
             if self.deal.is_over:

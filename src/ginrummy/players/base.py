@@ -8,7 +8,9 @@ from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action
+from ..cards import cards_of
 from ..errors import GinRummyError
+from ..melds import deadwood
 from ..views import PlayerView
 
 __all__ = [
@@ -44,9 +46,9 @@ class Player(Protocol):
 #: draw from the stock.  Nobody must knock (R4.4) and, without ``max_pile_takes`` (R7.5), two
 #: players who each take the card the other throws can pass the same cards back and forth for
 #: ever while the stock stays as it is; drawing from the stock after this many takes shortens
-#: the stock, so every deal between computer players ends.  Eight takes in a row (four each)
-#: are rare in play (``benchmarks/RESULTS.md``, "The sage").
-PILE_RUN_LIMIT = 8
+#: the stock, so every deal between computer players ends.  Twelve takes in a row (six each)
+#: are far from play (``benchmarks/RESULTS.md``, "The sage: a deal that never ended").
+PILE_RUN_LIMIT = 12
 
 
 def pile_run(view: PlayerView) -> int:
@@ -75,12 +77,21 @@ def pile_run(view: PlayerView) -> int:
 
 def stock_draw_due(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     """The stock draw (``draw_stock``, R4.1) of ``legal`` when :data:`PILE_RUN_LIMIT` draws in a
-    row have taken the discard pile (:func:`pile_run`), else ``None``: the computer players then
-    draw from the stock whatever the pile offers, so that a deal between them cannot go on for
-    ever (R4.4)."""
+    row have taken the discard pile (:func:`pile_run`) and taking its top card would not let
+    this player go gin (R6.1) or big gin (R6.5), else ``None``: the computer players then draw
+    from the stock, so that a deal between them cannot go on for ever (R4.4)."""
     if view.phase != "draw" or pile_run(view) < PILE_RUN_LIMIT:
         return None
-    return next((a for a in legal if a.kind == "draw_stock"), None)
+    stock = next((a for a in legal if a.kind == "draw_stock"), None)
+    top = view.top_discard
+    if stock is None or top is None:
+        return stock
+    h = view.hand | (1 << top)
+    if view.rules.big_gin_bonus is not None and deadwood(h) == 0:
+        return None
+    if any(deadwood(h & ~(1 << c)) == 0 for c in cards_of(h) if c != top or view.rules.discard_taken_card):
+        return None  # the take goes gin, which ends the deal
+    return stock
 
 
 PLAYER_LEVELS: dict[str, Callable[[random.Random], Player]] = {}

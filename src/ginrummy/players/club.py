@@ -59,7 +59,8 @@ TAKE_MARGIN = 2.0
 #: Why a computer player draws from the stock after :data:`~ginrummy.players.base.PILE_RUN_LIMIT`
 #: takes of the discard pile in a row (R4.4).
 STOCK_DRAW_REASON = N_(
-    "the discard pile was taken {n} times in a row: draw from the stock, so that the deal goes on (R4.4)",
+    "{n} draws in a row have taken the discard pile: draw from the stock, so that the deal can come "
+    "to an end (nobody must knock, R4.4)",
     n=PILE_RUN_LIMIT,
 )
 
