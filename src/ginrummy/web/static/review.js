@@ -104,12 +104,14 @@ const GinReview = (() => {
     const line = (key, cls) => svgEl("polyline", { class: cls, fill: "none",
       points: xs.map(d => `${x(d.index).toFixed(1)},${y(d[key]).toFixed(1)}`).join(" ") });
     g.append(line("value_best", "best"), line("value_played", "played"));
+    let labelled = -Infinity;  // where the last move number was written: numbers closer than 20 units would run together
     for (const d of xs) {
       const dot = svgEl("circle", { cx: x(d.index).toFixed(1), cy: y(d.value_played).toFixed(1), r: d.mark ? 5 : 3,
                                    class: `dot ${d.mark || "none"}` });
       dot.append(svgEl("title", {}, `${d.index}: ${d.played} (${num(d.value_played)})${d.mark ? " - " + markName(d.mark) : ""}`));
       g.append(dot);
-      if (d.index !== undefined && xs.length <= 40) {
+      if (d.index !== undefined && xs.length <= 40 && x(d.index) - labelled >= 20) {
+        labelled = x(d.index);
         g.append(svgEl("text", { x: x(d.index), y: H - B + 14, "text-anchor": "middle", class: "tick small" }, String(d.index)));
       }
     }
