@@ -29,6 +29,16 @@ policies on those decisions (the mean outcome where the coin played the policy's
 makes it a fair estimate), and fits a model of the knock's advantage on the outcomes
 (:func:`knock_terms`), judged on held-out games.
 
+The discard experiment, the same for discards (R4.1) where no knock is legal:
+
+    python scripts/train_sage.py discard-data --games 20000 [--start 0] [--seed 43] --out DISCARD.jsonl
+    python scripts/train_sage.py discard-eval DISCARD.jsonl ... [--ridge 1.0]
+
+``discard-data`` plays fast sages in which one such discard a player and deal is played by a
+coin, between the club player's discard and another of the expert's candidates (one at
+random); ``discard-eval`` values the club discard, the other, the network's choice of the two
+and a model fitted on the outcomes (:func:`discard_terms`) the same way.
+
 ``train`` fits the network (one hidden layer of ``tanh`` units) by Adam on the centred values
 (each decision's values less their mean, times 10: a listwise regression, so that only the
 differences between one decision's moves count), holding out every tenth game.  It prints the
@@ -157,7 +167,7 @@ def _lines(path: str, keys: tuple[str, ...]):
         if missing:
             raise SystemExit(f"{path}: line {n} lacks {sorted(set(missing))} (a file of the other data step?)")
         for d in r["decisions"]:
-            rows = d["f"] if "f" in keys else [d["k"], d["n"]]
+            rows = d["f"] if "f" in keys else [d[k] for k in keys if k in ("k", "n", "c", "a")]
             if any(len(row) != len(FEATURES) for row in rows):
                 raise SystemExit(f"{path}: line {n} has rows of other than {len(FEATURES)} features "
                                  "(data made for another FEATURES list?)")
@@ -309,13 +319,15 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
-    """Game ``index`` of two fast sages (no search; the network decides whether to knock) in
-    which, for each player in each deal, one decision where a knock is legal (R5.1) is played at
-    random: each such decision is the one with chance ``explore`` until one has been.  Its line:
-    for each randomized decision the rows of the best knock and of the best other move
-    (:data:`~ginrummy.players.sage.FEATURES`), which was played and the deal's outcome valued as
-    the expert values it (the chance of winning the game from the new score, R9, R11)."""
+def _coin_game(index: int, seed: int, explore: float, eligible, pair, key: str) -> dict:
+    """Game ``index`` of two fast sages (no search) in which, for each player in each deal, one
+    decision that ``eligible(view, legal, move)`` admits is played by a coin: each such decision
+    is the one with chance ``explore`` until one has been; ``pair(player, view, legal, move,
+    coin)`` gives ``(rows, first, second)`` (the :data:`~ginrummy.players.sage.FEATURES` rows to
+    record, by name, and the two moves; or ``None``) and the coin plays ``first`` with chance 1/2
+    (``key`` records whether it did).  Each decision's line: the rows, ``key`` and the deal's
+    outcome valued as the expert values it (the chance of winning the game from the new score,
+    R9, R11)."""
     from ginrummy.players.sage import SagePlayer
 
     mseed = match_seed(seed, index)
@@ -335,21 +347,14 @@ def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
             legal = list(view.legal)
             p = players[who]
             move = p.choose(view, legal)
-            knocks = [a for a in legal if a.kind == "knock"]
-            if knocks and move.kind in ("knock", "discard") and not done[who] and coin.random() < explore:
-                k = read_view(view)
-                cands = [a for a in p._candidates(view, k, legal) if a.kind in ("knock", "discard")]
-                club = p._club.choose(view, legal)
-                rows = move_features(view, k, p._club.weights(k), cands, club)
-                sc = move_scores(rows)
-                ki = max((i for i, a in enumerate(cands) if a.kind == "knock"), key=lambda i: sc[i], default=None)
-                ni = max((i for i, a in enumerate(cands) if a.kind == "discard"), key=lambda i: sc[i], default=None)
-                if ki is not None and ni is not None:
-                    knock = coin.random() < 0.5
-                    move = cands[ki] if knock else cands[ni]
+            if eligible(view, legal, move) and not done[who] and coin.random() < explore:
+                got = pair(p, view, legal, move, coin)
+                if got is not None:
+                    rows, first, second = got
+                    flip = coin.random() < 0.5
+                    move = first if flip else second
                     done[who] = True
-                    pending.append({"who": who, "util": p._utility(view), "k": rows[ki], "n": rows[ni],
-                                    "knocked": knock})
+                    pending.append({"who": who, "util": p._utility(view), "rows": rows, "flip": flip})
             match.apply(who, move)
         rec = match.deals[-1]
         r = rec.result
@@ -358,13 +363,72 @@ def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
                 u = d["util"](None, 0)
             else:
                 u = d["util"](0 if rec.seat_players[r.winner] == d["who"] else 1, r.points)
-            out.append({"k": [round(x, 5) for x in d["k"]], "n": [round(x, 5) for x in d["n"]],
-                        "knocked": d["knocked"], "u": round(u, 6)})
+            out.append({**{name: [round(x, 5) for x in row] for name, row in d["rows"].items()},
+                        key: d["flip"], "u": round(u, 6)})
     return {"seed": seed, "game": index, "decisions": out}
+
+
+def _knock_pair(p, view, legal, move, coin):
+    """The network's best knock and its best discard (``knock_game``)."""
+    k = read_view(view)
+    cands = [a for a in p._candidates(view, k, legal) if a.kind in ("knock", "discard")]
+    rows = move_features(view, k, p._club.weights(k), cands, p._club.choose(view, legal))
+    sc = move_scores(rows)
+    ki = max((i for i, a in enumerate(cands) if a.kind == "knock"), key=lambda i: sc[i], default=None)
+    ni = max((i for i, a in enumerate(cands) if a.kind == "discard"), key=lambda i: sc[i], default=None)
+    if ki is None or ni is None:
+        return None
+    return {"k": rows[ki], "n": rows[ni]}, cands[ki], cands[ni]
+
+
+def knock_game(index: int, seed: int, explore: float = 0.3) -> dict:
+    """Game ``index`` of two fast sages (no search; the network decides whether to knock) in
+    which, for each player in each deal, one decision where a knock is legal (R5.1) is played at
+    random: each such decision is the one with chance ``explore`` until one has been.  Its line:
+    for each randomized decision the rows of the best knock and of the best other move
+    (:data:`~ginrummy.players.sage.FEATURES`), which was played and the deal's outcome valued as
+    the expert values it (the chance of winning the game from the new score, R9, R11)."""
+    return _coin_game(
+        index, seed, explore,
+        lambda view, legal, move: any(a.kind == "knock" for a in legal) and move.kind in ("knock", "discard"),
+        _knock_pair, "knocked",
+    )
+
+
+def _discard_pair(p, view, legal, move, coin):
+    """The club player's discard and another of the expert's candidate discards, at random
+    (``discard_game``)."""
+    k = read_view(view)
+    cands = [a for a in p._candidates(view, k, legal) if a.kind == "discard"]
+    others = [a for a in cands if a != move]
+    if move not in cands or not others:
+        return None
+    alt = others[coin.randrange(len(others))]
+    rows = move_features(view, k, p._club.weights(k), [move, alt], move)
+    return {"c": rows[0], "a": rows[1]}, move, alt
+
+
+def discard_game(index: int, seed: int, explore: float = 0.15) -> dict:
+    """Game ``index`` of two fast sages in which, for each player in each deal, one discard
+    (R4.1) where no knock is legal is played by a coin, between the club player's discard and
+    another of the expert's candidate discards (one at random): each such decision is the one
+    with chance ``explore`` until one has been.  Its line: for each randomized decision the rows
+    of the club discard ``c`` and of the other ``a`` (:data:`~ginrummy.players.sage.FEATURES`),
+    whether the club discard was played (``club``) and the deal's outcome valued as the expert
+    values it."""
+    return _coin_game(
+        index, seed, explore,
+        lambda view, legal, move: move.kind == "discard" and not any(a.kind == "knock" for a in legal),
+        _discard_pair, "club",
+    )
 
 
 def cmd_knock_data(args: argparse.Namespace) -> int:
     return _write_games(args, knock_game, "knock decisions")
+
+
+def cmd_discard_data(args: argparse.Namespace) -> int:
+    return _write_games(args, discard_game, "discard decisions")
 
 
 def knock_terms(k: list[float], n: list[float]) -> list[float]:
@@ -431,6 +495,65 @@ def cmd_knock_eval(args: argparse.Namespace) -> int:
         # the fitted model is judged on the held-out games only; the others were not fitted here
         scope = h if name.startswith("the knock model") else np.ones(len(u), bool)
         agree = scope & (choice == kk)
+        se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
+        print(f"| {name}{' (held-out games)' if scope is h else ''} | {choice[scope].mean():.1%} | "
+              f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
+    return 0
+
+
+#: The features whose difference between the club discard and the other (``discard-eval``).
+DISCARD_TERMS = ("dw", "value", "danger", "danger_value", "saving", "links", "dead_rank", "dead_near", "passed")
+
+
+def discard_terms(c: list[float], a: list[float]) -> list[float]:
+    """The terms of the discard model for one randomized discard, from the :func:`move_features`
+    rows of the club player's discard ``c`` and of the other ``a``: a constant, the differences
+    (club less other) of :data:`DISCARD_TERMS` and those differences times the stock left
+    (``discard-eval`` fits the club discard's advantage in the chance of winning the game on them)."""
+    i = FEATURES.index
+    diffs = [c[i(f)] - a[i(f)] for f in DISCARD_TERMS]
+    stock = c[i("stock")]
+    return [1.0, *diffs, *(x * stock for x in diffs)]
+
+
+def cmd_discard_eval(args: argparse.Namespace) -> int:
+    """The value of discard policies on the randomized discards of ``discard-data``: for each
+    policy the mean outcome of the decisions where the coin played the policy's choice; the
+    fitted model (ridge regression of the outcome on :func:`discard_terms` and their products with
+    the move played, on the training games) judged on the held-out games (every tenth)."""
+    np = _numpy()
+
+    rows, us, cl, held, net = [], [], [], [], []
+    for p in args.data:
+        for r in _lines(p, ("c", "a", "club", "u")):
+            for d in r["decisions"]:
+                rows.append(discard_terms(d["c"], d["a"]))
+                us.append(d["u"])
+                cl.append(d["club"])
+                held.append(r["game"] % 10 == 0)
+                sc, sa = move_scores([d["c"], d["a"]])
+                net.append(sc >= sa)
+    if not held or all(held) or not any(held):
+        raise SystemExit("discard-eval needs randomized discards in held-out games (every tenth game: 0, 10, "
+                         "20, ...) and in the others")
+    x = np.array(rows)
+    u = np.array(us)
+    cc = np.array(cl)
+    h = np.array(held)
+    design = np.hstack([x, x * cc[:, None]])
+    a = design[~h]
+    coef = np.linalg.solve(a.T @ a + args.ridge * np.eye(a.shape[1]), a.T @ u[~h])
+    fitted = x @ coef[x.shape[1]:] > 0
+    print(f"randomized discards {len(u)} ({int((~h).sum())} in training games, {int(h.sum())} held out); "
+          f"club discard played {cc.mean():.3f}")
+    print("| discard policy | the club discard in | decisions played its way | mean outcome (chance of winning "
+          "the game), 95% |")
+    print("|---|---|---|---|")
+    pols = {"the club player's discard": np.ones(len(u), bool), "the other candidate": np.zeros(len(u), bool),
+            "the network's choice of the two": np.array(net), "the discard model fitted on outcomes": fitted}
+    for name, choice in pols.items():
+        scope = h if name.startswith("the discard model") else np.ones(len(u), bool)
+        agree = scope & (choice == cc)
         se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
         print(f"| {name}{' (held-out games)' if scope is h else ''} | {choice[scope].mean():.1%} | "
               f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
@@ -557,9 +680,18 @@ def main(argv: list[str] | None = None) -> int:
     kt = sub.add_parser("knock-eval", help="value knock policies on the randomized decisions", formatter_class=fmt)
     kt.add_argument("data", nargs="+", type=_data_file, help="files of the knock-data step")
     kt.add_argument("--ridge", type=float, default=1.0, help="ridge penalty of the fitted knock model")
+    dd = sub.add_parser("discard-data", help="play fast sages with randomized discards", formatter_class=fmt)
+    dd.add_argument("--games", type=_positive, required=True, help="how many games")
+    dd.add_argument("--start", type=_not_negative, default=0, help="the first game's number")
+    dd.add_argument("--seed", type=int, default=43, help="the games' seed")
+    dd.add_argument("--out", type=_out_file, required=True, help="the JSON-lines file to append to")
+    de = sub.add_parser("discard-eval", help="value discard policies on the randomized decisions", formatter_class=fmt)
+    de.add_argument("data", nargs="+", type=_data_file, help="files of the discard-data step")
+    de.add_argument("--ridge", type=float, default=1.0, help="ridge penalty of the fitted discard model")
     args = ap.parse_args(argv)
     return {"data": cmd_data, "train": cmd_train, "knock-data": cmd_knock_data,
-            "knock-eval": cmd_knock_eval}[args.cmd](args)
+            "knock-eval": cmd_knock_eval, "discard-data": cmd_discard_data,
+            "discard-eval": cmd_discard_eval}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,49 @@ def test_knock_data_is_reproducible_and_the_knock_policies_are_valued(tmp_path, 
     assert "| never (not at this decision) | 0.0% |" in out and "the network (sage)" in out
 
 
+def test_discard_data_is_reproducible_and_the_discard_policies_are_valued(tmp_path, capsys):
+    # one discard a player and deal where no knock is legal played by a coin, between the club
+    # player's discard and another candidate: the same seed gives the same lines; discard-eval
+    # values each policy on the decisions the coin played its way
+    from ginrummy.players.sage import FEATURES
+
+    ts = _script()
+    lines = [ts.discard_game(g, 9) for g in range(4)]
+    assert lines[0] == ts.discard_game(0, 9)
+    decisions = [d for r in lines for d in r["decisions"]]
+    assert len(decisions) >= 8, "four games give randomized discards"
+    i = FEATURES.index
+    for d in decisions:
+        assert len(d["c"]) == len(d["a"]) == len(FEATURES) and isinstance(d["club"], bool)
+        assert d["c"][i("is_club")] == 1.0 and d["a"][i("is_club")] == 0.0
+        assert d["c"][i("is_discard")] == d["a"][i("is_discard")] == 1.0 and d["c"] != d["a"]
+        assert -0.01 <= d["u"] <= 1.01
+    assert {d["club"] for d in decisions} == {True, False}
+    assert len(ts.discard_terms(decisions[0]["c"], decisions[0]["a"])) == 1 + 2 * len(ts.DISCARD_TERMS)
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r | {"game": g}) + "\n" for g, r in zip((0, 1, 2, 10), lines)))
+    capsys.readouterr()
+    assert ts.main(["discard-eval", str(data)]) == 0
+    out = capsys.readouterr().out
+    club = [d["u"] for d in decisions if d["club"]]
+    other = [d["u"] for d in decisions if not d["club"]]
+    assert f"| the club player's discard | 100.0% | {len(club)} | {sum(club) / len(club):.4f}" in out
+    assert f"| the other candidate | 0.0% | {len(other)} | {sum(other) / len(other):.4f}" in out
+    assert "the network's choice of the two" in out and "(held-out games)" in out
+    with pytest.raises(SystemExit, match=r"line 1 lacks \['a', 'c', 'club'\]"):
+        ts.main(["discard-eval", str(_knock_file(tmp_path))])
+
+
+def _knock_file(tmp_path):
+    """A one-line file of the knock step (a wrong input for discard-eval)."""
+    from ginrummy.players.sage import FEATURES
+
+    path = tmp_path / "knock-only.jsonl"
+    row = [0.0] * len(FEATURES)
+    path.write_text(json.dumps({"seed": 1, "game": 0, "decisions": [{"k": row, "n": row, "knocked": True, "u": 0.5}]}))
+    return path
+
+
 def test_bad_input_is_one_clear_error(tmp_path, capsys):
     ts = _script()
     with pytest.raises(SystemExit):
