@@ -550,9 +550,10 @@ def cmd_discard_eval(args: argparse.Namespace) -> int:
           "the game), 95% |")
     print("|---|---|---|---|")
     pols = {"the club player's discard": np.ones(len(u), bool), "the other candidate": np.zeros(len(u), bool),
-            "the network's choice of the two": np.array(net), "the discard model fitted on outcomes": fitted}
+            "the network's choice of the two": np.array(net), "the discard model fitted on outcomes": fitted,
+            "the club player's discard, on the same games": np.ones(len(u), bool)}
     for name, choice in pols.items():
-        scope = h if name.startswith("the discard model") else np.ones(len(u), bool)
+        scope = h if name.startswith("the discard model") or name.endswith("same games") else np.ones(len(u), bool)
         agree = scope & (choice == cc)
         se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
         print(f"| {name}{' (held-out games)' if scope is h else ''} | {choice[scope].mean():.1%} | "
