@@ -454,6 +454,30 @@ def knock_terms(k: list[float], n: list[float]) -> list[float]:
     return [1.0, *base, *prods]
 
 
+def _value_policies(np, rows, us, played, held, ridge: float, policies) -> None:
+    """Print a table row for each of ``policies`` (name, its choice a decision or ``None`` for
+    the model fitted here, judged on the held-out decisions only): the share of decisions it
+    plays the first move in, and the mean outcome ``us`` of the decisions where the coin played
+    (``played``: the first move) its way.  The model: ridge regression (penalty ``ridge``) of the
+    outcome on the terms ``rows`` and their products with the move played, fitted on the
+    decisions not ``held`` out; it plays the first move where that product's part is positive."""
+    x = np.array(rows)
+    u = np.array(us)
+    pp = np.array(played)
+    h = np.array(held)
+    design = np.hstack([x, x * pp[:, None]])
+    a = design[~h]
+    coef = np.linalg.solve(a.T @ a + ridge * np.eye(a.shape[1]), a.T @ u[~h])
+    fitted = x @ coef[x.shape[1]:] > 0
+    for name, choice, held_only in policies:
+        choice = fitted if choice is None else np.array(choice)
+        scope = h if held_only else np.ones(len(u), bool)
+        agree = scope & (choice == pp)
+        se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
+        print(f"| {name}{' (held-out games)' if held_only else ''} | {choice[scope].mean():.1%} | "
+              f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
+
+
 def cmd_knock_eval(args: argparse.Namespace) -> int:
     """The value of knock policies on the randomized decisions of ``knock-data`` (see the module
     docstring): fit the knock model (ridge regression of the outcome on :func:`knock_terms` and
@@ -476,28 +500,15 @@ def cmd_knock_eval(args: argparse.Namespace) -> int:
     if not held or all(held) or not any(held):
         raise SystemExit("knock-eval needs knock decisions in held-out games (every tenth game: 0, 10, 20, ...) "
                          "and in the others")
-    x = np.array(rows)
-    u = np.array(us)
-    kk = np.array(kn)
-    h = np.array(held)
-    design = np.hstack([x, x * kk[:, None]])
-    a = design[~h]
-    coef = np.linalg.solve(a.T @ a + args.ridge * np.eye(a.shape[1]), a.T @ u[~h])
-    fitted = x @ coef[x.shape[1]:] > 0
-    print(f"knock decisions {len(u)} ({int((~h).sum())} training games' decisions, {int(h.sum())} held out); "
-          f"knocked {kk.mean():.3f}")
+    print(f"knock decisions {len(us)} ({len(us) - sum(held)} training games' decisions, {sum(held)} held out); "
+          f"knocked {sum(kn) / len(kn):.3f}")
     print("| knock policy | knocks in | decisions played its way | mean outcome (chance of winning the game), 95% |")
     print("|---|---|---|---|")
-    pols = {"always knock": np.ones(len(u), bool), "the club player's knock point": np.array(club),
-            "the network (sage)": np.array(net), "the knock model fitted on outcomes": fitted,
-            "never (not at this decision)": np.zeros(len(u), bool)}
-    for name, choice in pols.items():
-        # the fitted model is judged on the held-out games only; the others were not fitted here
-        scope = h if name.startswith("the knock model") else np.ones(len(u), bool)
-        agree = scope & (choice == kk)
-        se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
-        print(f"| {name}{' (held-out games)' if scope is h else ''} | {choice[scope].mean():.1%} | "
-              f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
+    # the fitted model is judged on the held-out games only; the others were not fitted here
+    _value_policies(np, rows, us, kn, held, args.ridge, [
+        ("always knock", [True] * len(us), False), ("the club player's knock point", club, False),
+        ("the network (sage)", net, False), ("the knock model fitted on outcomes", None, True),
+        ("never (not at this decision)", [False] * len(us), False)])
     return 0
 
 
@@ -536,28 +547,15 @@ def cmd_discard_eval(args: argparse.Namespace) -> int:
     if not held or all(held) or not any(held):
         raise SystemExit("discard-eval needs randomized discards in held-out games (every tenth game: 0, 10, "
                          "20, ...) and in the others")
-    x = np.array(rows)
-    u = np.array(us)
-    cc = np.array(cl)
-    h = np.array(held)
-    design = np.hstack([x, x * cc[:, None]])
-    a = design[~h]
-    coef = np.linalg.solve(a.T @ a + args.ridge * np.eye(a.shape[1]), a.T @ u[~h])
-    fitted = x @ coef[x.shape[1]:] > 0
-    print(f"randomized discards {len(u)} ({int((~h).sum())} in training games, {int(h.sum())} held out); "
-          f"club discard played {cc.mean():.3f}")
+    print(f"randomized discards {len(us)} ({len(us) - sum(held)} in training games, {sum(held)} held out); "
+          f"club discard played {sum(cl) / len(cl):.3f}")
     print("| discard policy | the club discard in | decisions played its way | mean outcome (chance of winning "
           "the game), 95% |")
     print("|---|---|---|---|")
-    pols = {"the club player's discard": np.ones(len(u), bool), "the other candidate": np.zeros(len(u), bool),
-            "the network's choice of the two": np.array(net), "the discard model fitted on outcomes": fitted,
-            "the club player's discard, on the same games": np.ones(len(u), bool)}
-    for name, choice in pols.items():
-        scope = h if name.startswith("the discard model") or name.endswith("same games") else np.ones(len(u), bool)
-        agree = scope & (choice == cc)
-        se = u[agree].std(ddof=1) / np.sqrt(agree.sum())
-        print(f"| {name}{' (held-out games)' if scope is h else ''} | {choice[scope].mean():.1%} | "
-              f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
+    _value_policies(np, rows, us, cl, held, args.ridge, [
+        ("the club player's discard", [True] * len(us), False), ("the other candidate", [False] * len(us), False),
+        ("the network's choice of the two", net, False), ("the discard model fitted on outcomes", None, True),
+        ("the club player's discard, on the same games", [True] * len(us), True)])
     return 0
 
 
