@@ -120,7 +120,8 @@ def _play_deal_by_clicking(page, shots: Path | None = None) -> None:
                 page.click("#actions [data-act='knock']")
             else:
                 card = page.evaluate(BEST_CARD)
-                page.click(f"#hand .card[data-card='{card}']")
+                if page.evaluate("ui.selected") != card:  # a second click on the picked card puts it back
+                    page.click(f"#hand .card[data-card='{card}']")
                 assert page.is_enabled("#actions [data-act='discard']")
                 assert not page.is_enabled("#actions [data-act='draw stock']") or page.is_hidden(
                     "#actions [data-act='draw stock']"
