@@ -222,7 +222,7 @@ def test_csrf_error_in_the_language_of_the_request(client):
     finally:
         client.headers["X-CSRF-Token"] = good
     assert r.status_code == 403 and "CSRF" in r.json()["error"]
-    assert r.json()["error"] != "this request did not carry its CSRF token; load the page again and retry"
+    assert r.json()["error"] != "this request's CSRF token is missing or does not match this browser's; load the page again and retry"
 
 
 def test_guests_still_open_tables_and_seats_remember_signed_in_people(client):

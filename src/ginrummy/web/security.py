@@ -238,7 +238,9 @@ class CsrfGuard:
                 tr = web_translator(request_lang(Request(scope)))
                 body = json.dumps(
                     {
-                        "error": tr.t("this request did not carry its CSRF token; load the page again and retry"),
+                        "error": tr.t(
+                            "this request's CSRF token is missing or does not match this browser's; load the page again and retry"
+                        ),
                         "code": "csrf",
                     },
                     ensure_ascii=False,
