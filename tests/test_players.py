@@ -742,8 +742,7 @@ def test_computer_players_draw_from_the_stock_after_twelve_pile_takes_in_a_row(l
     """R4.4: nobody must knock, so two players taking each other's discards could go on for
     ever; after PILE_RUN_LIMIT takes of the pile in a row the computer draws from the stock."""
     from ginrummy.i18n import translate_error, translator
-    from ginrummy.players.base import PILE_RUN_LIMIT, pile_run, stock_draw_due
-    from ginrummy.players.club import STOCK_DRAW_REASON
+    from ginrummy.players.base import PILE_RUN_LIMIT, STOCK_DRAW_REASON, pile_run, stock_draw_due
 
     assert PILE_RUN_LIMIT == 12
     d, seat = _pile_takes(12)
@@ -753,7 +752,7 @@ def test_computer_players_draw_from_the_stock_after_twelve_pile_takes_in_a_row(l
     assert {a.kind for a in legal} == {"take_discard", "draw_stock"}
     p = make_player(level, random.Random(0))
     move, why = p.hint(view, legal)
-    assert move.kind == "draw_stock" and stock_draw_due(view, legal) == move and why == STOCK_DRAW_REASON
+    assert move.kind == "draw_stock" and stock_draw_due(view, legal) == (move, why) and why == STOCK_DRAW_REASON
     assert translate_error(why, translator("en")) == (
         "12 draws in a row have taken the discard pile: draw from the stock, so that the deal can come to an "
         "end (nobody must knock, R4.4)"
@@ -765,7 +764,10 @@ def test_computer_players_draw_from_the_stock_after_twelve_pile_takes_in_a_row(l
     gin_hand = m("AC 2C 3C 4D 5D 6D 7H 8H 9H KS")
     gin_view = dataclasses.replace(view, hand=gin_hand, pile=(*view.pile[:-1], c("10H")))
     assert stock_draw_due(gin_view, legal) is None
-    assert stock_draw_due(dataclasses.replace(view, hand=gin_hand, pile=(*view.pile[:-1], c("QS"))), legal) == move
+    assert stock_draw_due(dataclasses.replace(view, hand=gin_hand, pile=(*view.pile[:-1], c("QS"))), legal) == (
+        move,
+        STOCK_DRAW_REASON,
+    )
     d, _ = d.apply(seat, move)
     assert pile_run(view_of(d, seat)) == 0
 

@@ -32,6 +32,7 @@ __all__ = [
     "discard_options",
     "deadwood_after_discards",
     "best_discard_deadwood",
+    "best_discard_deadwood_except",
     "is_big_gin",
     "defender_layout",
     "layoff_cards",
@@ -444,6 +445,22 @@ def best_discard_deadwood(mask: int) -> int:
         if d < best:
             best = d
     return best
+
+
+def best_discard_deadwood_except(mask: int, forbid: int | None) -> int:
+    """The least deadwood (points) of ``mask`` less one card other than ``forbid``: what an
+    11-card hand keeps after its best discard when ``forbid`` may not be thrown, such as the card
+    just taken from the discard pile (R4.3).  With ``forbid`` ``None`` or not in ``mask``, the same
+    as :func:`best_discard_deadwood`.
+
+    >>> from ginrummy.cards import mask_of, parse_card, parse_cards
+    >>> hand = mask_of(parse_cards("AC 2C 3C 4D 5D 6D 7H 8H 9H KS 10H"))
+    >>> best_discard_deadwood_except(hand, None), best_discard_deadwood_except(hand, parse_card("KS"))
+    (0, 10)
+    """
+    if forbid is None or not (mask >> forbid) & 1:
+        return best_discard_deadwood(mask)
+    return min(deadwood_after_discards(mask, cards_of(mask & ~(1 << forbid))).values(), default=1 << 30)
 
 
 def is_big_gin(mask: int) -> bool:

@@ -39,7 +39,7 @@ from rich.text import Text
 
 from ..actions import ACTION_HELP, Action, ActionKind, parse_action
 from ..analysis.review import DEFAULT_BUDGET_MS, MAX_BUDGET_MS
-from ..cards import cards_of, parse_card, value_of
+from ..cards import parse_card, value_of
 from ..errors import N_, CardParseError, GinRummyError, IllegalActionError
 from ..i18n import (
     LANGUAGES,
@@ -52,7 +52,7 @@ from ..i18n import (
     translator,
 )
 from ..match import Match
-from ..melds import best_arrangement, deadwood
+from ..melds import best_arrangement, best_discard_deadwood_except, deadwood
 from ..players import make_player
 from ..players.base import Player
 from ..record import dumps
@@ -481,7 +481,7 @@ class PlayTable:
                 )
             )
         if n == 11:
-            after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
+            after = best_discard_deadwood_except(v.hand, v.taken)
             head.append(
                 tr.p_("list separator", "; ")
                 + (
@@ -656,7 +656,7 @@ class PlayTable:
                 if kind == "gin":
                     raise IllegalActionError(N_("you cannot gin now: first draw a card (R4.1, R5.1)"))
                 raise IllegalActionError(N_("you cannot knock now: first draw a card (R4.1, R5.1)"))
-            after = min(deadwood(v.hand & ~(1 << c)) for c in cards_of(v.hand) if c != v.taken)
+            after = best_discard_deadwood_except(v.hand, v.taken)
             if kind == "gin":
                 raise IllegalActionError(
                     N_("you cannot go gin: your best discard leaves {after} deadwood (R2.5)", after=after)

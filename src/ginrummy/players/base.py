@@ -8,9 +8,8 @@ from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from ..actions import Action
-from ..cards import cards_of
-from ..errors import GinRummyError
-from ..melds import deadwood
+from ..errors import N_, GinRummyError, Msg
+from ..melds import best_discard_deadwood_except, deadwood
 from ..views import PlayerView
 
 __all__ = [
@@ -23,6 +22,7 @@ __all__ = [
     "register",
     "load_levels",
     "stock_draw_due",
+    "STOCK_DRAW_REASON",
     "UnknownPlayerError",
 ]
 
@@ -75,23 +75,34 @@ def pile_run(view: PlayerView) -> int:
     return n
 
 
-def stock_draw_due(view: PlayerView, legal: Sequence[Action]) -> Action | None:
-    """The stock draw (``draw_stock``, R4.1) of ``legal`` when :data:`PILE_RUN_LIMIT` draws in a
-    row have taken the discard pile (:func:`pile_run`) and taking its top card would not let
-    this player go gin (R6.1) or big gin (R6.5), else ``None``: the computer players then draw
-    from the stock, so that a deal between them cannot go on for ever (R4.4)."""
+#: Why a computer player draws from the stock after :data:`PILE_RUN_LIMIT` takes of the
+#: discard pile in a row (R4.4): the reason :func:`stock_draw_due` gives.
+STOCK_DRAW_REASON = N_(
+    "{n} draws in a row have taken the discard pile: draw from the stock, so that the deal can come "
+    "to an end (nobody must knock, R4.4)",
+    n=PILE_RUN_LIMIT,
+)
+
+
+def stock_draw_due(view: PlayerView, legal: Sequence[Action]) -> tuple[Action, Msg] | None:
+    """``(the stock draw of legal, STOCK_DRAW_REASON)`` (``draw_stock``, R4.1) when
+    :data:`PILE_RUN_LIMIT` draws in a row have taken the discard pile (:func:`pile_run`) and
+    taking its top card would not let this player go gin (R6.1) or big gin (R6.5), else
+    ``None``: the computer players then draw from the stock, so that a deal between them cannot
+    go on for ever (R4.4)."""
     if view.phase != "draw" or pile_run(view) < PILE_RUN_LIMIT:
         return None
     stock = next((a for a in legal if a.kind == "draw_stock"), None)
-    top = view.top_discard
-    if stock is None or top is None:
-        return stock
-    h = view.hand | (1 << top)
-    if view.rules.big_gin_bonus is not None and deadwood(h) == 0:
+    if stock is None:
         return None
-    if any(deadwood(h & ~(1 << c)) == 0 for c in cards_of(h) if c != top or view.rules.discard_taken_card):
-        return None  # the take goes gin, which ends the deal
-    return stock
+    top = view.top_discard
+    if top is not None:
+        h = view.hand | (1 << top)
+        if view.rules.big_gin_bonus is not None and deadwood(h) == 0:
+            return None
+        if best_discard_deadwood_except(h, None if view.rules.discard_taken_card else top) == 0:
+            return None  # the take goes gin, which ends the deal
+    return stock, STOCK_DRAW_REASON
 
 
 PLAYER_LEVELS: dict[str, Callable[[random.Random], Player]] = {}

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from ..actions import Action
 from ..cards import CARD_VALUES, card_str, cards_of
 from ..errors import N_, Msg
-from ..melds import best_discard_deadwood, deadwood
+from ..melds import best_discard_deadwood, best_discard_deadwood_except, deadwood
 from ..views import PlayerView
-from .base import PILE_RUN_LIMIT, register, stock_draw_due
+from .base import register, stock_draw_due
 from .inference import Knowledge, card_weights, danger, melds_with, read_view
 
 #: The opponent models a player can use: the learned one (the club player's default) and the hand-made rules (the expert's).
@@ -45,7 +45,6 @@ __all__ = [
     "score_context",
     "stock_chances",
     "OPPONENT_MODELS",
-    "STOCK_DRAW_REASON",
 ]
 
 #: Deadwood points charged per unit of danger (chance the opponent melds the discard).
@@ -54,15 +53,6 @@ DANGER_WEIGHT = 6.0
 POTENTIAL_WEIGHT = 0.4
 #: Extra points a take must gain when the taken card makes no meld.
 TAKE_MARGIN = 2.0
-
-
-#: Why a computer player draws from the stock after :data:`~ginrummy.players.base.PILE_RUN_LIMIT`
-#: takes of the discard pile in a row (R4.4).
-STOCK_DRAW_REASON = N_(
-    "{n} draws in a row have taken the discard pile: draw from the stock, so that the deal can come "
-    "to an end (nobody must knock, R4.4)",
-    n=PILE_RUN_LIMIT,
-)
 
 
 def knock_point(limit: int, stock_size: int, my_turns: int) -> int:
@@ -107,17 +97,14 @@ def stock_chances(k: Knowledge, w: Sequence[float]) -> tuple[list[int], list[flo
     return cards, [x / total for x in raw]
 
 
-def draw_deadwoods(view: PlayerView, k: Knowledge, w: Sequence[float], top: int) -> tuple[int, float]:
+def draw_deadwoods(view: PlayerView, k: Knowledge, top: int, stock: tuple[list[int], list[float]]) -> tuple[int, float]:
     """``(take, stock)``: the deadwood (points) our hand keeps after taking ``top`` (the upcard
     or top discard, R4.1, R4.2) and its best discard (not ``top`` itself unless the rules allow
-    it), and the deadwood expected after a stock draw and its best discard (the stock by
-    :func:`stock_chances`)."""
+    it, R4.3), and the deadwood expected after a stock draw and its best discard, ``stock``
+    being the unknown cards and their chances of :func:`stock_chances`."""
     h = k.hand
-    h11 = h | (1 << top)
-    forbid = top if not view.rules.discard_taken_card else None
-    take = min(deadwood(h11 & ~(1 << c)) for c in cards_of(h11) if c != forbid)
-    cards, sw = stock_chances(k, w)
-    return take, sum(p * best_discard_deadwood(h | (1 << x)) for x, p in zip(cards, sw))
+    take = best_discard_deadwood_except(h | (1 << top), None if view.rules.discard_taken_card else top)
+    return take, sum(p * best_discard_deadwood(h | (1 << x)) for x, p in zip(*stock))
 
 
 def expected_draw_gain(h: int, dw: int, stock_cards: list[int], sw: list[float]) -> float:
@@ -188,9 +175,9 @@ class ClubPlayer:
             return kinds["big_gin"], N_("all eleven cards are melded: big gin (R6.5)")
         if len(legal) == 1:
             return legal[0], N_("the only legal move")
-        stock = stock_draw_due(view, legal)
-        if stock is not None:
-            return stock, STOCK_DRAW_REASON
+        due = stock_draw_due(view, legal)
+        if due is not None:
+            return due
         k = read_view(view)
         w = self.weights(k)
         if view.phase == "wall":
@@ -208,7 +195,7 @@ class ClubPlayer:
         assert other is not None, "the upcard offer allows pass, the draw draw_stock (R4.1, R4.2)"
         if take is None or top is None:
             return other, N_("draw from the stock")
-        take_dw, stock_dw = draw_deadwoods(view, k, w, top)
+        take_dw, stock_dw = draw_deadwoods(view, k, top, stock_chances(k, w))
         meld = melds_with(top, k.hand)
         margin = 0.0 if meld else self.take_margin
         if take_dw + margin < stock_dw:

@@ -56,7 +56,7 @@ from ..melds import deadwood
 from ..rules import MAX_TARGET
 from ..views import PlayerView
 from .base import register, stock_draw_due
-from .club import DANGER_WEIGHT, STOCK_DRAW_REASON, ClubPlayer, score_context
+from .club import DANGER_WEIGHT, ClubPlayer, score_context
 from .inference import Knowledge, read_view, sample_hands
 from .rollout import POLICIES, Policy, Table, knock_points, knocks_now, playout, policy_discard, take_by_policy
 
@@ -343,9 +343,9 @@ class ExpertPlayer:
         for a in legal:
             if a.kind == "gin":
                 return a, N_("discarding {card} leaves gin (R6.1)", card=card_str(a.card))  # type: ignore[arg-type]
-        stock = stock_draw_due(view, legal)
-        if stock is not None:
-            return stock, STOCK_DRAW_REASON
+        due = stock_draw_due(view, legal)
+        if due is not None:
+            return due
         ranked, samples = self._analyse(view, legal)
         best = ranked[0]
         percent = self._ctx(view) is not None or view.rules.scoring == "deal"

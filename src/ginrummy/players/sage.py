@@ -154,7 +154,7 @@ def move_features(
             f[17] = ((_RANK_MATES[card] | _NEAR[card] | _NEAR2[card]) & h).bit_count() / 3
         elif kind in ("take_upcard", "take_discard") and card is not None:
             f[8] = 1.0
-            take_dw, stock_dw = draw_deadwoods(view, k, w, card)
+            take_dw, stock_dw = draw_deadwoods(view, k, card, (cards, sw))
             f[11] = take_dw / 30
             f[17] = ((_RANK_MATES[card] | _NEAR[card] | _NEAR2[card]) & hand).bit_count() / 3
             f[21] = 1.0 if melds_with(card, hand) else 0.0
