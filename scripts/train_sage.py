@@ -372,7 +372,7 @@ def _knock_pair(p, view, legal, move, coin):
     """The network's best knock and its best discard (``knock_game``)."""
     k = read_view(view)
     cands = [a for a in p._candidates(view, k, legal) if a.kind in ("knock", "discard")]
-    rows = move_features(view, k, p._club.weights(k), cands, p._club.choose(view, legal))
+    rows = move_features(view, k, p._club.weights(k), cands, p._club_hint(view, legal)[0])
     sc = move_scores(rows)
     ki = max((i for i, a in enumerate(cands) if a.kind == "knock"), key=lambda i: sc[i], default=None)
     ni = max((i for i, a in enumerate(cands) if a.kind == "discard"), key=lambda i: sc[i], default=None)
@@ -671,22 +671,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="the model file to write (the shipped one: src/ginrummy/players/sage_model.json)")
     t.add_argument("--curve", type=_out_file, default=None, help="write the curve as JSON here")
     t.add_argument("--svg", type=_out_file, default=None, help="draw the curve (SVG) here")
-    kd = sub.add_parser("knock-data", help="play fast sages with randomized knock decisions", formatter_class=fmt)
-    kd.add_argument("--games", type=_positive, required=True, help="how many games")
-    kd.add_argument("--start", type=_not_negative, default=0, help="the first game's number")
-    kd.add_argument("--seed", type=int, default=41, help="the games' seed")
-    kd.add_argument("--out", type=_out_file, required=True, help="the JSON-lines file to append to")
-    kt = sub.add_parser("knock-eval", help="value knock policies on the randomized decisions", formatter_class=fmt)
-    kt.add_argument("data", nargs="+", type=_data_file, help="files of the knock-data step")
-    kt.add_argument("--ridge", type=float, default=1.0, help="ridge penalty of the fitted knock model")
-    dd = sub.add_parser("discard-data", help="play fast sages with randomized discards", formatter_class=fmt)
-    dd.add_argument("--games", type=_positive, required=True, help="how many games")
-    dd.add_argument("--start", type=_not_negative, default=0, help="the first game's number")
-    dd.add_argument("--seed", type=int, default=43, help="the games' seed")
-    dd.add_argument("--out", type=_out_file, required=True, help="the JSON-lines file to append to")
-    de = sub.add_parser("discard-eval", help="value discard policies on the randomized decisions", formatter_class=fmt)
-    de.add_argument("data", nargs="+", type=_data_file, help="files of the discard-data step")
-    de.add_argument("--ridge", type=float, default=1.0, help="ridge penalty of the fitted discard model")
+    for what, seed in (("knock", 41), ("discard", 43)):  # the two coin experiments' steps
+        cd = sub.add_parser(f"{what}-data", help=f"play fast sages with randomized {what} decisions",
+                            formatter_class=fmt)
+        cd.add_argument("--games", type=_positive, required=True, help="how many games")
+        cd.add_argument("--start", type=_not_negative, default=0, help="the first game's number")
+        cd.add_argument("--seed", type=int, default=seed, help="the games' seed")
+        cd.add_argument("--out", type=_out_file, required=True, help="the JSON-lines file to append to")
+        ce = sub.add_parser(f"{what}-eval", help=f"value {what} policies on the randomized decisions",
+                            formatter_class=fmt)
+        ce.add_argument("data", nargs="+", type=_data_file, help=f"files of the {what}-data step")
+        ce.add_argument("--ridge", type=float, default=1.0, help=f"ridge penalty of the fitted {what} model")
     args = ap.parse_args(argv)
     return {"data": cmd_data, "train": cmd_train, "knock-data": cmd_knock_data,
             "knock-eval": cmd_knock_eval, "discard-data": cmd_discard_data,
