@@ -183,7 +183,10 @@ def test_the_review_headings_break_only_between_words_on_a_phone(server, browser
 TOPBAR = """() => {
   const bar = document.querySelector('.topbar');
   const items = [...bar.querySelector('.topbar-items').children].filter(e => !e.classList.contains('spacer'))
-    .flatMap(e => e.tagName === 'NAV' ? [...e.children] : [e]);
+    .flatMap(e => e.tagName === 'NAV' ? [...e.children]
+      : e.classList.contains('settings') ? [...e.children].filter(c => getComputedStyle(c).display !== 'none')
+          .flatMap(c => c.classList.contains('settings-panel') ? [...c.children] : [c])
+      : [e]);
   const out = { items: [], page: document.documentElement.scrollWidth, height: bar.getBoundingClientRect().height,
                 overflowX: getComputedStyle(bar).overflowX };
   for (const e of items) {
@@ -216,7 +219,8 @@ def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, brows
     sideways, Sign in, Leaderboard and the language off-screen with no sign of it); the button
     opens every item (the links up to Leaderboard and Sign in, the two card settings, the
     language menu) below it, none covered or cut, and the page never scrolls sideways.  At
-    1280 x 800 there is no menu button and everything is in view at once.  Nothing overlaps."""
+    1280 x 800 there is no menu button, the bar is one line, and the card settings and the
+    language open under the Settings button (closed again by Escape).  Nothing overlaps."""
     errors: list[str] = []
     tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
     for width, height in ((375, 740), (1280, 800)):
@@ -232,7 +236,10 @@ def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, brows
                 page.click("#menu-btn")
                 assert page.get_attribute("#menu-btn", "aria-expanded") == "true"
             else:
-                assert page.is_hidden("#menu-btn")
+                assert page.is_hidden("#menu-btn") and page.is_hidden("#lang")
+                assert _topbar(page)["height"] < 60  # one line
+                page.click("#settings-btn")
+                assert page.get_attribute("#settings-btn", "aria-expanded") == "true" and page.is_visible("#lang")
             got = _topbar(page)
             names = [i["text"] for i in got["items"]]
             assert {"Scorekeeper", "Leaderboard", "Sign in", "Large cards", "Four-colour deck", "lang"} <= set(names), (
@@ -245,6 +252,9 @@ def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, brows
             )
             assert got["page"] <= width and got["overflowX"] == "visible", (width, url, got)
             assert _overlapping(got["items"]) == [], (width, url, got["items"])
+            if width == 1280:
+                page.keyboard.press("Escape")
+                assert page.is_hidden("#lang") and page.get_attribute("#settings-btn", "aria-expanded") == "false"
             page.context.close()
     assert errors == []
 

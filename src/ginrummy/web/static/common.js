@@ -301,6 +301,23 @@ function settingsControls() {
           el("label", { for: "opt-four", title: t("Clubs green, diamonds blue") }, four, t("Four-colour deck"))];
 }
 
+/** The card settings and the language behind one Settings button: on a wide screen a panel that
+ *  opens below the button (the bar stays one line at 1,280 px in every language); on a phone
+ *  (style.css, max-width 600px) the button is hidden and the panel is listed in the Menu. */
+function settingsMenu() {
+  const panel = el("div", { class: "settings-panel", id: "settings-panel" }, ...settingsControls(), languageSwitcher());
+  const btn = el("button", { class: "settings-btn", type: "button", id: "settings-btn", "aria-expanded": "false",
+    "aria-controls": "settings-panel" }, "\u2699 ", t("Settings"));
+  const box = el("div", { class: "settings" }, btn, panel);
+  const show = (open) => { box.classList.toggle("open", open); btn.setAttribute("aria-expanded", String(open)); };
+  btn.addEventListener("click", () => show(!box.classList.contains("open")));
+  document.addEventListener("click", (e) => { if (!box.contains(e.target)) show(false); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && box.classList.contains("open")) { show(false); btn.focus(); }
+  });
+  return box;
+}
+
 /** The game's name, its last word in the brand's second colour. */
 function brandWords() {
   const words = t("Gin Rummy").split(" ");
@@ -317,7 +334,7 @@ function topbar(current) {
   // opens (issue 34: a bar that scrolled sideways hid Sign in and the language); on a wider
   // screen the button is hidden and the items sit in the bar
   const items = el("div", { class: "topbar-items", id: "topbar-items" },
-    nav, el("div", { class: "spacer" }), accountLink(current), ...settingsControls(), languageSwitcher());
+    nav, el("div", { class: "spacer" }), accountLink(current), settingsMenu());
   const menu = el("button", { class: "menu-btn", type: "button", id: "menu-btn", "aria-expanded": "false",
     "aria-controls": "topbar-items" }, "\u2630 ", t("Menu"));
   const bar = el("header", { class: "topbar" }, el("a", { class: "brand", href: "/" }, ...brandWords()), menu, items);
