@@ -94,6 +94,28 @@ def test_duplicate_and_bad_names(client, name, code, status):
         assert r.json()["error"] == f"the name {name} is reserved; choose another"
 
 
+@pytest.mark.parametrize("path", ["/api/account", "/api/session", "/api/bots"])
+def test_a_name_too_long_for_the_body_states_the_name_rule_not_the_body_bound(client, path):
+    """One field, one limit: on sign-up a name of 21 characters and one of 101 (over the body's
+    bound of the text as sent, which is larger since runs of spaces count once) get the same code
+    and words; sign-in and the making of a bot (which name an existing account) refuse 101 with
+    them too."""
+    if path == "/api/bots":
+        _signup(client, "Owner")  # a bot account is made by someone signed in
+    for name in ("x" * 21, "x" * 101):
+        if path != "/api/account" and len(name) == 21:
+            continue  # sign-in and a bot's making name an account: such a name matches none
+        r = client.post(path, json={"name": name, "password": "correct horse"})
+        assert (r.status_code, r.json()["code"], r.json()["error"]) == (
+            400,
+            "bad_name",
+            "a name is text of 2 to 20 characters",
+        ), (path, len(name), r.text)
+    if path == "/api/account":  # 99 characters sent, 7 once the spaces collapse
+        r = client.post(path, json={"name": "  Ann" + " " * 90 + "Lee ", "password": "correct horse"})
+        assert (r.status_code, r.json()) == (201, {"name": "Ann Lee"}), r.text
+
+
 def test_a_computer_level_name_is_taken_before_the_level_plays_and_an_older_holder_never_blocks_it(client):
     # no computer account exists yet: the level names are refused all the same
     for level in ("Expert", "MASTER", "random"):

@@ -48,6 +48,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import ErrorCode, WebError
 from ..limits import RateLimiter
+from ..protocol.bodies import NAME_MAX, NAME_MIN, NAME_RULE
 from ..room.names import (
     IGNORABLE,
     RESERVED_NAMES,
@@ -90,7 +91,6 @@ __all__ = [
     "seat_accounts_t",
 ]
 
-NAME_MIN, NAME_MAX = 2, 20
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 
 
@@ -103,10 +103,10 @@ def check_name(name: Any) -> str:
     control characters or slashes.  Any other character is allowed (``<b>`` too): names are
     only ever shown as text."""
     if not isinstance(name, str):
-        raise WebError(ErrorCode.BAD_NAME, W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
+        raise WebError(ErrorCode.BAD_NAME, NAME_RULE)
     clean = unicodedata.normalize("NFC", " ".join(name.split()))
     if not NAME_MIN <= len(clean) <= NAME_MAX:
-        raise WebError(ErrorCode.BAD_NAME, W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX))
+        raise WebError(ErrorCode.BAD_NAME, NAME_RULE)
     if (
         _BAD_CHARS.search(clean)
         or IGNORABLE.search(clean)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError
 
@@ -20,6 +20,10 @@ from .problems import problem as _problem
 from .reading import MAX_BODY_BYTES, MAX_BODY_DEPTH, MAX_INT, read_json
 
 __all__ = [
+    "NAME_MIN",
+    "NAME_MAX",
+    "NAME_SENT_MAX",
+    "NAME_RULE",
     "CreateTableBody",
     "EmptyBody",
     "SeatBody",
@@ -65,6 +69,19 @@ RuleValue = (
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    #: Fields whose rule is stricter than their bound here, with that rule's error code and words:
+    #: a value over the bound gets the rule's (an account's name: ``bad_name``, "2 to 20
+    #: characters"), not the bound's ("at most 100"), so one field never states two limits.
+    FIELD_RULES: ClassVar[dict[str, tuple[ErrorCode, Msg]]] = {}
+
+
+#: An account's name: its length once its whitespace is collapsed (checked by
+#: :func:`ginrummy.web.community.accounts.check_name`); the body bounds the text as sent at
+#: :data:`NAME_SENT_MAX`, since runs of spaces count once.
+NAME_MIN, NAME_MAX = 2, 20
+NAME_SENT_MAX = 100
+NAME_RULE = W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX)
 
 
 class EmptyBody(_Body):
@@ -166,8 +183,10 @@ class AccountBody(_Body):
     """``POST /api/account`` (sign up) and ``POST /api/session`` (sign in): ``name`` and
     ``password`` (their rules are checked by :mod:`ginrummy.web.community.accounts`)."""
 
-    name: Annotated[StrictStr, Field(max_length=100)]
+    name: Annotated[StrictStr, Field(max_length=NAME_SENT_MAX)]
     password: Annotated[StrictStr, Field(max_length=1000)]
+
+    FIELD_RULES: ClassVar[dict[str, tuple[ErrorCode, Msg]]] = {"name": (ErrorCode.BAD_NAME, NAME_RULE)}
 
 
 class DeleteAccountBody(_Body):
@@ -424,6 +443,8 @@ def parse_body(raw: bytes, model: type[_B]) -> _B:
                     problem=W_("is not a field here; fields: {fields}", fields=", ".join(sorted(model.model_fields))),
                 ),
             ) from None
+        if err.get("type") == "string_too_long" and len(loc) == 1 and loc[0] in model.FIELD_RULES:
+            raise WebError(*model.FIELD_RULES[loc[0]]) from None
         raise WebError(ErrorCode.BAD_MESSAGE, W_("{field}: {problem}", field=where, problem=_problem(err))) from None
 
 

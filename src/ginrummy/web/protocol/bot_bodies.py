@@ -3,11 +3,13 @@ models with every field bounded, read with :func:`~ginrummy.web.protocol.bodies.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from pydantic import Field, StrictStr
 
-from .bodies import _Body  # one base for every body: parse_body reads them all alike
+from ...errors import Msg
+from ..errors import ErrorCode
+from .bodies import NAME_RULE, NAME_SENT_MAX, _Body  # one base for every body: parse_body reads them all alike
 
 __all__ = ["MakeBotBody", "TokenBody", "SeekBody", "ChallengeBody", "BotChatBody"]
 
@@ -15,8 +17,10 @@ __all__ = ["MakeBotBody", "TokenBody", "SeekBody", "ChallengeBody", "BotChatBody
 class MakeBotBody(_Body):
     """``POST /api/bots``: the ``name`` and ``password`` of the fresh account to turn into a bot."""
 
-    name: Annotated[StrictStr, Field(max_length=100)]
+    name: Annotated[StrictStr, Field(max_length=NAME_SENT_MAX)]
     password: Annotated[StrictStr, Field(max_length=1000)]
+
+    FIELD_RULES: ClassVar[dict[str, tuple[ErrorCode, Msg]]] = {"name": (ErrorCode.BAD_NAME, NAME_RULE)}
 
 
 class TokenBody(_Body):
