@@ -28,7 +28,8 @@ shared machine are those of a quiet one (their decision times then only show the
 A level may carry options after ``@`` (see ``build``): ``club@rules`` (the hand-made opponent
 model) and ``expert@learned`` (the learned one; each level's default is the other), ``expert@classic``, ``expert@careful``, ``expert@staged``,
 ``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
-``expert@eager`` (the knock as the default move), ``expert@oz1.0`` (``override_z``) and
+``expert@eager`` (the knock as the default move), ``expert@peek`` (told the opponent's real hand,
+a ceiling that no fair player reaches), ``expert@noguess`` (no inference: his hidden cards uniformly drawn), ``expert@oz1.0`` (``override_z``) and
 ``expert@ms280`` (a budget of its own, in milliseconds a decision) and ``expert@s750`` (the most
 sampled deals a decision); several
 may be joined, ``expert@learned@careful``.
@@ -108,6 +109,7 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     ``@tm<x>`` set the club rules' danger weight, next-draw weight and take margin
     (:data:`CLUB_WEIGHTS`) of the club player, or of the club player inside an expert or sage
     (``sage-fast@pw0.6``).  Raises ``ValueError`` for an unknown suffix."""
+    from ginrummy.cards import cards_of
     from ginrummy.players.club import OPPONENT_MODELS
     from ginrummy.players.rollout import POLICIES
 
@@ -115,6 +117,7 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     player = make_player(base, rng)
     kwargs: dict[str, object] = {}
     weights: dict[str, float] = {}
+    peek = noguess = False
     if options:
         for opt in options:
             if opt in OPPONENT_MODELS:
@@ -127,6 +130,10 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 kwargs["search"] = {"searchknock": "knock", "searchdraw": "draw+knock", "searchmoves": "moves"}[opt]
             elif opt in ("knock", "all", "moves", "whether") and hasattr(player, "network"):
                 kwargs["network"] = opt
+            elif opt == "peek" and hasattr(player, "_sample_hands"):
+                peek = True
+            elif opt == "noguess" and hasattr(player, "_sample_hands"):
+                noguess = True
             elif opt == "eager" and hasattr(player, "eager_knock"):
                 kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):
@@ -141,10 +148,17 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
                                  f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}, and for "
                                  f"the expert and master eager, oz<standard errors>, ms<milliseconds>, s<samples>; "
-                                 f"for the sage nosearch, searchknock, searchdraw, searchmoves, knock, all, moves, "
+                                 f"peek (told the opponent's real hand: a ceiling), noguess (his hidden cards drawn uniformly); for the sage nosearch, searchknock, searchdraw, searchmoves, knock, all, moves, "
                                  f"whether; for the club player and those with one inside dw<x>, pw<x>, tm<x>")
         if kwargs:
             player = type(player)(rng, **kwargs)
+    if peek:  # a ceiling, never in the product: every sampled deal has the opponent's real hand
+        player.peek_hand = None
+        player._sample_hands = lambda k, n, w, p=player: [p.peek_hand()] * n
+    if noguess:  # no inference: the cards he took from the pile and the rest drawn uniformly (no posterior)
+        player._sample_hands = lambda k, n, w, p=player: [
+            k.known_opp | sum(1 << c for c in p.rng.sample(cards_of(k.unknown), k.opp_hidden)) for _ in range(n)
+        ]
     club = getattr(player, "_club", player)
     for attr, x in weights.items():
         setattr(club, attr, x)
@@ -225,6 +239,8 @@ def play_game(levels: tuple[str, str], index: int, seed: int, budget_ms: float |
     for j in range(2):
         pl = build(levels[j], random.Random(player_seed(mseed, order[j])), budget_ms, cpu_clock)
         players[order[j]] = Timed(pl, times[j])
+        if hasattr(pl, "peek_hand"):  # @peek: told the opponent's real hand (two-hand: seat = player)
+            pl.peek_hand = lambda s=order[j]: match.deal.hands[1 - s]
     match.play_out(players)
     won, deals_won, points = [0, 0], [0, 0], [0, 0]
     if match.winner is not None:

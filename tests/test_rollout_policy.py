@@ -182,3 +182,27 @@ def test_eager_knock_makes_the_knock_the_default_move():
     assert first.kind == "discard"
     assert eager.analyse(v, v.legal)[0][0] == parse_action("knock KS")
     assert strength.build("expert@eager", random.Random(1), None).eager_knock is True
+
+
+def test_the_ceiling_levels_sample_the_real_hand_or_no_guess():
+    """``@peek`` (told the opponent's real hand: a benchmark's ceiling, never a level) and
+    ``@noguess`` (his hidden cards drawn uniformly): what they hand the expert's sampled deals,
+    and a game of ``@peek`` played through ``strength.play_game``, which tells it the hand."""
+    from ginrummy.cards import mask_of, parse_cards
+    from ginrummy.players.inference import read_view
+    from ginrummy.views import view_of
+    from helpers import act, deal
+
+    script = ("AC 2C 3C 4D 5D 6D 9H 9S 9C KS", "7C 7D 4S 6S 8S TC TD 2H 3H KC", "QH", "AH 8D QD")
+    k = read_view(view_of(act(deal(*script), "pass", "pass", "draw stock"), 0))
+    real = mask_of(parse_cards("7C 7D 4S 6S 8S TC TD 2H 3H KC"))
+    assert real & k.unknown == real  # hidden from seat 0
+    peek = strength.build("expert@peek", random.Random(1), None)
+    peek.peek_hand = lambda: real
+    assert peek._sample_hands(k, 3, None) == [real, real, real]
+    hands = strength.build("expert@noguess", random.Random(1), None)._sample_hands(k, 40, None)
+    assert len(hands) == 40 and len(set(hands)) == 40
+    assert all(bin(h).count("1") == 10 and h & k.hand == 0 and h & k.known_opp == k.known_opp for h in hands)
+    assert all(h & ~k.unknown & ~k.known_opp == 0 for h in hands)  # only cards he may hold
+    line = strength.play_game(("expert@peek@ms2", "novice"), 0, 5, None)
+    assert sum(line["won"]) == 1 and line["deals"] >= 1

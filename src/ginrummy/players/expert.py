@@ -488,7 +488,7 @@ class ExpertPlayer:
         batch = 8
         hw = self._club.weights(k) if self.opponent_model == "learned" else None
         while n < self.samples:
-            hands = sample_hands(k, self.rng, batch, weights=hw)
+            hands = self._sample_hands(k, batch, hw)
             for opp in hands:
                 rest = [c for c in pool if not (opp >> c) & 1]
                 self.rng.shuffle(rest)
@@ -609,6 +609,13 @@ class ExpertPlayer:
             # the deal is the game: its chance of winning, deal points only to break near-ties
             return lambda winner, pts: 0.5 if winner is None else (1.0 + pts / 1000 if winner == 0 else -pts / 1000)
         return lambda winner, pts: 0.0 if winner is None else (float(pts) if winner == 0 else -float(pts))
+
+    def _sample_hands(self, k: Knowledge, n: int, weights: list[float] | None) -> list[int]:
+        """``n`` opponent hands (masks of all his cards) for the sampled deals of step 2
+        (:func:`~ginrummy.players.inference.sample_hands` with ``weights``, drawn from
+        :attr:`rng`).  The one seam a benchmark's ceiling player replaces (``@peek`` in
+        ``benchmarks/strength.py``: told the real hand, never in the product)."""
+        return sample_hands(k, self.rng, n, weights=weights)
 
     def _play(
         self, view: PlayerView, k: Knowledge, tab: Table, a: Action, opp: int, stock: list[int]
