@@ -259,6 +259,48 @@ def test_every_top_bar_item_is_reachable_and_visibly_so_on_a_phone(server, brows
     assert errors == []
 
 
+PANEL_BOX = "(() => { const r = document.querySelector('#settings-panel').getBoundingClientRect(); return [r.left, r.right]; })()"
+
+
+def test_the_settings_panel_stays_on_screen_and_the_language_menu_keeps_the_focus(server, browser):
+    """Where the top bar wraps (1,024 px in English, 1,100 px in Spanish put the Settings button
+    at the start of the second row) its panel opens within the screen, not past the left edge;
+    a language picked with the keyboard's arrow key loads the page with the panel open and the
+    menu focused, and Tab out of the panel closes it; on a phone Escape and a click outside
+    close the Menu."""
+    errors: list[str] = []
+    for width, lang in ((1024, "en"), (1100, "es")):
+        page = _page(browser, errors, viewport={"width": width, "height": 800})
+        page.goto(server + f"/rules?lang={lang}")
+        page.click("#settings-btn")
+        left, right = page.evaluate(PANEL_BOX)
+        assert 0 <= left and right <= width, (width, lang, left, right)
+        page.context.close()
+    page = _page(browser, errors, viewport={"width": 1280, "height": 800})
+    page.goto(server + "/scorekeeper?lang=en")
+    page.click("#settings-btn")
+    page.focus("#lang")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("document.documentElement.lang === 'el'")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'lang'")
+    assert page.get_attribute("#settings-btn", "aria-expanded") == "true"
+    page.keyboard.press("Tab")
+    assert page.get_attribute("#settings-btn", "aria-expanded") == "false" and page.is_hidden("#lang")
+    page.context.close()
+    page = _page(browser, errors, viewport={"width": 375, "height": 740})
+    page.goto(server + "/scorekeeper?lang=en")
+    page.click("#menu-btn")
+    page.keyboard.press("Escape")
+    assert page.get_attribute("#menu-btn", "aria-expanded") == "false" and page.is_hidden("#lang")
+    page.click("#menu-btn")
+    page.check("#opt-large")  # a click inside keeps it open
+    assert page.get_attribute("#menu-btn", "aria-expanded") == "true"
+    page.mouse.click(200, 700)
+    assert page.get_attribute("#menu-btn", "aria-expanded") == "false"
+    page.context.close()
+    assert errors == []
+
+
 def test_a_one_deal_table_names_no_target_on_its_score_sheet(server, browser):
     """R11.1: at a one-deal table (preset single, scoring "deal") the score sheet says nothing of
     a target, since one deal decides; a game to 100 still names its target.  The scorekeeper

@@ -142,7 +142,12 @@ function setLanguage(code) {
 function languageSwitcher() {
   const sel = el("select", { id: "lang", "aria-label": t("Language"), title: t("Language") },
     ...Object.entries(I18N.languages).map(([code, name]) => el("option", { value: code, lang: code, selected: code === LANG }, name)));
-  sel.addEventListener("change", () => setLanguage(sel.value));
+  sel.addEventListener("change", () => {
+    // a keyboard's arrow key changes the language at once and the page loads again: the menu is
+    // opened and focused again on the new page (mountTopbar), so the next arrow key goes on
+    try { sessionStorage.setItem("gin.langFocus", "1"); } catch (e) { /* private mode */ }
+    setLanguage(sel.value);
+  });
   return sel;
 }
 
@@ -309,12 +314,22 @@ function settingsMenu() {
   const btn = el("button", { class: "settings-btn", type: "button", id: "settings-btn", "aria-expanded": "false",
     "aria-controls": "settings-panel" }, "\u2699 ", t("Settings"));
   const box = el("div", { class: "settings" }, btn, panel);
-  const show = (open) => { box.classList.toggle("open", open); btn.setAttribute("aria-expanded", String(open)); };
+  const show = (open) => {
+    box.classList.toggle("open", open);
+    btn.setAttribute("aria-expanded", String(open));
+    // under the button, its right edges aligned; where the bar wraps and the button is near the
+    // left edge, its left edges instead, so nothing is cut off the screen
+    panel.style.left = panel.style.right = "";
+    if (open && panel.getBoundingClientRect().left < 4) { panel.style.left = "0"; panel.style.right = "auto"; }
+  };
   btn.addEventListener("click", () => show(!box.classList.contains("open")));
   document.addEventListener("click", (e) => { if (!box.contains(e.target)) show(false); });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && box.classList.contains("open")) { show(false); btn.focus(); }
   });
+  // Tab out of the panel closes it (it must not cover what the focus moved to)
+  box.addEventListener("focusout", (e) => { if (e.relatedTarget && !box.contains(e.relatedTarget)) show(false); });
+  box.show = show;
   return box;
 }
 
@@ -338,11 +353,14 @@ function topbar(current) {
   const menu = el("button", { class: "menu-btn", type: "button", id: "menu-btn", "aria-expanded": "false",
     "aria-controls": "topbar-items" }, "\u2630 ", t("Menu"));
   const bar = el("header", { class: "topbar" }, el("a", { class: "brand", href: "/" }, ...brandWords()), menu, items);
-  menu.addEventListener("click", () => {
-    const open = !bar.classList.contains("open");
-    bar.classList.toggle("open", open);
-    menu.setAttribute("aria-expanded", String(open));
+  const openMenu = (open) => { bar.classList.toggle("open", open); menu.setAttribute("aria-expanded", String(open)); };
+  menu.addEventListener("click", () => openMenu(!bar.classList.contains("open")));
+  // the phone's menu closes as the settings panel does: Escape, or a click outside the bar
+  document.addEventListener("click", (e) => { if (!bar.contains(e.target)) openMenu(false); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && bar.classList.contains("open")) { openMenu(false); menu.focus(); }
   });
+  bar.openMenu = openMenu;
   return bar;
 }
 
@@ -379,7 +397,15 @@ function csrfToken() {
 
 function mountTopbar(current) {
   applySettings();
-  document.body.prepend(topbar(current));
+  const bar = topbar(current);
+  document.body.prepend(bar);
+  let refocus = false;
+  try { refocus = sessionStorage.getItem("gin.langFocus") === "1"; sessionStorage.removeItem("gin.langFocus"); } catch (e) { /* private mode */ }
+  if (refocus) {  // the language was just changed from the menu (languageSwitcher): open it where it was
+    if (getComputedStyle(bar.querySelector(".menu-btn")).display !== "none") bar.openMenu(true);
+    else bar.querySelector(".settings").show(true);
+    bar.querySelector("#lang").focus();
+  }
 }
 
 /** The text of an error answer: a refusal of rated play (code rated_refused) says until when in

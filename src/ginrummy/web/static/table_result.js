@@ -98,7 +98,10 @@ function showResult() {
   // each player's score of the deal and the match (table_score.js), after the sheet: on a phone
   // the points and the sheet stay above the dialog's buttons (issue 34)
   if (window.GinScore) GinScore.addPanel(box);
-  box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
+  // a drawn deal's seed stays secret until the match ends (the fair-deal panel says so): no empty line
+  if (s.deal.seed != null) {
+    box.append(el("p", { class: "hint" }, ...tEl("Deal seed (now revealed): {seed}", { seed: el("span", { class: "mono" }, s.deal.seed) })));
+  }
   const buttons = el("div", { class: "row result-buttons" });
   if (s.match.finished) {
     box.append(el("p", { class: "points-big" }, s.match.winner ? t("{name} wins the match!", { name: s.match.winner }) : t("The match is over.")));
