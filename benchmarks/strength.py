@@ -29,7 +29,8 @@ A level may carry options after ``@`` (see ``build``): ``club@rules`` (the hand-
 model) and ``expert@learned`` (the learned one; each level's default is the other), ``expert@classic``, ``expert@careful``, ``expert@staged``,
 ``expert@nofeed``, ``expert@safe`` (the playout policy, :data:`ginrummy.players.rollout.POLICIES`),
 ``expert@eager`` (the knock as the default move), ``expert@peek`` (told the opponent's real hand,
-a ceiling that no fair player reaches), ``expert@noguess`` (no inference: his hidden cards uniformly drawn), ``expert@oz1.0`` (``override_z``) and
+a ceiling that no fair player reaches), ``expert@noguess`` (no inference: his hidden cards uniformly drawn), ``expert@peekdw`` (told
+only his real deadwood: the sampled hands nearest it), ``expert@oz1.0`` (``override_z``) and
 ``expert@ms280`` (a budget of its own, in milliseconds a decision) and ``expert@s750`` (the most
 sampled deals a decision); several
 may be joined, ``expert@learned@careful``.
@@ -48,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import platform
 import random
 import shlex
@@ -62,6 +64,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from ginrummy.analysis.duplicate import duplicate_order, pair_of, summarise_pairs  # noqa: E402
 from ginrummy.match import Match  # noqa: E402
+from ginrummy.melds import deadwood  # noqa: E402
 from ginrummy.analysis.shards import LOCAL, MAX_WORKERS, ShardError, iter_shards  # noqa: E402
 from ginrummy.players import make_player  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
@@ -111,13 +114,14 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
     (``sage-fast@pw0.6``).  Raises ``ValueError`` for an unknown suffix."""
     from ginrummy.cards import cards_of
     from ginrummy.players.club import OPPONENT_MODELS
+    from ginrummy.players.inference import sample_hands
     from ginrummy.players.rollout import POLICIES
 
     base, *options = level.split("@")
     player = make_player(base, rng)
     kwargs: dict[str, object] = {}
     weights: dict[str, float] = {}
-    peek = noguess = False
+    peek = noguess = peekdw = False
     if options:
         for opt in options:
             if opt in OPPONENT_MODELS:
@@ -134,6 +138,8 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 peek = True
             elif opt == "noguess" and hasattr(player, "_sample_hands"):
                 noguess = True
+            elif opt == "peekdw" and hasattr(player, "_sample_hands"):
+                peekdw = True
             elif opt == "eager" and hasattr(player, "eager_knock"):
                 kwargs["eager_knock"] = True
             elif opt.startswith("oz") and hasattr(player, "override_z") and _is_float(opt[2:]):
@@ -148,13 +154,20 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
                 raise ValueError(f"unknown option {opt!r} of level {level!r}: opponent models "
                                  f"{', '.join(OPPONENT_MODELS)}, playouts {', '.join(POLICIES)}, and for "
                                  f"the expert and master eager, oz<standard errors>, ms<milliseconds>, s<samples>; "
-                                 f"peek (told the opponent's real hand: a ceiling), noguess (his hidden cards drawn uniformly); for the sage nosearch, searchknock, searchdraw, searchmoves, knock, all, moves, "
+                                 f"peek (told the opponent's real hand: a ceiling), noguess (his hidden cards drawn uniformly), peekdw (told his real deadwood); for the sage nosearch, searchknock, searchdraw, searchmoves, knock, all, moves, "
                                  f"whether; for the club player and those with one inside dw<x>, pw<x>, tm<x>")
+        if peek + noguess + peekdw > 1:
+            raise ValueError(f"level {level!r}: peek, noguess and peekdw each replace the sampled hands; take one")
         if kwargs:
             player = type(player)(rng, **kwargs)
     if peek:  # a ceiling, never in the product: every sampled deal has the opponent's real hand
-        player.peek_hand = None
         player._sample_hands = lambda k, n, w, p=player: [p.peek_hand()] * n
+    if peek or peekdw:  # the game (play_game) tells the player the opponent's real hand
+        player.peek_hand = None
+    if peekdw:  # told only how good his hand is: of 6n sampled hands the n nearest his real deadwood
+        player._sample_hands = lambda k, n, w, p=player: _nearest_deadwood(
+            sample_hands(k, p.rng, 6 * n, weights=w), deadwood(p.peek_hand()), n
+        )
     if noguess:  # no inference: the cards he took from the pile and the rest drawn uniformly (no posterior)
         player._sample_hands = lambda k, n, w, p=player: [
             k.known_opp | sum(1 << c for c in p.rng.sample(cards_of(k.unknown), k.opp_hidden)) for _ in range(n)
@@ -168,6 +181,13 @@ def build(level: str, rng: random.Random, budget_ms: float | None, cpu_clock: bo
         if cpu_clock:
             player.clock = time.process_time
     return player
+
+
+def _nearest_deadwood(hands: list[int], dw: int, n: int) -> list[int]:
+    """The ``n`` of ``hands`` (masks) whose deadwood is nearest ``dw`` (points), in their order
+    among equals (``@peekdw``)."""
+    order = sorted(range(len(hands)), key=lambda i: (abs(deadwood(hands[i]) - dw), i))
+    return [hands[i] for i in order[:n]]
 
 
 #: ``@dw<x>``, ``@pw<x>``, ``@tm<x>``: the club rules' weights (its own or the club player inside
@@ -329,6 +349,12 @@ DUP_HEADER = ("| duplicate pairing (A vs B) | pairs (games) | A's games won | A'
               "|---|---|---|---|---|---|")
 
 
+def _ratio(x: float) -> str:
+    """A variance ratio for the tables: two decimals, or "-" when undefined (one side won every
+    game, so the games' variance is 0)."""
+    return "-" if math.isnan(x) else f"{x:.2f}"
+
+
 def dup_row(p: Pairing) -> str:
     """The duplicate statistics of ``p`` (:func:`ginrummy.analysis.duplicate.summarise_pairs`), a table row."""
     try:
@@ -338,7 +364,7 @@ def dup_row(p: Pairing) -> str:
     return (f"| {p.levels[0]} vs {p.levels[1]} | {st.pairs} ({2 * st.pairs}) | {st.games_won:g} | "
             f"{pct(st.win_rate)} ({pct(st.win_low)}-{pct(st.win_high)}) | "
             f"{st.points_diff:+.1f} ({st.points_low:+.1f} to {st.points_high:+.1f}) | "
-            f"{st.win_variance_ratio:.2f} / {st.points_variance_ratio:.2f} |")
+            f"{_ratio(st.win_variance_ratio)} / {_ratio(st.points_variance_ratio)} |")
 
 
 def write_section(text: str) -> None:
@@ -452,6 +478,13 @@ def main(argv: list[str] | None = None) -> int:
         if not item.strip():
             continue
         a, _, b = item.strip().partition(":")
+        if not a or not b:
+            ap.error(f"--pairs {item.strip()!r}: a pairing is two levels, A:B (expert:club)")
+        for level in (a, b) if args.merge is None else ():
+            try:  # every level checked before any game: a bad option must not end a run hours in
+                build(level, random.Random(0), args.budget_ms)
+            except ValueError as exc:
+                ap.error(f"--pairs {item.strip()!r}: {exc}")
         pairings.append(Pairing((a, b), duplicate=args.duplicate, cpu_clock=args.cpu_clock))
     if args.merge is not None:
         missing = [str(path) for path in args.merge if not path.is_file()]

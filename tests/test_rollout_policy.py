@@ -206,3 +206,21 @@ def test_the_ceiling_levels_sample_the_real_hand_or_no_guess():
     assert all(h & ~k.unknown & ~k.known_opp == 0 for h in hands)  # only cards he may hold
     line = strength.play_game(("expert@peek@ms2", "novice"), 0, 5, None)
     assert sum(line["won"]) == 1 and line["deals"] >= 1
+
+
+def test_strength_checks_every_level_before_any_game(capsys, tmp_path):
+    """A bad level or option is refused at once (exit 2, one line naming it), not when its
+    pairing's first game starts hours into a run; nothing is written."""
+    out = tmp_path / "games.jsonl"
+    for pairs, words in (
+        ("novice:random,expert@zzz:novice", "--pairs 'expert@zzz:novice': unknown option 'zzz' of level 'expert@zzz'"),
+        ("expert@peek@noguess:expert", "peek, noguess and peekdw each replace the sampled hands; take one"),
+        ("club", "--pairs 'club': a pairing is two levels, A:B"),
+    ):
+        with pytest.raises(SystemExit) as e:
+            strength.main(["--games", "1", "--pairs", pairs, "--out", str(out)])
+        assert e.value.code == 2
+        assert words in capsys.readouterr().err
+    assert not out.exists()
+    with pytest.raises(ValueError, match="take one"):
+        strength.build("expert@noguess@peekdw", random.Random(1), None)
