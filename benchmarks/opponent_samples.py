@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import ginrummy.players.inference as inference  # noqa: E402
-from ginrummy.melds import melds_with  # noqa: E402
+from ginrummy.melds import deadwood, melds_with  # noqa: E402
 from ginrummy.players.opponent_model import holding_weights  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
 from ginrummy.analysis.shards import iter_shards  # noqa: E402
@@ -151,14 +151,17 @@ def posterior_table(data: list[tuple], proposals: int, by_opponent: bool) -> Non
                   f"| {ess[name] / max(1, len(rows)):.0f} |", flush=True)
 
 
+def hand_made(oversample: int, values: dict[str, float]):
+    """The hand-made sampler with ``oversample`` proposals a hand and the module's numbers
+    ``values`` (likelihood factors, ``MAX_IMPROVE``) set while it draws."""
+    def draw(k, rng, n):
+        with factors(values):
+            return inference.sample_hands(k, rng, n, oversample=oversample)
+    return draw
+
+
 def samplers(variants: bool, history: bool = False) -> dict:
     """Name -> function ``(knowledge, rng, n) -> hands``."""
-    def hand_made(oversample: int, values: dict[str, float]):
-        def draw(k, rng, n):
-            with factors(values):
-                return inference.sample_hands(k, rng, n, oversample=oversample)
-        return draw
-
     out = {"no guess": uniform_hands, "rules": hand_made(3, {}),
            "learned": lambda k, rng, n: inference.sample_hands(k, rng, n, weights=holding_weights(k))}
     if history:
@@ -179,6 +182,42 @@ def samplers(variants: bool, history: bool = False) -> dict:
     return out
 
 
+#: ``--deadwood``: the stages of his deal, by his stock draws so far (``Knowledge.opp_draws``).
+STAGES = (("0-2", 0, 2), ("3-5", 3, 5), ("6-8", 6, 8), ("9+", 9, 99))
+
+
+def deadwood_table(data: list[tuple], n: int, by_opponent: bool, draws: dict) -> None:
+    """``--deadwood``: for each sampler and stage of his deal, the mean of (the sampled hands'
+    mean deadwood minus his real deadwood), its root mean square, the continuous ranked
+    probability score of the sampled deadwoods (points; 0 is a sure, right guess) and the share
+    of decisions whose real deadwood is below every sampled one or above every one."""
+    print("| opponent | sampled hands | his stock draws | decisions | his real deadwood, mean | sampled minus real, "
+          "mean | root mean square | CRPS | real below all / above all sampled |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for group, rows in grouped(data, by_opponent):
+        for name, draw in draws.items():
+            for stage, lo, hi in STAGES:
+                part = [(i, r) for i, r in enumerate(rows) if lo <= r[0].opp_draws <= hi]
+                if not part:
+                    continue
+                real_sum = diff = sq = crps = 0.0
+                below = above = 0
+                for i, (k, truth, _, _) in part:
+                    xs = sorted(deadwood(h) for h in draw(k, random.Random(i), n))
+                    y = deadwood(truth)
+                    m = sum(xs) / len(xs)
+                    real_sum += y
+                    diff += m - y
+                    sq += (m - y) ** 2
+                    spread = sum((2 * j - len(xs) + 1) * x for j, x in enumerate(xs)) / len(xs) ** 2
+                    crps += sum(abs(x - y) for x in xs) / len(xs) - spread
+                    below += y < xs[0]
+                    above += y > xs[-1]
+                t = len(part)
+                print(f"| {group} | {name} | {stage} | {t} | {real_sum / t:.1f} | {diff / t:+.1f} | {(sq / t) ** 0.5:.1f} "
+                      f"| {crps / t:.2f} | {below / t:.1%} / {above / t:.1%} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=6)
@@ -192,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="instead: each model's posterior mean from N uniform proposals a decision")
     ap.add_argument("--history", action="store_true",
                     help="add the whole-deal model (each act weighed against the hand he held then)")
+    ap.add_argument("--deadwood", action="store_true",
+                    help="instead: how well the sampled hands' deadwood matches his real deadwood, by stage")
     args = ap.parse_args(argv)
     data = collect_by_opponent(args.games, args.start, args.seed, args.workers)
     if args.posterior:
@@ -201,6 +242,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"games {args.start}-{args.start + args.games - 1} of seed {args.seed}, {args.hands} sampled hands "
           f"a decision\n")
+    if args.deadwood:
+        draws = samplers(args.variants, args.history)
+        for most in (3, 4, 5):  # fewer surplus cards dropped late in his deal (inference.MAX_IMPROVE, 6)
+            draws[f"rules, at most {most} dropped"] = hand_made(3, {"MAX_IMPROVE": most})
+        deadwood_table(data, args.hands, args.by_opponent, draws)
+        return 0
     print("| opponent | sampled hands | decisions (discards) | squared error of card frequencies, summed a decision "
           "| squared error of meld chances, summed over our 11 cards | processor ms a call |")
     print("|---|---|---|---|---|---|")
