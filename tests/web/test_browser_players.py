@@ -36,8 +36,18 @@ def test_new_player_rated_match_leaderboard_player_page_and_replay(server, brows
     page = _page(browser, errors)
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     shots = _shots()
-    # sign up on the account page
+    # sign up on the account page; a refusal is said in the form that was sent, not beside it
     page.goto(server + "/account")
+    page.fill("#up-name", "A")
+    page.fill("#up-password", "correct horse")
+    page.click("#up-go")
+    page.wait_for_selector("#signup #error:not(:empty)")
+    assert page.text_content("#signup #error") == "a name is text of 2 to 20 characters"
+    page.fill("#in-name", "nobody here")
+    page.fill("#in-password", "correct horse")
+    page.click("#signin button[type=submit]")
+    page.wait_for_selector("#signin #error:not(:empty)")
+    assert page.text_content("#error") == "that name and password do not match an account"
     page.fill("#up-name", NAME)
     page.fill("#up-password", "correct horse")
     page.click("#up-go")

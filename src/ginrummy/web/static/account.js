@@ -96,11 +96,17 @@ async function showBots() {
   }));
 }
 
+/** An action of the page with its error said in the form (or panel) it came from: a sign-up
+ *  refused is said under the sign-up form, not under the sign-in one beside it. */
 function guard(fn) {
   return async (ev) => {
     if (ev) ev.preventDefault();
-    $("error").textContent = "";
-    try { await fn(); } catch (e) { $("error").textContent = e.message; }
+    const box = $("error");
+    const from = ev && ev.currentTarget instanceof Element ? ev.currentTarget : null;
+    const home = from && (from.closest("form") || from.closest(".card-panel"));
+    if (home && box.parentElement !== home) home.append(box);
+    box.textContent = "";
+    try { await fn(); } catch (e) { box.textContent = e.message; }
   };
 }
 
