@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import ginrummy.players.inference as inference  # noqa: E402
+from ginrummy.cards import CARD_VALUES  # noqa: E402
 from ginrummy.melds import deadwood, melds_with  # noqa: E402
 from ginrummy.players.opponent_model import holding_weights  # noqa: E402
 from ginrummy.rules import preset  # noqa: E402
@@ -218,6 +219,45 @@ def deadwood_table(data: list[tuple], n: int, by_opponent: bool, draws: dict) ->
                       f"| {crps / t:.2f} | {below / t:.1%} / {above / t:.1%} |", flush=True)
 
 
+def deadwood_fit(games: int, start: int, seed: int, workers: int) -> None:
+    """``--deadwood-fit``: can the public facts tell his deadwood better than the mean of the
+    expert's 32 sampled hands?  A least-squares fit of his real deadwood on that mean, its spread
+    and 14 public numbers (his stock draws, the stock, the values of his discards, his takes and
+    passes, the deadwood of his known cards, the knock limit), on the first three quarters of the
+    games; the root mean square error on the last quarter, by stage of his deal."""
+    import numpy as np
+
+    by = dict(iter_shards(Collect(), games, seed, start=start, workers=workers))
+    rows = []
+    for g in sorted(by):
+        for j, (k, truth, _, _, _) in enumerate(by[g]):
+            if not k.opp_hidden:
+                continue
+            dws = [deadwood(h) for h in inference.sample_hands(k, random.Random(g * 1000 + j), 32)]
+            m, sd = float(np.mean(dws)), float(np.std(dws))
+            disc = [CARD_VALUES[c] for kind, c in k.opp_events if kind == "discard"] or [0]
+            takes = sum(kind == "take" for kind, _ in k.opp_events)
+            passes = sum(kind == "pass" for kind, _ in k.opp_events)
+            d = k.opp_draws
+            rows.append((g, [1, m, sd, d, d * d, k.stock_size, disc[-1], np.mean(disc[-3:]), np.mean(disc),
+                             sum(v == 10 for v in disc), takes, passes, deadwood(k.known_opp), m * d, disc[-1] * d,
+                             np.mean(disc[-3:]) * d, k.knock_limit or 0], deadwood(truth), m))
+    x = np.array([r[1] for r in rows], float)
+    y = np.array([r[2] for r in rows], float)
+    mean = np.array([r[3] for r in rows])
+    test = np.array([r[0] for r in rows]) >= start + games * 3 // 4
+    w, *_ = np.linalg.lstsq(x[~test], y[~test], rcond=None)
+    fit = x[test] @ w
+    print(f"games {start}-{start + games - 1} of seed {seed}: {int((~test).sum())} decisions to fit, "
+          f"{int(test.sum())} held out (the last quarter of the games)\n")
+    print("| his stock draws | held-out decisions | root mean square error: the sampled hands' mean | the fit |")
+    print("|---|---|---|---|")
+    for stage, lo, hi in (("all", 0, 99),) + STAGES:
+        s = (x[test][:, 3] >= lo) & (x[test][:, 3] <= hi)
+        err = [float(np.sqrt(np.mean((a[s] - y[test][s]) ** 2))) for a in (mean[test], fit)]
+        print(f"| {stage} | {int(s.sum())} | {err[0]:.2f} | {err[1]:.2f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=6)
@@ -233,7 +273,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="add the whole-deal model (each act weighed against the hand he held then)")
     ap.add_argument("--deadwood", action="store_true",
                     help="instead: how well the sampled hands' deadwood matches his real deadwood, by stage")
+    ap.add_argument("--deadwood-fit", action="store_true",
+                    help="instead: a least-squares fit of his deadwood on the public facts, against the samples' mean")
     args = ap.parse_args(argv)
+    if args.deadwood_fit:
+        deadwood_fit(args.games, args.start, args.seed, args.workers)
+        return 0
     data = collect_by_opponent(args.games, args.start, args.seed, args.workers)
     if args.posterior:
         print(f"games {args.start}-{args.start + args.games - 1} of seed {args.seed}, {args.posterior} uniform "
