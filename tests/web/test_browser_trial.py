@@ -301,6 +301,46 @@ def test_the_settings_panel_stays_on_screen_and_the_language_menu_keeps_the_focu
     assert errors == []
 
 
+def test_the_top_bar_keeps_its_keys_at_a_table_a_long_name_fits_and_a_refused_deletion_is_said_under_it(
+    server, browser
+):
+    """At a table Enter on the top bar's Settings (1,280 px) or Menu (375 px) opens it and picks
+    no card: the table's keys had taken it (and would have answered its discard question). A
+    signed-in name of 20 wide letters keeps the bar one line at 1,280 px, cut, whole in its
+    title. A refused deletion is said under its button, not at the end of the page's panel."""
+    errors: list[str] = []
+    tab = _table(server, [{"kind": "human", "name": "Kim"}, {"kind": "bot", "level": "novice"}])
+    for width, button in ((1280, "#settings-btn"), (375, "#menu-btn")):
+        page = _page(browser, errors, viewport={"width": width, "height": 800})
+        _open(page, tab["seats"][0]["link"])
+        page.focus(button)
+        page.keyboard.press("Enter")
+        assert page.get_attribute(button, "aria-expanded") == "true"
+        assert page.evaluate("ui.selected") is None
+        page.context.close()
+    page = _page(browser, errors, viewport={"width": 1280, "height": 800}, locale="el-GR")
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server + "/account?lang=el")
+    page.fill("#up-name", "W" * 20)
+    page.fill("#up-password", "correct horse")
+    page.click("#up-go")
+    page.wait_for_selector("#member:not([hidden])")
+    page.goto(server + "/?lang=el")
+    page.wait_for_selector("#account-link[title]")
+    assert page.text_content("#account-link") == "W" * 20
+    assert page.get_attribute("#account-link", "title").startswith("W" * 20 + " \u00b7 ")
+    assert _topbar(page)["height"] < 60  # one line
+    page.goto(server + "/account")
+    page.click("details.danger-zone summary")
+    page.fill("#del-password", "wrong horse")
+    page.click("#delete")
+    page.wait_for_selector("#error:not(:empty)")
+    assert page.evaluate("document.querySelector('#error').previousElementSibling.id") == "delete"
+    assert page.text_content("#error") == "αυτός δεν είναι ο κωδικός αυτού του λογαριασμού"
+    page.context.close()
+    assert errors == []
+
+
 def test_a_one_deal_table_names_no_target_on_its_score_sheet(server, browser):
     """R11.1: at a one-deal table (preset single, scoring "deal") the score sheet says nothing of
     a target, since one deal decides; a game to 100 still names its target.  The scorekeeper

@@ -328,8 +328,14 @@ class Accounts:
     def delete(self, account: Account, password: Any) -> None:
         """Delete ``account`` after checking its password: its name is freed, its password
         hash and sessions are gone; its matches stay, shown under "deleted player".  Raises
-        :class:`WebError` (``wrong_password``, ``rate_limited``)."""
-        self.verify(account.name, password, address=f"delete:{account.id}")
+        :class:`WebError` (``wrong_password``: "that is not this account's password", the one
+        signed in; ``rate_limited``)."""
+        try:
+            self.verify(account.name, password, address=f"delete:{account.id}")
+        except WebError as exc:
+            if exc.code != ErrorCode.WRONG_PASSWORD:
+                raise
+            raise WebError(ErrorCode.WRONG_PASSWORD, W_("that is not this account's password")) from None
         with self.engine.begin() as conn:
             conn.execute(
                 update(accounts_t)

@@ -17,7 +17,10 @@ async function show() {
   $("member").hidden = !me.signed_in;
   // the top bar's link says who is signed in as soon as the page does, before the lists below load
   const link = $("account-link");
-  if (link) link.textContent = me.signed_in ? me.name : t("Sign in");
+  if (link) {
+    link.textContent = me.signed_in ? me.name : t("Sign in");
+    link.title = me.signed_in ? me.name + " \u00b7 " + t("Your account") : "";
+  }
   if (me.signed_in) {
     const rating = el("b", { id: "my-rating" }, fmtNumber(me.rating) + (me.provisional ? "?" : ""));
     const after = nt("after {n} rated match", "after {n} rated matches", me.matches);
@@ -96,15 +99,16 @@ async function showBots() {
   }));
 }
 
-/** An action of the page with its error said in the form (or panel) it came from: a sign-up
- *  refused is said under the sign-up form, not under the sign-in one beside it. */
+/** An action of the page with its error said where it came from: at the end of the form sent
+ *  (a sign-up refused is said under the sign-up form, not under the sign-in one beside it), or
+ *  right after the button pressed (a refused deletion under its button, not under the bots). */
 function guard(fn) {
   return async (ev) => {
     if (ev) ev.preventDefault();
     const box = $("error");
     const from = ev && ev.currentTarget instanceof Element ? ev.currentTarget : null;
-    const home = from && (from.closest("form") || from.closest(".card-panel"));
-    if (home && box.parentElement !== home) home.append(box);
+    if (from && from.tagName === "FORM") { if (box.parentElement !== from) from.append(box); }
+    else if (from) from.after(box);
     box.textContent = "";
     try { await fn(); } catch (e) { box.textContent = e.message; }
   };

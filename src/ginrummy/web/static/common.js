@@ -369,7 +369,7 @@ function topbar(current) {
 function accountLink(current) {
   const a = el("a", { class: "account-link", id: "account-link", href: "/account", "aria-current": current === "/account" ? "page" : null }, t("Sign in"));
   fetch("/api/me").then(r => r.json()).then(me => {
-    if (me && me.signed_in) { a.textContent = me.name; a.title = t("Your account"); window.SIGNED_IN_AS = me.name; }
+    if (me && me.signed_in) { a.textContent = me.name; a.title = me.name + " \u00b7 " + t("Your account"); window.SIGNED_IN_AS = me.name; }
   }).catch(() => {});
   return a;
 }

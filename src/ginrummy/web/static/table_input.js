@@ -110,6 +110,9 @@ function sayWhyNot(kind) { const why = whyNot(kind); if (why) toast(why); }
 // ---------- keys ----------
 function onKey(ev) {
   if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT")) return;
+  // the top bar's links and buttons (Settings, the phone's Menu) keep their own keys: Enter there
+  // opens the menu or follows the link, it does not pick a card or answer the table's question
+  if (ev.target instanceof Element && ev.target.closest(".topbar")) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = ev.key;
   if (pendingConfirm) {  // the question waits for its answer: Enter or Y says yes, Esc or N no
