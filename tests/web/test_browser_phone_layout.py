@@ -103,3 +103,32 @@ def test_at_a_discard_turn_every_control_is_on_the_phone_screen_and_uncovered(se
     assert got["arrows"] is True, got
     page.context.close()
     assert errors == []
+
+
+# the discard button named for a ten, the widest card ("Discard 10♣"), at a discard turn
+WIDEST_ROW = """() => {
+  const b = document.querySelector("#actions [data-act='discard']");
+  b.firstChild.textContent = t("Discard {card}", { card: "10" + SUIT_SYMBOL.C });
+  const shown = [...document.querySelectorAll('#actions .btn')].filter(x => x.offsetParent !== null);
+  return { rows: new Set(shown.map(x => Math.round(x.getBoundingClientRect().top))).size,
+           labels: shown.map(x => x.textContent), cut: shown.filter(x => x.scrollWidth > x.clientWidth).length };
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_move_buttons_keep_to_one_row_when_a_ten_is_picked(server, browser, lang):  # noqa: F811
+    """At a discard turn the four buttons (discard, knock, gin, hint) keep to one row of a 375 px
+    phone, nothing cut, even when the card picked is a ten: French "Défausser 10♣ / Frapper / Gin /
+    Conseil" took two rows, and the hand's tools went under the bar (the layout test above failed
+    on such a deal)."""
+    errors: list[str] = []
+    page = _page(browser, errors, locale=lang, **PHONE)
+    _open(page, _table(server, SEATS, lang=lang)["seats"][0]["link"])
+    _to_discard_phase(page)
+    card = page.evaluate("ui.state.view.legal_actions.find(a => a.startsWith('discard ')).slice(8)")
+    page.tap(f"#hand .card[data-card='{card}']")
+    page.wait_for_selector(f"#hand .card.selected[data-card='{card}']")
+    got = page.evaluate(WIDEST_ROW)
+    assert got["rows"] == 1 and got["cut"] == 0 and len(got["labels"]) == 4, got
+    assert "10\u2663" in got["labels"][0], got
+    assert errors == []
