@@ -46,6 +46,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from ...errors import Msg
 from ..errors import ErrorCode, WebError
 from ..limits import RateLimiter
 from ..protocol.bodies import NAME_MAX, NAME_MIN, NAME_RULE
@@ -278,12 +279,13 @@ class Accounts:
         with self.engine.begin() as c:
             return run(c)
 
-    def verify(self, name: Any, password: Any, address: str = "") -> Account:
+    def verify(self, name: Any, password: Any, address: str = "", wrong_words: Msg | None = None) -> Account:
         """The account whose name and password these are; ``address`` is the client's (the
         peer, or the address a trusted proxy forwarded: ``gin serve --forwarded-allow-ips``).
         Raises :class:`WebError`: ``rate_limited`` after too many failures (per name and
         address, per address, per name from every address: see the class), else
-        ``wrong_password`` for an unknown name or a wrong password (one answer for both)."""
+        ``wrong_password`` for an unknown name or a wrong password (one answer for both), in
+        ``wrong_words`` when given (a caller that asked for the password alone says so)."""
         key = typed_name_key(name) if isinstance(name, str) else ""
         pair = key + "\n" + address
         waits = [self.by_pair.retry_after("p:" + pair), self.by_address.retry_after("a:" + address)]
@@ -296,7 +298,7 @@ class Accounts:
                 W_("too many sign-in attempts; try again in {seconds} seconds", seconds=wait),
                 retry_after=wait,
             )
-        wrong = WebError(ErrorCode.WRONG_PASSWORD, W_("that name and password do not match an account"))
+        wrong = WebError(ErrorCode.WRONG_PASSWORD, wrong_words or W_("that name and password do not match an account"))
         row = None
         if isinstance(name, str) and isinstance(password, str) and len(password) <= PASSWORD_MAX:
             with self.engine.connect() as conn:
@@ -330,12 +332,12 @@ class Accounts:
         hash and sessions are gone; its matches stay, shown under "deleted player".  Raises
         :class:`WebError` (``wrong_password``: "that is not this account's password", the one
         signed in; ``rate_limited``)."""
-        try:
-            self.verify(account.name, password, address=f"delete:{account.id}")
-        except WebError as exc:
-            if exc.code != ErrorCode.WRONG_PASSWORD:
-                raise
-            raise WebError(ErrorCode.WRONG_PASSWORD, W_("that is not this account's password")) from None
+        self.verify(
+            account.name,
+            password,
+            address=f"delete:{account.id}",
+            wrong_words=W_("that is not this account's password"),
+        )
         with self.engine.begin() as conn:
             conn.execute(
                 update(accounts_t)
