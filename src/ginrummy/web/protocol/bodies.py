@@ -24,6 +24,7 @@ __all__ = [
     "NAME_MAX",
     "NAME_SENT_MAX",
     "NAME_RULE",
+    "NAME_FIELD_RULES",
     "CreateTableBody",
     "EmptyBody",
     "SeatBody",
@@ -82,6 +83,8 @@ class _Body(BaseModel):
 NAME_MIN, NAME_MAX = 2, 20
 NAME_SENT_MAX = 100
 NAME_RULE = W_("a name is text of {lo} to {hi} characters", lo=NAME_MIN, hi=NAME_MAX)
+#: The :attr:`_Body.FIELD_RULES` of a body with an account's ``name`` (sign-up, sign-in, a bot's making).
+NAME_FIELD_RULES: dict[str, tuple[ErrorCode, Msg]] = {"name": (ErrorCode.BAD_NAME, NAME_RULE)}
 
 
 class EmptyBody(_Body):
@@ -186,7 +189,7 @@ class AccountBody(_Body):
     name: Annotated[StrictStr, Field(max_length=NAME_SENT_MAX)]
     password: Annotated[StrictStr, Field(max_length=1000)]
 
-    FIELD_RULES: ClassVar[dict[str, tuple[ErrorCode, Msg]]] = {"name": (ErrorCode.BAD_NAME, NAME_RULE)}
+    FIELD_RULES = NAME_FIELD_RULES
 
 
 class DeleteAccountBody(_Body):

@@ -3,13 +3,11 @@ models with every field bounded, read with :func:`~ginrummy.web.protocol.bodies.
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar
+from typing import Annotated
 
 from pydantic import Field, StrictStr
 
-from ...errors import Msg
-from ..errors import ErrorCode
-from .bodies import NAME_RULE, NAME_SENT_MAX, _Body  # one base for every body: parse_body reads them all alike
+from .bodies import NAME_FIELD_RULES, NAME_SENT_MAX, _Body  # one base for every body: parse_body reads them all alike
 
 __all__ = ["MakeBotBody", "TokenBody", "SeekBody", "ChallengeBody", "BotChatBody"]
 
@@ -20,7 +18,7 @@ class MakeBotBody(_Body):
     name: Annotated[StrictStr, Field(max_length=NAME_SENT_MAX)]
     password: Annotated[StrictStr, Field(max_length=1000)]
 
-    FIELD_RULES: ClassVar[dict[str, tuple[ErrorCode, Msg]]] = {"name": (ErrorCode.BAD_NAME, NAME_RULE)}
+    FIELD_RULES = NAME_FIELD_RULES
 
 
 class TokenBody(_Body):
