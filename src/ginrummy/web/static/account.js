@@ -17,10 +17,7 @@ async function show() {
   $("member").hidden = !me.signed_in;
   // the top bar's link says who is signed in as soon as the page does, before the lists below load
   const link = $("account-link");
-  if (link) {
-    link.textContent = me.signed_in ? me.name : t("Sign in");
-    link.title = me.signed_in ? me.name + " \u00b7 " + t("Your account") : "";
-  }
+  if (link) showAccountLink(link, me);
   if (me.signed_in) {
     const rating = el("b", { id: "my-rating" }, fmtNumber(me.rating) + (me.provisional ? "?" : ""));
     const after = nt("after {n} rated match", "after {n} rated matches", me.matches);

@@ -306,6 +306,24 @@ function settingsControls() {
           el("label", { for: "opt-four", title: t("Clubs green, diamonds blue") }, four, t("Four-colour deck"))];
 }
 
+/** A popup ``box`` (its class "open" while open) that ``button`` toggles by ``show(open)``, and
+ *  that Escape (the focus back on the button) or a click outside it closes. */
+function openedBy(button, box, show) {
+  button.addEventListener("click", () => show(!box.classList.contains("open")));
+  document.addEventListener("click", (e) => { if (!box.contains(e.target)) show(false); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && box.classList.contains("open")) { show(false); button.focus(); }
+  });
+}
+
+/** The top bar's account link ``a`` for ``me`` (GET /api/me): the name signed in (the whole of
+ *  it in the title: the bar may cut it), else "Sign in". */
+function showAccountLink(a, me) {
+  const signed = !!(me && me.signed_in);
+  a.textContent = signed ? me.name : t("Sign in");
+  a.title = signed ? me.name + " \u00b7 " + t("Your account") : "";
+}
+
 /** The card settings and the language behind one Settings button: on a wide screen a panel that
  *  opens below the button (the bar stays one line at 1,280 px in every language); on a phone
  *  (style.css, max-width 600px) the button is hidden and the panel is listed in the Menu. */
@@ -322,11 +340,7 @@ function settingsMenu() {
     panel.style.left = panel.style.right = "";
     if (open && panel.getBoundingClientRect().left < 4) { panel.style.left = "0"; panel.style.right = "auto"; }
   };
-  btn.addEventListener("click", () => show(!box.classList.contains("open")));
-  document.addEventListener("click", (e) => { if (!box.contains(e.target)) show(false); });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && box.classList.contains("open")) { show(false); btn.focus(); }
-  });
+  openedBy(btn, box, show);
   // Tab out of the panel closes it (it must not cover what the focus moved to)
   box.addEventListener("focusout", (e) => { if (e.relatedTarget && !box.contains(e.relatedTarget)) show(false); });
   box.show = show;
@@ -354,12 +368,7 @@ function topbar(current) {
     "aria-controls": "topbar-items" }, "\u2630 ", t("Menu"));
   const bar = el("header", { class: "topbar" }, el("a", { class: "brand", href: "/" }, ...brandWords()), menu, items);
   const openMenu = (open) => { bar.classList.toggle("open", open); menu.setAttribute("aria-expanded", String(open)); };
-  menu.addEventListener("click", () => openMenu(!bar.classList.contains("open")));
-  // the phone's menu closes as the settings panel does: Escape, or a click outside the bar
-  document.addEventListener("click", (e) => { if (!bar.contains(e.target)) openMenu(false); });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && bar.classList.contains("open")) { openMenu(false); menu.focus(); }
-  });
+  openedBy(menu, bar, openMenu);  // the phone's menu closes as the settings panel does
   bar.openMenu = openMenu;
   return bar;
 }
@@ -369,7 +378,7 @@ function topbar(current) {
 function accountLink(current) {
   const a = el("a", { class: "account-link", id: "account-link", href: "/account", "aria-current": current === "/account" ? "page" : null }, t("Sign in"));
   fetch("/api/me").then(r => r.json()).then(me => {
-    if (me && me.signed_in) { a.textContent = me.name; a.title = me.name + " \u00b7 " + t("Your account"); window.SIGNED_IN_AS = me.name; }
+    if (me && me.signed_in) { showAccountLink(a, me); window.SIGNED_IN_AS = me.name; }
   }).catch(() => {});
   return a;
 }
