@@ -478,6 +478,20 @@ def _value_policies(np, rows, us, played, held, ridge: float, policies) -> None:
               f"{int(agree.sum())} | {u[agree].mean():.4f} (± {1.96 * se:.4f}) |")
 
 
+def _coin_decisions(paths: list[str], keys: tuple[str, ...], needs: str) -> tuple[list[dict], list[bool]]:
+    """The coin-played decisions of the data files ``paths`` (each with ``keys``, read by
+    :func:`_lines`) in order, and for each whether its game is held out (every tenth).  Ends the
+    run with ``needs`` and what it needs when the held-out games or the others have none."""
+    ds, held = [], []
+    for p in paths:
+        for r in _lines(p, keys):
+            ds.extend(r["decisions"])
+            held.extend([r["game"] % 10 == 0] * len(r["decisions"]))
+    if not held or all(held) or not any(held):
+        raise SystemExit(f"{needs} in held-out games (every tenth game: 0, 10, 20, ...) and in the others")
+    return ds, held
+
+
 def cmd_knock_eval(args: argparse.Namespace) -> int:
     """The value of knock policies on the randomized decisions of ``knock-data`` (see the module
     docstring): fit the knock model (ridge regression of the outcome on :func:`knock_terms` and
@@ -485,21 +499,13 @@ def cmd_knock_eval(args: argparse.Namespace) -> int:
     outcome of the held-out decisions where the coin played the policy's choice."""
     np = _numpy()
 
-    rows, us, kn, held, net, club = [], [], [], [], [], []
+    ds, held = _coin_decisions(args.data, ("k", "n", "knocked", "u"), "knock-eval needs knock decisions")
     i_club = FEATURES.index("is_club")
-    for p in args.data:
-        for r in _lines(p, ("k", "n", "knocked", "u")):
-            for d in r["decisions"]:
-                rows.append(knock_terms(d["k"], d["n"]))
-                us.append(d["u"])
-                kn.append(d["knocked"])
-                held.append(r["game"] % 10 == 0)
-                sk, sn = move_scores([d["k"], d["n"]])
-                net.append(sk > sn)
-                club.append(d["k"][i_club] == 1.0)
-    if not held or all(held) or not any(held):
-        raise SystemExit("knock-eval needs knock decisions in held-out games (every tenth game: 0, 10, 20, ...) "
-                         "and in the others")
+    rows = [knock_terms(d["k"], d["n"]) for d in ds]
+    us = [d["u"] for d in ds]
+    kn = [d["knocked"] for d in ds]
+    net = [sk > sn for sk, sn in (move_scores([d["k"], d["n"]]) for d in ds)]
+    club = [d["k"][i_club] == 1.0 for d in ds]
     print(f"knock decisions {len(us)} ({len(us) - sum(held)} training games' decisions, {sum(held)} held out); "
           f"knocked {sum(kn) / len(kn):.3f}")
     print("| knock policy | knocks in | decisions played its way | mean outcome (chance of winning the game), 95% |")
@@ -534,19 +540,11 @@ def cmd_discard_eval(args: argparse.Namespace) -> int:
     the move played, on the training games) judged on the held-out games (every tenth)."""
     np = _numpy()
 
-    rows, us, cl, held, net = [], [], [], [], []
-    for p in args.data:
-        for r in _lines(p, ("c", "a", "club", "u")):
-            for d in r["decisions"]:
-                rows.append(discard_terms(d["c"], d["a"]))
-                us.append(d["u"])
-                cl.append(d["club"])
-                held.append(r["game"] % 10 == 0)
-                sc, sa = move_scores([d["c"], d["a"]])
-                net.append(sc >= sa)
-    if not held or all(held) or not any(held):
-        raise SystemExit("discard-eval needs randomized discards in held-out games (every tenth game: 0, 10, "
-                         "20, ...) and in the others")
+    ds, held = _coin_decisions(args.data, ("c", "a", "club", "u"), "discard-eval needs randomized discards")
+    rows = [discard_terms(d["c"], d["a"]) for d in ds]
+    us = [d["u"] for d in ds]
+    cl = [d["club"] for d in ds]
+    net = [sc >= sa for sc, sa in (move_scores([d["c"], d["a"]]) for d in ds)]
     print(f"randomized discards {len(us)} ({len(us) - sum(held)} in training games, {sum(held)} held out); "
           f"club discard played {sum(cl) / len(cl):.3f}")
     print("| discard policy | the club discard in | decisions played its way | mean outcome (chance of winning "
